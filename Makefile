@@ -1,0 +1,29 @@
+# Quick start: `make report`, `make test`.
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+export NUMBA_CACHE_DIR
+
+.PHONY: setup test bench report clean
+
+setup: $(STAMP)
+
+# re-install only when the project metadata changed
+$(STAMP): pyproject.toml
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q -e '.[test]'
+	touch $@
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest
+
+bench: $(STAMP)
+	$(VENV)/bin/python bench/bench.py
+
+report: $(STAMP)
+	$(VENV)/bin/gnoming-sim simulate --players 4 --strategy random --games 20000 --seed 1
+
+clean:
+	rm -rf .numba_cache .pytest_cache .hypothesis build dist *.egg-info
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +

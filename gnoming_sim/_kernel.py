@@ -1,0 +1,505 @@
+"""The jitted game loop: complete 3-round games of Gnoming A Round (RULES.md §2-§6).
+
+State of one game (allocated once per game, reused across its rounds)::
+
+    lay     int8[P, 9]     true cards of every layout, row-major
+    up      int8[P, 9]     1 if face up
+    vis     int8[P, 9]     what everyone sees: lay where up, else HIDDEN
+    fd      int64[P]       face-down count per seat
+    draw    int8[N]        draw pile: draw[st[S_DPTR]:st[S_DEND]], top first
+    piles   int8[2, N]     discard piles, bottom first: piles[k, :st[S_PLEN0 + k]]
+    unknown int64[N_SLOTS] unseen cards per code (card counting, public)
+    st      int64[N_ST]    scalars (S_* below)
+
+Only ``vis``, ``fd``, ``unknown``, ``scores`` and ``pub`` (see _observe.py) reach strategies.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from . import trace as T
+from ._jit import jit
+from ._observe import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME, O_PILE0_N,
+                       O_PILE1_N, O_PLAYERS, O_ROUND, O_STARTER, O_TOP0, O_TOP1, O_TURN,
+                       O_UNKNOWN_N)
+from ._rng import STREAM_DEAL, STREAM_PLAY, seed_stream, shuffle_prefix
+from ._scoring import N_PARTS, P_HAZARDS, P_MATCHED, P_NEGATIVES, P_UNMATCHED, score_parts
+from ._strategy import NOKEEP, STOP, N_PARAMS
+from ._strategy import bounce_target, discard_pile, draw_source, hazard_flip, initial_flips, placement
+from .cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from .fields import (F_BONUS, F_FINISHER, F_HAZARDS, F_MATCHED, F_NEGATIVES, F_SCORE, F_STALLED,
+                     F_START_SEAT, F_TURNS, F_UNMATCHED, N_FIELDS)
+from .rules import (EARLY_FINISH_BONUS, R_DISCARD_DRAW_MUST_BE_KEPT, R_FINISHER_TIE_IS_LOWEST,
+                    R_HAZARD_PLACEABLE, R_MAX_TURNS, R_MULLIGAN_LIMIT, R_MULLIGANS_PER_LINE,
+                    R_RESHUFFLE_WHEN_EMPTY, R_ROTATE_START, ROUNDS)
+
+S_DPTR = 0
+S_DEND = 1
+S_PLEN0 = 2   # S_PLEN0 + k for pile k
+S_REMOVED = 4
+S_TURN = 5
+S_FINISHER = 6
+S_STALLED = 7
+N_ST = 8
+
+NOT_STALLED = -1
+
+
+# ----------------------------------------------------------------- small helpers
+@jit
+def _emit(tr, tn, kind, seat, a, b):
+    """Append one trace record (dropped, but counted, when the buffer is full or absent)."""
+    n = tn[0]
+    if n < tr.shape[0]:
+        tr[n, 0] = kind
+        tr[n, 1] = seat
+        tr[n, 2] = a
+        tr[n, 3] = b
+    tn[0] = n + 1
+
+
+@jit
+def _is_positive(c):
+    return c >= 0 and c <= MAX_VALUE
+
+
+@jit
+def _reveal(s, pos, lay, up, vis, fd, unknown):
+    """Turn the face-down card at (s, pos) face up."""
+    c = lay[s, pos]
+    up[s, pos] = 1
+    vis[s, pos] = c
+    fd[s] -= 1
+    unknown[c + SLOT_OFFSET] -= 1
+
+
+@jit
+def _put(s, pos, card, lay, up, vis, fd, unknown):
+    """Put ``card`` face up at (s, pos); return the card replaced (revealed if it was face down)."""
+    old = lay[s, pos]
+    if up[s, pos] == 0:
+        fd[s] -= 1
+        unknown[old + SLOT_OFFSET] -= 1
+    lay[s, pos] = card
+    up[s, pos] = 1
+    vis[s, pos] = card
+    return old
+
+
+@jit
+def _face_up_mulligans(s, lay, up):
+    n = 0
+    for q in range(9):
+        if up[s, q] == 1 and lay[s, q] == MULLIGAN:
+            n += 1
+    return n
+
+
+@jit
+def _can_place(card, s, lay, up, rules):
+    """Whether ``card`` may be placed in seat s's layout at all (mulligan limit, hazard option)."""
+    if card == MULLIGAN:
+        limit = rules[R_MULLIGAN_LIMIT]
+        return limit == 0 or _face_up_mulligans(s, lay, up) < limit
+    if card == HAZARD:
+        return rules[R_HAZARD_PLACEABLE] != 0
+    return True
+
+
+@jit
+def _matches_face_up(card, s, lay, up):
+    """Whether positive ``card`` equals some face-up positive card in seat s's layout (bounce test)."""
+    if not _is_positive(card):
+        return False
+    for q in range(9):
+        if up[s, q] == 1 and lay[s, q] == card:
+            return True
+    return False
+
+
+@jit
+def _fill_pub(pub, st, s, P, r, starter, piles, fd):
+    pub[O_ME] = s
+    pub[O_PLAYERS] = P
+    pub[O_ROUND] = r
+    pub[O_TURN] = st[S_TURN]
+    pub[O_DRAW_N] = st[S_DEND] - st[S_DPTR]
+    for k in range(2):
+        n = st[S_PLEN0 + k]
+        pub[O_PILE0_N + k] = n
+        pub[O_TOP0 + k] = piles[k, n - 1] if n > 0 else NO_CARD
+    pub[O_FINISHER] = st[S_FINISHER]
+    pub[O_STARTER] = starter
+    n_unknown = st[S_DEND] - st[S_DPTR]
+    for i in range(P):
+        n_unknown += fd[i]
+    pub[O_UNKNOWN_N] = n_unknown
+    pub[O_DRAWN] = NO_CARD
+    pub[O_FROM_PILE] = -1
+
+
+# ----------------------------------------------------------------- setup
+@jit
+def _setup_round(r, P, starter, order, deck_counts, lay, up, vis, fd, draw, piles, unknown, st,
+                 kinds, params, rng, pub, tr, tn):
+    """Deal ``order`` (int8[N]), seed both discard piles, make the initial flips."""
+    N = order.shape[0]
+    for s in range(P):
+        fd[s] = 9
+        for q in range(9):
+            lay[s, q] = order[9 * s + q]
+            up[s, q] = 0
+            vis[s, q] = HIDDEN
+    for i in range(N):
+        draw[i] = order[i]
+    for i in range(N_SLOTS):
+        unknown[i] = deck_counts[i]
+    st[S_DPTR] = 9 * P
+    st[S_DEND] = N
+    st[S_PLEN0] = 0
+    st[S_PLEN0 + 1] = 0
+    st[S_TURN] = 0
+    st[S_FINISHER] = -1
+    st[S_STALLED] = NOT_STALLED
+    _emit(tr, tn, T.ROUND, starter, r, P)
+    for k in range(2):
+        while True:  # the deck was validated: enough non-hazard cards remain
+            c = draw[st[S_DPTR]]
+            st[S_DPTR] += 1
+            unknown[c + SLOT_OFFSET] -= 1
+            if c == HAZARD:
+                st[S_REMOVED] += 1
+                _emit(tr, tn, T.SETUP_HAZARD, -1, 0, c)
+                continue
+            piles[k, 0] = c
+            st[S_PLEN0 + k] = 1
+            _emit(tr, tn, T.SETUP_DISCARD, -1, k, c)
+            break
+    flips = np.empty(2, dtype=np.int64)
+    for i in range(P):
+        s = (starter + i) % P
+        _fill_pub(pub, st, s, P, r, starter, piles, fd)
+        initial_flips(kinds[s], params[s], rng, pub, flips)
+        for j in range(2):
+            _reveal(s, flips[j], lay, up, vis, fd, unknown)
+            _emit(tr, tn, T.INIT_FLIP, s, flips[j], lay[s, flips[j]])
+
+
+# ----------------------------------------------------------------- one turn
+@jit
+def _reshuffle(s, draw, piles, unknown, st, rng, tr, tn):
+    """Rebuild the empty draw pile from both discard piles, all but their top cards."""
+    n = 0
+    for k in range(2):
+        plen = st[S_PLEN0 + k]
+        if plen > 1:
+            for i in range(plen - 1):
+                c = piles[k, i]
+                draw[n] = c
+                unknown[c + SLOT_OFFSET] += 1
+                n += 1
+            piles[k, 0] = piles[k, plen - 1]
+            st[S_PLEN0 + k] = 1
+    shuffle_prefix(rng, draw, n)
+    st[S_DPTR] = 0
+    st[S_DEND] = n
+    _emit(tr, tn, T.RESHUFFLE, s, n, 0)
+    for i in range(n):
+        _emit(tr, tn, T.CARD, -1, draw[i], 0)
+    return n
+
+
+@jit
+def _draw(s, kind, prm, rules, lay, up, vis, fd, draw, piles, unknown, st, scores, rng, pub,
+          legal, tr, tn):
+    """The draw step.  Returns (card, source) or (NO_CARD, -1) when the round stalls."""
+    must_keep = rules[R_DISCARD_DRAW_MUST_BE_KEPT] != 0
+    legal[0] = 1
+    for k in range(2):
+        plen = st[S_PLEN0 + k]
+        ok = plen > 0
+        if ok and must_keep:
+            ok = _can_place(piles[k, plen - 1], s, lay, up, rules)
+        legal[1 + k] = 1 if ok else 0
+    src = draw_source(kind, prm, rng, pub, vis, fd, unknown, scores, legal)
+    if src == 0:
+        if st[S_DPTR] == st[S_DEND]:
+            if rules[R_RESHUFFLE_WHEN_EMPTY] == 0:
+                _emit(tr, tn, T.STALL, -1, T.STALL_NO_RESHUFFLE, 0)
+                st[S_STALLED] = T.STALL_NO_RESHUFFLE
+                return NO_CARD, -1
+            if _reshuffle(s, draw, piles, unknown, st, rng, tr, tn) == 0:
+                _emit(tr, tn, T.STALL, -1, T.STALL_NO_CARDS, 0)
+                st[S_STALLED] = T.STALL_NO_CARDS
+                return NO_CARD, -1
+        card = draw[st[S_DPTR]]
+        st[S_DPTR] += 1
+        unknown[card + SLOT_OFFSET] -= 1
+    else:
+        k = src - 1
+        st[S_PLEN0 + k] -= 1
+        card = piles[k, st[S_PLEN0 + k]]
+    _emit(tr, tn, T.DRAW, s, src, card)
+    return card, src
+
+
+@jit
+def _keep_and_bounce(s, card, src, kind, prm, rules, lay, up, vis, fd, unknown, scores, rng, pub,
+                     legal, tr, tn):
+    """Placement and the bounce chain.  Returns the card to discard."""
+    placeable = _can_place(card, s, lay, up, rules)
+    for q in range(9):
+        legal[q] = 1 if placeable else 0
+    legal[NOKEEP] = 1 if (src == 0 or rules[R_DISCARD_DRAW_MUST_BE_KEPT] == 0) else 0
+    pub[O_DRAWN] = card
+    pub[O_FROM_PILE] = src - 1
+    pos = placement(kind, prm, rng, pub, vis, fd, unknown, scores, card, legal)
+    if pos == NOKEEP:
+        _emit(tr, tn, T.NOKEEP, s, 0, 0)
+        return card
+    was_down = up[s, pos] == 0
+    cand = _put(s, pos, card, lay, up, vis, fd, unknown)
+    _emit(tr, tn, T.PLACE, s, pos, cand)
+    filled = 1 << pos
+    while was_down and _matches_face_up(cand, s, lay, up):
+        n_free = 0
+        for q in range(9):
+            free = (filled >> q) & 1 == 0
+            legal[q] = 1 if free else 0
+            n_free += free
+        if n_free == 0:
+            break
+        legal[STOP] = 1
+        pub[O_DRAWN] = cand
+        t = bounce_target(kind, prm, rng, pub, vis, fd, unknown, scores, cand, legal)
+        if t == STOP:
+            break
+        was_down = up[s, t] == 0
+        bounced = cand
+        cand = _put(s, t, bounced, lay, up, vis, fd, unknown)
+        filled |= 1 << t
+        _emit(tr, tn, T.BOUNCE, s, t, cand)
+    return cand
+
+
+@jit
+def _discard(s, P, card, kinds, params, lay, up, vis, fd, piles, unknown, st, scores, rng, pub,
+             legal, tr, tn):
+    """Put ``card`` on a discard pile, or remove a hazard and offer the others their flips."""
+    if card == HAZARD:
+        st[S_REMOVED] += 1
+        _emit(tr, tn, T.DISCARD, s, T.DISCARD_REMOVED, card)
+        for i in range(1, P):
+            o = (s + i) % P
+            if fd[o] < 2:  # the final face-down card cannot be flipped by a hazard
+                _emit(tr, tn, T.HAZARD_FLIP, o, T.HFLIP_NOT_ALLOWED, 0)
+                continue
+            for q in range(9):
+                legal[q] = 1 - up[o, q]
+            legal[9] = 1
+            pub[O_ME] = o
+            pos = hazard_flip(kinds[o], params[o], rng, pub, vis, fd, unknown, scores, legal)
+            if pos == 9:
+                _emit(tr, tn, T.HAZARD_FLIP, o, T.HFLIP_DECLINED, 0)
+            else:
+                _reveal(o, pos, lay, up, vis, fd, unknown)
+                _emit(tr, tn, T.HAZARD_FLIP, o, pos, lay[o, pos])
+        pub[O_ME] = s
+        return
+    n0 = st[S_PLEN0]
+    n1 = st[S_PLEN0 + 1]
+    if n0 == 0 and n1 > 0:
+        k = 0
+    elif n1 == 0 and n0 > 0:
+        k = 1
+    else:
+        k = discard_pile(kinds[s], params[s], rng, pub, vis, fd, unknown, scores, card)
+    piles[k, st[S_PLEN0 + k]] = card
+    st[S_PLEN0 + k] += 1
+    _emit(tr, tn, T.DISCARD, s, k, card)
+
+
+@jit
+def _play_turn(s, P, r, starter, rules, kinds, params, lay, up, vis, fd, draw, piles, unknown, st,
+               scores, rng, pub, legal, tr, tn):
+    """One turn of seat s: draw, play, discard.  Returns False if the round stalled."""
+    _fill_pub(pub, st, s, P, r, starter, piles, fd)
+    kind = kinds[s]
+    prm = params[s]
+    card, src = _draw(s, kind, prm, rules, lay, up, vis, fd, draw, piles, unknown, st, scores, rng,
+                      pub, legal, tr, tn)
+    if src < 0:
+        return False
+    out = _keep_and_bounce(s, card, src, kind, prm, rules, lay, up, vis, fd, unknown, scores, rng,
+                           pub, legal, tr, tn)
+    pub[O_DRAWN] = out
+    _discard(s, P, out, kinds, params, lay, up, vis, fd, piles, unknown, st, scores, rng, pub,
+             legal, tr, tn)
+    return True
+
+
+# ----------------------------------------------------------------- a round, a game
+@jit
+def _play_round(r, P, starter, rules, kinds, params, lay, up, vis, fd, draw, piles, unknown, st,
+                scores, turns, rng, pub, legal, tr, tn):
+    """The turn loop of one round, up to the last final-lap turn or a stall."""
+    for i in range(P):
+        turns[i] = 0
+    max_turns = rules[R_MAX_TURNS]
+    s = starter
+    laps_left = -1  # turns left in the final lap, once somebody has finished
+    while True:
+        if st[S_TURN] >= max_turns:
+            _emit(tr, tn, T.STALL, -1, T.STALL_MAX_TURNS, 0)
+            st[S_STALLED] = T.STALL_MAX_TURNS
+            return
+        _emit(tr, tn, T.TURN, s, st[S_TURN], 1 if laps_left >= 0 else 0)
+        turns[s] += 1
+        ok = _play_turn(s, P, r, starter, rules, kinds, params, lay, up, vis, fd, draw, piles,
+                        unknown, st, scores, rng, pub, legal, tr, tn)
+        st[S_TURN] += 1
+        if not ok:
+            return
+        if laps_left >= 0:
+            laps_left -= 1
+            if laps_left == 0:
+                return
+        elif fd[s] == 0:
+            st[S_FINISHER] = s
+            _emit(tr, tn, T.FINISH, s, 0, 0)
+            laps_left = P - 1
+        s = (s + 1) % P
+
+
+@jit
+def _score_round(r, P, starter, rules, lay, st, turns, parts, out):
+    """Reveal every layout, score it, apply the early-finish bonus; write out[r, seat, F_*]."""
+    mpl = rules[R_MULLIGANS_PER_LINE]
+    stalled = st[S_STALLED] != NOT_STALLED
+    finisher = -1 if stalled else st[S_FINISHER]
+    for s in range(P):
+        total = score_parts(lay[s], mpl, parts)
+        o = out[r, s]
+        o[F_SCORE] = total
+        o[F_MATCHED] = parts[P_MATCHED]
+        o[F_UNMATCHED] = parts[P_UNMATCHED]
+        o[F_NEGATIVES] = parts[P_NEGATIVES]
+        o[F_HAZARDS] = parts[P_HAZARDS]
+        o[F_FINISHER] = 1 if s == finisher else 0
+        o[F_BONUS] = 0
+        o[F_TURNS] = turns[s]
+        o[F_STALLED] = 1 if stalled else 0
+        o[F_START_SEAT] = starter
+    if finisher >= 0:
+        mine = out[r, finisher, F_SCORE]
+        best_other = 1 << 30
+        for s in range(P):
+            if s != finisher and out[r, s, F_SCORE] < best_other:
+                best_other = out[r, s, F_SCORE]
+        lowest = mine < best_other or (mine == best_other and rules[R_FINISHER_TIE_IS_LOWEST] != 0)
+        bonus = -EARLY_FINISH_BONUS if lowest else EARLY_FINISH_BONUS
+        out[r, finisher, F_BONUS] = bonus
+        out[r, finisher, F_SCORE] = mine + bonus
+
+
+@jit
+def _settle_game(P, out, totals, win):
+    """Game totals; lowest wins, tie broken by the lowest round-3 score, then shared."""
+    best = 1 << 30
+    for s in range(P):
+        t = 0
+        for r in range(ROUNDS):
+            t += out[r, s, F_SCORE]
+        totals[s] = t
+        if t < best:
+            best = t
+    best3 = 1 << 30
+    for s in range(P):
+        if totals[s] == best and out[ROUNDS - 1, s, F_SCORE] < best3:
+            best3 = out[ROUNDS - 1, s, F_SCORE]
+    k = 0
+    for s in range(P):
+        if totals[s] == best and out[ROUNDS - 1, s, F_SCORE] == best3:
+            k += 1
+    for s in range(P):
+        win[s] = 1.0 / k if (totals[s] == best and out[ROUNDS - 1, s, F_SCORE] == best3) else 0.0
+
+
+@jit
+def play_game(game, seed, P, kinds, params, rules, deck, deck_counts, order, use_given,
+              out, totals, win, tr, tn):
+    """Play one complete game.
+
+    ``order`` int8[3, N]: the deck order of each round; it is filled from the game's deal
+    stream unless ``use_given``.  ``out`` int32[3, P, N_FIELDS]; ``totals`` int32[P];
+    ``win`` float64[P]; ``tr`` int32[cap, 4] (cap may be 0); ``tn`` int64[1] trace length.
+    """
+    N = deck.shape[0]
+    rng = np.empty(4, dtype=np.uint64)
+    if not use_given:
+        seed_stream(rng, seed, game, STREAM_DEAL)
+        for r in range(ROUNDS):
+            for i in range(N):
+                order[r, i] = deck[i]
+            shuffle_prefix(rng, order[r], N)
+    seed_stream(rng, seed, game, STREAM_PLAY)
+    lay = np.empty((P, 9), dtype=np.int8)
+    up = np.empty((P, 9), dtype=np.int8)
+    vis = np.empty((P, 9), dtype=np.int8)
+    fd = np.empty(P, dtype=np.int64)
+    draw = np.empty(N, dtype=np.int8)
+    piles = np.empty((2, N), dtype=np.int8)
+    unknown = np.empty(N_SLOTS, dtype=np.int64)
+    st = np.zeros(N_ST, dtype=np.int64)
+    scores = np.zeros(P, dtype=np.int64)
+    turns = np.zeros(P, dtype=np.int64)
+    pub = np.zeros(N_OBS, dtype=np.int64)
+    legal = np.zeros(10, dtype=np.int8)
+    parts = np.zeros(N_PARTS, dtype=np.int32)
+    tn[0] = 0
+    for r in range(ROUNDS):
+        starter = r % P if rules[R_ROTATE_START] != 0 else 0
+        _setup_round(r, P, starter, order[r], deck_counts, lay, up, vis, fd, draw, piles, unknown,
+                     st, kinds, params, rng, pub, tr, tn)
+        _play_round(r, P, starter, rules, kinds, params, lay, up, vis, fd, draw, piles, unknown,
+                    st, scores, turns, rng, pub, legal, tr, tn)
+        _score_round(r, P, starter, rules, lay, st, turns, parts, out)
+        _emit(tr, tn, T.ROUND_END, -1, r, 1 if st[S_STALLED] != NOT_STALLED else 0)
+        for s in range(P):
+            scores[s] += out[r, s, F_SCORE]
+    _settle_game(P, out, totals, win)
+
+
+@jit(parallel=True)
+def play_batch(first_game, seed, P, seat_strategy, strat_kinds, strat_params, rules, deck,
+               deck_counts, orders, use_given, out, totals, win, traces, trace_len):
+    """Play games ``first_game + i`` for i in range(G), in parallel, each from its own streams.
+
+    seat_strategy int16[G, P]   strategy index per seat
+    strat_kinds   int64[S]      family of each strategy;  strat_params float64[S, N_PARAMS]
+    orders        int8[G or 0, 3, N] deck orders: input if ``use_given``, else written (if G)
+    out           int32[G, 3, P, N_FIELDS];  totals int32[G, P];  win float64[G, P]
+    traces        int32[G or 0, cap, 4];     trace_len int64[G]
+    """
+    G = seat_strategy.shape[0]
+    tracing = traces.shape[0] > 0
+    for i in prange(G):
+        kinds = np.empty(P, dtype=np.int64)
+        params = np.empty((P, N_PARAMS), dtype=np.float64)
+        for s in range(P):
+            j = seat_strategy[i, s]
+            kinds[s] = strat_kinds[j]
+            params[s] = strat_params[j]
+        tn = np.zeros(1, dtype=np.int64)
+        if tracing:
+            tr = traces[i]
+        else:
+            tr = np.empty((0, 4), dtype=np.int32)
+        if orders.shape[0] > 0:
+            order = orders[i]
+        else:
+            order = np.empty((ROUNDS, deck.shape[0]), dtype=np.int8)
+        play_game(first_game + i, seed, P, kinds, params, rules, deck, deck_counts, order,
+                  use_given, out[i], totals[i], win[i], tr, tn)
+        trace_len[i] = tn[0]

@@ -1,0 +1,30 @@
+"""What a player sees (RULES.md §7), as arrays handed to strategies instead of the state.
+
+A strategy decision receives:
+
+* ``pub``      int64[N_OBS]  public scalars, indexed by the ``O_*`` constants below
+* ``vis``      int8[P, 9]   every layout as seen: the card if face up, ``HIDDEN`` if face down
+* ``fd``       int64[P]     face-down cards per seat
+* ``unknown``  int64[N_SLOTS] per card code, how many cards are unseen (face down anywhere or
+  in the draw pile): the deck minus every card face up, on a discard pile or removed
+* ``scores``   int64[P]     game scores of the rounds finished so far
+
+The true layouts and the draw pile order are never passed, so a strategy cannot reach them.
+"""
+from __future__ import annotations
+
+O_ME = 0          # seat deciding
+O_PLAYERS = 1
+O_ROUND = 2       # 0..2
+O_TURN = 3        # turns played in this round
+O_DRAW_N = 4      # cards in the draw pile
+O_TOP0 = 5        # top card of discard pile 0 (NO_CARD if empty)
+O_TOP1 = 6
+O_PILE0_N = 7
+O_PILE1_N = 8
+O_FINISHER = 9    # seat that finished this round, -1 if none yet
+O_STARTER = 10
+O_UNKNOWN_N = 11  # total unseen cards
+O_DRAWN = 12      # the card in hand (during keep / bounce / discard decisions), else NO_CARD
+O_FROM_PILE = 13  # -1 if the card in hand came from the draw pile, else the pile 0/1
+N_OBS = 14

@@ -1,0 +1,101 @@
+"""The referee's own scoring (RULES.md §5 and §6), written from the spec alone.
+
+Plain Python on plain lists; the kernel's scoring is checked against this, never shared.
+A layout is a list of 9 card codes, row-major, every card revealed.
+"""
+from __future__ import annotations
+
+from .cards import HAZARD, MAX_VALUE, MIN_VALUE, MULLIGAN
+from .fields import (F_BONUS, F_FINISHER, F_HAZARDS, F_MATCHED, F_NEGATIVES, F_SCORE,
+                     F_STALLED, F_START_SEAT, F_TURNS, F_UNMATCHED, N_FIELDS)
+from .rules import EARLY_FINISH_BONUS, HAZARD_PENALTY
+
+# the 3 rows, then the 3 columns
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
+
+
+def line_value(layout, line, mulligans_per_line: int):
+    """The value a matched line stands for (0 for an all-mulligan line), or None if unmatched.
+
+    Matched: no negative, no hazard, at most ``mulligans_per_line`` mulligans, and every
+    positive card in the line has one value.
+    """
+    values = set()
+    mulligans = 0
+    for pos in line:
+        card = layout[pos]
+        if card == MULLIGAN:
+            mulligans += 1
+        elif 0 <= card <= MAX_VALUE:
+            values.add(card)
+        else:  # a negative card or a hazard
+            return None
+    if mulligans > mulligans_per_line or len(values) > 1:
+        return None
+    return values.pop() if values else 0
+
+
+def score_parts(layout, mulligans_per_line: int = 1) -> tuple[int, int, int, int]:
+    """(matched, unmatched, negatives, hazards) of a revealed layout; their sum is the score."""
+    in_matched = [False] * 9
+    matched = 0
+    for line in LINES:
+        value = line_value(layout, line, mulligans_per_line)
+        if value is not None:
+            matched -= value
+            for pos in line:
+                in_matched[pos] = True
+    unmatched = sum(c for pos, c in enumerate(layout) if 0 <= c <= MAX_VALUE and not in_matched[pos])
+    negatives = sum(c for c in layout if MIN_VALUE <= c < 0)
+    hazards = HAZARD_PENALTY * sum(1 for c in layout if c == HAZARD)
+    return matched, unmatched, negatives, hazards
+
+
+def score_layout(layout, mulligans_per_line: int = 1) -> int:
+    """Round score of one revealed layout, before any early-finish bonus."""
+    return sum(score_parts(layout, mulligans_per_line))
+
+
+def finisher_is_lowest(pre_scores, finisher: int, tie_is_lowest: bool) -> tuple[bool, bool]:
+    """(lowest, tied): is the finisher's pre-bonus score the lowest, and is it tied with the best other."""
+    mine = pre_scores[finisher]
+    best_other = min(s for seat, s in enumerate(pre_scores) if seat != finisher)
+    tied = mine == best_other
+    return mine < best_other or (tied and tie_is_lowest), tied
+
+
+def round_rows(layouts, finisher, stalled: bool, turns, starter: int, rules):
+    """The expected ``round_stats`` rows of one round: list (players) of lists (N_FIELDS).
+
+    ``finisher`` is a seat or None; no bonus is paid in a stalled round, though the
+    seat that finished (if any) is still marked as the finisher.
+    """
+    parts = [score_parts(layout, rules.mulligans_per_line) for layout in layouts]
+    pre = [sum(p) for p in parts]
+    rows = []
+    for seat, (matched, unmatched, negatives, hazards) in enumerate(parts):
+        row = [0] * N_FIELDS
+        row[F_MATCHED], row[F_UNMATCHED] = matched, unmatched
+        row[F_NEGATIVES], row[F_HAZARDS] = negatives, hazards
+        row[F_FINISHER] = int(seat == finisher)
+        row[F_TURNS], row[F_STALLED], row[F_START_SEAT] = turns[seat], int(stalled), starter
+        row[F_SCORE] = pre[seat]
+        rows.append(row)
+    if finisher is not None and not stalled:
+        lowest, _ = finisher_is_lowest(pre, finisher, rules.finisher_tie_is_lowest)
+        bonus = -EARLY_FINISH_BONUS if lowest else EARLY_FINISH_BONUS
+        rows[finisher][F_BONUS] = bonus
+        rows[finisher][F_SCORE] += bonus
+    return rows
+
+
+def win_credit(totals, last_round) -> list[float]:
+    """Win credit per seat (RULES.md §6): lowest total, then lowest last-round score, then shared."""
+    best = min(totals)
+    tied = [seat for seat, t in enumerate(totals) if t == best]
+    best_last = min(last_round[seat] for seat in tied)
+    winners = [seat for seat in tied if last_round[seat] == best_last]
+    credit = [0.0] * len(totals)
+    for seat in winners:
+        credit[seat] = 1.0 / len(winners)
+    return credit

@@ -1,0 +1,80 @@
+"""Scoring of one final layout (RULES.md §5) — the code the kernel and ``score_layout`` share.
+
+A layout is an int8 array of 9 card codes, row-major::
+
+    0 1 2
+    3 4 5
+    6 7 8
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+from .cards import HAZARD, MULLIGAN
+from .rules import HAZARD_PENALTY
+
+# the six lines: 3 rows, then 3 columns
+LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]], dtype=np.int64)
+
+# indices of the parts array
+P_MATCHED = 0
+P_UNMATCHED = 1
+P_NEGATIVES = 2
+P_HAZARDS = 3
+N_PARTS = 4
+
+
+@jit
+def line_match_value(c0, c1, c2, mulligans_per_line):
+    """The value a line is matched at (>= 0), or -1 if the line is not matched."""
+    n_mull = 0
+    value = -1
+    for k in range(3):
+        c = c0 if k == 0 else (c1 if k == 1 else c2)
+        if c == MULLIGAN:
+            n_mull += 1
+        elif c == HAZARD or c < 0:
+            return -1
+        elif value == -1:
+            value = c
+        elif value != c:
+            return -1
+    if n_mull > mulligans_per_line:
+        return -1
+    if value == -1:  # only mulligans
+        return 0
+    return value
+
+
+@jit
+def score_parts(lay, mulligans_per_line, parts):
+    """Write the four score parts of layout ``lay`` (int8[9]) into ``parts`` (int32[4]); return the sum."""
+    matched = 0
+    covered = 0
+    for li in range(6):
+        a = LINES[li, 0]
+        b = LINES[li, 1]
+        c = LINES[li, 2]
+        v = line_match_value(lay[a], lay[b], lay[c], mulligans_per_line)
+        if v >= 0:
+            matched -= v
+            covered |= (1 << a) | (1 << b) | (1 << c)
+    unmatched = 0
+    negatives = 0
+    hazards = 0
+    for pos in range(9):
+        c = lay[pos]
+        if c == HAZARD:
+            hazards += HAZARD_PENALTY
+        elif c == MULLIGAN:
+            pass
+        elif c < 0:
+            negatives += c
+        elif (covered >> pos) & 1 == 0:
+            unmatched += c
+    parts[P_MATCHED] = matched
+    parts[P_UNMATCHED] = unmatched
+    parts[P_NEGATIVES] = negatives
+    parts[P_HAZARDS] = hazards
+    return matched + unmatched + negatives + hazards

@@ -1,0 +1,256 @@
+"""Public engine API: validate, allocate, call the jitted kernel, wrap the results.
+
+>>> res = simulate(players=4, strategies=("random",), games=1000, seed=1)
+>>> res.round_stats.shape   # (games, 3, players, N_FIELDS)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from . import cards, strategies as registry
+from .deck import PUBLISHED, Deck, check_players
+from .errors import GnomingError
+from .fields import N_FIELDS, NAMES as FIELD_NAMES
+from .rules import ROUNDS, RuleConfig
+
+DEFAULT_CHUNK = 16384
+TRACE_CAPACITY = 4096  # records per game; longer games are replayed with a larger buffer
+MAX_SEED = 2**64 - 1
+
+
+@dataclass
+class SimResult:
+    """Results of a batch (shapes in the docstrings of :func:`simulate`)."""
+
+    players: int
+    games: int
+    seed: int
+    first_game: int
+    rules: RuleConfig
+    deck: Deck
+    strategy_names: tuple[str, ...]
+    seat_strategy: np.ndarray      # int16 (G, P)
+    round_stats: np.ndarray        # int32 (G, 3, P, N_FIELDS)
+    totals: np.ndarray             # int32 (G, P)
+    win_credit: np.ndarray         # float64 (G, P)
+    deals: np.ndarray | None = None    # int8 (G, 3, N) when traced or given
+    traces: list | None = None         # G arrays int32 (n_i, 4) when traced
+
+    def to_frame(self):
+        """Tidy frame: one row per (game, round, seat)."""
+        import pandas as pd
+
+        G, R, P = self.games, ROUNDS, self.players
+        game = np.repeat(np.arange(self.first_game, self.first_game + G, dtype=np.int64), R * P)
+        rnd = np.tile(np.repeat(np.arange(R, dtype=np.int8), P), G)
+        seat = np.tile(np.arange(P, dtype=np.int8), G * R)
+        strat_idx = np.repeat(self.seat_strategy[:, None, :], R, axis=1).reshape(-1)
+        cols = {"game": game, "round": rnd, "seat": seat,
+                "strategy": pd.Categorical.from_codes(strat_idx, categories=list(self.strategy_names))}
+        flat = self.round_stats.reshape(-1, N_FIELDS)
+        for j, name in enumerate(FIELD_NAMES):
+            cols[name] = flat[:, j].copy()
+        return pd.DataFrame(cols)
+
+
+def _check_count(name: str, value, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise GnomingError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise GnomingError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def _seat_table(players: int, strategies: Sequence[str], games: int, first_game: int, rotate: bool):
+    """(names, seat_strategy int16 (G, P)) from one name for all seats or one per seat."""
+    if isinstance(strategies, str):
+        strategies = [strategies]
+    strategies = list(strategies)
+    if len(strategies) not in (1, players):
+        raise GnomingError(f"give 1 strategy or one per seat ({players}), got {len(strategies)}")
+    for name in strategies:
+        registry.get(name)
+    if len(strategies) == 1:
+        strategies = strategies * players
+    names = tuple(dict.fromkeys(strategies))
+    base = np.array([names.index(n) for n in strategies], dtype=np.int16)
+    if rotate:
+        g = np.arange(first_game, first_game + games, dtype=np.int64)[:, None]
+        s = np.arange(players, dtype=np.int64)[None, :]
+        table = base[(s + g) % players]
+    else:
+        table = np.broadcast_to(base, (games, players))
+    return names, np.ascontiguousarray(table, dtype=np.int16)
+
+
+def _deck_counts(deck_arr: np.ndarray) -> np.ndarray:
+    counts = np.zeros(cards.N_SLOTS, dtype=np.int64)
+    np.add.at(counts, deck_arr.astype(np.int64) + cards.SLOT_OFFSET, 1)
+    return counts
+
+
+def _check_deals(deals, games: int, deck_arr: np.ndarray) -> np.ndarray:
+    deals = np.asarray(deals)
+    want = (games, ROUNDS, deck_arr.shape[0])
+    if deals.shape != want:
+        raise GnomingError(f"deals must have shape {want}, got {deals.shape}")
+    deals = np.ascontiguousarray(deals, dtype=np.int8)
+    ref = np.sort(deck_arr)
+    if not (np.sort(deals, axis=2) == ref).all():
+        raise GnomingError("every deal must be a permutation of the deck")
+    return deals.copy()
+
+
+def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: int = 1000,
+             seed: int = 0, rules: RuleConfig | None = None, deck: Deck | None = None,
+             threads: int | None = None, chunk_size: int | None = None, trace: bool = False,
+             deals=None, first_game: int = 0, rotate: bool = False,
+             progress: Callable[[int], None] | None = None) -> SimResult:
+    """Play ``games`` complete games.
+
+    Parameters
+    ----------
+    players : 2..7
+    strategies : one strategy name for every seat, or one per seat
+    games : number of games (>= 1); game ``i`` is global game ``first_game + i``
+    seed : master seed, 0 <= seed < 2**64; game g draws from streams of (seed, g)
+    rules, deck : RuleConfig and Deck (defaults: RULES.md defaults, the published deck)
+    threads : numba threads (default: all)
+    chunk_size : games per kernel call (results do not depend on it)
+    trace : also return ``deals`` and one action trace per game (see trace.py)
+    deals : int8 (games, 3, deck size), the deck order of every round, instead of shuffling
+    rotate : move the strategies one seat per game, so seat advantage cancels
+    progress : called with the number of games finished after each chunk
+    """
+    from ._kernel import play_batch
+    from ._strategy import N_PARAMS
+
+    check_players(players)
+    games = _check_count("games", games, 1)
+    first_game = _check_count("first_game", first_game, 0)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise GnomingError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+    rules = RuleConfig() if rules is None else rules
+    deck = PUBLISHED if deck is None else deck
+    deck.validate_for(players)
+    chunk = _check_count("chunk_size", chunk_size, 1) if chunk_size is not None else DEFAULT_CHUNK
+    names, seat_strategy = _seat_table(players, strategies, games, first_game, rotate)
+    strats = [registry.get(n) for n in names]
+    kinds = np.array([s.kind for s in strats], dtype=np.int64)
+    params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
+    for j, s in enumerate(strats):
+        params[j] = s.param_vector()
+
+    deck_arr = deck.to_array()
+    counts = _deck_counts(deck_arr)
+    rules_arr = rules.to_array()
+    use_given = deals is not None
+    keep_deals = trace or use_given
+    orders = _check_deals(deals, games, deck_arr) if use_given else (
+        np.zeros((games, ROUNDS, deck_arr.shape[0]), dtype=np.int8) if keep_deals else None)
+
+    out = np.zeros((games, ROUNDS, players, N_FIELDS), dtype=np.int32)
+    totals = np.zeros((games, players), dtype=np.int32)
+    win = np.zeros((games, players), dtype=np.float64)
+    trace_list = [] if trace else None
+    with _threads(threads):
+        for lo in range(0, games, chunk):
+            hi = min(games, lo + chunk)
+            n = hi - lo
+            ords = orders[lo:hi] if keep_deals else np.zeros((0, ROUNDS, deck_arr.shape[0]), np.int8)
+            cap = TRACE_CAPACITY if trace else 0
+            tr = np.zeros((n if trace else 0, cap, 4), dtype=np.int32)
+            tlen = np.zeros(n, dtype=np.int64)
+            play_batch(first_game + lo, np.uint64(seed), players, seat_strategy[lo:hi], kinds, params,
+                       rules_arr, deck_arr, counts, ords, use_given, out[lo:hi], totals[lo:hi],
+                       win[lo:hi], tr, tlen)
+            if trace:
+                trace_list.extend(_collect_traces(tr, tlen, lo, first_game, seed, players,
+                                                  seat_strategy, kinds, params, rules_arr, deck_arr,
+                                                  counts, orders, out, totals, win))
+            if progress is not None:
+                progress(hi)
+    return SimResult(players, games, int(seed), first_game, rules, deck, names, seat_strategy, out,
+                     totals, win, orders if keep_deals else None, trace_list)
+
+
+def _collect_traces(tr, tlen, lo, first_game, seed, players, seat_strategy, kinds, params,
+                    rules_arr, deck_arr, counts, orders, out, totals, win):
+    """Copy each game's trace; replay (deterministically) any game that overflowed the buffer."""
+    from ._kernel import play_batch
+
+    result = []
+    for i in range(tr.shape[0]):
+        n = int(tlen[i])
+        if n <= tr.shape[1]:
+            result.append(tr[i, :n].copy())
+            continue
+        g = lo + i
+        big = np.zeros((1, n, 4), dtype=np.int32)
+        again = np.zeros(1, dtype=np.int64)
+        play_batch(first_game + g, np.uint64(seed), players, seat_strategy[g:g + 1], kinds, params,
+                   rules_arr, deck_arr, counts, orders[g:g + 1], True, out[g:g + 1].copy(),
+                   totals[g:g + 1].copy(), win[g:g + 1].copy(), big, again)
+        result.append(big[0, :n].copy())
+    return result
+
+
+class _threads:
+    """Context manager: run numba kernels with ``k`` threads, then restore."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __enter__(self):
+        import numba
+
+        self.old = numba.get_num_threads()
+        if self.k is not None:
+            k = _check_count("threads", self.k, 1)
+            numba.set_num_threads(min(k, numba.config.NUMBA_NUM_THREADS))
+
+    def __exit__(self, *exc):
+        import numba
+
+        numba.set_num_threads(self.old)
+        return False
+
+
+# ----------------------------------------------------------------- scoring one layout
+def _layout_array(layout) -> np.ndarray:
+    items = list(layout) if not isinstance(layout, (str, bytes)) else None
+    if items is None or len(items) != 9:
+        raise GnomingError(f"a layout is 9 cards in row-major order, got {layout!r}")
+    codes = []
+    for item in items:
+        if isinstance(item, (np.integer,)):
+            item = int(item)
+        if isinstance(item, str) and item.strip().upper() not in ("H", "M"):
+            raise GnomingError(f"unknown layout item {item!r} (expected an int value, 'H' or 'M')")
+        try:
+            codes.append(cards.parse_card(item))
+        except ValueError as exc:
+            raise GnomingError(f"bad layout item: {exc}") from None
+    return np.array(codes, dtype=np.int8)
+
+
+def score_layout_parts(layout, rules: RuleConfig | None = None) -> dict:
+    """Score parts of one final layout (no finisher bonus): matched, unmatched, negatives, hazards, total."""
+    from ._scoring import P_HAZARDS, P_MATCHED, P_NEGATIVES, P_UNMATCHED, N_PARTS, score_parts
+
+    rules = RuleConfig() if rules is None else rules
+    parts = np.zeros(N_PARTS, dtype=np.int32)
+    total = score_parts(_layout_array(layout), rules.mulligans_per_line, parts)
+    return {"matched": int(parts[P_MATCHED]), "unmatched": int(parts[P_UNMATCHED]),
+            "negatives": int(parts[P_NEGATIVES]), "hazards": int(parts[P_HAZARDS]), "total": int(total)}
+
+
+def score_layout(layout, rules: RuleConfig | None = None) -> int:
+    """Round score of one final layout without the finisher bonus.
+
+    ``layout``: 9 items, row-major; each an int card value, ``"H"`` (hazard) or ``"M"`` (mulligan).
+    """
+    return score_layout_parts(layout, rules)["total"]

@@ -1,0 +1,125 @@
+"""RuleConfig: every named option of RULES.md, frozen, loadable from TOML.
+
+The kernels never see this object; :meth:`RuleConfig.to_array` turns it into a plain
+int64 array indexed by the ``R_*`` constants below, once, at the boundary.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ._toml import read_toml
+from .errors import GnomingError
+
+# index of each option in the kernels' rules array
+R_ROTATE_START = 0
+R_DISCARD_DRAW_MUST_BE_KEPT = 1
+R_MULLIGAN_LIMIT = 2
+R_HAZARD_PLACEABLE = 3
+R_RESHUFFLE_WHEN_EMPTY = 4
+R_MAX_TURNS = 5
+R_MULLIGANS_PER_LINE = 6
+R_FINISHER_TIE_IS_LOWEST = 7
+N_RULES = 8
+
+# the published constants (not options)
+ROUNDS = 3
+LAYOUT = 9
+EARLY_FINISH_BONUS = 5
+HAZARD_PENALTY = 10
+MIN_PLAYERS = 2
+MAX_PLAYERS = 7
+
+_HELP = {
+    "rotate_start": "rounds 2 and 3 start with the seat left of the previous starter (else seat 0 always)",
+    "discard_draw_must_be_kept": "a card taken from a discard pile must be placed in the layout",
+    "mulligan_limit": "no mulligan may be placed while this many face-up mulligans are in the layout (0 = no limit)",
+    "hazard_placeable": "a drawn hazard may be placed in the layout (+10 if it stays)",
+    "reshuffle_when_empty": "an empty draw pile is rebuilt from the discard piles (all but each top card); else the round stalls",
+    "max_turns": "turns per round (all players together) after which the round ends as stalled",
+    "mulligans_per_line": "at most this many mulligans in a matched line",
+    "finisher_tie_is_lowest": "a finisher who ties for the lowest round score earns the -5 bonus",
+}
+
+
+@dataclass(frozen=True)
+class RuleConfig:
+    """The rules a batch is played under (RULES.md).  Defaults are the project's defaults."""
+
+    rotate_start: bool = True
+    discard_draw_must_be_kept: bool = True
+    mulligan_limit: int = 1
+    hazard_placeable: bool = True
+    reshuffle_when_empty: bool = True
+    max_turns: int = 500
+    mulligans_per_line: int = 1
+    finisher_tie_is_lowest: bool = True
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("bool", bool):
+                if not isinstance(value, bool):
+                    raise GnomingError(f"rules option '{f.name}' must be true or false, got {value!r}")
+            else:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise GnomingError(f"rules option '{f.name}' must be an integer, got {value!r}")
+        if not 0 <= self.mulligan_limit <= 9:
+            raise GnomingError(f"rules option 'mulligan_limit' must be 0..9, got {self.mulligan_limit}")
+        if not 1 <= self.max_turns <= 100_000:
+            raise GnomingError(f"rules option 'max_turns' must be 1..100000, got {self.max_turns}")
+        if not 0 <= self.mulligans_per_line <= 3:
+            raise GnomingError(
+                f"rules option 'mulligans_per_line' must be 0..3, got {self.mulligans_per_line}"
+            )
+
+    # ------------------------------------------------------------------ I/O
+    @classmethod
+    def from_dict(cls, data: dict, source: str = "rules") -> "RuleConfig":
+        if "rules" in data and isinstance(data["rules"], dict) and len(data) == 1:
+            data = data["rules"]  # accept a [rules] table as well as top-level keys
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise GnomingError(
+                    f"{source}: unknown rules option '{key}' (known: {', '.join(sorted(known))})"
+                )
+        return cls(**data)
+
+    @classmethod
+    def from_toml(cls, path) -> "RuleConfig":
+        return cls.from_dict(read_toml(path, "rules"), source=str(path))
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def to_toml(self) -> str:
+        lines = []
+        for key, value in self.to_dict().items():
+            lines.append(f"{key} = {str(value).lower() if isinstance(value, bool) else value}")
+        return "\n".join(lines) + "\n"
+
+    def describe(self) -> list[tuple[str, object, object, str]]:
+        """(name, value, default, help) for every option."""
+        default = RuleConfig()
+        return [(f.name, getattr(self, f.name), getattr(default, f.name), _HELP[f.name]) for f in fields(self)]
+
+    def to_array(self) -> np.ndarray:
+        """The options as the kernels' int64 array (indices ``R_*``)."""
+        a = np.zeros(N_RULES, dtype=np.int64)
+        a[R_ROTATE_START] = self.rotate_start
+        a[R_DISCARD_DRAW_MUST_BE_KEPT] = self.discard_draw_must_be_kept
+        a[R_MULLIGAN_LIMIT] = self.mulligan_limit
+        a[R_HAZARD_PLACEABLE] = self.hazard_placeable
+        a[R_RESHUFFLE_WHEN_EMPTY] = self.reshuffle_when_empty
+        a[R_MAX_TURNS] = self.max_turns
+        a[R_MULLIGANS_PER_LINE] = self.mulligans_per_line
+        a[R_FINISHER_TIE_IS_LOWEST] = self.finisher_tie_is_lowest
+        return a
+
+
+def load_rules(path=None) -> RuleConfig:
+    """Default rules, or the rules of a TOML file."""
+    return RuleConfig() if path is None else RuleConfig.from_toml(path)

@@ -1,0 +1,60 @@
+"""Small, pure interval estimates used by summaries and reports.
+
+Every function takes plain numbers or 1-d arrays and returns plain floats, so the
+results drop straight into JSON.  The 95% intervals use ``z = 1.96``.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Z95 = 1.96
+
+
+def mean_ci(x, z: float = Z95) -> tuple[float, float, float, int]:
+    """Mean of ``x`` and its normal-approximation interval: ``(mean, lo, hi, n)``.
+
+    ``lo, hi = mean -/+ z * sd / sqrt(n)`` with the sample sd (ddof=1).  With ``n == 1``
+    the interval collapses to ``(mean, mean)``; with ``n == 0`` everything is nan.
+    """
+    a = np.asarray(x, dtype=np.float64).ravel()
+    n = int(a.size)
+    if n == 0:
+        return math.nan, math.nan, math.nan, 0
+    mean = float(a.mean())
+    if n == 1:
+        return mean, mean, mean, 1
+    half = z * float(a.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half, n
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """Proportion ``successes / n`` and its Wilson score interval: ``(p, lo, hi)``.
+
+    ``successes`` may be fractional: a win shared by k players is credited 1/k.
+    With ``n == 0`` everything is nan.
+    """
+    if n <= 0:
+        return math.nan, math.nan, math.nan
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be in 0..n, got {successes} of {n}")
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def paired_diff_ci(a, b, z: float = Z95) -> tuple[float, float, float, int]:
+    """Mean of the paired differences ``a - b`` and its interval: ``(mean, lo, hi, n)``.
+
+    Use it when ``a[i]`` and ``b[i]`` come from the same deal (common random numbers):
+    the shared noise cancels and the interval is much narrower than two separate ones.
+    """
+    a = np.asarray(a, dtype=np.float64).ravel()
+    b = np.asarray(b, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples must have the same length, got {a.size} and {b.size}")
+    return mean_ci(a - b, z=z)

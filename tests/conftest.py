@@ -1,0 +1,16 @@
+"""Shared fixtures.  No seeding here: every test that draws random numbers passes its own seed."""
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def write_toml(tmp_path):
+    """Write ``text`` to ``tmp_path/name`` and return the path."""
+
+    def write(text: str, name: str = "file.toml"):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
