@@ -377,7 +377,7 @@ def _score_round(r, P, starter, rules, lay, st, turns, parts, out):
     """Reveal every layout, score it, apply the early-finish bonus; write out[r, seat, F_*]."""
     mpl = rules[R_MULLIGANS_PER_LINE]
     stalled = st[S_STALLED] != NOT_STALLED
-    finisher = -1 if stalled else st[S_FINISHER]
+    finisher = st[S_FINISHER]  # kept when the final lap stalls; the bonus is not paid then
     for s in range(P):
         total = score_parts(lay[s], mpl, parts)
         o = out[r, s]
@@ -391,7 +391,7 @@ def _score_round(r, P, starter, rules, lay, st, turns, parts, out):
         o[F_TURNS] = turns[s]
         o[F_STALLED] = 1 if stalled else 0
         o[F_START_SEAT] = starter
-    if finisher >= 0:
+    if finisher >= 0 and not stalled:
         mine = out[r, finisher, F_SCORE]
         best_other = 1 << 30
         for s in range(P):

@@ -10,7 +10,7 @@ F_MATCHED = 1      # sum over matched lines of -value (<= 0)
 F_UNMATCHED = 2    # sum of positive cards in no matched line
 F_NEGATIVES = 3    # sum of negative cards
 F_HAZARDS = 4      # +10 per hazard left in the layout
-F_FINISHER = 5     # 1 if this seat finished the round
+F_FINISHER = 5     # 1 if this seat finished the round (also when the final lap then stalls)
 F_BONUS = 6        # -5, +5 or 0
 F_TURNS = 7        # turns this seat took in the round
 F_STALLED = 8      # 1 if the round stalled (same for every seat)

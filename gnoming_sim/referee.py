@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from . import trace as T
-from ._referee_scoring import finisher_is_lowest, round_rows, win_credit
+from ._referee_scoring import finisher_is_lowest, round_rows
+from ._referee_scoring import win_credit as expected_win_credit
 from .cards import HAZARD, MAX_VALUE, MULLIGAN
 from .fields import F_BONUS, F_SCORE
 from .fields import NAMES as FIELD_NAMES
@@ -158,8 +159,9 @@ class _Replay:
         scores = [[round_stats[r][s][F_SCORE] for s in range(self.players)] for r in range(ROUNDS)]
         want_totals = [sum(scores[r][s] for r in range(ROUNDS)) for s in range(self.players)]
         self.expect("totals", list(totals), want_totals)
-        want_credit = win_credit(want_totals, scores[ROUNDS - 1])
-        if len(credit) != self.players or any(abs(got - want) > 1e-9 for got, want in zip(credit, want_credit)):
+        want_credit = expected_win_credit(want_totals, scores[ROUNDS - 1])
+        off = any(abs(got - want) > 1e-9 for got, want in zip(credit, want_credit))
+        if off or len(credit) != self.players:
             self.fail(f"win credit is {list(credit)}, expected {want_credit}")
         if sum(1 for c in want_credit if c > 0) >= 2:
             self.counts.shared_wins += 1
@@ -178,6 +180,8 @@ class _Replay:
             self.initial_flip(seat, first)
         stalled = self.play_turns(starter)
         self.turn = -1
+        if self.check_conservation:
+            self.check_cards()
         a, b = self.take(T.ROUND_END, -1)
         self.expect("ROUND_END index", a, r)
         self.expect("ROUND_END stalled flag", b, int(stalled))
@@ -254,8 +258,8 @@ class _Replay:
         for seat in range(self.players):
             got = list(stats[seat])
             if got != want[seat]:
-                bad = [f"{FIELD_NAMES[f]}={got[f]} (expected {want[seat][f]})"
-                       for f in range(len(want[seat])) if got[f] != want[seat][f]]
+                bad = [f"{FIELD_NAMES[f]}={g} (expected {w})"
+                       for f, (g, w) in enumerate(zip(got, want[seat])) if g != w] or [f"{len(got)} fields"]
                 self.fail(f"round_stats of seat {seat}: {', '.join(bad)}; layout {self.layouts[seat]}")
         if self.finisher is not None and not stalled:
             pre = [row[F_SCORE] - row[F_BONUS] for row in want]
@@ -285,8 +289,9 @@ class _Replay:
         return True
 
     def check_cards(self):
-        everything = [c for layout in self.layouts for c in layout]
-        everything += self.draw_pile + self.piles[0] + self.piles[1] + self.removed
+        everything = self.draw_pile + self.piles[0] + self.piles[1] + self.removed
+        for layout in self.layouts:
+            everything += layout
         everything.sort()
         if everything != self.deck:
             self.fail("card conservation broken: layouts + draw pile + discard piles + removed != deck")

@@ -1,0 +1,78 @@
+"""Differential test: the jitted kernel against the pure-Python referee (RULES.md).
+
+Every traced game is replayed by the referee, which checks each action's legality, card
+conservation at every turn, and every score; the rare rule paths are counted, and each
+must actually occur in the sample.
+"""
+import pytest
+
+from gnoming_sim.deck import Deck
+from gnoming_sim.rules import RuleConfig
+
+from _referee_harness import referee_check
+
+GAMES_PER_TABLE = {2: 4000, 3: 4000, 4: 3500, 5: 3000, 6: 3000, 7: 2500}  # 20,000 games
+
+
+@pytest.fixture(scope="module")
+def default_counts():
+    total = None
+    for players, games in GAMES_PER_TABLE.items():
+        c = referee_check(players, games, seed=1000 + players, processes=2)
+        total = c if total is None else total.merge(c)
+    return total
+
+
+def test_twenty_thousand_random_games_agree_with_the_referee(default_counts):
+    assert default_counts.games == sum(GAMES_PER_TABLE.values()) >= 20_000
+    assert default_counts.rounds == 3 * default_counts.games
+
+
+@pytest.mark.parametrize("path", [
+    "bounce_chains_ge2", "hazard_flips", "hazard_flip_declined", "hazard_flip_refused_final_card",
+    "forced_discards", "reshuffles", "shared_wins", "finisher_ties_lowest", "finisher_bonus_minus",
+    "finisher_bonus_plus", "setup_hazards", "hazards_placed", "mulligans_placed",
+    "mulligan_limit_blocked", "final_lap_turns",
+])
+def test_rare_paths_occur_and_are_validated(default_counts, path):
+    assert getattr(default_counts, path) > 0, f"{path} never happened in {default_counts.games} games"
+
+
+def test_stalled_rounds_when_the_deck_runs_dry():
+    """A deck of exactly 9P+2 cards: the first blind draw finds nothing to reshuffle."""
+    tiny = Deck.from_mapping({"3": 6, "4": 6, "5": 6, "-1": 2}, name="tiny")
+    c = referee_check(2, 300, seed=7, deck=tiny)
+    assert c.stalls_no_cards > 0 and c.stalled_rounds == c.stalls_no_cards + c.stalls_max_turns
+
+
+def test_stalled_rounds_at_the_turn_cap():
+    c = referee_check(4, 400, seed=8, rules=RuleConfig(max_turns=12))
+    assert c.stalls_max_turns > 0
+
+
+NON_DEFAULT = [
+    RuleConfig(rotate_start=False, finisher_tie_is_lowest=False),
+    RuleConfig(discard_draw_must_be_kept=False, hazard_placeable=False),
+    RuleConfig(mulligan_limit=0, mulligans_per_line=2),
+    RuleConfig(mulligan_limit=2, mulligans_per_line=3, max_turns=60),
+    RuleConfig(reshuffle_when_empty=False),
+    RuleConfig(mulligans_per_line=0, mulligan_limit=1, rotate_start=False,
+               discard_draw_must_be_kept=False, finisher_tie_is_lowest=False),
+]
+
+
+@pytest.mark.parametrize("rules", NON_DEFAULT, ids=lambda r: ",".join(
+    f"{k}={v}" for k, v in r.to_dict().items() if v != getattr(RuleConfig(), k)))
+@pytest.mark.parametrize("players", [2, 5, 7])
+def test_non_default_rules_agree_with_the_referee(rules, players):
+    c = referee_check(players, 250, seed=77 + players, rules=rules)
+    assert c.games == 250
+
+
+def test_mulligan_rich_house_deck():
+    """Many mulligans and hazards: the limit and hazard flips are hit constantly."""
+    deck = Deck.from_mapping({"3": 10, "5": 10, "7": 10, "-2": 6, "H": 12, "M": 12}, name="wild")
+    c = referee_check(4, 400, seed=3, deck=deck, rules=RuleConfig(mulligans_per_line=2))
+    assert c.mulligan_limit_blocked > 0 and c.hazard_flips > 0
+    c2 = referee_check(3, 300, seed=4, deck=deck, rules=RuleConfig(reshuffle_when_empty=False))
+    assert c2.stalled_rounds > 0
