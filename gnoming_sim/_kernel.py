@@ -20,16 +20,18 @@ from numba import prange
 
 from . import trace as T
 from ._jit import jit
-from ._observe import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME, O_PILE0_N,
+from ._observe import (U_COST, U_COUNT, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME, O_PILE0_N,
                        O_PILE1_N, O_PLAYERS, O_ROUND, O_STARTER, O_TOP0, O_TOP1, O_TURN,
                        O_UNKNOWN_N)
 from ._rng import STREAM_DEAL, STREAM_PLAY, seed_stream, shuffle_prefix
-from ._scoring import N_PARTS, P_HAZARDS, P_MATCHED, P_NEGATIVES, P_UNMATCHED, score_parts
+from ._scoring import (card_cost, N_PARTS, P_HAZARDS, P_LINES, P_MATCHED, P_NEGATIVES, P_UNMATCHED,
+                       score_parts, visible_score)
 from ._strategy import NOKEEP, STOP, N_PARAMS
 from ._strategy import bounce_target, discard_pile, draw_source, hazard_flip, initial_flips, placement
 from .cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
-from .fields import (F_BONUS, F_FINISHER, F_HAZARDS, F_MATCHED, F_NEGATIVES, F_SCORE, F_STALLED,
-                     F_START_SEAT, F_TURNS, F_UNMATCHED, N_FIELDS)
+from .fields import (F_BONUS, F_FACEDOWN_AT_FINISH, F_FINISH_TURN, F_FINISHER, F_HAZARDS, F_LINES,
+                     F_MATCHED, F_NEGATIVES, F_SCORE, F_STALLED, F_START_SEAT, F_TURNS, F_UNMATCHED,
+                     F_VISIBLE_AT_FINISH, N_FIELDS)
 from .rules import (EARLY_FINISH_BONUS, R_DISCARD_DRAW_MUST_BE_KEPT, R_FINISHER_TIE_IS_LOWEST,
                     R_HAZARD_PLACEABLE, R_MAX_TURNS, R_MULLIGAN_LIMIT, R_MULLIGANS_PER_LINE,
                     R_RESHUFFLE_WHEN_EMPTY, R_ROTATE_START, ROUNDS)
@@ -41,7 +43,8 @@ S_REMOVED = 4
 S_TURN = 5
 S_FINISHER = 6
 S_STALLED = 7
-N_ST = 8
+S_FINISH_TURN = 8
+N_ST = 9
 
 NOT_STALLED = -1
 
@@ -65,13 +68,21 @@ def _is_positive(c):
 
 
 @jit
+def _unseen(unknown, c, d):
+    """Add ``d`` cards of code ``c`` to the unseen counts and their running totals."""
+    unknown[c + SLOT_OFFSET] += d
+    unknown[U_COUNT] += d
+    unknown[U_COST] += d * card_cost(c)
+
+
+@jit
 def _reveal(s, pos, lay, up, vis, fd, unknown):
     """Turn the face-down card at (s, pos) face up."""
     c = lay[s, pos]
     up[s, pos] = 1
     vis[s, pos] = c
     fd[s] -= 1
-    unknown[c + SLOT_OFFSET] -= 1
+    _unseen(unknown, c, -1)
 
 
 @jit
@@ -80,7 +91,7 @@ def _put(s, pos, card, lay, up, vis, fd, unknown):
     old = lay[s, pos]
     if up[s, pos] == 0:
         fd[s] -= 1
-        unknown[old + SLOT_OFFSET] -= 1
+        _unseen(unknown, old, -1)
     lay[s, pos] = card
     up[s, pos] = 1
     vis[s, pos] = card
@@ -119,7 +130,9 @@ def _matches_face_up(card, s, lay, up):
 
 
 @jit
-def _fill_pub(pub, st, s, P, r, starter, piles, fd):
+def _fill_pub(pub, st, s, P, r, starter, piles, fd, rules):
+    pub[O_MULLIGAN_LIMIT] = rules[R_MULLIGAN_LIMIT]
+    pub[O_MULLIGANS_PER_LINE] = rules[R_MULLIGANS_PER_LINE]
     pub[O_ME] = s
     pub[O_PLAYERS] = P
     pub[O_ROUND] = r
@@ -141,7 +154,7 @@ def _fill_pub(pub, st, s, P, r, starter, piles, fd):
 
 # ----------------------------------------------------------------- setup
 @jit
-def _setup_round(r, P, starter, order, deck_counts, lay, up, vis, fd, draw, piles, unknown, st,
+def _setup_round(r, P, starter, rules, order, deck_counts, lay, up, vis, fd, draw, piles, unknown, st,
                  kinds, params, rng, pub, tr, tn):
     """Deal ``order`` (int8[N]), seed both discard piles, make the initial flips."""
     N = order.shape[0]
@@ -167,7 +180,7 @@ def _setup_round(r, P, starter, order, deck_counts, lay, up, vis, fd, draw, pile
         while True:  # the deck was validated: enough non-hazard cards remain
             c = draw[st[S_DPTR]]
             st[S_DPTR] += 1
-            unknown[c + SLOT_OFFSET] -= 1
+            _unseen(unknown, c, -1)
             if c == HAZARD:
                 st[S_REMOVED] += 1
                 _emit(tr, tn, T.SETUP_HAZARD, -1, 0, c)
@@ -179,7 +192,7 @@ def _setup_round(r, P, starter, order, deck_counts, lay, up, vis, fd, draw, pile
     flips = np.empty(2, dtype=np.int64)
     for i in range(P):
         s = (starter + i) % P
-        _fill_pub(pub, st, s, P, r, starter, piles, fd)
+        _fill_pub(pub, st, s, P, r, starter, piles, fd, rules)
         initial_flips(kinds[s], params[s], rng, pub, flips)
         for j in range(2):
             _reveal(s, flips[j], lay, up, vis, fd, unknown)
@@ -197,7 +210,7 @@ def _reshuffle(s, draw, piles, unknown, st, rng, tr, tn):
             for i in range(plen - 1):
                 c = piles[k, i]
                 draw[n] = c
-                unknown[c + SLOT_OFFSET] += 1
+                _unseen(unknown, c, 1)
                 n += 1
             piles[k, 0] = piles[k, plen - 1]
             st[S_PLEN0 + k] = 1
@@ -235,7 +248,7 @@ def _draw(s, kind, prm, rules, lay, up, vis, fd, draw, piles, unknown, st, score
                 return NO_CARD, -1
         card = draw[st[S_DPTR]]
         st[S_DPTR] += 1
-        unknown[card + SLOT_OFFSET] -= 1
+        _unseen(unknown, card, -1)
     else:
         k = src - 1
         st[S_PLEN0 + k] -= 1
@@ -324,7 +337,7 @@ def _discard(s, P, card, kinds, params, lay, up, vis, fd, piles, unknown, st, sc
 def _play_turn(s, P, r, starter, rules, kinds, params, lay, up, vis, fd, draw, piles, unknown, st,
                scores, rng, pub, legal, tr, tn):
     """One turn of seat s: draw, play, discard.  Returns False if the round stalled."""
-    _fill_pub(pub, st, s, P, r, starter, piles, fd)
+    _fill_pub(pub, st, s, P, r, starter, piles, fd, rules)
     kind = kinds[s]
     prm = params[s]
     card, src = _draw(s, kind, prm, rules, lay, up, vis, fd, draw, piles, unknown, st, scores, rng,
@@ -342,10 +355,13 @@ def _play_turn(s, P, r, starter, rules, kinds, params, lay, up, vis, fd, draw, p
 # ----------------------------------------------------------------- a round, a game
 @jit
 def _play_round(r, P, starter, rules, kinds, params, lay, up, vis, fd, draw, piles, unknown, st,
-                scores, turns, rng, pub, legal, tr, tn):
+                scores, turns, at_finish, rng, pub, legal, tr, tn):
     """The turn loop of one round, up to the last final-lap turn or a stall."""
     for i in range(P):
         turns[i] = 0
+        at_finish[i, 0] = 0
+        at_finish[i, 1] = -1
+    st[S_FINISH_TURN] = -1
     max_turns = rules[R_MAX_TURNS]
     s = starter
     laps_left = -1  # turns left in the final lap, once somebody has finished
@@ -367,13 +383,18 @@ def _play_round(r, P, starter, rules, kinds, params, lay, up, vis, fd, draw, pil
                 return
         elif fd[s] == 0:
             st[S_FINISHER] = s
+            st[S_FINISH_TURN] = st[S_TURN] - 1
             _emit(tr, tn, T.FINISH, s, 0, 0)
             laps_left = P - 1
+            mpl = rules[R_MULLIGANS_PER_LINE]
+            for o in range(P):
+                at_finish[o, 0] = visible_score(vis[o], mpl)
+                at_finish[o, 1] = fd[o]
         s = (s + 1) % P
 
 
 @jit
-def _score_round(r, P, starter, rules, lay, st, turns, parts, out):
+def _score_round(r, P, starter, rules, lay, st, turns, at_finish, parts, out):
     """Reveal every layout, score it, apply the early-finish bonus; write out[r, seat, F_*]."""
     mpl = rules[R_MULLIGANS_PER_LINE]
     stalled = st[S_STALLED] != NOT_STALLED
@@ -391,6 +412,10 @@ def _score_round(r, P, starter, rules, lay, st, turns, parts, out):
         o[F_TURNS] = turns[s]
         o[F_STALLED] = 1 if stalled else 0
         o[F_START_SEAT] = starter
+        o[F_LINES] = parts[P_LINES]
+        o[F_FINISH_TURN] = st[S_FINISH_TURN]
+        o[F_VISIBLE_AT_FINISH] = at_finish[s, 0]
+        o[F_FACEDOWN_AT_FINISH] = at_finish[s, 1]
     if finisher >= 0 and not stalled:
         mine = out[r, finisher, F_SCORE]
         best_other = 1 << 30
@@ -454,17 +479,18 @@ def play_game(game, seed, P, kinds, params, rules, deck, deck_counts, order, use
     st = np.zeros(N_ST, dtype=np.int64)
     scores = np.zeros(P, dtype=np.int64)
     turns = np.zeros(P, dtype=np.int64)
+    at_finish = np.zeros((P, 2), dtype=np.int64)
     pub = np.zeros(N_OBS, dtype=np.int64)
     legal = np.zeros(10, dtype=np.int8)
     parts = np.zeros(N_PARTS, dtype=np.int32)
     tn[0] = 0
     for r in range(ROUNDS):
         starter = r % P if rules[R_ROTATE_START] != 0 else 0
-        _setup_round(r, P, starter, order[r], deck_counts, lay, up, vis, fd, draw, piles, unknown,
+        _setup_round(r, P, starter, rules, order[r], deck_counts, lay, up, vis, fd, draw, piles, unknown,
                      st, kinds, params, rng, pub, tr, tn)
         _play_round(r, P, starter, rules, kinds, params, lay, up, vis, fd, draw, piles, unknown,
-                    st, scores, turns, rng, pub, legal, tr, tn)
-        _score_round(r, P, starter, rules, lay, st, turns, parts, out)
+                    st, scores, turns, at_finish, rng, pub, legal, tr, tn)
+        _score_round(r, P, starter, rules, lay, st, turns, at_finish, parts, out)
         _emit(tr, tn, T.ROUND_END, -1, r, 1 if st[S_STALLED] != NOT_STALLED else 0)
         for s in range(P):
             scores[s] += out[r, s, F_SCORE]

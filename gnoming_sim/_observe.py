@@ -6,7 +6,8 @@ A strategy decision receives:
 * ``vis``      int8[P, 9]   every layout as seen: the card if face up, ``HIDDEN`` if face down
 * ``fd``       int64[P]     face-down cards per seat
 * ``unknown``  int64[N_SLOTS] per card code, how many cards are unseen (face down anywhere or
-  in the draw pile): the deck minus every card face up, on a discard pile or removed
+  in the draw pile): the deck minus every card face up, on a discard pile or removed;
+  slots ``U_COUNT`` and ``U_COST`` hold their number and total cost
 * ``scores``   int64[P]     game scores of the rounds finished so far
 
 The true layouts and the draw pile order are never passed, so a strategy cannot reach them.
@@ -27,4 +28,10 @@ O_STARTER = 10
 O_UNKNOWN_N = 11  # total unseen cards
 O_DRAWN = 12      # the card in hand (during keep / bounce / discard decisions), else NO_CARD
 O_FROM_PILE = 13  # -1 if the card in hand came from the draw pile, else the pile 0/1
-N_OBS = 14
+O_MULLIGAN_LIMIT = 14      # rules: mulligan_limit
+O_MULLIGANS_PER_LINE = 15  # rules: mulligans_per_line
+N_OBS = 16
+
+# spare slots of ``unknown`` (below any card's slot) hold running totals
+U_COUNT = 0  # unseen cards
+U_COST = 1   # sum of card_cost over unseen cards (number value, hazard 10, mulligan 0)

@@ -6,8 +6,9 @@ A layout is a list of 9 card codes, row-major, every card revealed.
 from __future__ import annotations
 
 from .cards import HAZARD, MAX_VALUE, MIN_VALUE, MULLIGAN
-from .fields import (F_BONUS, F_FINISHER, F_HAZARDS, F_MATCHED, F_NEGATIVES, F_SCORE,
-                     F_STALLED, F_START_SEAT, F_TURNS, F_UNMATCHED, N_FIELDS)
+from .fields import (F_BONUS, F_FACEDOWN_AT_FINISH, F_FINISH_TURN, F_FINISHER, F_HAZARDS, F_LINES,
+                     F_MATCHED, F_NEGATIVES, F_SCORE, F_STALLED, F_START_SEAT, F_TURNS,
+                     F_UNMATCHED, F_VISIBLE_AT_FINISH, N_FIELDS)
 from .rules import EARLY_FINISH_BONUS, HAZARD_PENALTY
 
 # the 3 rows, then the 3 columns
@@ -51,6 +52,32 @@ def score_parts(layout, mulligans_per_line: int = 1) -> tuple[int, int, int, int
     return matched, unmatched, negatives, hazards
 
 
+def matched_lines(layout, mulligans_per_line: int = 1) -> int:
+    """How many of the six lines of a revealed layout are matched."""
+    return sum(1 for line in LINES if line_value(layout, line, mulligans_per_line) is not None)
+
+
+def visible_score(layout, up, mulligans_per_line: int = 1) -> int:
+    """Score counting face-up cards only: a face-down card counts 0 and breaks its lines."""
+    in_matched = [False] * 9
+    total = 0
+    for line in LINES:
+        if all(up[pos] for pos in line):
+            value = line_value(layout, line, mulligans_per_line)
+            if value is not None:
+                total -= value
+                for pos in line:
+                    in_matched[pos] = True
+    for pos, card in enumerate(layout):
+        if not up[pos] or card == MULLIGAN:
+            continue
+        if card == HAZARD:
+            total += HAZARD_PENALTY
+        elif card < 0 or not in_matched[pos]:
+            total += card
+    return total
+
+
 def score_layout(layout, mulligans_per_line: int = 1) -> int:
     """Round score of one revealed layout, before any early-finish bonus."""
     return sum(score_parts(layout, mulligans_per_line))
@@ -64,11 +91,12 @@ def finisher_is_lowest(pre_scores, finisher: int, tie_is_lowest: bool) -> tuple[
     return mine < best_other or (tied and tie_is_lowest), tied
 
 
-def round_rows(layouts, finisher, stalled: bool, turns, starter: int, rules):
+def round_rows(layouts, finisher, stalled: bool, turns, starter: int, rules, at_finish=None):
     """The expected ``round_stats`` rows of one round: list (players) of lists (N_FIELDS).
 
     ``finisher`` is a seat or None; no bonus is paid in a stalled round, though the
-    seat that finished (if any) is still marked as the finisher.
+    seat that finished (if any) is still marked as the finisher.  ``at_finish`` is
+    (turn, visible scores, face-down counts) snapshot when the finisher finished, or None.
     """
     parts = [score_parts(layout, rules.mulligans_per_line) for layout in layouts]
     pre = [sum(p) for p in parts]
@@ -80,6 +108,13 @@ def round_rows(layouts, finisher, stalled: bool, turns, starter: int, rules):
         row[F_FINISHER] = int(seat == finisher)
         row[F_TURNS], row[F_STALLED], row[F_START_SEAT] = turns[seat], int(stalled), starter
         row[F_SCORE] = pre[seat]
+        row[F_LINES] = matched_lines(layouts[seat], rules.mulligans_per_line)
+        if at_finish is None:
+            row[F_FINISH_TURN], row[F_VISIBLE_AT_FINISH], row[F_FACEDOWN_AT_FINISH] = -1, 0, -1
+        else:
+            turn, visible, facedown = at_finish
+            row[F_FINISH_TURN], row[F_VISIBLE_AT_FINISH] = turn, visible[seat]
+            row[F_FACEDOWN_AT_FINISH] = facedown[seat]
         rows.append(row)
     if finisher is not None and not stalled:
         lowest, _ = finisher_is_lowest(pre, finisher, rules.finisher_tie_is_lowest)

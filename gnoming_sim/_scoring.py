@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .cards import HAZARD, MULLIGAN
+from .cards import HAZARD, HIDDEN, MULLIGAN
 from .rules import HAZARD_PENALTY
 
 # the six lines: 3 rows, then 3 columns
@@ -22,7 +22,18 @@ P_MATCHED = 0
 P_UNMATCHED = 1
 P_NEGATIVES = 2
 P_HAZARDS = 3
-N_PARTS = 4
+P_LINES = 4   # number of matched lines
+N_PARTS = 5
+
+
+@jit
+def card_cost(c):
+    """Points a card scores where it lies unmatched: its value, 10 for a hazard, 0 for a mulligan."""
+    if c == HAZARD:
+        return HAZARD_PENALTY
+    if c == MULLIGAN:
+        return 0
+    return c
 
 
 @jit
@@ -49,8 +60,9 @@ def line_match_value(c0, c1, c2, mulligans_per_line):
 
 @jit
 def score_parts(lay, mulligans_per_line, parts):
-    """Write the four score parts of layout ``lay`` (int8[9]) into ``parts`` (int32[4]); return the sum."""
+    """Write the score parts of layout ``lay`` (int8[9]) into ``parts`` (int32[N_PARTS]); return the score."""
     matched = 0
+    n_lines = 0
     covered = 0
     for li in range(6):
         a = LINES[li, 0]
@@ -59,6 +71,7 @@ def score_parts(lay, mulligans_per_line, parts):
         v = line_match_value(lay[a], lay[b], lay[c], mulligans_per_line)
         if v >= 0:
             matched -= v
+            n_lines += 1
             covered |= (1 << a) | (1 << b) | (1 << c)
     unmatched = 0
     negatives = 0
@@ -77,4 +90,33 @@ def score_parts(lay, mulligans_per_line, parts):
     parts[P_UNMATCHED] = unmatched
     parts[P_NEGATIVES] = negatives
     parts[P_HAZARDS] = hazards
+    parts[P_LINES] = n_lines
     return matched + unmatched + negatives + hazards
+
+
+@jit
+def visible_score(row, mulligans_per_line):
+    """Score of a layout as seen (int8[9], HIDDEN for face-down): face-down cards count 0 and
+    a line counts as matched only when its three cards are face up."""
+    matched = 0
+    covered = 0
+    for li in range(6):
+        a = LINES[li, 0]
+        b = LINES[li, 1]
+        c = LINES[li, 2]
+        if row[a] == HIDDEN or row[b] == HIDDEN or row[c] == HIDDEN:
+            continue
+        v = line_match_value(row[a], row[b], row[c], mulligans_per_line)
+        if v >= 0:
+            matched -= v
+            covered |= (1 << a) | (1 << b) | (1 << c)
+    total = matched
+    for pos in range(9):
+        c = row[pos]
+        if c == HIDDEN or c == MULLIGAN:
+            continue
+        if c == HAZARD:
+            total += HAZARD_PENALTY
+        elif c < 0 or (covered >> pos) & 1 == 0:
+            total += c
+    return total

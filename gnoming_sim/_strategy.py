@@ -7,10 +7,12 @@ kernel, and returns a choice that the mask allows.  ``kind`` selects the family
 """
 from __future__ import annotations
 
+from . import _heuristic as H
 from ._jit import jit
 from ._rng import below
 
 KIND_RANDOM = 0
+KIND_HEURISTIC = 1
 N_PARAMS = 16
 
 NOKEEP = 9    # index of "do not keep" in a placement mask
@@ -36,6 +38,9 @@ def pick_uniform(rng, legal, n):
 @jit
 def initial_flips(kind, params, rng, pub, out):
     """Write the two positions to turn face up at the start of a round into ``out[0:2]``."""
+    if kind == KIND_HEURISTIC:
+        H.initial_flips(params, out)
+        return
     a = below(rng, 9)
     b = below(rng, 8)
     if b >= a:
@@ -47,28 +52,38 @@ def initial_flips(kind, params, rng, pub, out):
 @jit
 def draw_source(kind, params, rng, pub, vis, fd, unknown, scores, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[3]."""
+    if kind == KIND_HEURISTIC:
+        return H.draw_source(params, pub, vis, fd, unknown, legal)
     return pick_uniform(rng, legal, 3)
 
 
 @jit
 def placement(kind, params, rng, pub, vis, fd, unknown, scores, card, legal):
     """Position 0..8 to place ``card``, or ``NOKEEP``; ``legal`` int8[10]."""
+    if kind == KIND_HEURISTIC:
+        return H.placement(params, pub, vis, fd, unknown, card, legal)
     return pick_uniform(rng, legal, 10)
 
 
 @jit
 def bounce_target(kind, params, rng, pub, vis, fd, unknown, scores, card, legal):
     """Position 0..8 to bounce ``card`` onto, or ``STOP``; ``legal`` int8[10]."""
+    if kind == KIND_HEURISTIC:
+        return H.bounce_target(params, pub, vis, fd, unknown, card, legal)
     return pick_uniform(rng, legal, 10)
 
 
 @jit
 def discard_pile(kind, params, rng, pub, vis, fd, unknown, scores, card):
     """Pile 0 or 1 for ``card`` when both piles are allowed."""
+    if kind == KIND_HEURISTIC:
+        return H.discard_pile(pub)
     return below(rng, 2)
 
 
 @jit
 def hazard_flip(kind, params, rng, pub, vis, fd, unknown, scores, legal):
     """Position 0..8 to turn face up after an opponent's hazard, or 9 to decline; ``legal`` int8[10]."""
+    if kind == KIND_HEURISTIC:
+        return H.hazard_flip(params, pub, vis, legal)
     return pick_uniform(rng, legal, 10)

@@ -64,31 +64,37 @@ def _check_count(name: str, value, minimum: int) -> int:
     return int(value)
 
 
-def _seat_table(players: int, strategies: Sequence[str], games: int, first_game: int, rotate: bool):
-    """(names, seat_strategy int16 (G, P)) from one name for all seats or one per seat."""
-    if isinstance(strategies, str):
+def _seat_table(players: int, strategies, games: int, first_game: int, rotate: bool):
+    """(distinct strategies, seat_strategy int16 (G, P)) from one strategy for all seats or one per seat."""
+    if isinstance(strategies, (str, registry.Strategy)):
         strategies = [strategies]
-    strategies = list(strategies)
+    strategies = [registry.get(s) for s in strategies]
     if len(strategies) not in (1, players):
         raise GnomingError(f"give 1 strategy or one per seat ({players}), got {len(strategies)}")
-    for name in strategies:
-        registry.get(name)
     if len(strategies) == 1:
         strategies = strategies * players
-    names = tuple(dict.fromkeys(strategies))
-    base = np.array([names.index(n) for n in strategies], dtype=np.int16)
+    distinct = list({s.name: s for s in strategies}.values())
+    names = [s.name for s in distinct]
+    base = np.array([names.index(s.name) for s in strategies], dtype=np.int16)
     if rotate:
         g = np.arange(first_game, first_game + games, dtype=np.int64)[:, None]
         s = np.arange(players, dtype=np.int64)[None, :]
         table = base[(s + g) % players]
     else:
         table = np.broadcast_to(base, (games, players))
-    return names, np.ascontiguousarray(table, dtype=np.int16)
+    return distinct, np.ascontiguousarray(table, dtype=np.int16)
 
 
 def _deck_counts(deck_arr: np.ndarray) -> np.ndarray:
     counts = np.zeros(cards.N_SLOTS, dtype=np.int64)
-    np.add.at(counts, deck_arr.astype(np.int64) + cards.SLOT_OFFSET, 1)
+    from ._observe import U_COST, U_COUNT
+    from .rules import HAZARD_PENALTY
+
+    codes = deck_arr.astype(np.int64)
+    np.add.at(counts, codes + cards.SLOT_OFFSET, 1)
+    counts[U_COUNT] = codes.size
+    cost = np.where(codes == cards.HAZARD, HAZARD_PENALTY, np.where(codes == cards.MULLIGAN, 0, codes))
+    counts[U_COST] = int(cost.sum())
     return counts
 
 
@@ -114,7 +120,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     Parameters
     ----------
     players : 2..7
-    strategies : one strategy name for every seat, or one per seat
+    strategies : one strategy (name or Strategy) for every seat, or one per seat
     games : number of games (>= 1); game ``i`` is global game ``first_game + i``
     seed : master seed, 0 <= seed < 2**64; game g draws from streams of (seed, g)
     rules, deck : RuleConfig and Deck (defaults: RULES.md defaults, the published deck)
@@ -137,8 +143,8 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     deck = PUBLISHED if deck is None else deck
     deck.validate_for(players)
     chunk = _check_count("chunk_size", chunk_size, 1) if chunk_size is not None else DEFAULT_CHUNK
-    names, seat_strategy = _seat_table(players, strategies, games, first_game, rotate)
-    strats = [registry.get(n) for n in names]
+    strats, seat_strategy = _seat_table(players, strategies, games, first_game, rotate)
+    names = tuple(s.name for s in strats)
     kinds = np.array([s.kind for s in strats], dtype=np.int64)
     params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
     for j, s in enumerate(strats):

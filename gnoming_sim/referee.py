@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from . import trace as T
-from ._referee_scoring import finisher_is_lowest, round_rows
+from ._referee_scoring import finisher_is_lowest, round_rows, visible_score
 from ._referee_scoring import win_credit as expected_win_credit
 from .cards import HAZARD, MAX_VALUE, MULLIGAN
 from .fields import F_BONUS, F_SCORE
@@ -201,6 +201,7 @@ class _Replay:
         self.piles = [[], []]  # top card last
         self.removed = []
         self.finisher = None
+        self.at_finish = None
         self.turns = [0] * self.players
 
     def seed_piles(self):
@@ -254,7 +255,8 @@ class _Replay:
             setattr(self.counts, name, getattr(self.counts, name) + 1)
 
     def check_scores(self, stats, stalled: bool, starter: int):
-        want = round_rows(self.layouts, self.finisher, stalled, self.turns, starter, self.rules)
+        want = round_rows(self.layouts, self.finisher, stalled, self.turns, starter, self.rules,
+                          self.at_finish)
         for seat in range(self.players):
             got = list(stats[seat])
             if got != want[seat]:
@@ -467,5 +469,9 @@ class _Replay:
                 self.fail(f"FINISH by seat {seat} with {self.down[seat]} face-down cards "
                           f"(finisher so far: {self.finisher})")
             self.finisher = seat
+            mpl = self.rules.mulligans_per_line
+            self.at_finish = (self.turn,
+                              [visible_score(self.layouts[s], self.up[s], mpl) for s in range(self.players)],
+                              list(self.down))
         elif done:
             self.fail(f"seat {seat} has no face-down card left but no FINISH was recorded")

@@ -58,3 +58,23 @@ def paired_diff_ci(a, b, z: float = Z95) -> tuple[float, float, float, int]:
     if a.shape != b.shape:
         raise ValueError(f"paired samples must have the same length, got {a.size} and {b.size}")
     return mean_ci(a - b, z=z)
+
+
+def mean_ci_from_sums(n: int, total, total_sq, z: float = Z95) -> tuple[float, float, float, int]:
+    """:func:`mean_ci` from running sums: ``n``, ``sum(x)`` and ``sum(x**2)``.
+
+    With integer sums (game scores) the variance is computed exactly, so a batch summed
+    chunk by chunk gives the interval of the whole sample without keeping it.
+    """
+    n = int(n)
+    if n == 0:
+        return math.nan, math.nan, math.nan, 0
+    mean = total / n
+    if n == 1:
+        return float(mean), float(mean), float(mean), 1
+    if isinstance(total, int) and isinstance(total_sq, int):
+        var = (n * total_sq - total * total) / (n * (n - 1))   # exact numerator
+    else:
+        var = (total_sq - total * total / n) / (n - 1)
+    half = z * math.sqrt(max(var, 0.0) / n)
+    return float(mean), float(mean - half), float(mean + half), n

@@ -1,12 +1,41 @@
-"""The strategy registry: name -> (family kind, parameter vector)."""
+"""The strategy registry: presets by name, and user strategies from TOML.
+
+A strategy is a family (``kind``) plus a parameter vector for the jitted decisions; see
+:mod:`gnoming_sim._heuristic` for what each parameter does.  A TOML file defines more::
+
+    [strategy.patient]
+    base = "greedy"                 # start from a preset's parameters
+    description = "greedy, but waits for a sure lowest before finishing"
+    finish_margin = 6
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._strategy import KIND_RANDOM, N_PARAMS
+from ._heuristic import PARAM_NAMES
+from ._strategy import KIND_HEURISTIC, KIND_RANDOM, N_PARAMS
+from ._toml import read_toml
 from .errors import GnomingError
+
+PARAM_HELP = {
+    "unseen_bias": "points added to the card-counted mean of an unseen card (pessimism)",
+    "pair_weight": "worth of a pair in an unmatched line, as a fraction of its value",
+    "take_threshold": "take a discard only if it improves the estimate by at least this",
+    "keep_threshold": "keep a blind draw only if it improves the estimate by more than this",
+    "reveal_bonus": "points credited for placing over a face-down card (speed)",
+    "mulligan_bonus": "extra worth of a face-up mulligan in the layout",
+    "hazard_deny": "worth per opponent of keeping a drawn hazard to deny their flips",
+    "finish_margin": "finish only if own score <= best opponent estimate - margin",
+    "bounce": "1: bounce when it improves the estimate; 0: never",
+    "hazard_flip": "1: take the flip an opponent's hazard offers; 0: decline",
+    "initial_flips": "0: corners (0, 8); 1: one row (0, 1); 2: diagonal (0, 4)",
+}
+
+_GREEDY = dict(unseen_bias=0.0, pair_weight=0.0, take_threshold=1.0, keep_threshold=0.5,
+               reveal_bonus=0.0, mulligan_bonus=1.0, hazard_deny=0.0, finish_margin=0.0,
+               bounce=1.0, hazard_flip=1.0, initial_flips=0.0)
 
 
 @dataclass(frozen=True)
@@ -17,20 +46,80 @@ class Strategy:
     params: dict = field(default_factory=dict)
 
     def param_vector(self) -> np.ndarray:
-        return np.zeros(N_PARAMS, dtype=np.float64)
+        v = np.zeros(N_PARAMS, dtype=np.float64)
+        for i, key in enumerate(PARAM_NAMES):
+            v[i] = self.params.get(key, 0.0)
+        return v
 
 
-_REGISTRY: dict[str, Strategy] = {
-    "random": Strategy("random", KIND_RANDOM, "uniform over the legal choices at every decision point"),
-}
+def _heuristic(name, description, **changes):
+    params = dict(_GREEDY)
+    params.update(changes)
+    return Strategy(name, KIND_HEURISTIC, description, params)
+
+
+PRESETS = (
+    Strategy("random", KIND_RANDOM, "uniform over the legal choices at every decision point"),
+    _heuristic("greedy", "one-ply: the move that most lowers its card-counted score estimate"),
+    _heuristic("builder", "chases matched lines and mulligans: values pairs and wildcards",
+               pair_weight=0.6, mulligan_bonus=4.0, take_threshold=0.5, initial_flips=1.0),
+    _heuristic("rusher", "reveals fast to end rounds early, and always finishes when it can",
+               reveal_bonus=3.0, finish_margin=-100.0, keep_threshold=-1.0, initial_flips=2.0),
+    _heuristic("cautious", "delays finishing unless clearly lowest; keeps hazards to deny flips",
+               finish_margin=4.0, reveal_bonus=-0.5, unseen_bias=0.5, hazard_deny=1.5),
+)
+
+_REGISTRY: dict[str, Strategy] = {s.name: s for s in PRESETS}
 
 
 def names() -> list[str]:
     return list(_REGISTRY)
 
 
-def get(name: str) -> Strategy:
+def get(name) -> Strategy:
+    if isinstance(name, Strategy):
+        return name
     try:
         return _REGISTRY[name]
     except KeyError:
         raise GnomingError(f"unknown strategy '{name}' (known: {', '.join(names())})") from None
+
+
+def register(strategy: Strategy) -> Strategy:
+    _REGISTRY[strategy.name] = strategy
+    return strategy
+
+
+def from_dict(name: str, table: dict, source: str = "strategies") -> Strategy:
+    """A heuristic strategy from a TOML table: ``base``, ``description`` and parameters."""
+    if not isinstance(table, dict):
+        raise GnomingError(f"{source}: [strategy.{name}] must be a table")
+    table = dict(table)
+    base_name = table.pop("base", "greedy")
+    base = get(base_name)
+    if base.kind != KIND_HEURISTIC:
+        raise GnomingError(f"{source}: strategy '{name}' can only be based on a heuristic preset")
+    description = table.pop("description", f"user strategy based on {base_name}")
+    params = dict(base.params)
+    for key, value in table.items():
+        if key not in PARAM_HELP:
+            raise GnomingError(f"{source}: strategy '{name}': unknown parameter '{key}' "
+                               f"(known: {', '.join(PARAM_NAMES)})")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise GnomingError(f"{source}: strategy '{name}': parameter '{key}' must be a number")
+        params[key] = float(value)
+    return Strategy(name, KIND_HEURISTIC, str(description), params)
+
+
+def load_file(path) -> list[Strategy]:
+    """Register every ``[strategy.NAME]`` table of a TOML file; return the new strategies."""
+    data = read_toml(path, "strategies")
+    tables = data.pop("strategy", None)
+    if data or not isinstance(tables, dict) or not tables:
+        raise GnomingError(f"{path}: expected one or more [strategy.NAME] tables")
+    made = []
+    for name, table in tables.items():
+        if name in {s.name for s in PRESETS}:
+            raise GnomingError(f"{path}: strategy '{name}' would replace a preset; choose another name")
+        made.append(register(from_dict(name, table, str(path))))
+    return made

@@ -1,17 +1,25 @@
-"""The JSON summary of a simulation batch, and its plain-text table.
+"""The summary of a simulation batch: running tallies, the JSON dict, the text table.
 
-:func:`summarize` turns an engine result into a dict of plain Python values (JSON-ready:
-nan becomes ``None``); :func:`format_table` renders that dict for a terminal.  Nothing
-here runs the engine.
+:class:`Tally` keeps a few sums per strategy and per seat and takes a batch chunk by
+chunk, so its memory does not grow with the number of games.  :func:`build_summary`
+turns a tally into a dict of plain Python values (JSON-ready: nan becomes ``None``);
+:func:`format_table` renders that dict for a terminal.  Nothing here runs the engine.
 """
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 import numpy as np
 
 from . import fields as F
-from .stats import mean_ci, wilson
+from .stats import mean_ci_from_sums, wilson
+
+# A win shared by k <= 7 players is credited 1/k: counting in 1/420ths keeps the sums
+# exact, so a batch summed in any chunking gives the same numbers.
+WIN_UNIT = 420
+
+_INT_SUMS = ("n", "total", "total_sq", "turns", "finishes", "bonuses", "wins")
 
 
 def _num(x):
@@ -20,68 +28,133 @@ def _num(x):
     return x if math.isfinite(x) else None
 
 
-def _score_and_wins(totals: np.ndarray, credit: np.ndarray) -> dict:
-    """Mean game score and win share, with 95% intervals, of matching 1-d samples."""
-    mean, lo, hi, n = mean_ci(totals)
-    p, wlo, whi = wilson(float(credit.sum()), n)
-    return {
-        "mean_game_score": _num(mean),
-        "ci95": [_num(lo), _num(hi)],
-        "win_share": _num(p),
-        "win_ci95": [_num(wlo), _num(whi)],
-    }
+def win_credit_from_scores(round_scores: np.ndarray) -> np.ndarray:
+    """Win credit per (game, seat) from round scores of shape (games, 3, players) (RULES.md §6).
+
+    Lowest total wins; a tie is broken by the lowest last-round score; a tie after that
+    is shared, each of the k winners credited 1/k.  Returns float64 (games, players).
+    """
+    scores = np.asarray(round_scores, dtype=np.int64)
+    totals = scores.sum(axis=1)
+    last = scores[:, -1, :]
+    tied = totals == totals.min(axis=1, keepdims=True)
+    best_last = np.where(tied, last, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
+    winners = tied & (last == best_last)
+    return winners / winners.sum(axis=1, keepdims=True)
 
 
-def summarize(result, wall_s: float) -> dict:
-    """The summary of one batch.
+class _Sums:
+    """Integer sums over (game, seat) plays, one column per label (strategy or seat)."""
 
-    ``result`` is what :func:`gnoming_sim.engine.simulate` returns; ``wall_s`` is the
-    wall-clock time it took.  Per strategy, a sample is one (game, seat) play; per seat,
-    one game.  ``bonus_rate`` is the fraction of a strategy's finishing rounds that
-    earned the -5 early-finish bonus (``None`` if it never finished a round).
+    def __init__(self, labels: int):
+        self.sums = np.zeros((len(_INT_SUMS), labels), dtype=np.int64)
+
+    def add(self, labels: np.ndarray, columns: Sequence[np.ndarray]) -> None:
+        """``labels`` int (games, players); ``columns`` one int array (games, players) per sum."""
+        lab = labels.ravel().astype(np.intp)
+        m = self.sums.shape[1]
+        for i, col in enumerate(columns):
+            weights = col.ravel().astype(np.float64)  # per-chunk sums stay far below 2**53: exact
+            self.sums[i] += np.rint(np.bincount(lab, weights=weights, minlength=m)).astype(np.int64)
+
+    def entry(self, k: int) -> dict:
+        n, total, total_sq, turns, finishes, bonuses, wins = (int(v) for v in self.sums[:, k])
+        mean, lo, hi, _ = mean_ci_from_sums(n, total, total_sq)
+        p, wlo, whi = wilson(wins / WIN_UNIT, n)
+        return {
+            "n_seats_played": n,
+            "mean_game_score": _num(mean),
+            "ci95": [_num(lo), _num(hi)],
+            "win_share": _num(p),
+            "win_ci95": [_num(wlo), _num(whi)],
+            "mean_turns_per_round": _num(turns / (3 * n)) if n else None,
+            "finish_rate": _num(finishes / (3 * n)) if n else None,
+            "bonus_rate": _num(bonuses / finishes) if finishes else None,
+        }
+
+
+class Tally:
+    """Running per-strategy and per-seat sums of a batch, added chunk by chunk."""
+
+    def __init__(self, names: Sequence[str], players: int):
+        self.names = tuple(names)
+        self.players = int(players)
+        self.games = 0
+        self.stalled_rounds = 0
+        self._by_strategy = _Sums(len(self.names))
+        self._by_seat = _Sums(self.players)
+
+    def add(self, round_stats, seat_strategy, win_credit) -> None:
+        """Add games: ``round_stats`` int (G, 3, P, N_FIELDS), ``seat_strategy`` int (G, P)
+        indexing ``names``, ``win_credit`` float (G, P)."""
+        stats = np.asarray(round_stats)
+        games, _, players, _ = stats.shape
+        if players != self.players:
+            raise ValueError(f"tally for {self.players} players got {players}")
+        totals = stats[..., F.F_SCORE].sum(axis=1, dtype=np.int64)
+        finisher = stats[..., F.F_FINISHER] == 1
+        columns = (
+            np.ones((games, players), dtype=np.int64),
+            totals,
+            totals * totals,
+            stats[..., F.F_TURNS].sum(axis=1, dtype=np.int64),
+            finisher.sum(axis=1),
+            (finisher & (stats[..., F.F_BONUS] < 0)).sum(axis=1),
+            np.rint(np.asarray(win_credit) * WIN_UNIT).astype(np.int64),
+        )
+        self._by_strategy.add(np.asarray(seat_strategy), columns)
+        self._by_seat.add(np.broadcast_to(np.arange(players), (games, players)), columns)
+        self.games += games
+        # the stalled flag is the same for every seat of a round: read seat 0
+        self.stalled_rounds += int((stats[:, :, 0, F.F_STALLED] != 0).sum())
+
+    def add_result(self, result) -> None:
+        """Add an engine result (its strategy indices are mapped onto ``names``)."""
+        remap = np.array([self.names.index(n) for n in result.strategy_names], dtype=np.intp)
+        self.add(result.round_stats, remap[np.asarray(result.seat_strategy)], result.win_credit)
+
+    def by_strategy(self) -> dict:
+        return {name: self._by_strategy.entry(k) for k, name in enumerate(self.names)}
+
+    def by_seat(self) -> dict:
+        return {str(s): self._by_seat.entry(s) for s in range(self.players)}
+
+
+def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_run: int | None = None,
+                  extra: dict | None = None) -> dict:
+    """The summary dict of a tallied batch.
+
+    ``games_run`` is the number of games simulated in ``wall_s`` (default: all of them;
+    fewer when a run resumed a file); ``extra`` adds keys (seats, output file, ...).
+    Per strategy, a sample is one (game, seat) play; per seat, one game.  ``bonus_rate``
+    is the fraction of finished rounds that earned the -5 bonus (``None`` if none).
     """
     from . import __version__
 
-    stats = np.asarray(result.round_stats)           # (games, 3, players, N_FIELDS)
-    totals = np.asarray(result.totals)                # (games, players)
-    credit = np.asarray(result.win_credit)            # (games, players)
-    seat_strategy = np.asarray(result.seat_strategy)  # (games, players)
-    games, players = totals.shape
-    rounds = games * stats.shape[1]
-    # per (game, seat), per round: (games, players, 3)
-    turns = np.moveaxis(stats[..., F.F_TURNS], 1, 2)
-    finisher = np.moveaxis(stats[..., F.F_FINISHER], 1, 2) == 1
-    bonus = np.moveaxis(stats[..., F.F_BONUS], 1, 2)
-
-    by_strategy = {}
-    for k, name in enumerate(result.strategy_names):
-        mask = seat_strategy == k
-        entry = {"n_seats_played": int(mask.sum())}
-        entry.update(_score_and_wins(totals[mask], credit[mask]))
-        entry["mean_turns_per_round"] = _num(turns[mask].mean()) if mask.any() else None
-        fin = finisher[mask]
-        n_fin = int(fin.sum())
-        entry["bonus_rate"] = _num((bonus[mask][fin] < 0).sum() / n_fin) if n_fin else None
-        by_strategy[name] = entry
-
-    by_seat = {str(s): _score_and_wins(totals[:, s], credit[:, s]) for s in range(players)}
-
-    deck = result.deck
-    return {
+    run = tally.games if games_run is None else games_run
+    summary = {
         "version": __version__,
-        "games": int(games),
-        "players": int(players),
-        "rounds": int(rounds),
-        # the stalled flag is the same for every seat of a round: read seat 0
-        "stalled_rounds": int((stats[:, :, 0, F.F_STALLED] != 0).sum()),
+        "games": tally.games,
+        "players": tally.players,
+        "rounds": 3 * tally.games,
+        "stalled_rounds": tally.stalled_rounds,
         "wall_s": _num(wall_s),
-        "games_per_s": _num(games / wall_s) if wall_s > 0 else None,
-        "seed": int(result.seed),
-        "rules": result.rules.to_dict(),
+        "games_per_s": _num(run / wall_s) if wall_s > 0 and run else None,
+        "seed": int(seed),
+        "rules": rules.to_dict(),
         "deck": {"name": deck.name, "size": deck.size, "cards": deck.to_dict()},
-        "by_strategy": by_strategy,
-        "by_seat": by_seat,
     }
+    summary.update(extra or {})
+    summary["by_strategy"] = tally.by_strategy()
+    summary["by_seat"] = tally.by_seat()
+    return summary
+
+
+def summarize(result, wall_s: float) -> dict:
+    """The summary of one engine result (:func:`gnoming_sim.engine.simulate`)."""
+    tally = Tally(result.strategy_names, np.asarray(result.totals).shape[1])
+    tally.add_result(result)
+    return build_summary(tally, seed=result.seed, rules=result.rules, deck=result.deck, wall_s=wall_s)
 
 
 # ---------------------------------------------------------------- text output
@@ -103,9 +176,16 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [line(header), line(["-" * w for w in widths]), *map(line, rows)]
 
 
-def format_table(summary: dict) -> str:
-    """The summary as human-readable text: run facts, then per-strategy and per-seat tables."""
-    s = summary
+_COLUMNS = ["plays", "mean score", "95% CI", "win share", "95% CI", "turns/round", "bonus rate"]
+
+
+def _row(label: str, e: dict) -> list[str]:
+    return [label, str(e["n_seats_played"]), _fmt(e["mean_game_score"], ".2f"), _interval(e["ci95"], ".2f"),
+            _fmt(e["win_share"], ".3f"), _interval(e["win_ci95"], ".3f"),
+            _fmt(e["mean_turns_per_round"], ".2f"), _fmt(e.get("bonus_rate"), ".3f")]
+
+
+def _header(s: dict) -> list[str]:
     rules = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in s["rules"].items())
     deck = s["deck"]
     out = [
@@ -115,21 +195,22 @@ def format_table(summary: dict) -> str:
         f"time {_fmt(s['wall_s'], '.2f')} s  ({_fmt(s['games_per_s'], ',.0f')} games/s)",
         f"deck {deck['name']} ({deck['size']} cards)",
         f"rules {rules}",
-        "",
     ]
-    rows = [
-        [name, str(e["n_seats_played"]), _fmt(e["mean_game_score"], ".2f"), _interval(e["ci95"], ".2f"),
-         _fmt(e["win_share"], ".3f"), _interval(e["win_ci95"], ".3f"),
-         _fmt(e["mean_turns_per_round"], ".2f"), _fmt(e["bonus_rate"], ".3f")]
-        for name, e in s["by_strategy"].items()
-    ]
-    out += _table(["strategy", "plays", "mean score", "95% CI", "win share", "95% CI", "turns/round",
-                   "bonus rate"], rows)
+    if "seats" in s:
+        rotation = "rotating one seat per game" if s.get("rotate") else "fixed"
+        out.append(f"seats {', '.join(s['seats'])} ({rotation})")
+    if s.get("resumed_games"):
+        out.append(f"resumed {s['resumed_games']} games from the output file")
+    if s.get("out"):
+        out.append(f"output {s['out']}")
+    return out
+
+
+def format_table(summary: dict) -> str:
+    """The summary as human-readable text: run facts, then per-strategy and per-seat tables."""
+    s = summary
+    out = _header(s) + [""]
+    out += _table(["strategy", *_COLUMNS], [_row(name, e) for name, e in s["by_strategy"].items()])
     out.append("")
-    rows = [
-        [seat, _fmt(e["mean_game_score"], ".2f"), _interval(e["ci95"], ".2f"),
-         _fmt(e["win_share"], ".3f"), _interval(e["win_ci95"], ".3f")]
-        for seat, e in s["by_seat"].items()
-    ]
-    out += _table(["seat", "mean score", "95% CI", "win share", "95% CI"], rows)
+    out += _table(["seat", *_COLUMNS], [_row(seat, e) for seat, e in s["by_seat"].items()])
     return "\n".join(out) + "\n"

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from gnoming_sim import trace as T
-from gnoming_sim._referee_scoring import round_rows, score_layout, score_parts, win_credit
+from gnoming_sim._referee_scoring import round_rows, score_layout, score_parts, visible_score, win_credit
 from gnoming_sim.cards import HAZARD as H
 from gnoming_sim.cards import MAX_VALUE
 from gnoming_sim.cards import MULLIGAN as M
@@ -75,6 +75,7 @@ class _Script:
                 self.up[seat][pos] = True
                 self.rec(T.INIT_FLIP, seat, pos, self.lay[seat][pos])
         self.finisher, turns, stalled = None, [0] * P, False
+        self.at_finish, self.n = None, 0
         seat, n = starter, 0
         while self.finisher is None or seat != self.finisher:
             if n == self.rules.max_turns:
@@ -83,12 +84,14 @@ class _Script:
                 break
             turns[seat] += 1
             self.rec(T.TURN, seat, n, int(self.finisher is not None))
+            self.n = n
             if not self.turn(seat):
                 stalled = True
                 break
             seat, n = (seat + 1) % P, n + 1
         self.rec(T.ROUND_END, -1, r, int(stalled))
-        self.stats.append(round_rows(self.lay, self.finisher, stalled, turns, starter, self.rules))
+        self.stats.append(round_rows(self.lay, self.finisher, stalled, turns, starter, self.rules,
+                                     self.at_finish))
 
     def down(self, seat):
         return [p for p in range(9) if not self.up[seat][p]]
@@ -116,6 +119,8 @@ class _Script:
         self.discard(seat, card)
         if self.finisher is None and not self.down(seat):
             self.finisher = seat
+            self.at_finish = (self.n, [visible_score(self.lay[s], self.up[s], self.rules.mulligans_per_line)
+                                       for s in range(self.P)], [len(self.down(s)) for s in range(self.P)])
             self.rec(T.FINISH, seat)
         return True
 
@@ -282,10 +287,11 @@ def _golden_game():
             [T.ROUND, 0, 2, 2], *setup, *flips,
             [T.TURN, 0, 0, 0], [T.DRAW, 0, T.SRC_DRAW, 5], [T.NOKEEP, 0, 0, 0], [T.DISCARD, 0, 0, 5],
             *stall, [T.ROUND_END, -1, 2, 1]]
-    #               score, matched, unmatched, negatives, hazards, finisher, bonus, turns, stalled, start
-    stats = [[[43, 0, 44, -1, 0, 0, 0, 1, 1, 0], [41, 0, 33, -2, 10, 0, 0, 0, 1, 0]],
-             [[43, 0, 44, -1, 0, 0, 0, 0, 1, 1], [48, 0, 40, -2, 10, 0, 0, 1, 1, 1]],
-             [[43, 0, 44, -1, 0, 0, 0, 1, 1, 0], [41, 0, 33, -2, 10, 0, 0, 0, 1, 0]]]
+    #               score, matched, unmatched, negatives, hazards, finisher, bonus, turns, stalled, start,
+    #               lines, finish_turn, visible_at_finish, facedown_at_finish (nobody finished)
+    stats = [[[43, 0, 44, -1, 0, 0, 0, 1, 1, 0, 0, -1, 0, -1], [41, 0, 33, -2, 10, 0, 0, 0, 1, 0, 0, -1, 0, -1]],
+             [[43, 0, 44, -1, 0, 0, 0, 0, 1, 1, 0, -1, 0, -1], [48, 0, 40, -2, 10, 0, 0, 1, 1, 1, 0, -1, 0, -1]],
+             [[43, 0, 44, -1, 0, 0, 0, 1, 1, 0, 0, -1, 0, -1], [41, 0, 33, -2, 10, 0, 0, 0, 1, 0, 0, -1, 0, -1]]]
     return dict(deals=np.array([order] * 3, dtype=np.int8), trace=np.array(recs, dtype=np.int32),
                 rules=RuleConfig(max_turns=1), players=2, round_stats=np.array(stats, dtype=np.int32),
                 totals=np.array([129, 130]), win_credit=np.array([1.0, 0.0]))

@@ -1,0 +1,250 @@
+"""The parametric heuristic family (``KIND_HEURISTIC``): one-ply estimates with card counting.
+
+Every decision compares *estimates* of the decider's final round score, built from what
+it sees: face-up cards count as they would score, each face-down card counts as the
+mean cost of an unseen card (card counting over ``unknown``), fully visible matched lines
+score as in RULES.md §5, and a line holding a pair (two equal positive cards, or one and
+a mulligan) is credited ``H_PAIR`` times the pair's value.  Decisions are deterministic
+functions of the observation: no hidden card, no random number.
+
+Parameters (``params[H_*]``, float64):
+"""
+from __future__ import annotations
+
+from ._jit import jit
+from ._observe import (O_FINISHER, O_ME, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PLAYERS,
+                       O_TOP0, U_COST, U_COUNT)
+from ._scoring import LINES, card_cost, line_match_value
+from .cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD
+from .rules import EARLY_FINISH_BONUS, HAZARD_PENALTY
+
+H_UNSEEN_BIAS = 0    # points added to the mean cost of an unseen card (pessimism > 0)
+H_PAIR = 1           # worth of a two-of-a-line, as a fraction of the pair's value
+H_TAKE = 2           # take a discard only if it improves the estimate by at least this
+H_KEEP = 3           # keep a blind draw only if it improves the estimate by more than this
+H_REVEAL = 4         # bonus, in points, for placing over a face-down card (speed)
+H_MULLIGAN = 5       # extra worth of a face-up mulligan in the layout, in points
+H_HAZARD_DENY = 6    # worth, per opponent who could flip, of keeping a drawn hazard
+H_FINISH_MARGIN = 7  # finish only if own score <= best opponent estimate - margin
+H_BOUNCE = 8         # > 0: bounce when it improves the estimate; <= 0: never bounce
+H_HAZARD_FLIP = 9    # > 0: take the flip an opponent's hazard offers; <= 0: decline
+H_INIT = 10          # initial flips: 0 = corners (0, 8), 1 = one row (0, 1), 2 = diagonal (0, 4)
+
+PARAM_NAMES = ("unseen_bias", "pair_weight", "take_threshold", "keep_threshold", "reveal_bonus",
+               "mulligan_bonus", "hazard_deny", "finish_margin", "bounce", "hazard_flip",
+               "initial_flips")
+
+NOKEEP = 9
+INF = 1e18
+
+
+@jit
+def unseen_mean(unknown, params):
+    """Mean cost of an unseen card, plus the pessimism bias."""
+    n = unknown[U_COUNT]
+    mean = unknown[U_COST] / n if n > 0 else 5.0
+    return mean + params[H_UNSEEN_BIAS]
+
+
+@jit
+def _pair_value(x, y, z, mpl):
+    """Value v > 0 of a pair in an unmatched line: (v, v) or (v, M); 0 if none."""
+    best = 0
+    for k in range(3):
+        a = x if k == 0 else (x if k == 1 else y)
+        b = y if k == 0 else (z if k == 1 else z)
+        if a == MULLIGAN and b == MULLIGAN:
+            continue
+        if a == MULLIGAN or b == MULLIGAN:
+            v = b if a == MULLIGAN else a
+            if mpl < 1:
+                continue
+        elif a == b:
+            v = a
+        else:
+            continue
+        if v != HIDDEN and v != HAZARD and v > best:
+            best = v
+    return best
+
+
+@jit
+def estimate(row, q, c, eu, mpl, pair_w, mull_w):
+    """Estimated final score of ``row`` (int8[9] as seen) with card ``c`` put at ``q`` (q < 0: as is)."""
+    total = 0.0
+    covered = 0
+    for li in range(6):
+        a = LINES[li, 0]
+        b = LINES[li, 1]
+        d = LINES[li, 2]
+        x = c if a == q else row[a]
+        y = c if b == q else row[b]
+        z = c if d == q else row[d]
+        if x != HIDDEN and y != HIDDEN and z != HIDDEN:
+            v = line_match_value(x, y, z, mpl)
+            if v >= 0:
+                total -= v
+                covered |= (1 << a) | (1 << b) | (1 << d)
+                continue
+        if pair_w > 0.0:
+            total -= pair_w * _pair_value(x, y, z, mpl)
+    for pos in range(9):
+        x = c if pos == q else row[pos]
+        if x == HIDDEN:
+            total += eu
+        elif x == HAZARD:
+            total += HAZARD_PENALTY
+        elif x == MULLIGAN:
+            total -= mull_w
+        elif x < 0 or (covered >> pos) & 1 == 0:
+            total += x
+    return total
+
+
+@jit
+def _best_opponent(pub, vis, eu):
+    me = pub[O_ME]
+    mpl = pub[O_MULLIGANS_PER_LINE]
+    best = INF
+    for o in range(pub[O_PLAYERS]):
+        if o != me:
+            e = estimate(vis[o], -1, 0, eu, mpl, 0.0, 0.0)
+            if e < best:
+                best = e
+    return best
+
+
+@jit
+def _delta(params, pub, vis, fd, row, base, eu, q, c):
+    """Change of the estimate when ``c`` is put at ``q``, with the decision's adjustments."""
+    mpl = pub[O_MULLIGANS_PER_LINE]
+    d = estimate(row, q, c, eu, mpl, params[H_PAIR], params[H_MULLIGAN]) - base
+    if row[q] == HIDDEN:
+        d -= params[H_REVEAL]
+        if fd[pub[O_ME]] == 1 and pub[O_FINISHER] < 0:  # this move finishes the round
+            mine = estimate(row, q, c, eu, mpl, 0.0, 0.0)
+            lowest = mine <= _best_opponent(pub, vis, eu) - params[H_FINISH_MARGIN]
+            d += -EARLY_FINISH_BONUS if lowest else EARLY_FINISH_BONUS
+    if c == HAZARD:
+        deny = 0
+        for o in range(pub[O_PLAYERS]):
+            if o != pub[O_ME] and fd[o] >= 2:
+                deny += 1
+        d -= params[H_HAZARD_DENY] * deny
+    return d
+
+
+@jit
+def _mulligan_placeable(row, pub):
+    limit = pub[O_MULLIGAN_LIMIT]
+    if limit == 0:
+        return True
+    n = 0
+    for q in range(9):
+        if row[q] == MULLIGAN:
+            n += 1
+    return n < limit
+
+
+@jit
+def _best_place(params, pub, vis, fd, unknown, c, legal, use_mask):
+    """(best delta, position) over all positions, or those allowed by ``legal`` if ``use_mask``."""
+    row = vis[pub[O_ME]]
+    eu = unseen_mean(unknown, params)
+    base = estimate(row, -1, 0, eu, pub[O_MULLIGANS_PER_LINE], params[H_PAIR], params[H_MULLIGAN])
+    best = INF
+    best_q = -1
+    for q in range(9):
+        if not use_mask or legal[q]:
+            d = _delta(params, pub, vis, fd, row, base, eu, q, c)
+            if d < best:
+                best = d
+                best_q = q
+    return best, best_q
+
+
+# ----------------------------------------------------------------- decisions
+@jit
+def initial_flips(params, out):
+    pattern = int(params[H_INIT])
+    out[0] = 0
+    out[1] = 1 if pattern == 1 else (4 if pattern == 2 else 8)
+
+
+@jit
+def draw_source(params, pub, vis, fd, unknown, legal):
+    """Take the better discard top if it improves the estimate by >= H_TAKE, else draw blind."""
+    row = vis[pub[O_ME]]
+    best = INF
+    src = 0
+    for k in range(2):
+        top = pub[O_TOP0 + k]
+        if not legal[1 + k] or top == NO_CARD:
+            continue
+        if top == MULLIGAN and not _mulligan_placeable(row, pub):
+            continue
+        d, _ = _best_place(params, pub, vis, fd, unknown, top, legal, False)
+        if d < best:
+            best = d
+            src = 1 + k
+    if best <= -params[H_TAKE]:
+        return src
+    return 0
+
+
+@jit
+def placement(params, pub, vis, fd, unknown, card, legal):
+    d, q = _best_place(params, pub, vis, fd, unknown, card, legal, True)
+    if legal[NOKEEP] and (q < 0 or d > -params[H_KEEP]):
+        return NOKEEP
+    return q
+
+
+@jit
+def bounce_target(params, pub, vis, fd, unknown, card, legal):
+    if params[H_BOUNCE] <= 0.0:
+        return NOKEEP
+    d, q = _best_place(params, pub, vis, fd, unknown, card, legal, True)
+    if q >= 0 and d < 0.0:
+        return q
+    return NOKEEP
+
+
+@jit
+def _worth_to_others(c):
+    if c == MULLIGAN:
+        return -5
+    return card_cost(c)
+
+
+@jit
+def discard_pile(pub):
+    """Cover the top that would help the next player more (the lower-cost one)."""
+    if _worth_to_others(pub[O_TOP0 + 1]) < _worth_to_others(pub[O_TOP0]):
+        return 1
+    return 0
+
+
+@jit
+def hazard_flip(params, pub, vis, legal):
+    """Flip the face-down card that could complete the most pairs, or decline."""
+    if params[H_HAZARD_FLIP] <= 0.0:
+        return 9
+    row = vis[pub[O_ME]]
+    mpl = pub[O_MULLIGANS_PER_LINE]
+    best = -1
+    best_q = 9
+    for q in range(9):
+        if not legal[q]:
+            continue
+        promise = 0
+        for li in range(6):
+            a = LINES[li, 0]
+            b = LINES[li, 1]
+            d = LINES[li, 2]
+            if a == q or b == q or d == q:
+                promise += _pair_value(row[a], row[b], row[d], mpl) > 0
+        if promise > best:
+            best = promise
+            best_q = q
+    return best_q

@@ -1,0 +1,283 @@
+"""Batches of games: reproducible, chunked, streamed to Parquet, resumable.
+
+A batch is played in chunks of games; game ``g`` depends only on (seed, g), so a batch
+split into chunks, or stopped and resumed, gives the same rows as one uninterrupted
+run.  Each chunk becomes one Parquet row group (see :mod:`gnoming_sim._batchfile`) and
+is added to a :class:`~gnoming_sim.summary.Tally`; memory does not grow with ``games``.
+
+>>> spec = BatchSpec.make(players=4, strategies=["random"], games=100_000, seed=1)
+>>> outcome = Batch(spec, out="games.parquet").run(threads=8)
+>>> outcome.summary["by_strategy"]["random"]["mean_game_score"]
+
+While a batch runs, SIGINT (Ctrl-C) and SIGTERM ask it to stop after the chunk in
+progress: the output file then holds every finished chunk and ``resume=True`` completes
+it.  A second signal stops at once (KeyboardInterrupt), still leaving a valid file.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from . import strategies as registry
+from ._batchfile import BatchFile, ParquetSink, arrays_of, batch_schema, table_of
+from .deck import PUBLISHED, Deck, check_players
+from .errors import GnomingError
+from .rules import RuleConfig
+from .summary import Tally, build_summary, win_credit_from_scores
+from .fields import F_SCORE
+
+DEFAULT_CHUNK_GAMES = 20_000
+MAX_SEED = 2**64 - 1
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """Everything that determines a batch's rows (threads and chunking do not).
+
+    ``seats`` names one strategy per seat, as seated in game 0; with ``rotate`` game
+    ``g`` seats them moved ``g`` places (seat ``s`` plays ``seats[(s + g) % players]``).
+    ``rotate`` is stored False when every seat plays the same strategy (it changes nothing).
+    """
+
+    players: int
+    seats: tuple[str, ...]
+    games: int
+    seed: int = 0
+    rotate: bool = True
+    rules: RuleConfig = field(default_factory=RuleConfig)
+    deck: Deck = PUBLISHED
+
+    @classmethod
+    def make(cls, players: int, strategies: Sequence[str] = ("random",), games: int = 1000,
+             seed: int = 0, rotate: bool = True, rules: RuleConfig | None = None,
+             deck: Deck | None = None) -> "BatchSpec":
+        """A checked spec: one strategy name for every seat, or one per seat."""
+        check_players(players)
+        _check_int("games", games, 1)
+        _check_int("seed", seed, 0, MAX_SEED)
+        names = [strategies] if isinstance(strategies, str) else list(strategies)
+        if len(names) not in (1, players):
+            raise GnomingError(f"give one strategy or one per seat ({players}), got {len(names)}")
+        for name in names:
+            registry.get(name)
+        seats = tuple(names * players if len(names) == 1 else names)
+        deck = PUBLISHED if deck is None else deck
+        deck.validate_for(players)
+        return cls(int(players), seats, int(games), int(seed), bool(rotate) and len(set(seats)) > 1,
+                   RuleConfig() if rules is None else rules, deck)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Distinct strategies in order of first seat: the engine's ``strategy_names``."""
+        return tuple(dict.fromkeys(self.seats))
+
+    def metadata(self) -> dict:
+        """The facts stored in the Parquet file; a resume must match them (JSON-ready)."""
+        from . import __version__
+
+        return {
+            "version": __version__,
+            "players": self.players,
+            "seats": list(self.seats),
+            "strategies": {n: {"kind": int(registry.get(n).kind), "params": dict(registry.get(n).params)}
+                           for n in self.names},
+            "rotate": self.rotate,
+            "seed": self.seed,
+            "games": self.games,
+            "rules": self.rules.to_dict(),
+            "deck": self.deck.to_dict(),
+            "deck_name": self.deck.name,
+        }
+
+
+def _check_int(name: str, value, low: int, high: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise GnomingError(f"{name} must be an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"in {low}..{high}"
+        raise GnomingError(f"{name} must be {bound}, got {value}")
+
+
+def check_output(out, resume: bool = False, force: bool = False) -> Path:
+    """Check that ``out`` can be written, before anything runs; return it as a Path.
+
+    An existing file is only completed (``resume``) or replaced (``force``), never
+    overwritten by accident.
+    """
+    path = Path(out)
+    if resume and force:
+        raise GnomingError("--resume and --force exclude each other (complete the file, or start over)")
+    if path.is_dir():
+        raise GnomingError(f"--out {path} is a directory")
+    parent = path.parent
+    if not parent.is_dir():
+        raise GnomingError(f"--out {path}: directory {parent} does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as exc:
+        raise GnomingError(f"--out {path}: cannot write in {parent} ({exc.strerror or exc})") from None
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise GnomingError(f"--out {path}: directory {parent} is not writable")
+    if path.exists() and not (resume or force):
+        raise GnomingError(f"--out {path} already exists; add --resume to complete it or --force to replace it")
+    return path
+
+
+@dataclass
+class Outcome:
+    """What :meth:`Batch.run` did: the summary of every game in the batch so far."""
+
+    summary: dict
+    games_done: int
+    games_total: int
+    resumed_games: int
+    stopped_by: str | None = None   # "SIGINT", "SIGTERM" or "stop_after_chunks" when cut short
+    out: Path | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.games_done == self.games_total
+
+
+class _Interrupts:
+    """Catch SIGINT and SIGTERM while a batch runs (main thread only).
+
+    The first signal only sets ``signum`` (the batch stops after the running chunk); a
+    second one raises KeyboardInterrupt at once.
+    """
+
+    def __init__(self):
+        self.signum = None
+        self._old = {}
+
+    def _handle(self, signum, frame):
+        if self.signum is not None:
+            raise KeyboardInterrupt
+        self.signum = signum
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        return False
+
+
+class Batch:
+    """A batch ready to run: spec, output file and resume state, all checked up front.
+
+    Parameters
+    ----------
+    spec : what to play (:meth:`BatchSpec.make`)
+    out : Parquet file to write (None: summary only)
+    resume : complete ``out`` if it exists (it must have been started with the same spec);
+        a missing file is started afresh
+    force : replace an existing ``out``
+    chunk_size : games per chunk (one engine call and one row group each)
+    """
+
+    def __init__(self, spec: BatchSpec, out=None, *, resume: bool = False, force: bool = False,
+                 chunk_size: int = DEFAULT_CHUNK_GAMES):
+        _check_int("chunk size", chunk_size, 1)
+        if resume and out is None:
+            raise GnomingError("--resume needs --out FILE (the file to complete)")
+        self.spec = spec
+        self.chunk_size = int(chunk_size)
+        self.schema = batch_schema(spec.names, spec.metadata())
+        self.out = None if out is None else check_output(out, resume, force)
+        self.existing = None
+        if resume and self.out.exists():
+            self.existing = BatchFile.open_for_resume(self.out, spec, self.schema)
+
+    @property
+    def resumed_games(self) -> int:
+        return 0 if self.existing is None else self.existing.games
+
+    def run(self, threads: int | None = None, progress: Callable[[int], None] | None = None,
+            stop_after_chunks: int | None = None) -> Outcome:
+        """Play the games not yet in the output; return the summary of the whole batch.
+
+        ``progress(done)`` is called with the number of games done after each chunk;
+        ``stop_after_chunks`` stops as an interruption would, after that many new chunks.
+        """
+        tally = Tally(self.spec.names, self.spec.players)
+        report = progress or (lambda done: None)
+        t0 = time.perf_counter()
+        with _Interrupts() as signals:
+            if self.existing is not None and self.resumed_games == self.spec.games:
+                self._read_existing(tally, None)  # already complete: nothing to write
+                done, stopped = self.resumed_games, None
+            else:
+                sink = ParquetSink(self.out, self.schema, self.resumed_games) if self.out else None
+                try:
+                    self._read_existing(tally, sink)
+                    report(self.resumed_games)
+                    done, stopped = self._play(tally, sink, threads, report, signals, stop_after_chunks)
+                finally:
+                    if sink is not None:
+                        sink.close()
+        wall = time.perf_counter() - t0
+        return self._outcome(tally, done, stopped, wall)
+
+    # ------------------------------------------------------------------ parts of run
+    def _read_existing(self, tally: Tally, sink) -> None:
+        """Tally the finished games of the file being resumed (and copy them into ``sink``)."""
+        if self.existing is None:
+            return
+        for first, table in self.existing.row_groups():
+            stats, seat_strategy = arrays_of(table, self.spec, first)
+            tally.add(stats, seat_strategy, win_credit_from_scores(stats[..., F_SCORE]))
+            if sink is not None:
+                sink.write(table_of(first, stats, seat_strategy, self.schema), len(stats))
+
+    def _play(self, tally, sink, threads, report, signals, stop_after_chunks):
+        from .engine import simulate  # compiles the kernels: only once everything is checked
+
+        spec = self.spec
+        lo, chunks = self.resumed_games, 0
+        while lo < spec.games:
+            if signals.signum is not None:
+                return lo, signal.Signals(signals.signum).name
+            if stop_after_chunks is not None and chunks >= stop_after_chunks:
+                return lo, "stop_after_chunks"
+            n = min(self.chunk_size, spec.games - lo)
+            res = simulate(players=spec.players, strategies=spec.seats, games=n, seed=spec.seed,
+                           rules=spec.rules, deck=spec.deck, threads=threads, chunk_size=n,
+                           first_game=lo, rotate=spec.rotate)
+            if sink is not None:
+                remap = np.array([spec.names.index(s) for s in res.strategy_names], dtype=np.int8)
+                sink.write(table_of(lo, res.round_stats, remap[res.seat_strategy], self.schema), n)
+            tally.add_result(res)
+            lo, chunks = lo + n, chunks + 1
+            report(lo)
+        return lo, None
+
+    def _outcome(self, tally: Tally, done: int, stopped, wall: float) -> Outcome:
+        spec = self.spec
+        extra = {"seats": list(spec.seats), "rotate": spec.rotate, "resumed_games": self.resumed_games,
+                 "out": None if self.out is None else str(self.out)}
+        summary = build_summary(tally, seed=spec.seed, rules=spec.rules, deck=spec.deck, wall_s=wall,
+                                games_run=done - self.resumed_games, extra=extra)
+        return Outcome(summary, done, spec.games, self.resumed_games, stopped, self.out)
+
+
+def run_batch(spec: BatchSpec, out=None, *, resume: bool = False, force: bool = False,
+              chunk_size: int = DEFAULT_CHUNK_GAMES, threads: int | None = None,
+              progress: Callable[[int], None] | None = None,
+              stop_after_chunks: int | None = None) -> Outcome:
+    """:class:`Batch` (checks) then :meth:`Batch.run` (plays) in one call."""
+    batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size)
+    return batch.run(threads=threads, progress=progress, stop_after_chunks=stop_after_chunks)
