@@ -28,11 +28,11 @@ import numpy as np
 
 from . import strategies as registry
 from ._batchfile import BatchFile, ParquetSink, arrays_of, batch_schema, table_of
+from .fields import F_SCORE
 from .deck import PUBLISHED, Deck, check_players
 from .errors import GnomingError
 from .rules import RuleConfig
 from .summary import Tally, build_summary, win_credit_from_scores
-from .fields import F_SCORE
 
 DEFAULT_CHUNK_GAMES = 20_000
 MAX_SEED = 2**64 - 1
@@ -238,10 +238,10 @@ class Batch:
         if self.existing is None:
             return
         for first, table in self.existing.row_groups():
-            stats, seat_strategy = arrays_of(table, self.spec, first)
+            stats, seat_strategy = arrays_of(table, self.spec.names, self.spec.players, first)
             tally.add(stats, seat_strategy, win_credit_from_scores(stats[..., F_SCORE]))
-            if sink is not None:
-                sink.write(table_of(first, stats, seat_strategy, self.schema), len(stats))
+            if sink is not None:  # rebuilt, not copied: every row group gets the same dictionary
+                sink.write(table_of(first, stats, seat_strategy, self.spec.names), len(stats))
 
     def _play(self, tally, sink, threads, report, signals, stop_after_chunks):
         from .engine import simulate  # compiles the kernels: only once everything is checked
@@ -259,7 +259,7 @@ class Batch:
                            first_game=lo, rotate=spec.rotate)
             if sink is not None:
                 remap = np.array([spec.names.index(s) for s in res.strategy_names], dtype=np.int8)
-                sink.write(table_of(lo, res.round_stats, remap[res.seat_strategy], self.schema), n)
+                sink.write(table_of(lo, res.round_stats, remap[res.seat_strategy], spec.names), n)
             tally.add_result(res)
             lo, chunks = lo + n, chunks + 1
             report(lo)

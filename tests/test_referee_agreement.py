@@ -76,3 +76,18 @@ def test_mulligan_rich_house_deck():
     assert c.mulligan_limit_blocked > 0 and c.hazard_flips > 0
     c2 = referee_check(3, 300, seed=4, deck=deck, rules=RuleConfig(reshuffle_when_empty=False))
     assert c2.stalled_rounds > 0
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_heuristic_presets_play_legally(players):
+    """Every preset at one table, seats varied: the referee accepts every game."""
+    seats = (["greedy", "builder", "rusher", "cautious", "random"] * 2)[:players]
+    c = referee_check(players, 600, seed=90 + players, strategies=seats)
+    assert c.games == 600 and c.bounces > 0
+
+
+def test_heuristic_presets_under_non_default_rules():
+    rules = RuleConfig(mulligan_limit=0, mulligans_per_line=2, discard_draw_must_be_kept=False,
+                       hazard_placeable=True, finisher_tie_is_lowest=False)
+    c = referee_check(4, 400, seed=5, rules=rules, strategies=["cautious", "builder", "greedy", "rusher"])
+    assert c.games == 400

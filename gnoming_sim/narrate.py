@@ -1,0 +1,286 @@
+"""One traced game told as readable text, turn by turn (``gnoming-sim play``).
+
+Pure Python over what :func:`gnoming_sim.engine.simulate` returns with ``trace=True``:
+the deal of each round (``deals``), the action trace (format in :mod:`gnoming_sim.trace`)
+and the scores (``round_stats``).  A small table tracker follows the trace to know which
+cards are face down; layouts are drawn as 3×3 grids, face-down cards as ``?``.  The
+scores printed are the engine's; the matched lines beside them are recomputed here.
+"""
+from __future__ import annotations
+
+from . import fields as F
+from . import trace as T
+from ._referee_scoring import LINES, line_value
+from .cards import HAZARD, MULLIGAN, card_name
+from .rules import LAYOUT, ROUNDS
+
+PILES = "AB"
+_LINE_NAMES = ("row 1", "row 2", "row 3", "col 1", "col 2", "col 3")
+_ENDS_A_TURN = (T.TURN, T.FINISH, T.STALL, T.ROUND_END)
+_STALLS = {
+    T.STALL_NO_CARDS: "the draw pile is empty and reshuffling the discards leaves nothing to draw",
+    T.STALL_MAX_TURNS: "the turn limit (max_turns) is reached",
+    T.STALL_NO_RESHUFFLE: "the draw pile is empty and reshuffle_when_empty is off",
+}
+
+
+def _signed(x: int) -> str:
+    return f"({x})" if x < 0 else str(x)
+
+
+def where(pos: int) -> str:
+    """A layout position 0..8 as words: ``"row 2 col 3"``."""
+    return f"row {pos // 3 + 1} col {pos % 3 + 1}"
+
+
+def describe(card: int) -> str:
+    """A card in a sentence: ``"a 7"``, ``"a -2"``, ``"a hazard"``, ``"a mulligan"``."""
+    if card == HAZARD:
+        return "a hazard"
+    if card == MULLIGAN:
+        return "a mulligan"
+    return f"an {card}" if card in (8, 11, 18) else f"a {card}"
+
+
+def grid_lines(cards, up) -> list[str]:
+    """Three text lines of a layout; a card whose ``up`` flag is false shows as ``?``."""
+    names = [card_name(c) if u else "?" for c, u in zip(cards, up)]
+    return [" ".join(f"{n:>3}" for n in names[r * 3:r * 3 + 3]) for r in range(3)]
+
+
+def grids_side_by_side(labels, grids, indent: str = "  ") -> list[str]:
+    """Grids (lists of 3 lines) next to each other, each under its label."""
+    widths = [max(len(label), *(len(x) for x in g)) for label, g in zip(labels, grids)]
+    rows = [[label for label in labels]] + [[g[r] for g in grids] for r in range(3)]
+    return [(indent + "   ".join(c.ljust(w) for c, w in zip(row, widths))).rstrip() for row in rows]
+
+
+class _Table:
+    """What lies on the table during a round: layouts, face-up flags, discard piles, draw count."""
+
+    def __init__(self, order, players: int):
+        self.players = players
+        self.lay = [[int(order[9 * s + q]) for q in range(LAYOUT)] for s in range(players)]
+        self.up = [[False] * LAYOUT for _ in range(players)]
+        self.piles: list[list[int]] = [[], []]
+        self.draw_n = len(order) - LAYOUT * players
+
+    def face_down(self, seat: int) -> int:
+        return self.up[seat].count(False)
+
+    def put(self, seat: int, pos: int, card: int) -> bool:
+        """Place ``card`` face up; return whether the card replaced was face down."""
+        was_down = not self.up[seat][pos]
+        self.lay[seat][pos] = card
+        self.up[seat][pos] = True
+        return was_down
+
+    def reveal(self, seat: int, pos: int) -> None:
+        self.up[seat][pos] = True
+
+    def grids(self, seats=None, reveal_all: bool = False) -> list[list[str]]:
+        seats = range(self.players) if seats is None else seats
+        return [grid_lines(self.lay[s], [True] * LAYOUT if reveal_all else self.up[s]) for s in seats]
+
+
+class Narrator:
+    """Turns one game's trace into lines of text; one ``_on_<KIND>`` method per record kind."""
+
+    def __init__(self, result, index: int = 0):
+        if result.traces is None or result.deals is None:
+            raise ValueError("narration needs a result simulated with trace=True")
+        self.res = result
+        self.i = index
+        self.game = result.first_game + index
+        self.players = result.players
+        self.seats = [result.strategy_names[k] for k in result.seat_strategy[index]]
+        self.stats = result.round_stats[index]
+        self.table: _Table | None = None
+        self.round = 0
+        self.starter = 0
+        self.drawn = 0          # the card drawn this turn
+        self.candidate = 0      # the card last replaced in the layout (what a bounce moves)
+        self.grid_seat: int | None = None   # whose layout to draw when the turn ends
+        self.out: list[str] = []
+
+    def who(self, seat: int) -> str:
+        return f"seat {seat} ({self.seats[seat]})"
+
+    def say(self, text: str = "", indent: int = 0) -> None:
+        self.out.append("  " * indent + text if text else "")
+
+    def lines(self) -> list[str]:
+        self._intro()
+        for rec in self.res.traces[self.i]:
+            kind, seat, a, b = (int(v) for v in rec)
+            if kind in _ENDS_A_TURN:
+                self._flush_grid()
+            getattr(self, f"_on_{T.NAMES[kind].lower()}")(seat, a, b)
+        self._outro()
+        return self.out
+
+    # --------------------------------------------------------------- game frame
+    def _intro(self) -> None:
+        res = self.res
+        changed = [f"{n}={v}" for n, v, d, _ in res.rules.describe() if v != d]
+        self.say(f"Gnoming A Round: game {self.game} of seed {res.seed}, {self.players} players")
+        self.say(", ".join(self.who(s) for s in range(self.players)))
+        self.say(f"deck {res.deck.name} ({res.deck.size} cards); rules: "
+                 + (", ".join(changed) if changed else "the defaults"))
+
+    def _outro(self) -> None:
+        totals = [int(v) for v in self.res.totals[self.i]]
+        credit = [float(v) for v in self.res.win_credit[self.i]]
+        self.say()
+        self.say("== Game over ==")
+        for s in range(self.players):
+            rounds = " + ".join(_signed(int(self.stats[r, s, F.F_SCORE])) for r in range(ROUNDS))
+            self.say(f"{self.who(s)}: {rounds} = {totals[s]}", 1)
+        winners = [s for s in range(self.players) if credit[s] > 0]
+        if len(winners) == 1:
+            self.say(f"Winner: {self.who(winners[0])} with {totals[winners[0]]} (lowest wins).")
+        else:
+            self.say("Shared win: " + ", ".join(self.who(s) for s in winners)
+                     + f" with {totals[winners[0]]} and the same last-round score.")
+
+    # --------------------------------------------------------------- round setup
+    def _on_round(self, starter: int, rnd: int, players: int) -> None:
+        self.round, self.starter = rnd, starter
+        self.table = _Table(self.res.deals[self.i, rnd], self.players)
+        self.say()
+        self.say(f"== Round {rnd + 1} of {ROUNDS}: {self.who(starter)} starts ==")
+        self.say(f"Each player is dealt 9 cards face down; {self.table.draw_n} cards form the draw pile.")
+
+    def _on_setup_hazard(self, seat: int, a: int, card: int) -> None:
+        self.table.draw_n -= 1
+        self.say("A hazard turned up for a discard pile is removed from the game.", 1)
+
+    def _on_setup_discard(self, seat: int, pile: int, card: int) -> None:
+        self.table.draw_n -= 1
+        self.table.piles[pile].append(card)
+        self.say(f"Discard pile {PILES[pile]} starts with {describe(card)}.", 1)
+
+    def _on_init_flip(self, seat: int, pos: int, card: int) -> None:
+        first = self.table.face_down(seat) == LAYOUT
+        self.table.reveal(seat, pos)
+        if first:
+            self.say(f"{self.who(seat)} turns up {describe(card)} at {where(pos)}", 1)
+        else:
+            self.out[-1] += f" and {describe(card)} at {where(pos)}."
+        if not first and seat == self._last_setup_seat():
+            self._show_table()
+
+    def _last_setup_seat(self) -> int:
+        return (self.starter + self.players - 1) % self.players
+
+    def _show_table(self, reveal_all: bool = False) -> None:
+        labels = [f"seat {s} {self.seats[s]}" for s in range(self.players)]
+        self.out += grids_side_by_side(labels, self.table.grids(reveal_all=reveal_all))
+
+    # --------------------------------------------------------------- turns
+    def _on_turn(self, seat: int, number: int, final: int) -> None:
+        lap = ", final lap" if final else ""
+        self.say(f"Turn {number + 1}: {self.who(seat)}{lap}")
+
+    def _on_reshuffle(self, seat: int, n: int, b: int) -> None:
+        kept = [p[-1:] for p in self.table.piles]
+        self.table.piles = kept
+        self.table.draw_n = n
+        self.say(f"The draw pile is empty: {n} discards (all but each pile's top card) "
+                 "are shuffled into a new draw pile.", 1)
+
+    def _on_card(self, seat: int, card: int, b: int) -> None:
+        pass  # the new draw pile's order: not part of the story
+
+    def _on_stall(self, seat: int, reason: int, b: int) -> None:
+        self.say(f"The round stalls: {_STALLS.get(reason, 'no card can be drawn')}. No early-finish bonus.", 1)
+
+    def _on_draw(self, seat: int, source: int, card: int) -> None:
+        self.drawn = card
+        if source == T.SRC_DRAW:
+            self.table.draw_n -= 1
+            self.say(f"draws {describe(card)} from the draw pile", 1)
+        else:
+            self.table.piles[source - 1].pop()
+            self.say(f"takes {describe(card)} from discard pile {PILES[source - 1]}", 1)
+
+    def _on_place(self, seat: int, pos: int, old: int) -> None:
+        was_down = self.table.put(seat, pos, self.drawn)
+        self.candidate = old
+        what = f"revealing {describe(old)}" if was_down else f"replacing a face-up {card_name(old)}"
+        self.say(f"places it at {where(pos)}, {what}", 1)
+
+    def _on_nokeep(self, seat: int, a: int, b: int) -> None:
+        self.say("does not keep it", 1)
+
+    def _on_bounce(self, seat: int, pos: int, old: int) -> None:
+        moved = self.candidate
+        was_down = self.table.put(seat, pos, moved)
+        self.candidate = old
+        what = f"revealing {describe(old)}" if was_down else f"replacing a face-up {card_name(old)}"
+        self.say(f"the {card_name(moved)} matches: it bounces to {where(pos)}, {what}", 1)
+
+    def _on_discard(self, seat: int, pile: int, card: int) -> None:
+        if pile == T.DISCARD_REMOVED:
+            self.say(f"discards {describe(card)}: it leaves the game, "
+                     "and each other player may turn up one face-down card", 1)
+        else:
+            self.table.piles[pile].append(card)
+            self.say(f"discards {describe(card)} onto pile {PILES[pile]}", 1)
+        self.grid_seat = seat  # drawn once the turn's hazard flips are told
+
+    def _flush_grid(self) -> None:
+        if self.grid_seat is not None:
+            self.out += ["    " + x for x in self.table.grids([self.grid_seat])[0]]
+            self.grid_seat = None
+
+    def _on_hazard_flip(self, seat: int, pos: int, card: int) -> None:
+        if pos == T.HFLIP_DECLINED:
+            self.say(f"{self.who(seat)} declines to flip", 2)
+        elif pos == T.HFLIP_NOT_ALLOWED:
+            left = self.table.face_down(seat)
+            why = "no face-down card left" if left == 0 else "its last face-down card cannot be flipped"
+            self.say(f"{self.who(seat)} cannot flip: {why}", 2)
+        else:
+            self.table.reveal(seat, pos)
+            self.say(f"{self.who(seat)} turns up {describe(card)} at {where(pos)}", 2)
+
+    def _on_finish(self, seat: int, a: int, b: int) -> None:
+        self.say(f"{self.who(seat)} has no face-down card left and finishes the round: "
+                 "every other player takes one more turn.", 1)
+
+    # --------------------------------------------------------------- reveal and scoring
+    def _on_round_end(self, seat: int, rnd: int, stalled: int) -> None:
+        hidden = sum(self.table.face_down(s) for s in range(self.players))
+        self.say()
+        self.say(f"Reveal: {hidden} face-down card{'s' if hidden != 1 else ''} turned up in place.")
+        self._show_table(reveal_all=True)
+        self.say(f"Scoring, round {rnd + 1}:")
+        for s in range(self.players):
+            self._score_seat(s, rnd)
+
+    def _score_seat(self, seat: int, rnd: int) -> None:
+        row = self.stats[rnd, seat]
+        lay = self.table.lay[seat]
+        self.say(f"{self.who(seat)}: {int(row[F.F_SCORE])}", 1)
+        for name, line in zip(_LINE_NAMES, LINES):
+            value = line_value(lay, line, self.res.rules.mulligans_per_line)
+            if value is not None:
+                cards = " ".join(card_name(lay[p]) for p in line)
+                self.say(f"{name:<6} {cards:<9} matched at {value}: {-value}", 2)
+        self.say(f"matched lines {int(row[F.F_MATCHED])}, unmatched positives {int(row[F.F_UNMATCHED])}, "
+                 f"negatives {int(row[F.F_NEGATIVES])}, hazards {int(row[F.F_HAZARDS])}", 2)
+        if row[F.F_FINISHER]:
+            bonus = int(row[F.F_BONUS])
+            text = {-5: "-5 (lowest score)", 5: "+5 (not the lowest)", 0: "none (the round stalled)"}
+            self.say(f"finisher bonus {text.get(bonus, str(bonus))}", 2)
+
+
+def narrate_lines(result, index: int = 0) -> list[str]:
+    """The story of game ``index`` of a traced result, as lines of text."""
+    return Narrator(result, index).lines()
+
+
+def narrate(result, index: int = 0) -> str:
+    """The story of game ``index`` of a traced result, as one text."""
+    return "\n".join(narrate_lines(result, index)) + "\n"
