@@ -114,8 +114,10 @@ def describe_mismatch(old: dict, new: dict) -> str | None:
             continue
         if isinstance(a, dict) and isinstance(b, dict):
             sub = next(k for k in sorted(set(a) | set(b), key=str) if a.get(k) != b.get(k))
-            return f"was written with {option} {sub}={_show(a.get(sub))}, not {sub}={_show(b.get(sub))}"
-        return f"was written with {option} {_show(a)}, not {_show(b)}"
+            a, b = f"{sub}={_show(a.get(sub))}", f"{sub}={_show(b.get(sub))}"
+        else:
+            a, b = _show(a), _show(b)
+        return f"was written with {option} {a}, this command has {option} {b}"
     return None
 
 

@@ -50,7 +50,7 @@ NOT_STALLED = -1
 
 
 # ----------------------------------------------------------------- small helpers
-@jit
+@jit(inline="always")
 def _emit(tr, tn, kind, seat, a, b):
     """Append one trace record (dropped, but counted, when the buffer is full or absent)."""
     n = tn[0]
@@ -62,12 +62,12 @@ def _emit(tr, tn, kind, seat, a, b):
     tn[0] = n + 1
 
 
-@jit
+@jit(inline="always")
 def _is_positive(c):
     return c >= 0 and c <= MAX_VALUE
 
 
-@jit
+@jit(inline="always")
 def _unseen(unknown, c, d):
     """Add ``d`` cards of code ``c`` to the unseen counts and their running totals."""
     unknown[c + SLOT_OFFSET] += d
@@ -75,7 +75,7 @@ def _unseen(unknown, c, d):
     unknown[U_COST] += d * card_cost(c)
 
 
-@jit
+@jit(inline="always")
 def _reveal(s, pos, lay, up, vis, fd, unknown):
     """Turn the face-down card at (s, pos) face up."""
     c = lay[s, pos]
@@ -85,7 +85,7 @@ def _reveal(s, pos, lay, up, vis, fd, unknown):
     _unseen(unknown, c, -1)
 
 
-@jit
+@jit(inline="always")
 def _put(s, pos, card, lay, up, vis, fd, unknown):
     """Put ``card`` face up at (s, pos); return the card replaced (revealed if it was face down)."""
     old = lay[s, pos]
@@ -98,7 +98,7 @@ def _put(s, pos, card, lay, up, vis, fd, unknown):
     return old
 
 
-@jit
+@jit(inline="always")
 def _face_up_mulligans(s, lay, up):
     n = 0
     for q in range(9):
@@ -107,7 +107,7 @@ def _face_up_mulligans(s, lay, up):
     return n
 
 
-@jit
+@jit(inline="always")
 def _can_place(card, s, lay, up, rules):
     """Whether ``card`` may be placed in seat s's layout at all (mulligan limit, hazard option)."""
     if card == MULLIGAN:
@@ -118,7 +118,7 @@ def _can_place(card, s, lay, up, rules):
     return True
 
 
-@jit
+@jit(inline="always")
 def _matches_face_up(card, s, lay, up):
     """Whether positive ``card`` equals some face-up positive card in seat s's layout (bounce test)."""
     if not _is_positive(card):
@@ -155,7 +155,7 @@ def _fill_pub(pub, st, s, P, r, starter, piles, fd, rules):
 # ----------------------------------------------------------------- setup
 @jit
 def _setup_round(r, P, starter, rules, order, deck_counts, lay, up, vis, fd, draw, piles, unknown, st,
-                 kinds, params, rng, pub, tr, tn):
+                 kinds, params, rng, pub, flips, tr, tn):
     """Deal ``order`` (int8[N]), seed both discard piles, make the initial flips."""
     N = order.shape[0]
     for s in range(P):
@@ -189,7 +189,6 @@ def _setup_round(r, P, starter, rules, order, deck_counts, lay, up, vis, fd, dra
             st[S_PLEN0 + k] = 1
             _emit(tr, tn, T.SETUP_DISCARD, -1, k, c)
             break
-    flips = np.empty(2, dtype=np.int64)
     for i in range(P):
         s = (starter + i) % P
         _fill_pub(pub, st, s, P, r, starter, piles, fd, rules)
@@ -453,15 +452,17 @@ def _settle_game(P, out, totals, win):
 
 @jit
 def play_game(game, seed, P, kinds, params, rules, deck, deck_counts, order, use_given,
-              out, totals, win, tr, tn):
+              out, totals, win, tr, tn, rng, lay, up, vis, fd, draw, piles, unknown, st, scores,
+              turns, at_finish, pub, legal, parts, flips):
     """Play one complete game.
 
     ``order`` int8[3, N]: the deck order of each round; it is filled from the game's deal
     stream unless ``use_given``.  ``out`` int32[3, P, N_FIELDS]; ``totals`` int32[P];
     ``win`` float64[P]; ``tr`` int32[cap, 4] (cap may be 0); ``tn`` int64[1] trace length.
+    The remaining arrays are the workspace allocated by :func:`play_batch` (shapes in the
+    module docstring); their contents on entry do not matter.
     """
     N = deck.shape[0]
-    rng = np.empty(4, dtype=np.uint64)
     if not use_given:
         seed_stream(rng, seed, game, STREAM_DEAL)
         for r in range(ROUNDS):
@@ -469,25 +470,15 @@ def play_game(game, seed, P, kinds, params, rules, deck, deck_counts, order, use
                 order[r, i] = deck[i]
             shuffle_prefix(rng, order[r], N)
     seed_stream(rng, seed, game, STREAM_PLAY)
-    lay = np.empty((P, 9), dtype=np.int8)
-    up = np.empty((P, 9), dtype=np.int8)
-    vis = np.empty((P, 9), dtype=np.int8)
-    fd = np.empty(P, dtype=np.int64)
-    draw = np.empty(N, dtype=np.int8)
-    piles = np.empty((2, N), dtype=np.int8)
-    unknown = np.empty(N_SLOTS, dtype=np.int64)
-    st = np.zeros(N_ST, dtype=np.int64)
-    scores = np.zeros(P, dtype=np.int64)
-    turns = np.zeros(P, dtype=np.int64)
-    at_finish = np.zeros((P, 2), dtype=np.int64)
-    pub = np.zeros(N_OBS, dtype=np.int64)
-    legal = np.zeros(10, dtype=np.int8)
-    parts = np.zeros(N_PARTS, dtype=np.int32)
+    for i in range(N_ST):
+        st[i] = 0
+    for s in range(P):
+        scores[s] = 0
     tn[0] = 0
     for r in range(ROUNDS):
         starter = r % P if rules[R_ROTATE_START] != 0 else 0
         _setup_round(r, P, starter, rules, order[r], deck_counts, lay, up, vis, fd, draw, piles, unknown,
-                     st, kinds, params, rng, pub, tr, tn)
+                     st, kinds, params, rng, pub, flips, tr, tn)
         _play_round(r, P, starter, rules, kinds, params, lay, up, vis, fd, draw, piles, unknown,
                     st, scores, turns, at_finish, rng, pub, legal, tr, tn)
         _score_round(r, P, starter, rules, lay, st, turns, at_finish, parts, out)
@@ -497,7 +488,7 @@ def play_game(game, seed, P, kinds, params, rules, deck, deck_counts, order, use
     _settle_game(P, out, totals, win)
 
 
-@jit(parallel=True)
+@jit(parallel=True, nrt=True)
 def play_batch(first_game, seed, P, seat_strategy, strat_kinds, strat_params, rules, deck,
                deck_counts, orders, use_given, out, totals, win, traces, trace_len):
     """Play games ``first_game + i`` for i in range(G), in parallel, each from its own streams.
@@ -509,6 +500,7 @@ def play_batch(first_game, seed, P, seat_strategy, strat_kinds, strat_params, ru
     traces        int32[G or 0, cap, 4];     trace_len int64[G]
     """
     G = seat_strategy.shape[0]
+    N = deck.shape[0]
     tracing = traces.shape[0] > 0
     for i in prange(G):
         kinds = np.empty(P, dtype=np.int64)
@@ -525,7 +517,15 @@ def play_batch(first_game, seed, P, seat_strategy, strat_kinds, strat_params, ru
         if orders.shape[0] > 0:
             order = orders[i]
         else:
-            order = np.empty((ROUNDS, deck.shape[0]), dtype=np.int8)
+            order = np.empty((ROUNDS, N), dtype=np.int8)
         play_game(first_game + i, seed, P, kinds, params, rules, deck, deck_counts, order,
-                  use_given, out[i], totals[i], win[i], tr, tn)
+                  use_given, out[i], totals[i], win[i], tr, tn,
+                  np.empty(4, dtype=np.uint64), np.empty((P, 9), dtype=np.int8),
+                  np.empty((P, 9), dtype=np.int8), np.empty((P, 9), dtype=np.int8),
+                  np.empty(P, dtype=np.int64), np.empty(N, dtype=np.int8),
+                  np.empty((2, N), dtype=np.int8), np.empty(N_SLOTS, dtype=np.int64),
+                  np.zeros(N_ST, dtype=np.int64), np.zeros(P, dtype=np.int64),
+                  np.zeros(P, dtype=np.int64), np.zeros((P, 2), dtype=np.int64),
+                  np.zeros(N_OBS, dtype=np.int64), np.zeros(10, dtype=np.int8),
+                  np.zeros(N_PARTS, dtype=np.int32), np.zeros(2, dtype=np.int64))
         trace_len[i] = tn[0]

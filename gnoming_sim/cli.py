@@ -1,22 +1,25 @@
 """The ``gnoming-sim`` command line: thin click commands over the library.
 
-Every user mistake (a bad option value, a bad rules or deck file) ends the program
-with one line, ``gnoming-sim: error: <message>``, on stderr and exit code 2, before
-any simulation starts.  Library code reports such mistakes as :class:`GnomingError`;
-:class:`_Group` turns them into :class:`UserError` for click.
+Every user mistake (a bad option value, a bad rules or deck file, an output file that
+cannot be written) ends the program with one line, ``gnoming-sim: error: <message>``,
+on stderr and exit code 2, before any simulation starts.  Library code reports such
+mistakes as :class:`GnomingError`; :class:`_Group` turns them, and click's own usage
+errors, into :class:`UserError`.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-import time
+import textwrap
 
 import click
 
 from . import __version__
-from .deck import Deck, load_deck
+from . import _cli_options as opt
+from .deck import Deck
 from .errors import GnomingError
-from .rules import RuleConfig, load_rules
+from .rules import RuleConfig
 
 PROG = "gnoming-sim"
 
@@ -30,50 +33,33 @@ class UserError(click.ClickException):
         click.echo(f"{PROG}: error: {self.format_message()}", file=file or sys.stderr)
 
 
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
 class _Group(click.Group):
-    """A click group that reports a GnomingError from any command as a UserError."""
+    """A click group that reports GnomingError and click usage errors as one-line UserErrors."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except _NO_ARGS:
+            raise
+        except click.UsageError as exc:
+            raise UserError(_one_line(exc.format_message())) from None
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except GnomingError as exc:
-            raise UserError(_one_line(exc)) from None
+            raise UserError(_one_line(str(exc))) from None
+        except _NO_ARGS:
+            raise
+        except click.UsageError as exc:
+            raise UserError(_one_line(exc.format_message())) from None
 
 
-def _one_line(exc: Exception) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
-
-
-# ------------------------------------------------------------------- options
-rules_option = click.option(
-    "--rules", "rules_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-    help="TOML file of rules options (see `gnoming-sim rules`); defaults otherwise.",
-)
-deck_option = click.option(
-    "--deck", "deck_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-    help="TOML file of a deck composition ([cards] table); the published deck otherwise.",
-)
-
-
-def _check_at_least(option: str, value: int | None, low: int) -> None:
-    if value is not None and value < low:
-        raise GnomingError(f"{option} must be >= {low}, got {value}")
-
-
-def _strategy_list(spec: str, players: int) -> tuple[str, ...]:
-    """``"random"`` (every seat) or ``"a,b,c,d"`` (one per seat), each a registered name."""
-    names = tuple(s.strip() for s in spec.split(","))
-    if any(not n for n in names):
-        raise GnomingError(f"--strategy has an empty name: {spec!r}")
-    if len(names) not in (1, players):
-        raise GnomingError(
-            f"--strategy takes one name or one per seat ({players}), got {len(names)}: {spec!r}"
-        )
-    from . import strategies
-
-    for name in names:
-        strategies.get(name)  # raises GnomingError naming the unknown strategy
-    return names
+def _one_line(text: str) -> str:
+    return " ".join(text.split()) or "error"
 
 
 # ------------------------------------------------------------------ commands
@@ -84,46 +70,97 @@ def cli():
 
 
 @cli.command()
-@click.option("--players", type=int, default=4, show_default=True, help="Players at the table (2..7).")
-@click.option("--strategy", "strategy", default="random", show_default=True, metavar="NAME[,NAME...]",
-              help="Strategy for every seat, or a comma-separated name per seat.")
-@click.option("--games", type=int, default=10_000, show_default=True, help="Games to play (3 rounds each).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses stream (seed, i).")
-@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores).")
-@rules_option
-@deck_option
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def simulate(players, strategy, games, seed, threads, rules_path, deck_path, as_json):
-    """Play GAMES games and print per-strategy and per-seat results."""
-    _check_at_least("--games", games, 1)
-    _check_at_least("--threads", threads, 1)
-    if seed < 0:
-        raise GnomingError(f"--seed must be >= 0, got {seed}")
-    rules = load_rules(rules_path)
-    deck = load_deck(deck_path)
-    deck.validate_for(players)  # checks players is 2..7 first
-    names = _strategy_list(strategy, players)
+@opt.table_options
+@click.option("--games", type=int, default=10_000, show_default=True, metavar="N",
+              help="Games to play (3 rounds each).")
+@opt.threads
+@click.option("--out", type=click.Path(), default=None, metavar="FILE.parquet",
+              help="Write one row per (game, round, seat) to this Parquet file, chunk by chunk.")
+@click.option("--resume", is_flag=True,
+              help="Complete an interrupted --out file (same arguments); start it if it is missing.")
+@click.option("--force", is_flag=True, help="Replace an existing --out file.")
+@click.option("--chunk-size", type=int, default=None, metavar="N",
+              help="Games per chunk: one progress step and one Parquet row group [default: 20000].")
+@opt.as_json
+def simulate(players, strategy, seats, seed, rotate, rules_path, deck_path, games, threads, out, resume,
+             force, chunk_size, as_json):
+    """Play a batch of games; print per-strategy and per-seat results."""
+    from .runner import DEFAULT_CHUNK_GAMES, Batch, BatchSpec
 
-    from .engine import simulate as run  # compiles the kernels: only after validation
-    from .summary import format_table, summarize
-
-    t0 = time.perf_counter()
-    result = run(players=players, strategies=names, games=games, seed=seed, rules=rules, deck=deck,
-                 threads=threads)
-    summary = summarize(result, time.perf_counter() - t0)
+    opt.check_players(players)
+    opt.check_at_least("--games", games, 1)
+    opt.check_at_least("--threads", threads, 1)
+    opt.check_at_least("--chunk-size", chunk_size, 1)
+    names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path)
+    spec = BatchSpec.make(players, names, games, seed, rotate, rules_, deck_)
+    batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size or DEFAULT_CHUNK_GAMES)
+    with _progress_bar(games) as advance:
+        outcome = batch.run(threads=threads, progress=advance)
+    if outcome.stopped_by:
+        _report_interruption(outcome)
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(json.dumps(outcome.summary, indent=2))
     else:
-        click.echo(format_table(summary), nl=False)
+        from .summary import format_table
+
+        click.echo(format_table(outcome.summary), nl=False)
+
+
+def _stderr():
+    return sys.stderr
+
+
+@contextlib.contextmanager
+def _progress_bar(games: int):
+    """Yield a callback ``advance(done)``: a bar on stderr when it is a terminal, else nothing."""
+    stream = _stderr()
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        yield lambda done: None
+        return
+    with click.progressbar(length=games, label="games", file=stream, show_pos=True) as bar:
+        yield lambda done: bar.update(done - bar.pos)
+
+
+def _report_interruption(outcome) -> None:
+    """One line on stderr about what an interrupted run kept; exit 128 + signal number."""
+    import signal
+
+    kept = (f"{outcome.out} holds them; run the same command with --resume to finish"
+            if outcome.out else "nothing was saved (no --out)")
+    click.echo(f"{PROG}: interrupted ({outcome.stopped_by}) after {outcome.games_done} of "
+               f"{outcome.games_total} games; {kept}", err=True)
+    code = getattr(signal, outcome.stopped_by, None)
+    click.get_current_context().exit(128 + int(code) if code is not None else 1)
 
 
 @cli.command()
-@rules_option
-@deck_option
+@opt.table_options
+@click.option("--game", "game", type=int, default=0, show_default=True, metavar="G",
+              help="Which game of the seed to tell (the same game as in `simulate`).")
+def play(players, strategy, seats, seed, rotate, rules_path, deck_path, game):
+    """Tell one game turn by turn: draws, placements, bounces, hazards, the reveal and the scoring."""
+    from .runner import BatchSpec
+
+    opt.check_players(players)
+    opt.check_at_least("--game", game, 0)
+    names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path)
+    spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
+
+    from .engine import simulate as run  # compiles the kernels: only after every check
+    from .narrate import narrate
+
+    result = run(players=players, strategies=spec.seats, games=1, seed=seed, rules=rules_, deck=deck_,
+                 first_game=game, rotate=spec.rotate, trace=True, threads=1)
+    click.echo(narrate(result), nl=False)
+
+
+@cli.command()
+@opt.rules
+@opt.deck
 def rules(rules_path, deck_path):
-    """Print the effective rules options and the deck composition."""
-    config = load_rules(rules_path)
-    deck = load_deck(deck_path)
+    """Print the effective rules options (with their defaults) and the deck composition."""
+    config = opt.load_rules_file(rules_path)
+    deck = opt.load_deck_file(deck_path)
     click.echo(_rules_text(config, rules_path))
     click.echo()
     click.echo(_deck_text(deck))
@@ -151,13 +188,34 @@ def _show(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+@cli.command()
+@opt.as_json
+def strategies(as_json):
+    """List every registered strategy with its parameters and a one-line description."""
+    from . import strategies as registry
+
+    found = [registry.get(name) for name in registry.names()]
+    if as_json:
+        data = {s.name: {"description": s.description, "params": dict(s.params)} for s in found}
+        click.echo(json.dumps(data, indent=2))
+        return
+    width = max(len(s.name) for s in found)
+    for s in found:
+        click.echo(f"{s.name:<{width}}  {s.description}")
+        if s.params:
+            params = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in s.params.items())
+            pad = " " * (width + 4)
+            click.echo(textwrap.fill(params, width=100, initial_indent=pad, subsequent_indent=pad,
+                                     break_on_hyphens=False))
+
+
 # ---------------------------------------------------------------- entry point
 def main(argv=None) -> None:
     """Console-script entry point: a GnomingError from anywhere becomes one line and exit 2."""
     try:
         cli.main(args=argv, prog_name=PROG, standalone_mode=True)
     except GnomingError as exc:
-        UserError(_one_line(exc)).show()
+        UserError(_one_line(str(exc))).show()
         sys.exit(2)
 
 

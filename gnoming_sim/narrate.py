@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import fields as F
 from . import trace as T
 from ._referee_scoring import LINES, line_value
-from .cards import HAZARD, MULLIGAN, card_name
+from .cards import HAZARD, MULLIGAN, card_name, is_negative, is_positive
 from .rules import LAYOUT, ROUNDS
 
 PILES = "AB"
@@ -102,6 +102,7 @@ class Narrator:
         self.candidate = 0      # the card last replaced in the layout (what a bounce moves)
         self.grid_seat: int | None = None   # whose layout to draw when the turn ends
         self.out: list[str] = []
+        self.final_layouts: list[list[list[int]]] = []   # per round, per seat: the revealed layout
 
     def who(self, seat: int) -> str:
         return f"seat {seat} ({self.seats[seat]})"
@@ -149,7 +150,7 @@ class Narrator:
         self.table = _Table(self.res.deals[self.i, rnd], self.players)
         self.say()
         self.say(f"== Round {rnd + 1} of {ROUNDS}: {self.who(starter)} starts ==")
-        self.say(f"Each player is dealt 9 cards face down; {self.table.draw_n} cards form the draw pile.")
+        self.say(f"Each player is dealt 9 cards face down; the other {self.table.draw_n} form the draw pile.")
 
     def _on_setup_hazard(self, seat: int, a: int, card: int) -> None:
         self.table.draw_n -= 1
@@ -252,6 +253,7 @@ class Narrator:
     # --------------------------------------------------------------- reveal and scoring
     def _on_round_end(self, seat: int, rnd: int, stalled: int) -> None:
         hidden = sum(self.table.face_down(s) for s in range(self.players))
+        self.final_layouts.append([list(lay) for lay in self.table.lay])
         self.say()
         self.say(f"Reveal: {hidden} face-down card{'s' if hidden != 1 else ''} turned up in place.")
         self._show_table(reveal_all=True)
@@ -260,20 +262,38 @@ class Narrator:
             self._score_seat(s, rnd)
 
     def _score_seat(self, seat: int, rnd: int) -> None:
+        """The seat's score, then each matched line and each part of the score on its own line."""
         row = self.stats[rnd, seat]
         lay = self.table.lay[seat]
         self.say(f"{self.who(seat)}: {int(row[F.F_SCORE])}", 1)
+        covered: set[int] = set()
         for name, line in zip(_LINE_NAMES, LINES):
             value = line_value(lay, line, self.res.rules.mulligans_per_line)
             if value is not None:
+                covered.update(line)
                 cards = " ".join(card_name(lay[p]) for p in line)
                 self.say(f"{name:<6} {cards:<9} matched at {value}: {-value}", 2)
-        self.say(f"matched lines {int(row[F.F_MATCHED])}, unmatched positives {int(row[F.F_UNMATCHED])}, "
-                 f"negatives {int(row[F.F_NEGATIVES])}, hazards {int(row[F.F_HAZARDS])}", 2)
+        for label, value, detail in self._parts(row, lay, covered):
+            self.say(f"{label:<20}{value:>5}  {detail}".rstrip(), 2)
+
+    @staticmethod
+    def _parts(row, lay, covered) -> list[tuple[str, int, str]]:
+        """(label, engine's value, the cards behind it) for each part of a round score."""
+        unmatched = [c for p, c in enumerate(lay) if is_positive(c) and p not in covered]
+        negatives = [c for c in lay if is_negative(c)]
+        hazards = lay.count(HAZARD)
+        parts = [
+            ("matched lines", int(row[F.F_MATCHED]), "" if covered else "(no line matched)"),
+            ("unmatched positives", int(row[F.F_UNMATCHED]), " + ".join(map(str, unmatched))),
+            ("negative cards", int(row[F.F_NEGATIVES]), " ".join(map(str, negatives))),
+            ("hazards", int(row[F.F_HAZARDS]), f"{hazards} x +10" if hazards else ""),
+        ]
         if row[F.F_FINISHER]:
             bonus = int(row[F.F_BONUS])
-            text = {-5: "-5 (lowest score)", 5: "+5 (not the lowest)", 0: "none (the round stalled)"}
-            self.say(f"finisher bonus {text.get(bonus, str(bonus))}", 2)
+            why = {-5: "finished with the lowest score", 5: "finished, not with the lowest score",
+                   0: "finished, but the round stalled"}
+            parts.append(("finisher bonus", bonus, why.get(bonus, "")))
+        return parts
 
 
 def narrate_lines(result, index: int = 0) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from . import fields as F
+from .rules import ROUNDS
 from .stats import mean_ci_from_sums, wilson
 
 # A win shared by k <= 7 players is credited 1/k: counting in 1/420ths keeps the sums
@@ -67,8 +68,8 @@ class _Sums:
             "ci95": [_num(lo), _num(hi)],
             "win_share": _num(p),
             "win_ci95": [_num(wlo), _num(whi)],
-            "mean_turns_per_round": _num(turns / (3 * n)) if n else None,
-            "finish_rate": _num(finishes / (3 * n)) if n else None,
+            "mean_turns_per_round": _num(turns / (ROUNDS * n)) if n else None,
+            "finish_rate": _num(finishes / (ROUNDS * n)) if n else None,
             "bonus_rate": _num(bonuses / finishes) if finishes else None,
         }
 
@@ -136,7 +137,7 @@ def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_
         "version": __version__,
         "games": tally.games,
         "players": tally.players,
-        "rounds": 3 * tally.games,
+        "rounds": ROUNDS * tally.games,
         "stalled_rounds": tally.stalled_rounds,
         "wall_s": _num(wall_s),
         "games_per_s": _num(run / wall_s) if wall_s > 0 and run else None,

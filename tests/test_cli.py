@@ -1,20 +1,25 @@
-"""The gnoming-sim command: exit codes and output, user errors as one line, the JSON summary."""
+"""The gnoming-sim command: exit codes and output, user errors as one line, the JSON summary,
+the Parquet output, interruption and --resume."""
 from __future__ import annotations
 
+import io
 import json
+import math
+import signal
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 
-import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
 from gnoming_sim import PUBLISHED, RuleConfig, __version__
-from gnoming_sim import fields as F
+from gnoming_sim import strategies as registry
 from gnoming_sim.cli import cli
-from gnoming_sim.summary import format_table, summarize
 
 
 def run(*args):
@@ -55,7 +60,8 @@ def test_version():
 def test_help_lists_commands():
     result = run("--help")
     assert result.exit_code == 0
-    assert "simulate" in result.stdout and "rules" in result.stdout
+    for command in ("simulate", "play", "rules", "strategies"):
+        assert command in result.stdout
 
 
 def test_rules_prints_defaults_and_deck():
@@ -146,6 +152,71 @@ def test_click_usage_error_exits_2():
     assert "Traceback" not in result.output
 
 
+def test_simulate_strategy_and_seats_exclude_each_other(no_engine):
+    assert_user_error(run("simulate", "--strategy", "random", "--seats", "random,random,random,random"),
+                      "--strategy and --seats")
+
+
+def test_simulate_seats_need_one_name_per_seat(no_engine):
+    assert_user_error(run("simulate", "--players", 4, "--seats", "random"), "--seats", "one name per seat (4)")
+
+
+def test_simulate_unknown_seat_strategy(no_engine):
+    assert_user_error(run("simulate", "--players", 2, "--seats", "random,oracle"), "--seats", "oracle")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--seed", -1], "--seed must be in 0..2**64-1"),
+    (["--chunk-size", 0], "--chunk-size must be >= 1"),
+    (["--players", "abc"], "'--players'"),
+    (["--rules", "missing.toml"], "--rules: rules file not found"),
+    (["--deck", "missing.toml"], "--deck: deck file not found"),
+])
+def test_simulate_more_bad_options(no_engine, args, fragment):
+    assert_user_error(run("simulate", *args), fragment)
+
+
+def test_simulate_out_directory_missing(no_engine, tmp_path):
+    assert_user_error(run("simulate", "--out", tmp_path / "nowhere" / "b.parquet"), "--out", "does not exist")
+
+
+def test_simulate_out_is_a_directory(no_engine, tmp_path):
+    assert_user_error(run("simulate", "--out", tmp_path), "--out", "is a directory")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not Path("/sys").is_dir(), reason="needs sysfs")
+def test_simulate_out_not_writable(no_engine):
+    # no one, root included, may create a file in sysfs
+    assert_user_error(run("simulate", "--out", "/sys/games.parquet"), "--out", "cannot write")
+
+
+def test_simulate_out_exists(no_engine, tmp_path):
+    out = tmp_path / "b.parquet"
+    out.write_bytes(b"keep me")
+    assert_user_error(run("simulate", "--out", out), "already exists", "--resume", "--force")
+    assert out.read_bytes() == b"keep me"
+
+
+def test_simulate_resume_needs_out(no_engine):
+    assert_user_error(run("simulate", "--resume"), "--resume needs --out")
+
+
+def test_simulate_resume_and_force(no_engine, tmp_path):
+    assert_user_error(run("simulate", "--out", tmp_path / "b.parquet", "--resume", "--force"), "exclude")
+
+
+def test_simulate_resume_not_parquet(no_engine, tmp_path):
+    out = tmp_path / "b.parquet"
+    out.write_text("hello")
+    assert_user_error(run("simulate", "--out", out, "--resume"), "--resume", "not a readable Parquet file")
+
+
+def test_play_bad_options(no_engine):
+    assert_user_error(run("play", "--players", 9), "--players")
+    assert_user_error(run("play", "--game", -2), "--game must be >= 0")
+    assert_user_error(run("play", "--seats", "random,nobody", "--players", 2), "nobody")
+
+
 def _console_script() -> Path:
     script = Path(sys.executable).parent / "gnoming-sim"
     if not script.exists():
@@ -154,7 +225,7 @@ def _console_script() -> Path:
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["simulate", "--players", "8"], "gnoming-sim: error: players must be between 2 and 7, got 8"),
+    (["simulate", "--players", "8"], "gnoming-sim: error: --players must be between 2 and 7, got 8"),
     (["simulate", "--games", "-5"], "gnoming-sim: error: --games must be >= 1, got -5"),
     (["simulate", "--bogus"], "No such option"),
 ])
@@ -172,72 +243,194 @@ def test_console_script_reports_without_traceback(args, fragment):
 def test_simulate_json_summary():
     result = run("simulate", "--players", 4, "--strategy", "random", "--games", 50, "--seed", 3, "--json")
     assert result.exit_code == 0, (result.output, result.exception)
+    assert result.stderr == ""  # no progress bar when stderr is not a terminal
     s = json.loads(result.stdout)
     assert (s["games"], s["players"], s["rounds"], s["seed"]) == (50, 4, 150, 3)
     assert s["rules"] == RuleConfig().to_dict()
     assert s["deck"]["name"] == "published" and s["deck"]["size"] == 110
     assert s["deck"]["cards"] == PUBLISHED.to_dict()
-    assert 0 <= s["stalled_rounds"] <= 150
+    assert 0 <= s["stalled_rounds"] <= 150 and s["wall_s"] > 0 and s["games_per_s"] > 0
     rnd = s["by_strategy"]["random"]
     assert rnd["n_seats_played"] == 200
     assert rnd["win_share"] == pytest.approx(0.25)  # one strategy at every seat wins every game
     assert rnd["ci95"][0] <= rnd["mean_game_score"] <= rnd["ci95"][1]
+    assert rnd["win_ci95"][0] <= rnd["win_share"] <= rnd["win_ci95"][1]
     assert rnd["mean_turns_per_round"] > 0
     assert set(s["by_seat"]) == {"0", "1", "2", "3"}
     assert sum(e["win_share"] for e in s["by_seat"].values()) == pytest.approx(1.0)
 
 
-def test_simulate_table_output_and_thread_independence():
-    base = ["simulate", "--players", 3, "--games", 40, "--seed", 11]
-    one = json.loads(run(*base, "--threads", 1, "--json").stdout)
-    two = json.loads(run(*base, "--threads", 2, "--json").stdout)
-    assert one["by_strategy"] == two["by_strategy"] and one["by_seat"] == two["by_seat"]
-    result = run(*base)
+def test_simulate_table_output():
+    result = run("simulate", "--players", 3, "--seats", "random,greedy,random", "--games", 40, "--seed", 11)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for text in ("seed 11", "games/s", "stalled", "greedy", "random", "mean score", "win share",
+                 "bonus rate", "seats random, greedy, random (rotating one seat per game)"):
+        assert text in out
+    seat_table = out[out.index("\nseat "):]
+    assert all(f"\n{s} " in seat_table for s in range(3))
+
+
+def test_strategy_list_is_an_alias_of_seats():
+    base = ["simulate", "--players", 3, "--games", 30, "--seed", 2, "--json"]
+    a = json.loads(run(*base, "--seats", "greedy,random,random").stdout)
+    b = json.loads(run(*base, "--strategy", "greedy,random,random").stdout)
+    for s in (a, b):
+        del s["wall_s"], s["games_per_s"]
+    assert a == b and a["seats"] == ["greedy", "random", "random"]
+
+
+def _recompute(df: pd.DataFrame, key: str) -> pd.DataFrame:
+    """Per-strategy or per-seat numbers of the summary, straight from the rows, with pandas."""
+    games = df.groupby(["game", "seat"], observed=True).agg(
+        strategy=("strategy", "first"), total=("score", "sum"), turns=("turns", "sum"))
+    games["last"] = df[df["round"] == 2].set_index(["game", "seat"])["score"]
+    best = games.groupby(level="game")["total"].transform("min")
+    tied = games["total"] == best
+    best_last = games["last"].where(tied).groupby(level="game").transform("min")
+    won = tied & (games["last"] == best_last)
+    games["credit"] = won / won.groupby(level="game").transform("sum")
+    games = games.reset_index()
+    g = games.groupby(key, observed=True)
+    out = pd.DataFrame({"n": g.size(), "mean": g["total"].mean(), "sd": g["total"].std(ddof=1),
+                        "wins": g["credit"].sum(), "turns": g["turns"].sum()})
+    finishes = df[df["finisher"] == 1].groupby(key, observed=True)["bonus"]
+    out["bonus_rate"] = finishes.apply(lambda b: (b < 0).mean())
+    return out
+
+
+def _wilson(k, n, z=1.96):
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _check_entry(entry: dict, row) -> None:
+    approx = lambda x: pytest.approx(x, rel=1e-9, abs=1e-9)  # noqa: E731
+    n, mean = row["n"], row["mean"]
+    half = 1.96 * row["sd"] / math.sqrt(n)
+    assert entry["n_seats_played"] == n
+    assert entry["mean_game_score"] == approx(mean)
+    assert entry["ci95"] == [approx(mean - half), approx(mean + half)]
+    assert entry["win_share"] == approx(row["wins"] / n)
+    assert entry["win_ci95"] == [approx(v) for v in _wilson(row["wins"], n)]
+    assert entry["mean_turns_per_round"] == approx(row["turns"] / (3 * n))
+    assert entry["bonus_rate"] == approx(row["bonus_rate"])
+
+
+def test_summary_recomputed_from_the_parquet_with_pandas(tmp_path):
+    out = tmp_path / "games.parquet"
+    result = run("simulate", "--players", 4, "--seats", "random,greedy,builder,greedy", "--games", 300,
+                 "--seed", 21, "--chunk-size", 70, "--out", out, "--json")
+    assert result.exit_code == 0, result.output
+    s = json.loads(result.stdout)
+    df = pd.read_parquet(out)
+    assert len(df) == 300 * 3 * 4 and s["out"] == str(out)
+    assert s["rounds"] == 900 and s["stalled_rounds"] == int(df.loc[df["seat"] == 0, "stalled"].sum())
+    assert pq.ParquetFile(out).metadata.num_row_groups == 5
+    by_strategy = _recompute(df, "strategy")
+    assert set(s["by_strategy"]) == set(by_strategy.index) == {"random", "greedy", "builder"}
+    for name, entry in s["by_strategy"].items():
+        _check_entry(entry, by_strategy.loc[name])
+    by_seat = _recompute(df, "seat")
+    for seat, entry in s["by_seat"].items():
+        _check_entry(entry, by_seat.loc[int(seat)])
+
+
+def test_parquet_columns_and_metadata(tmp_path):
+    out = tmp_path / "games.parquet"
+    assert run("simulate", "--players", 2, "--games", 10, "--seed", 4, "--out", out).exit_code == 0
+    df = pd.read_parquet(out)
+    for column in ("game", "round", "seat", "strategy", "score", "matched", "unmatched", "negatives",
+                   "hazards", "finisher", "bonus", "turns", "stalled"):
+        assert column in df.columns
+    parts = df[["matched", "unmatched", "negatives", "hazards", "bonus"]].sum(axis=1)
+    assert (parts == df["score"]).all()
+    facts = json.loads(pq.read_schema(out).metadata[b"gnoming_sim"])
+    assert (facts["seed"], facts["players"], facts["games"], facts["version"]) == (4, 2, 10, __version__)
+    assert facts["seats"] == ["random", "random"] and facts["rules"] == RuleConfig().to_dict()
+
+
+def test_force_replaces_and_resume_refuses_other_arguments(tmp_path):
+    out = tmp_path / "games.parquet"
+    base = ["simulate", "--players", 3, "--games", 20, "--seed", 1, "--out", out]
+    assert run(*base).exit_code == 0
+    assert run(*base[:-4], "--seed", 2, "--out", out, "--force").exit_code == 0
+    assert json.loads(pq.read_schema(out).metadata[b"gnoming_sim"])["seed"] == 2
+    before = out.read_bytes()
+    assert_user_error(run(*base, "--resume"), "--resume", "--seed 2, this command has --seed 1")
+    assert out.read_bytes() == before
+
+
+def test_threads_1_and_2_give_the_same_file(tmp_path):
+    base = ["simulate", "--players", 3, "--seats", "greedy,random,rusher", "--games", 400, "--seed", 9,
+            "--chunk-size", 150, "--json"]
+    one = run(*base, "--threads", 1, "--out", tmp_path / "one.parquet")
+    two = run(*base, "--threads", 2, "--out", tmp_path / "two.parquet")
+    assert one.exit_code == two.exit_code == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "one.parquet"),
+                                  pd.read_parquet(tmp_path / "two.parquet"))
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    assert a["by_strategy"] == b["by_strategy"] and a["by_seat"] == b["by_seat"]
+
+
+def test_sigterm_leaves_a_valid_file_that_resume_completes(tmp_path):
+    """A real SIGTERM to the console script, mid-run; then --resume; then compare with one run."""
+    out = tmp_path / "games.parquet"
+    partial = tmp_path / ".games.parquet.partial"
+    args = ["simulate", "--players", 4, "--games", 12_000, "--seed", 5, "--chunk-size", 300, "--out", out]
+    proc = subprocess.Popen([str(_console_script()), *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120  # compiling the kernels may take a while on a cold cache
+    while not (partial.exists() and partial.stat().st_size > 4) and proc.poll() is None:
+        assert time.monotonic() < deadline, "the batch never wrote its first chunk"
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM, stderr
+    assert stdout == "" and "interrupted (SIGTERM)" in stderr and "--resume" in stderr
+    assert "Traceback" not in stderr
+    cut = pd.read_parquet(out)
+    done = cut["game"].nunique()
+    assert 0 < done < 12_000 and done % 300 == 0 and len(cut) == done * 12
+    resumed = run(*args, "--resume", "--json")
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(resumed.stdout)["resumed_games"] == done
+    whole = tmp_path / "whole.parquet"
+    assert run(*args[:-1], whole).exit_code == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(whole))
+
+
+def test_progress_bar_on_a_terminal(monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr("gnoming_sim.cli._stderr", lambda: screen)
+    result = run("simulate", "--players", 2, "--games", 30, "--chunk-size", 10, "--json")
     assert result.exit_code == 0
-    assert "random" in result.stdout and "seed 11" in result.stdout
+    assert "30/30" in screen.getvalue()
+    json.loads(result.stdout)  # the bar never reaches stdout
 
 
-# ---------------------------------------------------------------- summary (no engine)
-def _fake_result():
-    """Two games, two seats, strategies 'a' and 'b' swapping seats."""
-    games, players = 2, 2
-    stats = np.zeros((games, 3, players, F.N_FIELDS), dtype=np.int32)
-    stats[..., F.F_TURNS] = 5
-    # game 0: seat 0 (a) finishes rounds 0 and 1, earning -5 once; seat 1 (b) finishes round 2 (+5)
-    stats[0, 0, 0, [F.F_FINISHER, F.F_BONUS]] = (1, -5)
-    stats[0, 1, 0, [F.F_FINISHER, F.F_BONUS]] = (1, 5)
-    stats[0, 2, 1, [F.F_FINISHER, F.F_BONUS]] = (1, 5)
-    stats[1, 2, :, F.F_STALLED] = 1
-    return types.SimpleNamespace(
-        players=players, games=games, seed=9, rules=RuleConfig(), deck=PUBLISHED,
-        strategy_names=("a", "b"),
-        seat_strategy=np.array([[0, 1], [1, 0]], dtype=np.int16),
-        round_stats=stats,
-        totals=np.array([[10, 20], [30, 30]], dtype=np.int32),
-        win_credit=np.array([[1.0, 0.0], [0.5, 0.5]]),
-    )
+# ------------------------------------------------------------------ strategies
+def test_strategies_lists_the_registry():
+    result = run("strategies")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    for name in registry.names():
+        strategy = registry.get(name)
+        line = next(l for l in lines if l.startswith(name + " "))
+        assert strategy.description in line
+        for param in strategy.params:
+            assert f"{param}=" in result.stdout
 
 
-def test_summarize_fake_result():
-    s = summarize(_fake_result(), wall_s=2.0)
-    assert (s["games"], s["players"], s["rounds"], s["stalled_rounds"]) == (2, 2, 6, 1)
-    assert s["games_per_s"] == 1.0 and s["seed"] == 9
-    a, b = s["by_strategy"]["a"], s["by_strategy"]["b"]
-    assert a["n_seats_played"] == b["n_seats_played"] == 2
-    assert a["mean_game_score"] == 20.0 and b["mean_game_score"] == 25.0  # a: 10, 30; b: 20, 30
-    assert a["win_share"] == 0.75 and b["win_share"] == 0.25
-    assert a["bonus_rate"] == 0.5 and b["bonus_rate"] == 0.0
-    assert a["mean_turns_per_round"] == 5.0
-    assert s["by_seat"]["0"]["mean_game_score"] == 20.0
-    assert s["by_seat"]["1"]["win_share"] == 0.25
-    json.dumps(s, allow_nan=False)  # JSON-safe
-
-
-def test_summarize_strategy_that_never_finished():
-    res = _fake_result()
-    res.round_stats[..., F.F_FINISHER] = 0
-    s = summarize(res, wall_s=0.0)
-    assert s["by_strategy"]["a"]["bonus_rate"] is None and s["games_per_s"] is None
-    json.dumps(s, allow_nan=False)
-    text = format_table(s)
-    assert "strategy" in text and "seat" in text and "seed 9" in text
+def test_strategies_json():
+    data = json.loads(run("strategies", "--json").stdout)
+    assert list(data) == registry.names()
+    for name, entry in data.items():
+        assert entry["description"] == registry.get(name).description
+        assert entry["params"] == dict(registry.get(name).params)

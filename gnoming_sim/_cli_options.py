@@ -1,0 +1,118 @@
+"""Options shared by the ``gnoming-sim`` commands, and their checks.
+
+Each check raises :class:`GnomingError` with a message that starts with the option it
+is about (``--players must be between 2 and 7, got 8``); the command line prints it on
+one line and exits with code 2, before any game is played.
+"""
+from __future__ import annotations
+
+import click
+
+from .deck import Deck, load_deck
+from .errors import GnomingError
+from .rules import MAX_PLAYERS, MIN_PLAYERS, RuleConfig, load_rules
+
+MAX_SEED = 2**64 - 1
+
+players = click.option("--players", type=int, default=4, show_default=True, metavar="N",
+                       help=f"Players at the table ({MIN_PLAYERS}..{MAX_PLAYERS}).")
+strategy = click.option(
+    "--strategy", "strategy", default=None, metavar="NAME",
+    help="Strategy for every seat (default: random). A comma-separated list is an alias of --seats.")
+seats = click.option("--seats", default=None, metavar="A,B,...",
+                     help="One strategy per seat, comma-separated, in seat order.")
+seed = click.option("--seed", type=int, default=0, show_default=True, metavar="S",
+                    help="Master seed; game g draws only from streams of (S, g).")
+rotate = click.option(
+    "--rotate-seats/--no-rotate-seats", "rotate", default=True, show_default=True,
+    help="With mixed seats, move the strategies one seat per game so seat advantage cancels.")
+threads = click.option("--threads", type=int, default=None, metavar="K",
+                       help="Worker threads (default: all cores). Results do not depend on it.")
+rules = click.option("--rules", "rules_path", type=click.Path(dir_okay=True), default=None, metavar="FILE",
+                     help="TOML file of rules options (see `gnoming-sim rules`); defaults otherwise.")
+deck = click.option("--deck", "deck_path", type=click.Path(dir_okay=True), default=None, metavar="FILE",
+                    help="TOML file of a deck composition ([cards] table); the published deck otherwise.")
+as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+
+
+def table_options(command):
+    """The options that set up a table: players, strategies, seed, rotation, rules, deck."""
+    for option in (deck, rules, rotate, seed, seats, strategy, players):
+        command = option(command)
+    return command
+
+
+# ------------------------------------------------------------------ checks
+def check_players(value: int) -> int:
+    if not MIN_PLAYERS <= value <= MAX_PLAYERS:
+        raise GnomingError(f"--players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, got {value}")
+    return value
+
+
+def check_at_least(option: str, value: int | None, low: int) -> None:
+    if value is not None and value < low:
+        raise GnomingError(f"{option} must be >= {low}, got {value}")
+
+
+def check_seed(value: int) -> int:
+    if not 0 <= value <= MAX_SEED:
+        raise GnomingError(f"--seed must be in 0..2**64-1, got {value}")
+    return value
+
+
+def _names(option: str, spec: str) -> list[str]:
+    names = [s.strip() for s in spec.split(",")]
+    if any(not n for n in names):
+        raise GnomingError(f"{option} has an empty strategy name: {spec!r}")
+    return names
+
+
+def seat_strategies(strategy: str | None, seats: str | None, players: int) -> tuple[str, ...]:
+    """One registered strategy name per seat, from ``--strategy NAME`` or ``--seats A,B,...``.
+
+    ``--strategy A,B,...`` (one name per seat) is accepted as an alias of ``--seats``.
+    """
+    from . import strategies as registry
+
+    if strategy is not None and seats is not None:
+        raise GnomingError("--strategy and --seats exclude each other: give one strategy for every seat, "
+                           "or one per seat")
+    option, spec = ("--seats", seats) if seats is not None else ("--strategy", strategy or "random")
+    names = _names(option, spec)
+    allowed = (players,) if option == "--seats" else (1, players)
+    if len(names) not in allowed:
+        want = f"one name per seat ({players})" if option == "--seats" else f"one name or one per seat ({players})"
+        raise GnomingError(f"{option} takes {want}, got {len(names)}: {spec!r}")
+    for name in names:
+        try:
+            registry.get(name)
+        except GnomingError as exc:
+            raise GnomingError(f"{option}: {exc}") from None
+    return tuple(names * players if len(names) == 1 else names)
+
+
+def load_rules_file(path) -> RuleConfig:
+    try:
+        return load_rules(path)
+    except GnomingError as exc:
+        raise GnomingError(f"--rules: {exc}") from None
+
+
+def load_deck_file(path, players: int | None = None) -> Deck:
+    """The deck of ``--deck`` (the published deck without it), checked for ``players`` if given."""
+    try:
+        loaded = load_deck(path)
+        if players is not None:
+            loaded.validate_for(players)
+    except GnomingError as exc:
+        raise GnomingError(f"--deck: {exc}") from None
+    return loaded
+
+
+def table_spec(players_: int, strategy_: str | None, seats_: str | None, seed_: int,
+               rules_path, deck_path) -> tuple[tuple[str, ...], RuleConfig, Deck]:
+    """Check the table options in a fixed order; return (seat strategies, rules, deck)."""
+    check_players(players_)
+    check_seed(seed_)
+    names = seat_strategies(strategy_, seats_, players_)
+    return names, load_rules_file(rules_path), load_deck_file(deck_path, players_)
