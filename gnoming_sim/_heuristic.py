@@ -11,6 +11,8 @@ Parameters (``params[H_*]``, float64):
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ._jit import jit
 from ._observe import (O_FINISHER, O_ME, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PLAYERS,
                        O_TOP0, U_COST, U_COUNT)
@@ -101,6 +103,98 @@ def estimate(row, q, c, eu, mpl, pair_w, mull_w):
     return total
 
 
+# Incremental deltas: putting a card at q changes only the row and the column through q,
+# and the cover of their five cells; the rest of the estimate cancels.  The layout's
+# per-line facts are packed into ints once per decision (5 bits per line value).
+LINE_MASK = np.array([0o7, 0o70, 0o700, 0o111, 0o222, 0o444], dtype=np.int64)
+
+
+@jit
+def _line_eval(row, q, c, li, mpl, pair_w):
+    """(matched value or -1, estimate term) of line ``li`` with ``c`` put at ``q``."""
+    a = LINES[li, 0]
+    b = LINES[li, 1]
+    d = LINES[li, 2]
+    x = c if a == q else row[a]
+    y = c if b == q else row[b]
+    z = c if d == q else row[d]
+    if x != HIDDEN and y != HIDDEN and z != HIDDEN:
+        v = line_match_value(x, y, z, mpl)
+        if v >= 0:
+            return v, -1.0 * v
+    if pair_w > 0.0:
+        return -1, -pair_w * _pair_value(x, y, z, mpl)
+    return -1, 0.0
+
+
+@jit
+def _cell_cost(x, covered, eu, mull_w):
+    if x == HIDDEN:
+        return eu
+    if x == HAZARD:
+        return 1.0 * HAZARD_PENALTY
+    if x == MULLIGAN:
+        return -mull_w
+    if x < 0 or not covered:
+        return 1.0 * x
+    return 0.0
+
+
+@jit
+def prepare(row, mpl, pair_w):
+    """Packed facts of ``row`` as is: (matched-line mask, covered cells, matched values, pair values)."""
+    mmask = 0
+    covered = 0
+    mvals = 0
+    pvals = 0
+    for li in range(6):
+        a = LINES[li, 0]
+        b = LINES[li, 1]
+        d = LINES[li, 2]
+        x = row[a]
+        y = row[b]
+        z = row[d]
+        if x != HIDDEN and y != HIDDEN and z != HIDDEN:
+            v = line_match_value(x, y, z, mpl)
+            if v >= 0:
+                mmask |= 1 << li
+                covered |= LINE_MASK[li]
+                mvals |= (v & 31) << (5 * li)
+                continue
+        if pair_w > 0.0:
+            pvals |= (_pair_value(x, y, z, mpl) & 31) << (5 * li)
+    return mmask, covered, mvals, pvals
+
+
+@jit
+def fast_delta(row, q, c, mmask, covered, mvals, pvals, eu, mpl, pair_w, mull_w):
+    """``estimate(row, q, c, ...) - estimate(row, -1, 0, ...)`` from the packed facts."""
+    lr = q // 3
+    lc = 3 + q % 3
+    d = 0.0
+    new_cov = 0
+    for li in range(6):
+        if li != lr and li != lc and (mmask >> li) & 1:
+            new_cov |= LINE_MASK[li]
+    for k in range(2):
+        li = lr if k == 0 else lc
+        if (mmask >> li) & 1:
+            d += (mvals >> (5 * li)) & 31
+        else:
+            d += pair_w * ((pvals >> (5 * li)) & 31)
+        v, t = _line_eval(row, q, c, li, mpl, pair_w)
+        d += t
+        if v >= 0:
+            new_cov |= LINE_MASK[li]
+    touched = LINE_MASK[lr] | LINE_MASK[lc]
+    for x in range(9):
+        if (touched >> x) & 1:
+            old = _cell_cost(row[x], (covered >> x) & 1, eu, mull_w)
+            new = _cell_cost(c if x == q else row[x], (new_cov >> x) & 1, eu, mull_w)
+            d += new - old
+    return d
+
+
 @jit
 def _best_opponent(pub, vis, eu):
     me = pub[O_ME]
@@ -115,10 +209,11 @@ def _best_opponent(pub, vis, eu):
 
 
 @jit
-def _delta(params, pub, vis, fd, row, base, eu, q, c):
+def _delta(params, pub, vis, fd, row, prep, eu, q, c):
     """Change of the estimate when ``c`` is put at ``q``, with the decision's adjustments."""
     mpl = pub[O_MULLIGANS_PER_LINE]
-    d = estimate(row, q, c, eu, mpl, params[H_PAIR], params[H_MULLIGAN]) - base
+    d = fast_delta(row, q, c, prep[0], prep[1], prep[2], prep[3], eu, mpl, params[H_PAIR],
+                   params[H_MULLIGAN])
     if row[q] == HIDDEN:
         d -= params[H_REVEAL]
         if fd[pub[O_ME]] == 1 and pub[O_FINISHER] < 0:  # this move finishes the round
@@ -147,20 +242,23 @@ def _mulligan_placeable(row, pub):
 
 
 @jit
-def _best_place(params, pub, vis, fd, unknown, c, legal, use_mask):
+def _best_place(params, pub, vis, fd, c, legal, use_mask, prep, eu):
     """(best delta, position) over all positions, or those allowed by ``legal`` if ``use_mask``."""
     row = vis[pub[O_ME]]
-    eu = unseen_mean(unknown, params)
-    base = estimate(row, -1, 0, eu, pub[O_MULLIGANS_PER_LINE], params[H_PAIR], params[H_MULLIGAN])
     best = INF
     best_q = -1
     for q in range(9):
         if not use_mask or legal[q]:
-            d = _delta(params, pub, vis, fd, row, base, eu, q, c)
+            d = _delta(params, pub, vis, fd, row, prep, eu, q, c)
             if d < best:
                 best = d
                 best_q = q
     return best, best_q
+
+
+@jit
+def _prepare_me(params, pub, vis):
+    return prepare(vis[pub[O_ME]], pub[O_MULLIGANS_PER_LINE], params[H_PAIR])
 
 
 # ----------------------------------------------------------------- decisions
@@ -175,6 +273,8 @@ def initial_flips(params, out):
 def draw_source(params, pub, vis, fd, unknown, legal):
     """Take the better discard top if it improves the estimate by >= H_TAKE, else draw blind."""
     row = vis[pub[O_ME]]
+    prep = _prepare_me(params, pub, vis)
+    eu = unseen_mean(unknown, params)
     best = INF
     src = 0
     for k in range(2):
@@ -183,7 +283,7 @@ def draw_source(params, pub, vis, fd, unknown, legal):
             continue
         if top == MULLIGAN and not _mulligan_placeable(row, pub):
             continue
-        d, _ = _best_place(params, pub, vis, fd, unknown, top, legal, False)
+        d, _ = _best_place(params, pub, vis, fd, top, legal, False, prep, eu)
         if d < best:
             best = d
             src = 1 + k
@@ -194,7 +294,8 @@ def draw_source(params, pub, vis, fd, unknown, legal):
 
 @jit
 def placement(params, pub, vis, fd, unknown, card, legal):
-    d, q = _best_place(params, pub, vis, fd, unknown, card, legal, True)
+    d, q = _best_place(params, pub, vis, fd, card, legal, True, _prepare_me(params, pub, vis),
+                       unseen_mean(unknown, params))
     if legal[NOKEEP] and (q < 0 or d > -params[H_KEEP]):
         return NOKEEP
     return q
@@ -204,7 +305,8 @@ def placement(params, pub, vis, fd, unknown, card, legal):
 def bounce_target(params, pub, vis, fd, unknown, card, legal):
     if params[H_BOUNCE] <= 0.0:
         return NOKEEP
-    d, q = _best_place(params, pub, vis, fd, unknown, card, legal, True)
+    d, q = _best_place(params, pub, vis, fd, card, legal, True, _prepare_me(params, pub, vis),
+                       unseen_mean(unknown, params))
     if q >= 0 and d < 0.0:
         return q
     return NOKEEP
