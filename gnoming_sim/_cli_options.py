@@ -13,6 +13,7 @@ from .errors import GnomingError
 from .rules import MAX_PLAYERS, MIN_PLAYERS, RuleConfig, load_rules
 
 MAX_SEED = 2**64 - 1
+REPORT_MAX_PLAYERS = MAX_PLAYERS   # the report's studies seat up to this many players
 
 players = click.option("--players", type=int, default=4, show_default=True, metavar="N",
                        help=f"Players at the table ({MIN_PLAYERS}..{MAX_PLAYERS}).")
@@ -27,7 +28,13 @@ rotate = click.option(
     "--rotate-seats/--no-rotate-seats", "rotate", default=True, show_default=True,
     help="With mixed seats, move the strategies one seat per game so seat advantage cancels.")
 threads = click.option("--threads", type=int, default=None, metavar="K",
-                       help="Worker threads (default: all cores). Results do not depend on it.")
+                       help="Worker threads (default: all cores; with --workers, per worker, default 1). "
+                            "Results do not depend on it.")
+workers = click.option("--workers", type=int, default=None, metavar="N",
+                       help="Play on a local Dask cluster of N worker processes (needs gnoming-sim[dist]).")
+scheduler = click.option("--scheduler", default=None, metavar="ADDRESS",
+                         help="Play on a running Dask cluster: its scheduler's address, e.g. tcp://HOST:8786 "
+                              "(needs gnoming-sim[dist]).")
 rules = click.option("--rules", "rules_path", type=click.Path(dir_okay=True), default=None, metavar="FILE",
                      help="TOML file of rules options (see `gnoming-sim rules`); defaults otherwise.")
 deck = click.option("--deck", "deck_path", type=click.Path(dir_okay=True), default=None, metavar="FILE",
@@ -38,6 +45,13 @@ as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON o
 def table_options(command):
     """The options that set up a table: players, strategies, seed, rotation, rules, deck."""
     for option in (deck, rules, rotate, seed, seats, strategy, players):
+        command = option(command)
+    return command
+
+
+def cluster_options(command):
+    """Where the games are played: ``--workers N`` (a local Dask cluster) or ``--scheduler ADDRESS``."""
+    for option in (scheduler, workers):
         command = option(command)
     return command
 
@@ -91,6 +105,26 @@ def seat_strategies(strategy: str | None, seats: str | None, players: int) -> tu
     return tuple(names * players if len(names) == 1 else names)
 
 
+def check_report_dir(path) -> "Path":
+    """The report directory: created if missing, and writable; else a ``--out`` error."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise GnomingError(f"--out {out} is not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise GnomingError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise GnomingError(f"--out {out}: directory is not writable")
+    return out
+
+
 def load_rules_file(path) -> RuleConfig:
     try:
         return load_rules(path)
@@ -116,3 +150,10 @@ def table_spec(players_: int, strategy_: str | None, seats_: str | None, seed_: 
     check_seed(seed_)
     names = seat_strategies(strategy_, seats_, players_)
     return names, load_rules_file(rules_path), load_deck_file(deck_path, players_)
+
+
+def check_cluster(workers: int | None, scheduler: str | None, threads: int | None = None) -> None:
+    """Check ``--workers``/``--scheduler``: exclusive, N >= 1, Dask installed."""
+    from .distributed import check_options
+
+    check_options(workers, scheduler, threads)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from ._observe import (O_FINISHER, O_ME, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PLAYERS,
+from ._observe import (O_FINISHER, O_FROM_PILE, O_ME, O_PLAN_CARD, O_PLAN_POS, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PLAYERS,
                        O_TOP0, U_COST, U_COUNT)
 from ._scoring import LINES, card_cost, line_match_value
 from .cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD
@@ -31,6 +31,8 @@ H_FINISH_MARGIN = 7  # finish only if own score <= best opponent estimate - marg
 H_BOUNCE = 8         # > 0: bounce when it improves the estimate; <= 0: never bounce
 H_HAZARD_FLIP = 9    # > 0: take the flip an opponent's hazard offers; <= 0: decline
 H_INIT = 10          # initial flips: 0 = corners (0, 8), 1 = one row (0, 1), 2 = diagonal (0, 4)
+H_SCRATCH = 16       # params[16:43]: per-decision workspace (each decision rewrites it first;
+                     # nothing is carried from one decision to the next)
 
 PARAM_NAMES = ("unseen_bias", "pair_weight", "take_threshold", "keep_threshold", "reveal_bonus",
                "mulligan_bonus", "hazard_deny", "finish_margin", "bounce", "hazard_flip",
@@ -167,15 +169,26 @@ def prepare(row, mpl, pair_w):
 
 
 @jit
+def _cover_of(lines):
+    """Cells covered by the lines in bit set ``lines`` (bits 0-2 rows, 3-5 columns)."""
+    return ((lines & 1) * 0o7 | ((lines >> 1) & 1) * 0o70 | ((lines >> 2) & 1) * 0o700
+            | ((lines >> 3) & 1) * 0o111 | ((lines >> 4) & 1) * 0o222 | ((lines >> 5) & 1) * 0o444)
+
+
+@jit
+def _swap_cost(row, x, q, c, covered, new_cov, eu, mull_w):
+    return (_cell_cost(c if x == q else row[x], (new_cov >> x) & 1, eu, mull_w)
+            - _cell_cost(row[x], (covered >> x) & 1, eu, mull_w))
+
+
+@jit
 def fast_delta(row, q, c, mmask, covered, mvals, pvals, eu, mpl, pair_w, mull_w):
     """``estimate(row, q, c, ...) - estimate(row, -1, 0, ...)`` from the packed facts."""
     lr = q // 3
-    lc = 3 + q % 3
+    cq = q % 3
+    lc = 3 + cq
     d = 0.0
-    new_cov = 0
-    for li in range(6):
-        if li != lr and li != lc and (mmask >> li) & 1:
-            new_cov |= LINE_MASK[li]
+    new_lines = mmask & ~((1 << lr) | (1 << lc))
     for k in range(2):
         li = lr if k == 0 else lc
         if (mmask >> li) & 1:
@@ -185,13 +198,63 @@ def fast_delta(row, q, c, mmask, covered, mvals, pvals, eu, mpl, pair_w, mull_w)
         v, t = _line_eval(row, q, c, li, mpl, pair_w)
         d += t
         if v >= 0:
-            new_cov |= LINE_MASK[li]
-    touched = LINE_MASK[lr] | LINE_MASK[lc]
-    for x in range(9):
-        if (touched >> x) & 1:
-            old = _cell_cost(row[x], (covered >> x) & 1, eu, mull_w)
-            new = _cell_cost(c if x == q else row[x], (new_cov >> x) & 1, eu, mull_w)
-            d += new - old
+            new_lines |= 1 << li
+    new_cov = _cover_of(new_lines)
+    for j in range(3):  # the row through q, then the column's two other cells
+        d += _swap_cost(row, 3 * lr + j, q, c, covered, new_cov, eu, mull_w)
+        if j != lr:
+            d += _swap_cost(row, 3 * j + cq, q, c, covered, new_cov, eu, mull_w)
+    return d
+
+
+@jit
+def precompute(row, mmask, covered, mvals, pvals, eu, pair_w, mull_w, scratch):
+    """For every position q, the parts of ``fast_delta`` that do not depend on the card put there.
+
+    ``scratch[q]``: minus the old terms of q's two lines and of the five cells they hold, plus
+    the four other cells' cost when only the other lines cover them; ``scratch[9 + q]`` /
+    ``scratch[18 + q]``: what those cells of q's row / column save if that line becomes matched.
+    """
+    for q in range(9):
+        lr = q // 3
+        cq = q % 3
+        lc = 3 + cq
+        other = _cover_of(mmask & ~((1 << lr) | (1 << lc)))
+        k = 0.0
+        for li in (lr, lc):
+            if (mmask >> li) & 1:
+                k += (mvals >> (5 * li)) & 31
+            else:
+                k += pair_w * ((pvals >> (5 * li)) & 31)
+        k -= _cell_cost(row[q], (covered >> q) & 1, eu, mull_w)
+        save_r = 0.0
+        save_c = 0.0
+        for j in range(3):
+            x = 3 * lr + j
+            if x != q:
+                base = _cell_cost(row[x], (other >> x) & 1, eu, mull_w)
+                k += base - _cell_cost(row[x], (covered >> x) & 1, eu, mull_w)
+                save_r += base - _cell_cost(row[x], 1, eu, mull_w)
+            y = 3 * j + cq
+            if y != q:
+                base = _cell_cost(row[y], (other >> y) & 1, eu, mull_w)
+                k += base - _cell_cost(row[y], (covered >> y) & 1, eu, mull_w)
+                save_c += base - _cell_cost(row[y], 1, eu, mull_w)
+        scratch[q] = k
+        scratch[9 + q] = save_r
+        scratch[18 + q] = save_c
+
+
+@jit
+def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w):
+    """``fast_delta`` from the parts :func:`precompute` left in ``scratch``."""
+    vr, tr = _line_eval(row, q, c, q // 3, mpl, pair_w)
+    vc, tc = _line_eval(row, q, c, 3 + q % 3, mpl, pair_w)
+    d = scratch[q] + tr + tc + _cell_cost(c, vr >= 0 or vc >= 0, eu, mull_w)
+    if vr >= 0:
+        d -= scratch[9 + q]
+    if vc >= 0:
+        d -= scratch[18 + q]
     return d
 
 
@@ -209,11 +272,11 @@ def _best_opponent(pub, vis, eu):
 
 
 @jit
-def _delta(params, pub, vis, fd, row, prep, eu, q, c):
-    """Change of the estimate when ``c`` is put at ``q``, with the decision's adjustments."""
+def _delta(params, pub, vis, fd, row, eu, q, c):
+    """Change of the estimate when ``c`` is put at ``q``, with the decision's adjustments
+    (``params[H_SCRATCH:]`` must hold this decision's :func:`precompute`)."""
     mpl = pub[O_MULLIGANS_PER_LINE]
-    d = fast_delta(row, q, c, prep[0], prep[1], prep[2], prep[3], eu, mpl, params[H_PAIR],
-                   params[H_MULLIGAN])
+    d = quick_delta(row, q, c, params[H_SCRATCH:], eu, mpl, params[H_PAIR], params[H_MULLIGAN])
     if row[q] == HIDDEN:
         d -= params[H_REVEAL]
         if fd[pub[O_ME]] == 1 and pub[O_FINISHER] < 0:  # this move finishes the round
@@ -242,14 +305,14 @@ def _mulligan_placeable(row, pub):
 
 
 @jit
-def _best_place(params, pub, vis, fd, c, legal, use_mask, prep, eu):
+def _best_place(params, pub, vis, fd, c, legal, use_mask, eu):
     """(best delta, position) over all positions, or those allowed by ``legal`` if ``use_mask``."""
     row = vis[pub[O_ME]]
     best = INF
     best_q = -1
     for q in range(9):
         if not use_mask or legal[q]:
-            d = _delta(params, pub, vis, fd, row, prep, eu, q, c)
+            d = _delta(params, pub, vis, fd, row, eu, q, c)
             if d < best:
                 best = d
                 best_q = q
@@ -257,8 +320,12 @@ def _best_place(params, pub, vis, fd, c, legal, use_mask, prep, eu):
 
 
 @jit
-def _prepare_me(params, pub, vis):
-    return prepare(vis[pub[O_ME]], pub[O_MULLIGANS_PER_LINE], params[H_PAIR])
+def _prepare_me(params, pub, vis, eu):
+    """Precompute this decision's per-position parts into ``params[H_SCRATCH:]``."""
+    row = vis[pub[O_ME]]
+    pair_w = params[H_PAIR]
+    mmask, covered, mvals, pvals = prepare(row, pub[O_MULLIGANS_PER_LINE], pair_w)
+    precompute(row, mmask, covered, mvals, pvals, eu, pair_w, params[H_MULLIGAN], params[H_SCRATCH:])
 
 
 # ----------------------------------------------------------------- decisions
@@ -273,8 +340,8 @@ def initial_flips(params, out):
 def draw_source(params, pub, vis, fd, unknown, legal):
     """Take the better discard top if it improves the estimate by >= H_TAKE, else draw blind."""
     row = vis[pub[O_ME]]
-    prep = _prepare_me(params, pub, vis)
     eu = unseen_mean(unknown, params)
+    _prepare_me(params, pub, vis, eu)
     best = INF
     src = 0
     for k in range(2):
@@ -283,10 +350,12 @@ def draw_source(params, pub, vis, fd, unknown, legal):
             continue
         if top == MULLIGAN and not _mulligan_placeable(row, pub):
             continue
-        d, _ = _best_place(params, pub, vis, fd, top, legal, False, prep, eu)
+        d, q = _best_place(params, pub, vis, fd, top, legal, False, eu)
         if d < best:
             best = d
             src = 1 + k
+            pub[O_PLAN_CARD] = top
+            pub[O_PLAN_POS] = q
     if best <= -params[H_TAKE]:
         return src
     return 0
@@ -294,8 +363,11 @@ def draw_source(params, pub, vis, fd, unknown, legal):
 
 @jit
 def placement(params, pub, vis, fd, unknown, card, legal):
-    d, q = _best_place(params, pub, vis, fd, card, legal, True, _prepare_me(params, pub, vis),
-                       unseen_mean(unknown, params))
+    if not legal[NOKEEP] and pub[O_FROM_PILE] >= 0 and pub[O_PLAN_CARD] == card and pub[O_PLAN_POS] >= 0:
+        return pub[O_PLAN_POS]  # draw_source already found the best place for this very card
+    eu = unseen_mean(unknown, params)
+    _prepare_me(params, pub, vis, eu)
+    d, q = _best_place(params, pub, vis, fd, card, legal, True, eu)
     if legal[NOKEEP] and (q < 0 or d > -params[H_KEEP]):
         return NOKEEP
     return q
@@ -305,8 +377,9 @@ def placement(params, pub, vis, fd, unknown, card, legal):
 def bounce_target(params, pub, vis, fd, unknown, card, legal):
     if params[H_BOUNCE] <= 0.0:
         return NOKEEP
-    d, q = _best_place(params, pub, vis, fd, card, legal, True, _prepare_me(params, pub, vis),
-                       unseen_mean(unknown, params))
+    eu = unseen_mean(unknown, params)
+    _prepare_me(params, pub, vis, eu)
+    d, q = _best_place(params, pub, vis, fd, card, legal, True, eu)
     if q >= 0 and d < 0.0:
         return q
     return NOKEEP

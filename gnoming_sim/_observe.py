@@ -30,7 +30,9 @@ O_DRAWN = 12      # the card in hand (during keep / bounce / discard decisions),
 O_FROM_PILE = 13  # -1 if the card in hand came from the draw pile, else the pile 0/1
 O_MULLIGAN_LIMIT = 14      # rules: mulligan_limit
 O_MULLIGANS_PER_LINE = 15  # rules: mulligans_per_line
-N_OBS = 16
+O_PLAN_CARD = 16  # a strategy's own note for this turn: the pile top it planned for ...
+O_PLAN_POS = 17   # ... and where it planned to put it (NO_CARD / -1: no plan); reset each turn
+N_OBS = 18
 
 # spare slots of ``unknown`` (below any card's slot) hold running totals
 U_COUNT = 0  # unseen cards

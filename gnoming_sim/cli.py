@@ -74,6 +74,7 @@ def cli():
 @click.option("--games", type=int, default=10_000, show_default=True, metavar="N",
               help="Games to play (3 rounds each).")
 @opt.threads
+@opt.cluster_options
 @click.option("--out", type=click.Path(), default=None, metavar="FILE.parquet",
               help="Write one row per (game, round, seat) to this Parquet file, chunk by chunk.")
 @click.option("--resume", is_flag=True,
@@ -82,20 +83,22 @@ def cli():
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Games per chunk: one progress step and one Parquet row group [default: 20000].")
 @opt.as_json
-def simulate(players, strategy, seats, seed, rotate, rules_path, deck_path, games, threads, out, resume,
-             force, chunk_size, as_json):
+def simulate(players, strategy, seats, seed, rotate, rules_path, deck_path, games, threads, workers,
+             scheduler, out, resume, force, chunk_size, as_json):
     """Play a batch of games; print per-strategy and per-seat results."""
+    from .distributed import open_pool
     from .runner import DEFAULT_CHUNK_GAMES, Batch, BatchSpec
 
     opt.check_players(players)
     opt.check_at_least("--games", games, 1)
     opt.check_at_least("--threads", threads, 1)
     opt.check_at_least("--chunk-size", chunk_size, 1)
+    opt.check_cluster(workers, scheduler, threads)
     names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path)
     spec = BatchSpec.make(players, names, games, seed, rotate, rules_, deck_)
     batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size or DEFAULT_CHUNK_GAMES)
-    with _progress_bar(games) as advance:
-        outcome = batch.run(threads=threads, progress=advance)
+    with open_pool(workers, scheduler, threads) as pool, _progress_bar(games) as advance:
+        outcome = batch.run(threads=threads, progress=advance, pool=pool)
     if outcome.stopped_by:
         _report_interruption(outcome)
     if as_json:
@@ -207,6 +210,67 @@ def strategies(as_json):
             pad = " " * (width + 4)
             click.echo(textwrap.fill(params, width=100, initial_indent=pad, subsequent_indent=pad,
                                      break_on_hyphens=False))
+
+
+@cli.command()
+@click.option("--quick", is_flag=True, help="Small samples: a complete report in under a minute (tests, previews).")
+@click.option("--games", type=int, default=None, metavar="N",
+              help="Games per design cell of every study (a tournament lineup, an early-finish table size) "
+                   "[default: each study's own size].")
+@opt.seed
+@opt.threads
+@opt.rules
+@opt.deck
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True,
+              metavar="DIR", help="Directory for index.html, the figures (PNG), the tables (CSV) and summary.json.")
+def report(quick, games, seed, threads, rules_path, deck_path, out_dir):
+    """Run the studies (tournament, early-finish bonus, ...) and write an HTML report."""
+    opt.check_at_least("--games", games, 1)
+    opt.check_at_least("--threads", threads, 1)
+    opt.check_seed(seed)
+    rules_ = opt.load_rules_file(rules_path)
+    deck_ = opt.load_deck_file(deck_path, opt.REPORT_MAX_PLAYERS)
+    out = opt.check_report_dir(out_dir)
+
+    from analyses.report import build_report  # imports the engine: only after every check
+
+    command = _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir)
+    summary = build_report(out, quick=quick, games=games, seed=seed, threads=threads, rules=rules_, deck=deck_,
+                           progress=_study_progress, command=command)
+    click.echo(f"report: {out / 'index.html'} ({summary['wall_s']:.0f} s)")
+    for finding in summary["findings"]:
+        lo, hi = finding["ci95"]
+        click.echo(f"  - {finding['text']} [95% CI {lo:.4g}, {hi:.4g}; n = {finding['n']:,}]")
+
+
+def _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir) -> str:
+    """The command line that made a report, for its "how it was made" section."""
+    parts = [PROG, "report"]
+    parts += ["--quick"] if quick else []
+    parts += [f"--games {games}"] if games is not None else []
+    parts += [f"--seed {seed}"]
+    parts += [f"--threads {threads}"] if threads is not None else []
+    parts += [f"--rules {rules_path}"] if rules_path else []
+    parts += [f"--deck {deck_path}"] if deck_path else []
+    parts += [f"--out {out_dir}"]
+    return " ".join(parts)
+
+
+@contextlib.contextmanager
+def _study_progress(study, games: int):
+    """A progress bar per study on a terminal; otherwise a line when it starts and ends."""
+    import time
+
+    stream = _stderr()
+    label = f"{study.title} ({games:,} games)"
+    if hasattr(stream, "isatty") and stream.isatty():
+        with click.progressbar(length=games, label=label, file=stream, show_pos=True) as bar:
+            yield bar.update
+        return
+    t0 = time.perf_counter()
+    click.echo(f"{label} ...", file=stream)
+    yield lambda n: None
+    click.echo(f"{study.title}: done in {time.perf_counter() - t0:.0f} s", file=stream)
 
 
 # ---------------------------------------------------------------- entry point

@@ -17,6 +17,7 @@ from .fields import N_FIELDS, NAMES as FIELD_NAMES
 from .rules import ROUNDS, RuleConfig
 
 DEFAULT_CHUNK = 16384
+PARALLEL_CHUNK = 64  # games per block handed to a thread
 TRACE_CAPACITY = 4096  # records per game; longer games are replayed with a larger buffer
 MAX_SEED = 2**64 - 1
 
@@ -170,9 +171,10 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
             cap = TRACE_CAPACITY if trace else 0
             tr = np.zeros((n if trace else 0, cap, 4), dtype=np.int32)
             tlen = np.zeros(n, dtype=np.int64)
-            play_batch(first_game + lo, np.uint64(seed), players, seat_strategy[lo:hi], kinds, params,
-                       rules_arr, deck_arr, counts, ords, use_given, out[lo:hi], totals[lo:hi],
-                       win[lo:hi], tr, tlen)
+            with _parallel_chunks(PARALLEL_CHUNK):
+                play_batch(first_game + lo, np.uint64(seed), players, seat_strategy[lo:hi], kinds,
+                           params, rules_arr, deck_arr, counts, ords, use_given, out[lo:hi],
+                           totals[lo:hi], win[lo:hi], tr, tlen)
             if trace:
                 trace_list.extend(_collect_traces(tr, tlen, lo, first_game, seed, players,
                                                   seat_strategy, kinds, params, rules_arr, deck_arr,
@@ -202,6 +204,25 @@ def _collect_traces(tr, tlen, lo, first_game, seed, players, seat_strategy, kind
                    totals[g:g + 1].copy(), win[g:g + 1].copy(), big, again)
         result.append(big[0, :n].copy())
     return result
+
+
+class _parallel_chunks:
+    """Hand games to threads in small blocks (dynamic scheduling), so no core idles at the end."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __enter__(self):
+        import numba
+
+        self.old = numba.get_parallel_chunksize()
+        numba.set_parallel_chunksize(self.n)
+
+    def __exit__(self, *exc):
+        import numba
+
+        numba.set_parallel_chunksize(self.old)
+        return False
 
 
 class _threads:

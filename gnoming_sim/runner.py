@@ -12,6 +12,11 @@ is added to a :class:`~gnoming_sim.summary.Tally`; memory does not grow with ``g
 While a batch runs, SIGINT (Ctrl-C) and SIGTERM ask it to stop after the chunk in
 progress: the output file then holds every finished chunk and ``resume=True`` completes
 it.  A second signal stops at once (KeyboardInterrupt), still leaving a valid file.
+
+A chunk is a pure, picklable unit of work (:class:`Chunk`, played by :func:`play_chunk`):
+``pool`` decides where chunks are played.  By default they are played one after another
+in this process; :func:`gnoming_sim.distributed.open_pool` plays them on Dask workers.
+Either way the results come back in chunk order and go through the same writer and tally.
 """
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -96,6 +101,62 @@ class BatchSpec:
             "deck": self.deck.to_dict(),
             "deck_name": self.deck.name,
         }
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``first_game .. first_game + games - 1`` of a batch: a pure, picklable unit of work.
+
+    ``strategies`` holds the seat strategies themselves, not their names, so that a
+    strategy registered only in this process (a user's TOML file) reaches other processes.
+    """
+
+    spec: BatchSpec
+    strategies: tuple[registry.Strategy, ...]
+    first_game: int
+    games: int
+
+
+@dataclass
+class PlayedChunk:
+    """The results of a :class:`Chunk`.
+
+    ``round_stats`` int32 (G, 3, P, N_FIELDS); ``seat_strategy`` int8 (G, P) indexing
+    ``spec.names``; ``win_credit`` float64 (G, P).
+    """
+
+    first_game: int
+    round_stats: np.ndarray
+    seat_strategy: np.ndarray
+    win_credit: np.ndarray
+
+    @property
+    def games(self) -> int:
+        return self.round_stats.shape[0]
+
+
+def play_chunk(chunk: Chunk, threads: int | None = None) -> PlayedChunk:
+    """Play one chunk with ``threads`` numba threads; a pure function of ``chunk``."""
+    from .engine import simulate  # compiles the kernels: only once everything is checked
+
+    spec = chunk.spec
+    res = simulate(players=spec.players, strategies=chunk.strategies, games=chunk.games, seed=spec.seed,
+                   rules=spec.rules, deck=spec.deck, threads=threads, chunk_size=chunk.games,
+                   first_game=chunk.first_game, rotate=spec.rotate)
+    remap = np.array([spec.names.index(s) for s in res.strategy_names], dtype=np.int8)
+    return PlayedChunk(chunk.first_game, res.round_stats, remap[res.seat_strategy], res.win_credit)
+
+
+class InProcess:
+    """The default pool: chunks played one after another in this process."""
+
+    def __init__(self, threads: int | None = None):
+        self.threads = threads
+
+    def play(self, chunks: Iterator[Chunk]) -> Iterator[PlayedChunk]:
+        """Each chunk's results, in chunk order, each played only when asked for."""
+        for chunk in chunks:
+            yield play_chunk(chunk, self.threads)
 
 
 def _check_int(name: str, value, low: int, high: int | None = None) -> None:
@@ -207,12 +268,16 @@ class Batch:
         return 0 if self.existing is None else self.existing.games
 
     def run(self, threads: int | None = None, progress: Callable[[int], None] | None = None,
-            stop_after_chunks: int | None = None) -> Outcome:
+            stop_after_chunks: int | None = None, pool=None) -> Outcome:
         """Play the games not yet in the output; return the summary of the whole batch.
 
         ``progress(done)`` is called with the number of games done after each chunk;
         ``stop_after_chunks`` stops as an interruption would, after that many new chunks.
+        ``pool`` plays the chunks (an object with ``play(chunks)`` yielding their
+        :class:`PlayedChunk` in order, such as :func:`gnoming_sim.distributed.open_pool`
+        gives); None plays them here with ``threads`` numba threads.
         """
+        pool = InProcess(threads) if pool is None else pool
         tally = Tally(self.spec.names, self.spec.players)
         report = progress or (lambda done: None)
         t0 = time.perf_counter()
@@ -225,7 +290,7 @@ class Batch:
                 try:
                     self._read_existing(tally, sink)
                     report(self.resumed_games)
-                    done, stopped = self._play(tally, sink, threads, report, signals, stop_after_chunks)
+                    done, stopped = self._play(tally, sink, pool, report, signals, stop_after_chunks)
                 finally:
                     if sink is not None:
                         sink.close()
@@ -243,27 +308,34 @@ class Batch:
             if sink is not None:  # rebuilt, not copied: every row group gets the same dictionary
                 sink.write(table_of(first, stats, seat_strategy, self.spec.names), len(stats))
 
-    def _play(self, tally, sink, threads, report, signals, stop_after_chunks):
-        from .engine import simulate  # compiles the kernels: only once everything is checked
+    def _chunks(self) -> Iterator[Chunk]:
+        """The chunks of the games not yet in the output, in order."""
+        spec = self.spec
+        strategies = tuple(registry.get(name) for name in spec.seats)
+        for lo in range(self.resumed_games, spec.games, self.chunk_size):
+            yield Chunk(spec, strategies, lo, min(self.chunk_size, spec.games - lo))
 
+    def _play(self, tally, sink, pool, report, signals, stop_after_chunks):
         spec = self.spec
         lo, chunks = self.resumed_games, 0
-        while lo < spec.games:
-            if signals.signum is not None:
-                return lo, signal.Signals(signals.signum).name
-            if stop_after_chunks is not None and chunks >= stop_after_chunks:
-                return lo, "stop_after_chunks"
-            n = min(self.chunk_size, spec.games - lo)
-            res = simulate(players=spec.players, strategies=spec.seats, games=n, seed=spec.seed,
-                           rules=spec.rules, deck=spec.deck, threads=threads, chunk_size=n,
-                           first_game=lo, rotate=spec.rotate)
-            if sink is not None:
-                remap = np.array([spec.names.index(s) for s in res.strategy_names], dtype=np.int8)
-                sink.write(table_of(lo, res.round_stats, remap[res.seat_strategy], spec.names), n)
-            tally.add_result(res)
-            lo, chunks = lo + n, chunks + 1
-            report(lo)
-        return lo, None
+        played = pool.play(self._chunks())
+        try:
+            while lo < spec.games:
+                if signals.signum is not None:
+                    return lo, signal.Signals(signals.signum).name
+                if stop_after_chunks is not None and chunks >= stop_after_chunks:
+                    return lo, "stop_after_chunks"
+                part = next(played)
+                if part.first_game != lo:  # a pool that broke the chunk order: never write out of order
+                    raise RuntimeError(f"pool returned games {part.first_game}.. where {lo}.. were due")
+                if sink is not None:
+                    sink.write(table_of(lo, part.round_stats, part.seat_strategy, spec.names), part.games)
+                tally.add(part.round_stats, part.seat_strategy, part.win_credit)
+                lo, chunks = lo + part.games, chunks + 1
+                report(lo)
+            return lo, None
+        finally:
+            played.close()  # a pool cancels the chunks it started ahead
 
     def _outcome(self, tally: Tally, done: int, stopped, wall: float) -> Outcome:
         spec = self.spec
@@ -277,7 +349,7 @@ class Batch:
 def run_batch(spec: BatchSpec, out=None, *, resume: bool = False, force: bool = False,
               chunk_size: int = DEFAULT_CHUNK_GAMES, threads: int | None = None,
               progress: Callable[[int], None] | None = None,
-              stop_after_chunks: int | None = None) -> Outcome:
+              stop_after_chunks: int | None = None, pool=None) -> Outcome:
     """:class:`Batch` (checks) then :meth:`Batch.run` (plays) in one call."""
     batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size)
-    return batch.run(threads=threads, progress=progress, stop_after_chunks=stop_after_chunks)
+    return batch.run(threads=threads, progress=progress, stop_after_chunks=stop_after_chunks, pool=pool)

@@ -1,0 +1,124 @@
+"""Throughput benchmark: ``make bench``.
+
+Prints a Markdown table of games/s and rounds/s for each (players, strategy, threads),
+then the numba compile and cache-load times, the peak memory of a batch streamed to
+Parquet, and how that batch's wall time splits between the engine and the writer.
+
+    python bench/bench.py                # the README table (a few minutes on 2 cores)
+    python bench/bench.py --quick        # a smoke run
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+
+from gnoming_sim.engine import simulate
+
+PRESETS = ("random", "greedy", "builder", "rusher", "cautious")
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (f"{model}, {os.cpu_count()} cores, {mem:.0f} GiB; Python {platform.python_version()}, "
+            f"numba {numba.__version__}, threading layer {numba.threading_layer()}")
+
+
+def throughput(players, strategy, threads, games, seed=1):
+    t = time.perf_counter()
+    simulate(players=players, strategies=[strategy], games=games, seed=seed, threads=threads)
+    dt = time.perf_counter() - t
+    return games / dt, 3 * games / dt
+
+
+_FIRST_CALL = ("import time; t = time.perf_counter(); from gnoming_sim.engine import simulate; "
+               "simulate(players=4, strategies=['greedy'], games=10); print(time.perf_counter() - t)")
+
+
+def compile_and_load_times():
+    """Seconds to the first game with an empty numba cache, then with the cache just written."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        cold = float(subprocess.check_output([sys.executable, "-c", _FIRST_CALL], env=env))
+        warm = float(subprocess.check_output([sys.executable, "-c", _FIRST_CALL], env=env))
+    return cold, warm
+
+
+_STREAM = """
+import resource, sys, time
+from gnoming_sim.runner import BatchSpec, run_batch
+from gnoming_sim.engine import simulate
+games, out = int(sys.argv[1]), sys.argv[2]
+simulate(players=4, strategies=['greedy'], games=10)
+spec = BatchSpec.make(players=4, strategies=['greedy'], games=games, seed=7)
+t = time.perf_counter(); run_batch(spec, out, force=True); batch = time.perf_counter() - t
+t = time.perf_counter()
+for lo in range(0, games, 20000):
+    simulate(players=4, strategies=['greedy'], games=min(20000, games - lo), seed=7, first_game=lo)
+engine = time.perf_counter() - t
+print(batch, engine, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def streamed(games):
+    """(batch wall s, engine-only wall s, peak RSS MiB) for a greedy batch written to Parquet."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.check_output([sys.executable, "-c", _STREAM, str(games),
+                                       os.path.join(tmp, "b.parquet")])
+    batch, engine, rss = map(float, out.split())
+    return batch, engine, rss
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=40_000, help="games per cell (random: 4x)")
+    ap.add_argument("--players", default="3,4,7")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--strategies", default=",".join(PRESETS))
+    ap.add_argument("--stream-games", type=int, default=400_000)
+    ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.games, args.stream_games = 2_000, 20_000
+    players = [int(p) for p in args.players.split(",")]
+    threads = [int(t) for t in args.threads.split(",")]
+    names = args.strategies.split(",")
+
+    simulate(players=4, strategies=["greedy"], games=10)  # load or compile the kernels
+    print(f"machine: {machine()}\n")
+    print("| players | strategy | " + " | ".join(f"games/s ({t} thr)" for t in threads)
+          + " | rounds/s (max thr) | speed-up |")
+    print("|---|---|" + "---|" * len(threads) + "---|---|")
+    for p in players:
+        for name in names:
+            n = args.games * (4 if name == "random" else 1)
+            rates = [throughput(p, name, t, n) for t in threads]
+            cells = " | ".join(f"{g:,.0f}" for g, _ in rates)
+            print(f"| {p} | {name} | {cells} | {rates[-1][1]:,.0f} | "
+                  f"{rates[-1][0] / rates[0][0]:.2f}x |", flush=True)
+    cold, warm = compile_and_load_times()
+    print(f"\nfirst game with an empty numba cache (compile): {cold:.1f} s; with the cache: {warm:.1f} s")
+    batch, engine, rss = streamed(args.stream_games)
+    print(f"{args.stream_games:,} greedy 4-player games streamed to Parquet: {batch:.1f} s "
+          f"({args.stream_games / batch:,.0f} games/s), engine alone {engine:.1f} s "
+          f"(engine {100 * engine / batch:.0f}%, Parquet writer and tally {100 * (batch - engine) / batch:.0f}%), "
+          f"peak RSS {rss:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
