@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from ._observe import (O_FINISHER, O_FROM_PILE, O_ME, O_PLAN_CARD, O_PLAN_POS, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PLAYERS,
+from ._observe import (O_FINISHER, O_FROM_PILE, O_ME, O_PLAN_CARD, O_PLAN_POS, O_PLAN_PRE, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PLAYERS,
                        O_TOP0, U_COST, U_COUNT)
 from ._scoring import LINES, card_cost, line_match_value
 from .cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD
@@ -31,7 +31,7 @@ H_FINISH_MARGIN = 7  # finish only if own score <= best opponent estimate - marg
 H_BOUNCE = 8         # > 0: bounce when it improves the estimate; <= 0: never bounce
 H_HAZARD_FLIP = 9    # > 0: take the flip an opponent's hazard offers; <= 0: decline
 H_INIT = 10          # initial flips: 0 = corners (0, 8), 1 = one row (0, 1), 2 = diagonal (0, 4)
-H_SCRATCH = 16       # params[16:43]: per-decision workspace (each decision rewrites it first;
+H_SCRATCH = 16       # params[16:16 + N_SCRATCH]: per-decision workspace (each decision rewrites it first;
                      # nothing is carried from one decision to the next)
 
 PARAM_NAMES = ("unseen_bias", "pair_weight", "take_threshold", "keep_threshold", "reveal_bonus",
@@ -207,55 +207,125 @@ def fast_delta(row, q, c, mmask, covered, mvals, pvals, eu, mpl, pair_w, mull_w)
     return d
 
 
-@jit
-def precompute(row, mmask, covered, mvals, pvals, eu, pair_w, mull_w, scratch):
-    """For every position q, the parts of ``fast_delta`` that do not depend on the card put there.
+# scratch layout (offsets into params[H_SCRATCH:])
+SC_K = 0       # [9]  per position: the card-independent part of the delta
+SC_SAVE_R = 9  # [9]  what the row's other cells save if the row through q becomes matched
+SC_SAVE_C = 18  # [9] the same for the column
+SC_NEED = 27   # [18] per (position, row/column): value a positive card must have to match
+               #      the line (-1: none can, -2: any can)
+SC_MULL = 45   # [18] value the line matches at if a mulligan is put there, -1 if it does not
+SC_COST_U = 63  # [9] cost of each cell's card if uncovered
+SC_COST_C = 72  # [9] cost if covered by a matched line
+N_SCRATCH = 81
 
-    ``scratch[q]``: minus the old terms of q's two lines and of the five cells they hold, plus
-    the four other cells' cost when only the other lines cover them; ``scratch[9 + q]`` /
-    ``scratch[18 + q]``: what those cells of q's row / column save if that line becomes matched.
-    """
+
+@jit
+def _line_need(u, w, mpl):
+    """(need, mulligan value) of a line whose other two cards are ``u`` and ``w``."""
+    m = 0
+    v = -1
+    for k in range(2):
+        x = u if k == 0 else w
+        if x == MULLIGAN:
+            m += 1
+        elif x == HIDDEN or x == HAZARD or x < 0:
+            return -1, -1
+        elif v == -1:
+            v = x
+        elif v != x:
+            return -1, -1
+    need = -1 if m > mpl else (-2 if v == -1 else v)
+    mull = (v if v >= 0 else 0) if m + 1 <= mpl else -1
+    return need, mull
+
+
+@jit
+def _match_with(need, mull, c):
+    """Value the line matches at with card ``c`` put in, or -1."""
+    if c == MULLIGAN:
+        return mull
+    if c == HAZARD or c < 0:
+        return -1
+    if need == -2 or need == c:
+        return c
+    return -1
+
+
+@jit
+def _base_and_old(x, other, covered, scratch):
+    """Cell x's cost when covered only by the lines not through q, and its cost now."""
+    cu = scratch[SC_COST_U + x]
+    cc = scratch[SC_COST_C + x]
+    base = cc if (other >> x) & 1 else cu
+    return base, (cc if (covered >> x) & 1 else cu), cc
+
+
+@jit
+def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
+    """Fill ``scratch`` with everything of the deltas for ``row`` that depends neither on the
+    card put down nor on the mean unseen cost (so a turn's draw and placement share it)."""
+    for x in range(9):  # a face-down cell costs eu however it is covered: it cancels, except at q
+        scratch[SC_COST_U + x] = _cell_cost(row[x], 0, 0.0, mull_w)
+        scratch[SC_COST_C + x] = _cell_cost(row[x], 1, 0.0, mull_w)
     for q in range(9):
         lr = q // 3
         cq = q % 3
         lc = 3 + cq
         other = _cover_of(mmask & ~((1 << lr) | (1 << lc)))
         k = 0.0
-        for li in (lr, lc):
-            if (mmask >> li) & 1:
-                k += (mvals >> (5 * li)) & 31
-            else:
-                k += pair_w * ((pvals >> (5 * li)) & 31)
-        k -= _cell_cost(row[q], (covered >> q) & 1, eu, mull_w)
-        save_r = 0.0
-        save_c = 0.0
-        for j in range(3):
-            x = 3 * lr + j
-            if x != q:
-                base = _cell_cost(row[x], (other >> x) & 1, eu, mull_w)
-                k += base - _cell_cost(row[x], (covered >> x) & 1, eu, mull_w)
-                save_r += base - _cell_cost(row[x], 1, eu, mull_w)
-            y = 3 * j + cq
-            if y != q:
-                base = _cell_cost(row[y], (other >> y) & 1, eu, mull_w)
-                k += base - _cell_cost(row[y], (covered >> y) & 1, eu, mull_w)
-                save_c += base - _cell_cost(row[y], 1, eu, mull_w)
-        scratch[q] = k
-        scratch[9 + q] = save_r
-        scratch[18 + q] = save_c
+        if (mmask >> lr) & 1:
+            k += (mvals >> (5 * lr)) & 31
+        else:
+            k += pair_w * ((pvals >> (5 * lr)) & 31)
+        if (mmask >> lc) & 1:
+            k += (mvals >> (5 * lc)) & 31
+        else:
+            k += pair_w * ((pvals >> (5 * lc)) & 31)
+        k -= scratch[(SC_COST_C if (covered >> q) & 1 else SC_COST_U) + q]
+        ra = 3 * lr + (1 if cq == 0 else 0)
+        rb = 3 * lr + (1 if cq == 2 else 2)
+        ca = 3 * (1 if lr == 0 else 0) + cq
+        cb = 3 * (1 if lr == 2 else 2) + cq
+        b1, o1, c1 = _base_and_old(ra, other, covered, scratch)
+        b2, o2, c2 = _base_and_old(rb, other, covered, scratch)
+        b3, o3, c3 = _base_and_old(ca, other, covered, scratch)
+        b4, o4, c4 = _base_and_old(cb, other, covered, scratch)
+        scratch[SC_K + q] = k + (b1 - o1) + (b2 - o2) + (b3 - o3) + (b4 - o4)
+        scratch[SC_SAVE_R + q] = (b1 - c1) + (b2 - c2)
+        scratch[SC_SAVE_C + q] = (b3 - c3) + (b4 - c4)
+        need, mull = _line_need(row[ra], row[rb], mpl)
+        scratch[SC_NEED + 2 * q] = need
+        scratch[SC_MULL + 2 * q] = mull
+        need, mull = _line_need(row[ca], row[cb], mpl)
+        scratch[SC_NEED + 2 * q + 1] = need
+        scratch[SC_MULL + 2 * q + 1] = mull
 
 
 @jit
 def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w):
     """``fast_delta`` from the parts :func:`precompute` left in ``scratch``."""
-    vr, tr = _line_eval(row, q, c, q // 3, mpl, pair_w)
-    vc, tc = _line_eval(row, q, c, 3 + q % 3, mpl, pair_w)
-    d = scratch[q] + tr + tc + _cell_cost(c, vr >= 0 or vc >= 0, eu, mull_w)
+    vr = _match_with(scratch[SC_NEED + 2 * q], scratch[SC_MULL + 2 * q], c)
+    vc = _match_with(scratch[SC_NEED + 2 * q + 1], scratch[SC_MULL + 2 * q + 1], c)
+    d = scratch[SC_K + q] + _cell_cost(c, vr >= 0 or vc >= 0, eu, mull_w)
+    if row[q] == HIDDEN:
+        d -= eu
     if vr >= 0:
-        d -= scratch[9 + q]
+        d -= vr + scratch[SC_SAVE_R + q]
+    elif pair_w > 0.0:
+        d -= pair_w * _line_pair(row, q, c, q // 3, mpl)
     if vc >= 0:
-        d -= scratch[18 + q]
+        d -= vc + scratch[SC_SAVE_C + q]
+    elif pair_w > 0.0:
+        d -= pair_w * _line_pair(row, q, c, 3 + q % 3, mpl)
     return d
+
+
+@jit
+def _line_pair(row, q, c, li, mpl):
+    a = LINES[li, 0]
+    b = LINES[li, 1]
+    e = LINES[li, 2]
+    return _pair_value(c if a == q else row[a], c if b == q else row[b], c if e == q else row[e], mpl)
 
 
 @jit
@@ -320,12 +390,17 @@ def _best_place(params, pub, vis, fd, c, legal, use_mask, eu):
 
 
 @jit
-def _prepare_me(params, pub, vis, eu):
-    """Precompute this decision's per-position parts into ``params[H_SCRATCH:]``."""
+def _prepare_me(params, pub, vis, reuse):
+    """Precompute the per-position parts of the deltas into ``params[H_SCRATCH:]`` — unless
+    ``reuse`` and this turn's draw decision already did for the same layout."""
+    if reuse and pub[O_PLAN_PRE] == 1:
+        return
+    pub[O_PLAN_PRE] = 1 if reuse else 0
     row = vis[pub[O_ME]]
     pair_w = params[H_PAIR]
     mmask, covered, mvals, pvals = prepare(row, pub[O_MULLIGANS_PER_LINE], pair_w)
-    precompute(row, mmask, covered, mvals, pvals, eu, pair_w, params[H_MULLIGAN], params[H_SCRATCH:])
+    precompute(row, mmask, covered, mvals, pvals, pub[O_MULLIGANS_PER_LINE], pair_w,
+               params[H_MULLIGAN], params[H_SCRATCH:])
 
 
 # ----------------------------------------------------------------- decisions
@@ -341,7 +416,7 @@ def draw_source(params, pub, vis, fd, unknown, legal):
     """Take the better discard top if it improves the estimate by >= H_TAKE, else draw blind."""
     row = vis[pub[O_ME]]
     eu = unseen_mean(unknown, params)
-    _prepare_me(params, pub, vis, eu)
+    _prepare_me(params, pub, vis, True)
     best = INF
     src = 0
     for k in range(2):
@@ -366,7 +441,7 @@ def placement(params, pub, vis, fd, unknown, card, legal):
     if not legal[NOKEEP] and pub[O_FROM_PILE] >= 0 and pub[O_PLAN_CARD] == card and pub[O_PLAN_POS] >= 0:
         return pub[O_PLAN_POS]  # draw_source already found the best place for this very card
     eu = unseen_mean(unknown, params)
-    _prepare_me(params, pub, vis, eu)
+    _prepare_me(params, pub, vis, True)
     d, q = _best_place(params, pub, vis, fd, card, legal, True, eu)
     if legal[NOKEEP] and (q < 0 or d > -params[H_KEEP]):
         return NOKEEP
@@ -378,7 +453,7 @@ def bounce_target(params, pub, vis, fd, unknown, card, legal):
     if params[H_BOUNCE] <= 0.0:
         return NOKEEP
     eu = unseen_mean(unknown, params)
-    _prepare_me(params, pub, vis, eu)
+    _prepare_me(params, pub, vis, False)
     d, q = _best_place(params, pub, vis, fd, card, legal, True, eu)
     if q >= 0 and d < 0.0:
         return q

@@ -20,7 +20,7 @@ from numba import prange
 
 from . import trace as T
 from ._jit import jit
-from ._observe import (O_PLAN_CARD, O_PLAN_POS, U_COST, U_COUNT, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME, O_PILE0_N,
+from ._observe import (O_PLAN_CARD, O_PLAN_POS, O_PLAN_PRE, U_COST, U_COUNT, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME, O_PILE0_N,
                        O_PILE1_N, O_PLAYERS, O_ROUND, O_STARTER, O_TOP0, O_TOP1, O_TURN,
                        O_UNKNOWN_N)
 from ._rng import STREAM_DEAL, STREAM_PLAY, seed_stream, shuffle_prefix
@@ -152,6 +152,7 @@ def _fill_pub(pub, st, s, P, r, starter, piles, fd, rules):
     pub[O_FROM_PILE] = -1
     pub[O_PLAN_CARD] = NO_CARD
     pub[O_PLAN_POS] = -1
+    pub[O_PLAN_PRE] = 0
 
 
 # ----------------------------------------------------------------- setup

@@ -32,7 +32,8 @@ O_MULLIGAN_LIMIT = 14      # rules: mulligan_limit
 O_MULLIGANS_PER_LINE = 15  # rules: mulligans_per_line
 O_PLAN_CARD = 16  # a strategy's own note for this turn: the pile top it planned for ...
 O_PLAN_POS = 17   # ... and where it planned to put it (NO_CARD / -1: no plan); reset each turn
-N_OBS = 18
+O_PLAN_PRE = 18   # 1 once the strategy's workspace holds this turn's layout precompute; reset each turn
+N_OBS = 19
 
 # spare slots of ``unknown`` (below any card's slot) hold running totals
 U_COUNT = 0  # unseen cards

@@ -13,7 +13,7 @@ from ._rng import below
 
 KIND_RANDOM = 0
 KIND_HEURISTIC = 1
-N_PARAMS = 48  # 16 parameters, then a per-seat scratch area (see _heuristic.H_SCRATCH)
+N_PARAMS = 16 + 96  # 16 parameters, then a per-seat scratch area (see _heuristic.H_SCRATCH)
 
 NOKEEP = 9    # index of "do not keep" in a placement mask
 STOP = 9      # index of "stop bouncing" in a bounce mask

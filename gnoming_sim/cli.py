@@ -239,8 +239,7 @@ def report(quick, games, seed, threads, rules_path, deck_path, out_dir):
                            progress=_study_progress, command=command)
     click.echo(f"report: {out / 'index.html'} ({summary['wall_s']:.0f} s)")
     for finding in summary["findings"]:
-        lo, hi = finding["ci95"]
-        click.echo(f"  - {finding['text']} [95% CI {lo:.4g}, {hi:.4g}; n = {finding['n']:,}]")
+        click.echo(f"  - {finding['display']}")
 
 
 def _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir) -> str:

@@ -85,13 +85,19 @@ def open_pool(workers: int | None = None, scheduler: str | None = None, threads:
 
 @contextlib.contextmanager
 def _local_client(workers: int, threads: int):
+    import logging
+
     import dask
 
     distributed = _import_distributed()
-    # spawned workers: forking a process whose numba thread pool already ran is unsafe
+    # spawned workers: forking a process whose numba thread pool already ran is unsafe.
+    # Loopback only, no dashboard, and the scheduler's HTTP server on a free port (its
+    # default, 8787, may be taken); worker logs only for errors (a cancelled chunk warns).
     with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=threads, processes=True,
-                                           dashboard_address=None)
+                                           host="127.0.0.1", dashboard_address=None,
+                                           scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                           silence_logs=logging.ERROR)
     try:
         with distributed.Client(cluster) as client:
             yield client

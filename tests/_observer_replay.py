@@ -13,7 +13,7 @@ from gnoming_sim import _strategy as S
 from gnoming_sim import trace as T
 from gnoming_sim._observe import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME,
                                   O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PILE0_N, O_PLAYERS,
-                                  O_PLAN_CARD, O_PLAN_POS, O_ROUND, O_STARTER, O_TOP0, O_TURN,
+                                  O_PLAN_CARD, O_PLAN_POS, O_PLAN_PRE, O_ROUND, O_STARTER, O_TOP0, O_TURN,
                                   O_UNKNOWN_N, U_COST, U_COUNT)
 from gnoming_sim.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
 from gnoming_sim.fields import F_SCORE
@@ -67,7 +67,7 @@ class Table:
         pub[O_MULLIGAN_LIMIT] = self.rules.mulligan_limit
         pub[O_MULLIGANS_PER_LINE] = self.rules.mulligans_per_line
         pub[O_DRAWN], pub[O_FROM_PILE] = drawn, from_pile
-        pub[O_PLAN_CARD], pub[O_PLAN_POS] = NO_CARD, -1  # no notes: every decision from scratch
+        pub[O_PLAN_CARD], pub[O_PLAN_POS], pub[O_PLAN_PRE] = NO_CARD, -1, 0  # no notes: from scratch
         return pub, vis, fd, unknown
 
     def public_counts(self, fd):

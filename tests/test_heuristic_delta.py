@@ -28,9 +28,9 @@ def test_fast_delta_matches_full_estimates(row, q, c, mpl, pair_w, mull_w, eu):
        mull_w=st.sampled_from([0.0, 2.5]), eu=st.floats(-2, 8))
 def test_precomputed_delta_matches_full_estimates(row, c, mpl, pair_w, mull_w, eu):
     row = np.array(row, dtype=np.int8)
-    scratch = np.zeros(32)
+    scratch = np.zeros(96)
     mmask, covered, mvals, pvals = prepare(row, mpl, pair_w)
-    precompute(row, mmask, covered, mvals, pvals, eu, pair_w, mull_w, scratch)
+    precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch)
     base = estimate(row, -1, 0, eu, mpl, pair_w, mull_w)
     for q in range(9):
         full = estimate(row, q, c, eu, mpl, pair_w, mull_w) - base

@@ -1,0 +1,228 @@
+"""`gnoming-sim report`: a --quick report builds; every section and figure is there; no NaN
+or empty table reaches the page; summary.json intervals contain their means; and a
+headless Chromium renders the page as something other than a blank sheet."""
+from __future__ import annotations
+
+import base64
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analyses import STUDIES
+from gnoming_sim import __version__
+from gnoming_sim.cli import cli
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+SECTION_IDS = ("tournament", "early-finish")
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+class Page(HTMLParser):
+    """Sections (by id), images (with the section they sit in), tables (their body cells)."""
+
+    def __init__(self):
+        super().__init__()
+        self.sections: dict[str, str] = {}   # id -> text
+        self.images: list[dict] = []
+        self.tables: list[dict] = []
+        self._section: list[str] = []
+        self._table = None
+        self._in_body = False
+        self._cell = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section":
+            self._section.append(attrs.get("id", ""))
+            self.sections.setdefault(attrs.get("id", ""), "")
+        elif tag == "img":
+            self.images.append({**attrs, "section": self._section[-1] if self._section else ""})
+        elif tag == "table":
+            self._table = {"cells": [], "section": self._section[-1] if self._section else ""}
+        elif tag == "tbody":
+            self._in_body = True
+        elif tag == "td" and self._table is not None and self._in_body:
+            self._cell = ""
+
+    def handle_endtag(self, tag):
+        if tag == "section" and self._section:
+            self._section.pop()
+        elif tag == "table" and self._table is not None:
+            self.tables.append(self._table)
+            self._table = None
+        elif tag == "tbody":
+            self._in_body = False
+        elif tag == "td" and self._cell is not None:
+            self._table["cells"].append(self._cell.strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        for sid in self._section:
+            self.sections[sid] += data
+        if self._cell is not None:
+            self._cell += data
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    result = CliRunner().invoke(cli, ["report", "--quick", "--seed", "3", "--out", str(out)])
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "index.html" in result.stdout
+    return out
+
+
+@pytest.fixture(scope="module")
+def page(report) -> Page:
+    parser = Page()
+    parser.feed((report / "index.html").read_text(encoding="utf-8"))
+    return parser
+
+
+@pytest.fixture(scope="module")
+def summary(report) -> dict:
+    return json.loads((report / "summary.json").read_text(encoding="utf-8"))
+
+
+# ----------------------------------------------------------------- the page
+def test_every_study_has_its_section(page):
+    assert [s.id for s in STUDIES][:2] == list(SECTION_IDS)
+    for study in STUDIES:
+        assert study.id in page.sections, study.id
+        assert study.title in page.sections[study.id]
+        assert "Precision reached" in page.sections[study.id]   # the half-width each study reached
+
+
+def test_figures_are_embedded_and_saved_beside(report, page):
+    by_section = {}
+    for img in page.images:
+        assert img["src"].startswith("data:image/png;base64,")
+        png = base64.b64decode(img["src"].split(",", 1)[1])
+        assert png.startswith(PNG_MAGIC) and len(png) > 5000
+        assert img.get("alt")
+        by_section.setdefault(img["section"], []).append(png)
+    files = {p.name: p.read_bytes() for p in report.glob("*.png")}
+    for study in STUDIES:
+        mine = sorted(name for name in files if name.startswith(study.id + "-"))
+        assert len(by_section.get(study.id, [])) == len(mine) >= 3, (study.id, mine)
+        assert sorted(by_section[study.id]) == sorted(files[name] for name in mine)
+    for name in ("tournament-standings.png", "tournament-head-to-head.png", "tournament-seats.png",
+                 "early-finish-by-score.png", "early-finish-by-gap.png", "early-finish-by-players.png",
+                 "early-finish-by-turn.png"):
+        assert name in files
+
+
+def test_headlines_open_the_report_with_numbers(page, summary):
+    head = page.sections["headlines"]
+    assert len(summary["findings"]) >= 4
+    assert head.count("95% interval") == len(summary["findings"])
+    assert head.count("n = ") == len(summary["findings"])
+    keys = {f["key"] for f in summary["findings"]}
+    assert {"early_finish.bonus_probability", "tournament.head_to_head"} <= keys
+
+
+def test_how_it_was_made(page):
+    made = page.sections["how-made"]
+    for fact in (f"gnoming-sim {__version__}", "master seed", "3", "wall time", "Rules", "Deck: published",
+                 "110 cards", "finisher_tie_is_lowest", "--quick", "Strategy tournament", "half-width"):
+        assert fact in made, fact
+
+
+def test_no_nan_and_no_empty_table(page):
+    text = " ".join(page.sections.values())
+    assert not re.search(r"\bnan\b|\binf\b|\bNone\b|\u2014", text, flags=re.IGNORECASE)
+    assert len(page.tables) >= 6
+    for table in page.tables:
+        assert table["cells"], table["section"]
+        assert all(cell for cell in table["cells"]), table
+
+
+# ----------------------------------------------------------------- summary.json
+def _estimates(node, path=""):
+    """Every {"mean", "ci95", ...} dict in summary.json, with its path."""
+    if isinstance(node, dict):
+        if "mean" in node and "ci95" in node:
+            yield path, node
+        for key, value in node.items():
+            yield from _estimates(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _estimates(value, f"{path}[{i}]")
+
+
+def test_summary_intervals_contain_their_means(summary):
+    found = list(_estimates(summary))
+    assert len(found) > 100
+    for path, e in found:
+        lo, hi = e["ci95"]
+        assert all(math.isfinite(v) for v in (e["mean"], lo, hi)), path
+        assert lo <= e["mean"] <= hi, (path, e)
+        assert isinstance(e["n"], int) and e["n"] > 0, path
+
+
+def test_summary_early_finish_bonus_probability(summary):
+    p = summary["early_finish"]["bonus_probability"]
+    assert set(p) == {"mean", "ci95", "n"}
+    assert 0 < p["ci95"][0] <= p["mean"] <= p["ci95"][1] < 1
+    assert p["n"] > 1000
+    assert summary["seed"] == 3 and summary["quick"] is True
+    assert set(summary["studies"]) >= {"tournament", "early_finish"}
+    for study in summary["studies"].values():
+        assert study["half_widths"] and all(h > 0 for h in study["half_widths"].values())
+
+
+# ----------------------------------------------------------------- rendering
+def _chromium() -> str | None:
+    return next((path for path in map(shutil.which, CHROMIUM_NAMES) if path), None)
+
+
+def test_chromium_renders_a_page_that_is_not_blank(report, tmp_path):
+    browser = _chromium()
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is missing on CI (.ci/run installs Debian's chromium)")
+        pytest.skip("Chromium is not installed")
+    from PIL import Image
+
+    shot = tmp_path / "shot.png"
+    cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,2000",
+           f"--screenshot={shot}", (report / "index.html").resolve().as_uri()]
+    subprocess.run(cmd, capture_output=True, timeout=120, check=False)
+    assert shot.exists(), "Chromium wrote no screenshot"
+    with Image.open(shot) as im:
+        rgb = im.convert("RGB")
+        colors = rgb.getcolors(maxcolors=1 << 24)
+        pixels = rgb.size[0] * rgb.size[1]
+    white = sum(n for n, c in colors if min(c) >= 250)
+    assert len(colors) > 200, "the page rendered with almost no colours"
+    assert white / pixels < 0.95, "the page is (nearly) blank"
+
+
+# ----------------------------------------------------------------- user errors
+@pytest.mark.parametrize("args, fragment", [
+    (["--games", "0"], "--games"),
+    (["--threads", "0"], "--threads"),
+    (["--seed", "-1"], "--seed"),
+])
+def test_report_rejects_bad_options(tmp_path, args, fragment):
+    result = CliRunner().invoke(cli, ["report", "--out", str(tmp_path / "r"), *args])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("gnoming-sim: error: ") and fragment in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_report_rejects_an_out_that_is_a_file(tmp_path):
+    target = tmp_path / "file"
+    target.write_text("x")
+    result = CliRunner().invoke(cli, ["report", "--out", str(target)])
+    assert result.exit_code == 2 and "--out" in result.stderr
