@@ -454,6 +454,24 @@ def _settle_game(P, out, totals, win):
 
 
 @jit
+def deal_game(game, seed, deck, order, rng):
+    """The deck order of each round of game ``game``: ``order`` int8[3, N], from its deal stream."""
+    N = deck.shape[0]
+    seed_stream(rng, seed, game, STREAM_DEAL)
+    for r in range(ROUNDS):
+        for i in range(N):
+            order[r, i] = deck[i]
+        shuffle_prefix(rng, order[r], N)
+
+
+@jit(parallel=True, nrt=True)
+def deal_batch(first_game, seed, deck, orders):
+    """``orders[i]`` = the deals of game ``first_game + i`` (exactly those :func:`play_game` plays)."""
+    for i in prange(orders.shape[0]):
+        deal_game(first_game + i, seed, deck, orders[i], np.empty(4, dtype=np.uint64))
+
+
+@jit
 def play_game(game, seed, P, kinds, params, rules, deck, deck_counts, order, use_given,
               out, totals, win, tr, tn, rng, lay, up, vis, fd, draw, piles, unknown, st, scores,
               turns, at_finish, pub, legal, parts, flips):
@@ -465,13 +483,8 @@ def play_game(game, seed, P, kinds, params, rules, deck, deck_counts, order, use
     The remaining arrays are the workspace allocated by :func:`play_batch` (shapes in the
     module docstring); their contents on entry do not matter.
     """
-    N = deck.shape[0]
     if not use_given:
-        seed_stream(rng, seed, game, STREAM_DEAL)
-        for r in range(ROUNDS):
-            for i in range(N):
-                order[r, i] = deck[i]
-            shuffle_prefix(rng, order[r], N)
+        deal_game(game, seed, deck, order, rng)
     seed_stream(rng, seed, game, STREAM_PLAY)
     for i in range(N_ST):
         st[i] = 0

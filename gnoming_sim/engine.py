@@ -185,6 +185,25 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
                      totals, win, orders if keep_deals else None, trace_list)
 
 
+def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game: int = 0) -> np.ndarray:
+    """The deck order of every round of games ``first_game .. first_game + games - 1``.
+
+    Returns int8 (games, 3, deck size): exactly the deals :func:`simulate` plays under the
+    same seed (whatever the strategies and rules), to be edited and passed back through
+    ``deals=`` for paired experiments on the same deals.
+    """
+    from ._kernel import deal_batch
+
+    games = _check_count("games", games, 1)
+    first_game = _check_count("first_game", first_game, 0)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise GnomingError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+    deck_arr = (PUBLISHED if deck is None else deck).to_array()
+    orders = np.empty((games, ROUNDS, deck_arr.shape[0]), dtype=np.int8)
+    deal_batch(first_game, np.uint64(seed), deck_arr, orders)
+    return orders
+
+
 def _collect_traces(tr, tlen, lo, first_game, seed, players, seat_strategy, kinds, params,
                     rules_arr, deck_arr, counts, orders, out, totals, win):
     """Copy each game's trace; replay (deterministically) any game that overflowed the buffer."""

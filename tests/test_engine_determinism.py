@@ -79,3 +79,13 @@ def test_bad_arguments_raise_user_errors(kwargs, msg):
 def test_rotation_moves_strategies_around_the_table():
     r = simulate(players=3, strategies=["random"] * 3, games=6, seed=0, rotate=True)
     assert r.seat_strategy.shape == (6, 3)
+
+
+def test_deal_orders_are_the_deals_simulate_plays():
+    from gnoming_sim.engine import deal_orders
+
+    traced = simulate(players=4, games=40, seed=12, trace=True, first_game=7)
+    np.testing.assert_array_equal(deal_orders(40, seed=12, first_game=7), traced.deals)
+    edited = deal_orders(40, seed=12, first_game=7)
+    again = simulate(players=4, games=40, seed=12, deals=edited, first_game=7)
+    _same(traced, again)
