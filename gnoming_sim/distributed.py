@@ -10,7 +10,9 @@ groups and the same summary as an in-process run.
 >>> with open_pool(workers=4) as pool:                     # a local cluster
 ...     outcome = Batch(spec, out="games.parquet").run(pool=pool)
 >>> with open_pool(scheduler="tcp://host:8786") as pool:   # a running cluster
-...     ...
+...     outcome = Batch(spec, out="games.parquet").run(pool=pool)
+
+:func:`simulate_many` does the same for code that makes its own engine calls.
 
 Dask is an optional dependency (``pip install 'gnoming-sim[dist]'``); it is imported
 only when a pool is asked for.
@@ -21,7 +23,7 @@ import contextlib
 import threading
 import uuid
 from collections import deque
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
 from .errors import GnomingError
 from .runner import Chunk, PlayedChunk, play_chunk
@@ -87,9 +89,8 @@ def open_pool(workers: int | None = None, scheduler: str | None = None, threads:
 def _local_client(workers: int, threads: int):
     import logging
 
-    import dask
-
     distributed = _import_distributed()
+    import dask
     # spawned workers: forking a process whose numba thread pool already ran is unsafe.
     # Loopback only, no dashboard, and the scheduler's HTTP server on a free port (its
     # default, 8787, may be taken); worker logs only for errors (a cancelled chunk warns).
@@ -133,9 +134,15 @@ class DaskPool:
         return max(2, CHUNKS_PER_THREAD * sum(w.get("nthreads", 1) for w in workers))
 
     def play(self, chunks: Iterator[Chunk]) -> Iterator[PlayedChunk]:
-        """Each chunk's results, in chunk order; at most :meth:`window` chunks are submitted ahead.
+        """Each chunk's results, in chunk order (what :meth:`gnoming_sim.runner.Batch.run` asks)."""
+        return self.map(play_chunk, chunks)
 
-        Closing the iterator early cancels the chunks still in flight.
+    def map(self, fn: Callable, items: Iterable) -> Iterator:
+        """``fn(item, threads)`` for every item, played on the workers, results in the order of ``items``.
+
+        ``fn`` is a module-level function (workers import it by name) that gets the
+        worker's thread count.  At most :meth:`window` items are submitted ahead of the
+        one being returned; closing the iterator early cancels those still in flight.
         """
         from . import __version__
 
@@ -143,9 +150,9 @@ class DaskPool:
         window = self.window()
         pending = deque()
         try:
-            for chunk in chunks:
-                key = f"gnoming-chunk-{run}-{chunk.first_game}"
-                pending.append(self.client.submit(_play_task, chunk, __version__, key=key, pure=False))
+            for i, item in enumerate(items):
+                key = f"gnoming-chunk-{run}-{i}"
+                pending.append(self.client.submit(_on_worker, fn, item, __version__, key=key, pure=False))
                 if len(pending) >= window:
                     yield _result(pending.popleft())
             while pending:
@@ -155,7 +162,40 @@ class DaskPool:
                 future.cancel()
 
 
-def _result(future) -> PlayedChunk:
+def simulate_many(calls: Iterable[dict], pool: DaskPool | None = None) -> Iterator:
+    """``engine.simulate(**call)`` for every call, results in order: on ``pool``, or here when None.
+
+    For code that plays its own chunks (the report's studies): each call is the keyword
+    arguments of one :func:`gnoming_sim.engine.simulate` call, such as
+    ``dict(players=4, strategies=seats, games=n, seed=s, first_game=lo, rotate=True,
+    rules=rules, deck=deck, chunk_size=n, threads=threads)``.  On a pool, ``threads`` is
+    the worker's own, and strategy names are sent as the strategies themselves, so one
+    registered only in this process plays on the workers too.
+    """
+    if pool is None:
+        from .engine import simulate
+
+        return (simulate(**call) for call in calls)
+    return pool.map(_simulate_call, (_portable(call) for call in calls))
+
+
+def _portable(call: dict) -> dict:
+    from . import strategies as registry
+
+    call = dict(call)
+    seats = call.get("strategies", ("random",))
+    seats = [seats] if isinstance(seats, (str, registry.Strategy)) else seats
+    call["strategies"] = tuple(registry.get(s) for s in seats)
+    return call
+
+
+def _simulate_call(call: dict, threads: int):
+    from .engine import simulate
+
+    return simulate(**{**call, "threads": threads})
+
+
+def _result(future):
     from distributed import KilledWorker
 
     try:
@@ -165,8 +205,8 @@ def _result(future) -> PlayedChunk:
                            f"({_one_line(exc)}); see the workers' logs") from None
 
 
-def _play_task(chunk: Chunk, version: str) -> PlayedChunk:
-    """The Dask task: play ``chunk`` with the worker's threads, if it runs this client's version."""
+def _on_worker(fn: Callable, item, version: str):
+    """The Dask task: ``fn(item, threads)`` with the worker's threads, if it runs this client's version."""
     from distributed import get_worker
 
     from . import __version__
@@ -175,7 +215,7 @@ def _play_task(chunk: Chunk, version: str) -> PlayedChunk:
         raise GnomingError(f"a Dask worker runs gnoming-sim {__version__}, this command {version}: "
                            "install the same version on every worker")
     with _ENGINE_LOCK:
-        return play_chunk(chunk, threads=get_worker().state.nthreads)
+        return fn(item, get_worker().state.nthreads)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -13,6 +13,7 @@ import signal
 import socket
 import sys
 
+import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -99,6 +100,19 @@ def test_a_strategy_registered_only_here_reaches_the_workers(tmp_path, pool, mon
     run_batch(custom, here, chunk_size=25, threads=1)
     run_batch(custom, there, chunk_size=25, pool=pool)
     same_file(there, here)
+
+
+def test_simulate_many_on_the_pool_equals_in_process(pool):
+    calls = [dict(players=4, strategies=("rusher", "cautious", "random", "greedy"), games=n, seed=5,
+                  first_game=lo, rotate=True, chunk_size=n, threads=1) for lo, n in ((0, 40), (40, 25), (65, 50))]
+    here = list(dist.simulate_many(calls))
+    there = list(dist.simulate_many(calls, pool))
+    assert [r.first_game for r in there] == [0, 40, 65]
+    for a, b in zip(here, there):
+        assert a.strategy_names == b.strategy_names
+        np.testing.assert_array_equal(a.round_stats, b.round_stats)
+        np.testing.assert_array_equal(a.seat_strategy, b.seat_strategy)
+        np.testing.assert_array_equal(a.win_credit, b.win_credit)
 
 
 def test_workers_of_another_version_are_refused(tmp_path, pool, monkeypatch):
@@ -195,3 +209,14 @@ def test_unreachable_scheduler_is_one_line(monkeypatch):
     assert result.exit_code == 2
     assert f"--scheduler tcp://127.0.0.1:{port}: cannot connect" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_scheduler_without_workers_is_one_line(monkeypatch):
+    from distributed import LocalCluster
+
+    monkeypatch.setattr(dist, "WORKERS_TIMEOUT_S", 1)
+    with LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None,
+                      scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as empty:
+        with pytest.raises(GnomingError, match="no worker joined within 1 s; start some with: dask worker"):
+            with dist.open_pool(scheduler=empty.scheduler_address):
+                pass
