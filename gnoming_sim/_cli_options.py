@@ -39,12 +39,16 @@ rules = click.option("--rules", "rules_path", type=click.Path(dir_okay=True), de
                      help="TOML file of rules options (see `gnoming-sim rules`); defaults otherwise.")
 deck = click.option("--deck", "deck_path", type=click.Path(dir_okay=True), default=None, metavar="FILE",
                     help="TOML file of a deck composition ([cards] table); the published deck otherwise.")
+strategies_file = click.option(
+    "--strategies-file", "strategies_path", type=click.Path(dir_okay=True), default=None, metavar="FILE",
+    help="TOML file of more strategies: [strategy.NAME] tables with base = PRESET and parameters "
+         "(see `gnoming-sim strategies`).")
 as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 
 
 def table_options(command):
     """The options that set up a table: players, strategies, seed, rotation, rules, deck."""
-    for option in (deck, rules, rotate, seed, seats, strategy, players):
+    for option in (deck, rules, rotate, seed, strategies_file, seats, strategy, players):
         command = option(command)
     return command
 
@@ -143,11 +147,24 @@ def load_deck_file(path, players: int | None = None) -> Deck:
     return loaded
 
 
+def load_strategies_file(path) -> list:
+    """Register the strategies of ``--strategies-file`` (none if ``path`` is None)."""
+    if path is None:
+        return []
+    from . import strategies as registry
+
+    try:
+        return registry.load_file(path)
+    except GnomingError as exc:
+        raise GnomingError(f"--strategies-file: {exc}") from None
+
+
 def table_spec(players_: int, strategy_: str | None, seats_: str | None, seed_: int,
-               rules_path, deck_path) -> tuple[tuple[str, ...], RuleConfig, Deck]:
+               rules_path, deck_path, strategies_path=None) -> tuple[tuple[str, ...], RuleConfig, Deck]:
     """Check the table options in a fixed order; return (seat strategies, rules, deck)."""
     check_players(players_)
     check_seed(seed_)
+    load_strategies_file(strategies_path)
     names = seat_strategies(strategy_, seats_, players_)
     return names, load_rules_file(rules_path), load_deck_file(deck_path, players_)
 

@@ -83,8 +83,8 @@ def cli():
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Games per chunk: one progress step and one Parquet row group [default: 20000].")
 @opt.as_json
-def simulate(players, strategy, seats, seed, rotate, rules_path, deck_path, games, threads, workers,
-             scheduler, out, resume, force, chunk_size, as_json):
+def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, games,
+             threads, workers, scheduler, out, resume, force, chunk_size, as_json):
     """Play a batch of games; print per-strategy and per-seat results."""
     from .distributed import open_pool
     from .runner import DEFAULT_CHUNK_GAMES, Batch, BatchSpec
@@ -94,7 +94,8 @@ def simulate(players, strategy, seats, seed, rotate, rules_path, deck_path, game
     opt.check_at_least("--threads", threads, 1)
     opt.check_at_least("--chunk-size", chunk_size, 1)
     opt.check_cluster(workers, scheduler, threads)
-    names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path)
+    names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
+                                          strategies_path)
     spec = BatchSpec.make(players, names, games, seed, rotate, rules_, deck_)
     batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size or DEFAULT_CHUNK_GAMES)
     with open_pool(workers, scheduler, threads) as pool, _progress_bar(games) as advance:
@@ -140,13 +141,14 @@ def _report_interruption(outcome) -> None:
 @opt.table_options
 @click.option("--game", "game", type=int, default=0, show_default=True, metavar="G",
               help="Which game of the seed to tell (the same game as in `simulate`).")
-def play(players, strategy, seats, seed, rotate, rules_path, deck_path, game):
+def play(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, game):
     """Tell one game turn by turn: draws, placements, bounces, hazards, the reveal and the scoring."""
     from .runner import BatchSpec
 
     opt.check_players(players)
     opt.check_at_least("--game", game, 0)
-    names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path)
+    names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
+                                          strategies_path)
     spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
 
     from .engine import simulate as run  # compiles the kernels: only after every check
@@ -192,11 +194,13 @@ def _show(value) -> str:
 
 
 @cli.command()
+@opt.strategies_file
 @opt.as_json
-def strategies(as_json):
+def strategies(strategies_path, as_json):
     """List every registered strategy with its parameters and a one-line description."""
     from . import strategies as registry
 
+    opt.load_strategies_file(strategies_path)
     found = [registry.get(name) for name in registry.names()]
     if as_json:
         data = {s.name: {"description": s.description, "params": dict(s.params)} for s in found}

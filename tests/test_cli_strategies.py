@@ -1,0 +1,47 @@
+"""`--strategies-file`: user strategies from TOML, on the command line."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from gnoming_sim import strategies
+from gnoming_sim.cli import cli
+
+USER = '''
+[strategy.patient]
+base = "greedy"
+description = "greedy that waits for a sure lowest score before finishing"
+finish_margin = 6
+'''
+
+
+@pytest.fixture(autouse=True)
+def fresh_registry(monkeypatch):
+    monkeypatch.setattr(strategies, "_REGISTRY", dict(strategies._REGISTRY))
+
+
+def test_user_strategy_is_listed_and_played(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(USER)
+    runner = CliRunner()
+    listed = runner.invoke(cli, ["strategies", "--strategies-file", str(path)])
+    assert listed.exit_code == 0 and "patient" in listed.output and "finish_margin=6" in listed.output
+    out = runner.invoke(cli, ["simulate", "--strategies-file", str(path), "--seats",
+                              "patient,greedy,patient,greedy", "--games", "200", "--json"])
+    assert out.exit_code == 0, out.output
+    assert set(json.loads(out.output)["by_strategy"]) == {"patient", "greedy"}
+
+
+@pytest.mark.parametrize("text, msg", [("[strategy.x]\nfoo = 1\n", "unknown parameter 'foo'"),
+                                       ("[strategy.x\n", "not valid TOML")])
+def test_bad_strategies_file_is_one_line_exit_2(tmp_path, text, msg):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    res = CliRunner().invoke(cli, ["simulate", "--strategies-file", str(path), "--strategy", "x"])
+    assert res.exit_code == 2
+    assert "--strategies-file" in res.output and msg in res.output and "Traceback" not in res.output
+
+
+def test_missing_strategies_file(tmp_path):
+    res = CliRunner().invoke(cli, ["simulate", "--strategies-file", str(tmp_path / "nope.toml")])
+    assert res.exit_code == 2 and "not found" in res.output
