@@ -9,8 +9,8 @@ import numba as nb
 from numba.core import config as _numba_config
 
 
-_KERNEL_MODULES = ("_jit", "_rng", "_scoring", "_observe", "_strategy", "_heuristic", "_kernel",
-                   "cards", "rules", "fields", "trace")
+_KERNEL_MODULES = ("_jit", "_rng", "_scoring", "_observe", "_estimate", "_heuristic", "_strategy",
+                   "_table", "_turn", "_kernel", "cards", "rules", "fields", "trace")
 
 
 def _source_stamp() -> str:

@@ -8,12 +8,15 @@ kernel, and returns a choice that the mask allows.  ``kind`` selects the family
 from __future__ import annotations
 
 from . import _heuristic as H
+from ._estimate import N_SCRATCH
 from ._jit import jit
 from ._rng import below
 
 KIND_RANDOM = 0
 KIND_HEURISTIC = 1
 N_PARAMS = 16 + 96  # 16 parameters, then a per-seat scratch area (see _heuristic.H_SCRATCH)
+
+assert H.H_SCRATCH + N_SCRATCH <= N_PARAMS, "the heuristic's workspace must fit in params"
 
 NOKEEP = 9    # index of "do not keep" in a placement mask
 STOP = 9      # index of "stop bouncing" in a bounce mask

@@ -2,7 +2,7 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from gnoming_sim._heuristic import estimate, fast_delta, precompute, prepare, quick_delta
+from gnoming_sim._estimate import estimate, fast_delta, precompute, prepare, quick_delta
 from gnoming_sim.cards import HAZARD, HIDDEN, MULLIGAN
 
 CARDS = [HIDDEN, HIDDEN, MULLIGAN, HAZARD, -4, -1, 3, 3, 4, 5, 5, 6, 7, 8]

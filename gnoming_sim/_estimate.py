@@ -1,0 +1,295 @@
+"""Score estimates of a layout as seen, and their cheap deltas (the heuristic's arithmetic).
+
+``estimate(row, q, c, ...)`` is the estimated final score of ``row`` (int8[9] as seen,
+HIDDEN for face-down) with card ``c`` put at position ``q``: face-up cards count as they
+would score, each face-down card counts ``eu`` (the mean cost of an unseen card), fully
+visible matched lines score as in RULES.md §5, and an unmatched line with a pair is
+credited ``pair_w`` times its value.  ``fast_delta`` and ``quick_delta`` give
+``estimate(row, q, c) - estimate(row, -1, 0)`` far faster (tests check they agree).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+from ._scoring import LINES, line_match_value
+from .cards import HAZARD, HIDDEN, MULLIGAN
+from .rules import HAZARD_PENALTY
+
+
+@jit
+def _pair_value(x, y, z, mpl):
+    """Value v > 0 of a pair in an unmatched line: (v, v) or (v, M); 0 if none."""
+    best = 0
+    for k in range(3):
+        a = x if k == 0 else (x if k == 1 else y)
+        b = y if k == 0 else (z if k == 1 else z)
+        if a == MULLIGAN and b == MULLIGAN:
+            continue
+        if a == MULLIGAN or b == MULLIGAN:
+            v = b if a == MULLIGAN else a
+            if mpl < 1:
+                continue
+        elif a == b:
+            v = a
+        else:
+            continue
+        if v != HIDDEN and v != HAZARD and v > best:
+            best = v
+    return best
+
+
+@jit
+def estimate(row, q, c, eu, mpl, pair_w, mull_w):
+    """Estimated final score of ``row`` (int8[9] as seen) with card ``c`` put at ``q`` (q < 0: as is)."""
+    total = 0.0
+    covered = 0
+    for li in range(6):
+        a = LINES[li, 0]
+        b = LINES[li, 1]
+        d = LINES[li, 2]
+        x = c if a == q else row[a]
+        y = c if b == q else row[b]
+        z = c if d == q else row[d]
+        if x != HIDDEN and y != HIDDEN and z != HIDDEN:
+            v = line_match_value(x, y, z, mpl)
+            if v >= 0:
+                total -= v
+                covered |= (1 << a) | (1 << b) | (1 << d)
+                continue
+        if pair_w > 0.0:
+            total -= pair_w * _pair_value(x, y, z, mpl)
+    for pos in range(9):
+        x = c if pos == q else row[pos]
+        if x == HIDDEN:
+            total += eu
+        elif x == HAZARD:
+            total += HAZARD_PENALTY
+        elif x == MULLIGAN:
+            total -= mull_w
+        elif x < 0 or (covered >> pos) & 1 == 0:
+            total += x
+    return total
+
+
+# Incremental deltas: putting a card at q changes only the row and the column through q,
+# and the cover of their five cells; the rest of the estimate cancels.  The layout's
+# per-line facts are packed into ints once per decision (5 bits per line value).
+LINE_MASK = np.array([0o7, 0o70, 0o700, 0o111, 0o222, 0o444], dtype=np.int64)
+
+
+@jit
+def _line_eval(row, q, c, li, mpl, pair_w):
+    """(matched value or -1, estimate term) of line ``li`` with ``c`` put at ``q``."""
+    a = LINES[li, 0]
+    b = LINES[li, 1]
+    d = LINES[li, 2]
+    x = c if a == q else row[a]
+    y = c if b == q else row[b]
+    z = c if d == q else row[d]
+    if x != HIDDEN and y != HIDDEN and z != HIDDEN:
+        v = line_match_value(x, y, z, mpl)
+        if v >= 0:
+            return v, -1.0 * v
+    if pair_w > 0.0:
+        return -1, -pair_w * _pair_value(x, y, z, mpl)
+    return -1, 0.0
+
+
+@jit
+def _cell_cost(x, covered, eu, mull_w):
+    if x == HIDDEN:
+        return eu
+    if x == HAZARD:
+        return 1.0 * HAZARD_PENALTY
+    if x == MULLIGAN:
+        return -mull_w
+    if x < 0 or not covered:
+        return 1.0 * x
+    return 0.0
+
+
+@jit
+def prepare(row, mpl, pair_w):
+    """Packed facts of ``row`` as is: (matched-line mask, covered cells, matched values, pair values)."""
+    mmask = 0
+    covered = 0
+    mvals = 0
+    pvals = 0
+    for li in range(6):
+        a = LINES[li, 0]
+        b = LINES[li, 1]
+        d = LINES[li, 2]
+        x = row[a]
+        y = row[b]
+        z = row[d]
+        if x != HIDDEN and y != HIDDEN and z != HIDDEN:
+            v = line_match_value(x, y, z, mpl)
+            if v >= 0:
+                mmask |= 1 << li
+                covered |= LINE_MASK[li]
+                mvals |= (v & 31) << (5 * li)
+                continue
+        if pair_w > 0.0:
+            pvals |= (_pair_value(x, y, z, mpl) & 31) << (5 * li)
+    return mmask, covered, mvals, pvals
+
+
+@jit
+def _cover_of(lines):
+    """Cells covered by the lines in bit set ``lines`` (bits 0-2 rows, 3-5 columns)."""
+    return ((lines & 1) * 0o7 | ((lines >> 1) & 1) * 0o70 | ((lines >> 2) & 1) * 0o700
+            | ((lines >> 3) & 1) * 0o111 | ((lines >> 4) & 1) * 0o222 | ((lines >> 5) & 1) * 0o444)
+
+
+@jit
+def _swap_cost(row, x, q, c, covered, new_cov, eu, mull_w):
+    return (_cell_cost(c if x == q else row[x], (new_cov >> x) & 1, eu, mull_w)
+            - _cell_cost(row[x], (covered >> x) & 1, eu, mull_w))
+
+
+@jit
+def fast_delta(row, q, c, mmask, covered, mvals, pvals, eu, mpl, pair_w, mull_w):
+    """``estimate(row, q, c, ...) - estimate(row, -1, 0, ...)`` from the packed facts."""
+    lr = q // 3
+    cq = q % 3
+    lc = 3 + cq
+    d = 0.0
+    new_lines = mmask & ~((1 << lr) | (1 << lc))
+    for k in range(2):
+        li = lr if k == 0 else lc
+        if (mmask >> li) & 1:
+            d += (mvals >> (5 * li)) & 31
+        else:
+            d += pair_w * ((pvals >> (5 * li)) & 31)
+        v, t = _line_eval(row, q, c, li, mpl, pair_w)
+        d += t
+        if v >= 0:
+            new_lines |= 1 << li
+    new_cov = _cover_of(new_lines)
+    for j in range(3):  # the row through q, then the column's two other cells
+        d += _swap_cost(row, 3 * lr + j, q, c, covered, new_cov, eu, mull_w)
+        if j != lr:
+            d += _swap_cost(row, 3 * j + cq, q, c, covered, new_cov, eu, mull_w)
+    return d
+
+
+# scratch layout (offsets into params[H_SCRATCH:])
+SC_K = 0       # [9]  per position: the card-independent part of the delta
+SC_SAVE_R = 9  # [9]  what the row's other cells save if the row through q becomes matched
+SC_SAVE_C = 18  # [9] the same for the column
+SC_NEED = 27   # [18] per (position, row/column): value a positive card must have to match
+               #      the line (-1: none can, -2: any can)
+SC_MULL = 45   # [18] value the line matches at if a mulligan is put there, -1 if it does not
+SC_COST_U = 63  # [9] cost of each cell's card if uncovered
+SC_COST_C = 72  # [9] cost if covered by a matched line
+N_SCRATCH = 81
+
+
+@jit
+def _line_need(u, w, mpl):
+    """(need, mulligan value) of a line whose other two cards are ``u`` and ``w``."""
+    m = 0
+    v = -1
+    for k in range(2):
+        x = u if k == 0 else w
+        if x == MULLIGAN:
+            m += 1
+        elif x == HIDDEN or x == HAZARD or x < 0:
+            return -1, -1
+        elif v == -1:
+            v = x
+        elif v != x:
+            return -1, -1
+    need = -1 if m > mpl else (-2 if v == -1 else v)
+    mull = (v if v >= 0 else 0) if m + 1 <= mpl else -1
+    return need, mull
+
+
+@jit
+def _match_with(need, mull, c):
+    """Value the line matches at with card ``c`` put in, or -1."""
+    if c == MULLIGAN:
+        return mull
+    if c == HAZARD or c < 0:
+        return -1
+    if need == -2 or need == c:
+        return c
+    return -1
+
+
+@jit
+def _base_and_old(x, other, covered, scratch):
+    """Cell x's cost when covered only by the lines not through q, and its cost now."""
+    cu = scratch[SC_COST_U + x]
+    cc = scratch[SC_COST_C + x]
+    base = cc if (other >> x) & 1 else cu
+    return base, (cc if (covered >> x) & 1 else cu), cc
+
+
+@jit
+def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
+    """Fill ``scratch`` with everything of the deltas for ``row`` that depends neither on the
+    card put down nor on the mean unseen cost (so a turn's draw and placement share it)."""
+    for x in range(9):  # a face-down cell costs eu however it is covered: it cancels, except at q
+        scratch[SC_COST_U + x] = _cell_cost(row[x], 0, 0.0, mull_w)
+        scratch[SC_COST_C + x] = _cell_cost(row[x], 1, 0.0, mull_w)
+    for q in range(9):
+        lr = q // 3
+        cq = q % 3
+        lc = 3 + cq
+        other = _cover_of(mmask & ~((1 << lr) | (1 << lc)))
+        k = 0.0
+        if (mmask >> lr) & 1:
+            k += (mvals >> (5 * lr)) & 31
+        else:
+            k += pair_w * ((pvals >> (5 * lr)) & 31)
+        if (mmask >> lc) & 1:
+            k += (mvals >> (5 * lc)) & 31
+        else:
+            k += pair_w * ((pvals >> (5 * lc)) & 31)
+        k -= scratch[(SC_COST_C if (covered >> q) & 1 else SC_COST_U) + q]
+        ra = 3 * lr + (1 if cq == 0 else 0)
+        rb = 3 * lr + (1 if cq == 2 else 2)
+        ca = 3 * (1 if lr == 0 else 0) + cq
+        cb = 3 * (1 if lr == 2 else 2) + cq
+        b1, o1, c1 = _base_and_old(ra, other, covered, scratch)
+        b2, o2, c2 = _base_and_old(rb, other, covered, scratch)
+        b3, o3, c3 = _base_and_old(ca, other, covered, scratch)
+        b4, o4, c4 = _base_and_old(cb, other, covered, scratch)
+        scratch[SC_K + q] = k + (b1 - o1) + (b2 - o2) + (b3 - o3) + (b4 - o4)
+        scratch[SC_SAVE_R + q] = (b1 - c1) + (b2 - c2)
+        scratch[SC_SAVE_C + q] = (b3 - c3) + (b4 - c4)
+        need, mull = _line_need(row[ra], row[rb], mpl)
+        scratch[SC_NEED + 2 * q] = need
+        scratch[SC_MULL + 2 * q] = mull
+        need, mull = _line_need(row[ca], row[cb], mpl)
+        scratch[SC_NEED + 2 * q + 1] = need
+        scratch[SC_MULL + 2 * q + 1] = mull
+
+
+@jit
+def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w):
+    """``fast_delta`` from the parts :func:`precompute` left in ``scratch``."""
+    vr = _match_with(scratch[SC_NEED + 2 * q], scratch[SC_MULL + 2 * q], c)
+    vc = _match_with(scratch[SC_NEED + 2 * q + 1], scratch[SC_MULL + 2 * q + 1], c)
+    d = scratch[SC_K + q] + _cell_cost(c, vr >= 0 or vc >= 0, eu, mull_w)
+    if row[q] == HIDDEN:
+        d -= eu
+    if vr >= 0:
+        d -= vr + scratch[SC_SAVE_R + q]
+    elif pair_w > 0.0:
+        d -= pair_w * _line_pair(row, q, c, q // 3, mpl)
+    if vc >= 0:
+        d -= vc + scratch[SC_SAVE_C + q]
+    elif pair_w > 0.0:
+        d -= pair_w * _line_pair(row, q, c, 3 + q % 3, mpl)
+    return d
+
+
+@jit
+def _line_pair(row, q, c, li, mpl):
+    a = LINES[li, 0]
+    b = LINES[li, 1]
+    e = LINES[li, 2]
+    return _pair_value(c if a == q else row[a], c if b == q else row[b], c if e == q else row[e], mpl)
