@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -225,44 +226,32 @@ def _collect_traces(tr, tlen, lo, first_game, seed, players, seat_strategy, kind
     return result
 
 
-class _parallel_chunks:
+@contextlib.contextmanager
+def _numba_setting(get, set_, value):
+    """Run with a numba runtime setting changed (``value`` None: unchanged), then restore it."""
+    old = get()
+    if value is not None:
+        set_(value)
+    try:
+        yield
+    finally:
+        set_(old)
+
+
+def _parallel_chunks(n):
     """Hand games to threads in small blocks (dynamic scheduling), so no core idles at the end."""
+    import numba
 
-    def __init__(self, n):
-        self.n = n
-
-    def __enter__(self):
-        import numba
-
-        self.old = numba.get_parallel_chunksize()
-        numba.set_parallel_chunksize(self.n)
-
-    def __exit__(self, *exc):
-        import numba
-
-        numba.set_parallel_chunksize(self.old)
-        return False
+    return _numba_setting(numba.get_parallel_chunksize, numba.set_parallel_chunksize, n)
 
 
-class _threads:
-    """Context manager: run numba kernels with ``k`` threads, then restore."""
+def _threads(k):
+    """Run numba kernels with ``k`` threads (None: all), then restore."""
+    import numba
 
-    def __init__(self, k):
-        self.k = k
-
-    def __enter__(self):
-        import numba
-
-        self.old = numba.get_num_threads()
-        if self.k is not None:
-            k = _check_count("threads", self.k, 1)
-            numba.set_num_threads(min(k, numba.config.NUMBA_NUM_THREADS))
-
-    def __exit__(self, *exc):
-        import numba
-
-        numba.set_num_threads(self.old)
-        return False
+    if k is not None:
+        k = min(_check_count("threads", k, 1), numba.config.NUMBA_NUM_THREADS)
+    return _numba_setting(numba.get_num_threads, numba.set_num_threads, k)
 
 
 # ----------------------------------------------------------------- scoring one layout
