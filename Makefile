@@ -21,8 +21,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py
 
+# the HTML report (reports/index.html, figures, summary.json): about 10 minutes on 2 cores
 report: $(STAMP)
-	$(VENV)/bin/gnoming-sim simulate --players 4 --strategy random --games 20000 --seed 1
+	$(VENV)/bin/gnoming-sim report
 
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build dist *.egg-info

@@ -222,7 +222,8 @@ def strategies(strategies_path, as_json):
               help="Games per design cell of every study (a tournament lineup, an early-finish table size) "
                    "[default: each study's own size].")
 @opt.seed
-@opt.threads
+@click.option("--threads", type=int, default=None, metavar="K",
+              help="Worker threads (default: all cores). Results do not depend on it.")
 @opt.rules
 @opt.deck
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True,

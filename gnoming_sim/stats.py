@@ -44,7 +44,10 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float, floa
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return p, max(0.0, centre - half), min(1.0, centre + half)
+    # at p = 0 (p = 1) the bound is exactly 0 (1); computed, it can round to just above (below)
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return p, lo, hi
 
 
 def paired_diff_ci(a, b, z: float = Z95) -> tuple[float, float, float, int]:

@@ -52,6 +52,8 @@ def test_wilson_extremes_stay_in_unit_interval():
     assert (p, lo) == (0.0, 0.0) and 0 < hi < 0.2
     p, lo, hi = wilson(20, 20)
     assert (p, hi) == (1.0, 1.0) and 0.8 < lo < 1
+    for n in range(1, 400):   # exact, not rounded just inside: the interval must contain p
+        assert wilson(0, n)[1] == 0.0 and wilson(n, n)[2] == 1.0
 
 
 def test_wilson_fractional_successes():

@@ -1,0 +1,113 @@
+"""Figures of the early-finish study (matplotlib Figure API)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ._design import HEURISTIC_NAMES
+from ._framework import FigureOut
+from ._plots import band, errorbars, new_figure, players_color, strategy_color, style
+
+_HIDDEN_COLORS = {"0-1": "#1b9e77", "2-3": "#7570b3", "4+": "#d95f02"}
+
+
+def _percent_axis(ax) -> None:
+    ax.set_ylim(-0.02, 1.02)
+    ax.axhline(0.5, color="#555555", linewidth=1, linestyle="dashed")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+
+
+def _by_size(rows, column):
+    sizes = sorted({r["players"] for r in rows})
+    return [(p, [r for r in rows if r["players"] == p]) for p in sizes]
+
+
+def score_figure(curve: list[dict], by_players: list[dict]) -> FigureOut:
+    """P(bonus) against the finisher's score, one curve per table size, with the logistic fits."""
+    fig, ax = new_figure(8.5, 4.8)
+    for p, rows in _by_size(curve, "score"):
+        band(ax, [r["score"] for r in rows], [r["bonus"] for r in rows], color=players_color(p),
+             label=f"{p} players")
+    for r in by_players:
+        if r["score_50"] is not None:
+            ax.plot([r["score_50"].mean], [0.5], marker="|", markersize=16, markeredgewidth=2.5,
+                    color=players_color(r["players"]))
+    style(ax, "P(earning the \u22125) by the finisher's score when it turns its last card",
+          "finisher's round score (before the bonus)", "P(bonus)")
+    _percent_axis(ax)
+    ax.legend(fontsize=8, frameon=False)
+    return FigureOut("by-score", fig,
+                     "How often the finisher earns the \u22125, by its score at the moment it turned its final "
+                     "card; shaded: 95% Wilson intervals; ticks on the dashed 50% line: where the logistic fit "
+                     "crosses an even bet (the rule of thumb).",
+                     "Falling curves of bonus probability against finishing score for 2 to 7 players.")
+
+
+def gap_figure(curve: list[dict], facedown: list[dict]) -> FigureOut:
+    """P(bonus) against the gap to the best visible rival; and, at 4 players, by hidden cards."""
+    fig, (ax, ax_hidden) = new_figure(11, 4.5, ncols=2)
+    for p, rows in _by_size(curve, "gap"):
+        band(ax, [r["gap"] for r in rows], [r["bonus"] for r in rows], color=players_color(p),
+             label=f"{p} players")
+    style(ax, "By the gap to the best visible rival", "finisher's score \u2212 lowest visible rival score",
+          "P(bonus)")
+    for hidden in ("0-1", "2-3", "4+"):
+        rows = [r for r in facedown if r["hidden"] == hidden]
+        if rows:
+            band(ax_hidden, [r["gap"] for r in rows], [r["bonus"] for r in rows], color=_HIDDEN_COLORS[hidden],
+                 label=f"rival hides {hidden} cards")
+    style(ax_hidden, "4 players: by the cards that rival still hides", "gap to the best visible rival",
+          "P(bonus)")
+    for a in (ax, ax_hidden):
+        _percent_axis(a)
+        a.legend(fontsize=8, frameon=False)
+    return FigureOut("by-gap", fig,
+                     "Left: P(bonus) by the finisher's score minus the lowest visible score among the others "
+                     "(their face-down cards count 0). Right, at 4 players: the same split by how many cards "
+                     "that best-looking rival still had face down. Shaded: 95% Wilson intervals.",
+                     "Bonus probability against the gap to the best visible opponent.")
+
+
+def players_figure(by_players: list[dict], presets: list[dict]) -> FigureOut:
+    """P(bonus) by table size, for every finisher and per preset."""
+    fig, (ax, ax_rate) = new_figure(11, 4.3, ncols=2)
+    sizes = [r["players"] for r in by_players]
+    errorbars(ax, np.array(sizes) - 0.15, [r["bonus"] for r in by_players], color="black", label="all finishers",
+              marker="s")
+    for k, name in enumerate(HEURISTIC_NAMES):
+        rows = [r for r in presets if r["strategy"] == name and r["players"] in sizes and r["bonus"] is not None]
+        if not rows:
+            continue
+        x = np.array([r["players"] for r in rows]) + (k - 1) * 0.1
+        errorbars(ax, x, [r["bonus"] for r in rows], color=strategy_color(name), label=name)
+        rates = [r for r in presets if r["strategy"] == name and r["players"] in sizes]
+        errorbars(ax_rate, np.array([r["players"] for r in rates]) + (k - 1.5) * 0.1,
+                  [r["finish_share"] for r in rates], color=strategy_color(name), label=name)
+    style(ax, "P(earning the \u22125) by the number of players", "players", "P(bonus)")
+    _percent_axis(ax)
+    style(ax_rate, "Who finishes: each preset's share of the finishes", "players", "share of finished rounds")
+    ax_rate.axhline(1 / len(HEURISTIC_NAMES), color="#555555", linewidth=1, linestyle="dashed")
+    ax_rate.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    for a in (ax, ax_rate):
+        a.set_xticks(sizes)
+        a.legend(fontsize=8, frameon=False)
+    return FigureOut("by-players", fig,
+                     "Left: P(bonus) at each table size, for all finishers and per preset. Right: each preset's "
+                     "share of the finished rounds (dashed: an even share; every preset fills a quarter of the "
+                     "seats). 95% Wilson intervals.",
+                     "Bonus probability and finishing rate by number of players and preset.")
+
+
+def turn_figure(curve: list[dict]) -> FigureOut:
+    """P(bonus) against the finisher's own turn count."""
+    fig, ax = new_figure(8.5, 4.3)
+    for p, rows in _by_size(curve, "own_turn"):
+        band(ax, [r["own_turn"] for r in rows], [r["bonus"] for r in rows], color=players_color(p),
+             label=f"{p} players")
+    style(ax, "P(earning the \u22125) by the turn of the finish", "the finisher's own turn in the round",
+          "P(bonus)")
+    _percent_axis(ax)
+    ax.legend(fontsize=8, frameon=False)
+    return FigureOut("by-turn", fig,
+                     "P(bonus) by the finisher's own turn number in the round (its n-th turn), with 95% "
+                     "Wilson intervals.",
+                     "Bonus probability against the turn of the finish for 2 to 7 players.")

@@ -1,0 +1,210 @@
+"""The study framework: a study is an experiment design, a tidy frame, an analysis, figures.
+
+A study module defines one :class:`Study` subclass and registers an instance in
+:data:`analyses.STUDIES`.  The report (:mod:`analyses.report`) then, for each study:
+
+1. asks it for its design: a list of :class:`Table` s to play, all under one seed;
+2. plays every table in chunks (:meth:`Study.play`; by default :func:`play_tables`),
+   passing each chunk to :meth:`Study.tidy`, which keeps only what the analysis needs,
+   as a DataFrame;
+3. hands the concatenated frame to :meth:`Study.analyse`, which returns a
+   :class:`StudyResult`: summary frames, headline findings, figures (matplotlib
+   ``Figure`` objects, never pyplot) and the variables of its jinja2 template.
+
+Studies never write files and never touch global state; the report renders and writes.
+"""
+from __future__ import annotations
+
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from gnoming_sim.deck import PUBLISHED, Deck
+from gnoming_sim.rules import RuleConfig
+
+from ._estimates import Estimate
+
+CHUNK_GAMES = 16_384   # games per engine call: one progress step
+
+
+@dataclass(frozen=True)
+class Table:
+    """One simulated table setting: ``games`` games of ``players`` with these seats.
+
+    With ``rotate`` game ``g`` seats ``seats[(s + g) % players]`` at seat ``s`` (the
+    engine's rotation); games are numbered from ``first_game``, so two tables with the
+    same seed and game numbers are dealt the same cards (common random numbers).
+    """
+
+    players: int
+    seats: tuple[str, ...]
+    games: int
+    first_game: int = 0
+    rotate: bool = True
+    label: str = ""
+
+    def command(self, seed: int) -> str:
+        """The ``gnoming-sim simulate`` command that replays this table's games."""
+        if self.first_game:
+            return ""   # simulate always starts at game 0
+        seats = ",".join(self.seats)
+        rot = "" if self.rotate else " --no-rotate-seats"
+        return f"gnoming-sim simulate --players {self.players} --seats {seats} --seed {seed} --games {self.games}{rot}"
+
+
+@dataclass
+class Context:
+    """What every study of one report shares: options, rules, deck and the master seed."""
+
+    seed: int = 0
+    quick: bool = False
+    games: int | None = None      # games per design cell; None: each study's own size
+    threads: int | None = None
+    rules: RuleConfig = field(default_factory=RuleConfig)
+    deck: Deck = PUBLISHED
+
+    def study_seed(self, study_id: str) -> int:
+        """A 64-bit seed of (master seed, study id): studies draw independent games."""
+        words = [self.seed & 0xFFFFFFFF, self.seed >> 32, zlib.crc32(study_id.encode())]
+        return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0])
+
+    def cell_games(self, study: "Study") -> int:
+        """Games per design cell for ``study``: ``--games``, else its quick or full size."""
+        if self.games is not None:
+            return self.games
+        return study.quick_games if self.quick else study.default_games
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A headline: a plain sentence with ``{value}`` where the estimate's mean goes.
+
+    ``kind`` picks the number format ("pct", "points", "signed", "score");
+    ``unit`` names what ``n`` counts ("deals", "finished rounds").
+    """
+
+    key: str
+    sentence: str
+    estimate: Estimate
+    kind: str = "points"
+    unit: str = "deals"
+
+    def to_json(self) -> dict:
+        from ._render import format_interval, format_mean
+
+        text = self.sentence.format(value=format_mean(self.estimate, self.kind))
+        e = self.estimate
+        return {"key": self.key, "text": text, "unit": self.unit, **e.to_json(),
+                "display": f"{text} (95% interval {format_interval(e, self.kind)}; n = {e.n:,} {self.unit})"}
+
+
+@dataclass(frozen=True)
+class FigureOut:
+    """A figure of a study: ``name`` becomes the file ``<study id>-<name>.png``."""
+
+    name: str
+    figure: object      # matplotlib.figure.Figure
+    caption: str
+    alt: str
+
+
+@dataclass(frozen=True)
+class Precision:
+    """The half-width an estimate reached: what it is about, and its unit."""
+
+    what: str
+    half_width: float
+    kind: str = "points"
+
+
+@dataclass
+class StudyResult:
+    """What a study hands the report."""
+
+    findings: list[Finding]
+    figures: list[FigureOut]
+    frames: dict[str, pd.DataFrame]
+    summary: dict
+    precision: list[Precision]
+    context: dict = field(default_factory=dict)   # the template's own variables
+
+
+class Study:
+    """Base class of a study; subclasses set the attributes and the three stages."""
+
+    id: str = ""                # the HTML section id (``early-finish``)
+    title: str = ""
+    template: str = ""          # file in analyses/templates/
+    default_games: int = 10_000  # games per design cell in a full report
+    quick_games: int = 500       # ... and with --quick
+
+    @property
+    def key(self) -> str:
+        """The study's key in summary.json (``early_finish``)."""
+        return self.id.replace("-", "_")
+
+    def design(self, ctx: Context) -> list[Table]:
+        raise NotImplementedError
+
+    def play(self, ctx: Context, seed: int, tables: Sequence[Table],
+             advance: Callable[[int], None]):
+        """Play ``tables`` under ``seed`` and return the data :meth:`analyse` receives.
+
+        The default plays the standard deals of every table (:func:`play_tables`).  A
+        study of edited deals (paired arms on the same deals) overrides it; it must call
+        ``advance(k)`` after every ``k`` games it plays.
+        """
+        return play_tables(self, ctx, seed, tables, advance)
+
+    def tidy(self, index: int, table: Table, result) -> pd.DataFrame:
+        """Rows to keep from one chunk of ``table`` (the ``index``-th of the design)."""
+        raise NotImplementedError
+
+    def analyse(self, ctx: Context, tables: Sequence[Table], data: pd.DataFrame) -> StudyResult:
+        raise NotImplementedError
+
+
+@dataclass
+class StudyRun:
+    """A study after it ran: its design, seed, result and timing."""
+
+    study: Study
+    seed: int
+    tables: list[Table]
+    result: StudyResult
+    games: int
+    wall_s: float
+
+
+def play_study(study: Study, ctx: Context, advance: Callable[[int], None] = lambda n: None,
+               tables: list[Table] | None = None) -> StudyRun:
+    """Play the study's design and analyse it; ``advance(k)`` after every ``k`` games played."""
+    t0 = time.perf_counter()
+    seed = ctx.study_seed(study.id)
+    tables = study.design(ctx) if tables is None else tables
+    data = study.play(ctx, seed, tables, advance)
+    result = study.analyse(ctx, tables, data)
+    return StudyRun(study, seed, list(tables), result, sum(t.games for t in tables),
+                    time.perf_counter() - t0)
+
+
+def play_tables(study: Study, ctx: Context, seed: int, tables: Sequence[Table],
+                advance: Callable[[int], None]) -> pd.DataFrame:
+    """Play the standard deals of every table in chunks; concatenate what :meth:`Study.tidy` keeps."""
+    from gnoming_sim.engine import simulate
+
+    parts = []
+    for index, table in enumerate(tables):
+        stop = table.first_game + table.games
+        for lo in range(table.first_game, stop, CHUNK_GAMES):
+            n = min(CHUNK_GAMES, stop - lo)
+            res = simulate(players=table.players, strategies=table.seats, games=n, seed=seed,
+                           rules=ctx.rules, deck=ctx.deck, threads=ctx.threads, chunk_size=n,
+                           first_game=lo, rotate=table.rotate)
+            parts.append(study.tidy(index, table, res))
+            advance(n)
+    return pd.concat(parts, ignore_index=True)

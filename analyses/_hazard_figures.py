@@ -1,0 +1,86 @@
+"""Figures of the hazard-risk study (matplotlib Figure API)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ._design import PRESET_NAMES
+from ._framework import FigureOut
+from ._plots import errorbars, new_figure, players_color, strategy_color, style
+
+
+def ending_figure(cells: list[dict], by_players: list[dict]) -> FigureOut:
+    """P(ending a round with a hazard) by table size, per preset."""
+    fig, ax = new_figure(8.5, 4.5)
+    sizes = [r["players"] for r in by_players]
+    errorbars(ax, np.array(sizes) - 0.2, [r["share"] for r in by_players], color="black", marker="s",
+              label="all presets")
+    for k, name in enumerate(PRESET_NAMES):
+        rows = [c for c in cells if c["strategy"] == name]
+        if rows:
+            x = np.array([c["players"] for c in rows]) + (k - 1.5) * 0.09
+            errorbars(ax, x, [c["share"] for c in rows], color=strategy_color(name), label=name)
+    ax.set_xticks(sizes)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    style(ax, "How often a player ends a round with a hazard (+10)", "players", "share of player-rounds")
+    ax.legend(fontsize=8, frameon=False)
+    return FigureOut("end-with-hazard", fig,
+                     "Share of player-rounds that end with at least one hazard in the player's layout, by number "
+                     "of players and preset (standard deals); 95% Wilson intervals.",
+                     "Probability of ending a round with a hazard against the number of players, per preset.")
+
+
+def discard_figure(by_size: list[dict], by_phase: list[dict]) -> FigureOut:
+    """What a discarded hazard does to each opponent, by table size and by phase."""
+    fig, (ax, ax_phase) = new_figure(11, 4.5, ncols=2)
+    rows = [r for r in by_size if r.get("flip_value") is not None]
+    sizes = np.array([r["players"] for r in rows])
+    errorbars(ax, sizes - 0.1, [r["flip_value"] for r in rows], color="#1f77b4", label="its flips (taken vs declined)")
+    errorbars(ax, sizes + 0.1, [r["opponent_gain"] for r in rows], color="#d62728", marker="s",
+              label="the hazard (vs an ordinary card)")
+    ax.axhline(0, color="#555555", linewidth=1)
+    ax.set_xticks(sizes)
+    style(ax, "Points each opponent gains when a drawn hazard is discarded", "players", "points per round")
+    ax.legend(fontsize=8, frameon=False)
+    phases = [r for r in by_phase if r.get("flip_value") is not None]
+    x = np.arange(len(phases))
+    errorbars(ax_phase, x - 0.1, [r["flip_value"] for r in phases], color="#1f77b4", label="flips, per opponent")
+    errorbars(ax_phase, x + 0.1, [r["cost"] for r in phases], color="#555555", marker="D",
+              label="cost to the drawer (all draws)")
+    ax_phase.axhline(0, color="#555555", linewidth=1)
+    ax_phase.set_xticks(x)
+    ax_phase.set_xticklabels([f"{r['phase']}\n({r['phase_text']})" for r in phases])
+    style(ax_phase, "By the drawer's face-down cards at the draw", "phase of the round", "points per round")
+    ax_phase.legend(fontsize=8, frameon=False)
+    return FigureOut("discarded", fig,
+                     "Paired on the same deals, in rounds where the drawer discarded the hazard at once. Left: "
+                     "each opponent's round score with the flips declined minus taken (blue), and with an "
+                     "ordinary card instead of the hazard minus with the hazard (red); positive: the opponents "
+                     "gain. Right: the flips' worth, and the hazard's cost to its drawer (all draws, kept or "
+                     "not), by phase. 95% intervals.",
+                     "Worth of a discarded hazard's flips to the opponents, by players and by phase.")
+
+
+def deny_figure(rows: list[dict]) -> FigureOut:
+    """Game-score change and P(ending with a hazard) against hazard_deny, per table size."""
+    fig, (ax, ax_hz) = new_figure(11, 4.5, ncols=2)
+    sizes = sorted({r["players"] for r in rows if r["players"] != 0})
+    for k, p in enumerate(sizes):
+        sub = [r for r in rows if r["players"] == p]
+        x = np.array([r["level"] for r in sub]) + (k - len(sizes) / 2) * 0.06
+        changed = [i for i, r in enumerate(sub) if r["level"] != 0]   # level 0 is the reference: 0 by definition
+        errorbars(ax, x[changed], [sub[i]["score"] for i in changed], color=players_color(p), label=f"{p} players")
+        errorbars(ax_hz, x, [r["end_with_hazard"] for r in sub], color=players_color(p))
+    ax.axhline(0, color="#555555", linewidth=1)
+    style(ax, "cautious's game score against never keeping a hazard", "hazard_deny", "points per game")
+    style(ax_hz, "Rounds cautious ends with a hazard", "hazard_deny", "share of rounds")
+    ax_hz.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.1f}%")
+    levels = sorted({r["level"] for r in rows})
+    for a in (ax, ax_hz):
+        a.set_xticks(levels)
+    ax.legend(fontsize=8, frameon=False)
+    return FigureOut("deny", fig,
+                     "One seat plays cautious with hazard_deny 0, 1.5 (the preset), 3 and 6, on the same deals "
+                     "against the same opponents. Left: its game score minus with hazard_deny 0 (negative: "
+                     "keeping hazards to deny flips pays). Right: the share of its rounds ending with a hazard. "
+                     "95% intervals.",
+                     "Game-score change and hazard rate against the hazard_deny parameter, per table size.")

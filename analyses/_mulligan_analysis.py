@@ -1,0 +1,252 @@
+"""Estimates, findings and summary of the mulligan-value study (design in :mod:`analyses.mulligan_value`)."""
+from __future__ import annotations
+
+import pandas as pd
+
+from ._design import PRESET_NAMES
+from ._estimates import Estimate
+from ._framework import Finding, Precision, StudyResult
+from ._paired import difference, flat_frame, standard_errors
+from ._trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
+from . import _mulligan_figures as figs
+
+# phase of the round: the acquiring player's face-down cards at the draw
+PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5 face-down cards"),
+          ("late", 0, 2, "1-2 face-down cards"))
+SOURCES = ((MODE_PILE, "pile", "taken from a discard pile"), (MODE_BLIND, "blind", "drawn blind"))
+
+
+def analyse(study, ctx, tables, data) -> StudyResult:
+    from .mulligan_value import PLAYERS
+
+    min_n = 10 if ctx.quick else 30
+    dealt = data["dealt"]
+    invalid = int((~dealt["ok"]).sum())
+    dealt = dealt[dealt["ok"]]
+    players = [p for p in PLAYERS if (dealt["players"] == p).any()]
+    overall = _worth(dealt)
+    by_players = [{"players": p, **_worth(dealt[dealt["players"] == p])} for p in players]
+    cells = [{"players": p, "strategy": s, **_worth(sub)}
+             for (p, s), sub in dealt.groupby(["players", "strategy"], observed=True) if len(sub) >= min_n]
+    by_strategy = [{"strategy": s, **_worth(sub)} for s, sub in dealt.groupby("strategy", observed=True)]
+    flow, arrivals = _flow(data["flow"], min_n), _arrivals(data["flow"], players)
+    limit_rows, limit_all = _limit(data["limit"], players, min_n)
+    limit = ctx.rules.mulligan_limit
+
+    precision = [Precision("mulligan worth, all deals", overall["points"].half_width, "points")]
+    if cells:
+        precision += [Precision("mulligan worth at one table size, one preset",
+                                max(c["points"].half_width for c in cells), "points"),
+                      Precision("win-probability worth at one table size, one preset",
+                                max(c["win"].half_width for c in cells), "pct")]
+    if flow:
+        precision.append(Precision("worth by source and phase", max(r["points"].half_width for r in flow), "points"))
+    if limit and limit_rows:
+        precision.append(Precision("share of player-rounds the limit bars, one table size and preset",
+                                   max(r["rounds"].half_width for r in limit_rows), "pct"))
+    figures = [figs.by_players_figure(cells, by_players), figs.pairing_figure(by_players),
+               figs.source_figure(flow, arrivals)]
+    if limit and limit_rows:
+        figures.append(figs.limit_figure(limit_rows))
+    frames = {"by_players": flat_frame(by_players), "by_players_strategy": flat_frame(cells),
+              "by_source": flat_frame(flow), "arrivals": flat_frame(arrivals), "limit": flat_frame(limit_rows)}
+    games = {p: sum(t.games for t in tables if t.players == p and t.experiment == "dealt" and t.arm == "mulligan")
+             for p in players}
+    flow_games = {p: sum(t.games for t in tables if t.players == p and t.experiment == "flow" and t.arm == "natural")
+                  for p in players}
+    return StudyResult(
+        findings=_findings(overall, flow, limit_all, limit), figures=figures, frames=frames, precision=precision,
+        summary=_summary(overall, by_players, cells, by_strategy, flow, arrivals, limit_rows, limit_all, limit, invalid),
+        context={"overall": overall, "by_players": by_players, "grid": _grid(cells), "by_strategy": by_strategy,
+                 "sizes": players, "flow": flow, "arrivals": arrivals, "limit_rows": _limit_grid(limit_rows),
+                 "limit_all": limit_all, "limit": limit, "invalid": invalid, "games": games,
+                 "flow_games": flow_games, "phases": PHASES, "presets": PRESET_NAMES,
+                 "conclusions": _conclusions(overall, by_players, by_strategy, flow, limit_all, limit_rows, limit)},
+    )
+
+
+# ----------------------------------------------------------------- estimates
+def _worth(rows: pd.DataFrame) -> dict:
+    """Paired worth of the mulligan to its holder: points (ordinary - mulligan arm), win credit
+    (mulligan - ordinary arm), the others' scores (mulligan - ordinary arm), and both standard errors."""
+    paired, unpaired = standard_errors(rows["score_o"], rows["score_m"])
+    return {"points": Estimate.of_paired(rows["score_o"], rows["score_m"]),
+            "win": Estimate.of_paired(rows["win_m"], rows["win_o"]),
+            "others": Estimate.of_paired(rows["others_m"], rows["others_o"]),
+            "paired_se": paired, "unpaired_se": unpaired,
+            "saving": (unpaired / paired) ** 2 if paired > 0 else float("nan")}
+
+
+def _phase(fd: pd.Series) -> pd.Series:
+    out = pd.Series("", index=fd.index)
+    for name, lo, hi, _ in PHASES:
+        out[(fd >= lo) & (fd <= hi)] = name
+    return out
+
+
+def _flow(flow: pd.DataFrame, min_n: int) -> list[dict]:
+    """Worth of a mulligan to the player who first placed it, by how and when it came."""
+    rows = flow[flow["ok"] & flow["acquired"]].copy()
+    rows["phase"] = _phase(rows["fd"])
+    out = []
+    dealt = rows[rows["mode"] == MODE_DEALT]
+    if len(dealt) >= min_n:
+        out.append({"source": "dealt", "source_text": "kept from the deal", "phase": "deal",
+                    "phase_text": "from the deal", **_flow_worth(dealt)})
+    for mode, source, text in SOURCES:
+        for phase, _, _, phase_text in PHASES:
+            sub = rows[(rows["mode"] == mode) & (rows["phase"] == phase)]
+            if len(sub) >= min_n:
+                out.append({"source": source, "source_text": text, "phase": phase, "phase_text": phase_text,
+                            **_flow_worth(sub)})
+    by_key = {(r["source"], r["phase"]): r for r in out}
+    for r in out:
+        blind = by_key.get(("blind", r["phase"]))
+        r["pile_minus_blind"] = difference(r["points"], blind["points"]) if r["source"] == "pile" and blind else None
+    return out
+
+
+def _flow_worth(rows: pd.DataFrame) -> dict:
+    return {"points": Estimate.of_paired(rows["score_r"], rows["score_n"]),
+            "win": Estimate.of_paired(rows["win_n"], rows["win_r"])}
+
+
+def _arrivals(flow: pd.DataFrame, players) -> list[dict]:
+    """How a mulligan picked at random from the deal reaches a player (share of deals), by table size."""
+    rows = flow[flow["ok"]]
+    out = []
+    for p in players:
+        sub = rows[rows["players"] == p]
+        n = len(sub)
+        if n == 0:
+            continue
+        placed = sub["acquired"]
+        out.append({"players": p, "n": n,
+                    "dealt": Estimate.of_share(int((placed & (sub["mode"] == MODE_DEALT)).sum()), n),
+                    "pile": Estimate.of_share(int((placed & (sub["mode"] == MODE_PILE)).sum()), n),
+                    "blind": Estimate.of_share(int((placed & (sub["mode"] == MODE_BLIND)).sum()), n),
+                    "never": Estimate.of_share(int((~placed).sum()), n)})
+    return out
+
+
+def _limit(limit: pd.DataFrame, players, min_n: int) -> tuple[list[dict], dict]:
+    """Share of player-rounds in which the limit barred a mulligan on offer, and of the offers barred."""
+    sums = limit.groupby(["players", "strategy"]).sum(numeric_only=True).reset_index()
+    rows = []
+    for _, r in sums.iterrows():
+        if r["player_rounds"] < min_n:
+            continue
+        rows.append({"players": int(r["players"]), "strategy": r["strategy"], **_limit_estimates(r)})
+    total = limit.sum(numeric_only=True)
+    return rows, _limit_estimates(total)
+
+
+def _limit_estimates(r) -> dict:
+    offers = int(r["offered_turns"])
+    return {"rounds": Estimate.of_share(int(r["barred_rounds"]), int(r["player_rounds"])),
+            "offered": Estimate.of_share(int(r["offered_rounds"]), int(r["player_rounds"])),
+            "offers": Estimate.of_share(int(r["barred_turns"]), offers) if offers else None}
+
+
+# ----------------------------------------------------------------- outputs
+def _ci(e: Estimate, kind: str = "points") -> str:
+    """An estimate in a sentence: its mean and 95% interval."""
+    from ._render import format_estimate
+
+    return format_estimate(e, kind)
+
+
+def _conclusions(overall, by_players, by_strategy, flow, limit_all, limit_rows, limit) -> list[str]:
+    """Plain-words conclusions, written from the estimates (so they follow the data); 95% intervals in brackets."""
+    out = []
+    first, last = by_players[0], by_players[-1]
+    trend = ("more" if last["points"].lo > first["points"].hi else
+             "less" if last["points"].hi < first["points"].lo else "about as much")
+    out.append(f"A mulligan dealt to you is worth {_ci(overall['points'])} points in that round, and "
+               f"{_ci(overall['win'], 'pct')} (percentage points) more chance of winning the game. It is worth "
+               f"{trend} at a big table: {_ci(first['points'])} points with {first['players']} players, "
+               f"{_ci(last['points'])} with {last['players']}.")
+    if len(by_strategy) > 1:
+        ranked = sorted(by_strategy, key=lambda r: r["points"].mean)
+        out.append(f"How you play matters: {ranked[-1]['strategy']} gets the most out of a mulligan "
+                   f"({_ci(ranked[-1]['points'])} points per round), {ranked[0]['strategy']} the least "
+                   f"({_ci(ranked[0]['points'])}).")
+    pile = {r["phase"]: r for r in flow if r["source"] == "pile"}
+    blind = {r["phase"]: r for r in flow if r["source"] == "blind"}
+    both = [ph for ph, *_ in PHASES if ph in pile and ph in blind]
+    if both:
+        parts = []
+        for ph in both:
+            d = pile[ph]["pile_minus_blind"]
+            verdict = ("clearly more" if d.lo > 0 else "clearly less" if d.hi < 0 else "no clear difference")
+            when = {"early": "early in the round", "middle": "in mid-round", "late": "late in the round"}[ph]
+            parts.append(f"{when}, a mulligan taken from a discard pile is worth {_ci(pile[ph]['points'])} points "
+                         f"against {_ci(blind[ph]['points'])} drawn blind ({verdict})")
+        out.append("To the player who places it: " + "; ".join(parts) + ".")
+    if limit and limit_rows:
+        top = max(limit_rows, key=lambda r: r["rounds"].mean)
+        out.append(f"The {limit}-mulligan limit binds in {_ci(limit_all['rounds'], 'pct')} of player-rounds "
+                   f"(a mulligan on offer while the player already shows one), most often for {top['strategy']} "
+                   f"at {top['players']} players ({_ci(top['rounds'], 'pct')}).")
+    return out
+
+
+def _grid(cells: list[dict]) -> list[dict]:
+    """One row per preset, a cell per table size."""
+    out = {}
+    for c in cells:
+        out.setdefault(c["strategy"], {"strategy": c["strategy"], "cells": {}})["cells"][c["players"]] = c
+    return [out[s] for s in PRESET_NAMES if s in out]
+
+
+def _limit_grid(rows: list[dict]) -> list[dict]:
+    return _grid(rows)
+
+
+def _findings(overall, flow, limit_all, limit) -> list[Finding]:
+    found = [
+        Finding("mulligan_value.points_per_round",
+                "Being dealt a mulligan instead of an ordinary card lowers its holder's score by {value} points "
+                "in that round (2 to 7 players, all presets, same deals paired)",
+                overall["points"], "points", "deals"),
+        Finding("mulligan_value.win_probability",
+                "A mulligan dealt in one round raises its holder's chance of winning the game by {value} "
+                "(percentage points, same deals paired)",
+                overall["win"], "pct", "deals"),
+    ]
+    if limit:
+        found.append(Finding(
+            "mulligan_value.limit_binds",
+            f"The {limit}-mulligan limit bars a player from a mulligan on offer in {{value}} of their rounds",
+            limit_all["rounds"], "pct", "player-rounds"))
+    return found
+
+
+def _summary(overall, by_players, cells, by_strategy, flow, arrivals, limit_rows, limit_all, limit, invalid) -> dict:
+    def worth(r):
+        return {"points_per_round": r["points"].to_json(), "win_probability": r["win"].to_json(),
+                "others_points": r["others"].to_json(), "paired_se": r["paired_se"], "unpaired_se": r["unpaired_se"]}
+
+    by_p = {str(r["players"]): {**worth(r), "by_strategy": {}} for r in by_players}
+    for c in cells:
+        by_p[str(c["players"])]["by_strategy"][c["strategy"]] = worth(c)
+    out = {
+        "points_per_round": overall["points"].to_json(),
+        "paired_se": overall["paired_se"], "unpaired_se": overall["unpaired_se"],
+        "win_probability": overall["win"].to_json(),
+        "others_points": overall["others"].to_json(),
+        "by_players": by_p,
+        "by_strategy": {r["strategy"]: worth(r) for r in by_strategy},
+        "by_source": {f"{r['source']}.{r['phase']}": {"points_per_round": r["points"].to_json(),
+                                                      "win_probability": r["win"].to_json()} for r in flow},
+        "arrivals": {str(r["players"]): {k: r[k].to_json() for k in ("dealt", "pile", "blind", "never")}
+                     for r in arrivals},
+        "skipped_deals": invalid,
+        "mulligan_limit": limit,
+    }
+    if limit:
+        out["limit_binds"] = {
+            "player_rounds": limit_all["rounds"].to_json(),
+            "offers": limit_all["offers"].to_json() if limit_all["offers"] is not None else None,
+            "by_players": {f"{r['players']}.{r['strategy']}": r["rounds"].to_json() for r in limit_rows}}
+    return out

@@ -1,0 +1,56 @@
+"""Shared figure helpers: the Figure API only (no pyplot state), one palette for all studies."""
+from __future__ import annotations
+
+from matplotlib.figure import Figure
+
+STRATEGY_COLORS = {
+    "random": "#8c8c8c",
+    "greedy": "#1f77b4",
+    "builder": "#ff7f0e",
+    "rusher": "#d62728",
+    "cautious": "#2ca02c",
+}
+_PLAYER_COLORS = ["#440154", "#414487", "#2a788e", "#22a884", "#7ad151", "#bddf26", "#fde725"]
+
+
+def strategy_color(name: str) -> str:
+    return STRATEGY_COLORS.get(name, "#9467bd")
+
+
+def players_color(players: int) -> str:
+    """A colour per table size (2..7 players) on a dark-to-light scale."""
+    return _PLAYER_COLORS[(players - 2) % len(_PLAYER_COLORS)]
+
+
+def new_figure(width: float = 8.0, height: float = 4.5, **subplots) -> tuple[Figure, object]:
+    """A constrained-layout figure and its axes (``subplots`` as in ``Figure.subplots``)."""
+    fig = Figure(figsize=(width, height), layout="constrained", dpi=100)
+    axes = fig.subplots(**subplots)
+    return fig, axes
+
+
+def style(ax, title: str = "", xlabel: str = "", ylabel: str = "") -> None:
+    ax.set_title(title, fontsize=11, loc="left")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, color="#dddddd", linewidth=0.6)
+    ax.set_axisbelow(True)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+
+
+def errorbars(ax, x, estimates, *, color, label=None, marker="o", **kw) -> None:
+    """Points at ``x`` with the 95% intervals of ``estimates`` as error bars."""
+    means = [e.mean for e in estimates]
+    lower = [e.mean - e.lo for e in estimates]
+    upper = [e.hi - e.mean for e in estimates]
+    ax.errorbar(x, means, yerr=[lower, upper], fmt=marker, color=color, label=label, capsize=3,
+                markersize=5, linewidth=1.2, **kw)
+
+
+def band(ax, x, estimates, *, color, label=None, marker="o") -> None:
+    """A line through the means with a shaded 95% band (for curves over many x values)."""
+    ax.fill_between(x, [e.lo for e in estimates], [e.hi for e in estimates], color=color, alpha=0.18,
+                    linewidth=0)
+    ax.plot(x, [e.mean for e in estimates], marker=marker, markersize=3, color=color, label=label,
+            linewidth=1.3)

@@ -1,0 +1,110 @@
+"""HTML rendering: the jinja2 environment (autoescape on), number formats, figure encoding."""
+from __future__ import annotations
+
+import base64
+import io
+import math
+from pathlib import Path
+
+import jinja2
+
+from ._estimates import Estimate
+
+TEMPLATES = Path(__file__).parent / "templates"
+MINUS = "\u2212"
+
+
+_BASE_DIGITS = {"pct": 1, "signed": 2, "points": 2, "score": 1}
+
+
+def format_value(x: float, kind: str = "points", digits: int | None = None) -> str:
+    """One number for a reader.
+
+    ``kind``: ``pct`` (a share, as percent), ``points`` (2 decimals), ``signed``
+    (points with an explicit sign), ``score`` (1 decimal), ``count`` (thousands
+    separators), ``int``.  ``digits`` overrides the decimals of the first four.  A
+    non-finite value renders as an em dash: the studies drop such rows before they
+    reach a table, so one showing up is a bug, not data.
+    """
+    if x is None or not math.isfinite(float(x)):
+        return "\u2014"
+    x = float(x)
+    d = _BASE_DIGITS.get(kind, 2) if digits is None else digits
+    if kind == "pct":
+        text = f"{100 * x:.{d}f}%"
+    elif kind == "signed":
+        text = f"{x:+.{d}f}"
+    elif kind == "count":
+        text = f"{int(round(x)):,}"
+    elif kind == "int":
+        text = f"{int(round(x))}"
+    else:
+        text = f"{x:.{d}f}"
+    return text.replace("-", MINUS)
+
+
+def digits_for(e: Estimate, kind: str) -> int | None:
+    """Decimals that keep an interval visibly wide: at least the kind's own, and enough
+    for the first significant digit of the half-width (at most 4)."""
+    base = _BASE_DIGITS.get(kind)
+    half = e.half_width * (100 if kind == "pct" else 1)
+    if base is None or not math.isfinite(half) or half <= 0:
+        return base
+    return max(base, min(4, -math.floor(math.log10(half))))
+
+
+def format_mean(e: Estimate, kind: str = "points") -> str:
+    return format_value(e.mean, kind, digits_for(e, kind))
+
+
+def format_interval(e: Estimate, kind: str = "points") -> str:
+    """``[lo, hi]`` in the estimate's format (``pct`` intervals drop the % signs but the last)."""
+    d = digits_for(e, kind)
+    lo, hi = format_value(e.lo, kind, d), format_value(e.hi, kind, d)
+    if kind == "pct":
+        lo = lo.rstrip("%")
+    return f"[{lo}, {hi}]"
+
+
+def format_estimate(e: Estimate, kind: str = "points") -> str:
+    return f"{format_mean(e, kind)} {format_interval(e, kind)}"
+
+
+def format_half_width(half: float, kind: str = "points") -> str:
+    """A half-width to two significant digits: ``0.023 percentage points``, ``1.1 points``."""
+    if kind == "pct":
+        half, unit = 100 * half, "percentage points"
+    else:
+        unit = "points"
+    if not math.isfinite(half) or half <= 0:
+        return f"0 {unit}"
+    digits = max(0, 1 - math.floor(math.log10(half)))
+    return f"\u00b1{half:.{digits}f} {unit}"
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,   # every string from a study is text, never markup
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["value"] = format_value
+    env.filters["mean"] = format_mean
+    env.filters["halfwidth"] = format_half_width
+    env.filters["interval"] = format_interval
+    env.filters["estimate"] = format_estimate
+    env.filters["count"] = lambda n: format_value(n, "count")
+    return env
+
+
+def figure_png(fig) -> bytes:
+    """PNG bytes of a matplotlib Figure (no pyplot: the Agg canvas is chosen by savefig)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def data_uri(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")

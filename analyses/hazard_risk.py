@@ -1,0 +1,220 @@
+"""Study ``hazard-risk``: what a hazard costs the player stuck with it, and what it hands the others.
+
+Design, at 2 to 7 players, seats rotated:
+
+* ``natural``: tables of the five presets in the cyclic lineups, standard deals: how
+  often each preset ends a round with a hazard (+10) in its layout.
+* ``drawn`` (paired deals, the four heuristic presets in the cyclic lineups): in game
+  ``g`` round ``g % 3`` is edited.  Its other hazards are moved to the bottom of the draw
+  pile in every arm, so one hazard is in play; arm *hazard* puts it at a random depth
+  (0 to 15 cards) of the draw pile, where the player whose blind draw reaches it gets it;
+  arm *ordinary* swaps it for the deepest ordinary card; arm *no-flips* is arm *hazard*
+  with every player declining the flips a discarded hazard offers.  The trace of arm
+  *hazard* tells who drew it, when, and whether they kept it.  Hazard against ordinary
+  measures everything the hazard does; hazard against no-flips, what its flips are worth.
+* ``deny`` (same deals in every arm): one seat plays ``cautious`` with ``hazard_deny``
+  0, 1.5 (the preset), 3 or 6 (the worth, per opponent who could flip, of keeping a drawn
+  hazard rather than discarding it), against the heuristic presets.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from gnoming_sim import fields as F
+from gnoming_sim import strategies as registry
+from gnoming_sim.cards import HAZARD
+
+from ._design import HEURISTIC_NAMES, PRESET_NAMES, cyclic_lineups
+from ._framework import Study, StudyResult
+from ._paired import (ArmTable, bury_ordinary_partner, cell_rng, deepest, is_special, nothing_to_measure, play_cells,
+                      round_rows, swap, with_rounds)
+from ._trace_follow import (FO_END_SEAT, FO_FATE, FO_FIRST_FD, FO_FIRST_KEPT, FO_FIRST_SEAT, FO_FLIPS,
+                            FO_REMOVED_BY, follow_cards)
+
+PLAYERS = (2, 3, 4, 5, 6, 7)
+NATURAL, DRAWN, DENY = "natural", "drawn", "deny"
+DRAWN_ARMS = ("hazard", "ordinary", "no-flips")
+DENY_LEVELS = (0.0, 1.5, 3.0, 6.0)     # 1.5: the cautious preset
+DENY_BASE = "cautious"
+MAX_DEPTH = 16                         # the hazard lies 0 .. MAX_DEPTH - 1 cards deep in the draw pile
+FIRST_GAME = {NATURAL: 0, DRAWN: 1 << 30, DENY: 2 << 30}   # the experiments play different deals
+SHARE = {NATURAL: 1, DRAWN: 2, DENY: 2}  # each plays cell_games // SHARE games per table size
+
+
+def deny_name(level: float) -> str:
+    return DENY_BASE if level == 1.5 else f"{DENY_BASE}/deny={level:g}"
+
+
+def resolve(name: str):
+    """A seat name: a preset, ``<preset>/no-flip`` (declines hazard flips) or ``cautious/deny=<x>``."""
+    if "/" not in name:
+        return registry.get(name)
+    base, variant = name.split("/", 1)
+    if variant == "no-flip":
+        change = {"hazard_flip": 0.0, "description": f"{base}, declining every hazard flip"}
+    else:
+        level = float(variant.split("=", 1)[1])
+        change = {"hazard_deny": level, "description": f"{base} with hazard_deny = {level:g}"}
+    return registry.from_dict(name, {"base": base, **change})
+
+
+def opponents(players: int) -> tuple[str, ...]:
+    return tuple(HEURISTIC_NAMES[k % len(HEURISTIC_NAMES)] for k in range(players - 1))
+
+
+class HazardRisk(Study):
+    id = "hazard-risk"
+    title = "What a hazard costs"
+    template = "hazard_risk.html"
+    # games per table size of the natural tables; the drawn (x3 arms) and deny (x4 arms)
+    # experiments play half as many
+    default_games = 32_000
+    quick_games = 1_200
+
+    def design(self, ctx) -> list[ArmTable]:
+        if ctx.deck.count(HAZARD) == 0:
+            return []   # nothing to measure; analyse says so
+        games = ctx.cell_games(self)
+        tables = []
+        for p in PLAYERS:
+            for experiment, names, arms in ((NATURAL, PRESET_NAMES, ("natural",)), (DRAWN, HEURISTIC_NAMES, DRAWN_ARMS)):
+                lineups = cyclic_lineups(names, p)
+                share = -(-max(games // SHARE[experiment], 1) // len(lineups))
+                for k, lineup in enumerate(lineups):
+                    for arm in arms:
+                        seats = tuple(f"{s}/no-flip" for s in lineup) if arm == "no-flips" else lineup
+                        tables.append(ArmTable(p, seats, share, first_game=FIRST_GAME[experiment] + k * share,
+                                               experiment=experiment, arm=arm,
+                                               label=f"{experiment}, {arm}: {p} players, {', '.join(seats)}"))
+            share = max(games // SHARE[DENY], 1)
+            for level in DENY_LEVELS:
+                seats = (deny_name(level),) + opponents(p)
+                tables.append(ArmTable(p, seats, share, first_game=FIRST_GAME[DENY], experiment=DENY,
+                                       arm=f"{level:g}", label=f"deny {level:g}: {p} players, {', '.join(seats)}"))
+        return tables
+
+    def play(self, ctx, seed, tables, advance) -> dict[str, pd.DataFrame]:
+        def edit(arms, lo, deals):
+            experiment, players = arms[0].experiment, arms[0].players
+            if experiment != DRAWN:
+                return {t.arm: deals for t in arms}, {}
+            return drawn_arms(players, lo, deals, cell_rng(seed, players, lo))
+
+        def keep(arms, lo, results, facts):
+            experiment, players = arms[0].experiment, arms[0].players
+            if experiment == NATURAL:
+                return {NATURAL: natural_rows(results["natural"])}
+            if experiment == DRAWN:
+                return {DRAWN: drawn_rows(players, lo, results, facts)}
+            return {DENY: deny_rows(players, lo, results)}
+
+        return play_cells(ctx, seed, tables, advance, edit, keep, resolve,
+                          traced=lambda t: t.experiment == DRAWN and t.arm == "hazard")
+
+    def analyse(self, ctx, tables, data) -> StudyResult:
+        from ._hazard_analysis import analyse
+
+        if not tables:
+            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no hazards: there is nothing to measure.")
+        return analyse(self, ctx, tables, data)
+
+
+# ----------------------------------------------------------------- the drawn-hazard edit
+def drawn_edit(rows: np.ndarray, players: int, depth: np.ndarray, card: int = HAZARD):
+    """(hazard arm, ordinary arm, position, ok) for one round of every game.
+
+    The first ``card`` of the deal is moved to draw-pile depth ``depth[g]`` (the pile's top
+    after both discard piles are seeded is position ``9 * players + 2``); every other
+    ``card`` goes to the bottom of the draw pile, below the deepest ordinary card, in
+    both arms.  The ordinary arm swaps the moved card for the deepest ordinary card.
+    """
+    G = rows.shape[0]
+    g = np.arange(G)
+    out = rows.copy()
+    ok = (out == card).any(axis=1)
+    tag = np.where(ok, np.argmax(out == card, axis=1), 0)
+    for _ in range(int((out == card).sum(axis=1).max(initial=0)) - 1):
+        bottom = deepest(~is_special(out))
+        above = (out == card) & (np.arange(out.shape[1]) < bottom[:, None])
+        above[g, tag] = False
+        other = above.any(axis=1)
+        swap(out, np.argmax(above, axis=1), bottom, other)
+    pos = 9 * players + 2 + depth
+    swap(out, tag, pos, ok)
+    plain = out.copy()
+    partner = bury_ordinary_partner(plain, pos, ok)
+    return out, plain, pos, ok & (partner >= 0)
+
+
+def drawn_arms(players: int, lo: int, deals: np.ndarray, rng):
+    games = lo + np.arange(deals.shape[0])
+    rounds = games % 3
+    n_special = int(is_special(deals[0, 0]).sum())
+    room = deals.shape[2] - (9 * players + 2) - n_special - 1
+    depth = rng.integers(0, max(min(MAX_DEPTH, room), 1), size=games.size)
+    rows = round_rows(deals, rounds)
+    held, plain, pos, ok = drawn_edit(rows, players, depth)
+    hazard = with_rounds(deals, rounds, held)
+    return ({"hazard": hazard, "no-flips": hazard, "ordinary": with_rounds(deals, rounds, plain)},
+            {"rounds": rounds, "pos": pos, "depth": depth, "ok": ok})
+
+
+# ----------------------------------------------------------------- what is kept
+def natural_rows(res) -> pd.DataFrame:
+    """Per strategy: player-rounds, rounds ending with a hazard, hazards left (sum and sum of squares)."""
+    hz = (res.round_stats[..., F.F_HAZARDS] // 10).astype(np.int64)        # (G, 3, P)
+    names = np.asarray(res.strategy_names)[res.seat_strategy]
+    names = np.broadcast_to(names[:, None, :], hz.shape).ravel()
+    frame = pd.DataFrame({"strategy": names, "hz": hz.ravel()})
+    frame["hz_sq"] = frame["hz"] ** 2
+    frame["with"] = frame["hz"] > 0
+    out = frame.groupby("strategy").agg(player_rounds=("hz", "size"), with_hazard=("with", "sum"),
+                                        hazards=("hz", "sum"), hazards_sq=("hz_sq", "sum")).reset_index()
+    out.insert(0, "players", res.players)
+    return out
+
+
+def _round_values(res, rounds, seat):
+    """The seat's round score and win credit, and the others' means, in each game."""
+    g = np.arange(res.games)
+    P = res.players
+    scores = res.round_stats[g, rounds, :, F.F_SCORE].astype(np.float64)
+    own = scores[g, seat]
+    win = res.win_credit[g, seat]
+    return own, win, (scores.sum(axis=1) - own) / (P - 1), (res.win_credit.sum(axis=1) - win) / (P - 1)
+
+
+def drawn_rows(players, lo, results, facts) -> pd.DataFrame:
+    rounds = facts["rounds"]
+    hazard = results["hazard"]
+    follow = follow_cards(hazard.traces, players, rounds, facts["pos"])
+    drawer = follow[:, FO_FIRST_SEAT]
+    seat = np.maximum(drawer, 0)
+    g = np.arange(rounds.size)
+    names = np.asarray(hazard.strategy_names)[hazard.seat_strategy[g, seat]]
+    frame = {"players": players, "game": lo + g, "round": rounds, "depth": facts["depth"], "ok": facts["ok"],
+             "drawn": drawer >= 0, "strategy": pd.Categorical(names, categories=HEURISTIC_NAMES),
+             "fd": follow[:, FO_FIRST_FD], "kept": follow[:, FO_FIRST_KEPT] == 1,
+             "discarded_at_once": (follow[:, FO_FIRST_KEPT] == 0) & (follow[:, FO_REMOVED_BY] == drawer),
+             "flips": follow[:, FO_FLIPS], "stuck": (follow[:, FO_FATE] == 0) & (follow[:, FO_END_SEAT] == drawer)}
+    for arm, key in (("hazard", "h"), ("ordinary", "o"), ("no-flips", "n")):
+        own, win, others, others_win = _round_values(results[arm], rounds, seat)
+        frame.update({f"score_{key}": own, f"win_{key}": win, f"others_{key}": others,
+                      f"others_win_{key}": others_win})
+    return pd.DataFrame(frame)
+
+
+def deny_rows(players, lo, results) -> pd.DataFrame:
+    """Per game: the focal seat's game score, win credit and rounds ending with a hazard, per deny level."""
+    first = next(iter(results.values()))
+    g = np.arange(first.games)
+    seat = (-(lo + g)) % players          # rotation puts seat list entry 0 (the focal) here
+    frame = {"players": players, "game": lo + g}
+    for arm, res in results.items():
+        total = res.totals[g, seat].astype(np.float64)
+        frame[f"total_{arm}"] = total
+        frame[f"win_{arm}"] = res.win_credit[g, seat]
+        frame[f"hz_{arm}"] = (res.round_stats[g, :, seat, F.F_HAZARDS] > 0).sum(axis=1)
+        frame[f"others_{arm}"] = (res.totals[g].sum(axis=1) - total) / (players - 1)
+    return pd.DataFrame(frame)

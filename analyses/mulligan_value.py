@@ -1,0 +1,209 @@
+"""Study ``mulligan-value``: how many points, and how much of a win, is a mulligan worth?
+
+Design: paired experiments on the same deals (:mod:`analyses._paired`), at 2 to 7
+players, tables of the five presets in the cyclic lineups (every preset fills the same
+share of the seats), seats rotated.  In game ``g`` one round is edited: round ``g % 3``,
+and the player it is about (the focal seat) is ``(g // 3) % players``.
+
+* ``dealt``: arm *mulligan* puts a mulligan at a random slot of the focal layout (one of
+  its ordinary cards trades places with the deepest mulligan outside that layout); arm
+  *ordinary* is the same deal with that mulligan swapped for the deepest ordinary card
+  of the draw pile.  The two arms differ in two cards: the focal slot holds a mulligan
+  or an ordinary card, and the other lies at the bottom of the draw pile, which comes
+  into play only when the pile runs out.  Worth = the focal player's round score in
+  arm *ordinary* minus arm *mulligan* (positive: the mulligan lowers its holder's
+  score), and the difference in its win credit for the game.
+* ``flow``: arm *natural* plays the deal as shuffled, with traces; arm *removed* swaps
+  one of its mulligans, chosen at random, for the deepest ordinary card.  The trace
+  tells who first placed that mulligan (or kept it from the deal), how it came (kept
+  from the deal, taken from a discard pile, drawn blind) and when (that player's
+  face-down cards at the draw); its worth to that player is the paired difference.
+  The natural arm's traces also count how often the mulligan limit bars a player.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from gnoming_sim import fields as F
+from gnoming_sim import strategies as registry
+from gnoming_sim.cards import MULLIGAN
+
+from ._design import PRESET_NAMES, cyclic_lineups
+from ._framework import Study, StudyResult
+from ._paired import (ArmTable, bury_ordinary_partner, cell_rng, deepest, is_special, nothing_to_measure, pick,
+                      play_cells, round_rows, swap, with_rounds)
+from ._trace_follow import (FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ_TURN, FO_FATE, follow_cards,
+                            mulligan_bars)
+
+PLAYERS = (2, 3, 4, 5, 6, 7)
+DEALT, FLOW = "dealt", "flow"
+ARMS = {DEALT: ("mulligan", "ordinary"), FLOW: ("natural", "removed")}
+FLOW_SHARE = 2     # the flow experiment plays 1/FLOW_SHARE of the games of the dealt one (it is traced)
+FIRST_GAME = {DEALT: 0, FLOW: 1 << 30}   # the experiments play different deals
+
+
+class MulliganValue(Study):
+    id = "mulligan-value"
+    title = "What a mulligan is worth"
+    template = "mulligan_value.html"
+    # deals per table size in the dealt experiment (x2 arms), split over 5 lineups; the flow
+    # experiment plays half as many (x2 arms, one traced)
+    default_games = 48_000
+    quick_games = 1_500
+
+    def design(self, ctx) -> list[ArmTable]:
+        if ctx.deck.count(MULLIGAN) == 0:
+            return []   # nothing to measure; analyse says so
+        games = ctx.cell_games(self)
+        tables = []
+        for experiment, total in ((DEALT, games), (FLOW, max(games // FLOW_SHARE, 1))):
+            for p in PLAYERS:
+                lineups = cyclic_lineups(PRESET_NAMES, p)
+                share = -(-total // len(lineups))
+                for k, lineup in enumerate(lineups):
+                    for arm in ARMS[experiment]:
+                        tables.append(ArmTable(p, lineup, share, first_game=FIRST_GAME[experiment] + k * share,
+                                               experiment=experiment,
+                                               arm=arm, label=f"{experiment}, {arm}: {p} players, {', '.join(lineup)}"))
+        return tables
+
+    def play(self, ctx, seed, tables, advance) -> dict[str, pd.DataFrame]:
+        def edit(arms, lo, deals):
+            experiment, players = arms[0].experiment, arms[0].players
+            rng = cell_rng(seed, list(ARMS).index(experiment), players, lo)
+            return edit_arms(experiment, players, lo, deals, rng)
+
+        def keep(arms, lo, results, facts):
+            return keep_rows(arms[0].experiment, arms[0].players, lo, results, facts, ctx.rules.mulligan_limit)
+
+        return play_cells(ctx, seed, tables, advance, edit, keep, registry.get,
+                          traced=lambda t: t.experiment == FLOW and t.arm == "natural")
+
+    def analyse(self, ctx, tables, data) -> StudyResult:
+        from ._mulligan_analysis import analyse
+
+        if not tables:
+            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no mulligans: there is nothing to measure.")
+        return analyse(self, ctx, tables, data)
+
+
+# ----------------------------------------------------------------- the edits
+def focal_of(games: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """(edited round, focal seat) of each global game number."""
+    return games % 3, (games // 3) % players
+
+
+def dealt_edit(rows: np.ndarray, players: int, focal: np.ndarray, rng, card: int | None = MULLIGAN):
+    """The two arms of the dealt experiment on one round of every game.
+
+    ``rows`` int8 (G, N): the round's deck order.  Returns ``(mulligan arm, ordinary arm,
+    slot, ok)``: in the first, deal position ``slot[g]`` (a random slot of the focal
+    layout that held an ordinary card) holds ``card``, moved there from the deepest
+    position outside that layout holding one; the second swaps it back out for the
+    deepest ordinary card of the deal.  ``ok`` is False where the deal had no such card
+    outside the focal layout (both arms then keep the deal as it was).
+
+    ``card=None`` is the placebo: the card moved to the slot is an ordinary card from a
+    random place of the draw pile, so both arms put a random ordinary card at the slot
+    and the true difference is 0 by exchangeability (tests use it).
+    """
+    G = rows.shape[0]
+    g = np.arange(G)
+    layout = 9 * focal[:, None] + np.arange(9)
+    special = is_special(rows)
+    slot = 9 * focal + pick(~special[g[:, None], layout], rng)
+    in_focal = np.zeros(rows.shape, dtype=bool)
+    in_focal[g[:, None], layout] = True
+    if card is None:
+        ordinary = ~special
+        ordinary[g, slot] = False
+        partner = deepest(ordinary)
+        source = ~special & ~in_focal
+        source[:, :9 * players] = False
+        source[g, np.maximum(partner, 0)] = False
+        src = pick(source, rng)
+    else:
+        src = deepest((rows == card) & ~in_focal)
+    ok = src >= 0
+    held = rows.copy()
+    swap(held, slot, src, ok)
+    plain = held.copy()
+    partner = bury_ordinary_partner(plain, slot, ok)
+    return held, plain, slot, ok & (partner >= 0)
+
+
+def flow_edit(rows: np.ndarray, rng, card: int = MULLIGAN):
+    """(removed arm rows, tagged position, ok): one random ``card`` swapped for the deepest ordinary card."""
+    tag = pick(rows == card, rng)
+    ok = tag >= 0
+    removed = rows.copy()
+    partner = bury_ordinary_partner(removed, tag, ok)
+    return removed, tag, ok & (partner >= 0)
+
+
+def edit_arms(experiment: str, players: int, lo: int, deals: np.ndarray, rng):
+    games = lo + np.arange(deals.shape[0])
+    rounds, focal = focal_of(games, players)
+    rows = round_rows(deals, rounds)
+    if experiment == DEALT:
+        held, plain, slot, ok = dealt_edit(rows, players, focal, rng)
+        arms = {"mulligan": with_rounds(deals, rounds, held), "ordinary": with_rounds(deals, rounds, plain)}
+        return arms, {"rounds": rounds, "focal": focal, "slot": slot, "ok": ok}
+    removed, tag, ok = flow_edit(rows, rng)
+    return ({"natural": deals, "removed": with_rounds(deals, rounds, removed)},
+            {"rounds": rounds, "tag": tag, "ok": ok})
+
+
+# ----------------------------------------------------------------- what is kept
+def _seat_values(res, rounds, seats):
+    """Round score, game win credit and strategy name of ``seats[g]`` in game ``g``."""
+    g = np.arange(res.games)
+    score = res.round_stats[g, rounds, seats, F.F_SCORE].astype(np.float64)
+    others = (res.round_stats[g, rounds, :, F.F_SCORE].sum(axis=1) - score) / max(res.players - 1, 1)
+    names = np.asarray(res.strategy_names)[res.seat_strategy[g, seats]]
+    return score, res.win_credit[g, seats], others, names
+
+
+def keep_rows(experiment, players, lo, results, facts, limit) -> dict[str, pd.DataFrame]:
+    rounds = facts["rounds"]
+    games = lo + np.arange(rounds.size)
+    if experiment == DEALT:
+        held, plain = results["mulligan"], results["ordinary"]
+        s_m, w_m, o_m, names = _seat_values(held, rounds, facts["focal"])
+        s_o, w_o, o_o, _ = _seat_values(plain, rounds, facts["focal"])
+        frame = pd.DataFrame({
+            "players": players, "game": games, "round": rounds, "seat": facts["focal"],
+            "slot": facts["slot"] % 9, "strategy": pd.Categorical(names, categories=PRESET_NAMES),
+            "score_m": s_m, "score_o": s_o, "win_m": w_m, "win_o": w_o, "others_m": o_m, "others_o": o_o,
+            "ok": facts["ok"]})
+        return {DEALT: frame}
+    natural, removed = results["natural"], results["removed"]
+    follow = follow_cards(natural.traces, players, rounds, np.maximum(facts["tag"], 0))
+    seat = np.maximum(follow[:, FO_ACQ_SEAT], 0)
+    s_n, w_n, _, names = _seat_values(natural, rounds, seat)
+    s_r, w_r, _, _ = _seat_values(removed, rounds, seat)
+    frame = pd.DataFrame({
+        "players": players, "game": games, "round": rounds, "tag": facts["tag"],
+        "ok": facts["ok"], "acquired": follow[:, FO_ACQ_SEAT] >= 0, "mode": follow[:, FO_ACQ_MODE],
+        "fd": follow[:, FO_ACQ_FD], "turn": follow[:, FO_ACQ_TURN], "fate": follow[:, FO_FATE],
+        "strategy": pd.Categorical(names, categories=PRESET_NAMES),
+        "score_n": s_n, "score_r": s_r, "win_n": w_n, "win_r": w_r})
+    return {FLOW: frame, "limit": _limit_rows(natural, players, limit)}
+
+
+def _limit_rows(res, players: int, limit: int) -> pd.DataFrame:
+    """Per strategy: player-rounds, those barred at least once, turns on offer and turns barred."""
+    bars, bad = mulligan_bars(res.traces, res.deals, players, limit)
+    if bad:
+        raise RuntimeError(f"trace scan disagreed with {bad} engine records")
+    names = np.asarray(res.strategy_names)[res.seat_strategy]           # (G, P)
+    names = np.broadcast_to(names[:, None, :], bars.shape[:3]).ravel()
+    frame = pd.DataFrame({"strategy": names, "barred": bars[..., 0].ravel(), "offered": bars[..., 1].ravel()})
+    frame["barred_round"] = frame["barred"] > 0
+    frame["offered_round"] = frame["offered"] > 0
+    out = frame.groupby("strategy").agg(player_rounds=("barred", "size"), barred_rounds=("barred_round", "sum"),
+                                        offered_rounds=("offered_round", "sum"), barred_turns=("barred", "sum"),
+                                        offered_turns=("offered", "sum")).reset_index()
+    out.insert(0, "players", players)
+    return out

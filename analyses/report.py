@@ -1,0 +1,128 @@
+"""The report: run the registered studies, write ``index.html``, PNGs, CSVs and ``summary.json``.
+
+>>> from analyses.report import build_report
+>>> summary = build_report("reports", quick=True, seed=1)
+
+``index.html`` is self-contained (every figure embedded as a base64 PNG); each figure
+is also written beside it as ``<study id>-<figure>.png``, each summary frame as
+``<study id>-<frame>.csv``.  ``summary.json`` holds the headline figures, every one as
+``{"mean": m, "ci95": [lo, hi], "n": n}``.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import platform
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+from markupsafe import Markup
+
+from gnoming_sim.deck import PUBLISHED, Deck
+from gnoming_sim.rules import RuleConfig
+
+from ._framework import Context, Study, StudyRun, play_study
+from ._render import data_uri, environment, figure_png, format_mean
+
+ProgressFactory = Callable[[Study, int], contextlib.AbstractContextManager]
+
+
+@contextlib.contextmanager
+def _no_progress(study, total):
+    yield lambda n: None
+
+
+def build_report(out_dir="reports", *, quick: bool = False, games: int | None = None, seed: int = 0,
+                 threads: int | None = None, rules: RuleConfig | None = None, deck: Deck | None = None,
+                 studies: Sequence[Study] | None = None, progress: ProgressFactory | None = None,
+                 command: str = "") -> dict:
+    """Run ``studies`` (default: :data:`analyses.STUDIES`) and write the report into ``out_dir``.
+
+    ``progress(study, total_games)`` returns a context manager yielding ``advance(k)``,
+    called after every ``k`` games of that study.  Returns the summary.json dict.
+    """
+    from . import STUDIES
+
+    t0 = time.perf_counter()
+    ctx = Context(seed=seed, quick=quick, games=games, threads=threads,
+                  rules=RuleConfig() if rules is None else rules, deck=PUBLISHED if deck is None else deck)
+    progress = progress or _no_progress
+    runs = []
+    for study in (STUDIES if studies is None else studies):
+        tables = study.design(ctx)
+        with progress(study, sum(t.games for t in tables)) as advance:
+            runs.append(play_study(study, ctx, advance, tables))
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    sections = [_write_study(run, out) for run in runs]
+    wall = time.perf_counter() - t0
+    summary = _summary(ctx, runs, wall, command)
+    html = environment().get_template("report.html").render(
+        sections=sections, findings=[_finding_parts(f) for run in runs for f in run.result.findings],
+        meta=_meta(ctx, runs, wall, command), deck=ctx.deck, rules=ctx.rules.describe())
+    (out / "index.html").write_text(html, encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return summary
+
+
+def _write_study(run: StudyRun, out: Path) -> dict:
+    """Write the study's PNGs and CSVs; render its section."""
+    study, result = run.study, run.result
+    figures = {}
+    for fig in result.figures:
+        png = figure_png(fig.figure)
+        name = f"{study.id}-{fig.name}.png"
+        (out / name).write_bytes(png)
+        figures[fig.name] = {"id": f"{study.id}-{fig.name}", "src": data_uri(png), "file": name,
+                             "caption": fig.caption, "alt": fig.alt}
+    for name, frame in result.frames.items():
+        frame.to_csv(out / f"{study.id}-{name.replace('_', '-')}.csv", index=False, float_format="%.6g")
+    html = environment().get_template(study.template).render(
+        study=study, run=run, figures=figures, precision=result.precision, **result.context)
+    return {"id": study.id, "title": study.title, "html": Markup(html)}
+
+
+def _finding_parts(finding) -> dict:
+    """A finding split around its number, so the template can set the number in bold."""
+    before, _, after = finding.sentence.partition("{value}")
+    return {"before": before, "value": format_mean(finding.estimate, finding.kind), "after": after,
+            "estimate": finding.estimate, "kind": finding.kind, "unit": finding.unit}
+
+
+def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
+    import numba
+    import numpy
+
+    from gnoming_sim import __version__
+
+    return {
+        "version": __version__, "command": command, "seed": ctx.seed, "quick": ctx.quick,
+        "games": ctx.games, "threads": ctx.threads or numba.get_num_threads(), "wall_s": wall,
+        "date": _dt.date.today().isoformat(),
+        "python": platform.python_version(), "numpy": numpy.__version__, "numba": numba.__version__,
+        "studies": [{"id": r.study.id, "title": r.study.title, "seed": r.seed, "tables": len(r.tables),
+                     "games": r.games, "cell_games": ctx.cell_games(r.study), "wall_s": r.wall_s,
+                     "example": next((t.command(r.seed) for t in r.tables if t.command(r.seed)), ""),
+                     "precision": r.result.precision} for r in runs],
+    }
+
+
+def _summary(ctx: Context, runs, wall: float, command: str) -> dict:
+    from gnoming_sim import __version__
+
+    summary = {
+        "version": __version__, "command": command, "seed": ctx.seed, "quick": ctx.quick,
+        "games_per_cell": ctx.games, "wall_s": wall,
+        "rules": ctx.rules.to_dict(), "deck": {"name": ctx.deck.name, "size": ctx.deck.size,
+                                              "cards": ctx.deck.to_dict()},
+        "findings": [f.to_json() for r in runs for f in r.result.findings],
+        "studies": {r.study.key: {"title": r.study.title, "seed": r.seed, "tables": len(r.tables),
+                                  "games": r.games, "wall_s": r.wall_s,
+                                  "half_widths": {p.what: p.half_width for p in r.result.precision}}
+                    for r in runs},
+    }
+    for r in runs:
+        summary[r.study.key] = r.result.summary
+    return summary

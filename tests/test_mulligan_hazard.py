@@ -1,0 +1,188 @@
+"""The mulligan-value and hazard-risk studies: a known answer, what pairing buys, trace scans
+that agree with the engine, and both report sections rendered from a --quick run.
+
+Statistical tests pin their seeds; each states what it expects and why.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+from analyses._estimates import Estimate
+from analyses._paired import cell_rng, round_rows, standard_errors, with_rounds
+from analyses._trace_follow import FATE_LAYOUT, FO_END_SEAT, FO_FATE, follow_cards, mulligan_bars
+from analyses.hazard_risk import HazardRisk, drawn_edit
+from analyses.mulligan_value import MulliganValue, dealt_edit, focal_of
+from analyses.report import build_report
+from gnoming_sim import fields as F
+from gnoming_sim.cards import HAZARD, MULLIGAN
+from gnoming_sim.deck import PUBLISHED, Deck
+from gnoming_sim.engine import deal_orders, simulate
+
+SEATS = ("greedy", "builder", "rusher", "cautious")
+
+
+def _dealt_arms(games: int, seed: int, card, players: int = 4, deck=PUBLISHED):
+    """Play both arms of the dealt experiment; return the focal seat's round scores (held, plain) and ok."""
+    deals = deal_orders(games, seed, deck)
+    rounds, focal = focal_of(np.arange(games), players)
+    held, plain, slot, ok = dealt_edit(round_rows(deals, rounds), players, focal, cell_rng(seed, 1), card=card)
+    scores = []
+    for rows in (held, plain):
+        res = simulate(players, SEATS, games, seed=seed, deck=deck, deals=with_rounds(deals, rounds, rows), rotate=True)
+        scores.append(res.round_stats[np.arange(games), rounds, focal, F.F_SCORE].astype(float))
+    return scores[0], scores[1], ok, held, plain, slot
+
+
+# ----------------------------------------------------------------- known answers
+def test_placebo_swap_has_known_worth_zero_and_the_interval_covers_it():
+    """card=None puts a random ordinary card at the slot in one arm and the deepest ordinary card in
+    the other: the two are exchangeable, so the true worth is 0 by construction, while the arms differ
+    on most deals (the interval has real width).  Pinned seed: a 95% interval, so 1 seed in 20 would miss."""
+    held, plain, ok, *_ = _dealt_arms(3000, seed=11, card=None)
+    assert ok.all()
+    est = Estimate.of_paired(plain, held)
+    assert (held != plain).mean() > 0.3 and est.half_width > 0.1
+    assert est.lo <= 0.0 <= est.hi, est
+
+
+def test_a_zero_card_in_place_of_the_mulligan_in_both_arms_is_worth_exactly_zero():
+    """A deck whose ordinary cards are all 0s, with 0s in place of the mulligans: both arms hold a 0 at
+    the slot, so every paired difference is 0 and so is the estimate, interval included."""
+    deck = Deck.from_mapping({"0": 107, "H": 3}, name="zeros")
+    held, plain, ok, *_ = _dealt_arms(600, seed=5, card=0, deck=deck)
+    assert ok.all()
+    est = Estimate.of_paired(plain, held)
+    assert est.mean == 0.0 and est.lo <= 0.0 <= est.hi
+
+
+def test_the_dealt_arms_differ_in_two_cards_only():
+    """Arm mulligan holds the mulligan at the focal slot, arm ordinary an ordinary card; nothing else moves
+    but the card they trade with (at the bottom of the draw pile)."""
+    deals = deal_orders(2000, 3)
+    rounds, focal = focal_of(np.arange(2000), 5)
+    held, plain, slot, ok = dealt_edit(round_rows(deals, rounds), 5, focal, cell_rng(3, 0))
+    g = np.arange(2000)
+    assert ok.mean() > 0.99
+    assert (held[g, slot] == MULLIGAN)[ok].all() and (plain[g, slot] != MULLIGAN)[ok].all()
+    assert ((held != plain).sum(axis=1)[ok] == 2).all()
+    assert (np.sort(held, axis=1) == np.sort(deals[g, rounds], axis=1)).all()   # still the deck
+
+
+def test_the_drawn_hazard_sits_at_its_depth_with_the_others_buried():
+    deals = deal_orders(1000, 4)
+    rounds = np.arange(1000) % 3
+    depth = np.arange(1000) % 16
+    held, plain, pos, ok = drawn_edit(round_rows(deals, rounds), 3, depth)
+    g = np.arange(1000)
+    assert ok.all() and (pos == 29 + depth).all()
+    assert (held[g, pos] == HAZARD).all() and (plain[g, pos] != HAZARD).all()
+    assert ((held == HAZARD).sum(axis=1) == 3).all()
+    assert (np.nonzero(held == HAZARD)[1].reshape(-1, 3)[:, 1:] >= 100).all()    # the others at the bottom
+
+
+# ----------------------------------------------------------------- what pairing buys
+def test_paired_standard_error_is_below_the_unpaired_one():
+    """On the real experiment (a mulligan against an ordinary card), the same deals share most of their
+    noise: the paired standard error is well below the unpaired one."""
+    held, plain, ok, *_ = _dealt_arms(3000, seed=2, card=MULLIGAN)
+    paired, unpaired = standard_errors(plain[ok], held[ok])
+    assert 0 < paired < 0.7 * unpaired
+    assert Estimate.of_paired(plain[ok], held[ok]).lo > 0   # and a mulligan is worth points
+
+
+# ----------------------------------------------------------------- the trace scans agree with the engine
+def test_trace_scans_agree_with_the_engine():
+    """Every hazard followed through the trace ends where round_stats scores it; the mulligan-limit scan
+    reconciles every record."""
+    players, games = 4, 400
+    res = simulate(players, ("greedy", "builder", "rusher", "random"), games, seed=9, trace=True, rotate=True)
+    _, bad = mulligan_bars(res.traces, res.deals, players, 1)
+    assert bad == 0
+    left = np.zeros((games, 3, players), dtype=int)
+    for rnd in range(3):
+        where = np.argsort(res.deals[:, rnd] != HAZARD, axis=1, kind="stable")[:, :3]
+        for j in range(3):
+            out = follow_cards(res.traces, players, np.full(games, rnd), where[:, j])
+            g = np.nonzero(out[:, FO_FATE] == FATE_LAYOUT)[0]
+            np.add.at(left, (g, rnd, out[g, FO_END_SEAT]), 1)
+    assert (10 * left == res.round_stats[..., F.F_HAZARDS]).all()
+
+
+# ----------------------------------------------------------------- the report sections
+class _Sections(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.text: dict[str, str] = {}
+        self.images: dict[str, int] = {}
+        self._stack: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section":
+            self._stack.append(attrs.get("id", ""))
+            self.text.setdefault(self._stack[-1], "")
+        elif tag == "img" and self._stack:
+            self.images[self._stack[-1]] = self.images.get(self._stack[-1], 0) + 1
+
+    def handle_endtag(self, tag):
+        if tag == "section" and self._stack:
+            self._stack.pop()
+
+    def handle_data(self, data):
+        for sid in self._stack:
+            self.text[sid] += data
+
+
+def _estimates(node, path=""):
+    if isinstance(node, dict):
+        if "mean" in node and "ci95" in node:
+            yield path, node
+        for key, value in node.items():
+            yield from _estimates(value, f"{path}.{key}")
+
+
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mulligan-hazard")
+    build_report(out, quick=True, seed=3, studies=(MulliganValue(), HazardRisk()))
+    return out
+
+
+def test_both_sections_render(quick_report):
+    page = _Sections()
+    page.feed((quick_report / "index.html").read_text(encoding="utf-8"))
+    for study in (MulliganValue(), HazardRisk()):
+        text = page.text[study.id]
+        assert study.title in text and "Precision reached" in text and "Conclusions" in text
+        assert page.images.get(study.id, 0) >= 3
+        assert not re.search(r"\bnan\b|\binf\b|\bNone\b|\u2014", text, flags=re.IGNORECASE)
+    assert "paired SE" in page.text["mulligan-value"] and "unpaired SE" in page.text["mulligan-value"]
+
+
+def test_summary_keys_and_intervals(quick_report):
+    summary = json.loads((quick_report / "summary.json").read_text(encoding="utf-8"))
+    mv, hr = summary["mulligan_value"], summary["hazard_risk"]
+    for e in (mv["points_per_round"], hr["end_with_hazard_probability"]):
+        assert set(e) == {"mean", "ci95", "n"} and e["n"] > 0
+    assert mv["points_per_round"]["mean"] > 0            # positive: the mulligan lowers its holder's score
+    assert 0 < mv["paired_se"] < mv["unpaired_se"]
+    found = list(_estimates({"mulligan_value": mv, "hazard_risk": hr}))
+    assert len(found) > 50
+    for path, e in found:
+        lo, hi = e["ci95"]
+        assert all(math.isfinite(v) for v in (e["mean"], lo, hi)), path
+        assert lo <= e["mean"] <= hi and e["n"] > 0, (path, e)
+
+
+def test_a_deck_without_mulligans_or_hazards_says_so(tmp_path):
+    deck = Deck.from_mapping({"3": 30, "5": 30, "-2": 20, "8": 20}, name="plain")
+    summary = build_report(tmp_path, quick=True, seed=1, deck=deck, studies=(MulliganValue(), HazardRisk()))
+    assert "no mulligans" in summary["mulligan_value"]["skipped"]
+    assert "no hazards" in summary["hazard_risk"]["skipped"]
+    assert "nothing to measure" in (tmp_path / "index.html").read_text(encoding="utf-8")
