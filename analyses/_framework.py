@@ -66,6 +66,13 @@ class Context:
     threads: int | None = None
     rules: RuleConfig = field(default_factory=RuleConfig)
     deck: Deck = PUBLISHED
+    pool: object = None           # a gnoming_sim.distributed pool (--workers / --scheduler), or None
+
+    def simulate_many(self, calls):
+        """``engine.simulate(**call)`` for each call, in order, on the pool or in this process."""
+        from gnoming_sim.distributed import simulate_many
+
+        return simulate_many(calls, self.pool)
 
     def study_seed(self, study_id: str) -> int:
         """A 64-bit seed of (master seed, study id): studies draw independent games."""
@@ -195,16 +202,14 @@ def play_study(study: Study, ctx: Context, advance: Callable[[int], None] = lamb
 def play_tables(study: Study, ctx: Context, seed: int, tables: Sequence[Table],
                 advance: Callable[[int], None]) -> pd.DataFrame:
     """Play the standard deals of every table in chunks; concatenate what :meth:`Study.tidy` keeps."""
-    from gnoming_sim.engine import simulate
-
+    chunks = [(index, table, lo, min(CHUNK_GAMES, table.first_game + table.games - lo))
+              for index, table in enumerate(tables)
+              for lo in range(table.first_game, table.first_game + table.games, CHUNK_GAMES)]
+    calls = (dict(players=table.players, strategies=table.seats, games=n, seed=seed, rules=ctx.rules,
+                  deck=ctx.deck, threads=ctx.threads, chunk_size=n, first_game=lo, rotate=table.rotate)
+             for _, table, lo, n in chunks)
     parts = []
-    for index, table in enumerate(tables):
-        stop = table.first_game + table.games
-        for lo in range(table.first_game, stop, CHUNK_GAMES):
-            n = min(CHUNK_GAMES, stop - lo)
-            res = simulate(players=table.players, strategies=table.seats, games=n, seed=seed,
-                           rules=ctx.rules, deck=ctx.deck, threads=ctx.threads, chunk_size=n,
-                           first_game=lo, rotate=table.rotate)
-            parts.append(study.tidy(index, table, res))
-            advance(n)
+    for (index, table, _, n), res in zip(chunks, ctx.simulate_many(calls)):
+        parts.append(study.tidy(index, table, res))
+        advance(n)
     return pd.concat(parts, ignore_index=True)

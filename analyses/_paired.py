@@ -119,7 +119,7 @@ def play_cells(ctx, seed: int, tables: Sequence[ArmTable], advance: Callable[[in
     concatenated by key over all chunks and cells.  ``strategies(name)`` resolves a seat
     name (presets and the study's variants).
     """
-    from gnoming_sim.engine import deal_orders, simulate
+    from gnoming_sim.engine import deal_orders
 
     parts: dict[str, list[pd.DataFrame]] = {}
     for _, group in groupby(tables, key=lambda t: t.cell):
@@ -131,12 +131,13 @@ def play_cells(ctx, seed: int, tables: Sequence[ArmTable], advance: Callable[[in
             n = min(chunk, stop - lo)
             deals = deal_orders(n, seed, ctx.deck, first_game=lo)
             arm_deals, facts = edit(arms, lo, deals)
+            calls = [dict(players=t.players, strategies=[strategies(s) for s in t.seats], games=n,
+                          seed=seed, rules=ctx.rules, deck=ctx.deck, threads=ctx.threads, chunk_size=n,
+                          trace=traced(t), deals=arm_deals[t.arm], first_game=lo, rotate=t.rotate)
+                     for t in arms]
             results = {}
-            for t in arms:
-                results[t.arm] = simulate(
-                    players=t.players, strategies=[strategies(s) for s in t.seats], games=n, seed=seed,
-                    rules=ctx.rules, deck=ctx.deck, threads=ctx.threads, chunk_size=n, trace=traced(t),
-                    deals=arm_deals[t.arm], first_game=lo, rotate=t.rotate)
+            for t, res in zip(arms, ctx.simulate_many(calls)):
+                results[t.arm] = res
                 advance(n)
             for name, frame in keep(arms, lo, results, facts).items():
                 parts.setdefault(name, []).append(frame)

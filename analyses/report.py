@@ -37,17 +37,20 @@ def _no_progress(study, total):
 def build_report(out_dir="reports", *, quick: bool = False, games: int | None = None, seed: int = 0,
                  threads: int | None = None, rules: RuleConfig | None = None, deck: Deck | None = None,
                  studies: Sequence[Study] | None = None, progress: ProgressFactory | None = None,
-                 command: str = "") -> dict:
+                 command: str = "", pool=None) -> dict:
     """Run ``studies`` (default: :data:`analyses.STUDIES`) and write the report into ``out_dir``.
 
     ``progress(study, total_games)`` returns a context manager yielding ``advance(k)``,
-    called after every ``k`` games of that study.  Returns the summary.json dict.
+    called after every ``k`` games of that study.  ``pool`` (from
+    :func:`gnoming_sim.distributed.open_pool`) plays the games on a Dask cluster; the
+    report is the same either way.  Returns the summary.json dict.
     """
     from . import STUDIES
 
     t0 = time.perf_counter()
     ctx = Context(seed=seed, quick=quick, games=games, threads=threads,
-                  rules=RuleConfig() if rules is None else rules, deck=PUBLISHED if deck is None else deck)
+                  rules=RuleConfig() if rules is None else rules, deck=PUBLISHED if deck is None else deck,
+                  pool=pool)
     progress = progress or _no_progress
     runs = []
     for study in (STUDIES if studies is None else studies):

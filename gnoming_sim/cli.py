@@ -223,15 +223,18 @@ def strategies(strategies_path, as_json):
                    "[default: each study's own size].")
 @opt.seed
 @click.option("--threads", type=int, default=None, metavar="K",
-              help="Worker threads (default: all cores). Results do not depend on it.")
+              help="Worker threads (default: all cores; with --workers, per worker, default 1). "
+                   "Results do not depend on it.")
+@opt.cluster_options
 @opt.rules
 @opt.deck
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True,
               metavar="DIR", help="Directory for index.html, the figures (PNG), the tables (CSV) and summary.json.")
-def report(quick, games, seed, threads, rules_path, deck_path, out_dir):
+def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_path, out_dir):
     """Run the studies (tournament, early-finish bonus, ...) and write an HTML report."""
     opt.check_at_least("--games", games, 1)
     opt.check_at_least("--threads", threads, 1)
+    opt.check_cluster(workers, scheduler, threads)
     opt.check_seed(seed)
     rules_ = opt.load_rules_file(rules_path)
     deck_ = opt.load_deck_file(deck_path, opt.REPORT_MAX_PLAYERS)
@@ -240,8 +243,11 @@ def report(quick, games, seed, threads, rules_path, deck_path, out_dir):
     from analyses.report import build_report  # imports the engine: only after every check
 
     command = _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir)
-    summary = build_report(out, quick=quick, games=games, seed=seed, threads=threads, rules=rules_, deck=deck_,
-                           progress=_study_progress, command=command)
+    from .distributed import open_pool
+
+    with open_pool(workers, scheduler, threads) as pool:
+        summary = build_report(out, quick=quick, games=games, seed=seed, threads=threads, rules=rules_,
+                               deck=deck_, progress=_study_progress, command=command, pool=pool)
     click.echo(f"report: {out / 'index.html'} ({summary['wall_s']:.0f} s)")
     for finding in summary["findings"]:
         click.echo(f"  - {finding['display']}")

@@ -220,3 +220,28 @@ def test_a_scheduler_without_workers_is_one_line(monkeypatch):
         with pytest.raises(GnomingError, match="no worker joined within 1 s; start some with: dask worker"):
             with dist.open_pool(scheduler=empty.scheduler_address):
                 pass
+
+
+def test_report_on_the_cluster_equals_the_report_in_process(pool, tmp_path):
+    """`gnoming-sim report --workers N`: the same studies, the same numbers."""
+    from analyses import STUDIES
+    from analyses.report import build_report
+
+    studies = [s for s in STUDIES if s.id in ("tournament", "mulligan-value")]
+    here = build_report(tmp_path / "here", quick=True, games=48, seed=5, studies=studies)
+    there = build_report(tmp_path / "there", quick=True, games=48, seed=5, studies=studies, pool=pool)
+    assert [f["display"] for f in here["findings"]] == [f["display"] for f in there["findings"]]
+    assert here["studies"] == there["studies"] or _without_times(here["studies"]) == _without_times(there["studies"])
+
+
+def _without_times(studies):
+    return {k: {kk: vv for kk, vv in v.items() if "wall" not in kk} if isinstance(v, dict) else v
+            for k, v in studies.items()}
+
+
+def test_report_cli_accepts_cluster_options(tmp_path):
+    res = CliRunner().invoke(cli, ["report", "--quick", "--workers", "0", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "--workers" in res.output
+    res = CliRunner().invoke(cli, ["report", "--quick", "--workers", "2", "--scheduler", "tcp://x:1",
+                                   "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "--scheduler" in res.output

@@ -21,7 +21,7 @@ from gnoming_sim import __version__
 from gnoming_sim.cli import cli
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-SECTION_IDS = ("tournament", "early-finish")
+SECTION_IDS = ("tournament", "early-finish", "mulligan-value", "hazard-risk")
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
@@ -94,7 +94,7 @@ def summary(report) -> dict:
 
 # ----------------------------------------------------------------- the page
 def test_every_study_has_its_section(page):
-    assert [s.id for s in STUDIES][:2] == list(SECTION_IDS)
+    assert [s.id for s in STUDIES] == list(SECTION_IDS)
     for study in STUDIES:
         assert study.id in page.sections, study.id
         assert study.title in page.sections[study.id]
@@ -127,6 +127,10 @@ def test_headlines_open_the_report_with_numbers(page, summary):
     assert head.count("n = ") == len(summary["findings"])
     keys = {f["key"] for f in summary["findings"]}
     assert {"early_finish.bonus_probability", "tournament.head_to_head"} <= keys
+    for key in ("points_per_round", "paired_se", "unpaired_se"):
+        assert key in summary["mulligan_value"], key
+    assert summary["mulligan_value"]["paired_se"] < summary["mulligan_value"]["unpaired_se"]
+    assert "end_with_hazard_probability" in summary["hazard_risk"]
 
 
 def test_how_it_was_made(page):
