@@ -13,7 +13,7 @@ import numpy as np
 
 from ._jit import jit
 from ._scoring import LINES, line_match_value
-from .cards import HAZARD, HIDDEN, MULLIGAN
+from .cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN
 from .rules import HAZARD_PENALTY
 
 
@@ -186,6 +186,46 @@ SC_COST_C = 72  # [9] cost if covered by a matched line
 N_SCRATCH = 81
 
 
+def _class_table() -> np.ndarray:
+    """Card code + 128 -> class: 0 bars a line (face-down, hazard, negative), 1 mulligan, 2 + v."""
+    table = np.zeros(256, dtype=np.int64)
+    for code in range(-128, 128):
+        if code == MULLIGAN:
+            table[code + 128] = 1
+        elif 0 <= code <= MAX_VALUE:
+            table[code + 128] = 2 + code
+    return table
+
+
+def _need_tables() -> tuple[np.ndarray, np.ndarray]:
+    """[mpl, class u, class w] -> (need, mulligan value) of a line's third card (see ``_line_need``)."""
+    n = MAX_VALUE + 3
+    need = np.full((4, n, n), -1, dtype=np.int64)
+    mull = np.full((4, n, n), -1, dtype=np.int64)
+    for mpl in range(4):
+        for cu in range(1, n):
+            for cw in range(1, n):
+                m = (cu == 1) + (cw == 1)
+                values = {c - 2 for c in (cu, cw) if c >= 2}
+                if len(values) > 1:
+                    continue
+                v = values.pop() if values else -1
+                need[mpl, cu, cw] = -1 if m > mpl else (-2 if v == -1 else v)
+                mull[mpl, cu, cw] = (max(v, 0)) if m + 1 <= mpl else -1
+    return need, mull
+
+
+CLASS = _class_table()
+NEED, MULL = _need_tables()
+# cost of a card where it lies (face-down: 0, its eu is added where it matters), and whether it
+# is a mulligan (its cost is -mulligan_bonus, a parameter): uncovered / covered by a matched line
+COST_U = np.array([0 if c in (HIDDEN, MULLIGAN) or c > MAX_VALUE and c != HAZARD else
+                   (HAZARD_PENALTY if c == HAZARD else c) for c in range(-128, 128)], dtype=np.float64)
+COST_C = np.array([v if (c < 0 or c == HAZARD) else 0.0 for c, v in zip(range(-128, 128), COST_U)],
+                  dtype=np.float64)
+IS_MULL = np.array([1.0 if c == MULLIGAN else 0.0 for c in range(-128, 128)], dtype=np.float64)
+
+
 @jit
 def _line_need(u, w, mpl):
     """(need, mulligan value) of a line whose other two cards are ``u`` and ``w``."""
@@ -232,8 +272,9 @@ def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
     """Fill ``scratch`` with everything of the deltas for ``row`` that depends neither on the
     card put down nor on the mean unseen cost (so a turn's draw and placement share it)."""
     for x in range(9):  # a face-down cell costs eu however it is covered: it cancels, except at q
-        scratch[SC_COST_U + x] = _cell_cost(row[x], 0, 0.0, mull_w)
-        scratch[SC_COST_C + x] = _cell_cost(row[x], 1, 0.0, mull_w)
+        i = row[x] + 128
+        scratch[SC_COST_U + x] = COST_U[i] - mull_w * IS_MULL[i]
+        scratch[SC_COST_C + x] = COST_C[i] - mull_w * IS_MULL[i]
     for q in range(9):
         lr = q // 3
         cq = q % 3
@@ -260,12 +301,14 @@ def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
         scratch[SC_K + q] = k + (b1 - o1) + (b2 - o2) + (b3 - o3) + (b4 - o4)
         scratch[SC_SAVE_R + q] = (b1 - c1) + (b2 - c2)
         scratch[SC_SAVE_C + q] = (b3 - c3) + (b4 - c4)
-        need, mull = _line_need(row[ra], row[rb], mpl)
-        scratch[SC_NEED + 2 * q] = need
-        scratch[SC_MULL + 2 * q] = mull
-        need, mull = _line_need(row[ca], row[cb], mpl)
-        scratch[SC_NEED + 2 * q + 1] = need
-        scratch[SC_MULL + 2 * q + 1] = mull
+        u = CLASS[row[ra] + 128]
+        w = CLASS[row[rb] + 128]
+        scratch[SC_NEED + 2 * q] = NEED[mpl, u, w]
+        scratch[SC_MULL + 2 * q] = MULL[mpl, u, w]
+        u = CLASS[row[ca] + 128]
+        w = CLASS[row[cb] + 128]
+        scratch[SC_NEED + 2 * q + 1] = NEED[mpl, u, w]
+        scratch[SC_MULL + 2 * q + 1] = MULL[mpl, u, w]
 
 
 @jit
