@@ -125,3 +125,22 @@ def fit_logistic(x, successes, trials, max_iter: int = 100) -> LogisticFit | Non
     J = np.array([[1.0, -centre], [0.0, 1.0]])
     b = J @ beta
     return LogisticFit(float(b[0]), float(b[1]), J @ cov_c @ J.T, int(m.sum()))
+
+
+def estimates_frame(rows: list[dict]):
+    """Rows of values and estimates as a DataFrame: each :class:`Estimate` spread into
+    ``k, k_lo, k_hi, k_n`` columns, lists and tuples joined with spaces, dicts and None left out."""
+    import pandas as pd
+
+    flat = []
+    for r in rows:
+        out = {}
+        for k, v in r.items():
+            if isinstance(v, Estimate):
+                out.update({k: v.mean, f"{k}_lo": v.lo, f"{k}_hi": v.hi, f"{k}_n": v.n})
+            elif isinstance(v, (list, tuple)):
+                out[k] = " ".join(map(str, v))
+            elif v is not None and not isinstance(v, dict):
+                out[k] = v
+        flat.append(out)
+    return pd.DataFrame(flat)

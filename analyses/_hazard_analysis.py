@@ -5,11 +5,10 @@ import pandas as pd
 
 from gnoming_sim.stats import mean_ci_from_sums
 
-from ._design import PRESET_NAMES
-from ._estimates import Estimate
-from ._framework import Finding, Precision, StudyResult
-from ._paired import flat_frame
 from . import _hazard_figures as figs
+from ._design import PRESET_NAMES
+from ._estimates import Estimate, estimates_frame
+from ._framework import Finding, Precision, StudyResult
 
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5"), ("late", 0, 2, "1-2"))
 
@@ -44,9 +43,9 @@ def analyse(study, ctx, tables, data) -> StudyResult:
                                    max(e.half_width for e in changes), "points"))
     figures = [figs.ending_figure(cells, ending["by_players"]), figs.discard_figure(by_size, by_phase),
                figs.deny_figure(deny_rows)]
-    frames = {"end_with_hazard": flat_frame(ending["by_players"] + cells),
-              "drawn": flat_frame(by_size + by_phase + ([drawn_all] if drawn_all else [])),
-              "deny": flat_frame(deny_rows)}
+    frames = {"end_with_hazard": estimates_frame(ending["by_players"] + cells),
+              "drawn": estimates_frame(by_size + by_phase + ([drawn_all] if drawn_all else [])),
+              "deny": estimates_frame(deny_rows)}
     deny_all = [r for r in deny_rows if r["players"] == 0]
     return StudyResult(
         findings=_findings(ending["all"], drawn_all, deny_all),

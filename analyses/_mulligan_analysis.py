@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ._design import PRESET_NAMES
-from ._estimates import Estimate
-from ._framework import Finding, Precision, StudyResult
-from ._paired import difference, flat_frame, standard_errors
-from ._trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
 from . import _mulligan_figures as figs
+from ._design import PRESET_NAMES
+from ._estimates import Estimate, estimates_frame
+from ._framework import Finding, Precision, StudyResult
+from ._paired import difference, standard_errors
+from ._trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
 
 # phase of the round: the acquiring player's face-down cards at the draw
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5 face-down cards"),
@@ -48,8 +48,8 @@ def analyse(study, ctx, tables, data) -> StudyResult:
                figs.source_figure(flow, arrivals)]
     if limit and limit_rows:
         figures.append(figs.limit_figure(limit_rows))
-    frames = {"by_players": flat_frame(by_players), "by_players_strategy": flat_frame(cells),
-              "by_source": flat_frame(flow), "arrivals": flat_frame(arrivals), "limit": flat_frame(limit_rows)}
+    frames = {"by_players": estimates_frame(by_players), "by_players_strategy": estimates_frame(cells),
+              "by_source": estimates_frame(flow), "arrivals": estimates_frame(arrivals), "limit": estimates_frame(limit_rows)}
     games = {p: sum(t.games for t in tables if t.players == p and t.experiment == "dealt" and t.arm == "mulligan")
              for p in players}
     flow_games = {p: sum(t.games for t in tables if t.players == p and t.experiment == "flow" and t.arm == "natural")

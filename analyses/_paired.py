@@ -169,20 +169,6 @@ def difference(x: Estimate, y: Estimate) -> Estimate:
     return Estimate(d, d - 1.96 * se, d + 1.96 * se, min(x.n, y.n))
 
 
-def flat_frame(rows: list[dict]) -> pd.DataFrame:
-    """Rows of values and estimates, each estimate spread into mean / lo / hi / n columns."""
-    flat = []
-    for r in rows:
-        out = {}
-        for k, v in r.items():
-            if isinstance(v, Estimate):
-                out.update({k: v.mean, f"{k}_lo": v.lo, f"{k}_hi": v.hi, f"{k}_n": v.n})
-            elif v is not None and not isinstance(v, (list, dict, tuple)):
-                out[k] = v
-        flat.append(out)
-    return pd.DataFrame(flat)
-
-
 def nothing_to_measure(reason: str) -> StudyResult:
     """The result of a study whose experiment the deck rules out (its template shows ``empty``)."""
     return StudyResult(findings=[], figures=[], frames={}, summary={"skipped": reason}, precision=[],

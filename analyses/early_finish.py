@@ -17,10 +17,10 @@ import pandas as pd
 
 from gnoming_sim import fields as F
 
-from ._design import HEURISTIC_NAMES, cyclic_lineups
-from ._estimates import Estimate, fit_logistic
-from ._framework import Finding, Precision, Study, StudyResult, Table
 from . import _early_finish_figures as figs
+from ._design import HEURISTIC_NAMES, cyclic_lineups
+from ._estimates import Estimate, estimates_frame, fit_logistic
+from ._framework import Finding, Precision, Study, StudyResult, Table
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 HEADLINE_PLAYERS = 4
@@ -90,8 +90,8 @@ class EarlyFinish(Study):
         presets = _presets(data)
         curves = {col: _curves(data, col, min_n) for col in ("score", "gap", "own_turn")}
         facedown = _facedown_curves(data[data["players"] == HEADLINE_PLAYERS], min_n)
-        frames = {"by_players": _flat(by_players), "presets": _flat(presets),
-                  **{f"by_{col}": _flat(rows) for col, rows in curves.items()}}
+        frames = {"by_players": estimates_frame(by_players), "presets": estimates_frame(presets),
+                  **{f"by_{col}": estimates_frame(rows) for col, rows in curves.items()}}
         figures = [figs.score_figure(curves["score"], by_players), figs.gap_figure(curves["gap"], facedown),
                    figs.players_figure(by_players, presets), figs.turn_figure(curves["own_turn"])]
         precision = [Precision("P(bonus), all finished rounds", overall.half_width, "pct"),
@@ -176,19 +176,6 @@ def _facedown_curves(rows: pd.DataFrame, min_n: int) -> list[dict]:
 
 
 # ---------------------------------------------------------------- outputs
-def _flat(rows: list[dict]) -> pd.DataFrame:
-    flat = []
-    for r in rows:
-        out = {}
-        for k, v in r.items():
-            if isinstance(v, Estimate):
-                out.update({k: v.mean, f"{k}_lo": v.lo, f"{k}_hi": v.hi, f"{k}_n": v.n})
-            elif v is not None:
-                out[k] = v
-        flat.append(out)
-    return pd.DataFrame(flat)
-
-
 def _preset_rows(presets: list[dict]) -> list[dict]:
     """One row per preset, a cell per table size (None where it never finished)."""
     out = {}

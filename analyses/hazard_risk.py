@@ -27,10 +27,28 @@ from gnoming_sim.cards import HAZARD
 
 from ._design import HEURISTIC_NAMES, PRESET_NAMES, cyclic_lineups
 from ._framework import Study, StudyResult
-from ._paired import (ArmTable, bury_ordinary_partner, cell_rng, deepest, is_special, nothing_to_measure, play_cells,
-                      round_rows, swap, with_rounds)
-from ._trace_follow import (FO_END_SEAT, FO_FATE, FO_FIRST_FD, FO_FIRST_KEPT, FO_FIRST_SEAT, FO_FLIPS,
-                            FO_REMOVED_BY, follow_cards)
+from ._paired import (
+    ArmTable,
+    bury_ordinary_partner,
+    cell_rng,
+    deepest,
+    is_special,
+    nothing_to_measure,
+    play_cells,
+    round_rows,
+    swap,
+    with_rounds,
+)
+from ._trace_follow import (
+    FO_END_SEAT,
+    FO_FATE,
+    FO_FIRST_FD,
+    FO_FIRST_KEPT,
+    FO_FIRST_SEAT,
+    FO_FLIPS,
+    FO_REMOVED_BY,
+    follow_cards,
+)
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 NATURAL, DRAWN, DENY = "natural", "drawn", "deny"

@@ -31,10 +31,20 @@ from gnoming_sim.cards import MULLIGAN
 
 from ._design import PRESET_NAMES, cyclic_lineups
 from ._framework import Study, StudyResult
-from ._paired import (ArmTable, bury_ordinary_partner, cell_rng, deepest, is_special, nothing_to_measure, pick,
-                      play_cells, round_rows, swap, with_rounds)
-from ._trace_follow import (FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ_TURN, FO_FATE, follow_cards,
-                            mulligan_bars)
+from ._paired import (
+    ArmTable,
+    bury_ordinary_partner,
+    cell_rng,
+    deepest,
+    is_special,
+    nothing_to_measure,
+    pick,
+    play_cells,
+    round_rows,
+    swap,
+    with_rounds,
+)
+from ._trace_follow import FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ_TURN, FO_FATE, follow_cards, mulligan_bars
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 DEALT, FLOW = "dealt", "flow"

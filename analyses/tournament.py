@@ -13,10 +13,10 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from ._design import PRESET_NAMES, balanced_lineups
-from ._estimates import Estimate
-from ._framework import Finding, Precision, Study, StudyResult, Table
 from . import _tournament_figures as figs
+from ._design import PRESET_NAMES, balanced_lineups
+from ._estimates import Estimate, estimates_frame
+from ._framework import Finding, Precision, Study, StudyResult, Table
 
 PLAYERS = (3, 4, 5, 7)
 HEADLINE_PLAYERS = 4
@@ -59,7 +59,7 @@ class Tournament(Study):
             standings += _standings(block)
             h2h += _head_to_head(block)
             seats += _seats(block, ctx.rules.rotate_start)
-        frames = {"standings": _frame(standings), "head_to_head": _frame(h2h), "seats": _frame(seats)}
+        frames = {"standings": estimates_frame(standings), "head_to_head": estimates_frame(h2h), "seats": estimates_frame(seats)}
         findings = _findings(standings, h2h, seats)
         precision = [
             Precision("mean game score of a preset", max(r["score"].half_width for r in standings), "points"),
@@ -166,22 +166,6 @@ def _seats(b: _Block, rotate_start: bool) -> list[dict]:
 
 
 # ---------------------------------------------------------------- outputs
-def _frame(rows: list[dict]) -> pd.DataFrame:
-    """Estimates spread into mean / lo / hi / n columns."""
-    flat = []
-    for r in rows:
-        out = {}
-        for k, v in r.items():
-            if isinstance(v, Estimate):
-                out.update({k: v.mean, f"{k}_lo": v.lo, f"{k}_hi": v.hi, f"{k}_n": v.n})
-            elif isinstance(v, list):
-                out[k] = " ".join(map(str, v))
-            else:
-                out[k] = v
-        flat.append(out)
-    return pd.DataFrame(flat)
-
-
 def _h2h_rows(h2h: list[dict]) -> list[dict]:
     """One row per pair, one cell per table size (or None where the pair never met)."""
     pairs = {}
