@@ -4,8 +4,8 @@
 HIDDEN for face-down) with card ``c`` put at position ``q``: face-up cards count as they
 would score, each face-down card counts ``eu`` (the mean cost of an unseen card), fully
 visible matched lines score as in RULES.md §5, and an unmatched line with a pair is
-credited ``pair_w`` times its value.  ``fast_delta`` and ``quick_delta`` give
-``estimate(row, q, c) - estimate(row, -1, 0)`` far faster (tests check they agree).
+credited ``pair_w`` times its value.  :func:`quick_delta` gives
+``estimate(row, q, c) - estimate(row, -1, 0)`` far faster (a test checks they agree).
 """
 from __future__ import annotations
 
@@ -39,42 +39,6 @@ def _pair_value(x, y, z, mpl):
     return best
 
 
-@jit
-def estimate(row, q, c, eu, mpl, pair_w, mull_w):
-    """Estimated final score of ``row`` (int8[9] as seen) with card ``c`` put at ``q`` (q < 0: as is)."""
-    total = 0.0
-    covered = 0
-    for li in range(6):
-        a = LINES[li, 0]
-        b = LINES[li, 1]
-        d = LINES[li, 2]
-        x = c if a == q else row[a]
-        y = c if b == q else row[b]
-        z = c if d == q else row[d]
-        if x != HIDDEN and y != HIDDEN and z != HIDDEN:
-            v = line_match_value(x, y, z, mpl)
-            if v >= 0:
-                total -= v
-                covered |= (1 << a) | (1 << b) | (1 << d)
-                continue
-        if pair_w > 0.0:
-            total -= pair_w * _pair_value(x, y, z, mpl)
-    for pos in range(9):
-        x = c if pos == q else row[pos]
-        if x == HIDDEN:
-            total += eu
-        elif x == HAZARD:
-            total += HAZARD_PENALTY
-        elif x == MULLIGAN:
-            total -= mull_w
-        elif x < 0 or (covered >> pos) & 1 == 0:
-            total += x
-    return total
-
-
-# Incremental deltas: putting a card at q changes only the row and the column through q,
-# and the cover of their five cells; the rest of the estimate cancels.  The layout's
-# per-line facts are packed into ints once per decision (5 bits per line value).
 LINE_MASK = np.array([0o7, 0o70, 0o700, 0o111, 0o222, 0o444], dtype=np.int64)
 
 
@@ -110,6 +74,24 @@ def _cell_cost(x, covered, eu, mull_w):
 
 
 @jit
+def estimate(row, q, c, eu, mpl, pair_w, mull_w):
+    """Estimated final score of ``row`` (int8[9] as seen) with card ``c`` put at ``q`` (q < 0: as is)."""
+    total = 0.0
+    covered = 0
+    for li in range(6):
+        v, t = _line_eval(row, q, c, li, mpl, pair_w)
+        total += t
+        if v >= 0:
+            covered |= LINE_MASK[li]
+    for pos in range(9):
+        total += _cell_cost(c if pos == q else row[pos], (covered >> pos) & 1, eu, mull_w)
+    return total
+
+
+# Incremental deltas: putting a card at q changes only the row and the column through q,
+# and the cover of their five cells; the rest of the estimate cancels.  The layout's
+# per-line facts are packed into ints once per layout (5 bits per line value).
+@jit
 def prepare(row, mpl, pair_w):
     """Packed facts of ``row`` as is: (matched-line mask, covered cells, matched values, pair values)."""
     mmask = 0
@@ -142,38 +124,6 @@ def _cover_of(lines):
             | ((lines >> 3) & 1) * 0o111 | ((lines >> 4) & 1) * 0o222 | ((lines >> 5) & 1) * 0o444)
 
 
-@jit
-def _swap_cost(row, x, q, c, covered, new_cov, eu, mull_w):
-    return (_cell_cost(c if x == q else row[x], (new_cov >> x) & 1, eu, mull_w)
-            - _cell_cost(row[x], (covered >> x) & 1, eu, mull_w))
-
-
-@jit
-def fast_delta(row, q, c, mmask, covered, mvals, pvals, eu, mpl, pair_w, mull_w):
-    """``estimate(row, q, c, ...) - estimate(row, -1, 0, ...)`` from the packed facts."""
-    lr = q // 3
-    cq = q % 3
-    lc = 3 + cq
-    d = 0.0
-    new_lines = mmask & ~((1 << lr) | (1 << lc))
-    for k in range(2):
-        li = lr if k == 0 else lc
-        if (mmask >> li) & 1:
-            d += (mvals >> (5 * li)) & 31
-        else:
-            d += pair_w * ((pvals >> (5 * li)) & 31)
-        v, t = _line_eval(row, q, c, li, mpl, pair_w)
-        d += t
-        if v >= 0:
-            new_lines |= 1 << li
-    new_cov = _cover_of(new_lines)
-    for j in range(3):  # the row through q, then the column's two other cells
-        d += _swap_cost(row, 3 * lr + j, q, c, covered, new_cov, eu, mull_w)
-        if j != lr:
-            d += _swap_cost(row, 3 * j + cq, q, c, covered, new_cov, eu, mull_w)
-    return d
-
-
 # scratch layout (offsets into params[H_SCRATCH:])
 SC_K = 0       # [9]  per position: the card-independent part of the delta
 SC_SAVE_R = 9  # [9]  what the row's other cells save if the row through q becomes matched
@@ -197,36 +147,6 @@ def _class_table() -> np.ndarray:
     return table
 
 
-def _need_tables() -> tuple[np.ndarray, np.ndarray]:
-    """[mpl, class u, class w] -> (need, mulligan value) of a line's third card (see ``_line_need``)."""
-    n = MAX_VALUE + 3
-    need = np.full((4, n, n), -1, dtype=np.int64)
-    mull = np.full((4, n, n), -1, dtype=np.int64)
-    for mpl in range(4):
-        for cu in range(1, n):
-            for cw in range(1, n):
-                m = (cu == 1) + (cw == 1)
-                values = {c - 2 for c in (cu, cw) if c >= 2}
-                if len(values) > 1:
-                    continue
-                v = values.pop() if values else -1
-                need[mpl, cu, cw] = -1 if m > mpl else (-2 if v == -1 else v)
-                mull[mpl, cu, cw] = (max(v, 0)) if m + 1 <= mpl else -1
-    return need, mull
-
-
-CLASS = _class_table()
-NEED, MULL = _need_tables()
-# cost of a card where it lies (face-down: 0, its eu is added where it matters), and whether it
-# is a mulligan (its cost is -mulligan_bonus, a parameter): uncovered / covered by a matched line
-COST_U = np.array([0 if c in (HIDDEN, MULLIGAN) or c > MAX_VALUE and c != HAZARD else
-                   (HAZARD_PENALTY if c == HAZARD else c) for c in range(-128, 128)], dtype=np.float64)
-COST_C = np.array([v if (c < 0 or c == HAZARD) else 0.0 for c, v in zip(range(-128, 128), COST_U)],
-                  dtype=np.float64)
-IS_MULL = np.array([1.0 if c == MULLIGAN else 0.0 for c in range(-128, 128)], dtype=np.float64)
-
-
-@jit
 def _line_need(u, w, mpl):
     """(need, mulligan value) of a line whose other two cards are ``u`` and ``w``."""
     m = 0
@@ -244,6 +164,28 @@ def _line_need(u, w, mpl):
     need = -1 if m > mpl else (-2 if v == -1 else v)
     mull = (v if v >= 0 else 0) if m + 1 <= mpl else -1
     return need, mull
+
+
+def _need_tables() -> tuple[np.ndarray, np.ndarray]:
+    """[mpl, class u, class w] -> :func:`_line_need` of a card of each class."""
+    n = MAX_VALUE + 3
+    card = [HIDDEN, MULLIGAN] + list(range(MAX_VALUE + 1))   # one card of each class
+    need = np.empty((4, n, n), dtype=np.int64)
+    mull = np.empty((4, n, n), dtype=np.int64)
+    for mpl in range(4):
+        for cu in range(n):
+            for cw in range(n):
+                need[mpl, cu, cw], mull[mpl, cu, cw] = _line_need(card[cu], card[cw], mpl)
+    return need, mull
+
+
+CLASS = _class_table()
+NEED, MULL = _need_tables()
+# cost of a card where it lies (face-down: 0, its eu is added where it matters), and whether it
+# is a mulligan (its cost is -mulligan_bonus, a parameter): uncovered / covered by a matched line
+COST_U = np.array([_cell_cost.py_func(c, 0, 0.0, 0.0) for c in range(-128, 128)], dtype=np.float64)
+COST_C = np.array([_cell_cost.py_func(c, 1, 0.0, 0.0) for c in range(-128, 128)], dtype=np.float64)
+IS_MULL = np.array([1.0 if c == MULLIGAN else 0.0 for c in range(-128, 128)], dtype=np.float64)
 
 
 @jit
@@ -313,7 +255,7 @@ def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
 
 @jit
 def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w):
-    """``fast_delta`` from the parts :func:`precompute` left in ``scratch``."""
+    """``estimate(row, q, c, ...) - estimate(row, -1, 0, ...)`` from what :func:`precompute` left in ``scratch``."""
     vr = _match_with(scratch[SC_NEED + 2 * q], scratch[SC_MULL + 2 * q], c)
     vc = _match_with(scratch[SC_NEED + 2 * q + 1], scratch[SC_MULL + 2 * q + 1], c)
     d = scratch[SC_K + q] + _cell_cost(c, vr >= 0 or vc >= 0, eu, mull_w)
