@@ -137,7 +137,7 @@ def _matches_face_up(card, s, lay, up):
 
 
 @jit
-def _fill_pub(pub, st, s, P, r, starter, piles, fd, rules):
+def _fill_pub(pub, st, s, P, r, starter, piles, unknown, rules):
     pub[O_MULLIGAN_LIMIT] = rules[R_MULLIGAN_LIMIT]
     pub[O_MULLIGANS_PER_LINE] = rules[R_MULLIGANS_PER_LINE]
     pub[O_ME] = s
@@ -151,10 +151,7 @@ def _fill_pub(pub, st, s, P, r, starter, piles, fd, rules):
         pub[O_TOP0 + k] = piles[k, n - 1] if n > 0 else NO_CARD
     pub[O_FINISHER] = st[S_FINISHER]
     pub[O_STARTER] = starter
-    n_unknown = st[S_DEND] - st[S_DPTR]
-    for i in range(P):
-        n_unknown += fd[i]
-    pub[O_UNKNOWN_N] = n_unknown
+    pub[O_UNKNOWN_N] = unknown[U_COUNT]  # the draw pile and every face-down card
     pub[O_DRAWN] = NO_CARD
     pub[O_FROM_PILE] = -1
     pub[O_PLAN_CARD] = NO_CARD
@@ -201,7 +198,7 @@ def _setup_round(r, P, starter, rules, order, deck_counts, lay, up, vis, fd, dra
             break
     for i in range(P):
         s = (starter + i) % P
-        _fill_pub(pub, st, s, P, r, starter, piles, fd, rules)
+        _fill_pub(pub, st, s, P, r, starter, piles, unknown, rules)
         initial_flips(kinds[s], params[s], rng, pub, flips)
         for j in range(2):
             _reveal(s, flips[j], lay, up, vis, fd, unknown)

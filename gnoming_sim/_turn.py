@@ -163,7 +163,7 @@ def _discard(s, P, card, kinds, params, lay, up, vis, fd, piles, unknown, st, sc
 def _play_turn(s, P, r, starter, rules, kinds, params, lay, up, vis, fd, draw, piles, unknown, st,
                scores, rng, pub, legal, tr, tn):
     """One turn of seat s: draw, play, discard.  Returns False if the round stalled."""
-    _fill_pub(pub, st, s, P, r, starter, piles, fd, rules)
+    _fill_pub(pub, st, s, P, r, starter, piles, unknown, rules)
     kind = kinds[s]
     prm = params[s]
     card, src = _draw(s, kind, prm, rules, lay, up, vis, fd, draw, piles, unknown, st, scores, rng,
