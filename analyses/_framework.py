@@ -15,6 +15,7 @@ Studies never write files and never touch global state; the report renders and w
 """
 from __future__ import annotations
 
+import abc
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -140,8 +141,9 @@ class StudyResult:
     context: dict = field(default_factory=dict)   # the template's own variables
 
 
-class Study:
-    """Base class of a study; subclasses set the attributes and the three stages."""
+class Study(abc.ABC):
+    """Base class of a study; subclasses set the attributes and implement :meth:`design` and
+    :meth:`analyse`, and either :meth:`tidy` (standard deals) or their own :meth:`play`."""
 
     id: str = ""                # the HTML section id (``early-finish``)
     title: str = ""
@@ -154,8 +156,9 @@ class Study:
         """The study's key in summary.json (``early_finish``)."""
         return self.id.replace("-", "_")
 
+    @abc.abstractmethod
     def design(self, ctx: Context) -> list[Table]:
-        raise NotImplementedError
+        """The tables to play."""
 
     def play(self, ctx: Context, seed: int, tables: Sequence[Table],
              advance: Callable[[int], None]):
@@ -168,11 +171,15 @@ class Study:
         return play_tables(self, ctx, seed, tables, advance)
 
     def tidy(self, index: int, table: Table, result) -> pd.DataFrame:
-        """Rows to keep from one chunk of ``table`` (the ``index``-th of the design)."""
-        raise NotImplementedError
+        """Rows to keep from one chunk of ``table`` (the ``index``-th of the design).
 
+        Only the default :meth:`play` calls it; a study that overrides :meth:`play` need not.
+        """
+        raise TypeError(f"{type(self).__name__} plays standard deals, so it must define tidy()")
+
+    @abc.abstractmethod
     def analyse(self, ctx: Context, tables: Sequence[Table], data: pd.DataFrame) -> StudyResult:
-        raise NotImplementedError
+        """Estimates, findings and figures from the concatenated data."""
 
 
 @dataclass
