@@ -66,6 +66,11 @@ def _check_count(name: str, value, minimum: int) -> int:
     return int(value)
 
 
+def _check_seed(seed) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise GnomingError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+
+
 def _seat_table(players: int, strategies, games: int, first_game: int, rotate: bool):
     """(distinct strategies, seat_strategy int16 (G, P)) from one strategy for all seats or one per seat."""
     if isinstance(strategies, (str, registry.Strategy)):
@@ -139,8 +144,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     check_players(players)
     games = _check_count("games", games, 1)
     first_game = _check_count("first_game", first_game, 0)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise GnomingError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+    _check_seed(seed)
     rules = RuleConfig() if rules is None else rules
     deck = PUBLISHED if deck is None else deck
     deck.validate_for(players)
@@ -197,8 +201,7 @@ def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game:
 
     games = _check_count("games", games, 1)
     first_game = _check_count("first_game", first_game, 0)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise GnomingError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+    _check_seed(seed)
     deck_arr = (PUBLISHED if deck is None else deck).to_array()
     orders = np.empty((games, ROUNDS, deck_arr.shape[0]), dtype=np.int8)
     deal_batch(first_game, np.uint64(seed), deck_arr, orders)
