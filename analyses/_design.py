@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from gnoming_sim.strategies import PRESETS
+from gnoming_sim.kernel.policy.registry import PRESETS
 
 PRESET_NAMES = tuple(s.name for s in PRESETS)
 HEURISTIC_NAMES = tuple(n for n in PRESET_NAMES if n != "random")

@@ -2,7 +2,7 @@
 
 Every number a report shows is an :class:`Estimate`: a mean (or share), its 95%
 interval and the sample size it rests on.  The constructors wrap
-:mod:`gnoming_sim.stats`, so the report and the ``simulate`` summaries agree.
+:mod:`gnoming_sim.batch.stats`, so the report and the ``simulate`` summaries agree.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gnoming_sim.stats import Z95, mean_ci, paired_diff_ci, wilson
+from gnoming_sim.batch.stats import Z95, mean_ci, paired_diff_ci, wilson
 
 
 @dataclass(frozen=True)

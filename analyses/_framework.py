@@ -24,8 +24,8 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.deck import PUBLISHED, Deck
-from gnoming_sim.rules import RuleConfig
+from gnoming_sim.game.deck import PUBLISHED, Deck
+from gnoming_sim.game.rules import RuleConfig
 
 from ._estimates import Estimate
 
@@ -67,11 +67,11 @@ class Context:
     threads: int | None = None
     rules: RuleConfig = field(default_factory=RuleConfig)
     deck: Deck = PUBLISHED
-    pool: object = None           # a gnoming_sim.distributed pool (--workers / --scheduler), or None
+    pool: object = None           # a gnoming_sim.batch.distributed pool (--workers / --scheduler), or None
 
     def simulate_many(self, calls):
         """``engine.simulate(**call)`` for each call, in order, on the pool or in this process."""
-        from gnoming_sim.distributed import simulate_many
+        from gnoming_sim.batch.distributed import simulate_many
 
         return simulate_many(calls, self.pool)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from gnoming_sim.stats import mean_ci_from_sums
+from gnoming_sim.batch.stats import mean_ci_from_sums
 
 from . import _hazard_figures as figs
 from ._design import PRESET_NAMES

@@ -1,6 +1,6 @@
 """Paired experiments on edited deals: the arms of one cell play the same deals, edited.
 
-Common random numbers, made explicit: :func:`gnoming_sim.engine.deal_orders` gives the
+Common random numbers, made explicit: :func:`gnoming_sim.kernel.engine.deal_orders` gives the
 deals a seed would play; a study edits them (swapping cards within a deal, so each arm
 keeps the deck's composition) and plays every arm on them with the same seed, so the
 play stream (reshuffles, random strategies) is shared too.  The heuristic presets are
@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.cards import HAZARD, MULLIGAN
+from gnoming_sim.game.cards import HAZARD, MULLIGAN
 
 from ._estimates import Estimate
 from ._framework import StudyResult, Table
@@ -119,7 +119,7 @@ def play_cells(ctx, seed: int, tables: Sequence[ArmTable], advance: Callable[[in
     concatenated by key over all chunks and cells.  ``strategies(name)`` resolves a seat
     name (presets and the study's variants).
     """
-    from gnoming_sim.engine import deal_orders
+    from gnoming_sim.kernel.engine import deal_orders
 
     parts: dict[str, list[pd.DataFrame]] = {}
     for _, group in groupby(tables, key=lambda t: t.cell):

@@ -1,4 +1,4 @@
-"""Readers of action traces (format in :mod:`gnoming_sim.trace`) for the mulligan and hazard studies.
+"""Readers of action traces (format in :mod:`gnoming_sim.game.trace`) for the mulligan and hazard studies.
 
 Two jitted scans over the traces of a batch of games:
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim import trace as T
-from gnoming_sim._jit import jit
-from gnoming_sim.cards import MULLIGAN
+from gnoming_sim.game import trace as T
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.game.cards import MULLIGAN
 
 # fields of follow_cards' output rows (-1: does not apply / never happened)
 FO_ACQ_SEAT = 0     # seat that first placed the card, or kept it from the deal
@@ -62,7 +62,7 @@ def concat_traces(traces) -> tuple[np.ndarray, np.ndarray]:
 def follow_cards(traces, players: int, rounds, positions) -> np.ndarray:
     """Follow the card at deal position ``positions[i]`` of round ``rounds[i]`` of game ``i``.
 
-    ``traces``: the list :func:`gnoming_sim.engine.simulate` returns with ``trace=True``;
+    ``traces``: the list :func:`gnoming_sim.kernel.engine.simulate` returns with ``trace=True``;
     ``rounds``, ``positions``: int arrays of one entry per game.  Returns int64
     (games, N_FO), fields ``FO_*``.
     """

@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from gnoming_sim import fields as F
+from gnoming_sim.game import fields as F
 
 from . import _early_finish_figures as figs
 from ._design import HEURISTIC_NAMES, cyclic_lineups

@@ -25,9 +25,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from gnoming_sim import fields as F
-from gnoming_sim import strategies as registry
-from gnoming_sim.cards import MULLIGAN
+from gnoming_sim.game import fields as F
+from gnoming_sim.kernel.policy import registry
+from gnoming_sim.game.cards import MULLIGAN
 
 from ._design import PRESET_NAMES, cyclic_lineups
 from ._framework import Study, StudyResult

@@ -20,8 +20,8 @@ from typing import Callable, Sequence
 
 from markupsafe import Markup
 
-from gnoming_sim.deck import PUBLISHED, Deck
-from gnoming_sim.rules import RuleConfig
+from gnoming_sim.game.deck import PUBLISHED, Deck
+from gnoming_sim.game.rules import RuleConfig
 
 from ._framework import Context, Study, StudyRun, play_study
 from ._render import data_uri, environment, figure_png, format_mean
@@ -42,7 +42,7 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
 
     ``progress(study, total_games)`` returns a context manager yielding ``advance(k)``,
     called after every ``k`` games of that study.  ``pool`` (from
-    :func:`gnoming_sim.distributed.open_pool`) plays the games on a Dask cluster; the
+    :func:`gnoming_sim.batch.distributed.open_pool`) plays the games on a Dask cluster; the
     report is the same either way.  Returns the summary.json dict.
     """
     from . import STUDIES
@@ -98,7 +98,7 @@ def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
     import numba
     import numpy
 
-    from gnoming_sim import __version__
+    from gnoming_sim.game.version import __version__
 
     return {
         "version": __version__, "command": command, "seed": ctx.seed, "quick": ctx.quick,
@@ -113,7 +113,7 @@ def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
 
 
 def _summary(ctx: Context, runs, wall: float, command: str) -> dict:
-    from gnoming_sim import __version__
+    from gnoming_sim.game.version import __version__
 
     summary = {
         "version": __version__, "command": command, "seed": ctx.seed, "quick": ctx.quick,

@@ -20,7 +20,7 @@ import time
 
 import numba
 
-from gnoming_sim.engine import simulate
+from gnoming_sim.kernel.engine import simulate
 
 PRESETS = ("random", "greedy", "builder", "rusher", "cautious")
 
@@ -46,7 +46,7 @@ def throughput(players, strategy, threads, games, seed=1):
     return games / dt, 3 * games / dt
 
 
-_FIRST_CALL = ("import time; t = time.perf_counter(); from gnoming_sim.engine import simulate; "
+_FIRST_CALL = ("import time; t = time.perf_counter(); from gnoming_sim.kernel.engine import simulate; "
                "simulate(players=4, strategies=['greedy'], games=10); print(time.perf_counter() - t)")
 
 
@@ -61,8 +61,8 @@ def compile_and_load_times():
 
 _STREAM = """
 import resource, sys, time
-from gnoming_sim.runner import BatchSpec, run_batch
-from gnoming_sim.engine import simulate
+from gnoming_sim.batch.runner import BatchSpec, run_batch
+from gnoming_sim.kernel.engine import simulate
 games, out = int(sys.argv[1]), sys.argv[2]
 simulate(players=4, strategies=['greedy'], games=10)
 spec = BatchSpec.make(players=4, strategies=['greedy'], games=games, seed=7)

@@ -1,31 +1,41 @@
-"""gnoming-sim: a Monte Carlo simulator for the card game Gnoming A Round.
+"""gnoming-sim: a Monte Carlo strategy-analysis toolkit for the card game Gnoming A Round.
 
-``simulate`` and ``score_layout`` live in :mod:`gnoming_sim.engine`; they are imported
-on first use so that ``import gnoming_sim`` stays cheap (no numba compilation).
+The package is laid out by stage, each importing only from the stages before it:
+
+    game/       the rules as data: cards, RuleConfig, Deck, result fields, trace codes, observation
+    kernel/     the jitted core: rng, scoring, table, turn, game loop, policies; engine.simulate
+    reference/  the referee: a pure-Python replay of the rules, scoring and narration
+    batch/      many games: chunked runner, Parquet files, summaries, statistics, Dask
+    analyses/   the studies and the HTML/PNG report (installed from the repository's analyses/)
+    cli/        the ``gnoming-sim`` command
+
+This module is the public facade: ``simulate``, ``score_layout``, ``RuleConfig``, ``Deck``,
+``PUBLISHED``, ``GnomingError`` and the strategy registry ``strategies``.  The engine is
+imported on first use so that ``import gnoming_sim`` stays cheap (no numba compilation).
 """
 from __future__ import annotations
 
-from importlib import metadata as _metadata
+from gnoming_sim.game.deck import PUBLISHED, Deck
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.rules import RuleConfig
+from gnoming_sim.game.version import __version__
 
-from .deck import PUBLISHED, Deck
-from .errors import GnomingError
-from .rules import RuleConfig
+__all__ = ["__version__", "RuleConfig", "Deck", "PUBLISHED", "GnomingError", "score_layout", "simulate",
+           "strategies"]
 
-try:
-    __version__ = _metadata.version("gnoming-sim")
-except _metadata.PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.1.0"
-
-__all__ = ["__version__", "RuleConfig", "Deck", "PUBLISHED", "GnomingError", "score_layout", "simulate"]
-
-_LAZY = {"score_layout": "engine", "simulate": "engine"}
+_LAZY = {"score_layout": ("gnoming_sim.kernel.engine", "score_layout"),
+         "simulate": ("gnoming_sim.kernel.engine", "simulate"),
+         "strategies": ("gnoming_sim.kernel.policy.registry", None)}
 
 
 def __getattr__(name: str):
     if name in _LAZY:
         from importlib import import_module
 
-        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        module, attr = _LAZY[name]
+        value = import_module(module)
+        if attr is not None:
+            value = getattr(value, attr)
         globals()[name] = value  # later look-ups skip this hook
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim import _strategy as S
-from gnoming_sim import trace as T
-from gnoming_sim._observe import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME,
+from gnoming_sim.kernel.policy import dispatch as S
+from gnoming_sim.game import trace as T
+from gnoming_sim.game.observation import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME,
                                   O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PILE0_N, O_PLAYERS,
                                   O_PLAN_CARD, O_PLAN_POS, O_PLAN_PRE, O_ROUND, O_STARTER, O_TOP0, O_TURN,
                                   O_UNKNOWN_N, U_COST, U_COUNT)
-from gnoming_sim.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
-from gnoming_sim.fields import F_SCORE
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.game.fields import F_SCORE
 
 
 def _cost(c):
@@ -116,7 +116,7 @@ class DecisionChecker:
         self.P, self.rules = res.players, res.rules
         self.deck = [int(c) for c in res.deck.to_array()]
         strat = [res.strategy_names[j] for j in res.seat_strategy[game]]
-        from gnoming_sim import strategies
+        from gnoming_sim.kernel.policy import registry as strategies
         self.kind = [strategies.get(n).kind for n in strat]
         self.params = [strategies.get(n).param_vector() for n in strat]
         self.dummy_rng = np.zeros(4, dtype=np.uint64)

@@ -6,8 +6,8 @@ import os
 
 import numpy as np
 
-from gnoming_sim.engine import simulate
-from gnoming_sim.referee import RefereeCounts, replay_game
+from gnoming_sim.kernel.engine import simulate
+from gnoming_sim.reference.referee import RefereeCounts, replay_game
 
 
 def _replay_slice(args):

@@ -17,9 +17,11 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim import PUBLISHED, RuleConfig, __version__
-from gnoming_sim import strategies as registry
-from gnoming_sim.cli import cli
+from gnoming_sim import PUBLISHED
+from gnoming_sim import RuleConfig
+from gnoming_sim.game.version import __version__
+from gnoming_sim.kernel.policy import registry
+from gnoming_sim.cli.app import cli
 
 
 def run(*args):
@@ -29,13 +31,13 @@ def run(*args):
 @pytest.fixture
 def no_engine(monkeypatch):
     """Replace the engine by a module whose simulate fails: proves errors come before any simulation."""
-    fake = types.ModuleType("gnoming_sim.engine")
+    fake = types.ModuleType("gnoming_sim.kernel.engine")
 
     def simulate(**kwargs):
         raise AssertionError("simulation started despite a user error")
 
     fake.simulate = simulate
-    monkeypatch.setitem(sys.modules, "gnoming_sim.engine", fake)
+    monkeypatch.setitem(sys.modules, "gnoming_sim.kernel.engine", fake)
 
 
 def assert_user_error(result, *fragments):
@@ -408,7 +410,7 @@ def test_progress_bar_on_a_terminal(monkeypatch):
             return True
 
     screen = Terminal()
-    monkeypatch.setattr("gnoming_sim.cli._stderr", lambda: screen)
+    monkeypatch.setattr("gnoming_sim.cli.app._stderr", lambda: screen)
     result = run("simulate", "--players", 2, "--games", 30, "--chunk-size", 10, "--json")
     assert result.exit_code == 0
     assert "30/30" in screen.getvalue()

@@ -4,8 +4,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim import strategies
-from gnoming_sim.cli import cli
+from gnoming_sim.kernel.policy import registry as strategies
+from gnoming_sim.cli.app import cli
 
 USER = '''
 [strategy.patient]

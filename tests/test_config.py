@@ -5,10 +5,13 @@ import dataclasses
 
 import pytest
 
-from gnoming_sim import PUBLISHED, Deck, GnomingError, RuleConfig
-from gnoming_sim import cards
-from gnoming_sim.deck import check_players, load_deck
-from gnoming_sim.rules import load_rules
+from gnoming_sim import PUBLISHED
+from gnoming_sim import Deck
+from gnoming_sim import GnomingError
+from gnoming_sim import RuleConfig
+from gnoming_sim.game import cards
+from gnoming_sim.game.deck import check_players, load_deck
+from gnoming_sim.game.rules import load_rules
 
 
 # ------------------------------------------------------------------ rules

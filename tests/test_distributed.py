@@ -20,11 +20,11 @@ import pytest
 from click.testing import CliRunner
 
 import gnoming_sim
-from gnoming_sim import distributed as dist
-from gnoming_sim import strategies
-from gnoming_sim.cli import cli
-from gnoming_sim.errors import GnomingError
-from gnoming_sim.runner import BatchSpec, run_batch
+from gnoming_sim.batch import distributed as dist
+from gnoming_sim.kernel.policy import registry as strategies
+from gnoming_sim.cli.app import cli
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.batch.runner import BatchSpec, run_batch
 
 SEATS = ("random", "greedy", "builder")
 TIMING = ("wall_s", "games_per_s", "out")
@@ -116,7 +116,8 @@ def test_simulate_many_on_the_pool_equals_in_process(pool):
 
 
 def test_workers_of_another_version_are_refused(tmp_path, pool, monkeypatch):
-    monkeypatch.setattr(gnoming_sim, "__version__", "0.0.0-other")
+    import gnoming_sim.game.version
+    monkeypatch.setattr(gnoming_sim.game.version, "__version__", "0.0.0-other")
     with pytest.raises(GnomingError, match="install the same version on every worker"):
         run_batch(spec(games=60), tmp_path / "b.parquet", chunk_size=30, pool=pool)
 
@@ -224,8 +225,8 @@ def test_a_scheduler_without_workers_is_one_line(monkeypatch):
 
 def test_report_on_the_cluster_equals_the_report_in_process(pool, tmp_path):
     """`gnoming-sim report --workers N`: the same studies, the same numbers."""
-    from analyses import STUDIES
-    from analyses.report import build_report
+    from gnoming_sim.analyses import STUDIES
+    from gnoming_sim.analyses.report import build_report
 
     studies = [s for s in STUDIES if s.id in ("tournament", "mulligan-value")]
     here = build_report(tmp_path / "here", quick=True, games=48, seed=5, studies=studies)

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from gnoming_sim.engine import simulate
-from gnoming_sim.errors import GnomingError
+from gnoming_sim.kernel.engine import simulate
+from gnoming_sim.game.errors import GnomingError
 
 
 def _same(a, b):
@@ -47,7 +47,7 @@ def test_explicit_deals_replay_the_same_games():
 
 def test_deals_are_common_to_all_strategies_and_rules():
     """The deal stream is separate from the play stream: same seed, same deals."""
-    from gnoming_sim.rules import RuleConfig
+    from gnoming_sim.game.rules import RuleConfig
 
     a = simulate(players=3, games=50, seed=4, trace=True)
     b = simulate(players=3, games=50, seed=4, trace=True, rules=RuleConfig(rotate_start=False))
@@ -82,7 +82,7 @@ def test_rotation_moves_strategies_around_the_table():
 
 
 def test_deal_orders_are_the_deals_simulate_plays():
-    from gnoming_sim.engine import deal_orders
+    from gnoming_sim.kernel.engine import deal_orders
 
     traced = simulate(players=4, games=40, seed=12, trace=True, first_game=7)
     np.testing.assert_array_equal(deal_orders(40, seed=12, first_game=7), traced.deals)

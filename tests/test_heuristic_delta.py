@@ -2,8 +2,8 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from gnoming_sim._estimate import estimate, precompute, prepare, quick_delta
-from gnoming_sim.cards import HAZARD, HIDDEN, MULLIGAN
+from gnoming_sim.kernel.policy.estimate import estimate, precompute, prepare, quick_delta
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
 
 CARDS = [HIDDEN, HIDDEN, MULLIGAN, HAZARD, -4, -1, 3, 3, 4, 5, 5, 6, 7, 8]
 

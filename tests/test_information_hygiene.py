@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from gnoming_sim.engine import simulate
-from gnoming_sim.rules import RuleConfig
+from gnoming_sim.kernel.engine import simulate
+from gnoming_sim.game.rules import RuleConfig
 
 from _observer_replay import DecisionChecker
 

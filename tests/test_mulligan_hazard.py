@@ -13,16 +13,16 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from analyses._estimates import Estimate
-from analyses._paired import cell_rng, round_rows, standard_errors, with_rounds
-from analyses._trace_follow import FATE_LAYOUT, FO_END_SEAT, FO_FATE, follow_cards, mulligan_bars
-from analyses.hazard_risk import HazardRisk, drawn_edit
-from analyses.mulligan_value import MulliganValue, dealt_edit, focal_of
-from analyses.report import build_report
-from gnoming_sim import fields as F
-from gnoming_sim.cards import HAZARD, MULLIGAN
-from gnoming_sim.deck import PUBLISHED, Deck
-from gnoming_sim.engine import deal_orders, simulate
+from gnoming_sim.analyses._estimates import Estimate
+from gnoming_sim.analyses._paired import cell_rng, round_rows, standard_errors, with_rounds
+from gnoming_sim.analyses._trace_follow import FATE_LAYOUT, FO_END_SEAT, FO_FATE, follow_cards, mulligan_bars
+from gnoming_sim.analyses.hazard_risk import HazardRisk, drawn_edit
+from gnoming_sim.analyses.mulligan_value import MulliganValue, dealt_edit, focal_of
+from gnoming_sim.analyses.report import build_report
+from gnoming_sim.game import fields as F
+from gnoming_sim.game.cards import HAZARD, MULLIGAN
+from gnoming_sim.game.deck import PUBLISHED, Deck
+from gnoming_sim.kernel.engine import deal_orders, simulate
 
 SEATS = ("greedy", "builder", "rusher", "cautious")
 

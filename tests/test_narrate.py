@@ -10,14 +10,15 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim import Deck, RuleConfig
-from gnoming_sim import fields as F
-from gnoming_sim import trace as T
-from gnoming_sim._referee_scoring import score_parts
-from gnoming_sim.cards import HAZARD, MULLIGAN
-from gnoming_sim.cli import cli
-from gnoming_sim.engine import simulate
-from gnoming_sim.narrate import Narrator, describe, grid_lines, grids_side_by_side, narrate, where
+from gnoming_sim import Deck
+from gnoming_sim import RuleConfig
+from gnoming_sim.game import fields as F
+from gnoming_sim.game import trace as T
+from gnoming_sim.reference.scoring import score_parts
+from gnoming_sim.game.cards import HAZARD, MULLIGAN
+from gnoming_sim.cli.app import cli
+from gnoming_sim.kernel.engine import simulate
+from gnoming_sim.reference.narrate import Narrator, describe, grid_lines, grids_side_by_side, narrate, where
 
 
 # a small deck: the draw pile runs out, and is rebuilt from the discards

@@ -6,8 +6,8 @@ must actually occur in the sample.
 """
 import pytest
 
-from gnoming_sim.deck import Deck
-from gnoming_sim.rules import RuleConfig
+from gnoming_sim.game.deck import Deck
+from gnoming_sim.game.rules import RuleConfig
 
 from _referee_harness import referee_check
 

@@ -11,14 +11,14 @@ import random
 import numpy as np
 import pytest
 
-from gnoming_sim import trace as T
-from gnoming_sim._referee_scoring import round_rows, score_layout, score_parts, visible_score, win_credit
-from gnoming_sim.cards import HAZARD as H
-from gnoming_sim.cards import MAX_VALUE
-from gnoming_sim.cards import MULLIGAN as M
-from gnoming_sim.fields import F_BONUS, F_FINISHER, F_SCORE, F_TURNS, N_FIELDS
-from gnoming_sim.referee import RefereeCounts, RefereeError, replay_game
-from gnoming_sim.rules import RuleConfig
+from gnoming_sim.game import trace as T
+from gnoming_sim.reference.scoring import round_rows, score_layout, score_parts, visible_score, win_credit
+from gnoming_sim.game.cards import HAZARD as H
+from gnoming_sim.game.cards import MAX_VALUE
+from gnoming_sim.game.cards import MULLIGAN as M
+from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_SCORE, F_TURNS, N_FIELDS
+from gnoming_sim.reference.referee import RefereeCounts, RefereeError, replay_game
+from gnoming_sim.game.rules import RuleConfig
 
 # a small house deck: reshuffles, hazards, mulligans and bounces all happen often
 SMALL_DECK = sorted([v for v in (3, 4, 5, 6, 7, 8) for _ in range(4)] + [-1, -2, -2, -3] + [H, H, M, M])

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analyses import STUDIES
-from gnoming_sim import __version__
-from gnoming_sim.cli import cli
+from gnoming_sim.analyses import STUDIES
+from gnoming_sim.game.version import __version__
+from gnoming_sim.cli.app import cli
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SECTION_IDS = ("tournament", "early-finish", "mulligan-value", "hazard-risk")

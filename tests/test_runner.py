@@ -15,14 +15,16 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from gnoming_sim import PUBLISHED, RuleConfig, __version__
-from gnoming_sim import fields as F
-from gnoming_sim._batchfile import describe_mismatch, read_metadata
-from gnoming_sim.engine import simulate
-from gnoming_sim.errors import GnomingError
-from gnoming_sim.runner import Batch, BatchSpec, check_output, run_batch
-from gnoming_sim.stats import mean_ci, mean_ci_from_sums
-from gnoming_sim.summary import Tally, format_table, summarize, win_credit_from_scores
+from gnoming_sim import PUBLISHED
+from gnoming_sim import RuleConfig
+from gnoming_sim.game.version import __version__
+from gnoming_sim.game import fields as F
+from gnoming_sim.batch.parquet import describe_mismatch, read_metadata
+from gnoming_sim.kernel.engine import simulate
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.batch.runner import Batch, BatchSpec, check_output, run_batch
+from gnoming_sim.batch.stats import mean_ci, mean_ci_from_sums
+from gnoming_sim.batch.summary import Tally, format_table, summarize, win_credit_from_scores
 
 SEATS = ("random", "greedy", "random")
 TIMING = ("wall_s", "games_per_s", "resumed_games", "out")

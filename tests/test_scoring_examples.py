@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gnoming_sim
-from gnoming_sim.engine import score_layout, score_layout_parts
-from gnoming_sim.errors import GnomingError
-from gnoming_sim.rules import RuleConfig
+from gnoming_sim.kernel.engine import score_layout, score_layout_parts
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.rules import RuleConfig
 
 PART_KEYS = ("matched", "unmatched", "negatives", "hazards", "total")
 

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from gnoming_sim.stats import mean_ci, paired_diff_ci, wilson
+from gnoming_sim.batch.stats import mean_ci, paired_diff_ci, wilson
 
 
 def test_mean_ci_known_values():

@@ -2,10 +2,10 @@
 import numpy as np
 import pytest
 
-from gnoming_sim import strategies
-from gnoming_sim.engine import simulate
-from gnoming_sim.errors import GnomingError
-from gnoming_sim.fields import F_LINES, F_TURNS
+from gnoming_sim.kernel.policy import registry as strategies
+from gnoming_sim.kernel.engine import simulate
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.fields import F_LINES, F_TURNS
 
 Z99 = 2.5758
 

@@ -1,11 +1,11 @@
 """The Parquet file of a batch: schema, chunks as Arrow tables, writing, reading back.
 
 One row per (game, round, seat), in that order, with the columns of
-:meth:`gnoming_sim.engine.SimResult.to_frame`::
+:meth:`gnoming_sim.kernel.engine.SimResult.to_frame`::
 
     game int64 | round int8 | seat int8 | strategy dictionary<int8, string> | score ... int32
 
-(``score`` and every other name of :data:`gnoming_sim.fields.NAMES`).  Each finished
+(``score`` and every other name of :data:`gnoming_sim.game.fields.NAMES`).  Each finished
 chunk is one row group, compressed with zstd.  The schema metadata holds, under the
 key ``gnoming_sim``, a JSON object of the batch's facts (seed, players, games, seats,
 strategies and their parameters, rotation, rules, deck, package version) that a resume
@@ -23,9 +23,9 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .errors import GnomingError
-from .fields import N_FIELDS, NAMES as FIELD_NAMES
-from .rules import ROUNDS
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.fields import N_FIELDS, NAMES as FIELD_NAMES
+from gnoming_sim.game.rules import ROUNDS
 
 META_KEY = b"gnoming_sim"
 

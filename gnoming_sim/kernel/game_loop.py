@@ -9,13 +9,13 @@ The state arrays are described in :mod:`._table`.
 import numpy as np
 from numba import prange
 
-from . import trace as T
-from ._jit import jit
-from ._observe import (
+from gnoming_sim.game import trace as T
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.game.observation import (
     N_OBS,
 )
-from ._rng import STREAM_DEAL, STREAM_PLAY, seed_stream, shuffle_prefix
-from ._scoring import (
+from gnoming_sim.kernel.rng import STREAM_DEAL, STREAM_PLAY, seed_stream, shuffle_prefix
+from gnoming_sim.kernel.scoring import (
     N_PARTS,
     P_HAZARDS,
     P_LINES,
@@ -25,13 +25,13 @@ from ._scoring import (
     score_parts,
     visible_score,
 )
-from ._strategy import (
+from gnoming_sim.kernel.policy.dispatch import (
     N_PARAMS,
 )
-from ._table import N_ST, NOT_STALLED, S_FINISH_TURN, S_FINISHER, S_STALLED, S_TURN, _emit, _setup_round
-from ._turn import _play_turn
-from .cards import N_SLOTS
-from .fields import (
+from gnoming_sim.kernel.table import N_ST, NOT_STALLED, S_FINISH_TURN, S_FINISHER, S_STALLED, S_TURN, _emit, _setup_round
+from gnoming_sim.kernel.turn import _play_turn
+from gnoming_sim.game.cards import N_SLOTS
+from gnoming_sim.game.fields import (
     F_BONUS,
     F_FACEDOWN_AT_FINISH,
     F_FINISH_TURN,
@@ -47,7 +47,7 @@ from .fields import (
     F_UNMATCHED,
     F_VISIBLE_AT_FINISH,
 )
-from .rules import (
+from gnoming_sim.game.rules import (
     EARLY_FINISH_BONUS,
     R_FINISHER_TIE_IS_LOWEST,
     R_MAX_TURNS,

@@ -15,9 +15,9 @@ Only ``vis``, ``fd``, ``unknown``, ``scores`` and ``pub`` (see _observe.py) reac
 """
 
 
-from . import trace as T
-from ._jit import jit
-from ._observe import (
+from gnoming_sim.game import trace as T
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.game.observation import (
     O_DRAW_N,
     O_DRAWN,
     O_FINISHER,
@@ -38,10 +38,10 @@ from ._observe import (
     U_COST,
     U_COUNT,
 )
-from ._scoring import card_cost
-from ._strategy import initial_flips
-from .cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
-from .rules import R_HAZARD_PLACEABLE, R_MULLIGAN_LIMIT, R_MULLIGANS_PER_LINE
+from gnoming_sim.kernel.scoring import card_cost
+from gnoming_sim.kernel.policy.dispatch import initial_flips
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.game.rules import R_HAZARD_PLACEABLE, R_MULLIGAN_LIMIT, R_MULLIGANS_PER_LINE
 
 S_DPTR = 0
 S_DEND = 1

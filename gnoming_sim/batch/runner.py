@@ -2,8 +2,8 @@
 
 A batch is played in chunks of games; game ``g`` depends only on (seed, g), so a batch
 split into chunks, or stopped and resumed, gives the same rows as one uninterrupted
-run.  Each chunk becomes one Parquet row group (see :mod:`gnoming_sim._batchfile`) and
-is added to a :class:`~gnoming_sim.summary.Tally`; memory does not grow with ``games``.
+run.  Each chunk becomes one Parquet row group (see :mod:`gnoming_sim.batch.parquet`) and
+is added to a :class:`~gnoming_sim.batch.summary.Tally`; memory does not grow with ``games``.
 
 >>> spec = BatchSpec.make(players=4, strategies=["random"], games=100_000, seed=1)
 >>> outcome = Batch(spec, out="games.parquet").run(threads=8)
@@ -15,7 +15,7 @@ it.  A second signal stops at once (KeyboardInterrupt), still leaving a valid fi
 
 A chunk is a pure, picklable unit of work (:class:`Chunk`, played by :func:`play_chunk`):
 ``pool`` decides where chunks are played.  By default they are played one after another
-in this process; :func:`gnoming_sim.distributed.open_pool` plays them on Dask workers.
+in this process; :func:`gnoming_sim.batch.distributed.open_pool` plays them on Dask workers.
 Either way the results come back in chunk order and go through the same writer and tally.
 """
 from __future__ import annotations
@@ -31,13 +31,13 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from . import strategies as registry
-from ._batchfile import BatchFile, ParquetSink, arrays_of, batch_schema, table_of
-from .fields import F_SCORE
-from .deck import PUBLISHED, Deck, check_players
-from .errors import GnomingError
-from .rules import RuleConfig
-from .summary import Tally, build_summary, win_credit_from_scores
+from gnoming_sim.kernel.policy import registry
+from gnoming_sim.batch.parquet import BatchFile, ParquetSink, arrays_of, batch_schema, table_of
+from gnoming_sim.game.fields import F_SCORE
+from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.rules import RuleConfig
+from gnoming_sim.batch.summary import Tally, build_summary, win_credit_from_scores
 
 DEFAULT_CHUNK_GAMES = 20_000
 MAX_SEED = 2**64 - 1
@@ -86,7 +86,7 @@ class BatchSpec:
 
     def metadata(self) -> dict:
         """The facts stored in the Parquet file; a resume must match them (JSON-ready)."""
-        from . import __version__
+        from gnoming_sim.game.version import __version__
 
         return {
             "version": __version__,
@@ -137,7 +137,7 @@ class PlayedChunk:
 
 def play_chunk(chunk: Chunk, threads: int | None = None) -> PlayedChunk:
     """Play one chunk with ``threads`` numba threads; a pure function of ``chunk``."""
-    from .engine import simulate  # compiles the kernels: only once everything is checked
+    from gnoming_sim.kernel.engine import simulate  # compiles the kernels: only once everything is checked
 
     spec = chunk.spec
     res = simulate(players=spec.players, strategies=chunk.strategies, games=chunk.games, seed=spec.seed,
@@ -274,7 +274,7 @@ class Batch:
         ``progress(done)`` is called with the number of games done after each chunk;
         ``stop_after_chunks`` stops as an interruption would, after that many new chunks.
         ``pool`` plays the chunks (an object with ``play(chunks)`` yielding their
-        :class:`PlayedChunk` in order, such as :func:`gnoming_sim.distributed.open_pool`
+        :class:`PlayedChunk` in order, such as :func:`gnoming_sim.batch.distributed.open_pool`
         gives); None plays them here with ``threads`` numba threads.
         """
         pool = InProcess(threads) if pool is None else pool

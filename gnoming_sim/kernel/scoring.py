@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
-from .cards import HAZARD, HIDDEN, MULLIGAN
-from .rules import HAZARD_PENALTY
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
+from gnoming_sim.game.rules import HAZARD_PENALTY
 
 # the six lines: 3 rows, then 3 columns
 LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]], dtype=np.int64)

@@ -5,10 +5,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import cards
-from ._toml import read_toml
-from .errors import GnomingError
-from .rules import LAYOUT, MAX_PLAYERS, MIN_PLAYERS
+from gnoming_sim.game import cards
+from gnoming_sim.game.toml_io import read_toml
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.rules import LAYOUT, MAX_PLAYERS, MIN_PLAYERS
 
 # RULES.md §1 (published)
 PUBLISHED_COUNTS = {

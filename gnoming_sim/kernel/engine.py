@@ -11,11 +11,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from . import cards, strategies as registry
-from .deck import PUBLISHED, Deck, check_players
-from .errors import GnomingError
-from .fields import N_FIELDS, NAMES as FIELD_NAMES
-from .rules import ROUNDS, RuleConfig
+from gnoming_sim.game import cards
+from gnoming_sim.kernel.policy import registry
+from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.fields import N_FIELDS, NAMES as FIELD_NAMES
+from gnoming_sim.game.rules import ROUNDS, RuleConfig
 
 DEFAULT_CHUNK = 16384
 PARALLEL_CHUNK = 64  # games per block handed to a thread
@@ -94,8 +95,8 @@ def _seat_table(players: int, strategies, games: int, first_game: int, rotate: b
 
 def _deck_counts(deck_arr: np.ndarray) -> np.ndarray:
     counts = np.zeros(cards.N_SLOTS, dtype=np.int64)
-    from ._observe import U_COST, U_COUNT
-    from .rules import HAZARD_PENALTY
+    from gnoming_sim.game.observation import U_COST, U_COUNT
+    from gnoming_sim.game.rules import HAZARD_PENALTY
 
     codes = deck_arr.astype(np.int64)
     np.add.at(counts, codes + cards.SLOT_OFFSET, 1)
@@ -138,8 +139,8 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     rotate : move the strategies one seat per game, so seat advantage cancels
     progress : called with the number of games finished after each chunk
     """
-    from ._kernel import play_batch
-    from ._strategy import N_PARAMS
+    from gnoming_sim.kernel.game_loop import play_batch
+    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
 
     check_players(players)
     games = _check_count("games", games, 1)
@@ -197,7 +198,7 @@ def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game:
     same seed (whatever the strategies and rules), to be edited and passed back through
     ``deals=`` for paired experiments on the same deals.
     """
-    from ._kernel import deal_batch
+    from gnoming_sim.kernel.game_loop import deal_batch
 
     games = _check_count("games", games, 1)
     first_game = _check_count("first_game", first_game, 0)
@@ -211,7 +212,7 @@ def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game:
 def _collect_traces(tr, tlen, lo, first_game, seed, players, seat_strategy, kinds, params,
                     rules_arr, deck_arr, counts, orders, out, totals, win):
     """Copy each game's trace; replay (deterministically) any game that overflowed the buffer."""
-    from ._kernel import play_batch
+    from gnoming_sim.kernel.game_loop import play_batch
 
     result = []
     for i in range(tr.shape[0]):
@@ -277,7 +278,7 @@ def _layout_array(layout) -> np.ndarray:
 
 def score_layout_parts(layout, rules: RuleConfig | None = None) -> dict:
     """Score parts of one final layout (no finisher bonus): matched, unmatched, negatives, hazards, total."""
-    from ._scoring import P_HAZARDS, P_MATCHED, P_NEGATIVES, P_UNMATCHED, N_PARTS, score_parts
+    from gnoming_sim.kernel.scoring import P_HAZARDS, P_MATCHED, P_NEGATIVES, P_UNMATCHED, N_PARTS, score_parts
 
     rules = RuleConfig() if rules is None else rules
     parts = np.zeros(N_PARTS, dtype=np.int32)

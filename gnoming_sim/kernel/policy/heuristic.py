@@ -11,9 +11,9 @@ Parameters (``params[H_*]``, float64):
 """
 from __future__ import annotations
 
-from ._estimate import _pair_value, estimate, precompute, prepare, quick_delta
-from ._jit import jit
-from ._observe import (
+from gnoming_sim.kernel.policy.estimate import _pair_value, estimate, precompute, prepare, quick_delta
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.game.observation import (
     O_FINISHER,
     O_FROM_PILE,
     O_ME,
@@ -27,9 +27,9 @@ from ._observe import (
     U_COST,
     U_COUNT,
 )
-from ._scoring import LINES, card_cost
-from .cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD
-from .rules import EARLY_FINISH_BONUS
+from gnoming_sim.kernel.scoring import LINES, card_cost
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD
+from gnoming_sim.game.rules import EARLY_FINISH_BONUS
 
 H_UNSEEN_BIAS = 0    # points added to the mean cost of an unseen card (pessimism > 0)
 H_PAIR = 1           # worth of a two-of-a-line, as a fraction of the pair's value

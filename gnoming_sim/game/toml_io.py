@@ -4,7 +4,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from .errors import GnomingError
+from gnoming_sim.game.errors import GnomingError
 
 
 def read_toml(path, what: str) -> dict:

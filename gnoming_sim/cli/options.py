@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import click
 
-from .deck import Deck, load_deck
-from .errors import GnomingError
-from .rules import MAX_PLAYERS, MIN_PLAYERS, RuleConfig, load_rules
+from gnoming_sim.game.deck import Deck, load_deck
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.rules import MAX_PLAYERS, MIN_PLAYERS, RuleConfig, load_rules
 
 MAX_SEED = 2**64 - 1
 REPORT_MAX_PLAYERS = MAX_PLAYERS   # the report's studies seat up to this many players
@@ -90,7 +90,7 @@ def seat_strategies(strategy: str | None, seats: str | None, players: int) -> tu
 
     ``--strategy A,B,...`` (one name per seat) is accepted as an alias of ``--seats``.
     """
-    from . import strategies as registry
+    from gnoming_sim.kernel.policy import registry
 
     if strategy is not None and seats is not None:
         raise GnomingError("--strategy and --seats exclude each other: give one strategy for every seat, "
@@ -151,7 +151,7 @@ def load_strategies_file(path) -> list:
     """Register the strategies of ``--strategies-file`` (none if ``path`` is None)."""
     if path is None:
         return []
-    from . import strategies as registry
+    from gnoming_sim.kernel.policy import registry
 
     try:
         return registry.load_file(path)
@@ -171,6 +171,6 @@ def table_spec(players_: int, strategy_: str | None, seats_: str | None, seed_: 
 
 def check_cluster(workers: int | None, scheduler: str | None, threads: int | None = None) -> None:
     """Check ``--workers``/``--scheduler``: exclusive, N >= 1, Dask installed."""
-    from .distributed import check_options
+    from gnoming_sim.batch.distributed import check_options
 
     check_options(workers, scheduler, threads)

@@ -1,18 +1,18 @@
 """One traced game told as readable text, turn by turn (``gnoming-sim play``).
 
-Pure Python over what :func:`gnoming_sim.engine.simulate` returns with ``trace=True``:
-the deal of each round (``deals``), the action trace (format in :mod:`gnoming_sim.trace`)
+Pure Python over what :func:`gnoming_sim.kernel.engine.simulate` returns with ``trace=True``:
+the deal of each round (``deals``), the action trace (format in :mod:`gnoming_sim.game.trace`)
 and the scores (``round_stats``).  A small table tracker follows the trace to know which
 cards are face down; layouts are drawn as 3×3 grids, face-down cards as ``?``.  The
 scores printed are the engine's; the matched lines beside them are recomputed here.
 """
 from __future__ import annotations
 
-from . import fields as F
-from . import trace as T
-from ._referee_scoring import LINES, line_value
-from .cards import HAZARD, MULLIGAN, card_name, is_negative, is_positive
-from .rules import LAYOUT, ROUNDS
+from gnoming_sim.game import fields as F
+from gnoming_sim.game import trace as T
+from gnoming_sim.reference.scoring import LINES, line_value
+from gnoming_sim.game.cards import HAZARD, MULLIGAN, card_name, is_negative, is_positive
+from gnoming_sim.game.rules import LAYOUT, ROUNDS
 
 PILES = "AB"
 _LINE_NAMES = ("row 1", "row 2", "row 3", "col 1", "col 2", "col 3")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
-from ._scoring import LINES, line_match_value
-from .cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN
-from .rules import HAZARD_PENALTY
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.scoring import LINES, line_match_value
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN
+from gnoming_sim.game.rules import HAZARD_PENALTY
 
 
 @jit

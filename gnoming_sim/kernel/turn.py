@@ -2,12 +2,12 @@
 (with hazard removal and the other players' flips) — RULES.md §3."""
 
 
-from . import trace as T
-from ._jit import jit
-from ._observe import O_DRAWN, O_FROM_PILE, O_ME
-from ._rng import shuffle_prefix
-from ._strategy import NOKEEP, STOP, bounce_target, discard_pile, draw_source, hazard_flip, placement
-from ._table import (
+from gnoming_sim.game import trace as T
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.game.observation import O_DRAWN, O_FROM_PILE, O_ME
+from gnoming_sim.kernel.rng import shuffle_prefix
+from gnoming_sim.kernel.policy.dispatch import NOKEEP, STOP, bounce_target, discard_pile, draw_source, hazard_flip, placement
+from gnoming_sim.kernel.table import (
     S_DEND,
     S_DPTR,
     S_PLEN0,
@@ -21,8 +21,8 @@ from ._table import (
     _reveal,
     _unseen,
 )
-from .cards import HAZARD, NO_CARD
-from .rules import R_DISCARD_DRAW_MUST_BE_KEPT, R_RESHUFFLE_WHEN_EMPTY
+from gnoming_sim.game.cards import HAZARD, NO_CARD
+from gnoming_sim.game.rules import R_DISCARD_DRAW_MUST_BE_KEPT, R_RESHUFFLE_WHEN_EMPTY
 
 
 # ----------------------------------------------------------------- one turn

@@ -12,9 +12,9 @@ from typing import Sequence
 
 import numpy as np
 
-from . import fields as F
-from .rules import ROUNDS
-from .stats import mean_ci_from_sums, wilson
+from gnoming_sim.game import fields as F
+from gnoming_sim.game.rules import ROUNDS
+from gnoming_sim.batch.stats import mean_ci_from_sums, wilson
 
 # A win shared by k <= 7 players is credited 1/k: counting in 1/420ths keeps the sums
 # exact, so a batch summed in any chunking gives the same numbers.
@@ -130,7 +130,7 @@ def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_
     Per strategy, a sample is one (game, seat) play; per seat, one game.  ``bonus_rate``
     is the fraction of finished rounds that earned the -5 bonus (``None`` if none).
     """
-    from . import __version__
+    from gnoming_sim.game.version import __version__
 
     run = tally.games if games_run is None else games_run
     summary = {
@@ -152,7 +152,7 @@ def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_
 
 
 def summarize(result, wall_s: float) -> dict:
-    """The summary of one engine result (:func:`gnoming_sim.engine.simulate`)."""
+    """The summary of one engine result (:func:`gnoming_sim.kernel.engine.simulate`)."""
     tally = Tally(result.strategy_names, np.asarray(result.totals).shape[1])
     tally.add_result(result)
     return build_summary(tally, seed=result.seed, rules=result.rules, deck=result.deck, wall_s=wall_s)

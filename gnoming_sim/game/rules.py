@@ -10,8 +10,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ._toml import read_toml
-from .errors import GnomingError
+from gnoming_sim.game.toml_io import read_toml
+from gnoming_sim.game.errors import GnomingError
 
 # index of each option in the kernels' rules array
 R_ROTATE_START = 0

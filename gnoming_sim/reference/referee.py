@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from . import trace as T
-from ._referee_scoring import finisher_is_lowest, round_rows, visible_score
-from ._referee_scoring import win_credit as expected_win_credit
-from .cards import HAZARD, MAX_VALUE, MULLIGAN
-from .fields import F_BONUS, F_SCORE
-from .fields import NAMES as FIELD_NAMES
-from .rules import LAYOUT, ROUNDS, RuleConfig
+from gnoming_sim.game import trace as T
+from gnoming_sim.reference.scoring import finisher_is_lowest, round_rows, visible_score
+from gnoming_sim.reference.scoring import win_credit as expected_win_credit
+from gnoming_sim.game.cards import HAZARD, MAX_VALUE, MULLIGAN
+from gnoming_sim.game.fields import F_BONUS, F_SCORE
+from gnoming_sim.game.fields import NAMES as FIELD_NAMES
+from gnoming_sim.game.rules import LAYOUT, ROUNDS, RuleConfig
 
 FIRST_TURN = 0  # number of the first TURN of a round
 _ZERO_RECORD = [0, 0, 0, 0]
@@ -81,7 +81,7 @@ def replay_game(deals, trace, rules: RuleConfig, players: int, round_stats, tota
     deals : int8 array (3, n_cards)
         Deck order of each round (seat s's layout at 9*s .. 9*s+8, then the draw pile, top first).
     trace : int32 array (n_records, 4)
-        The game's records, :mod:`gnoming_sim.trace` format; trailing all-zero records are ignored.
+        The game's records, :mod:`gnoming_sim.game.trace` format; trailing all-zero records are ignored.
     round_stats : int32 array (3, players, N_FIELDS)
     totals : int array (players,)
     win_credit : float array (players,)

@@ -5,11 +5,11 @@ A layout is a list of 9 card codes, row-major, every card revealed.
 """
 from __future__ import annotations
 
-from .cards import HAZARD, MAX_VALUE, MIN_VALUE, MULLIGAN
-from .fields import (F_BONUS, F_FACEDOWN_AT_FINISH, F_FINISH_TURN, F_FINISHER, F_HAZARDS, F_LINES,
+from gnoming_sim.game.cards import HAZARD, MAX_VALUE, MIN_VALUE, MULLIGAN
+from gnoming_sim.game.fields import (F_BONUS, F_FACEDOWN_AT_FINISH, F_FINISH_TURN, F_FINISHER, F_HAZARDS, F_LINES,
                      F_MATCHED, F_NEGATIVES, F_SCORE, F_STALLED, F_START_SEAT, F_TURNS,
                      F_UNMATCHED, F_VISIBLE_AT_FINISH, N_FIELDS)
-from .rules import EARLY_FINISH_BONUS, HAZARD_PENALTY
+from gnoming_sim.game.rules import EARLY_FINISH_BONUS, HAZARD_PENALTY
 
 # the 3 rows, then the 3 columns
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))

@@ -15,11 +15,11 @@ import textwrap
 
 import click
 
-from . import __version__
-from . import _cli_options as opt
-from .deck import Deck
-from .errors import GnomingError
-from .rules import RuleConfig
+from gnoming_sim.game.version import __version__
+from gnoming_sim.cli import options as opt
+from gnoming_sim.game.deck import Deck
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.rules import RuleConfig
 
 PROG = "gnoming-sim"
 
@@ -86,8 +86,8 @@ def cli():
 def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, games,
              threads, workers, scheduler, out, resume, force, chunk_size, as_json):
     """Play a batch of games; print per-strategy and per-seat results."""
-    from .distributed import open_pool
-    from .runner import DEFAULT_CHUNK_GAMES, Batch, BatchSpec
+    from gnoming_sim.batch.distributed import open_pool
+    from gnoming_sim.batch.runner import DEFAULT_CHUNK_GAMES, Batch, BatchSpec
 
     opt.check_players(players)
     opt.check_at_least("--games", games, 1)
@@ -105,7 +105,7 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
     if as_json:
         click.echo(json.dumps(outcome.summary, indent=2))
     else:
-        from .summary import format_table
+        from gnoming_sim.batch.summary import format_table
 
         click.echo(format_table(outcome.summary), nl=False)
 
@@ -143,7 +143,7 @@ def _report_interruption(outcome) -> None:
               help="Which game of the seed to tell (the same game as in `simulate`).")
 def play(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, game):
     """Tell one game turn by turn: draws, placements, bounces, hazards, the reveal and the scoring."""
-    from .runner import BatchSpec
+    from gnoming_sim.batch.runner import BatchSpec
 
     opt.check_players(players)
     opt.check_at_least("--game", game, 0)
@@ -151,8 +151,8 @@ def play(players, strategy, seats, strategies_path, seed, rotate, rules_path, de
                                           strategies_path)
     spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
 
-    from .engine import simulate as run  # compiles the kernels: only after every check
-    from .narrate import narrate
+    from gnoming_sim.kernel.engine import simulate as run  # compiles the kernels: only after every check
+    from gnoming_sim.reference.narrate import narrate
 
     result = run(players=players, strategies=spec.seats, games=1, seed=seed, rules=rules_, deck=deck_,
                  first_game=game, rotate=spec.rotate, trace=True, threads=1)
@@ -198,7 +198,7 @@ def _show(value) -> str:
 @opt.as_json
 def strategies(strategies_path, as_json):
     """List every registered strategy with its parameters and a one-line description."""
-    from . import strategies as registry
+    from gnoming_sim.kernel.policy import registry
 
     opt.load_strategies_file(strategies_path)
     found = [registry.get(name) for name in registry.names()]
@@ -240,10 +240,10 @@ def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_pat
     deck_ = opt.load_deck_file(deck_path, opt.REPORT_MAX_PLAYERS)
     out = opt.check_report_dir(out_dir)
 
-    from analyses.report import build_report  # imports the engine: only after every check
+    from gnoming_sim.analyses.report import build_report  # imports the engine: only after every check
 
     command = _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir)
-    from .distributed import open_pool
+    from gnoming_sim.batch.distributed import open_pool
 
     with open_pool(workers, scheduler, threads) as pool:
         summary = build_report(out, quick=quick, games=games, seed=seed, threads=threads, rules=rules_,

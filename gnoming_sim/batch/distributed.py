@@ -1,6 +1,6 @@
 """Batches on Dask: chunks of games played by Dask workers, gathered in chunk order.
 
-A chunk (:class:`gnoming_sim.runner.Chunk`) is a pure function of the batch spec and its
+A chunk (:class:`gnoming_sim.batch.runner.Chunk`) is a pure function of the batch spec and its
 first game, so a worker can play any chunk, a chunk can be played twice (Dask replays
 the tasks of a worker that died), and the results are the same as in this process.
 :class:`DaskPool` submits one task per chunk, keeps a bounded window of them in flight
@@ -25,8 +25,8 @@ import uuid
 from collections import deque
 from typing import Callable, Iterable, Iterator
 
-from .errors import GnomingError
-from .runner import Chunk, PlayedChunk, play_chunk
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.batch.runner import Chunk, PlayedChunk, play_chunk
 
 MISSING_DASK = "--workers and --scheduler need Dask: pip install 'gnoming-sim[dist]'"
 CONNECT_TIMEOUT_S = 5    # to reach a scheduler
@@ -134,7 +134,7 @@ class DaskPool:
         return max(2, CHUNKS_PER_THREAD * sum(w.get("nthreads", 1) for w in workers))
 
     def play(self, chunks: Iterator[Chunk]) -> Iterator[PlayedChunk]:
-        """Each chunk's results, in chunk order (what :meth:`gnoming_sim.runner.Batch.run` asks)."""
+        """Each chunk's results, in chunk order (what :meth:`gnoming_sim.batch.runner.Batch.run` asks)."""
         return self.map(play_chunk, chunks)
 
     def map(self, fn: Callable, items: Iterable) -> Iterator:
@@ -144,7 +144,7 @@ class DaskPool:
         worker's thread count.  At most :meth:`window` items are submitted ahead of the
         one being returned; closing the iterator early cancels those still in flight.
         """
-        from . import __version__
+        from gnoming_sim.game.version import __version__
 
         run = uuid.uuid4().hex[:12]
         window = self.window()
@@ -166,21 +166,21 @@ def simulate_many(calls: Iterable[dict], pool: DaskPool | None = None) -> Iterat
     """``engine.simulate(**call)`` for every call, results in order: on ``pool``, or here when None.
 
     For code that plays its own chunks (the report's studies): each call is the keyword
-    arguments of one :func:`gnoming_sim.engine.simulate` call, such as
+    arguments of one :func:`gnoming_sim.kernel.engine.simulate` call, such as
     ``dict(players=4, strategies=seats, games=n, seed=s, first_game=lo, rotate=True,
     rules=rules, deck=deck, chunk_size=n, threads=threads)``.  On a pool, ``threads`` is
     the worker's own, and strategy names are sent as the strategies themselves, so one
     registered only in this process plays on the workers too.
     """
     if pool is None:
-        from .engine import simulate
+        from gnoming_sim.kernel.engine import simulate
 
         return (simulate(**call) for call in calls)
     return pool.map(_simulate_call, (_portable(call) for call in calls))
 
 
 def _portable(call: dict) -> dict:
-    from . import strategies as registry
+    from gnoming_sim.kernel.policy import registry
 
     call = dict(call)
     seats = call.get("strategies", ("random",))
@@ -190,7 +190,7 @@ def _portable(call: dict) -> dict:
 
 
 def _simulate_call(call: dict, threads: int):
-    from .engine import simulate
+    from gnoming_sim.kernel.engine import simulate
 
     return simulate(**{**call, "threads": threads})
 
@@ -209,7 +209,7 @@ def _on_worker(fn: Callable, item, version: str):
     """The Dask task: ``fn(item, threads)`` with the worker's threads, if it runs this client's version."""
     from distributed import get_worker
 
-    from . import __version__
+    from gnoming_sim.game.version import __version__
 
     if version != __version__:
         raise GnomingError(f"a Dask worker runs gnoming-sim {__version__}, this command {version}: "

@@ -1,16 +1,16 @@
 """Strategy decisions inside the jitted core: one function per decision point.
 
 Every function takes ``(kind, params, rng, pub, vis, fd, unknown, scores, ...)`` — the
-observation of :mod:`gnoming_sim._observe` — plus a ``legal`` mask computed by the
+observation of :mod:`gnoming_sim.game.observation` — plus a ``legal`` mask computed by the
 kernel, and returns a choice that the mask allows.  ``kind`` selects the family
 (``KIND_RANDOM``: uniform over the legal choices), ``params`` (float64[N_PARAMS]) tunes it.
 """
 from __future__ import annotations
 
-from . import _heuristic as H
-from ._estimate import N_SCRATCH
-from ._jit import jit
-from ._rng import below
+from gnoming_sim.kernel.policy import heuristic as H
+from gnoming_sim.kernel.policy.estimate import N_SCRATCH
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.rng import below
 
 KIND_RANDOM = 0
 KIND_HEURISTIC = 1

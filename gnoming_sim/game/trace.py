@@ -3,7 +3,7 @@
 A game's trace is an int32 array of shape (n_records, 4); each record is
 ``(kind, seat, a, b)``.  Seats are 0-based; positions are 0..8, row-major.
 Discard piles are numbered 0 and 1; draw sources are ``SRC_DRAW`` (0), ``SRC_PILE0`` (1),
-``SRC_PILE1`` (2).  Cards are codes from :mod:`gnoming_sim.cards`.
+``SRC_PILE1`` (2).  Cards are codes from :mod:`gnoming_sim.game.cards`.
 
 Records, in the order the kernel writes them::
 

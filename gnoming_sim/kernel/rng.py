@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from gnoming_sim.kernel.jit import jit
 
 STREAM_DEAL = 0  # the three deck orders of a game
 STREAM_PLAY = 1  # strategy decisions and reshuffles

@@ -1,7 +1,7 @@
 """The strategy registry: presets by name, and user strategies from TOML.
 
 A strategy is a family (``kind``) plus a parameter vector for the jitted decisions; see
-:mod:`gnoming_sim._heuristic` for what each parameter does.  A TOML file defines more::
+:mod:`gnoming_sim.kernel.policy.heuristic` for what each parameter does.  A TOML file defines more::
 
     [strategy.patient]
     base = "greedy"                 # start from a preset's parameters
@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._heuristic import PARAM_NAMES
-from ._strategy import KIND_HEURISTIC, KIND_RANDOM, N_PARAMS
-from ._toml import read_toml
-from .errors import GnomingError
+from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
+from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC, KIND_RANDOM, N_PARAMS
+from gnoming_sim.game.toml_io import read_toml
+from gnoming_sim.game.errors import GnomingError
 
 PARAM_HELP = {
     "unseen_bias": "points added to the card-counted mean of an unseen card (pessimism)",

@@ -1,0 +1,88 @@
+"""One jit decorator factory, so every kernel gets the same options (numba-stats habit).
+
+Caching.  numba's on-disk cache checks only the source file of the function it loads,
+not of the functions that it calls and inlined, so an edit to a helper module could
+leave a stale caller in the cache.  Our kernels are therefore cached under a directory
+keyed by a hash of *every* ``.py`` file of :mod:`gnoming_sim.kernel` and
+:mod:`gnoming_sim.game` (found by walking the folders, so a new kernel file is covered
+without a hand-kept list).  The directory is chosen by a cache locator that answers only
+for this project's functions: other libraries' cached kernels are left where numba puts
+them (``numba.config.CACHE_DIR`` is never changed).
+
+The cache lives in ``$NUMBA_CACHE_DIR/<hash>`` when ``NUMBA_CACHE_DIR`` is set (the
+Makefile sets it to ``.numba_cache/`` in the repository), else in
+``~/.cache/gnoming-sim/<hash>`` (``$XDG_CACHE_HOME`` is honoured).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba as nb
+from numba.core import caching as _caching
+
+_PACKAGE = Path(__file__).resolve().parent.parent          # gnoming_sim/
+_STAMPED = (_PACKAGE / "kernel", _PACKAGE / "game")         # what the kernels are compiled from
+_OUR_MODULES = ("gnoming_sim",)  # top-level packages whose kernels we place
+
+
+def source_stamp() -> str:
+    """Hash of every module under kernel/ and game/ (path and bytes)."""
+    h = hashlib.sha256()
+    for path in sorted(p for root in _STAMPED for p in root.rglob("*.py")):
+        h.update(str(path.relative_to(_PACKAGE)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_root() -> str:
+    """The folder our compiled kernels are cached in (see the module docstring)."""
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "gnoming-sim")
+    return os.path.join(base, source_stamp())
+
+
+class _ProjectCacheLocator(_caching.UserProvidedCacheLocator):
+    """Puts this project's kernels (and only them) under :func:`cache_root`."""
+
+    _root: str | None = None
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        if _ProjectCacheLocator._root is None:
+            _ProjectCacheLocator._root = cache_root()
+        self._cache_path = os.path.join(self._root, self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if (getattr(py_func, "__module__", None) or "").split(".")[0] not in _OUR_MODULES:
+            return None  # someone else's function: numba's own locators decide
+        return _caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, py_func, py_file)
+
+
+# numba has no public hook for a per-package cache folder; its locator list is a private
+# class attribute (numba 0.68.x, pinned in pyproject.toml).  Ours goes first and declines
+# every function that is not ours.
+if _ProjectCacheLocator not in _caching.CacheImpl._locator_classes:
+    _caching.CacheImpl._locator_classes.insert(0, _ProjectCacheLocator)
+
+
+def jit(*args, parallel: bool = False, nrt: bool = False, **kwargs):
+    """``numba.njit`` with the project's options: nopython, cached, no fastmath.
+
+    Kernels run without numba's reference-counting runtime (``nrt=False``) unless they
+    allocate: with it, every array passed to a helper costs an atomic incref/decref pair,
+    which profiling showed to be ~75% of the turn loop.  Only the entry points that
+    allocate workspaces (``nrt=True``) keep it; everything below them borrows.
+
+    ``_nrt`` is a private numba option (not in its documented API): relying on it is why
+    pyproject.toml pins numba to 0.68.x.  A numba upgrade must re-check that it still
+    exists and still drops the refcounting (``make bench`` shows it: without it the turn
+    loop is about 3x slower).
+    """
+    options = dict(cache=True, nogil=True, parallel=parallel, error_model="numpy", _nrt=nrt)
+    options.update(kwargs)
+    if args and callable(args[0]):
+        return nb.njit(**options)(args[0])
+    return nb.njit(**options)
