@@ -410,7 +410,7 @@ def test_progress_bar_on_a_terminal(monkeypatch):
             return True
 
     screen = Terminal()
-    monkeypatch.setattr("gnoming_sim.cli.app._stderr", lambda: screen)
+    monkeypatch.setattr("gnoming_sim.cli.group.stderr", lambda: screen)
     result = run("simulate", "--players", 2, "--games", 30, "--chunk-size", 10, "--json")
     assert result.exit_code == 0
     assert "30/30" in screen.getvalue()

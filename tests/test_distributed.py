@@ -19,7 +19,6 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-import gnoming_sim
 from gnoming_sim.batch import distributed as dist
 from gnoming_sim.kernel.policy import registry as strategies
 from gnoming_sim.cli.app import cli

@@ -1,0 +1,68 @@
+"""The ``gnoming-sim`` command group and its one-line error convention.
+
+Every user mistake (a bad option value, a bad rules or deck file, an output file that
+cannot be written) ends the program with one line, ``gnoming-sim: error: <message>``,
+on stderr and exit code 2, before any simulation starts.  Library code reports such
+mistakes as :class:`GnomingError`; :class:`_Group` turns them, and click's own usage
+errors, into :class:`UserError`.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.version import __version__
+
+PROG = "gnoming-sim"
+
+
+class UserError(click.ClickException):
+    """A user mistake: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"{PROG}: error: {self.format_message()}", file=file or sys.stderr)
+
+
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+class _Group(click.Group):
+    """A click group that reports GnomingError and click usage errors as one-line UserErrors."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except _NO_ARGS:
+            raise
+        except click.UsageError as exc:
+            raise UserError(_one_line(exc.format_message())) from None
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except GnomingError as exc:
+            raise UserError(_one_line(str(exc))) from None
+        except _NO_ARGS:
+            raise
+        except click.UsageError as exc:
+            raise UserError(_one_line(exc.format_message())) from None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()) or "error"
+
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name=PROG, message="%(prog)s %(version)s")
+def cli():
+    """Monte Carlo simulator for the card game Gnoming A Round."""
+
+
+def stderr():
+    """The stream for progress and notices (a function, so tests can swap it)."""
+    return sys.stderr

@@ -1,0 +1,69 @@
+"""``gnoming-sim rules`` and ``gnoming-sim strategies``: what the engine plays with."""
+from __future__ import annotations
+
+import json
+import textwrap
+
+import click
+
+from gnoming_sim.cli import options as opt
+from gnoming_sim.cli.group import cli
+from gnoming_sim.game.deck import Deck
+from gnoming_sim.game.rules import RuleConfig
+
+
+@cli.command()
+@opt.rules
+@opt.deck
+def rules(rules_path, deck_path):
+    """Print the effective rules options (with their defaults) and the deck composition."""
+    config = opt.load_rules_file(rules_path)
+    deck = opt.load_deck_file(deck_path)
+    click.echo(_rules_text(config, rules_path))
+    click.echo()
+    click.echo(_deck_text(deck))
+
+
+def _rules_text(config: RuleConfig, path) -> str:
+    rows = [(name, _show(value), _show(default), text) for name, value, default, text in config.describe()]
+    header = ("option", "value", "default", "meaning")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
+    lines = [f"rules: {path or 'defaults'}"]
+    for r in [header, *rows]:
+        mark = " " if r is header or r[1] == r[2] else "*"
+        lines.append(f"{mark} " + "  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3])
+    lines.append("(* = differs from the default)")
+    return "\n".join(lines)
+
+
+def _deck_text(deck: Deck) -> str:
+    lines = [f"deck: {deck.name} ({deck.size} cards)"]
+    lines += [f"  {name:>3}  x {n}" for name, n in deck.to_dict().items()]
+    return "\n".join(lines)
+
+
+def _show(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@cli.command()
+@opt.strategies_file
+@opt.as_json
+def strategies(strategies_path, as_json):
+    """List every registered strategy with its parameters and a one-line description."""
+    from gnoming_sim.kernel.policy import registry
+
+    opt.load_strategies_file(strategies_path)
+    found = [registry.get(name) for name in registry.names()]
+    if as_json:
+        data = {s.name: {"description": s.description, "params": dict(s.params)} for s in found}
+        click.echo(json.dumps(data, indent=2))
+        return
+    width = max(len(s.name) for s in found)
+    for s in found:
+        click.echo(f"{s.name:<{width}}  {s.description}")
+        if s.params:
+            params = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in s.params.items())
+            pad = " " * (width + 4)
+            click.echo(textwrap.fill(params, width=100, initial_indent=pad, subsequent_indent=pad,
+                                     break_on_hyphens=False))

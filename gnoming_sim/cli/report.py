@@ -1,0 +1,77 @@
+"""``gnoming-sim report``: run the studies and write the HTML/PNG report."""
+from __future__ import annotations
+
+import contextlib
+
+import click
+
+from gnoming_sim.cli import options as opt
+from gnoming_sim.cli import group  # group.stderr is looked up at call time (tests swap it)
+from gnoming_sim.cli.group import PROG, cli
+
+
+@cli.command()
+@click.option("--quick", is_flag=True, help="Small samples: a complete report in under a minute (tests, previews).")
+@click.option("--games", type=int, default=None, metavar="N",
+              help="Games per design cell of every study (a tournament lineup, an early-finish table size) "
+                   "[default: each study's own size].")
+@opt.seed
+@click.option("--threads", type=int, default=None, metavar="K",
+              help="Worker threads (default: all cores; with --workers, per worker, default 1). "
+                   "Results do not depend on it.")
+@opt.cluster_options
+@opt.rules
+@opt.deck
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True,
+              metavar="DIR", help="Directory for index.html, the figures (PNG), the tables (CSV) and summary.json.")
+def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_path, out_dir):
+    """Run the studies (tournament, early-finish bonus, ...) and write an HTML report."""
+    opt.check_at_least("--games", games, 1)
+    opt.check_at_least("--threads", threads, 1)
+    opt.check_cluster(workers, scheduler, threads)
+    opt.check_seed(seed)
+    rules_ = opt.load_rules_file(rules_path)
+    deck_ = opt.load_deck_file(deck_path, opt.REPORT_MAX_PLAYERS)
+    out = opt.check_report_dir(out_dir)
+
+    from gnoming_sim.analyses.report import build_report  # imports the engine: only after every check
+
+    command = _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir)
+    from gnoming_sim.batch.distributed import open_pool
+
+    with open_pool(workers, scheduler, threads) as pool:
+        summary = build_report(out, quick=quick, games=games, seed=seed, threads=threads, rules=rules_,
+                               deck=deck_, progress=_study_progress, command=command, pool=pool)
+    click.echo(f"report: {out / 'index.html'} ({summary['wall_s']:.0f} s)")
+    for finding in summary["findings"]:
+        click.echo(f"  - {finding['display']}")
+
+
+def _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir) -> str:
+    """The command line that made a report, for its "how it was made" section."""
+    parts = [PROG, "report"]
+    parts += ["--quick"] if quick else []
+    parts += [f"--games {games}"] if games is not None else []
+    parts += [f"--seed {seed}"]
+    parts += [f"--threads {threads}"] if threads is not None else []
+    parts += [f"--rules {rules_path}"] if rules_path else []
+    parts += [f"--deck {deck_path}"] if deck_path else []
+    parts += [f"--out {out_dir}"]
+    return " ".join(parts)
+
+
+@contextlib.contextmanager
+def _study_progress(study, games: int):
+    """A progress bar per study on a terminal; otherwise a line when it starts and ends."""
+    import time
+
+    stream = group.stderr()
+    label = f"{study.title} ({games:,} games)"
+    if hasattr(stream, "isatty") and stream.isatty():
+        with click.progressbar(length=games, label=label, file=stream, show_pos=True) as bar:
+            yield bar.update
+        return
+    t0 = time.perf_counter()
+    click.echo(f"{label} ...", file=stream)
+    yield lambda n: None
+    click.echo(f"{study.title}: done in {time.perf_counter() - t0:.0f} s", file=stream)
