@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 export NUMBA_CACHE_DIR
 
-.PHONY: setup test bench report clean
+.PHONY: setup test test-fast bench report clean
 
 setup: $(STAMP)
 
@@ -15,8 +15,12 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/python -m pip install -q -e '.[test]'
 	touch $@
 
+# every test (slow ones included); test-fast skips the long replays, reports and Dask clusters
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest
+
+test-fast: $(STAMP)
+	$(VENV)/bin/python -m pytest -m "not slow"
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py

@@ -23,6 +23,7 @@ def default_counts():
     return total
 
 
+@pytest.mark.slow
 def test_twenty_thousand_random_games_agree_with_the_referee(default_counts):
     assert default_counts.games == sum(GAMES_PER_TABLE.values()) >= 20_000
     assert default_counts.rounds == 3 * default_counts.games

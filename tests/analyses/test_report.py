@@ -20,6 +20,8 @@ from gnoming_sim.analyses import STUDIES
 from gnoming_sim.game.version import __version__
 from gnoming_sim.cli.app import cli
 
+pytestmark = pytest.mark.slow  # builds quick reports / starts Dask clusters
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SECTION_IDS = ("tournament", "early-finish", "mulligan-value", "hazard-risk")
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

@@ -25,6 +25,8 @@ from gnoming_sim.cli.app import cli
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.batch.runner import BatchSpec, run_batch
 
+pytestmark = pytest.mark.slow  # builds quick reports / starts Dask clusters
+
 SEATS = ("random", "greedy", "builder")
 TIMING = ("wall_s", "games_per_s", "out")
 

@@ -154,6 +154,7 @@ def quick_report(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_both_sections_render(quick_report):
     page = _Sections()
     page.feed((quick_report / "index.html").read_text(encoding="utf-8"))
