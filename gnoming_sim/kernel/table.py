@@ -124,7 +124,7 @@ def _matches_face_up(t, card, s):
     return False
 
 
-@jit
+@jit(inline="always")
 def _fill_pub(t, rules, s, r, starter):
     """The public scalars for seat s's decisions, and a fresh memo for its turn."""
     pub = t.obs.pub

@@ -60,7 +60,7 @@ def _reshuffle(t, s):
     return n
 
 
-@jit
+@jit(inline="always")
 def _draw(t, rules, s):
     """The draw step.  Returns (card, source) or (NO_CARD, -1) when the round stalls."""
     st = t.st
@@ -95,7 +95,7 @@ def _draw(t, rules, s):
     return card, src
 
 
-@jit
+@jit(inline="always")
 def _keep_and_bounce(t, rules, s, card, src):
     """Placement and the bounce chain.  Returns the card to discard."""
     legal = t.legal
@@ -137,7 +137,7 @@ def _keep_and_bounce(t, rules, s, card, src):
     return cand
 
 
-@jit
+@jit(inline="always")
 def _discard(t, s, card):
     """Put ``card`` on a discard pile, or remove a hazard and offer the others their flips."""
     st = t.st
@@ -177,7 +177,7 @@ def _discard(t, s, card):
     _emit(t, T.DISCARD, s, k, card)
 
 
-@jit
+@jit(inline="always")
 def _play_turn(t, rules, s, r, starter):
     """One turn of seat s: draw, play, discard.  Returns False if the round stalled."""
     _fill_pub(t, rules, s, r, starter)

@@ -54,7 +54,7 @@ def initial_flips(kind, params, rng, obs, out):
     out[1] = b
 
 
-@jit
+@jit(inline="always")
 def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
     if kind == KIND_HEURISTIC:
@@ -62,7 +62,7 @@ def draw_source(kind, params, rng, obs, memo, legal):
     return pick_uniform(rng, legal, N_SOURCES)
 
 
-@jit
+@jit(inline="always")
 def placement(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to place ``card``, or ``CHOICE_NOKEEP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_HEURISTIC:
@@ -70,7 +70,7 @@ def placement(kind, params, rng, obs, memo, card, legal):
     return pick_uniform(rng, legal, N_CHOICES)
 
 
-@jit
+@jit(inline="always")
 def bounce_target(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to bounce ``card`` onto, or ``CHOICE_STOP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_HEURISTIC:
@@ -78,7 +78,7 @@ def bounce_target(kind, params, rng, obs, memo, card, legal):
     return pick_uniform(rng, legal, N_CHOICES)
 
 
-@jit
+@jit(inline="always")
 def discard_pile(kind, params, rng, obs, memo, card):
     """Pile 0 or 1 for ``card`` when both piles are allowed."""
     if kind == KIND_HEURISTIC:
@@ -86,7 +86,7 @@ def discard_pile(kind, params, rng, obs, memo, card):
     return below(rng, 2)
 
 
-@jit
+@jit(inline="always")
 def hazard_flip(kind, params, rng, obs, legal):
     """Position 0..8 to turn face up after an opponent's hazard, or ``CHOICE_DECLINE``; ``legal`` int8[N_CHOICES].
 

@@ -83,12 +83,10 @@ def _best_opponent(pub, vis, eu):
 
 
 @jit
-def _delta(params, obs, scratch, row, eu, q, c):
+def _delta(params, pub, vis, fd, scratch, row, eu, q, c):
     """Change of the estimate when ``c`` is put at ``q``, with the decision's adjustments
-    (``scratch`` must hold this decision's :func:`precompute`)."""
-    pub = obs.pub
-    vis = obs.vis
-    fd = obs.fd
+    (``scratch`` must hold this decision's :func:`precompute`).  The hot inner loop: it takes
+    the observation's arrays one by one rather than the whole record."""
     mpl = pub[O_MULLIGANS_PER_LINE]
     d = quick_delta(row, q, c, scratch, eu, mpl, params[H_PAIR], params[H_MULLIGAN])
     if row[q] == HIDDEN:
@@ -121,12 +119,16 @@ def _mulligan_placeable(row, pub):
 @jit
 def _best_place(params, obs, memo, c, legal, use_mask, eu):
     """(best delta, position) over all positions, or those allowed by ``legal`` if ``use_mask``."""
-    row = obs.vis[obs.pub[O_ME]]
+    pub = obs.pub
+    vis = obs.vis
+    fd = obs.fd
+    scratch = memo.scratch
+    row = vis[pub[O_ME]]
     best = INF
     best_q = -1
     for q in range(LAYOUT):
         if not use_mask or legal[q]:
-            d = _delta(params, obs, memo.scratch, row, eu, q, c)
+            d = _delta(params, pub, vis, fd, scratch, row, eu, q, c)
             if d < best:
                 best = d
                 best_q = q
