@@ -33,7 +33,8 @@ O_DRAWN = 12      # the card in hand (during keep / bounce / discard decisions),
 O_FROM_PILE = 13  # -1 if the card in hand came from the draw pile, else the pile 0/1
 O_MULLIGAN_LIMIT = 14      # rules: mulligan_limit
 O_MULLIGANS_PER_LINE = 15  # rules: mulligans_per_line
-N_OBS = 16
+O_FINISH_BONUS = 16       # rules: early_finish_bonus
+N_OBS = 17
 
 # How a decision is answered.  Positions are 0..LAYOUT-1; the one index past them
 # is the "no position" answer of each decision that has one (a mask has N_CHOICES entries).

@@ -27,7 +27,7 @@ from gnoming_sim.game.fields import (
     F_VISIBLE_AT_FINISH,
 )
 from gnoming_sim.game.rules import (
-    EARLY_FINISH_BONUS,
+    R_EARLY_FINISH_BONUS,
     R_FINISHER_TIE_IS_LOWEST,
     R_MAX_TURNS,
     R_MULLIGANS_PER_LINE,
@@ -137,7 +137,8 @@ def _score_round(t, rules, r, starter, out):
             if s != finisher and out[r, s, F_SCORE] < best_other:
                 best_other = out[r, s, F_SCORE]
         lowest = mine < best_other or (mine == best_other and rules[R_FINISHER_TIE_IS_LOWEST] != 0)
-        bonus = -EARLY_FINISH_BONUS if lowest else EARLY_FINISH_BONUS
+        size = rules[R_EARLY_FINISH_BONUS]
+        bonus = -size if lowest else size
         out[r, finisher, F_BONUS] = bonus
         out[r, finisher, F_SCORE] = mine + bonus
 

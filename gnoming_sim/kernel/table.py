@@ -10,6 +10,7 @@ from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS,
 from gnoming_sim.game.observation import (
     O_DRAW_N,
     O_DRAWN,
+    O_FINISH_BONUS,
     O_FINISHER,
     O_FROM_PILE,
     O_ME,
@@ -25,7 +26,13 @@ from gnoming_sim.game.observation import (
     U_COST,
     U_COUNT,
 )
-from gnoming_sim.game.rules import LAYOUT, R_HAZARD_PLACEABLE, R_MULLIGAN_LIMIT, R_MULLIGANS_PER_LINE
+from gnoming_sim.game.rules import (
+    LAYOUT,
+    R_EARLY_FINISH_BONUS,
+    R_HAZARD_PLACEABLE,
+    R_MULLIGAN_LIMIT,
+    R_MULLIGANS_PER_LINE,
+)
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.dispatch import initial_flips
 from gnoming_sim.kernel.policy.heuristic import MEMO_PLAN_CARD, MEMO_PLAN_POS, MEMO_PLAN_PRE
@@ -131,6 +138,7 @@ def _fill_pub(t, rules, s, r, starter):
     st = t.st
     pub[O_MULLIGAN_LIMIT] = rules[R_MULLIGAN_LIMIT]
     pub[O_MULLIGANS_PER_LINE] = rules[R_MULLIGANS_PER_LINE]
+    pub[O_FINISH_BONUS] = rules[R_EARLY_FINISH_BONUS]
     pub[O_ME] = s
     pub[O_PLAYERS] = t.fd.shape[0]
     pub[O_ROUND] = r

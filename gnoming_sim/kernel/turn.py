@@ -15,7 +15,7 @@ from gnoming_sim.game.observation import (
     O_ME,
     SRC_DRAW,
 )
-from gnoming_sim.game.rules import LAYOUT, R_DISCARD_DRAW_MUST_BE_KEPT, R_RESHUFFLE_WHEN_EMPTY
+from gnoming_sim.game.rules import LAYOUT, R_BOUNCING, R_DISCARD_DRAW_MUST_BE_KEPT, R_RESHUFFLE_WHEN_EMPTY
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.dispatch import bounce_target, discard_pile, draw_source, hazard_flip, placement
 from gnoming_sim.kernel.rng import shuffle_prefix
@@ -116,7 +116,8 @@ def _keep_and_bounce(t, rules, s, card, src):
     cand = _put(t, s, pos, card)
     _emit(t, T.PLACE, s, pos, cand)
     filled = 1 << pos
-    while was_down and _matches_face_up(t, cand, s):
+    may_bounce = rules[R_BOUNCING] != 0
+    while may_bounce and was_down and _matches_face_up(t, cand, s):
         n_free = 0
         for q in range(LAYOUT):
             free = (filled >> q) & 1 == 0

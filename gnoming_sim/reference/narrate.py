@@ -290,9 +290,15 @@ class Narrator:
         ]
         if row[F.F_FINISHER]:
             bonus = int(row[F.F_BONUS])
-            why = {-5: "finished with the lowest score", 5: "finished, not with the lowest score",
-                   0: "finished, but the round stalled"}
-            parts.append(("finisher bonus", bonus, why.get(bonus, "")))
+            if row[F.F_STALLED]:
+                why = "finished, but the round stalled"
+            elif bonus < 0:
+                why = "finished with the lowest score"
+            elif bonus > 0:
+                why = "finished, not with the lowest score"
+            else:
+                why = "finished (the rules set the bonus to 0)"
+            parts.append(("finisher bonus", bonus, why))
         return parts
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from gnoming_sim.kernel.policy import dispatch as S
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.observation import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME,
-                                  O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PILE0_N, O_PLAYERS,
+                                  O_FINISH_BONUS, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PILE0_N, O_PLAYERS,
                                   O_ROUND, O_STARTER, O_TOP0, O_TURN,
                                   O_UNKNOWN_N, U_COST, U_COUNT)
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
@@ -69,6 +69,7 @@ class Table:
         pub[O_FINISHER] = self.finisher
         pub[O_MULLIGAN_LIMIT] = self.rules.mulligan_limit
         pub[O_MULLIGANS_PER_LINE] = self.rules.mulligans_per_line
+        pub[O_FINISH_BONUS] = self.rules.early_finish_bonus
         pub[O_DRAWN], pub[O_FROM_PILE] = drawn, from_pile
         return pub, vis, fd, unknown
 

@@ -16,6 +16,7 @@ from gnoming_sim.game.observation import (
     CHOICE_DECLINE,
     CHOICE_NOKEEP,
     CHOICE_STOP,
+    O_FINISH_BONUS,
     O_FINISHER,
     O_FROM_PILE,
     O_ME,
@@ -27,7 +28,7 @@ from gnoming_sim.game.observation import (
     U_COST,
     U_COUNT,
 )
-from gnoming_sim.game.rules import EARLY_FINISH_BONUS, LAYOUT
+from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.estimate import _pair_value, estimate, precompute, prepare, quick_delta
 from gnoming_sim.kernel.scoring import LINES, N_LINES, card_cost
@@ -94,7 +95,7 @@ def _delta(params, pub, vis, fd, scratch, row, eu, q, c):
         if fd[pub[O_ME]] == 1 and pub[O_FINISHER] < 0:  # this move finishes the round
             mine = estimate(row, q, c, eu, mpl, 0.0, 0.0)
             lowest = mine <= _best_opponent(pub, vis, eu) - params[H_FINISH_MARGIN]
-            d += -EARLY_FINISH_BONUS if lowest else EARLY_FINISH_BONUS
+            d += -pub[O_FINISH_BONUS] if lowest else pub[O_FINISH_BONUS]
     if c == HAZARD:
         deny = 0
         for o in range(pub[O_PLAYERS]):
