@@ -17,10 +17,12 @@ def play(players, strategy, seats, strategies_path, seed, rotate, rules_path, de
 
     opt.check_players(players)
     opt.check_at_least("--game", game, 0)
+    opt.check_range("--game", game, 0, opt.MAX_GAME)
     names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                           strategies_path)
     spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
 
+    opt.notice_cold_cache()
     from gnoming_sim.kernel.engine import simulate as run  # compiles the kernels: only after every check
     from gnoming_sim.reference.narrate import narrate
 
