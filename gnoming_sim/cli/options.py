@@ -189,9 +189,14 @@ COLD_CACHE_NOTICE = "compiling the game kernels (first run only, about 30 s)"
 
 
 def kernels_cached() -> bool:
-    """Whether the numba cache already holds the game loop's compiled kernels (cheap: a folder walk)."""
+    """Whether the game kernels are ready: compiled in this process already, or in the numba
+    cache (its index files for the game loop; cheap: a walk of one folder)."""
+    import sys
     from pathlib import Path
 
+    loop = sys.modules.get("gnoming_sim.kernel.game_loop")
+    if loop is not None and getattr(getattr(loop, "play_batch", None), "signatures", None):
+        return True
     from gnoming_sim.kernel.jit import cache_root
 
     root = Path(cache_root())
