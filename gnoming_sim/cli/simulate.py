@@ -39,10 +39,10 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
     opt.check_range("--threads", threads, 1, opt.MAX_THREADS)
     opt.check_at_least("--chunk-size", chunk_size, 1)
     opt.check_range("--chunk-size", chunk_size, 1, opt.MAX_GAME)
-    opt.check_range("--workers", workers, 1, opt.MAX_THREADS)
     if force and out is None:
         raise GnomingError("--force needs --out FILE (the file to replace); without --out nothing is written")
     opt.check_cluster(workers, scheduler, threads)
+    opt.check_range("--workers", workers, 1, opt.MAX_THREADS)
     names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                           strategies_path)
     spec = BatchSpec.make(players, names, games, seed, rotate, rules_, deck_)

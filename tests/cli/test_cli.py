@@ -72,7 +72,8 @@ def test_rules_prints_defaults_and_deck():
     out = result.stdout
     for name, value, default, _ in RuleConfig().describe():
         assert name in out
-    assert "max_turns" in out and "500" in out
+    line = next(l for l in out.splitlines() if l.split()[:1] == ["max_turns"])
+    assert line.split()[1:3] == ["500", "500"]   # value and default
     assert "published (110 cards)" in out
 
 
@@ -485,7 +486,7 @@ def test_progress_bar_on_a_terminal(monkeypatch):
     result = run("simulate", "--players", 2, "--games", 30, "--chunk-size", 10, "--json")
     assert result.exit_code == 0
     assert "30/30" in screen.getvalue()
-    json.loads(result.stdout)  # the bar never reaches stdout
+    assert json.loads(result.stdout)["games"] == 30 and "30/30" not in result.stdout  # the bar never reaches stdout
 
 
 # ------------------------------------------------------------------ strategies
