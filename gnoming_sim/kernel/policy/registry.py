@@ -103,9 +103,6 @@ def from_dict(name: str, table: dict, source: str = "strategies") -> Strategy:
     Raises GnomingError naming ``source``, the strategy, the key and what is allowed.
     """
     where = f"{source}: [strategy.{name}]"
-    if not _NAME.match(str(name)):
-        raise GnomingError(f"{source}: strategy name {name!r} is not allowed: use a letter, then letters, "
-                           "digits, '_', '-' or '.' (at most 40; no commas or spaces)")
     if not isinstance(table, dict):
         raise GnomingError(f"{where} must be a table")
     table = dict(table)
@@ -158,6 +155,9 @@ def load_file(path) -> list[Strategy]:
         raise GnomingError(f"{path}: expected one or more [strategy.NAME] tables")
     made = []
     for name, table in tables.items():
+        if not _NAME.match(str(name)):   # names typed on a command line must survive --seats A,B,...
+            raise GnomingError(f"{path}: strategy name {name!r} is not allowed: use a letter, then letters, "
+                               "digits, '_', '-' or '.' (at most 40; no commas or spaces)")
         if name in {s.name for s in PRESETS}:
             raise GnomingError(f"{path}: strategy '{name}' would replace a preset; choose another name")
         made.append(register(from_dict(name, table, str(path))))
