@@ -508,3 +508,22 @@ def test_strategies_json():
     for name, entry in data.items():
         assert entry["description"] == registry.get(name).description
         assert entry["params"] == dict(registry.get(name).params)
+
+
+# ------------------------------------------------------------------ stalls
+def test_a_stalling_deck_is_flagged_on_stderr_and_in_json(write_toml):
+    """The README's old example deck (39 cards, 4 players) stalls every round: say so, with the share."""
+    deck = write_toml('name = "small"\n[cards]\n"3" = 14\n"4" = 14\n"-2" = 8\nM = 3\n', "small.toml")
+    result = run("simulate", "--players", 4, "--deck", deck, "--strategy", "greedy", "--games", 20, "--json")
+    assert result.exit_code == 0, result.output
+    s = json.loads(result.stdout)
+    assert s["stalled_rounds"] == 60 and s["stalled_share"] == 1.0
+    assert s["warning"].startswith("60 of 60 rounds stalled (100.0%)")
+    assert result.stderr == f"gnoming-sim: warning: {s['warning']}\n"
+    text = run("simulate", "--players", 4, "--deck", deck, "--strategy", "greedy", "--games", 20)
+    assert "rounds 60 (stalled 60, 100.0%)" in text.stdout and "WARNING: 60 of 60 rounds stalled" in text.stdout
+
+
+def test_no_stall_warning_for_the_published_deck():
+    result = run("simulate", "--players", 4, "--strategy", "greedy", "--games", 100, "--json")
+    assert result.exit_code == 0 and "warning" not in json.loads(result.stdout) and result.stderr == ""
