@@ -9,6 +9,7 @@ import click
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli import group  # group.stderr is looked up at call time (tests swap it)
 from gnoming_sim.cli.group import PROG, cli
+from gnoming_sim.game.errors import GnomingError
 
 
 @cli.command()
@@ -33,23 +34,37 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
 
     opt.check_players(players)
     opt.check_at_least("--games", games, 1)
+    opt.check_range("--games", games, 1, opt.MAX_GAME)
     opt.check_at_least("--threads", threads, 1)
+    opt.check_range("--threads", threads, 1, opt.MAX_THREADS)
     opt.check_at_least("--chunk-size", chunk_size, 1)
+    opt.check_range("--chunk-size", chunk_size, 1, opt.MAX_GAME)
+    if force and out is None:
+        raise GnomingError("--force needs --out FILE (the file to replace); without --out nothing is written")
     opt.check_cluster(workers, scheduler, threads)
+    opt.check_range("--workers", workers, 1, opt.MAX_THREADS)
     names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                           strategies_path)
     spec = BatchSpec.make(players, names, games, seed, rotate, rules_, deck_)
     batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size or DEFAULT_CHUNK_GAMES)
+    opt.notice_cold_cache()
     with open_pool(workers, scheduler, threads) as pool, _progress_bar(games) as advance:
-        outcome = batch.run(threads=threads, progress=advance, pool=pool)
-    if outcome.stopped_by:
-        _report_interruption(outcome)
+        outcome = batch.run(threads=threads, progress=advance, pool=pool, notice=_notice)
+    summary = outcome.summary
     if as_json:
-        click.echo(json.dumps(outcome.summary, indent=2))
+        click.echo(json.dumps(summary, indent=2))
     else:
         from gnoming_sim.batch.summary import format_table
 
-        click.echo(format_table(outcome.summary), nl=False)
+        click.echo(format_table(summary), nl=False)
+    if summary.get("warning"):
+        click.echo(f"{PROG}: warning: {summary['warning']}", file=group.stderr())
+    if outcome.stopped_by:
+        _report_interruption(outcome)
+
+
+def _notice(text: str) -> None:
+    click.echo(f"{PROG}: {text}", file=group.stderr())
 
 
 @contextlib.contextmanager
@@ -64,12 +79,22 @@ def _progress_bar(games: int):
 
 
 def _report_interruption(outcome) -> None:
-    """One line on stderr about what an interrupted run kept; exit 128 + signal number."""
+    """One line on stderr about what an interrupted run kept; exit 128 + signal number.
+
+    The summary of the games played so far has been printed already (marked as interrupted).
+    """
     import signal
 
-    kept = (f"{outcome.out} holds them; run the same command with --resume to finish"
-            if outcome.out else "nothing was saved (no --out)")
-    click.echo(f"{PROG}: interrupted ({outcome.stopped_by}) after {outcome.games_done} of "
-               f"{outcome.games_total} games; {kept}", err=True)
+    if outcome.out is None:
+        kept = "nothing was saved (no --out); the summary above covers the games played"
+    elif outcome.games_done > outcome.resumed_games:
+        kept = f"{outcome.out} holds them; run the same command with --resume to finish"
+    elif outcome.out.exists():
+        kept = f"no new game was finished; {outcome.out} is unchanged"
+    else:
+        kept = "no game was finished; nothing was written"
+    how = "at once, dropping the chunk in progress" if outcome.abrupt else "after the block in progress"
+    click.echo(f"{PROG}: interrupted ({outcome.stopped_by}) {how}: {outcome.games_done} of "
+               f"{outcome.games_total} games played; {kept}", file=group.stderr())
     code = getattr(signal, outcome.stopped_by, None)
     click.get_current_context().exit(128 + int(code) if code is not None else 1)

@@ -88,15 +88,25 @@ class RuleConfig:
     # ------------------------------------------------------------------ I/O
     @classmethod
     def from_dict(cls, data: dict, source: str = "rules") -> "RuleConfig":
-        if "rules" in data and isinstance(data["rules"], dict) and len(data) == 1:
-            data = data["rules"]  # accept a [rules] table as well as top-level keys
+        """Options from top-level keys or from one ``[rules]`` table (not both); errors name ``source``."""
+        if "rules" in data:
+            if not isinstance(data["rules"], dict):
+                raise GnomingError(f"{source}: 'rules' must be a [rules] table of options")
+            if len(data) > 1:
+                others = ", ".join(k for k in data if k != "rules")
+                raise GnomingError(f"{source}: options both at top level ({others}) and in a [rules] table; "
+                                   "put them all in one place")
+            data = data["rules"]
         known = {f.name for f in fields(cls)}
         for key in data:
             if key not in known:
                 raise GnomingError(
                     f"{source}: unknown rules option '{key}' (known: {', '.join(sorted(known))})"
                 )
-        return cls(**data)
+        try:
+            return cls(**data)
+        except GnomingError as exc:
+            raise GnomingError(f"{source}: {exc}") from None
 
     @classmethod
     def from_toml(cls, path) -> "RuleConfig":
