@@ -54,7 +54,7 @@ SEAT_QUANTITIES = (
     "hazard_rounds",    # rounds ending with a hazard in this layout
 )
 # per game, over its rounds
-TABLE_QUANTITIES = ("stalled", "hazard_rounds", "finished")
+TABLE_QUANTITIES = ("stalled", "hazard_rounds", "finished", "turns")   # rounds, rounds, rounds, turns
 RATIOS = (("earned", "finishes"), ("penalised", "finishes"), ("stalled_finishes", "finishes"))
 
 _PARTIAL = re.compile(r"^\.(?P<name>.+)\.partial$")
@@ -126,7 +126,8 @@ class BatchScan:
         self.by_strategy.add(x, onehot)
         self.by_seat.add(x)
         self.table.add(np.stack([_over_rounds(stalled[:, :, :1]), _over_rounds((hazards > 0).any(axis=2)[..., None]),
-                                 _over_rounds(finisher.any(axis=2)[..., None])]))
+                                 _over_rounds(finisher.any(axis=2)[..., None]),
+                                 _over_rounds(f["turns"].sum(axis=2, keepdims=True))]))
 
         self.game_score.add(strat, total)
         self.round_score.add(strat3, score)
