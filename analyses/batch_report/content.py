@@ -93,7 +93,7 @@ def early_finish(scan: BatchScan) -> dict:
                      "earned": est(clustered), "penalised": est(s.ratio("penalised", "finishes", k)),
                      "stalled": est(s.ratio("stalled_finishes", "finishes", k)), "stalled_n": stalled})
     return {"by_strategy": rows, "by_score": finish_by_score(scan),
-            "wilson_vs_clustered": max((r for r in ratios if math.isfinite(r)), default=math.nan),
+            "wilson_vs_clustered": max((r for r in ratios if math.isfinite(r)), default=None),
             "min_finishes": MIN_FINISHES}
 
 

@@ -80,17 +80,23 @@ def turns(scan: BatchScan):
 def finish_by_score(frame, names):
     """P(-5 | the finisher's score before the bonus), per strategy, Wilson 95% bands."""
     fig, ax = new_figure(8.5, 4.2)
+    drawn = 0
     for name, color in zip(names, _colors(names)):
         d = frame[(frame.strategy == name) & (frame.finishes >= MIN_FINISHES)]
         if d.empty:
             continue
         ax.fill_between(d.score, d.p_lo, d.p_hi, color=color, alpha=0.18, linewidth=0, step="mid")
         ax.plot(d.score, d.p, marker="o", markersize=3, color=color, label=name, linewidth=1.2)
+        drawn += 1
+    if not drawn:
+        ax.text(0.5, 0.5, f"no score with {MIN_FINISHES} or more finishes: see the CSV",
+                transform=ax.transAxes, ha="center", color="#666666")
     ax.axhline(0.5, color="#888888", linestyle="--", linewidth=1)
     ax.set_ylim(-0.02, 1.02)
     style(ax, "P(the finisher gets \u22125) by its round score when it finished", "finisher's round score "
           "(before the bonus)", "P(\u22125)")
-    ax.legend(fontsize=8, frameon=False)
+    if drawn:
+        ax.legend(fontsize=8, frameon=False)
     return fig
 
 
