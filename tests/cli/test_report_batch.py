@@ -5,14 +5,13 @@ an interrupted report leaves the previous one in place."""
 from __future__ import annotations
 
 import json
-import math
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim.batch.stats import mean_ci_from_sums, wilson
+from gnoming_sim.batch.stats import wilson
 from gnoming_sim.cli.app import cli
 
 SEATS = "builder,greedy,rusher,cautious"
