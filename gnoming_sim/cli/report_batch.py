@@ -93,6 +93,11 @@ def report_from(path, out=None, force: bool = False, option: str = "--out") -> t
 
         summary = write_batch_report(scan, staging)
         _publish(staging, target)
+    except KeyboardInterrupt:
+        shutil.rmtree(staging, ignore_errors=True)
+        kept = f"{target} is left as it was" if target.exists() else f"nothing was written to {target}"
+        click.echo(f"{group.PROG}: interrupted; {kept}", err=True)
+        raise click.exceptions.Exit(130) from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

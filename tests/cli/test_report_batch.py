@@ -192,7 +192,8 @@ def test_an_interrupted_report_keeps_the_previous_one(batch, tmp_path, monkeypat
 
     monkeypatch.setattr("gnoming_sim.batch.scan.scan_batch", interrupted)
     result = _run("report", "--from", root / "b.parquet", "--out", out, "--force")
-    assert result.exit_code != 0
+    assert result.exit_code == 130
+    assert result.stderr.strip() == f"gnoming-sim: interrupted; {out} is left as it was"
     assert (out / "index.html").read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["r"], "a temporary folder was left behind"
 
