@@ -26,8 +26,11 @@ from gnoming_sim.game.errors import GnomingError
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Games per chunk: one progress step and one Parquet row group [default: 20000].")
 @opt.as_json
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Then write the batch's HTML report there, as `report --from FILE --out DIR` "
+                   "(needs --out; a DIR holding files is replaced only with --force).")
 def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, games,
-             threads, workers, scheduler, out, resume, force, chunk_size, as_json):
+             threads, workers, scheduler, out, resume, force, chunk_size, as_json, report_dir):
     """Play a batch of games; print per-strategy and per-seat results."""
     from gnoming_sim.batch.distributed import open_pool
     from gnoming_sim.batch.runner import DEFAULT_CHUNK_GAMES, Batch, BatchSpec
@@ -47,6 +50,10 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
                                           strategies_path)
     spec = BatchSpec.make(players, names, games, seed, rotate, rules_, deck_)
     batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size or DEFAULT_CHUNK_GAMES)
+    if report_dir is not None:
+        from gnoming_sim.cli import report_batch
+
+        report_batch.check_report_option(out, report_dir, force)
     opt.notice_cold_cache()
     with open_pool(workers, scheduler, threads) as pool, _progress_bar(games) as advance:
         outcome = batch.run(threads=threads, progress=advance, pool=pool, notice=_notice)
@@ -61,6 +68,8 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
         click.echo(f"{PROG}: warning: {summary['warning']}", file=group.stderr())
     if outcome.stopped_by:
         _report_interruption(outcome)
+    if report_dir is not None:
+        report_batch.report_after_simulate(out, report_dir, force)
 
 
 def _notice(text: str) -> None:
