@@ -1,7 +1,7 @@
 """Every command of the README's fenced ``sh`` blocks runs (with few games) and exits 0 without a
 stall warning, so an example can never again stall or fail silently (issue 17).
 
-Each block runs in its own temporary folder, in which every README ``toml`` block whose first
+Each block runs in its own temporary folder holding a copy of ``examples/``, in which every README ``toml`` block whose first
 line is ``# NAME.toml`` has been written.  ``--games N`` becomes ``--games 200``.  The commands
 that cannot run here (they build the venv, start Dask clusters, reach a scheduler, or take
 minutes, such as the full report) are skipped by the explicit list below, each with its reason.
@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -82,6 +83,7 @@ def test_readme_command_runs(tmp_path, index, line):
     why = skip_reason(line)
     if why:
         pytest.skip(why)
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")   # the files the examples name
     for block in blocks("toml"):
         first = block.splitlines()[0]
         if re.fullmatch(r"# [\w.-]+\.toml", first):
