@@ -54,7 +54,7 @@ class _Sums:
     """Exact integer sums over games, one column per label (a strategy or a seat).
 
     For each game in which a label holds ``k >= 1`` seats it adds the label's per-game
-    values: mean game score of its seats, win credit summed over its seats, mean turns
+    values: mean game score of its seats, mean win credit of its seats, mean turns
     and finished rounds per seat, finishes and -5 bonuses (all in 1/420ths where a mean
     is taken), and their squares, so that every interval is over games, the independent
     units, never over seats of one game.
@@ -83,7 +83,7 @@ class _Sums:
             fin, bon = per_game(finishes), per_game(bonuses)
             values = {
                 "score": per_game(score) * (UNIT // k),
-                "win": per_game(win),
+                "win": per_game(win) * (UNIT // k),   # the mean over its seats, in 1/420² of a win
                 "turns": per_game(turns) * (UNIT // k),
                 "finish": fin * (UNIT // k),
                 "finishes": fin,
@@ -106,11 +106,11 @@ class _Sums:
             return _num(m / scale) if n else None, [_num(lo / scale), _num(hi / scale)] if n else [None, None]
 
         score, score_ci = mean("score", UNIT)
-        win, win_ci = mean("win", UNIT)
+        win, win_ci = mean("win", UNIT * UNIT)
         if n and win_ci[0] == win_ci[1] and t["every_seat"] < n:
             # no spread in the sample (won all or none) although it was not structurally certain:
             # the mean interval would claim certainty, Wilson does not
-            p, lo, hi = wilson(t["win"] / UNIT, n)
+            p, lo, hi = wilson(t["win"] / (UNIT * UNIT), n)
             win_ci = [_num(lo), _num(hi)]
         turns, turns_ci = mean("turns", ROUNDS * UNIT)
         finish, finish_ci = mean("finish", ROUNDS * UNIT)
@@ -312,8 +312,9 @@ def _header(s: dict) -> list[str]:
 _NOTES = [
     "game score: a seat's points over the 3 rounds of a game, lower is better; a strategy in k seats of a",
     "  game counts once per game (its seats' mean), so n and every 95% interval are over games.",
-    "win share: the share of games won (a win shared by k players counts 1/k, summed over the strategy's",
-    "  seats). finish rate: the share of a seat's rounds it finished; bonus rate: the share of those",
+    "win share: the chance that a seat of the strategy wins the game (a win shared by k players counts",
+    "  1/k; a strategy in several seats: their mean, so an even share is 1/players). finish rate: the",
+    "  share of a seat's rounds it finished; bonus rate: the share of those",
     "  finishes that earned -5 (not +5). turns/round: a seat's own turns per round; the rules'",
     "  max_turns counts the turns of all players together. ±: half-width of the 95% interval.",
 ]

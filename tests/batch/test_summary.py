@@ -39,21 +39,21 @@ def test_two_seats_that_always_agree_are_one_sample_per_game():
     assert a["mean_game_score"] == pytest.approx(mean) and a["ci95"] == pytest.approx([lo, hi])
 
 
-def test_win_share_is_per_game_credit_summed_over_the_seats():
+def test_win_share_is_per_game_credit_averaged_over_the_seats():
     totals = np.array([[1, 2, 3], [5, 1, 2], [3, 3, 1], [1, 1, 9]])
     seat_strategy = np.tile([0, 0, 1], (4, 1))
     credit = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0.5, 0.5, 0]])
     s = _summary(totals, seat_strategy, credit)["by_strategy"]
-    assert s["a"]["win_share"] == 0.75 and s["b"]["win_share"] == 0.25
-    _, lo, hi, _ = mean_ci([1, 1, 0, 1])
+    assert s["a"]["win_share"] == 0.375 and s["b"]["win_share"] == 0.25   # a seat of a wins 3 in 8
+    _, lo, hi, _ = mean_ci([0.5, 0.5, 0, 0.5])
     assert s["a"]["win_ci95"] == pytest.approx([lo, hi])
 
 
-def test_self_play_win_share_is_exactly_one_without_a_fake_interval():
+def test_self_play_win_share_is_exactly_one_in_players_without_a_fake_interval():
     totals = np.arange(40).reshape(10, 4)
     credit = np.tile([1.0, 0, 0, 0], (10, 1))
     s = _summary(totals, np.zeros((10, 4), dtype=int), credit, names=("a",))["by_strategy"]["a"]
-    assert s["win_share"] == 1.0 and s["win_ci95"] == [1.0, 1.0]
+    assert s["win_share"] == 0.25 and s["win_ci95"] == [0.25, 0.25]
 
 
 def test_a_strategy_that_never_won_gets_wilson_not_a_zero_width_interval():
