@@ -1,6 +1,6 @@
 """The report: run the registered studies, write ``index.html``, PNGs, CSVs and ``summary.json``.
 
->>> from analyses.report import build_report
+>>> from gnoming_sim.analyses.report import build_report
 >>> summary = build_report("reports", quick=True, seed=1)
 
 ``index.html`` is self-contained (every figure embedded as a base64 PNG); each figure
@@ -18,13 +18,18 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
+import numba
+import numpy
 from markupsafe import Markup
 
 from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.rules import RuleConfig
+from gnoming_sim.game.version import __version__
 
-from ._framework import Context, Study, StudyRun, play_study
-from ._render import data_uri, environment, figure_png, format_mean
+from . import STUDIES
+
+from .framework.study import Context, Study, StudyRun, play_study
+from .framework.render import data_uri, environment, figure_png, format_mean
 
 ProgressFactory = Callable[[Study, int], contextlib.AbstractContextManager]
 
@@ -45,8 +50,6 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
     :func:`gnoming_sim.batch.distributed.open_pool`) plays the games on a Dask cluster; the
     report is the same either way.  Returns the summary.json dict.
     """
-    from . import STUDIES
-
     t0 = time.perf_counter()
     ctx = Context(seed=seed, quick=quick, games=games, threads=threads,
                   rules=RuleConfig() if rules is None else rules, deck=PUBLISHED if deck is None else deck,
@@ -95,11 +98,6 @@ def _finding_parts(finding) -> dict:
 
 
 def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
-    import numba
-    import numpy
-
-    from gnoming_sim.game.version import __version__
-
     return {
         "version": __version__, "command": command, "seed": ctx.seed, "quick": ctx.quick,
         "games": ctx.games, "threads": ctx.threads or numba.get_num_threads(), "wall_s": wall,
@@ -113,8 +111,6 @@ def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
 
 
 def _summary(ctx: Context, runs, wall: float, command: str) -> dict:
-    from gnoming_sim.game.version import __version__
-
     summary = {
         "version": __version__, "command": command, "seed": ctx.seed, "quick": ctx.quick,
         "games_per_cell": ctx.games, "wall_s": wall,

@@ -13,11 +13,13 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from gnoming_sim.analyses._estimates import Estimate
-from gnoming_sim.analyses._paired import cell_rng, round_rows, standard_errors, with_rounds
-from gnoming_sim.analyses._trace_follow import FATE_LAYOUT, FO_END_SEAT, FO_FATE, follow_cards, mulligan_bars
-from gnoming_sim.analyses.hazard_risk import HazardRisk, drawn_edit
-from gnoming_sim.analyses.mulligan_value import MulliganValue, dealt_edit, focal_of
+from gnoming_sim.analyses.framework.estimates import Estimate
+from gnoming_sim.analyses.framework.paired import cell_rng, round_rows, standard_errors, with_rounds
+from gnoming_sim.analyses.framework.trace_follow import FATE_LAYOUT, FO_END_SEAT, FO_FATE, follow_cards, mulligan_bars
+from gnoming_sim.analyses.hazard_risk import HazardRisk
+from gnoming_sim.analyses.hazard_risk.design import drawn_edit
+from gnoming_sim.analyses.mulligan_value import MulliganValue
+from gnoming_sim.analyses.mulligan_value.design import dealt_edit, focal_of
 from gnoming_sim.analyses.report import build_report
 from gnoming_sim.game import fields as F
 from gnoming_sim.game.cards import HAZARD, MULLIGAN

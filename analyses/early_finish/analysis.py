@@ -1,13 +1,4 @@
-"""Study ``early-finish``: when a player turns their final card, how often is it the -5?
-
-Design.  Tables of the four heuristic presets at 2 to 7 players, seats rotated: at
-each table size the cyclic lineups (every preset sits equally often) share the games.
-Random play is left out: it finishes by chance, and a random player at the table is
-no rival, which would flatter every finisher.  One observation per finished round:
-the finisher's true score when it turned its last card (it takes no more turns),
-the other players' visible scores and face-down cards at that moment, and the turn.
-A round whose final lap stalled pays no bonus and is left out (and counted).
-"""
+"""Estimates, findings and summary of the early-finish study (design in :mod:`.design`)."""
 from __future__ import annotations
 
 import math
@@ -15,99 +6,42 @@ import math
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.game import fields as F
+from ..framework.design import HEURISTIC_NAMES
+from ..framework.estimates import Estimate, estimates_frame, fit_logistic
+from ..framework.study import Finding, Precision, StudyResult
+from . import figures as figs
+from .design import HEADLINE_PLAYERS, PLAYERS, WINDOW
 
-from . import _early_finish_figures as figs
-from ._design import HEURISTIC_NAMES, cyclic_lineups
-from ._estimates import Estimate, estimates_frame, fit_logistic
-from ._framework import Finding, Precision, Study, StudyResult, Table
-
-PLAYERS = (2, 3, 4, 5, 6, 7)
-HEADLINE_PLAYERS = 4
-WINDOW = 8   # points either side of the rough even-bet score that the precise fit uses
-
-
-class EarlyFinish(Study):
-    id = "early-finish"
-    title = "The early-finish bonus"
-    template = "early_finish.html"
-    # games per table size, split over 4 lineups: multiples of 4 * 420 (420 = lcm(2..7)), so
-    # rotation seats every preset equally often in every seat
-    default_games = 672_000
-    quick_games = 1_680
-
-    def design(self, ctx) -> list[Table]:
-        games = ctx.cell_games(self)
-        tables = []
-        for p in PLAYERS:
-            lineups = cyclic_lineups(HEURISTIC_NAMES, p)
-            share = -(-games // len(lineups))   # lineups split the games of a table size
-            for k, lineup in enumerate(lineups):
-                tables.append(Table(p, lineup, share, first_game=k * share,
-                                    label=f"{p} players: {', '.join(lineup)}"))
-        return tables
-
-    def tidy(self, index, table, result) -> pd.DataFrame:
-        """One row per round that somebody finished."""
-        stats = result.round_stats
-        game, rnd, seat = np.nonzero(stats[..., F.F_FINISHER] == 1)
-        row = stats[game, rnd, seat]
-        visible = stats[game, rnd, :, F.F_VISIBLE_AT_FINISH].astype(np.float64)
-        visible[np.arange(seat.size), seat] = np.inf       # the finisher is not its own rival
-        best = visible.argmin(axis=1)
-        facedown = stats[game, rnd, :, F.F_FACEDOWN_AT_FINISH].astype(np.int64)
-        others_facedown = facedown.sum(axis=1) - facedown[np.arange(seat.size), seat]
-        score = row[:, F.F_SCORE] - row[:, F.F_BONUS]
-        best_visible = visible[np.arange(seat.size), best]
-        names = np.asarray(result.strategy_names)[result.seat_strategy[game, seat]]
-        return pd.DataFrame({
-            "players": np.full(seat.size, table.players, dtype=np.int8),
-            "lineup": np.full(seat.size, index, dtype=np.int16),
-            "game": (game + result.first_game).astype(np.int32),
-            "round": rnd.astype(np.int8),
-            "strategy": pd.Categorical(names, categories=HEURISTIC_NAMES),
-            "score": score.astype(np.int16),
-            "bonus": row[:, F.F_BONUS].astype(np.int8),
-            "earned": row[:, F.F_BONUS] < 0,
-            "stalled": row[:, F.F_STALLED] != 0,
-            "round_turn": (row[:, F.F_FINISH_TURN] + 1).astype(np.int16),
-            "own_turn": row[:, F.F_TURNS].astype(np.int16),
-            "best_visible": best_visible.astype(np.int16),
-            "gap": (score - best_visible).astype(np.int16),
-            "best_facedown": facedown[np.arange(seat.size), best].astype(np.int8),
-            "others_facedown": others_facedown.astype(np.int16),
-        })
-
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        rounds_played = {p: 3 * sum(t.games for t in tables if t.players == p) for p in PLAYERS}
-        stalled = int(data["stalled"].sum())
-        finishes = data.groupby("players").size()   # stalled final laps included
-        data = data[~data["stalled"]]
-        min_n = 10 if ctx.quick else 40
-        overall = _share(data)
-        by_players = [_by_players(p, data[data["players"] == p], int(finishes[p]), rounds_played[p]) for p in PLAYERS
-                      if (data["players"] == p).any()]
-        presets = _presets(data)
-        curves = {col: _curves(data, col, min_n) for col in ("score", "gap", "own_turn")}
-        facedown = _facedown_curves(data[data["players"] == HEADLINE_PLAYERS], min_n)
-        frames = {"by_players": estimates_frame(by_players), "presets": estimates_frame(presets),
-                  **{f"by_{col}": estimates_frame(rows) for col, rows in curves.items()}}
-        figures = [figs.score_figure(curves["score"], by_players), figs.gap_figure(curves["gap"], facedown),
-                   figs.players_figure(by_players, presets), figs.turn_figure(curves["own_turn"])]
-        precision = [Precision("P(bonus), all finished rounds", overall.half_width, "pct"),
-                     Precision("P(bonus) at one table size", max(r["bonus"].half_width for r in by_players), "pct")]
-        thresholds = [r["score_50"] for r in by_players if r["score_50"] is not None]
-        if thresholds:
-            precision.append(Precision("score where finishing breaks even", max(t.half_width for t in thresholds),
-                                       "points"))
-        return StudyResult(
-            findings=_findings(overall, by_players, presets), figures=figures, frames=frames,
-            precision=precision, summary=_summary(overall, by_players, presets, stalled),
-            context={"overall": overall, "by_players": by_players, "presets": _preset_rows(presets),
-                     "stalled": stalled, "finished": len(data), "sizes": [r["players"] for r in by_players],
-                     "games": {p: sum(t.games for t in tables if t.players == p) for p in PLAYERS},
-                     "lineups": {p: [t.seats for t in tables if t.players == p] for p in PLAYERS}},
-        )
+def analyse(ctx, tables, data) -> StudyResult:
+    rounds_played = {p: 3 * sum(t.games for t in tables if t.players == p) for p in PLAYERS}
+    stalled = int(data["stalled"].sum())
+    finishes = data.groupby("players").size()   # stalled final laps included
+    data = data[~data["stalled"]]
+    min_n = 10 if ctx.quick else 40
+    overall = _share(data)
+    by_players = [_by_players(p, data[data["players"] == p], int(finishes[p]), rounds_played[p]) for p in PLAYERS
+                  if (data["players"] == p).any()]
+    presets = _presets(data)
+    curves = {col: _curves(data, col, min_n) for col in ("score", "gap", "own_turn")}
+    facedown = _facedown_curves(data[data["players"] == HEADLINE_PLAYERS], min_n)
+    frames = {"by_players": estimates_frame(by_players), "presets": estimates_frame(presets),
+              **{f"by_{col}": estimates_frame(rows) for col, rows in curves.items()}}
+    figures = [figs.score_figure(curves["score"], by_players), figs.gap_figure(curves["gap"], facedown),
+               figs.players_figure(by_players, presets), figs.turn_figure(curves["own_turn"])]
+    precision = [Precision("P(bonus), all finished rounds", overall.half_width, "pct"),
+                 Precision("P(bonus) at one table size", max(r["bonus"].half_width for r in by_players), "pct")]
+    thresholds = [r["score_50"] for r in by_players if r["score_50"] is not None]
+    if thresholds:
+        precision.append(Precision("score where finishing breaks even", max(t.half_width for t in thresholds),
+                                   "points"))
+    return StudyResult(
+        findings=_findings(overall, by_players, presets), figures=figures, frames=frames,
+        precision=precision, summary=_summary(overall, by_players, presets, stalled),
+        context={"overall": overall, "by_players": by_players, "presets": _preset_rows(presets),
+                 "stalled": stalled, "finished": len(data), "sizes": [r["players"] for r in by_players],
+                 "games": {p: sum(t.games for t in tables if t.players == p) for p in PLAYERS},
+                 "lineups": {p: [t.seats for t in tables if t.players == p] for p in PLAYERS}},
+    )
 
 
 # ---------------------------------------------------------------- estimates

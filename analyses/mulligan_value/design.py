@@ -26,25 +26,20 @@ import numpy as np
 import pandas as pd
 
 from gnoming_sim.game import fields as F
-from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.cards import MULLIGAN
 
-from ._design import PRESET_NAMES, cyclic_lineups
-from ._framework import Study, StudyResult
-from ._paired import (
+from ..framework.design import PRESET_NAMES, cyclic_lineups
+from ..framework.paired import (
     ArmTable,
     bury_ordinary_partner,
-    cell_rng,
     deepest,
     is_special,
-    nothing_to_measure,
     pick,
-    play_cells,
     round_rows,
     swap,
     with_rounds,
 )
-from ._trace_follow import FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ_TURN, FO_FATE, follow_cards, mulligan_bars
+from ..framework.trace_follow import FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ_TURN, FO_FATE, follow_cards, mulligan_bars
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 DEALT, FLOW = "dealt", "flow"
@@ -53,49 +48,19 @@ FLOW_SHARE = 2     # the flow experiment plays 1/FLOW_SHARE of the games of the 
 FIRST_GAME = {DEALT: 0, FLOW: 1 << 30}   # the experiments play different deals
 
 
-class MulliganValue(Study):
-    id = "mulligan-value"
-    title = "What a mulligan is worth"
-    template = "mulligan_value.html"
-    # deals per table size in the dealt experiment (x2 arms), split over 5 lineups; the flow
-    # experiment plays half as many (x2 arms, one traced)
-    default_games = 48_000
-    quick_games = 1_500
-
-    def design(self, ctx) -> list[ArmTable]:
-        if ctx.deck.count(MULLIGAN) == 0:
-            return []   # nothing to measure; analyse says so
-        games = ctx.cell_games(self)
-        tables = []
-        for experiment, total in ((DEALT, games), (FLOW, max(games // FLOW_SHARE, 1))):
-            for p in PLAYERS:
-                lineups = cyclic_lineups(PRESET_NAMES, p)
-                share = -(-total // len(lineups))
-                for k, lineup in enumerate(lineups):
-                    for arm in ARMS[experiment]:
-                        tables.append(ArmTable(p, lineup, share, first_game=FIRST_GAME[experiment] + k * share,
-                                               experiment=experiment,
-                                               arm=arm, label=f"{experiment}, {arm}: {p} players, {', '.join(lineup)}"))
-        return tables
-
-    def play(self, ctx, seed, tables, advance) -> dict[str, pd.DataFrame]:
-        def edit(arms, lo, deals):
-            experiment, players = arms[0].experiment, arms[0].players
-            rng = cell_rng(seed, list(ARMS).index(experiment), players, lo)
-            return edit_arms(experiment, players, lo, deals, rng)
-
-        def keep(arms, lo, results, facts):
-            return keep_rows(arms[0].experiment, arms[0].players, lo, results, facts, ctx.rules.mulligan_limit)
-
-        return play_cells(ctx, seed, tables, advance, edit, keep, registry.get,
-                          traced=lambda t: t.experiment == FLOW and t.arm == "natural")
-
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        from ._mulligan_analysis import analyse
-
-        if not tables:
-            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no mulligans: there is nothing to measure.")
-        return analyse(self, ctx, tables, data)
+def tables(games: int) -> list[ArmTable]:
+    """The design: every arm of every cell, ``games`` games per design cell."""
+    tables = []
+    for experiment, total in ((DEALT, games), (FLOW, max(games // FLOW_SHARE, 1))):
+        for p in PLAYERS:
+            lineups = cyclic_lineups(PRESET_NAMES, p)
+            share = -(-total // len(lineups))
+            for k, lineup in enumerate(lineups):
+                for arm in ARMS[experiment]:
+                    tables.append(ArmTable(p, lineup, share, first_game=FIRST_GAME[experiment] + k * share,
+                                           experiment=experiment,
+                                           arm=arm, label=f"{experiment}, {arm}: {p} players, {', '.join(lineup)}"))
+    return tables
 
 
 # ----------------------------------------------------------------- the edits

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._design import PRESET_NAMES
-from ._framework import FigureOut
-from ._plots import errorbars, new_figure, strategy_color, style
+from ..framework.design import PRESET_NAMES
+from ..framework.study import FigureOut
+from ..framework.plots import errorbars, new_figure, strategy_color, style
 
 _SOURCE_COLORS = {"pile": "#1b9e77", "blind": "#d95f02", "dealt": "#555555"}
 _ARRIVAL = (("dealt", "kept from the deal", "#555555"), ("pile", "taken from a discard pile", "#1b9e77"),

@@ -1,21 +1,21 @@
-"""Estimates, findings and summary of the hazard-risk study (design in :mod:`analyses.hazard_risk`)."""
+"""Estimates, findings and summary of the hazard-risk study (design in :mod:`.design`)."""
 from __future__ import annotations
 
 import pandas as pd
 
 from gnoming_sim.batch.stats import mean_ci_from_sums
 
-from . import _hazard_figures as figs
-from ._design import PRESET_NAMES
-from ._estimates import Estimate, estimates_frame
-from ._framework import Finding, Precision, StudyResult
+from ..framework.design import PRESET_NAMES
+from ..framework.estimates import Estimate, estimates_frame
+from ..framework.render import format_estimate
+from ..framework.study import Finding, Precision, StudyResult
+from . import figures as figs
+from .design import DENY_LEVELS, PLAYERS
 
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5"), ("late", 0, 2, "1-2"))
 
 
-def analyse(study, ctx, tables, data) -> StudyResult:
-    from .hazard_risk import DENY_LEVELS, PLAYERS
-
+def analyse(ctx, tables, data) -> StudyResult:
     min_n = 10 if ctx.quick else 30
     natural = data["natural"]
     sizes = [p for p in PLAYERS if (natural["players"] == p).any()]
@@ -166,8 +166,6 @@ def _deny_grid(rows: list[dict], levels) -> list[dict]:
 
 def _ci(e: Estimate, kind: str = "points") -> str:
     """An estimate in a sentence: its mean and 95% interval."""
-    from ._render import format_estimate
-
     return format_estimate(e, kind)
 
 

@@ -1,11 +1,4 @@
-"""Study ``tournament``: the presets against each other at 3, 4, 5 and 7 players.
-
-Design.  At ``P`` players every lineup of :func:`~analyses._design.balanced_lineups`
-plays the same games (same seed, same game numbers), so every lineup is dealt the same
-cards: common random numbers.  Seats rotate one place per game.  A deal is the unit of
-every interval: per deal, a strategy's score (and win credit) is averaged over all
-its seats in all lineups, and head-to-head differences are taken within a table.
-"""
+"""Estimates, findings and summary of the tournament (design in :mod:`.design`)."""
 from __future__ import annotations
 
 from itertools import combinations
@@ -13,70 +6,39 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from . import _tournament_figures as figs
-from ._design import PRESET_NAMES, balanced_lineups
-from ._estimates import Estimate, estimates_frame
-from ._framework import Finding, Precision, Study, StudyResult, Table
+from ..framework.design import PRESET_NAMES
+from ..framework.estimates import Estimate, estimates_frame
+from ..framework.study import Finding, Precision, StudyResult
+from . import figures as figs
+from .design import HEADLINE_PLAYERS, PLAYERS
 
-PLAYERS = (3, 4, 5, 7)
-HEADLINE_PLAYERS = 4
-
-
-class Tournament(Study):
-    id = "tournament"
-    title = "Strategy tournament"
-    template = "tournament.html"
-    # games per lineup; multiples of 420 = lcm(3, 4, 5, 7), so rotation seats every preset
-    # equally often in every seat
-    default_games = 168_000
-    quick_games = 420
-
-    def design(self, ctx) -> list[Table]:
-        games = ctx.cell_games(self)
-        return [Table(p, lineup, games, label=f"{p} players: {', '.join(lineup)}")
-                for p in PLAYERS for lineup in balanced_lineups(PRESET_NAMES, p)]
-
-    def tidy(self, index, table, result) -> pd.DataFrame:
-        """One row per (game, seat): lineup index, strategy, game score and win credit."""
-        games, players = result.totals.shape
-        names = np.asarray(result.strategy_names)[result.seat_strategy].ravel()
-        return pd.DataFrame({
-            "players": np.full(games * players, players, dtype=np.int8),
-            "lineup": np.full(games * players, index, dtype=np.int16),
-            "game": np.repeat(np.arange(result.first_game, result.first_game + games, dtype=np.int32), players),
-            "seat": np.tile(np.arange(players, dtype=np.int8), games),
-            "strategy": pd.Categorical(names, categories=PRESET_NAMES),
-            "score": result.totals.ravel().astype(np.int16),
-            "win": result.win_credit.ravel().astype(np.float64),
-        })
-
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        standings, h2h, seats = [], [], []
-        for p in PLAYERS:
-            block = _Block.of(data[data["players"] == p], p)
-            if block is None:
-                continue
-            standings += _standings(block)
-            h2h += _head_to_head(block)
-            seats += _seats(block, ctx.rules.rotate_start)
-        frames = {"standings": estimates_frame(standings), "head_to_head": estimates_frame(h2h), "seats": estimates_frame(seats)}
-        findings = _findings(standings, h2h, seats)
-        precision = [
-            Precision("mean game score of a preset", max(r["score"].half_width for r in standings), "points"),
-            Precision("win share of a preset", max(r["win"].half_width for r in standings), "pct"),
-            Precision("head-to-head difference", max(r["diff"].half_width for r in h2h), "points"),
-            Precision("seat advantage", max(r["dev"].half_width for r in seats), "points"),
-        ]
-        lineups = {p: [t.seats for t in tables if t.players == p] for p in PLAYERS}
-        figures = [figs.standings_figure(standings, PLAYERS), figs.head_to_head_figure(h2h, PLAYERS),
-                   figs.seats_figure(seats, PLAYERS)]
-        return StudyResult(
-            findings=findings, figures=figures, frames=frames, precision=precision,
-            summary=_summary(standings, h2h, seats),
-            context={"standings": standings, "h2h_rows": _h2h_rows(h2h), "seats": seats,
-                     "players": [p for p in PLAYERS if lineups[p]], "lineups": lineups, "presets": PRESET_NAMES,
-                     "games": tables[0].games if tables else 0},
-        )
+def analyse(ctx, tables, data) -> StudyResult:
+    standings, h2h, seats = [], [], []
+    for p in PLAYERS:
+        block = _Block.of(data[data["players"] == p], p)
+        if block is None:
+            continue
+        standings += _standings(block)
+        h2h += _head_to_head(block)
+        seats += _seats(block, ctx.rules.rotate_start)
+    frames = {"standings": estimates_frame(standings), "head_to_head": estimates_frame(h2h), "seats": estimates_frame(seats)}
+    findings = _findings(standings, h2h, seats)
+    precision = [
+        Precision("mean game score of a preset", max(r["score"].half_width for r in standings), "points"),
+        Precision("win share of a preset", max(r["win"].half_width for r in standings), "pct"),
+        Precision("head-to-head difference", max(r["diff"].half_width for r in h2h), "points"),
+        Precision("seat advantage", max(r["dev"].half_width for r in seats), "points"),
+    ]
+    lineups = {p: [t.seats for t in tables if t.players == p] for p in PLAYERS}
+    figures = [figs.standings_figure(standings, PLAYERS), figs.head_to_head_figure(h2h, PLAYERS),
+               figs.seats_figure(seats, PLAYERS)]
+    return StudyResult(
+        findings=findings, figures=figures, frames=frames, precision=precision,
+        summary=_summary(standings, h2h, seats),
+        context={"standings": standings, "h2h_rows": _h2h_rows(h2h), "seats": seats,
+                 "players": [p for p in PLAYERS if lineups[p]], "lineups": lineups, "presets": PRESET_NAMES,
+                 "games": tables[0].games if tables else 0},
+    )
 
 
 # ---------------------------------------------------------------- estimates per table size

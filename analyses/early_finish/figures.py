@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._design import HEURISTIC_NAMES
-from ._framework import FigureOut
-from ._plots import band, errorbars, new_figure, players_color, strategy_color, style
+from ..framework.design import HEURISTIC_NAMES
+from ..framework.study import FigureOut
+from ..framework.plots import band, errorbars, new_figure, players_color, strategy_color, style
 
 _HIDDEN_COLORS = {"0-1": "#1b9e77", "2-3": "#7570b3", "4+": "#d95f02"}
 

@@ -25,21 +25,17 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.cards import HAZARD
 
-from ._design import HEURISTIC_NAMES, PRESET_NAMES, cyclic_lineups
-from ._framework import Study, StudyResult
-from ._paired import (
+from ..framework.design import HEURISTIC_NAMES, PRESET_NAMES, cyclic_lineups
+from ..framework.paired import (
     ArmTable,
     bury_ordinary_partner,
-    cell_rng,
     deepest,
     is_special,
-    nothing_to_measure,
-    play_cells,
     round_rows,
     swap,
     with_rounds,
 )
-from ._trace_follow import (
+from ..framework.trace_follow import (
     FO_END_SEAT,
     FO_FATE,
     FO_FIRST_FD,
@@ -81,61 +77,25 @@ def opponents(players: int) -> tuple[str, ...]:
     return tuple(HEURISTIC_NAMES[k % len(HEURISTIC_NAMES)] for k in range(players - 1))
 
 
-class HazardRisk(Study):
-    id = "hazard-risk"
-    title = "What a hazard costs"
-    template = "hazard_risk.html"
-    # games per table size of the natural tables; the drawn (x3 arms) and deny (x4 arms)
-    # experiments play half as many
-    default_games = 32_000
-    quick_games = 1_200
-
-    def design(self, ctx) -> list[ArmTable]:
-        if ctx.deck.count(HAZARD) == 0:
-            return []   # nothing to measure; analyse says so
-        games = ctx.cell_games(self)
-        tables = []
-        for p in PLAYERS:
-            for experiment, names, arms in ((NATURAL, PRESET_NAMES, ("natural",)), (DRAWN, HEURISTIC_NAMES, DRAWN_ARMS)):
-                lineups = cyclic_lineups(names, p)
-                share = -(-max(games // SHARE[experiment], 1) // len(lineups))
-                for k, lineup in enumerate(lineups):
-                    for arm in arms:
-                        seats = tuple(f"{s}/no-flip" for s in lineup) if arm == "no-flips" else lineup
-                        tables.append(ArmTable(p, seats, share, first_game=FIRST_GAME[experiment] + k * share,
-                                               experiment=experiment, arm=arm,
-                                               label=f"{experiment}, {arm}: {p} players, {', '.join(seats)}"))
-            share = max(games // SHARE[DENY], 1)
-            for level in DENY_LEVELS:
-                seats = (deny_name(level),) + opponents(p)
-                tables.append(ArmTable(p, seats, share, first_game=FIRST_GAME[DENY], experiment=DENY,
-                                       arm=f"{level:g}", label=f"deny {level:g}: {p} players, {', '.join(seats)}"))
-        return tables
-
-    def play(self, ctx, seed, tables, advance) -> dict[str, pd.DataFrame]:
-        def edit(arms, lo, deals):
-            experiment, players = arms[0].experiment, arms[0].players
-            if experiment != DRAWN:
-                return {t.arm: deals for t in arms}, {}
-            return drawn_arms(players, lo, deals, cell_rng(seed, players, lo))
-
-        def keep(arms, lo, results, facts):
-            experiment, players = arms[0].experiment, arms[0].players
-            if experiment == NATURAL:
-                return {NATURAL: natural_rows(results["natural"])}
-            if experiment == DRAWN:
-                return {DRAWN: drawn_rows(players, lo, results, facts)}
-            return {DENY: deny_rows(players, lo, results)}
-
-        return play_cells(ctx, seed, tables, advance, edit, keep, resolve,
-                          traced=lambda t: t.experiment == DRAWN and t.arm == "hazard")
-
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        from ._hazard_analysis import analyse
-
-        if not tables:
-            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no hazards: there is nothing to measure.")
-        return analyse(self, ctx, tables, data)
+def tables(games: int) -> list[ArmTable]:
+    """The design: every arm of every cell, ``games`` games per design cell."""
+    tables = []
+    for p in PLAYERS:
+        for experiment, names, arms in ((NATURAL, PRESET_NAMES, ("natural",)), (DRAWN, HEURISTIC_NAMES, DRAWN_ARMS)):
+            lineups = cyclic_lineups(names, p)
+            share = -(-max(games // SHARE[experiment], 1) // len(lineups))
+            for k, lineup in enumerate(lineups):
+                for arm in arms:
+                    seats = tuple(f"{s}/no-flip" for s in lineup) if arm == "no-flips" else lineup
+                    tables.append(ArmTable(p, seats, share, first_game=FIRST_GAME[experiment] + k * share,
+                                           experiment=experiment, arm=arm,
+                                           label=f"{experiment}, {arm}: {p} players, {', '.join(seats)}"))
+        share = max(games // SHARE[DENY], 1)
+        for level in DENY_LEVELS:
+            seats = (deny_name(level),) + opponents(p)
+            tables.append(ArmTable(p, seats, share, first_game=FIRST_GAME[DENY], experiment=DENY,
+                                   arm=f"{level:g}", label=f"deny {level:g}: {p} players, {', '.join(seats)}"))
+    return tables
 
 
 # ----------------------------------------------------------------- the drawn-hazard edit

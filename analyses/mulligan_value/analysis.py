@@ -1,14 +1,16 @@
-"""Estimates, findings and summary of the mulligan-value study (design in :mod:`analyses.mulligan_value`)."""
+"""Estimates, findings and summary of the mulligan-value study (design in :mod:`.design`)."""
 from __future__ import annotations
 
 import pandas as pd
 
-from . import _mulligan_figures as figs
-from ._design import PRESET_NAMES
-from ._estimates import Estimate, estimates_frame
-from ._framework import Finding, Precision, StudyResult
-from ._paired import difference, standard_errors
-from ._trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
+from ..framework.design import PRESET_NAMES
+from ..framework.estimates import Estimate, estimates_frame
+from ..framework.render import format_estimate
+from ..framework.study import Finding, Precision, StudyResult
+from . import figures as figs
+from .design import PLAYERS
+from ..framework.paired import difference, standard_errors
+from ..framework.trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
 
 # phase of the round: the acquiring player's face-down cards at the draw
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5 face-down cards"),
@@ -16,9 +18,7 @@ PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5 face-dow
 SOURCES = ((MODE_PILE, "pile", "taken from a discard pile"), (MODE_BLIND, "blind", "drawn blind"))
 
 
-def analyse(study, ctx, tables, data) -> StudyResult:
-    from .mulligan_value import PLAYERS
-
+def analyse(ctx, tables, data) -> StudyResult:
     min_n = 10 if ctx.quick else 30
     dealt = data["dealt"]
     invalid = int((~dealt["ok"]).sum())
@@ -151,8 +151,6 @@ def _limit_estimates(r) -> dict:
 # ----------------------------------------------------------------- outputs
 def _ci(e: Estimate, kind: str = "points") -> str:
     """An estimate in a sentence: its mean and 95% interval."""
-    from ._render import format_estimate
-
     return format_estimate(e, kind)
 
 

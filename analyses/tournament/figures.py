@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._design import PRESET_NAMES
-from ._framework import FigureOut
-from ._plots import errorbars, new_figure, players_color, strategy_color, style
+from ..framework.design import PRESET_NAMES
+from ..framework.study import FigureOut
+from ..framework.plots import errorbars, new_figure, players_color, strategy_color, style
 
 
 def standings_figure(standings: list[dict], players) -> FigureOut:
