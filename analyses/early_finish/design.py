@@ -51,7 +51,7 @@ def tidy(index, table, result) -> pd.DataFrame:
     return pd.DataFrame({
         "players": np.full(seat.size, table.players, dtype=np.int8),
         "lineup": np.full(seat.size, index, dtype=np.int16),
-        "game": (game + result.first_game).astype(np.int32),
+        "game": (game + result.first_game).astype(np.int64),
         "round": rnd.astype(np.int8),
         "strategy": pd.Categorical(names, categories=HEURISTIC_NAMES),
         "score": score.astype(np.int16),

@@ -49,6 +49,7 @@ class Table:
     first_game: int = 0
     rotate: bool = True
     label: str = ""
+    pool: tuple[str, ...] = ()   # every strategy name of the design (a study's category list), if it keeps one
 
     def command(self, seed: int) -> str:
         """The ``gnoming-sim simulate`` command that replays this table's games."""
@@ -70,6 +71,7 @@ class Context:
     rules: RuleConfig = field(default_factory=RuleConfig)
     deck: Deck = PUBLISHED
     pool: object = None           # a gnoming_sim.batch.distributed pool (--workers / --scheduler), or None
+    strategies: tuple[str, ...] = ()   # registered (user) strategies that join the presets in the tournament
 
     def simulate_many(self, calls):
         """``engine.simulate(**call)`` for each call, in order, on the pool or in this process."""

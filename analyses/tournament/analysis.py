@@ -13,9 +13,10 @@ from . import figures as figs
 from .design import HEADLINE_PLAYERS, PLAYERS
 
 def analyse(ctx, tables, data) -> StudyResult:
+    names = tables[0].pool if tables and tables[0].pool else PRESET_NAMES
     standings, h2h, seats = [], [], []
     for p in PLAYERS:
-        block = _Block.of(data[data["players"] == p], p)
+        block = _Block.of(data[data["players"] == p], p, names)
         if block is None:
             continue
         standings += _standings(block)
@@ -30,13 +31,13 @@ def analyse(ctx, tables, data) -> StudyResult:
         Precision("seat advantage", max(r["dev"].half_width for r in seats), "points"),
     ]
     lineups = {p: [t.seats for t in tables if t.players == p] for p in PLAYERS}
-    figures = [figs.standings_figure(standings, PLAYERS), figs.head_to_head_figure(h2h, PLAYERS),
+    figures = [figs.standings_figure(standings, PLAYERS, names), figs.head_to_head_figure(h2h, PLAYERS, names),
                figs.seats_figure(seats, PLAYERS)]
     return StudyResult(
         findings=findings, figures=figures, frames=frames, precision=precision,
         summary=_summary(standings, h2h, seats),
         context={"standings": standings, "h2h_rows": _h2h_rows(h2h), "seats": seats,
-                 "players": [p for p in PLAYERS if lineups[p]], "lineups": lineups, "presets": PRESET_NAMES,
+                 "players": [p for p in PLAYERS if lineups[p]], "lineups": lineups, "presets": names,
                  "games": tables[0].games if tables else 0},
     )
 
@@ -49,15 +50,16 @@ class _Block:
     array is seat ``s`` of lineup ``l`` on deal ``g``.
     """
 
-    def __init__(self, players, score, win, code):
+    def __init__(self, players, score, win, code, names):
         self.players = players
+        self.names = names            # the strategy names ``code`` indexes
         self.score = score            # float64 (L, G, P) game scores
         self.win = win                # float64 (L, G, P) win credit
-        self.code = code              # int (L, G, P) index into PRESET_NAMES
+        self.code = code              # int (L, G, P) index into names
         self.lineups, self.deals, _ = score.shape
 
     @classmethod
-    def of(cls, rows: pd.DataFrame, players: int) -> "_Block | None":
+    def of(cls, rows: pd.DataFrame, players: int, names=PRESET_NAMES) -> "_Block | None":
         if rows.empty:
             return None
         lineups = rows["lineup"].nunique()
@@ -66,11 +68,11 @@ class _Block:
         if not ((game == game[:1, :, :1]).all() and (rows["seat"].to_numpy().reshape(shape) == np.arange(players)).all()):
             raise ValueError("tournament rows must be ordered by lineup, game and seat, every lineup on the same games")
         return cls(players, rows["score"].to_numpy(np.float64).reshape(shape),
-                   rows["win"].to_numpy(np.float64).reshape(shape), rows["strategy"].cat.codes.to_numpy().reshape(shape))
+                   rows["win"].to_numpy(np.float64).reshape(shape), rows["strategy"].cat.codes.to_numpy().reshape(shape), tuple(names))
 
     def per_deal(self, values: np.ndarray, by_lineup: bool = False) -> np.ndarray:
         """Mean of ``values`` per deal and strategy: float (G, S), or (L, G, S) per lineup; nan if absent."""
-        n_s = len(PRESET_NAMES)
+        n_s = len(self.names)
         group = np.arange(self.deals)[None, :, None] * n_s + self.code
         if by_lineup:
             group = group + np.arange(self.lineups)[:, None, None] * (self.deals * n_s)
@@ -82,18 +84,19 @@ class _Block:
         return means.reshape((self.lineups, self.deals, n_s) if by_lineup else (self.deals, n_s))
 
     def present(self) -> list[int]:
-        """Indices (into PRESET_NAMES) of the strategies that sat at this table size."""
+        """Indices (into ``names``) of the strategies that sat at this table size."""
         return sorted(set(np.unique(self.code).tolist()))
 
 
 def _standings(b: _Block) -> list[dict]:
     score, win = b.per_deal(b.score), b.per_deal(b.win)
-    plays = np.bincount(b.code.ravel(), minlength=len(PRESET_NAMES))
+    plays = np.bincount(b.code.ravel(), minlength=len(b.names))
     rows = []
     for k in b.present():
-        rows.append({"players": b.players, "strategy": PRESET_NAMES[k], "plays": int(plays[k]),
+        rows.append({"players": b.players, "strategy": b.names[k], "plays": int(plays[k]),
                      "score": Estimate.of_mean(score[:, k]),
-                     "win": Estimate.of_share(float(win[:, k].sum()), b.deals)})
+                     # per-deal mean win credit: fractional (ties, several seats), so the mean interval
+                     "win": Estimate.of_mean(win[:, k])})
     rows.sort(key=lambda r: r["score"].mean)
     for rank, r in enumerate(rows, 1):
         r["rank"] = rank
@@ -110,7 +113,7 @@ def _head_to_head(b: _Block) -> list[dict]:
         if not both.any():
             continue
         a, c = means[both, :, i].mean(axis=0), means[both, :, j].mean(axis=0)
-        rows.append({"players": b.players, "a": PRESET_NAMES[i], "b": PRESET_NAMES[j], "tables": int(both.sum()),
+        rows.append({"players": b.players, "a": b.names[i], "b": b.names[j], "tables": int(both.sum()),
                      "diff": Estimate.of_paired(a, c)})
     return rows
 
@@ -122,8 +125,8 @@ def _seats(b: _Block, rotate_start: bool) -> list[dict]:
     rows = []
     for s in range(b.players):
         starts = [r + 1 for r in range(3) if (r if rotate_start else 0) % b.players == s]
-        rows.append({"players": b.players, "seat": s + 1, "starts": starts, "dev": Estimate.of_mean(dev[:, s]),
-                     "win": Estimate.of_share(float(wins[:, s].sum()), b.deals)})
+        rows.append({"players": b.players, "seat": s, "starts": starts, "dev": Estimate.of_mean(dev[:, s]),
+                     "win": Estimate.of_mean(wins[:, s])})
     return rows
 
 

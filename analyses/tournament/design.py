@@ -11,17 +11,23 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..framework.design import PRESET_NAMES, balanced_lineups
+from ..framework.design import PRESET_NAMES, balanced_lineups, cell_first_game
 from ..framework.study import Table
 
 PLAYERS = (3, 4, 5, 7)
 HEADLINE_PLAYERS = 4
 
 
-def tables(games: int) -> list[Table]:
-    """The design: every table to play, ``games`` games per design cell."""
-    return [Table(p, lineup, games, label=f"{p} players: {', '.join(lineup)}")
-            for p in PLAYERS for lineup in balanced_lineups(PRESET_NAMES, p)]
+def tables(games: int, extra: tuple[str, ...] = ()) -> list[Table]:
+    """The design: every lineup at every table size plays ``games`` games.
+
+    ``extra``: registered strategies (a user's own) that join the presets.  The lineups of
+    one table size share their deals (a cell); each table size has its own deals.
+    """
+    names = PRESET_NAMES + tuple(n for n in extra if n not in PRESET_NAMES)
+    return [Table(p, lineup, games, first_game=cell_first_game("tournament", p), pool=names,
+                  label=f"{p} players: {', '.join(lineup)}")
+            for p in PLAYERS for lineup in balanced_lineups(names, p)]
 
 
 def tidy(index, table, result) -> pd.DataFrame:
@@ -31,9 +37,9 @@ def tidy(index, table, result) -> pd.DataFrame:
     return pd.DataFrame({
         "players": np.full(games * players, players, dtype=np.int8),
         "lineup": np.full(games * players, index, dtype=np.int16),
-        "game": np.repeat(np.arange(result.first_game, result.first_game + games, dtype=np.int32), players),
+        "game": np.repeat(np.arange(result.first_game, result.first_game + games, dtype=np.int64), players),
         "seat": np.tile(np.arange(players, dtype=np.int8), games),
-        "strategy": pd.Categorical(names, categories=PRESET_NAMES),
+        "strategy": pd.Categorical(names, categories=table.pool or PRESET_NAMES),
         "score": result.totals.ravel().astype(np.int16),
         "win": result.win_credit.ravel().astype(np.float64),
     })

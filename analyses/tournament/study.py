@@ -16,7 +16,7 @@ class Tournament(Study):
     quick_games = 420
 
     def design(self, ctx) -> list[Table]:
-        return design.tables(ctx.cell_games(self))
+        return design.tables(ctx.cell_games(self), ctx.strategies)
 
     def tidy(self, index, table, result) -> pd.DataFrame:
         return design.tidy(index, table, result)
