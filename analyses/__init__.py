@@ -8,17 +8,9 @@
     hazard_risk/
     report.py       runs the registered studies and writes the report
 
-:data:`STUDIES` is the registry the report runs, in order.  To add a study, write its
-package (with its ``template.html``), list it in pyproject.toml and append an instance
-here.  The framework never imports a study; studies never import each other or the report.
+:data:`gnoming_sim.analyses.report.STUDIES` is the registry the report runs, in order.  To
+add a study, write its package (with its ``template.html``), list it in pyproject.toml and
+append an instance there.  The framework never imports a study; studies never import each
+other or the report; this ``__init__`` imports nothing, so loading the framework (or one
+study) does not load them all.
 """
-from __future__ import annotations
-
-from .early_finish import EarlyFinish
-from .hazard_risk import HazardRisk
-from .mulligan_value import MulliganValue
-from .tournament import Tournament
-
-STUDIES = (Tournament(), EarlyFinish(), MulliganValue(), HazardRisk())
-
-__all__ = ["STUDIES"]

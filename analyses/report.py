@@ -30,10 +30,15 @@ from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.game.version import __version__
 
-from . import STUDIES
-
-from .framework.study import Context, Study, StudyRun, play_study
+from .early_finish import EarlyFinish
 from .framework.render import data_uri, environment, figure_png, format_mean
+from .framework.study import Context, Study, StudyRun, play_study
+from .hazard_risk import HazardRisk
+from .mulligan_value import MulliganValue
+from .tournament import Tournament
+
+# the studies a report runs, in order (the registry)
+STUDIES = (Tournament(), EarlyFinish(), MulliganValue(), HazardRisk())
 
 ProgressFactory = Callable[[Study, int], contextlib.AbstractContextManager]
 

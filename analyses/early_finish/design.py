@@ -1,7 +1,8 @@
 """Study ``early-finish``: when a player turns their final card, how often is it the -5?
 
 Design.  Tables of the four heuristic presets at 2 to 7 players, seats rotated: at
-each table size the cyclic lineups (every preset sits equally often) share the games.
+each table size the cyclic lineups (every preset sits equally often) share the games;
+each table size plays its own deals.
 Random play is left out: it finishes by chance, and a random player at the table is
 no rival, which would flatter every finisher.  One observation per finished round:
 the finisher's true score when it turned its last card (it takes no more turns),
@@ -15,12 +16,11 @@ import pandas as pd
 
 from gnoming_sim.game import fields as F
 
-from ..framework.design import HEURISTIC_NAMES, cyclic_lineups
+from ..framework.design import HEURISTIC_NAMES, cell_first_game, cyclic_lineups
 from ..framework.study import Table
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 HEADLINE_PLAYERS = 4
-WINDOW = 8   # points either side of the rough even-bet score that the precise fit uses
 
 
 def tables(games: int) -> list[Table]:
@@ -30,7 +30,7 @@ def tables(games: int) -> list[Table]:
         lineups = cyclic_lineups(HEURISTIC_NAMES, p)
         share = -(-games // len(lineups))   # lineups split the games of a table size
         for k, lineup in enumerate(lineups):
-            tables.append(Table(p, lineup, share, first_game=k * share,
+            tables.append(Table(p, lineup, share, first_game=cell_first_game("early-finish", p) + k * share,
                                 label=f"{p} players: {', '.join(lineup)}"))
     return tables
 

@@ -1,4 +1,5 @@
-"""Estimates with their 95% intervals, and the logistic fit behind the rules of thumb.
+"""Estimates with their 95% intervals: means, paired differences, shares (Wilson, or clustered by
+deal), Holm's correction for a family of tests, and the crossing behind the finishing rule.
 
 Every number a report shows is an :class:`Estimate`: a mean (or share), its 95%
 interval and the sample size it rests on.  The constructors wrap
@@ -10,6 +11,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import isotonic_regression
+from scipy.stats import norm
 
 from gnoming_sim.batch.stats import Z95, mean_ci, paired_diff_ci, wilson
 
@@ -58,73 +61,155 @@ class Estimate:
         return {"mean": float(self.mean), "ci95": [float(self.lo), float(self.hi)], "n": int(self.n)}
 
 
-@dataclass(frozen=True)
-class LogisticFit:
-    """``P(y = 1 | x) = 1 / (1 + exp(-(b0 + b1 x)))`` fitted to grouped binomial data."""
+def clustered_share(successes, trials) -> Estimate:
+    """A share ``sum(successes) / sum(trials)`` whose rows come in clusters (the seats or rounds of one deal).
 
-    b0: float
-    b1: float
-    cov: np.ndarray   # float64 (2, 2), the inverse Fisher information
-    n: int            # trials behind the fit
-
-    def p(self, x) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-(self.b0 + self.b1 * np.asarray(x, dtype=np.float64))))
-
-    def crossing(self, level: float = 0.5) -> Estimate | None:
-        """The ``x`` where the fitted probability equals ``level``, with a delta-method interval.
-
-        None when the curve is flat or rising (no crossing a threshold rule could use).
-        """
-        if not self.b1 < 0:
-            return None
-        logit = math.log(level / (1.0 - level))
-        x = (logit - self.b0) / self.b1
-        grad = np.array([-1.0 / self.b1, -(logit - self.b0) / self.b1 ** 2])
-        var = float(grad @ self.cov @ grad)
-        if not (math.isfinite(x) and math.isfinite(var)) or var < 0:
-            return None
-        half = Z95 * math.sqrt(var)
-        return Estimate(x, x - half, x + half, self.n)
-
-
-def fit_logistic(x, successes, trials, max_iter: int = 100) -> LogisticFit | None:
-    """Maximum-likelihood logistic fit by Newton's method (IRLS) on grouped data.
-
-    ``x``, ``successes`` and ``trials`` are 1-d arrays of equal length, one entry per
-    distinct value of ``x``.  None when the fit does not converge (e.g. perfectly
-    separated data, as a tiny sample can be).
+    ``successes`` and ``trials`` are 1-d arrays with one entry per cluster (a deal, a
+    game): the units that are independent.  The interval is the normal one of a ratio
+    estimator with the cluster-robust variance
+    ``n / (n - 1) * sum((y_c - p m_c)**2) / (sum m_c)**2``, so rows that share a deal do
+    not pass for independent draws.  ``n`` of the result counts clusters.
     """
-    x = np.asarray(x, dtype=np.float64)
-    k = np.asarray(successes, dtype=np.float64)
-    m = np.asarray(trials, dtype=np.float64)
-    keep = m > 0
-    x, k, m = x[keep], k[keep], m[keep]
-    if x.size < 2 or np.ptp(x) == 0 or k.sum() in (0, m.sum()):
-        return None
-    centre = float(np.average(x, weights=m))   # centring keeps Newton's steps well scaled
-    X = np.column_stack([np.ones_like(x), x - centre])
-    beta = np.zeros(2)
-    for _ in range(max_iter):
-        p = 1.0 / (1.0 + np.exp(-(X @ beta)))
-        w = m * p * (1 - p)
-        info = X.T @ (w[:, None] * X)
-        try:
-            step = np.linalg.solve(info, X.T @ (k - m * p))
-        except np.linalg.LinAlgError:
-            return None
-        beta = beta + step
-        if not np.all(np.isfinite(beta)) or np.abs(beta).max() > 50:
-            return None
-        if np.abs(step).max() < 1e-10:
+    y = np.asarray(successes, dtype=np.float64).ravel()
+    m = np.asarray(trials, dtype=np.float64).ravel()
+    n = int(y.size)
+    total = float(m.sum())
+    if n == 0 or total <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    p = float(y.sum()) / total
+    if n == 1:
+        return Estimate(p, p, p, 1)
+    var = n / (n - 1) * float(np.sum((y - p * m) ** 2)) / total ** 2
+    half = Z95 * math.sqrt(var)
+    return Estimate(p, p - half, p + half, n)
+
+
+def holm(estimates, null: float = 0.0, alpha: float = 0.05) -> list[bool]:
+    """Which of a family of estimates differ from ``null`` after Holm's correction.
+
+    Each test is the two-sided normal test its 95% interval stands for (standard error
+    = half-width / 1.96); Holm's step-down keeps the chance of any false claim in the
+    family at most ``alpha``.  Returns one bool per estimate, in the given order.
+    """
+    ests = list(estimates)
+    z = []
+    for e in ests:
+        se = e.half_width / Z95
+        z.append(abs(e.mean - null) / se if se > 0 else (math.inf if e.mean != null else 0.0))
+    pvals = 2 * norm.sf(np.asarray(z, dtype=np.float64))
+    order = np.argsort(pvals, kind="stable")
+    keep = [False] * len(ests)
+    m = len(ests)
+    for rank, i in enumerate(order):
+        if pvals[i] > alpha / (m - rank):
             break
-    else:
+        keep[int(i)] = True
+    return keep
+
+
+# ----------------------------------------------------------------- where a falling curve crosses 1/2
+@dataclass(frozen=True)
+class Crossing:
+    """Where a falling probability curve over integer ``x`` crosses ``level``.
+
+    ``at_most``: the largest ``x`` whose (monotone) fitted probability is at least
+    ``level``, i.e. the integer rule "at most ``at_most``"; ``clear`` is True when that
+    rule is clear at 95%: the fitted probability at ``at_most`` has its interval above
+    ``level`` and the one at ``at_most + 1`` below it.  ``point``: the crossing of the
+    straight lines joining the fitted per-``x`` probabilities, with a bootstrap interval.
+    """
+
+    at_most: int
+    clear: bool
+    point: Estimate
+    p_at: Estimate        # fitted probability at ``at_most``
+    p_next: Estimate      # ... and at ``at_most + 1``
+
+
+def _falling_fit(k: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Weighted least-squares non-increasing fit to the proportions ``k / n`` (pool adjacent violators)."""
+    keep = n > 0
+    fit = np.full(k.shape, np.nan)
+    if keep.any():
+        fit[keep] = isotonic_regression(k[keep] / n[keep], weights=n[keep], increasing=False).x
+    return fit
+
+
+def _cross(x: np.ndarray, fit: np.ndarray, level: float) -> tuple[float, int]:
+    """(interpolated crossing, integer rule) of a non-increasing fit on the integer grid ``x``.
+
+    -inf (+inf) when the fit lies below (at or above) ``level`` over the whole grid.
+    """
+    above = np.nonzero(fit >= level)[0]
+    if above.size == 0:
+        return -math.inf, int(x[0]) - 1
+    if above[-1] == fit.size - 1:
+        return math.inf, int(x[-1])
+    i = int(above[-1])
+    f0, f1 = fit[i], fit[i + 1]
+    frac = (f0 - level) / (f0 - f1) if f0 > f1 else 0.0
+    return float(x[i] + frac * (x[i + 1] - x[i])), int(x[i])
+
+
+def finishing_crossing(x, earned, clusters, rng: np.random.Generator, level: float = 0.5,
+                       replicates: int = 200) -> Crossing | None:
+    """Read the ``level`` crossing off the per-``x`` proportions, with a bootstrap over clusters.
+
+    ``x`` (int), ``earned`` (bool) and ``clusters`` (any labels, e.g. game numbers) have one
+    entry per row (a finished round).  The rows of one cluster (the rounds of one game:
+    same table, same seats) need not be independent; clusters are.  A replicate reweights
+    every cluster by a Poisson(1) count (the Poisson bootstrap), refits the
+    non-increasing curve and reads its crossing; the 95% interval is the replicates' 2.5
+    and 97.5 percentiles.  No model is assumed beyond a probability that does not rise
+    with ``x``.  None when the fit never crosses ``level`` inside the observed values.
+    """
+    x = np.asarray(x, dtype=np.int64).ravel()
+    earned = np.asarray(earned, dtype=bool).ravel()
+    if x.size == 0 or x.min() == x.max():
         return None
-    p = 1.0 / (1.0 + np.exp(-(X @ beta)))
-    cov_c = np.linalg.inv(X.T @ ((m * p * (1 - p))[:, None] * X))
-    # back from the centred x: b0 = a0 - a1 * centre
-    J = np.array([[1.0, -centre], [0.0, 1.0]])
-    b = J @ beta
-    return LogisticFit(float(b[0]), float(b[1]), J @ cov_c @ J.T, int(m.sum()))
+    _, cluster = np.unique(np.asarray(clusters).ravel(), return_inverse=True)
+    xi = x - x.min()
+    grid = np.arange(x.min(), x.max() + 1)
+    size = grid.size
+
+    def curve(weights=None):
+        n = np.bincount(xi, weights=weights, minlength=size).astype(np.float64)
+        k = np.bincount(xi[earned], weights=None if weights is None else weights[earned], minlength=size)
+        fit = np.full(size, np.nan)
+        ok = n > 0
+        fit[ok] = isotonic_regression(k[ok] / n[ok], weights=n[ok], increasing=False).x
+        return _fill(fit)
+
+    fit = curve()
+    point, at_most = _cross(grid, fit, level)
+    if not math.isfinite(point):
+        return None
+    i = at_most - int(grid[0])
+    pts, p_at, p_next = np.empty(replicates), np.empty(replicates), np.empty(replicates)
+    groups = int(cluster.max()) + 1
+    for b in range(replicates):
+        fb = curve(rng.poisson(1.0, size=groups).astype(np.float64)[cluster])
+        pts[b] = _cross(grid, fb, level)[0]
+        p_at[b], p_next[b] = fb[i], fb[i + 1]
+    # a replicate whose curve never crosses inside the grid counts as -inf / +inf: it widens the interval
+    lo = float(np.percentile(pts, 2.5, method="lower"))
+    hi = float(np.percentile(pts, 97.5, method="higher"))
+    n = groups
+    e_at = Estimate(float(fit[i]), *np.percentile(p_at, [2.5, 97.5]).tolist(), n)
+    e_next = Estimate(float(fit[i + 1]), *np.percentile(p_next, [2.5, 97.5]).tolist(), n)
+    return Crossing(at_most, bool(e_at.lo > level and e_next.hi < level), Estimate(point, lo, hi, n), e_at, e_next)
+
+
+def _fill(fit: np.ndarray) -> np.ndarray:
+    """Carry the fit over values with no rows (nan) from the nearest value below (or above, at the start)."""
+    out = fit.copy()
+    for i in range(1, out.size):
+        if np.isnan(out[i]):
+            out[i] = out[i - 1]
+    for i in range(out.size - 2, -1, -1):
+        if np.isnan(out[i]):
+            out[i] = out[i + 1]
+    return out
 
 
 def estimates_frame(rows: list[dict]):

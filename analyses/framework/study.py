@@ -1,7 +1,7 @@
 """The study framework: a study is an experiment design, a tidy frame, an analysis, figures.
 
 A study module defines one :class:`Study` subclass and registers an instance in
-:data:`gnoming_sim.analyses.STUDIES`.  The report (:mod:`gnoming_sim.analyses.report`) then, for each study:
+:data:`gnoming_sim.analyses.report.STUDIES`.  The report (:mod:`gnoming_sim.analyses.report`) then, for each study:
 
 1. asks it for its design: a list of :class:`Table` s to play, all under one seed;
 2. plays every table in chunks (:meth:`Study.play`; by default :func:`play_tables`),

@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 import gnoming_sim.analyses as analyses
+from gnoming_sim.analyses.report import STUDIES
 
 ROOT = Path(analyses.__file__).parent
 PKG = "gnoming_sim.analyses"
@@ -67,6 +68,10 @@ def test_a_study_imports_only_the_framework_and_itself():
             assert not bad, f"{module} imports {bad}"
 
 
+def test_the_package_init_imports_nothing():
+    assert _imports()[PKG] == set()
+
+
 def test_no_import_cycles():
     graph = _imports()
     state: dict[str, int] = {}
@@ -86,6 +91,6 @@ def test_no_import_cycles():
 
 
 def test_every_study_has_its_template_beside_it():
-    for study in analyses.STUDIES:
+    for study in STUDIES:
         assert (ROOT / study.template).is_file(), study.template
         assert study.template.split("/")[0] in STUDY_PACKAGES

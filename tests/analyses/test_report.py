@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim.analyses import STUDIES
+from gnoming_sim.analyses.report import STUDIES
 from gnoming_sim.game.version import __version__
 from gnoming_sim.cli.app import cli
 
