@@ -12,9 +12,13 @@ Design, at 2 to 7 players, seats rotated:
   with every player declining the flips a discarded hazard offers.  The trace of arm
   *hazard* tells who drew it, when, and whether they kept it.  Hazard against ordinary
   measures everything the hazard does; hazard against no-flips, what its flips are worth.
+  The two other rounds of the game have every hazard buried at the bottom of the draw
+  pile in all three arms, so declining flips changes only the edited round.
 * ``deny`` (same deals in every arm): one seat plays ``cautious`` with ``hazard_deny``
   0, 1.5 (the preset), 3 or 6 (the worth, per opponent who could flip, of keeping a drawn
   hazard rather than discarding it), against the heuristic presets.
+
+Every (experiment, table size) cell plays deals of its own (:func:`cell_first_game`).
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.cards import HAZARD
 
-from ..framework.design import HEURISTIC_NAMES, PRESET_NAMES, cyclic_lineups
+from ..framework.design import HEURISTIC_NAMES, PRESET_NAMES, cell_first_game, cyclic_lineups
 from ..framework.paired import (
     ArmTable,
     bury_ordinary_partner,
@@ -52,7 +56,6 @@ DRAWN_ARMS = ("hazard", "ordinary", "no-flips")
 DENY_LEVELS = (0.0, 1.5, 3.0, 6.0)     # 1.5: the cautious preset
 DENY_BASE = "cautious"
 MAX_DEPTH = 16                         # the hazard lies 0 .. MAX_DEPTH - 1 cards deep in the draw pile
-FIRST_GAME = {NATURAL: 0, DRAWN: 1 << 30, DENY: 2 << 30}   # the experiments play different deals
 SHARE = {NATURAL: 1, DRAWN: 2, DENY: 2}  # each plays cell_games // SHARE games per table size
 
 
@@ -87,13 +90,13 @@ def tables(games: int) -> list[ArmTable]:
             for k, lineup in enumerate(lineups):
                 for arm in arms:
                     seats = tuple(f"{s}/no-flip" for s in lineup) if arm == "no-flips" else lineup
-                    tables.append(ArmTable(p, seats, share, first_game=FIRST_GAME[experiment] + k * share,
+                    tables.append(ArmTable(p, seats, share, first_game=cell_first_game("hazard-risk", experiment, p) + k * share,
                                            experiment=experiment, arm=arm,
                                            label=f"{experiment}, {arm}: {p} players, {', '.join(seats)}"))
         share = max(games // SHARE[DENY], 1)
         for level in DENY_LEVELS:
             seats = (deny_name(level),) + opponents(p)
-            tables.append(ArmTable(p, seats, share, first_game=FIRST_GAME[DENY], experiment=DENY,
+            tables.append(ArmTable(p, seats, share, first_game=cell_first_game("hazard-risk", DENY, p), experiment=DENY,
                                    arm=f"{level:g}", label=f"deny {level:g}: {p} players, {', '.join(seats)}"))
     return tables
 
@@ -125,30 +128,53 @@ def drawn_edit(rows: np.ndarray, players: int, depth: np.ndarray, card: int = HA
     return out, plain, pos, ok & (partner >= 0)
 
 
+def bury_all(rows: np.ndarray, card: int = HAZARD) -> np.ndarray:
+    """A copy of ``rows`` (G, N) with every ``card`` moved to the bottom of the draw pile, below
+    the deepest ordinary card (in play only if the pile runs out)."""
+    out = rows.copy()
+    for _ in range(int((out == card).sum(axis=1).max(initial=0))):
+        bottom = deepest(~is_special(out))
+        above = (out == card) & (np.arange(out.shape[1]) < bottom[:, None])
+        swap(out, np.argmax(above, axis=1), bottom, above.any(axis=1))
+    return out
+
+
 def drawn_arms(players: int, lo: int, deals: np.ndarray, rng):
+    """The three arms of the drawn experiment on ``deals`` (G, 3, N).
+
+    The edited round ``g % 3`` holds one hazard (see :func:`drawn_edit`); in the two other
+    rounds every hazard is buried at the bottom of the draw pile in every arm, so the
+    arm *no-flips*, whose players decline every hazard flip, differs from arm *hazard*
+    only in the edited round.
+    """
     games = lo + np.arange(deals.shape[0])
     rounds = games % 3
     n_special = int(is_special(deals[0, 0]).sum())
     room = deals.shape[2] - (9 * players + 2) - n_special - 1
     depth = rng.integers(0, max(min(MAX_DEPTH, room), 1), size=games.size)
+    quiet = deals.copy()
+    for r in range(3):
+        quiet[:, r] = bury_all(deals[:, r])
     rows = round_rows(deals, rounds)
     held, plain, pos, ok = drawn_edit(rows, players, depth)
-    hazard = with_rounds(deals, rounds, held)
-    return ({"hazard": hazard, "no-flips": hazard, "ordinary": with_rounds(deals, rounds, plain)},
+    hazard = with_rounds(quiet, rounds, held)
+    return ({"hazard": hazard, "no-flips": hazard, "ordinary": with_rounds(quiet, rounds, plain)},
             {"rounds": rounds, "pos": pos, "depth": depth, "ok": ok})
 
 
 # ----------------------------------------------------------------- what is kept
 def natural_rows(res) -> pd.DataFrame:
-    """Per strategy: player-rounds, rounds ending with a hazard, hazards left (sum and sum of squares)."""
+    """Per game and strategy: player-rounds, rounds ending with a hazard, hazards left (sum and sum of
+    squares).  A game's player-rounds share its deals, so the analysis clusters by game."""
     hz = (res.round_stats[..., F.F_HAZARDS] // 10).astype(np.int64)        # (G, 3, P)
-    names = np.asarray(res.strategy_names)[res.seat_strategy]
-    names = np.broadcast_to(names[:, None, :], hz.shape).ravel()
-    frame = pd.DataFrame({"strategy": names, "hz": hz.ravel()})
+    G, _, P = hz.shape
+    names = np.asarray(res.strategy_names)[res.seat_strategy]            # (G, P)
+    frame = pd.DataFrame({"game": np.repeat(res.first_game + np.arange(G, dtype=np.int64), 3 * P),
+                          "strategy": np.broadcast_to(names[:, None, :], hz.shape).ravel(), "hz": hz.ravel()})
     frame["hz_sq"] = frame["hz"] ** 2
     frame["with"] = frame["hz"] > 0
-    out = frame.groupby("strategy").agg(player_rounds=("hz", "size"), with_hazard=("with", "sum"),
-                                        hazards=("hz", "sum"), hazards_sq=("hz_sq", "sum")).reset_index()
+    out = frame.groupby(["game", "strategy"]).agg(player_rounds=("hz", "size"), with_hazard=("with", "sum"),
+                                                  hazards=("hz", "sum"), hazards_sq=("hz_sq", "sum")).reset_index()
     out.insert(0, "players", res.players)
     return out
 
