@@ -25,7 +25,7 @@ def ending_figure(cells: list[dict], by_players: list[dict]) -> FigureOut:
     ax.legend(fontsize=8, frameon=False)
     return FigureOut("end-with-hazard", fig,
                      "Share of player-rounds that end with at least one hazard in the player's layout, by number "
-                     "of players and preset (standard deals); 95% Wilson intervals.",
+                     "of players and preset (standard deals); 95% intervals clustered by game.",
                      "Probability of ending a round with a hazard against the number of players, per preset.")
 
 

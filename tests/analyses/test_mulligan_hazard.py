@@ -171,9 +171,9 @@ def test_both_sections_render(quick_report):
 def test_summary_keys_and_intervals(quick_report):
     summary = json.loads((quick_report / "summary.json").read_text(encoding="utf-8"))
     mv, hr = summary["mulligan_value"], summary["hazard_risk"]
-    for e in (mv["points_per_round"], hr["end_with_hazard_probability"]):
+    for e in (mv["score_change_per_round"], hr["end_with_hazard_probability"]):
         assert set(e) == {"mean", "ci95", "n"} and e["n"] > 0
-    assert mv["points_per_round"]["mean"] > 0            # positive: the mulligan lowers its holder's score
+    assert mv["score_change_per_round"]["mean"] < 0      # a change in score: the mulligan lowers it
     assert 0 < mv["paired_se"] < mv["unpaired_se"]
     found = list(_estimates({"mulligan_value": mv, "hazard_risk": hr}))
     assert len(found) > 50
