@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ..framework.design import PRESET_NAMES
-from ..framework.estimates import Estimate, estimates_frame
+from ..framework.estimates import Estimate, estimates_frame, holm
 from ..framework.study import Finding, Precision, StudyResult
 from . import figures as figs
 from .design import HEADLINE_PLAYERS, PLAYERS
@@ -36,7 +36,7 @@ def analyse(ctx, tables, data) -> StudyResult:
     return StudyResult(
         findings=findings, figures=figures, frames=frames, precision=precision,
         summary=_summary(standings, h2h, seats),
-        context={"standings": standings, "h2h_rows": _h2h_rows(h2h), "seats": seats,
+        context={"standings": standings, "h2h_rows": _h2h_rows(h2h), "h2h_count": len(h2h), "seats": seats,
                  "players": [p for p in PLAYERS if lineups[p]], "lineups": lineups, "presets": names,
                  "games": tables[0].games if tables else 0},
     )
@@ -135,7 +135,7 @@ def _h2h_rows(h2h: list[dict]) -> list[dict]:
     """One row per pair, one cell per table size (or None where the pair never met)."""
     pairs = {}
     for r in h2h:
-        pairs.setdefault((r["a"], r["b"]), {})[r["players"]] = r["diff"]
+        pairs.setdefault((r["a"], r["b"]), {})[r["players"]] = r
     return [{"a": a, "b": b, "by_players": cells} for (a, b), cells in pairs.items()]
 
 
@@ -151,19 +151,22 @@ def _findings(standings, h2h, seats) -> list[Finding]:
         -pair["diff"].mean, -pair["diff"].hi, -pair["diff"].lo, pair["diff"].n)
     seat_rows = [r for r in seats if r["players"] == p]
     best_seat = min(seat_rows, key=lambda r: r["dev"].mean)
-    if best_seat["dev"].excludes(0.0):
-        seat_sentence = (f"Seat {best_seat['seat']} is the best place to sit at {p} players: {{value}} points "
-                         f"per game against the table average")
+    tests = len(seats)
+    if best_seat["holm"] and best_seat["dev"].mean < 0:
+        seat_sentence = (f"Seat {best_seat['seat']} (seats numbered from 0) is the best place to sit at {p} players: "
+                         f"{{value}} points per game against the table average (negative is better; clear after "
+                         f"Holm's correction over the {tests} seats tested)")
     else:
-        seat_sentence = (f"No seat has a clear edge at {p} players: the best-looking one, seat {best_seat['seat']}, "
-                         f"scores {{value}} points per game against the table average")
+        seat_sentence = (f"No seat has a clear edge at {p} players after Holm's correction over the {tests} seats "
+                         f"tested: the best-looking one, seat {best_seat['seat']} (numbered from 0), scores {{value}} "
+                         f"points per game against the table average")
     return [
         Finding("tournament.best_win_share",
                 f"With {p} players, {top_win['strategy']} is the strongest preset: it wins {{value}} of the games",
                 top_win["win"], "pct", "deals"),
         Finding("tournament.head_to_head",
-                f"On the same deals, {best['strategy']} scores {{value}} points per game against "
-                f"{second['strategy']}, the runner-up ({p} players; lower is better)",
+                f"On the same deals, {best['strategy']}'s game score minus {second['strategy']}'s (the runner-up) "
+                f"is {{value}} points per game ({p} players; negative is better)",
                 diff, "signed", "deals"),
         Finding("tournament.seat_advantage", seat_sentence, best_seat["dev"], "signed", "deals"),
     ]
@@ -175,8 +178,9 @@ def _summary(standings, h2h, seats) -> dict:
         out.setdefault(str(r["players"]), {}).setdefault("standings", {})[r["strategy"]] = {
             "mean_game_score": r["score"].to_json(), "win_share": r["win"].to_json(), "plays": r["plays"]}
     for r in h2h:
-        out[str(r["players"])].setdefault("head_to_head", {})[f"{r['a']}-{r['b']}"] = r["diff"].to_json()
+        out[str(r["players"])].setdefault("head_to_head", {})[f"{r['a']}-{r['b']}"] = {
+            **r["diff"].to_json(), "survives_holm": r["holm"]}
     for r in seats:
         out[str(r["players"])].setdefault("seats", {})[str(r["seat"])] = {
-            "score_vs_table": r["dev"].to_json(), "win_share": r["win"].to_json()}
+            "score_vs_table": r["dev"].to_json(), "win_share": r["win"].to_json(), "survives_holm": r["holm"]}
     return {"by_players": out}
