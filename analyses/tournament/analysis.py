@@ -22,6 +22,10 @@ def analyse(ctx, tables, data) -> StudyResult:
         standings += _standings(block)
         h2h += _head_to_head(block)
         seats += _seats(block, ctx.rules.rotate_start)
+    # families of tests: every seat against the table average; every head-to-head pair
+    for family, key in ((seats, "dev"), (h2h, "diff")):
+        for r, keep in zip(family, holm([r[key] for r in family])):
+            r["holm"] = keep
     frames = {"standings": estimates_frame(standings), "head_to_head": estimates_frame(h2h), "seats": estimates_frame(seats)}
     findings = _findings(standings, h2h, seats)
     precision = [
