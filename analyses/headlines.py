@@ -34,7 +34,8 @@ def _rule_cell(rule: dict | None) -> str:
     lo, hi = e["ci95"]
     text = f"{e['mean']:.1f} [{lo:.1f}, {hi:.1f}]"
     head = f"at most {rule['at_most']}" if rule["clear"] else "no clear rule"
-    return f"{head}; even bet {text}".replace("-", MINUS).replace("inf", "\u221e")
+    cut = " (cut at the observed values)" if rule.get("open") else ""
+    return f"{head}; even bet {text}{cut}".replace("-", MINUS)
 
 
 def _rules_table(summary: dict) -> list[str]:

@@ -47,8 +47,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                figs.players_figure(by_players, presets), figs.turn_figure(curves["own_turn"])]
     precision = [Precision("P(bonus), all finished rounds", overall.half_width, "pct"),
                  Precision("P(bonus) at one table size", max(r["bonus"].half_width for r in by_players), "pct")]
-    crossings = [c.point for r in by_players + rules for c in (r["score_rule"],) if c is not None
-                 and np.isfinite(c.point.lo) and np.isfinite(c.point.hi)]
+    crossings = [c.point for r in by_players + rules for c in (r["score_rule"],) if c is not None and not c.open]
     if crossings:
         precision.append(Precision("even-bet score, one table size (and preset)",
                                    max(e.half_width for e in crossings), "points"))
@@ -185,6 +184,8 @@ def rule_text(c: Crossing | None, unit: str = "score") -> str:
         return "no crossing"
     if c.clear:
         return f"at most {c.at_most}".replace("-", "\u2212")
+    if c.open:
+        return "no clear rule (the crossing is not pinned down within the observed values)"
     return f"no clear rule (P at {c.at_most} and {c.at_most + 1} straddle 50%)".replace("-", "\u2212")
 
 
@@ -220,7 +221,7 @@ def _findings(overall, by_players, presets, rules) -> list[Finding]:
 def _rule_json(c: Crossing | None) -> dict | None:
     if c is None:
         return None
-    return {"at_most": c.at_most, "clear": c.clear, "even_bet": c.point.to_json(),
+    return {"at_most": c.at_most, "clear": c.clear, "open": c.open, "even_bet": c.point.to_json(),
             "p_at_rule": c.p_at.to_json(), "p_above_rule": c.p_next.to_json()}
 
 

@@ -124,6 +124,8 @@ class Crossing:
     point: Estimate
     p_at: Estimate        # fitted probability at ``at_most``
     p_next: Estimate      # ... and at ``at_most + 1``
+    open: bool = False    # over 2.5% of replicates crossed outside the observed values: the interval is
+                          # cut at the lowest / highest observed value and the crossing is not pinned down
 
 
 def _falling_fit(k: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -194,10 +196,13 @@ def finishing_crossing(x, earned, clusters, rng: np.random.Generator, level: flo
     # a replicate whose curve never crosses inside the grid counts as -inf / +inf: it widens the interval
     lo = float(np.percentile(pts, 2.5, method="lower"))
     hi = float(np.percentile(pts, 97.5, method="higher"))
+    is_open = not (math.isfinite(lo) and math.isfinite(hi))
+    lo, hi = max(lo, float(grid[0])), min(hi, float(grid[-1]))
     n = groups
     e_at = Estimate(float(fit[i]), *np.percentile(p_at, [2.5, 97.5]).tolist(), n)
     e_next = Estimate(float(fit[i + 1]), *np.percentile(p_next, [2.5, 97.5]).tolist(), n)
-    return Crossing(at_most, bool(e_at.lo > level and e_next.hi < level), Estimate(point, lo, hi, n), e_at, e_next)
+    clear = bool(e_at.lo > level and e_next.hi < level) and not is_open
+    return Crossing(at_most, clear, Estimate(point, lo, hi, n), e_at, e_next, is_open)
 
 
 def _fill(fit: np.ndarray) -> np.ndarray:
