@@ -27,7 +27,8 @@ bench: $(STAMP)
 
 # the HTML report (reports/index.html, figures, summary.json): about 10 minutes on 2 cores
 report: $(STAMP)
-	$(VENV)/bin/gnoming-sim report
+	$(VENV)/bin/gnoming-sim report --out reports
+	$(VENV)/bin/python -m gnoming_sim.analyses.headlines README.md reports/summary.json
 
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build dist *.egg-info

@@ -1,16 +1,16 @@
-"""Studies built on simulation output, and the report that runs them.
+"""The studies and the report (installed as ``gnoming_sim.analyses``).
 
-Each study is one module defining a :class:`~analyses._framework.Study`; the report
-runs the studies of :data:`STUDIES` in order.  To add a study, write its module (and
-its template in ``templates/``) and append an instance here.
+    framework/      what studies share: designs, the Study base, estimates, paired edits,
+                    trace readers, plots, rendering, the report's templates
+    tournament/     one package per study: design, analysis, figures, template.html
+    early_finish/
+    mulligan_value/
+    hazard_risk/
+    report.py       runs the registered studies and writes the report
+
+:data:`gnoming_sim.analyses.report.STUDIES` is the registry the report runs, in order.  To
+add a study, write its package (with its ``template.html``), list it in pyproject.toml and
+append an instance there.  The framework never imports a study; studies never import each
+other or the report; this ``__init__`` imports nothing, so loading the framework (or one
+study) does not load them all.
 """
-from __future__ import annotations
-
-from .early_finish import EarlyFinish
-from .hazard_risk import HazardRisk
-from .mulligan_value import MulliganValue
-from .tournament import Tournament
-
-STUDIES = (Tournament(), EarlyFinish(), MulliganValue(), HazardRisk())
-
-__all__ = ["STUDIES"]

@@ -1,6 +1,6 @@
 """The report: run the registered studies, write ``index.html``, PNGs, CSVs and ``summary.json``.
 
->>> from analyses.report import build_report
+>>> from gnoming_sim.analyses.report import build_report
 >>> summary = build_report("reports", quick=True, seed=1)
 
 ``index.html`` is self-contained (every figure embedded as a base64 PNG); each figure
@@ -14,17 +14,32 @@ import contextlib
 import datetime as _dt
 import json
 import platform
+import shutil
+import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Callable, Sequence
 
+import numba
+import numpy
 from markupsafe import Markup
 
 from gnoming_sim.game.deck import PUBLISHED, Deck
+from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import RuleConfig
+from gnoming_sim.game.version import __version__
 
-from ._framework import Context, Study, StudyRun, play_study
-from ._render import data_uri, environment, figure_png, format_mean
+from .early_finish import EarlyFinish
+from .framework.render import data_uri, environment, figure_png, format_mean
+from .framework.study import Context, Study, StudyRun, play_study
+from .hazard_risk import HazardRisk
+from .house_rules import HouseRules
+from .mulligan_value import MulliganValue
+from .tournament import Tournament
+
+# the studies a report runs, in order (the registry)
+STUDIES = (Tournament(), EarlyFinish(), MulliganValue(), HazardRisk(), HouseRules())
 
 ProgressFactory = Callable[[Study, int], contextlib.AbstractContextManager]
 
@@ -37,37 +52,105 @@ def _no_progress(study, total):
 def build_report(out_dir="reports", *, quick: bool = False, games: int | None = None, seed: int = 0,
                  threads: int | None = None, rules: RuleConfig | None = None, deck: Deck | None = None,
                  studies: Sequence[Study] | None = None, progress: ProgressFactory | None = None,
-                 command: str = "", pool=None) -> dict:
-    """Run ``studies`` (default: :data:`analyses.STUDIES`) and write the report into ``out_dir``.
+                 command: str = "", pool=None, force: bool = False, strategies: Sequence[str] = ()) -> dict:
+    """Run ``studies`` (default: :data:`gnoming_sim.analyses.STUDIES`) and write the report into ``out_dir``.
 
     ``progress(study, total_games)`` returns a context manager yielding ``advance(k)``,
     called after every ``k`` games of that study.  ``pool`` (from
     :func:`gnoming_sim.batch.distributed.open_pool`) plays the games on a Dask cluster; the
-    report is the same either way.  Returns the summary.json dict.
-    """
-    from . import STUDIES
+    report is the same either way.  ``strategies``: registered strategy names that join the
+    presets in the tournament.  Returns the summary.json dict.
 
+    The report is written into a fresh folder beside ``out_dir`` and renamed into place
+    at the end, so ``out_dir`` only ever holds one complete report: never stale figures of
+    an earlier one, and the previous report intact if the run fails or is interrupted.
+    A non-empty ``out_dir`` that does not hold a report of ours is refused
+    (:class:`GnomingError`) unless ``force``.
+    """
     t0 = time.perf_counter()
+    out = check_out_dir(out_dir, force)
     ctx = Context(seed=seed, quick=quick, games=games, threads=threads,
                   rules=RuleConfig() if rules is None else rules, deck=PUBLISHED if deck is None else deck,
-                  pool=pool)
+                  pool=pool, strategies=tuple(strategies))
     progress = progress or _no_progress
-    runs = []
-    for study in (STUDIES if studies is None else studies):
-        tables = study.design(ctx)
-        with progress(study, sum(t.games for t in tables)) as advance:
-            runs.append(play_study(study, ctx, advance, tables))
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    sections = [_write_study(run, out) for run in runs]
-    wall = time.perf_counter() - t0
-    summary = _summary(ctx, runs, wall, command)
-    html = environment().get_template("report.html").render(
-        sections=sections, findings=[_finding_parts(f) for run in runs for f in run.result.findings],
-        meta=_meta(ctx, runs, wall, command), deck=ctx.deck, rules=ctx.rules.describe())
-    (out / "index.html").write_text(html, encoding="utf-8")
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    with staging(out) as stage:
+        runs = []
+        for study in (STUDIES if studies is None else studies):
+            tables = study.design(ctx)
+            with progress(study, sum(t.games for t in tables)) as advance:
+                runs.append(play_study(study, ctx, advance, tables))
+        sections = [_write_study(run, stage) for run in runs]
+        wall = time.perf_counter() - t0
+        summary = _summary(ctx, runs, wall, command)
+        html = environment().get_template("report.html").render(
+            sections=sections, findings=[_finding_parts(f) for run in runs for f in run.result.findings],
+            meta=_meta(ctx, runs, wall, command), deck=ctx.deck, rules=ctx.rules.describe())
+        (stage / "index.html").write_text(html, encoding="utf-8")
+        (stage / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        (stage / MARKER).write_text(f"written by gnoming-sim {__version__}; replaced whole by the next report\n",
+                                    encoding="utf-8")
     return summary
+
+
+# ----------------------------------------------------------------- the output folder
+MARKER = ".gnoming-sim-report"   # in every report folder: a later report may replace it
+
+
+def is_report_dir(path: Path) -> bool:
+    """True when ``path`` holds a report of ours (its marker, or a summary.json of ours from before the marker)."""
+    if (path / MARKER).is_file():
+        return True
+    try:
+        summary = json.loads((path / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(summary, dict) and {"version", "findings", "studies"} <= summary.keys()
+
+
+def check_out_dir(out_dir, force: bool = False) -> Path:
+    """``out_dir`` as a Path if a report may be written there; else a one-line :class:`GnomingError`."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise GnomingError(f"--out {out} is a file, not a folder")
+    if out.is_dir() and not force and any(out.iterdir()) and not is_report_dir(out):
+        raise GnomingError(f"--out {out} is a non-empty folder that holds no gnoming-sim report; "
+                           f"choose an empty or new folder, or pass --force to replace it")
+    return out
+
+
+@contextlib.contextmanager
+def staging(out: Path):
+    """A new folder beside ``out`` to write the report into; renamed to ``out`` when the block ends.
+
+    On any exception (an interrupt included) the folder is removed and ``out`` is left as it was.
+    """
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    except OSError as exc:
+        raise GnomingError(f"--out {out}: cannot write beside it ({exc.strerror or exc})") from None
+    try:
+        yield stage
+        publish(stage, out)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+
+
+def publish(stage: Path, out: Path) -> None:
+    """Put the finished ``stage`` folder at ``out``, removing what was there."""
+    old = None
+    if out.exists():
+        old = out.parent / f".{out.name}.{uuid.uuid4().hex[:8]}.old"
+        out.rename(old)
+    try:
+        stage.rename(out)
+    except BaseException:
+        if old is not None:
+            old.rename(out)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _write_study(run: StudyRun, out: Path) -> dict:
@@ -95,11 +178,6 @@ def _finding_parts(finding) -> dict:
 
 
 def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
-    import numba
-    import numpy
-
-    from gnoming_sim.game.version import __version__
-
     return {
         "version": __version__, "command": command, "seed": ctx.seed, "quick": ctx.quick,
         "games": ctx.games, "threads": ctx.threads or numba.get_num_threads(), "wall_s": wall,
@@ -113,8 +191,6 @@ def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
 
 
 def _summary(ctx: Context, runs, wall: float, command: str) -> dict:
-    from gnoming_sim.game.version import __version__
-
     summary = {
         "version": __version__, "command": command, "seed": ctx.seed, "quick": ctx.quick,
         "games_per_cell": ctx.games, "wall_s": wall,

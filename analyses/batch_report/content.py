@@ -20,7 +20,7 @@ from gnoming_sim.batch.stats import wilson
 from gnoming_sim.batch.summary import WIN_UNIT
 from gnoming_sim.game.rules import ROUNDS
 
-from .._estimates import Estimate
+from ..framework.estimates import Estimate
 
 MIN_FINISHES = 30   # finisher-score bins with fewer finishes are left off the figure (kept in the CSV)
 SCORE_PARTS = (("matched", "matched lines"), ("unmatched", "unmatched cards"), ("negatives", "negative cards"),

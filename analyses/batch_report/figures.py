@@ -6,7 +6,7 @@ from matplotlib.ticker import MaxNLocator
 
 from gnoming_sim.batch.scan import BatchScan
 
-from .._plots import new_figure, strategy_color, style
+from ..framework.plots import new_figure, strategy_color, style
 from .content import MIN_FINISHES
 
 

@@ -17,8 +17,8 @@ import jinja2
 
 from gnoming_sim.batch.scan import BatchScan
 
-from .._estimates import Estimate, estimates_frame
-from .._render import data_uri, environment, figure_png
+from ..framework.estimates import Estimate, estimates_frame
+from ..framework.render import data_uri, environment, figure_png
 from . import content, figures
 
 TEMPLATES = Path(__file__).parent / "templates"

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import contextlib
+import signal
+import threading
 
 import click
 
@@ -23,34 +25,50 @@ from gnoming_sim.game.errors import GnomingError
 @opt.cluster_options
 @opt.rules
 @opt.deck
+@opt.strategies_file
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True,
-              metavar="DIR", help="Directory for index.html, the figures (PNG), the tables (CSV) and summary.json.")
+              metavar="DIR", help="Folder for index.html, the figures (PNG), the tables (CSV) and summary.json. "
+                                  "It is replaced whole when the report is complete; a non-empty folder that "
+                                  "holds no report is refused unless --force.")
 @click.option("--from", "from_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.parquet",
               help="Report on a `simulate --out` batch file instead of running the studies "
                    "[--out default: FILE-report/ beside it].")
-@click.option("--force", is_flag=True, help="With --from: replace an --out directory that already holds files.")
-def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_path, out_dir, from_path, force):
-    """Run the studies (tournament, early-finish bonus, ...) and write an HTML report."""
+@click.option("--force", is_flag=True, help="Replace --out even if it is a non-empty folder that holds no report.")
+def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_path, strategies_path, out_dir,
+           from_path, force):
+    """Run the studies (tournament, early-finish bonus, ...) and write an HTML report.
+
+    Strategies of --strategies-file join the presets in the tournament.  With --from, the
+    report of one `simulate --out` batch file instead.
+    """
     if from_path is not None:
         return _report_from(from_path, out_dir, force)
-    if force:
-        raise GnomingError("--force applies only with --from (the study report rewrites its --out)")
+    if quick and games is not None:
+        raise GnomingError("--quick and --games exclude each other: --quick sets its own small sizes")
     opt.check_at_least("--games", games, 1)
     opt.check_at_least("--threads", threads, 1)
     opt.check_cluster(workers, scheduler, threads)
     opt.check_seed(seed)
     rules_ = opt.load_rules_file(rules_path)
     deck_ = opt.load_deck_file(deck_path, opt.REPORT_MAX_PLAYERS)
-    out = opt.check_report_dir(out_dir)
+    extra = tuple(s.name for s in opt.load_strategies_file(strategies_path))
 
-    from gnoming_sim.analyses.report import build_report  # imports the engine: only after every check
-
-    command = _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir)
+    # imports the engine: only after the option checks
+    from gnoming_sim.analyses.report import build_report, check_out_dir
     from gnoming_sim.batch.distributed import open_pool
 
-    with open_pool(workers, scheduler, threads) as pool:
-        summary = build_report(out, quick=quick, games=games, seed=seed, threads=threads, rules=rules_,
-                               deck=deck_, progress=_study_progress, command=command, pool=pool)
+    out = check_out_dir(out_dir, force)
+    command = _report_command(quick, games, seed, threads, rules_path, deck_path, strategies_path, out_dir)
+    try:
+        with _sigterm_raises(), open_pool(workers, scheduler, threads) as pool:
+            summary = build_report(out, quick=quick, games=games, seed=seed, threads=threads, rules=rules_,
+                                   deck=deck_, progress=_study_progress, command=command, pool=pool,
+                                   force=force, strategies=extra)
+    except (KeyboardInterrupt, _Terminated) as exc:
+        code = 143 if isinstance(exc, _Terminated) else 130
+        kept = f"the previous report in {out} is left as it was" if out.exists() else "nothing was written"
+        click.echo(f"{PROG}: report interrupted; {kept}", err=True)
+        raise SystemExit(code) from None
     click.echo(f"report: {out / 'index.html'} ({summary['wall_s']:.0f} s)")
     for finding in summary["findings"]:
         click.echo(f"  - {finding['display']}")
@@ -68,7 +86,29 @@ def _report_from(from_path, out_dir, force) -> None:
                f"{summary['scan']['wall_s']:.1f} s to read)")
 
 
-def _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir) -> str:
+class _Terminated(Exception):
+    """SIGTERM arrived while the report ran."""
+
+
+@contextlib.contextmanager
+def _sigterm_raises():
+    """While the block runs, SIGTERM raises :class:`_Terminated` (as Ctrl-C raises KeyboardInterrupt),
+    so the report's staging folder is removed and the previous report stays in place."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise _Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _report_command(quick, games, seed, threads, rules_path, deck_path, strategies_path, out_dir) -> str:
     """The command line that made a report, for its "how it was made" section."""
     parts = [PROG, "report"]
     parts += ["--quick"] if quick else []
@@ -77,6 +117,7 @@ def _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir)
     parts += [f"--threads {threads}"] if threads is not None else []
     parts += [f"--rules {rules_path}"] if rules_path else []
     parts += [f"--deck {deck_path}"] if deck_path else []
+    parts += [f"--strategies-file {strategies_path}"] if strategies_path else []
     parts += [f"--out {out_dir}"]
     return " ".join(parts)
 

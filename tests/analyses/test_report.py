@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim.analyses import STUDIES
+from gnoming_sim.analyses.report import STUDIES
 from gnoming_sim.game.version import __version__
 from gnoming_sim.cli.app import cli
 
@@ -129,7 +129,7 @@ def test_headlines_open_the_report_with_numbers(page, summary):
     assert head.count("n = ") == len(summary["findings"])
     keys = {f["key"] for f in summary["findings"]}
     assert {"early_finish.bonus_probability", "tournament.head_to_head"} <= keys
-    for key in ("points_per_round", "paired_se", "unpaired_se"):
+    for key in ("score_change_per_round", "paired_se", "unpaired_se"):
         assert key in summary["mulligan_value"], key
     assert summary["mulligan_value"]["paired_se"] < summary["mulligan_value"]["unpaired_se"]
     assert "end_with_hazard_probability" in summary["hazard_risk"]

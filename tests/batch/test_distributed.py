@@ -234,7 +234,7 @@ def test_a_scheduler_without_workers_is_one_line(monkeypatch):
 
 def test_report_on_the_cluster_equals_the_report_in_process(pool, tmp_path):
     """`gnoming-sim report --workers N`: the same studies, the same numbers."""
-    from gnoming_sim.analyses import STUDIES
+    from gnoming_sim.analyses.report import STUDIES
     from gnoming_sim.analyses.report import build_report
 
     studies = [s for s in STUDIES if s.id in ("tournament", "mulligan-value")]

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._design import HEURISTIC_NAMES
-from ._framework import FigureOut
-from ._plots import band, errorbars, new_figure, players_color, strategy_color, style
+from ..framework.design import HEURISTIC_NAMES
+from ..framework.study import FigureOut
+from ..framework.plots import band, errorbars, new_figure, players_color, strategy_color, style
 
 _HIDDEN_COLORS = {"0-1": "#1b9e77", "2-3": "#7570b3", "4+": "#d95f02"}
 
@@ -21,25 +21,29 @@ def _by_size(rows, column):
     return [(p, [r for r in rows if r["players"] == p]) for p in sizes]
 
 
-def score_figure(curve: list[dict], by_players: list[dict]) -> FigureOut:
-    """P(bonus) against the finisher's score, one curve per table size, with the logistic fits."""
-    fig, ax = new_figure(8.5, 4.8)
-    for p, rows in _by_size(curve, "score"):
-        band(ax, [r["score"] for r in rows], [r["bonus"] for r in rows], color=players_color(p),
-             label=f"{p} players")
-    for r in by_players:
-        if r["score_50"] is not None:
-            ax.plot([r["score_50"].mean], [0.5], marker="|", markersize=16, markeredgewidth=2.5,
-                    color=players_color(r["players"]))
-    style(ax, "P(earning the \u22125) by the finisher's score when it turns its last card",
+def score_figure(curve: list[dict], preset_curve: list[dict], headline: int) -> FigureOut:
+    """P(bonus) against the finisher's score: per preset at ``headline`` players, and pooled per table size."""
+    fig, (ax, ax_pool) = new_figure(11, 4.6, ncols=2)
+    for name in HEURISTIC_NAMES:
+        rows = [r for r in preset_curve if r["strategy"] == name]
+        if rows:
+            band(ax, [r["score"] for r in rows], [r["bonus"] for r in rows], color=strategy_color(name), label=name)
+    style(ax, f"{headline} players, per preset: the rounds it chose to finish",
           "finisher's round score (before the bonus)", "P(bonus)")
-    _percent_axis(ax)
-    ax.legend(fontsize=8, frameon=False)
+    for p, rows in _by_size(curve, "score"):
+        band(ax_pool, [r["score"] for r in rows], [r["bonus"] for r in rows], color=players_color(p),
+             label=f"{p} players")
+    style(ax_pool, "All presets pooled, per table size (a mix, not advice)", "finisher's round score (before the bonus)",
+          "P(bonus)")
+    for a in (ax, ax_pool):
+        _percent_axis(a)
+        a.legend(fontsize=8, frameon=False)
     return FigureOut("by-score", fig,
                      "How often the finisher earns the \u22125, by its score at the moment it turned its final "
-                     "card; shaded: 95% Wilson intervals; ticks on the dashed 50% line: where the logistic fit "
-                     "crosses an even bet (the rule of thumb).",
-                     "Falling curves of bonus probability against finishing score for 2 to 7 players.")
+                     "card. Each curve is conditional on the finisher having chosen to finish there: left, per "
+                     "preset at the headline table size; right, all presets pooled in the shares they happen to "
+                     "finish. Shaded: 95% Wilson intervals; dashed: an even bet.",
+                     "Falling curves of bonus probability against finishing score, per preset and per table size.")
 
 
 def gap_figure(curve: list[dict], facedown: list[dict]) -> FigureOut:

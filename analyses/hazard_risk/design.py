@@ -12,9 +12,13 @@ Design, at 2 to 7 players, seats rotated:
   with every player declining the flips a discarded hazard offers.  The trace of arm
   *hazard* tells who drew it, when, and whether they kept it.  Hazard against ordinary
   measures everything the hazard does; hazard against no-flips, what its flips are worth.
+  The two other rounds of the game have every hazard buried at the bottom of the draw
+  pile in all three arms, so declining flips changes only the edited round.
 * ``deny`` (same deals in every arm): one seat plays ``cautious`` with ``hazard_deny``
   0, 1.5 (the preset), 3 or 6 (the worth, per opponent who could flip, of keeping a drawn
   hazard rather than discarding it), against the heuristic presets.
+
+Every (experiment, table size) cell plays deals of its own (:func:`cell_first_game`).
 """
 from __future__ import annotations
 
@@ -25,21 +29,17 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.cards import HAZARD
 
-from ._design import HEURISTIC_NAMES, PRESET_NAMES, cyclic_lineups
-from ._framework import Study, StudyResult
-from ._paired import (
+from ..framework.design import HEURISTIC_NAMES, PRESET_NAMES, cell_first_game, cyclic_lineups
+from ..framework.paired import (
     ArmTable,
     bury_ordinary_partner,
-    cell_rng,
     deepest,
     is_special,
-    nothing_to_measure,
-    play_cells,
     round_rows,
     swap,
     with_rounds,
 )
-from ._trace_follow import (
+from ..framework.trace_follow import (
     FO_END_SEAT,
     FO_FATE,
     FO_FIRST_FD,
@@ -56,7 +56,6 @@ DRAWN_ARMS = ("hazard", "ordinary", "no-flips")
 DENY_LEVELS = (0.0, 1.5, 3.0, 6.0)     # 1.5: the cautious preset
 DENY_BASE = "cautious"
 MAX_DEPTH = 16                         # the hazard lies 0 .. MAX_DEPTH - 1 cards deep in the draw pile
-FIRST_GAME = {NATURAL: 0, DRAWN: 1 << 30, DENY: 2 << 30}   # the experiments play different deals
 SHARE = {NATURAL: 1, DRAWN: 2, DENY: 2}  # each plays cell_games // SHARE games per table size
 
 
@@ -81,61 +80,25 @@ def opponents(players: int) -> tuple[str, ...]:
     return tuple(HEURISTIC_NAMES[k % len(HEURISTIC_NAMES)] for k in range(players - 1))
 
 
-class HazardRisk(Study):
-    id = "hazard-risk"
-    title = "What a hazard costs"
-    template = "hazard_risk.html"
-    # games per table size of the natural tables; the drawn (x3 arms) and deny (x4 arms)
-    # experiments play half as many
-    default_games = 32_000
-    quick_games = 1_200
-
-    def design(self, ctx) -> list[ArmTable]:
-        if ctx.deck.count(HAZARD) == 0:
-            return []   # nothing to measure; analyse says so
-        games = ctx.cell_games(self)
-        tables = []
-        for p in PLAYERS:
-            for experiment, names, arms in ((NATURAL, PRESET_NAMES, ("natural",)), (DRAWN, HEURISTIC_NAMES, DRAWN_ARMS)):
-                lineups = cyclic_lineups(names, p)
-                share = -(-max(games // SHARE[experiment], 1) // len(lineups))
-                for k, lineup in enumerate(lineups):
-                    for arm in arms:
-                        seats = tuple(f"{s}/no-flip" for s in lineup) if arm == "no-flips" else lineup
-                        tables.append(ArmTable(p, seats, share, first_game=FIRST_GAME[experiment] + k * share,
-                                               experiment=experiment, arm=arm,
-                                               label=f"{experiment}, {arm}: {p} players, {', '.join(seats)}"))
-            share = max(games // SHARE[DENY], 1)
-            for level in DENY_LEVELS:
-                seats = (deny_name(level),) + opponents(p)
-                tables.append(ArmTable(p, seats, share, first_game=FIRST_GAME[DENY], experiment=DENY,
-                                       arm=f"{level:g}", label=f"deny {level:g}: {p} players, {', '.join(seats)}"))
-        return tables
-
-    def play(self, ctx, seed, tables, advance) -> dict[str, pd.DataFrame]:
-        def edit(arms, lo, deals):
-            experiment, players = arms[0].experiment, arms[0].players
-            if experiment != DRAWN:
-                return {t.arm: deals for t in arms}, {}
-            return drawn_arms(players, lo, deals, cell_rng(seed, players, lo))
-
-        def keep(arms, lo, results, facts):
-            experiment, players = arms[0].experiment, arms[0].players
-            if experiment == NATURAL:
-                return {NATURAL: natural_rows(results["natural"])}
-            if experiment == DRAWN:
-                return {DRAWN: drawn_rows(players, lo, results, facts)}
-            return {DENY: deny_rows(players, lo, results)}
-
-        return play_cells(ctx, seed, tables, advance, edit, keep, resolve,
-                          traced=lambda t: t.experiment == DRAWN and t.arm == "hazard")
-
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        from ._hazard_analysis import analyse
-
-        if not tables:
-            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no hazards: there is nothing to measure.")
-        return analyse(self, ctx, tables, data)
+def tables(games: int) -> list[ArmTable]:
+    """The design: every arm of every cell, ``games`` games per design cell."""
+    tables = []
+    for p in PLAYERS:
+        for experiment, names, arms in ((NATURAL, PRESET_NAMES, ("natural",)), (DRAWN, HEURISTIC_NAMES, DRAWN_ARMS)):
+            lineups = cyclic_lineups(names, p)
+            share = -(-max(games // SHARE[experiment], 1) // len(lineups))
+            for k, lineup in enumerate(lineups):
+                for arm in arms:
+                    seats = tuple(f"{s}/no-flip" for s in lineup) if arm == "no-flips" else lineup
+                    tables.append(ArmTable(p, seats, share, first_game=cell_first_game("hazard-risk", experiment, p) + k * share,
+                                           experiment=experiment, arm=arm,
+                                           label=f"{experiment}, {arm}: {p} players, {', '.join(seats)}"))
+        share = max(games // SHARE[DENY], 1)
+        for level in DENY_LEVELS:
+            seats = (deny_name(level),) + opponents(p)
+            tables.append(ArmTable(p, seats, share, first_game=cell_first_game("hazard-risk", DENY, p), experiment=DENY,
+                                   arm=f"{level:g}", label=f"deny {level:g}: {p} players, {', '.join(seats)}"))
+    return tables
 
 
 # ----------------------------------------------------------------- the drawn-hazard edit
@@ -165,30 +128,53 @@ def drawn_edit(rows: np.ndarray, players: int, depth: np.ndarray, card: int = HA
     return out, plain, pos, ok & (partner >= 0)
 
 
+def bury_all(rows: np.ndarray, card: int = HAZARD) -> np.ndarray:
+    """A copy of ``rows`` (G, N) with every ``card`` moved to the bottom of the draw pile, below
+    the deepest ordinary card (in play only if the pile runs out)."""
+    out = rows.copy()
+    for _ in range(int((out == card).sum(axis=1).max(initial=0))):
+        bottom = deepest(~is_special(out))
+        above = (out == card) & (np.arange(out.shape[1]) < bottom[:, None])
+        swap(out, np.argmax(above, axis=1), bottom, above.any(axis=1))
+    return out
+
+
 def drawn_arms(players: int, lo: int, deals: np.ndarray, rng):
+    """The three arms of the drawn experiment on ``deals`` (G, 3, N).
+
+    The edited round ``g % 3`` holds one hazard (see :func:`drawn_edit`); in the two other
+    rounds every hazard is buried at the bottom of the draw pile in every arm, so the
+    arm *no-flips*, whose players decline every hazard flip, differs from arm *hazard*
+    only in the edited round.
+    """
     games = lo + np.arange(deals.shape[0])
     rounds = games % 3
     n_special = int(is_special(deals[0, 0]).sum())
     room = deals.shape[2] - (9 * players + 2) - n_special - 1
     depth = rng.integers(0, max(min(MAX_DEPTH, room), 1), size=games.size)
+    quiet = deals.copy()
+    for r in range(3):
+        quiet[:, r] = bury_all(deals[:, r])
     rows = round_rows(deals, rounds)
     held, plain, pos, ok = drawn_edit(rows, players, depth)
-    hazard = with_rounds(deals, rounds, held)
-    return ({"hazard": hazard, "no-flips": hazard, "ordinary": with_rounds(deals, rounds, plain)},
+    hazard = with_rounds(quiet, rounds, held)
+    return ({"hazard": hazard, "no-flips": hazard, "ordinary": with_rounds(quiet, rounds, plain)},
             {"rounds": rounds, "pos": pos, "depth": depth, "ok": ok})
 
 
 # ----------------------------------------------------------------- what is kept
 def natural_rows(res) -> pd.DataFrame:
-    """Per strategy: player-rounds, rounds ending with a hazard, hazards left (sum and sum of squares)."""
+    """Per game and strategy: player-rounds, rounds ending with a hazard, hazards left (sum and sum of
+    squares).  A game's player-rounds share its deals, so the analysis clusters by game."""
     hz = (res.round_stats[..., F.F_HAZARDS] // 10).astype(np.int64)        # (G, 3, P)
-    names = np.asarray(res.strategy_names)[res.seat_strategy]
-    names = np.broadcast_to(names[:, None, :], hz.shape).ravel()
-    frame = pd.DataFrame({"strategy": names, "hz": hz.ravel()})
+    G, _, P = hz.shape
+    names = np.asarray(res.strategy_names)[res.seat_strategy]            # (G, P)
+    frame = pd.DataFrame({"game": np.repeat(res.first_game + np.arange(G, dtype=np.int64), 3 * P),
+                          "strategy": np.broadcast_to(names[:, None, :], hz.shape).ravel(), "hz": hz.ravel()})
     frame["hz_sq"] = frame["hz"] ** 2
     frame["with"] = frame["hz"] > 0
-    out = frame.groupby("strategy").agg(player_rounds=("hz", "size"), with_hazard=("with", "sum"),
-                                        hazards=("hz", "sum"), hazards_sq=("hz_sq", "sum")).reset_index()
+    out = frame.groupby(["game", "strategy"]).agg(player_rounds=("hz", "size"), with_hazard=("with", "sum"),
+                                                  hazards=("hz", "sum"), hazards_sq=("hz_sq", "sum")).reset_index()
     out.insert(0, "players", res.players)
     return out
 

@@ -1,14 +1,16 @@
-"""Estimates, findings and summary of the mulligan-value study (design in :mod:`analyses.mulligan_value`)."""
+"""Estimates, findings and summary of the mulligan-value study (design in :mod:`.design`)."""
 from __future__ import annotations
 
 import pandas as pd
 
-from . import _mulligan_figures as figs
-from ._design import PRESET_NAMES
-from ._estimates import Estimate, estimates_frame
-from ._framework import Finding, Precision, StudyResult
-from ._paired import difference, standard_errors
-from ._trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
+from ..framework.design import PRESET_NAMES
+from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
+from ..framework.render import format_estimate
+from ..framework.study import Finding, Precision, StudyResult
+from . import figures as figs
+from .design import PLAYERS
+from ..framework.paired import difference, standard_errors
+from ..framework.trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
 
 # phase of the round: the acquiring player's face-down cards at the draw
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5 face-down cards"),
@@ -16,9 +18,7 @@ PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5 face-dow
 SOURCES = ((MODE_PILE, "pile", "taken from a discard pile"), (MODE_BLIND, "blind", "drawn blind"))
 
 
-def analyse(study, ctx, tables, data) -> StudyResult:
-    from .mulligan_value import PLAYERS
-
+def analyse(ctx, tables, data) -> StudyResult:
     min_n = 10 if ctx.quick else 30
     dealt = data["dealt"]
     invalid = int((~dealt["ok"]).sum())
@@ -67,10 +67,11 @@ def analyse(study, ctx, tables, data) -> StudyResult:
 
 # ----------------------------------------------------------------- estimates
 def _worth(rows: pd.DataFrame) -> dict:
-    """Paired worth of the mulligan to its holder: points (ordinary - mulligan arm), win credit
-    (mulligan - ordinary arm), the others' scores (mulligan - ordinary arm), and both standard errors."""
-    paired, unpaired = standard_errors(rows["score_o"], rows["score_m"])
-    return {"points": Estimate.of_paired(rows["score_o"], rows["score_m"]),
+    """Paired worth of the mulligan to its holder, each as mulligan arm minus ordinary arm: the change
+    in its round score (negative is better), in its win credit, in the others' scores; and both
+    standard errors of the first."""
+    paired, unpaired = standard_errors(rows["score_m"], rows["score_o"])
+    return {"points": Estimate.of_paired(rows["score_m"], rows["score_o"]),
             "win": Estimate.of_paired(rows["win_m"], rows["win_o"]),
             "others": Estimate.of_paired(rows["others_m"], rows["others_o"]),
             "paired_se": paired, "unpaired_se": unpaired,
@@ -103,11 +104,15 @@ def _flow(flow: pd.DataFrame, min_n: int) -> list[dict]:
     for r in out:
         blind = by_key.get(("blind", r["phase"]))
         r["pile_minus_blind"] = difference(r["points"], blind["points"]) if r["source"] == "pile" and blind else None
+    compared = [r for r in out if r["pile_minus_blind"] is not None]
+    for r, keep in zip(compared, holm([r["pile_minus_blind"] for r in compared])):
+        r["holm"] = keep   # the pile-vs-blind comparisons are one family of tests
     return out
 
 
 def _flow_worth(rows: pd.DataFrame) -> dict:
-    return {"points": Estimate.of_paired(rows["score_r"], rows["score_n"]),
+    # with the mulligan (natural arm) minus without it (removed arm): negative points are better
+    return {"points": Estimate.of_paired(rows["score_n"], rows["score_r"]),
             "win": Estimate.of_paired(rows["win_n"], rows["win_r"])}
 
 
@@ -130,47 +135,50 @@ def _arrivals(flow: pd.DataFrame, players) -> list[dict]:
 
 
 def _limit(limit: pd.DataFrame, players, min_n: int) -> tuple[list[dict], dict]:
-    """Share of player-rounds in which the limit barred a mulligan on offer, and of the offers barred."""
-    sums = limit.groupby(["players", "strategy"]).sum(numeric_only=True).reset_index()
+    """Share of player-rounds in which the limit barred a mulligan on offer, and of the offers barred;
+    ``limit`` holds one row per game and strategy, and every share is clustered by game."""
     rows = []
-    for _, r in sums.iterrows():
-        if r["player_rounds"] < min_n:
+    for (p, s), sub in limit.groupby(["players", "strategy"]):
+        if sub["player_rounds"].sum() < min_n:
             continue
-        rows.append({"players": int(r["players"]), "strategy": r["strategy"], **_limit_estimates(r)})
-    total = limit.sum(numeric_only=True)
-    return rows, _limit_estimates(total)
+        rows.append({"players": int(p), "strategy": s, **_limit_estimates(sub)})
+    return rows, _limit_estimates(limit)
 
 
-def _limit_estimates(r) -> dict:
-    offers = int(r["offered_turns"])
-    return {"rounds": Estimate.of_share(int(r["barred_rounds"]), int(r["player_rounds"])),
-            "offered": Estimate.of_share(int(r["offered_rounds"]), int(r["player_rounds"])),
-            "offers": Estimate.of_share(int(r["barred_turns"]), offers) if offers else None}
+def _limit_estimates(rows: pd.DataFrame) -> dict:
+    g = rows.groupby(["players", "game"])[["player_rounds", "barred_rounds", "offered_rounds", "barred_turns",
+                                           "offered_turns"]].sum()
+    offers = g["offered_turns"].to_numpy()
+    return {"rounds": clustered_share(g["barred_rounds"].to_numpy(), g["player_rounds"].to_numpy()),
+            "offered": clustered_share(g["offered_rounds"].to_numpy(), g["player_rounds"].to_numpy()),
+            "offers": clustered_share(g["barred_turns"].to_numpy(), offers) if offers.sum() else None}
 
 
 # ----------------------------------------------------------------- outputs
 def _ci(e: Estimate, kind: str = "points") -> str:
     """An estimate in a sentence: its mean and 95% interval."""
-    from ._render import format_estimate
-
     return format_estimate(e, kind)
 
 
 def _conclusions(overall, by_players, by_strategy, flow, limit_all, limit_rows, limit) -> list[str]:
-    """Plain-words conclusions, written from the estimates (so they follow the data); 95% intervals in brackets."""
+    """Plain-words conclusions, written from the estimates (so they follow the data); 95% intervals in brackets.
+
+    Points are changes in round score with the mulligan minus without it: negative is better.
+    """
     out = []
     first, last = by_players[0], by_players[-1]
-    trend = ("more" if last["points"].lo > first["points"].hi else
-             "less" if last["points"].hi < first["points"].lo else "about as much")
-    out.append(f"A mulligan dealt to you is worth {_ci(overall['points'])} points in that round, and "
-               f"{_ci(overall['win'], 'pct')} (percentage points) more chance of winning the game. It is worth "
-               f"{trend} at a big table: {_ci(first['points'])} points with {first['players']} players, "
-               f"{_ci(last['points'])} with {last['players']}.")
+    # a bigger saving is a more negative change
+    trend = ("more" if last["points"].hi < first["points"].lo else
+             "less" if last["points"].lo > first["points"].hi else "about as much")
+    out.append(f"A mulligan dealt to you changes your score in that round by {_ci(overall['points'], 'signed')} "
+               f"points, and your chance of winning the game by {_ci(overall['win'], 'pct')} (percentage points). "
+               f"It is worth {trend} at a big table: {_ci(first['points'], 'signed')} points with "
+               f"{first['players']} players, {_ci(last['points'], 'signed')} with {last['players']}.")
     if len(by_strategy) > 1:
         ranked = sorted(by_strategy, key=lambda r: r["points"].mean)
-        out.append(f"How you play matters: {ranked[-1]['strategy']} gets the most out of a mulligan "
-                   f"({_ci(ranked[-1]['points'])} points per round), {ranked[0]['strategy']} the least "
-                   f"({_ci(ranked[0]['points'])}).")
+        out.append(f"How you play matters: {ranked[0]['strategy']} gets the most out of a mulligan "
+                   f"({_ci(ranked[0]['points'], 'signed')} points per round), {ranked[-1]['strategy']} the least "
+                   f"({_ci(ranked[-1]['points'], 'signed')}).")
     pile = {r["phase"]: r for r in flow if r["source"] == "pile"}
     blind = {r["phase"]: r for r in flow if r["source"] == "blind"}
     both = [ph for ph, *_ in PHASES if ph in pile and ph in blind]
@@ -178,11 +186,14 @@ def _conclusions(overall, by_players, by_strategy, flow, limit_all, limit_rows, 
         parts = []
         for ph in both:
             d = pile[ph]["pile_minus_blind"]
-            verdict = ("clearly more" if d.lo > 0 else "clearly less" if d.hi < 0 else "no clear difference")
+            verdict = ("no clear difference" if not pile[ph].get("holm") else
+                       "clearly more" if d.hi < 0 else "clearly less")
             when = {"early": "early in the round", "middle": "in mid-round", "late": "late in the round"}[ph]
-            parts.append(f"{when}, a mulligan taken from a discard pile is worth {_ci(pile[ph]['points'])} points "
-                         f"against {_ci(blind[ph]['points'])} drawn blind ({verdict})")
-        out.append("To the player who places it: " + "; ".join(parts) + ".")
+            parts.append(f"{when}, a mulligan taken from a discard pile changes the score by "
+                         f"{_ci(pile[ph]['points'], 'signed')} points against {_ci(blind[ph]['points'], 'signed')} "
+                         f"drawn blind ({verdict})")
+        out.append("To the player who places it: " + "; ".join(parts) + f" ({len(both)} comparisons; \"clearly\" "
+                   "only where the difference survives Holm's correction for all of them).")
     if limit and limit_rows:
         top = max(limit_rows, key=lambda r: r["rounds"].mean)
         out.append(f"The {limit}-mulligan limit binds in {_ci(limit_all['rounds'], 'pct')} of player-rounds "
@@ -206,39 +217,43 @@ def _limit_grid(rows: list[dict]) -> list[dict]:
 def _findings(overall, flow, limit_all, limit) -> list[Finding]:
     found = [
         Finding("mulligan_value.points_per_round",
-                "Being dealt a mulligan instead of an ordinary card lowers its holder's score by {value} points "
-                "in that round (2 to 7 players, all presets, same deals paired)",
-                overall["points"], "points", "deals"),
+                "Being dealt a mulligan instead of an ordinary card changes its holder's score by {value} points "
+                "in that round (2 to 7 players, all presets, same deals paired; negative is better)",
+                overall["points"], "signed", "deals"),
         Finding("mulligan_value.win_probability",
-                "A mulligan dealt in one round raises its holder's chance of winning the game by {value} "
-                "(percentage points, same deals paired)",
+                "A mulligan dealt in one round changes its holder's chance of winning the game by {value} "
+                "(percentage points, same deals paired; positive is better)",
                 overall["win"], "pct", "deals"),
     ]
     if limit:
         found.append(Finding(
             "mulligan_value.limit_binds",
-            f"The {limit}-mulligan limit bars a player from a mulligan on offer in {{value}} of their rounds",
-            limit_all["rounds"], "pct", "player-rounds"))
+            f"The {limit}-mulligan limit bars a player from a mulligan on offer in {{value}} of their rounds "
+            f"(player-rounds clustered by game)",
+            limit_all["rounds"], "pct", "games"))
     return found
 
 
 def _summary(overall, by_players, cells, by_strategy, flow, arrivals, limit_rows, limit_all, limit, invalid) -> dict:
     def worth(r):
-        return {"points_per_round": r["points"].to_json(), "win_probability": r["win"].to_json(),
+        return {"score_change_per_round": r["points"].to_json(), "win_probability": r["win"].to_json(),
                 "others_points": r["others"].to_json(), "paired_se": r["paired_se"], "unpaired_se": r["unpaired_se"]}
 
     by_p = {str(r["players"]): {**worth(r), "by_strategy": {}} for r in by_players}
     for c in cells:
         by_p[str(c["players"])]["by_strategy"][c["strategy"]] = worth(c)
     out = {
-        "points_per_round": overall["points"].to_json(),
+        "score_change_per_round": overall["points"].to_json(),
         "paired_se": overall["paired_se"], "unpaired_se": overall["unpaired_se"],
         "win_probability": overall["win"].to_json(),
         "others_points": overall["others"].to_json(),
         "by_players": by_p,
         "by_strategy": {r["strategy"]: worth(r) for r in by_strategy},
-        "by_source": {f"{r['source']}.{r['phase']}": {"points_per_round": r["points"].to_json(),
-                                                      "win_probability": r["win"].to_json()} for r in flow},
+        "by_source": {f"{r['source']}.{r['phase']}": {"score_change_per_round": r["points"].to_json(),
+                                                      "win_probability": r["win"].to_json(),
+                                                      "pile_minus_blind": r["pile_minus_blind"].to_json()
+                                                      if r.get("pile_minus_blind") is not None else None,
+                                                      "survives_holm": r.get("holm")} for r in flow},
         "arrivals": {str(r["players"]): {k: r[k].to_json() for k in ("dealt", "pile", "blind", "never")}
                      for r in arrivals},
         "skipped_deals": invalid,

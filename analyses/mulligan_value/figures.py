@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._design import PRESET_NAMES
-from ._framework import FigureOut
-from ._plots import errorbars, new_figure, strategy_color, style
+from ..framework.design import PRESET_NAMES
+from ..framework.study import FigureOut
+from ..framework.plots import errorbars, new_figure, strategy_color, style
 
 _SOURCE_COLORS = {"pile": "#1b9e77", "blind": "#d95f02", "dealt": "#555555"}
 _ARRIVAL = (("dealt", "kept from the deal", "#555555"), ("pile", "taken from a discard pile", "#1b9e77"),
@@ -30,13 +30,15 @@ def by_players_figure(cells: list[dict], by_players: list[dict]) -> FigureOut:
                 errorbars(a, x, [c[key] for c in rows], color=strategy_color(name), label=name)
         a.axhline(0, color="#555555", linewidth=1)
         a.set_xticks(sizes)
-    style(ax, "Points a dealt mulligan saves its holder, per round", "players", "points per round")
-    style(ax_win, "Win probability it adds for the game", "players", "percentage points")
+    style(ax, "Change in its holder's round score from a dealt mulligan", "players",
+          "change in points per round (negative is better)")
+    style(ax_win, "Change in its holder's chance of winning the game", "players",
+          "percentage points (positive is better)")
     ax_win.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.1f}%")
     ax.legend(fontsize=8, frameon=False)
     return FigureOut("by-players", fig,
-                     "Paired on the same deals: the holder's round score with an ordinary card at the slot minus "
-                     "with the mulligan there (left), and its win credit for the game with the mulligan minus "
+                     "Paired on the same deals: the holder's round score with the mulligan at the slot minus "
+                     "with an ordinary card there (left; negative is better), and its win credit for the game with the mulligan minus "
                      "without (right), by number of players and preset, with 95% intervals.",
                      "Mulligan worth in points and in win probability against the number of players, per preset.")
 
@@ -81,7 +83,7 @@ def source_figure(flow: list[dict], arrivals: list[dict]) -> FigureOut:
     ax.set_xticklabels(["early\n(6-7 face down)", "middle\n(3-5)", "late\n(1-2)"])
     ax.set_xlim(-0.5, 2.5)
     style(ax, "Worth to the player who places it, by how and when it comes", "phase of the round for that player",
-          "points per round")
+          "change in points per round (negative is better)")
     ax.legend(fontsize=8, frameon=False)
     sizes = [r["players"] for r in arrivals]
     bottom = np.zeros(len(sizes))
@@ -117,5 +119,5 @@ def limit_figure(rows: list[dict]) -> FigureOut:
     return FigureOut("limit", fig,
                      "Share of a player's rounds in which a mulligan was on offer (on a discard pile at the start "
                      "of the turn, or drawn blind) while the player already showed a face-up mulligan, so the "
-                     "limit barred it; 95% Wilson intervals.",
+                     "limit barred it; 95% intervals clustered by game.",
                      "Share of player-rounds in which the mulligan limit binds, by players and preset.")

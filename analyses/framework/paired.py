@@ -21,9 +21,10 @@ import numpy as np
 import pandas as pd
 
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
+from gnoming_sim.kernel.engine import deal_orders
 
-from ._estimates import Estimate
-from ._framework import StudyResult, Table
+from .estimates import Estimate
+from .study import StudyResult, Table
 
 TRACE_CHUNK = 1024    # games per engine call with traces (a trace buffer is 64 KiB per game)
 PLAIN_CHUNK = 8192
@@ -119,8 +120,6 @@ def play_cells(ctx, seed: int, tables: Sequence[ArmTable], advance: Callable[[in
     concatenated by key over all chunks and cells.  ``strategies(name)`` resolves a seat
     name (presets and the study's variants).
     """
-    from gnoming_sim.kernel.engine import deal_orders
-
     parts: dict[str, list[pd.DataFrame]] = {}
     for _, group in groupby(tables, key=lambda t: t.cell):
         arms = list(group)

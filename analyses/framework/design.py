@@ -1,6 +1,7 @@
 """Experiment designs shared by studies: which strategies sit at which tables."""
 from __future__ import annotations
 
+import zlib
 from itertools import combinations
 
 from gnoming_sim.kernel.policy.registry import PRESETS
@@ -29,3 +30,14 @@ def balanced_lineups(names, players: int) -> list[tuple[str, ...]]:
     if players <= len(names):
         return [tuple(c) for c in combinations(names, players)]
     return cyclic_lineups(names, players)
+
+
+def cell_first_game(*cell) -> int:
+    """The first game number of a design cell: every cell plays its own range of game numbers.
+
+    ``cell`` is the cell's key (e.g. ``("drawn", 4)``); the range starts at a multiple of
+    2**30 picked by a CRC of the key, so two cells of a study never share a deal (with the
+    study seed, game numbers fix the deals) and a cell keeps its deals when others are
+    added.  Room for 2**30 games per cell.
+    """
+    return zlib.crc32(repr(cell).encode()) << 30

@@ -1,7 +1,7 @@
 """The study framework: a study is an experiment design, a tidy frame, an analysis, figures.
 
 A study module defines one :class:`Study` subclass and registers an instance in
-:data:`analyses.STUDIES`.  The report (:mod:`analyses.report`) then, for each study:
+:data:`gnoming_sim.analyses.report.STUDIES`.  The report (:mod:`gnoming_sim.analyses.report`) then, for each study:
 
 1. asks it for its design: a list of :class:`Table` s to play, all under one seed;
 2. plays every table in chunks (:meth:`Study.play`; by default :func:`play_tables`),
@@ -24,10 +24,12 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from gnoming_sim.batch.distributed import simulate_many
 from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.rules import RuleConfig
 
-from ._estimates import Estimate
+from .estimates import Estimate
+from .render import format_interval, format_mean
 
 CHUNK_GAMES = 16_384   # games per engine call: one progress step
 
@@ -47,6 +49,7 @@ class Table:
     first_game: int = 0
     rotate: bool = True
     label: str = ""
+    pool: tuple[str, ...] = ()   # every strategy name of the design (a study's category list), if it keeps one
 
     def command(self, seed: int) -> str:
         """The ``gnoming-sim simulate`` command that replays this table's games."""
@@ -68,11 +71,10 @@ class Context:
     rules: RuleConfig = field(default_factory=RuleConfig)
     deck: Deck = PUBLISHED
     pool: object = None           # a gnoming_sim.batch.distributed pool (--workers / --scheduler), or None
+    strategies: tuple[str, ...] = ()   # registered (user) strategies that join the presets in the tournament
 
     def simulate_many(self, calls):
         """``engine.simulate(**call)`` for each call, in order, on the pool or in this process."""
-        from gnoming_sim.batch.distributed import simulate_many
-
         return simulate_many(calls, self.pool)
 
     def study_seed(self, study_id: str) -> int:
@@ -102,8 +104,6 @@ class Finding:
     unit: str = "deals"
 
     def to_json(self) -> dict:
-        from ._render import format_interval, format_mean
-
         text = self.sentence.format(value=format_mean(self.estimate, self.kind))
         e = self.estimate
         return {"key": self.key, "text": text, "unit": self.unit, **e.to_json(),
@@ -147,7 +147,7 @@ class Study(abc.ABC):
 
     id: str = ""                # the HTML section id (``early-finish``)
     title: str = ""
-    template: str = ""          # file in analyses/templates/
+    template: str = ""          # path relative to analyses/ ("tournament/template.html")
     default_games: int = 10_000  # games per design cell in a full report
     quick_games: int = 500       # ... and with --quick
 

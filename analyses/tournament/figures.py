@@ -3,19 +3,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._design import PRESET_NAMES
-from ._framework import FigureOut
-from ._plots import errorbars, new_figure, players_color, strategy_color, style
+from ..framework.design import PRESET_NAMES
+from ..framework.study import FigureOut
+from ..framework.plots import errorbars, new_figure, players_color, strategy_color, style
 
 
-def standings_figure(standings: list[dict], players) -> FigureOut:
+def standings_figure(standings: list[dict], players, names=PRESET_NAMES) -> FigureOut:
     """Mean game score and win share of each preset, grouped by table size."""
     fig, (ax_score, ax_win) = new_figure(10, 4.4, ncols=2)
     sizes = [p for p in players if any(r["players"] == p for r in standings)]
     width = 0.14
-    for k, name in enumerate(PRESET_NAMES):
+    width = min(width, 0.7 / max(len(names), 1))
+    for k, name in enumerate(names):
         rows = {r["players"]: r for r in standings if r["strategy"] == name}
-        xs = [i + (k - 2) * width for i, p in enumerate(sizes) if p in rows]
+        xs = [i + (k - (len(names) - 1) / 2) * width for i, p in enumerate(sizes) if p in rows]
         ps = [p for p in sizes if p in rows]
         if not ps:
             continue
@@ -52,11 +53,11 @@ def _clip_outliers(ax, standings: list[dict]) -> None:
             fontsize=8, color="#555555")
 
 
-def head_to_head_figure(h2h: list[dict], players) -> FigureOut:
+def head_to_head_figure(h2h: list[dict], players, names=PRESET_NAMES) -> FigureOut:
     """Heat maps: mean score of the row preset minus the column preset, on the same deals."""
     sizes = [p for p in players if any(r["players"] == p for r in h2h)]
     fig, axes = new_figure(3.2 * len(sizes) + 0.8, 3.6, ncols=len(sizes), squeeze=False)
-    names = list(PRESET_NAMES)
+    names = list(names)
     # the scale follows the pairs without random play, whose gaps dwarf the rest (those cells saturate)
     close = [abs(r["diff"].mean) for r in h2h if "random" not in (r["a"], r["b"])]
     limit = max(close or [abs(r["diff"].mean) for r in h2h] or [1.0]) or 1.0
@@ -96,11 +97,11 @@ def seats_figure(seats: list[dict], players) -> FigureOut:
         x = [r["seat"] + (k - len(sizes) / 2) * 0.08 for r in rows]
         errorbars(ax_dev, x, [r["dev"] for r in rows], color=players_color(p), label=f"{p} players")
         errorbars(ax_win, x, [r["win"] for r in rows], color=players_color(p), label=f"{p} players")
-        ax_win.hlines(1 / p, 0.7, max(players) + 0.3, colors=players_color(p), linestyles="dotted", linewidth=1)
+        ax_win.hlines(1 / p, -0.3, max(players) - 0.7, colors=players_color(p), linestyles="dotted", linewidth=1)
     ax_dev.axhline(0, color="#555555", linewidth=1)
     for ax in (ax_dev, ax_win):
-        ax.set_xticks(range(1, max(sizes, default=1) + 1))
-    style(ax_dev, "Seat advantage (below 0: the seat scores better)", "seat (seat 1 starts round 1)",
+        ax.set_xticks(range(0, max(sizes, default=1)))
+    style(ax_dev, "Seat advantage (below 0: the seat scores better)", "seat (numbered from 0; seat 0 starts round 1)",
           "points per game vs table average")
     style(ax_win, "Win share by seat (dotted: an even share)", "seat", "share of games won")
     ax_win.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
@@ -108,4 +109,4 @@ def seats_figure(seats: list[dict], players) -> FigureOut:
     return FigureOut("seats", fig,
                      "The advantage of each seat, averaged over all presets (seats rotate, so every preset "
                      "sits everywhere), with 95% intervals over deals.",
-                     "Seat advantage in points and win share for seats 1 to 7 at each table size.")
+                     "Seat advantage in points and win share for seats 0 to 6 at each table size.")

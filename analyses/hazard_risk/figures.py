@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._design import PRESET_NAMES
-from ._framework import FigureOut
-from ._plots import errorbars, new_figure, players_color, strategy_color, style
+from ..framework.design import PRESET_NAMES
+from ..framework.study import FigureOut
+from ..framework.plots import errorbars, new_figure, players_color, strategy_color, style
 
 
 def ending_figure(cells: list[dict], by_players: list[dict]) -> FigureOut:
@@ -25,7 +25,7 @@ def ending_figure(cells: list[dict], by_players: list[dict]) -> FigureOut:
     ax.legend(fontsize=8, frameon=False)
     return FigureOut("end-with-hazard", fig,
                      "Share of player-rounds that end with at least one hazard in the player's layout, by number "
-                     "of players and preset (standard deals); 95% Wilson intervals.",
+                     "of players and preset (standard deals); 95% intervals clustered by game.",
                      "Probability of ending a round with a hazard against the number of players, per preset.")
 
 
@@ -34,12 +34,16 @@ def discard_figure(by_size: list[dict], by_phase: list[dict]) -> FigureOut:
     fig, (ax, ax_phase) = new_figure(11, 4.5, ncols=2)
     rows = [r for r in by_size if r.get("flip_value") is not None]
     sizes = np.array([r["players"] for r in rows])
-    errorbars(ax, sizes - 0.1, [r["flip_value"] for r in rows], color="#1f77b4", label="its flips (taken vs declined)")
-    errorbars(ax, sizes + 0.1, [r["opponent_gain"] for r in rows], color="#d62728", marker="s",
-              label="the hazard (vs an ordinary card)")
+    errorbars(ax, sizes - 0.15, [r["flip_value"] for r in rows], color="#1f77b4",
+              label="each opponent: its flips (taken \u2212 declined)")
+    errorbars(ax, sizes, [r["opponent_change"] for r in rows], color="#d62728", marker="s",
+              label="each opponent: the hazard (\u2212 an ordinary card)")
+    errorbars(ax, sizes + 0.15, [r["standing"] for r in rows], color="#555555", marker="D",
+              label="discarder's margin over the average opponent: flips")
     ax.axhline(0, color="#555555", linewidth=1)
     ax.set_xticks(sizes)
-    style(ax, "Points each opponent gains when a drawn hazard is discarded", "players", "points per round")
+    style(ax, "Change in round score when a drawn hazard is discarded", "players",
+          "change in points per round (negative is better)")
     ax.legend(fontsize=8, frameon=False)
     phases = [r for r in by_phase if r.get("flip_value") is not None]
     x = np.arange(len(phases))
@@ -49,14 +53,17 @@ def discard_figure(by_size: list[dict], by_phase: list[dict]) -> FigureOut:
     ax_phase.axhline(0, color="#555555", linewidth=1)
     ax_phase.set_xticks(x)
     ax_phase.set_xticklabels([f"{r['phase']}\n({r['phase_text']})" for r in phases])
-    style(ax_phase, "By the drawer's face-down cards at the draw", "phase of the round", "points per round")
+    style(ax_phase, "By the drawer's face-down cards at the draw", "phase of the round",
+          "change in points per round (negative is better)")
     ax_phase.legend(fontsize=8, frameon=False)
     return FigureOut("discarded", fig,
-                     "Paired on the same deals, in rounds where the drawer discarded the hazard at once. Left: "
-                     "each opponent's round score with the flips declined minus taken (blue), and with an "
-                     "ordinary card instead of the hazard minus with the hazard (red); positive: the opponents "
-                     "gain. Right: the flips' worth, and the hazard's cost to its drawer (all draws, kept or "
-                     "not), by phase. 95% intervals.",
+                     "Paired on the same deals, in rounds where the drawer discarded the hazard at once; every "
+                     "value is a change in round score, treatment minus control (negative is better for whoever it "
+                     "is about). Left: each opponent's score with the flips taken minus declined (blue), with the "
+                     "hazard minus an ordinary card (red), and the discarder's margin over the average opponent "
+                     "with the flips taken minus declined (grey; positive: the discarder falls behind). Right: the "
+                     "flips' effect on each opponent, and the hazard's cost to its drawer (all draws, kept or not), "
+                     "by phase. 95% intervals.",
                      "Worth of a discarded hazard's flips to the opponents, by players and by phase.")
 
 
@@ -71,7 +78,8 @@ def deny_figure(rows: list[dict]) -> FigureOut:
         errorbars(ax, x[changed], [sub[i]["score"] for i in changed], color=players_color(p), label=f"{p} players")
         errorbars(ax_hz, x, [r["end_with_hazard"] for r in sub], color=players_color(p))
     ax.axhline(0, color="#555555", linewidth=1)
-    style(ax, "cautious's game score against never keeping a hazard", "hazard_deny", "points per game")
+    style(ax, "cautious's game score against never keeping a hazard", "hazard_deny",
+          "change in points per game (negative is better)")
     style(ax_hz, "Rounds cautious ends with a hazard", "hazard_deny", "share of rounds")
     ax_hz.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.1f}%")
     levels = sorted({r["level"] for r in rows})

@@ -1,21 +1,20 @@
-"""Estimates, findings and summary of the hazard-risk study (design in :mod:`analyses.hazard_risk`)."""
+"""Estimates, findings and summary of the hazard-risk study (design in :mod:`.design`)."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from gnoming_sim.batch.stats import mean_ci_from_sums
-
-from . import _hazard_figures as figs
-from ._design import PRESET_NAMES
-from ._estimates import Estimate, estimates_frame
-from ._framework import Finding, Precision, StudyResult
+from ..framework.design import PRESET_NAMES
+from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
+from ..framework.render import format_estimate
+from ..framework.study import Finding, Precision, StudyResult
+from . import figures as figs
+from .design import DENY_LEVELS, PLAYERS
 
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5"), ("late", 0, 2, "1-2"))
 
 
-def analyse(study, ctx, tables, data) -> StudyResult:
-    from .hazard_risk import DENY_LEVELS, PLAYERS
-
+def analyse(ctx, tables, data) -> StudyResult:
     min_n = 10 if ctx.quick else 30
     natural = data["natural"]
     sizes = [p for p in PLAYERS if (natural["players"] == p).any()]
@@ -27,6 +26,7 @@ def analyse(study, ctx, tables, data) -> StudyResult:
     by_phase = [r for r in (_drawn(drawn[_phase(drawn["fd"]) == ph], {"phase": ph, "phase_text": text}, min_n)
                             for ph, _, _, text in PHASES) if r]
     deny_rows = _deny(data["deny"], sizes, DENY_LEVELS)
+    verdict = _verdict(deny_rows)   # marks the cells that survive Holm's correction
 
     cells = [r for r in ending["cells"] if r["share"].n >= min_n]
     precision = [Precision("P(ending a round with a hazard), all player-rounds", ending["all"]["share"].half_width,
@@ -53,7 +53,7 @@ def analyse(study, ctx, tables, data) -> StudyResult:
         summary=_summary(ending, by_size, drawn_all, by_phase, deny_rows),
         context={"ending": ending, "grid": _grid(cells), "sizes": sizes, "by_size": by_size, "drawn_all": drawn_all,
                  "by_phase": by_phase, "deny": deny_rows, "deny_levels": DENY_LEVELS,
-                 "deny_grid": _deny_grid(deny_rows, DENY_LEVELS), "deny_verdict": _verdict(deny_rows),
+                 "deny_grid": _deny_grid(deny_rows, DENY_LEVELS), "deny_verdict": verdict,
                  "games": _games(tables), "conclusions": _conclusions(ending, drawn_all, by_phase, deny_rows)},
     )
 
@@ -68,24 +68,29 @@ def _games(tables) -> dict:
 
 
 # ----------------------------------------------------------------- ending a round with a hazard
-def _ending_estimates(r) -> dict:
-    n = int(r["player_rounds"])
-    mean, lo, hi, n = mean_ci_from_sums(n, 10 * int(r["hazards"]), 100 * int(r["hazards_sq"]))
-    return {"share": Estimate.of_share(int(r["with_hazard"]), int(r["player_rounds"])),
-            "points": Estimate(mean, lo, hi, n)}
+def _ending_estimates(per_game: pd.DataFrame) -> dict:
+    """P(ending a round with a hazard) and hazard points per player-round, clustered by game:
+    ``per_game`` holds one row per game (sums over the player-rounds it contributes)."""
+    rounds = per_game["player_rounds"].to_numpy()
+    return {"share": clustered_share(per_game["with_hazard"].to_numpy(), rounds),
+            "points": clustered_share(10 * per_game["hazards"].to_numpy(), rounds)}
 
 
 def _ending(natural: pd.DataFrame, sizes) -> dict:
-    cols = ["player_rounds", "with_hazard", "hazards", "hazards_sq"]
-    cells = [{"players": int(p), "strategy": s, **_ending_estimates(r)}
-             for (p, s), r in natural.groupby(["players", "strategy"])[cols].sum().iterrows()]
-    by_players = [{"players": int(p), "strategy": "all", **_ending_estimates(r)}
-                  for p, r in natural.groupby("players")[cols].sum().iterrows()]
-    by_strategy = [{"players": 0, "strategy": s, **_ending_estimates(r)}
-                   for s, r in natural.groupby("strategy")[cols].sum().iterrows()]
+    cols = ["player_rounds", "with_hazard", "hazards"]
+
+    def per_game(rows):
+        return rows.groupby(["players", "game"])[cols].sum()
+
+    cells = [{"players": int(p), "strategy": s, **_ending_estimates(per_game(rows))}
+             for (p, s), rows in natural.groupby(["players", "strategy"])]
+    by_players = [{"players": int(p), "strategy": "all", **_ending_estimates(per_game(rows))}
+                  for p, rows in natural.groupby("players")]
+    by_strategy = [{"players": 0, "strategy": s, **_ending_estimates(per_game(rows))}
+                   for s, rows in natural.groupby("strategy")]
     by_strategy.sort(key=lambda r: PRESET_NAMES.index(r["strategy"]))
     return {"cells": cells, "by_players": by_players, "by_strategy": by_strategy,
-            "all": {"players": 0, "strategy": "all", **_ending_estimates(natural[cols].sum())}}
+            "all": {"players": 0, "strategy": "all", **_ending_estimates(per_game(natural))}}
 
 
 # ----------------------------------------------------------------- a drawn hazard
@@ -97,13 +102,18 @@ def _phase(fd: pd.Series) -> pd.Series:
 
 
 def _drawn(rows: pd.DataFrame, key: dict, min_n: int = 2) -> dict | None:
-    """What a hazard drawn blind does: to its drawer (kept or discarded), and to the others."""
+    """What a hazard drawn blind does: to its drawer (kept or discarded), and to the others.
+
+    Every difference is treatment minus control on the same deal: a change in round score
+    (negative is better: lower scores win) or in the chance of winning the game (positive
+    is better).
+    """
     if len(rows) < min_n:
         return None
     out = {**key, "draws": len(rows), "kept": Estimate.of_share(int(rows["kept"].sum()), len(rows)),
            "stuck": Estimate.of_share(int(rows["stuck"].sum()), len(rows)),
            "cost": Estimate.of_paired(rows["score_h"], rows["score_o"]),
-           "win_cost": Estimate.of_paired(rows["win_o"], rows["win_h"])}
+           "win_change": Estimate.of_paired(rows["win_h"], rows["win_o"])}
     kept, gone = rows[rows["kept"]], rows[rows["discarded_at_once"]]
     out["cost_kept"] = Estimate.of_paired(kept["score_h"], kept["score_o"]) if len(kept) >= min_n else None
     out["discards"] = len(gone)
@@ -111,11 +121,14 @@ def _drawn(rows: pd.DataFrame, key: dict, min_n: int = 2) -> dict | None:
         out.update({
             "cost_discarded": Estimate.of_paired(gone["score_h"], gone["score_o"]),
             "flips": Estimate.of_mean(gone["flips"]),
-            # positive: the opponents score lower (better) with the hazard, or with its flips
-            "opponent_gain": Estimate.of_paired(gone["others_o"], gone["others_h"]),
-            "flip_value": Estimate.of_paired(gone["others_n"], gone["others_h"]),
-            "flip_win": Estimate.of_paired(gone["others_win_h"], gone["others_win_n"]),
-            "drawer_flip_cost": Estimate.of_paired(gone["score_h"], gone["score_n"])})
+            # each opponent's round score: with the hazard minus with an ordinary card
+            "opponent_change": Estimate.of_paired(gone["others_h"], gone["others_o"]),
+            # flips taken minus declined (arm hazard minus arm no-flips), only the edited round differing
+            "flip_value": Estimate.of_paired(gone["others_h"], gone["others_n"]),
+            "drawer_flip_cost": Estimate.of_paired(gone["score_h"], gone["score_n"]),
+            "standing": Estimate.of_paired(gone["score_h"] - gone["others_h"], gone["score_n"] - gone["others_n"]),
+            "drawer_flip_win": Estimate.of_paired(gone["win_h"], gone["win_n"]),
+            "flip_win": Estimate.of_paired(gone["others_win_h"], gone["others_win_n"])})
     return out
 
 
@@ -130,9 +143,9 @@ def _deny(deny: pd.DataFrame, sizes, levels) -> list[dict]:
             continue
         for level in levels:
             arm = f"{level:g}"
-            rounds = 3 * len(sub)
             rows.append({"players": p, "level": level,
-                         "end_with_hazard": Estimate.of_share(int(sub[f"hz_{arm}"].sum()), rounds),
+                         # a game's three rounds share its seats: clustered by game
+                         "end_with_hazard": clustered_share(sub[f"hz_{arm}"].to_numpy(), np.full(len(sub), 3)),
                          "score": Estimate.of_paired(sub[f"total_{arm}"], sub[f"total_{base}"]),
                          "win": Estimate.of_paired(sub[f"win_{arm}"], sub[f"win_{base}"]),
                          "others": Estimate.of_paired(sub[f"others_{arm}"], sub[f"others_{base}"]),
@@ -142,9 +155,15 @@ def _deny(deny: pd.DataFrame, sizes, levels) -> list[dict]:
 
 
 def _verdict(deny_rows: list[dict]) -> dict:
-    """Where denying flips clearly pays (a lower game score, interval below 0), or clearly costs."""
+    """Where denying flips clearly pays (a lower game score) or clearly costs, over the family of
+    (table size, level) cells: each cell's 95% interval, and which differences survive Holm's
+    correction for testing them all."""
     cells = [r for r in deny_rows if r["level"] != 0 and r["players"] != 0]
+    for r, keep in zip(cells, holm([r["score"] for r in cells])):
+        r["holm"] = keep
     return {"pays": [r for r in cells if r["score"].hi < 0], "costs": [r for r in cells if r["score"].lo > 0],
+            "pays_holm": [r for r in cells if r["holm"] and r["score"].mean < 0],
+            "costs_holm": [r for r in cells if r["holm"] and r["score"].mean > 0],
             "cells": len(cells)}
 
 
@@ -166,68 +185,85 @@ def _deny_grid(rows: list[dict], levels) -> list[dict]:
 
 def _ci(e: Estimate, kind: str = "points") -> str:
     """An estimate in a sentence: its mean and 95% interval."""
-    from ._render import format_estimate
-
     return format_estimate(e, kind)
 
 
 def _conclusions(ending, drawn_all, by_phase, deny_rows) -> list[str]:
-    """Plain-words conclusions, written from the estimates; 95% intervals in brackets."""
+    """Plain-words conclusions, written from the estimates; 95% intervals in brackets.
+
+    Every score difference is a change in score (negative is better: lower scores win).
+    """
     out = []
     ranked = sorted(ending["by_strategy"], key=lambda r: r["share"].mean)
     out.append(f"A player ends a round stuck with a hazard in {_ci(ending['all']['share'], 'pct')} of rounds; "
                f"{ranked[-1]['strategy']} most often ({_ci(ranked[-1]['share'], 'pct')}), {ranked[0]['strategy']} "
                f"least ({_ci(ranked[0]['share'], 'pct')}).")
     if drawn_all and drawn_all.get("flip_value") is not None:
-        out.append(f"The heuristic presets keep a hazard drawn blind in {_ci(drawn_all['kept'], 'pct')} of draws; "
-                   f"it costs its drawer {_ci(drawn_all['cost'], 'signed')} points in that round. Discarded at once, "
-                   f"it hands out {_ci(drawn_all['flips'], 'score')} flips, worth "
-                   f"{_ci(drawn_all['flip_value'], 'signed')} points to each opponent (positive: a gain); counting "
-                   f"everything else the hazard changes, each opponent gains {_ci(drawn_all['opponent_gain'], 'signed')} "
-                   f"points, while the flips cost the discarder {_ci(drawn_all['drawer_flip_cost'], 'signed')}.")
+        d = drawn_all
+        out.append(f"The heuristic presets keep a hazard drawn blind in {_ci(d['kept'], 'pct')} of draws; it "
+                   f"changes its drawer's score in that round by {_ci(d['cost'], 'signed')} points.")
+        helps = "helps" if d["flip_value"].hi < 0 else "hurts" if d["flip_value"].lo > 0 else None
+        flips = (f"{helps} each opponent: {_ci(d['flip_value'], 'signed')} points in that round"
+                 if helps else f"changes each opponent's round score by {_ci(d['flip_value'], 'signed')} points, "
+                 f"no clear effect")
+        out.append(f"Discarded at once, it hands out {_ci(d['flips'], 'score')} flips. Taking them rather than "
+                   f"declining them {flips}; the same flips change the discarder's score by "
+                   f"{_ci(d['drawer_flip_cost'], 'signed')} points, so the discarder's margin over the average "
+                   f"opponent changes by {_ci(d['standing'], 'signed')} points (lowest score wins: positive is worse "
+                   f"for the discarder) and its chance of winning the game by {_ci(d['drawer_flip_win'], 'pct')}.")
     phases = [r for r in by_phase if r.get("flip_value") is not None]
     if phases:
-        out.append("By the drawer's phase of the round, the flips are worth "
-                   + ", ".join(f"{_ci(r['flip_value'], 'signed')} points per opponent {r['phase']}" for r in phases)
-                   + ".")
+        out.append("By the drawer's phase of the round, the flips change each opponent's round score by "
+                   + ", ".join(f"{_ci(r['flip_value'], 'signed')} points {r['phase']}" for r in phases) + ".")
     v = _verdict(deny_rows)
     all_rows = [r for r in deny_rows if r["players"] == 0 and r["level"] != 0]
     if all_rows:
         parts = ", ".join(f"{_ci(r['score'], 'signed')} at hazard_deny {r['level']:g}" for r in all_rows)
-        if v["pays"]:
-            where = "; ".join(f"{r['players']} players, hazard_deny {r['level']:g}" for r in v["pays"])
-            verdict = f"It pays clearly only in these cells: {where}."
+        if v["pays_holm"]:
+            where = "; ".join(f"{r['players']} players, hazard_deny {r['level']:g}" for r in v["pays_holm"])
+            verdict = f"It pays clearly (after Holm's correction over {v['cells']} cells) only in: {where}."
+        elif v["pays"]:
+            verdict = (f"{len(v['pays'])} of {v['cells']} cells have an interval below 0, but none survives Holm's "
+                       f"correction for testing all {v['cells']}.")
         else:
-            verdict = ("It never clearly pays: at no table size and level does the game-score change have its "
-                       "interval below 0.")
+            verdict = (f"At no table size and level of the {v['cells']} tested does the game-score change have its "
+                       f"interval below 0: within this experiment, it does not pay.")
+        costs = (f" It clearly costs (after Holm) in {len(v['costs_holm'])} of the {v['cells']} cells."
+                 if v["costs_holm"] else "")
         out.append(f"Keeping a drawn hazard to deny the others their flips changes cautious's game score by {parts} "
                    f"points per game (all table sizes, against never keeping one; negative would mean it pays). "
-                   f"{verdict}")
+                   f"{verdict}{costs}")
     return out
 
 
 def _findings(ending_all, drawn_all, deny_all) -> list[Finding]:
     found = [Finding("hazard_risk.end_with_hazard_probability",
                      "A player ends a round with a hazard (+10) in their layout in {value} of rounds "
-                     "(all presets, 2 to 7 players)", ending_all["share"], "pct", "player-rounds")]
+                     "(all presets, 2 to 7 players; player-rounds clustered by game)", ending_all["share"], "pct",
+                     "games")]
     if drawn_all and drawn_all.get("flip_value") is not None:
         found.append(Finding("hazard_risk.flip_value",
-                             "The flips a discarded hazard hands out are worth {value} points to each opponent in that "
-                             "round (same deals, flips taken against declined; positive: they lower the opponent's "
-                             "score)", drawn_all["flip_value"], "signed", "discards"))
+                             "Taking the flips a discarded hazard hands out, rather than declining them, changes "
+                             "each opponent's score in that round by {value} points (same deals, only that round "
+                             "differing; negative is better for the opponent)",
+                             drawn_all["flip_value"], "signed", "discards"))
+        found.append(Finding("hazard_risk.flip_standing",
+                             "The same flips change the discarder's margin over the average opponent by {value} points "
+                             "(positive is worse for the discarder, since the lowest score wins)",
+                             drawn_all["standing"], "signed", "discards"))
     preset = next((r for r in deny_all if r["level"] == 1.5), None)
     if preset is not None:
         found.append(Finding("hazard_risk.deny_flips",
                              "Keeping drawn hazards to deny flips (cautious, hazard_deny 1.5) changes its game score "
-                             "by {value} points against never keeping them (same deals; negative: it pays)",
+                             "by {value} points against never keeping them (same deals; negative is better)",
                              preset["score"], "signed", "deals"))
     return found
 
 
 def _summary(ending, by_size, drawn_all, by_phase, deny_rows) -> dict:
     def drawn_json(r):
-        keys = ("kept", "stuck", "cost", "win_cost", "cost_kept", "cost_discarded", "flips", "opponent_gain",
-                "flip_value", "flip_win", "drawer_flip_cost")
+        keys = ("kept", "stuck", "cost", "win_change", "cost_kept", "cost_discarded", "flips", "opponent_change",
+                "flip_value", "flip_win", "drawer_flip_cost", "standing", "drawer_flip_win")
         return {k: r[k].to_json() for k in keys if r.get(k) is not None}
 
     by_p = {str(r["players"]): {"end_with_hazard_probability": r["share"].to_json(),
@@ -248,5 +284,6 @@ def _summary(ending, by_size, drawn_all, by_phase, deny_rows) -> dict:
                   "by_phase": {r["phase"]: drawn_json(r) for r in by_phase}},
         "deny": {("all" if r["players"] == 0 else str(r["players"])) + f".{r['level']:g}": {
             "game_score_change": r["score"].to_json(), "win_change": r["win"].to_json(),
+            "survives_holm": r.get("holm"),
             "end_with_hazard_probability": r["end_with_hazard"].to_json()} for r in deny_rows if r["level"] != 0},
     }

@@ -13,8 +13,14 @@ STRATEGY_COLORS = {
 _PLAYER_COLORS = ["#440154", "#414487", "#2a788e", "#22a884", "#7ad151", "#bddf26", "#fde725"]
 
 
+_EXTRA_COLORS = ["#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
+
+
 def strategy_color(name: str) -> str:
-    return STRATEGY_COLORS.get(name, "#9467bd")
+    """The preset's colour; a user strategy gets one of a few others, fixed by its name."""
+    if name in STRATEGY_COLORS:
+        return STRATEGY_COLORS[name]
+    return _EXTRA_COLORS[sum(name.encode()) % len(_EXTRA_COLORS)]
 
 
 def players_color(players: int) -> str:

@@ -6,19 +6,20 @@ share of the seats), seats rotated.  In game ``g`` one round is edited: round ``
 and the player it is about (the focal seat) is ``(g // 3) % players``.
 
 * ``dealt``: arm *mulligan* puts a mulligan at a random slot of the focal layout (one of
-  its ordinary cards trades places with the deepest mulligan outside that layout); arm
-  *ordinary* is the same deal with that mulligan swapped for the deepest ordinary card
-  of the draw pile.  The two arms differ in two cards: the focal slot holds a mulligan
-  or an ordinary card, and the other lies at the bottom of the draw pile, which comes
-  into play only when the pile runs out.  Worth = the focal player's round score in
-  arm *ordinary* minus arm *mulligan* (positive: the mulligan lowers its holder's
-  score), and the difference in its win credit for the game.
+  its ordinary cards trades places with the deepest mulligan of the draw pile, never one
+  dealt to another player); arm *ordinary* is the same deal with that mulligan swapped
+  for the deepest ordinary card of the draw pile, i.e. buried at the bottom of the pile,
+  out of play unless the pile runs out.  The two arms differ in those two cards only.
+  Worth = the focal player's round score in arm *mulligan* minus arm *ordinary* (a
+  change in score: negative is better), and the change in its win credit for the game.
 * ``flow``: arm *natural* plays the deal as shuffled, with traces; arm *removed* swaps
   one of its mulligans, chosen at random, for the deepest ordinary card.  The trace
   tells who first placed that mulligan (or kept it from the deal), how it came (kept
   from the deal, taken from a discard pile, drawn blind) and when (that player's
   face-down cards at the draw); its worth to that player is the paired difference.
   The natural arm's traces also count how often the mulligan limit bars a player.
+
+Every (experiment, table size) cell plays deals of its own (:func:`cell_first_game`).
 """
 from __future__ import annotations
 
@@ -26,76 +27,40 @@ import numpy as np
 import pandas as pd
 
 from gnoming_sim.game import fields as F
-from gnoming_sim.kernel.policy import registry
-from gnoming_sim.game.cards import MULLIGAN
+from gnoming_sim.game.cards import HAZARD, MULLIGAN
 
-from ._design import PRESET_NAMES, cyclic_lineups
-from ._framework import Study, StudyResult
-from ._paired import (
+from ..framework.design import PRESET_NAMES, cell_first_game, cyclic_lineups
+from ..framework.paired import (
     ArmTable,
     bury_ordinary_partner,
-    cell_rng,
     deepest,
     is_special,
-    nothing_to_measure,
     pick,
-    play_cells,
     round_rows,
     swap,
     with_rounds,
 )
-from ._trace_follow import FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ_TURN, FO_FATE, follow_cards, mulligan_bars
+from ..framework.trace_follow import FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ_TURN, FO_FATE, follow_cards, mulligan_bars
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 DEALT, FLOW = "dealt", "flow"
 ARMS = {DEALT: ("mulligan", "ordinary"), FLOW: ("natural", "removed")}
 FLOW_SHARE = 2     # the flow experiment plays 1/FLOW_SHARE of the games of the dealt one (it is traced)
-FIRST_GAME = {DEALT: 0, FLOW: 1 << 30}   # the experiments play different deals
 
 
-class MulliganValue(Study):
-    id = "mulligan-value"
-    title = "What a mulligan is worth"
-    template = "mulligan_value.html"
-    # deals per table size in the dealt experiment (x2 arms), split over 5 lineups; the flow
-    # experiment plays half as many (x2 arms, one traced)
-    default_games = 48_000
-    quick_games = 1_500
-
-    def design(self, ctx) -> list[ArmTable]:
-        if ctx.deck.count(MULLIGAN) == 0:
-            return []   # nothing to measure; analyse says so
-        games = ctx.cell_games(self)
-        tables = []
-        for experiment, total in ((DEALT, games), (FLOW, max(games // FLOW_SHARE, 1))):
-            for p in PLAYERS:
-                lineups = cyclic_lineups(PRESET_NAMES, p)
-                share = -(-total // len(lineups))
-                for k, lineup in enumerate(lineups):
-                    for arm in ARMS[experiment]:
-                        tables.append(ArmTable(p, lineup, share, first_game=FIRST_GAME[experiment] + k * share,
-                                               experiment=experiment,
-                                               arm=arm, label=f"{experiment}, {arm}: {p} players, {', '.join(lineup)}"))
-        return tables
-
-    def play(self, ctx, seed, tables, advance) -> dict[str, pd.DataFrame]:
-        def edit(arms, lo, deals):
-            experiment, players = arms[0].experiment, arms[0].players
-            rng = cell_rng(seed, list(ARMS).index(experiment), players, lo)
-            return edit_arms(experiment, players, lo, deals, rng)
-
-        def keep(arms, lo, results, facts):
-            return keep_rows(arms[0].experiment, arms[0].players, lo, results, facts, ctx.rules.mulligan_limit)
-
-        return play_cells(ctx, seed, tables, advance, edit, keep, registry.get,
-                          traced=lambda t: t.experiment == FLOW and t.arm == "natural")
-
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        from ._mulligan_analysis import analyse
-
-        if not tables:
-            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no mulligans: there is nothing to measure.")
-        return analyse(self, ctx, tables, data)
+def tables(games: int) -> list[ArmTable]:
+    """The design: every arm of every cell, ``games`` games per design cell."""
+    tables = []
+    for experiment, total in ((DEALT, games), (FLOW, max(games // FLOW_SHARE, 1))):
+        for p in PLAYERS:
+            lineups = cyclic_lineups(PRESET_NAMES, p)
+            share = -(-total // len(lineups))
+            for k, lineup in enumerate(lineups):
+                for arm in ARMS[experiment]:
+                    tables.append(ArmTable(p, lineup, share, first_game=cell_first_game("mulligan-value", experiment, p) + k * share,
+                                           experiment=experiment,
+                                           arm=arm, label=f"{experiment}, {arm}: {p} players, {', '.join(lineup)}"))
+    return tables
 
 
 # ----------------------------------------------------------------- the edits
@@ -104,15 +69,24 @@ def focal_of(games: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray]:
     return games % 3, (games // 3) % players
 
 
+def draw_pile_start(rows: np.ndarray, players: int) -> np.ndarray:
+    """Per deal (G, N): the first position of the draw pile proper, after the layouts and the two
+    cards that seed the discard piles (the first two non-hazards after the layouts)."""
+    after = np.arange(rows.shape[1]) >= 9 * players
+    seeds = np.cumsum(after & (rows != HAZARD), axis=1)
+    return np.argmax(seeds >= 2, axis=1) + 1
+
+
 def dealt_edit(rows: np.ndarray, players: int, focal: np.ndarray, rng, card: int | None = MULLIGAN):
     """The two arms of the dealt experiment on one round of every game.
 
     ``rows`` int8 (G, N): the round's deck order.  Returns ``(mulligan arm, ordinary arm,
     slot, ok)``: in the first, deal position ``slot[g]`` (a random slot of the focal
     layout that held an ordinary card) holds ``card``, moved there from the deepest
-    position outside that layout holding one; the second swaps it back out for the
-    deepest ordinary card of the deal.  ``ok`` is False where the deal had no such card
-    outside the focal layout (both arms then keep the deal as it was).
+    position of the draw pile holding one (never another player's layout or a discard
+    pile's seed, so no opponent loses a card); the second swaps it back out for the
+    deepest ordinary card of the deal, burying it at the bottom of the draw pile.  ``ok``
+    is False where the draw pile had no such card (both arms then keep the deal as it was).
 
     ``card=None`` is the placebo: the card moved to the slot is an ordinary card from a
     random place of the draw pile, so both arms put a random ordinary card at the slot
@@ -123,18 +97,16 @@ def dealt_edit(rows: np.ndarray, players: int, focal: np.ndarray, rng, card: int
     layout = 9 * focal[:, None] + np.arange(9)
     special = is_special(rows)
     slot = 9 * focal + pick(~special[g[:, None], layout], rng)
-    in_focal = np.zeros(rows.shape, dtype=bool)
-    in_focal[g[:, None], layout] = True
+    in_pile = np.arange(rows.shape[1]) >= draw_pile_start(rows, players)[:, None]
     if card is None:
         ordinary = ~special
         ordinary[g, slot] = False
         partner = deepest(ordinary)
-        source = ~special & ~in_focal
-        source[:, :9 * players] = False
+        source = ~special & in_pile
         source[g, np.maximum(partner, 0)] = False
         src = pick(source, rng)
     else:
-        src = deepest((rows == card) & ~in_focal)
+        src = deepest((rows == card) & in_pile)
     ok = src >= 0
     held = rows.copy()
     swap(held, slot, src, ok)
@@ -203,17 +175,20 @@ def keep_rows(experiment, players, lo, results, facts, limit) -> dict[str, pd.Da
 
 
 def _limit_rows(res, players: int, limit: int) -> pd.DataFrame:
-    """Per strategy: player-rounds, those barred at least once, turns on offer and turns barred."""
+    """Per game and strategy: player-rounds, those barred at least once, turns on offer and turns barred
+    (a game's player-rounds share its deals, so the analysis clusters by game)."""
     bars, bad = mulligan_bars(res.traces, res.deals, players, limit)
     if bad:
         raise RuntimeError(f"trace scan disagreed with {bad} engine records")
+    G = bars.shape[0]
     names = np.asarray(res.strategy_names)[res.seat_strategy]           # (G, P)
     names = np.broadcast_to(names[:, None, :], bars.shape[:3]).ravel()
-    frame = pd.DataFrame({"strategy": names, "barred": bars[..., 0].ravel(), "offered": bars[..., 1].ravel()})
+    frame = pd.DataFrame({"game": np.repeat(res.first_game + np.arange(G, dtype=np.int64), 3 * players),
+                          "strategy": names, "barred": bars[..., 0].ravel(), "offered": bars[..., 1].ravel()})
     frame["barred_round"] = frame["barred"] > 0
     frame["offered_round"] = frame["offered"] > 0
-    out = frame.groupby("strategy").agg(player_rounds=("barred", "size"), barred_rounds=("barred_round", "sum"),
-                                        offered_rounds=("offered_round", "sum"), barred_turns=("barred", "sum"),
-                                        offered_turns=("offered", "sum")).reset_index()
+    out = frame.groupby(["game", "strategy"]).agg(
+        player_rounds=("barred", "size"), barred_rounds=("barred_round", "sum"), offered_rounds=("offered_round", "sum"),
+        barred_turns=("barred", "sum"), offered_turns=("offered", "sum")).reset_index()
     out.insert(0, "players", players)
     return out

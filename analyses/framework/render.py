@@ -8,9 +8,12 @@ from pathlib import Path
 
 import jinja2
 
-from ._estimates import Estimate
+from .estimates import Estimate
 
+# report.html and _macros.html live here; a study names its template relative to the
+# analyses folder ("tournament/template.html")
 TEMPLATES = Path(__file__).parent / "templates"
+ANALYSES = Path(__file__).parent.parent
 MINUS = "\u2212"
 
 
@@ -84,7 +87,7 @@ def format_half_width(half: float, kind: str = "points") -> str:
 
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        loader=jinja2.FileSystemLoader([str(TEMPLATES), str(ANALYSES)]),
         autoescape=True,   # every string from a study is text, never markup
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -1,0 +1,7 @@
+"""Study ``early-finish``: the early-finish bonus: how often a finisher earns the -5 (design, analysis, figures, template).
+
+Imports only :mod:`gnoming_sim.analyses.framework` and lower stages.
+"""
+from .study import EarlyFinish
+
+__all__ = ["EarlyFinish"]

@@ -1,0 +1,247 @@
+"""Estimates, findings and summary of the early-finish study (design in :mod:`.design`).
+
+What the data can say.  Every row is a round that a preset *chose* to finish, so
+P(bonus | score) is conditional on that choice: ``rusher`` finishes whenever it can,
+``cautious`` only when clearly lowest, and the pooled curve mixes them in the shares
+they happen to finish.  The rules are therefore read per preset as well as pooled, and
+none of them says whether finishing beats playing on (that needs rollouts of both).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..framework.design import HEURISTIC_NAMES
+from ..framework.estimates import Crossing, Estimate, clustered_share, estimates_frame, finishing_crossing
+from ..framework.render import format_estimate
+from ..framework.study import Finding, Precision, StudyResult
+from . import figures as figs
+from .design import HEADLINE_PLAYERS, PLAYERS
+
+RULE_COLUMNS = ("score", "gap")
+
+
+def analyse(ctx, tables, data) -> StudyResult:
+    rng = np.random.default_rng(ctx.study_seed("early-finish/bootstrap"))
+    rounds_played = {p: 3 * sum(t.games for t in tables if t.players == p) for p in PLAYERS}
+    stalled = int(data["stalled"].sum())
+    finishes = data.groupby("players").size()   # stalled final laps included
+    data = data[~data["stalled"]]
+    min_n = 10 if ctx.quick else 40
+    overall = _share(data)
+    design_effect = _design_effect(data)
+    by_players = [_by_players(p, data[data["players"] == p], int(finishes[p]), rounds_played[p], rng)
+                  for p in PLAYERS if (data["players"] == p).any()]
+    presets = _presets(data)
+    rules = _preset_rules(data, rng, min_n)
+    curves = {col: _curves(data, col, min_n) for col in ("score", "gap", "own_turn")}
+    preset_curves = _preset_curves(data[data["players"] == HEADLINE_PLAYERS], min_n)
+    facedown = _facedown_curves(data[data["players"] == HEADLINE_PLAYERS], min_n)
+    frames = {"by_players": estimates_frame([_rule_columns(r) for r in by_players]),
+              "presets": estimates_frame(presets),
+              "rules_by_preset": estimates_frame([_rule_columns(r) for r in rules]),
+              **{f"by_{col}": estimates_frame(rows) for col, rows in curves.items()},
+              "by_score_and_preset": estimates_frame(preset_curves)}
+    figures = [figs.score_figure(curves["score"], preset_curves, HEADLINE_PLAYERS),
+               figs.gap_figure(curves["gap"], facedown),
+               figs.players_figure(by_players, presets), figs.turn_figure(curves["own_turn"])]
+    precision = [Precision("P(bonus), all finished rounds", overall.half_width, "pct"),
+                 Precision("P(bonus) at one table size", max(r["bonus"].half_width for r in by_players), "pct")]
+    crossings = [c.point for r in by_players + rules for c in (r["score_rule"],) if c is not None and not c.open]
+    if crossings:
+        precision.append(Precision("even-bet score, one table size (and preset)",
+                                   max(e.half_width for e in crossings), "points"))
+    return StudyResult(
+        findings=_findings(overall, by_players, presets, rules), figures=figures, frames=frames,
+        precision=precision, summary=_summary(overall, by_players, presets, rules, stalled, design_effect),
+        context={"overall": overall, "by_players": by_players, "presets": _preset_rows(presets),
+                 "rules": _rule_grid(rules), "headline": HEADLINE_PLAYERS, "rule_text": rule_text, "design_effect": design_effect,
+                 "stalled": stalled, "finished": len(data), "sizes": [r["players"] for r in by_players],
+                 "games": {p: sum(t.games for t in tables if t.players == p) for p in PLAYERS},
+                 "lineups": {p: [t.seats for t in tables if t.players == p] for p in PLAYERS}},
+    )
+
+
+# ---------------------------------------------------------------- estimates
+def _share(rows: pd.DataFrame) -> Estimate:
+    """P(bonus) over finished rounds, clustered by game (a game's three rounds count as one unit)."""
+    by_game = rows.groupby(["players", "game"])["earned"].agg(["sum", "size"])
+    return clustered_share(by_game["sum"].to_numpy(), by_game["size"].to_numpy())
+
+
+def _design_effect(rows: pd.DataFrame) -> float:
+    """Variance of the pooled P(bonus) clustered by game over the variance that treats rounds as independent.
+
+    Above 1, the rounds of a game (same table, same seats) are alike, which is why every
+    interval of this study counts games, not rounds; the report prints it.
+    """
+    clustered = _share(rows)
+    n = len(rows)
+    p = float(rows["earned"].mean()) if n else float("nan")
+    iid = p * (1 - p) / n if n else float("nan")
+    return float((clustered.half_width / 1.96) ** 2 / iid) if iid > 0 else float("nan")
+
+
+def _rule(rows: pd.DataFrame, column: str, rng) -> Crossing | None:
+    """Where P(bonus) falls through 1/2 as ``column`` grows: read off the per-value proportions
+    (a non-increasing fit), with a bootstrap over games; None if it never does."""
+    return finishing_crossing(rows[column].to_numpy(), rows["earned"].to_numpy(), rows["game"].to_numpy(), rng)
+
+
+def _by_players(p: int, rows: pd.DataFrame, finishes: int, rounds: int, rng) -> dict:
+    return {"players": p, "strategy": "all", "bonus": _share(rows), "finished": Estimate.of_share(finishes, rounds),
+            "score": Estimate.of_mean(rows["score"].to_numpy()),
+            **{f"{col}_rule": _rule(rows, col, rng) for col in RULE_COLUMNS}}
+
+
+def _preset_rules(data: pd.DataFrame, rng, min_n: int) -> list[dict]:
+    """The rules per preset and table size: P(bonus | the preset chose to finish at this score)."""
+    out = []
+    for p in PLAYERS:
+        for name in HEURISTIC_NAMES:
+            rows = data[(data["players"] == p) & (data["strategy"] == name)]
+            if len(rows) < min_n:
+                continue
+            out.append({"players": p, "strategy": name, "bonus": _share(rows),
+                        **{f"{col}_rule": _rule(rows, col, rng) for col in RULE_COLUMNS}})
+    return out
+
+
+def _rule_columns(r: dict) -> dict:
+    """A rule row flattened for a CSV: the integer rule, whether it is clear, the crossing and its interval."""
+    out = {k: v for k, v in r.items() if not k.endswith("_rule")}
+    for col in RULE_COLUMNS:
+        c = r.get(f"{col}_rule")
+        if c is not None:
+            out.update({f"{col}_at_most": c.at_most, f"{col}_rule_clear": c.clear, f"{col}_even_bet": c.point,
+                        f"{col}_p_at_rule": c.p_at, f"{col}_p_above_rule": c.p_next})
+    return out
+
+
+def _presets(data: pd.DataFrame) -> list[dict]:
+    """Per preset and table size (and all sizes: ``players`` 0): its share of the finishes,
+    P(bonus) and mean finishing score.  Every preset fills a quarter of the seats, so an
+    even share of the finishes is 25%.
+    """
+    rows = []
+    for p in (*PLAYERS, 0):
+        table = data if p == 0 else data[data["players"] == p]
+        if table.empty:
+            continue
+        per_game = table.groupby(["players", "game"]).size()
+        for name in HEURISTIC_NAMES:
+            sub = table[table["strategy"] == name]
+            mine = sub.groupby(["players", "game"]).size().reindex(per_game.index, fill_value=0)
+            rows.append({"strategy": name, "players": p,
+                         "finish_share": clustered_share(mine.to_numpy(), per_game.to_numpy()),
+                         "bonus": _share(sub) if len(sub) else None,
+                         "score": Estimate.of_mean(sub["score"].to_numpy()) if len(sub) > 1 else None})
+    return rows
+
+
+def _curves(data: pd.DataFrame, column: str, min_n: int) -> list[dict]:
+    """P(bonus) per table size and value of ``column`` (values with at least ``min_n`` rounds)."""
+    grouped = data.groupby(["players", column])["earned"].agg(["sum", "size"])
+    return [{"players": int(p), column: int(x), "bonus": Estimate.of_share(int(k), int(n))}
+            for (p, x), (k, n) in grouped.iterrows() if n >= min_n]
+
+
+def _preset_curves(rows: pd.DataFrame, min_n: int) -> list[dict]:
+    """P(bonus) by score per preset at one table size."""
+    grouped = rows.groupby(["strategy", "score"], observed=True)["earned"].agg(["sum", "size"])
+    return [{"strategy": str(s), "score": int(x), "bonus": Estimate.of_share(int(k), int(n))}
+            for (s, x), (k, n) in grouped.iterrows() if n >= min_n]
+
+
+def _facedown_curves(rows: pd.DataFrame, min_n: int) -> list[dict]:
+    """P(bonus) by gap, split by how many cards the best visible rival still hides."""
+    bands = pd.cut(rows["best_facedown"], [-1, 1, 3, 9], labels=["0-1", "2-3", "4+"])
+    grouped = rows.groupby([bands, rows["gap"]], observed=True)["earned"].agg(["sum", "size"])
+    return [{"hidden": str(b), "gap": int(g), "bonus": Estimate.of_share(int(k), int(n))}
+            for (b, g), (k, n) in grouped.iterrows() if n >= min_n]
+
+
+# ---------------------------------------------------------------- outputs
+def _preset_rows(presets: list[dict]) -> list[dict]:
+    """One row per preset, a cell per table size (None where it never finished)."""
+    out = {}
+    for r in presets:
+        out.setdefault(r["strategy"], {"strategy": r["strategy"], "cells": {}})["cells"][r["players"]] = r
+    return list(out.values())
+
+
+def _rule_grid(rules: list[dict]) -> list[dict]:
+    """One row per preset, a rule cell per table size."""
+    out = {}
+    for r in rules:
+        out.setdefault(r["strategy"], {"strategy": r["strategy"], "cells": {}})["cells"][r["players"]] = r
+    return [out[s] for s in HEURISTIC_NAMES if s in out]
+
+
+def rule_text(c: Crossing | None, unit: str = "score") -> str:
+    """A rule in words: "at most 3", or "no clear rule (between 3 and 4)", or "no crossing"."""
+    if c is None:
+        return "no crossing"
+    if c.clear:
+        return f"at most {c.at_most}".replace("-", "\u2212")
+    if c.open:
+        return "no clear rule (the crossing is not pinned down within the observed values)"
+    return f"no clear rule (P at {c.at_most} and {c.at_most + 1} straddle 50%)".replace("-", "\u2212")
+
+
+def _findings(overall, by_players, presets, rules) -> list[Finding]:
+    found = [Finding("early_finish.bonus_probability",
+                     "A player who turns their final card earns the \u22125 (rather than the +5) "
+                     "in {value} of finished rounds (heuristic tables, 2 to 7 players; rounds clustered by game)",
+                     overall, "pct", "games")]
+    at_p = {r["strategy"]: r for r in rules if r["players"] == HEADLINE_PLAYERS and r["score_rule"] is not None}
+    main = at_p.get("greedy")
+    if main is not None:
+        others = "; ".join(f"{name} {format_estimate(r['score_rule'].point, 'score')}"
+                           for name, r in at_p.items() if name != "greedy")
+        found.append(Finding(
+            "early_finish.threshold",
+            f"Among the rounds greedy chose to finish at {HEADLINE_PLAYERS} players, the \u22125 is an even bet at "
+            f"a score of {{value}} (rule: {rule_text(main['score_rule'])}); the same reading for the other presets "
+            f"differs because each finishes in other situations: {others}. These are conditional on the preset's "
+            f"own choice to finish, not advice to finish",
+            main["score_rule"].point, "score", "games"))
+    at_p = [r for r in presets if r["players"] == HEADLINE_PLAYERS and r["bonus"] is not None]
+    if at_p:
+        most = max(at_p, key=lambda r: r["finish_share"].mean)
+        found.append(Finding(
+            "early_finish.most_frequent_finisher",
+            f"With {HEADLINE_PLAYERS} players, {most['strategy']} finishes most often "
+            f"({100 * most['finish_share'].mean:.0f}% of the finishes, where an even share is 25%) and earns the "
+            f"\u22125 in {{value}} of them",
+            most["bonus"], "pct", "games"))
+    return found
+
+
+def _rule_json(c: Crossing | None) -> dict | None:
+    if c is None:
+        return None
+    return {"at_most": c.at_most, "clear": c.clear, "open": c.open, "even_bet": c.point.to_json(),
+            "p_at_rule": c.p_at.to_json(), "p_above_rule": c.p_next.to_json()}
+
+
+def _summary(overall, by_players, presets, rules, stalled, design_effect) -> dict:
+    def opt(e):
+        return None if e is None else e.to_json()
+
+    return {
+        "bonus_probability": overall.to_json(),
+        "stalled_final_laps": stalled,
+        "design_effect_rounds_in_a_game": design_effect,
+        "conditioning": "P(bonus | the preset chose to finish at this score or gap); not a comparison with playing on",
+        "by_players": {str(r["players"]): {
+            "bonus_probability": r["bonus"].to_json(), "finish_rate": r["finished"].to_json(),
+            "finishing_score": r["score"].to_json(), "score_rule_pooled": _rule_json(r["score_rule"]),
+            "gap_rule_pooled": _rule_json(r["gap_rule"])} for r in by_players},
+        "rules_by_preset": {f"{r['players']}.{r['strategy']}": {
+            "bonus_probability": r["bonus"].to_json(), "score_rule": _rule_json(r["score_rule"]),
+            "gap_rule": _rule_json(r["gap_rule"])} for r in rules},
+        "by_preset": {r["strategy"]: {"finish_share": r["finish_share"].to_json(),
+                                      "bonus_probability": opt(r["bonus"]), "finishing_score": opt(r["score"])}
+                      for r in presets if r["players"] == 0},
+    }

@@ -1,0 +1,67 @@
+"""Study ``early-finish``: when a player turns their final card, how often is it the -5?
+
+Design.  Tables of the four heuristic presets at 2 to 7 players, seats rotated: at
+each table size the cyclic lineups (every preset sits equally often) share the games;
+each table size plays its own deals.
+Random play is left out: it finishes by chance, and a random player at the table is
+no rival, which would flatter every finisher.  One observation per finished round:
+the finisher's true score when it turned its last card (it takes no more turns),
+the other players' visible scores and face-down cards at that moment, and the turn.
+A round whose final lap stalled pays no bonus and is left out (and counted).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from gnoming_sim.game import fields as F
+
+from ..framework.design import HEURISTIC_NAMES, cell_first_game, cyclic_lineups
+from ..framework.study import Table
+
+PLAYERS = (2, 3, 4, 5, 6, 7)
+HEADLINE_PLAYERS = 4
+
+
+def tables(games: int) -> list[Table]:
+    """The design: every table to play, ``games`` games per design cell."""
+    tables = []
+    for p in PLAYERS:
+        lineups = cyclic_lineups(HEURISTIC_NAMES, p)
+        share = -(-games // len(lineups))   # lineups split the games of a table size
+        for k, lineup in enumerate(lineups):
+            tables.append(Table(p, lineup, share, first_game=cell_first_game("early-finish", p) + k * share,
+                                label=f"{p} players: {', '.join(lineup)}"))
+    return tables
+
+
+def tidy(index, table, result) -> pd.DataFrame:
+    """One row per round that somebody finished."""
+    stats = result.round_stats
+    game, rnd, seat = np.nonzero(stats[..., F.F_FINISHER] == 1)
+    row = stats[game, rnd, seat]
+    visible = stats[game, rnd, :, F.F_VISIBLE_AT_FINISH].astype(np.float64)
+    visible[np.arange(seat.size), seat] = np.inf       # the finisher is not its own rival
+    best = visible.argmin(axis=1)
+    facedown = stats[game, rnd, :, F.F_FACEDOWN_AT_FINISH].astype(np.int64)
+    others_facedown = facedown.sum(axis=1) - facedown[np.arange(seat.size), seat]
+    score = row[:, F.F_SCORE] - row[:, F.F_BONUS]
+    best_visible = visible[np.arange(seat.size), best]
+    names = np.asarray(result.strategy_names)[result.seat_strategy[game, seat]]
+    return pd.DataFrame({
+        "players": np.full(seat.size, table.players, dtype=np.int8),
+        "lineup": np.full(seat.size, index, dtype=np.int16),
+        "game": (game + result.first_game).astype(np.int64),
+        "round": rnd.astype(np.int8),
+        "strategy": pd.Categorical(names, categories=HEURISTIC_NAMES),
+        "score": score.astype(np.int16),
+        "bonus": row[:, F.F_BONUS].astype(np.int8),
+        "earned": row[:, F.F_BONUS] < 0,
+        "stalled": row[:, F.F_STALLED] != 0,
+        "round_turn": (row[:, F.F_FINISH_TURN] + 1).astype(np.int16),
+        "own_turn": row[:, F.F_TURNS].astype(np.int16),
+        "best_visible": best_visible.astype(np.int16),
+        "gap": (score - best_visible).astype(np.int16),
+        "best_facedown": facedown[np.arange(seat.size), best].astype(np.int8),
+        "others_facedown": others_facedown.astype(np.int16),
+    })

@@ -1,0 +1,25 @@
+"""The early-finish study as a :class:`~gnoming_sim.analyses.framework.study.Study`."""
+from __future__ import annotations
+
+import pandas as pd
+
+from ..framework.study import Study, StudyResult, Table
+from . import analysis, design
+
+class EarlyFinish(Study):
+    id = "early-finish"
+    title = "The early-finish bonus"
+    template = "early_finish/template.html"
+    # games per table size, split over 4 lineups: multiples of 4 * 420 (420 = lcm(2..7)), so
+    # rotation seats every preset equally often in every seat
+    default_games = 672_000
+    quick_games = 1_680
+
+    def design(self, ctx) -> list[Table]:
+        return design.tables(ctx.cell_games(self))
+
+    def tidy(self, index, table, result) -> pd.DataFrame:
+        return design.tidy(index, table, result)
+
+    def analyse(self, ctx, tables, data) -> StudyResult:
+        return analysis.analyse(ctx, tables, data)

@@ -1,0 +1,236 @@
+"""Estimates with their 95% intervals: means, paired differences, shares (Wilson, or clustered by
+deal), Holm's correction for a family of tests, and the crossing behind the finishing rule.
+
+Every number a report shows is an :class:`Estimate`: a mean (or share), its 95%
+interval and the sample size it rests on.  The constructors wrap
+:mod:`gnoming_sim.batch.stats`, so the report and the ``simulate`` summaries agree.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import isotonic_regression
+from scipy.stats import norm
+
+from gnoming_sim.batch.stats import Z95, mean_ci, paired_diff_ci, wilson
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its 95% interval ``[lo, hi]`` over ``n`` samples."""
+
+    mean: float
+    lo: float
+    hi: float
+    n: int
+
+    @classmethod
+    def of_mean(cls, x) -> "Estimate":
+        """Sample mean of ``x`` (1-d) with its normal interval."""
+        mean, lo, hi, n = mean_ci(x)
+        return cls(mean, lo, hi, n)
+
+    @classmethod
+    def of_share(cls, successes: float, n: int) -> "Estimate":
+        """Proportion ``successes / n`` with its Wilson interval (fractional successes allowed)."""
+        p, lo, hi = wilson(float(successes), int(n))
+        return cls(p, lo, hi, int(n))
+
+    @classmethod
+    def of_paired(cls, a, b) -> "Estimate":
+        """Mean of ``a - b`` paired sample by sample (same deals), with its interval."""
+        mean, lo, hi, n = paired_diff_ci(a, b)
+        return cls(mean, lo, hi, n)
+
+    @property
+    def half_width(self) -> float:
+        return max(self.hi - self.mean, self.mean - self.lo)
+
+    @property
+    def finite(self) -> bool:
+        return all(math.isfinite(v) for v in (self.mean, self.lo, self.hi)) and self.n > 0
+
+    def excludes(self, value: float) -> bool:
+        """True when ``value`` lies outside the interval (a 'significant' difference)."""
+        return value < self.lo or value > self.hi
+
+    def to_json(self) -> dict:
+        """``{"mean": m, "ci95": [lo, hi], "n": n}`` (the summary.json form)."""
+        return {"mean": float(self.mean), "ci95": [float(self.lo), float(self.hi)], "n": int(self.n)}
+
+
+def clustered_share(successes, trials) -> Estimate:
+    """A share ``sum(successes) / sum(trials)`` whose rows come in clusters (the seats or rounds of one deal).
+
+    ``successes`` and ``trials`` are 1-d arrays with one entry per cluster (a deal, a
+    game): the units that are independent.  The interval is the normal one of a ratio
+    estimator with the cluster-robust variance
+    ``n / (n - 1) * sum((y_c - p m_c)**2) / (sum m_c)**2``, so rows that share a deal do
+    not pass for independent draws.  ``n`` of the result counts clusters.
+    """
+    y = np.asarray(successes, dtype=np.float64).ravel()
+    m = np.asarray(trials, dtype=np.float64).ravel()
+    n = int(y.size)
+    total = float(m.sum())
+    if n == 0 or total <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    p = float(y.sum()) / total
+    if n == 1:
+        return Estimate(p, p, p, 1)
+    var = n / (n - 1) * float(np.sum((y - p * m) ** 2)) / total ** 2
+    half = Z95 * math.sqrt(var)
+    return Estimate(p, p - half, p + half, n)
+
+
+def holm(estimates, null: float = 0.0, alpha: float = 0.05) -> list[bool]:
+    """Which of a family of estimates differ from ``null`` after Holm's correction.
+
+    Each test is the two-sided normal test its 95% interval stands for (standard error
+    = half-width / 1.96); Holm's step-down keeps the chance of any false claim in the
+    family at most ``alpha``.  Returns one bool per estimate, in the given order.
+    """
+    ests = list(estimates)
+    z = []
+    for e in ests:
+        se = e.half_width / Z95
+        z.append(abs(e.mean - null) / se if se > 0 else (math.inf if e.mean != null else 0.0))
+    pvals = 2 * norm.sf(np.asarray(z, dtype=np.float64))
+    order = np.argsort(pvals, kind="stable")
+    keep = [False] * len(ests)
+    m = len(ests)
+    for rank, i in enumerate(order):
+        if pvals[i] > alpha / (m - rank):
+            break
+        keep[int(i)] = True
+    return keep
+
+
+# ----------------------------------------------------------------- where a falling curve crosses 1/2
+@dataclass(frozen=True)
+class Crossing:
+    """Where a falling probability curve over integer ``x`` crosses ``level``.
+
+    ``at_most``: the largest ``x`` whose (monotone) fitted probability is at least
+    ``level``, i.e. the integer rule "at most ``at_most``"; ``clear`` is True when that
+    rule is clear at 95%: the fitted probability at ``at_most`` has its interval above
+    ``level`` and the one at ``at_most + 1`` below it.  ``point``: the crossing of the
+    straight lines joining the fitted per-``x`` probabilities, with a bootstrap interval.
+    """
+
+    at_most: int
+    clear: bool
+    point: Estimate
+    p_at: Estimate        # fitted probability at ``at_most``
+    p_next: Estimate      # ... and at ``at_most + 1``
+    open: bool = False    # over 2.5% of replicates crossed outside the observed values: the interval is
+                          # cut at the lowest / highest observed value and the crossing is not pinned down
+
+
+def _falling_fit(k: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Weighted least-squares non-increasing fit to the proportions ``k / n`` (pool adjacent violators)."""
+    keep = n > 0
+    fit = np.full(k.shape, np.nan)
+    if keep.any():
+        fit[keep] = isotonic_regression(k[keep] / n[keep], weights=n[keep], increasing=False).x
+    return fit
+
+
+def _cross(x: np.ndarray, fit: np.ndarray, level: float) -> tuple[float, int]:
+    """(interpolated crossing, integer rule) of a non-increasing fit on the integer grid ``x``.
+
+    -inf (+inf) when the fit lies below (at or above) ``level`` over the whole grid.
+    """
+    above = np.nonzero(fit >= level)[0]
+    if above.size == 0:
+        return -math.inf, int(x[0]) - 1
+    if above[-1] == fit.size - 1:
+        return math.inf, int(x[-1])
+    i = int(above[-1])
+    f0, f1 = fit[i], fit[i + 1]
+    frac = (f0 - level) / (f0 - f1) if f0 > f1 else 0.0
+    return float(x[i] + frac * (x[i + 1] - x[i])), int(x[i])
+
+
+def finishing_crossing(x, earned, clusters, rng: np.random.Generator, level: float = 0.5,
+                       replicates: int = 200) -> Crossing | None:
+    """Read the ``level`` crossing off the per-``x`` proportions, with a bootstrap over clusters.
+
+    ``x`` (int), ``earned`` (bool) and ``clusters`` (any labels, e.g. game numbers) have one
+    entry per row (a finished round).  The rows of one cluster (the rounds of one game:
+    same table, same seats) need not be independent; clusters are.  A replicate reweights
+    every cluster by a Poisson(1) count (the Poisson bootstrap), refits the
+    non-increasing curve and reads its crossing; the 95% interval is the replicates' 2.5
+    and 97.5 percentiles.  No model is assumed beyond a probability that does not rise
+    with ``x``.  None when the fit never crosses ``level`` inside the observed values.
+    """
+    x = np.asarray(x, dtype=np.int64).ravel()
+    earned = np.asarray(earned, dtype=bool).ravel()
+    if x.size == 0 or x.min() == x.max():
+        return None
+    _, cluster = np.unique(np.asarray(clusters).ravel(), return_inverse=True)
+    xi = x - x.min()
+    grid = np.arange(x.min(), x.max() + 1)
+    size = grid.size
+
+    def curve(weights=None):
+        n = np.bincount(xi, weights=weights, minlength=size).astype(np.float64)
+        k = np.bincount(xi[earned], weights=None if weights is None else weights[earned], minlength=size)
+        fit = np.full(size, np.nan)
+        ok = n > 0
+        fit[ok] = isotonic_regression(k[ok] / n[ok], weights=n[ok], increasing=False).x
+        return _fill(fit)
+
+    fit = curve()
+    point, at_most = _cross(grid, fit, level)
+    if not math.isfinite(point):
+        return None
+    i = at_most - int(grid[0])
+    pts, p_at, p_next = np.empty(replicates), np.empty(replicates), np.empty(replicates)
+    groups = int(cluster.max()) + 1
+    for b in range(replicates):
+        fb = curve(rng.poisson(1.0, size=groups).astype(np.float64)[cluster])
+        pts[b] = _cross(grid, fb, level)[0]
+        p_at[b], p_next[b] = fb[i], fb[i + 1]
+    # a replicate whose curve never crosses inside the grid counts as -inf / +inf: it widens the interval
+    lo = float(np.percentile(pts, 2.5, method="lower"))
+    hi = float(np.percentile(pts, 97.5, method="higher"))
+    is_open = not (math.isfinite(lo) and math.isfinite(hi))
+    lo, hi = max(lo, float(grid[0])), min(hi, float(grid[-1]))
+    n = groups
+    e_at = Estimate(float(fit[i]), *np.percentile(p_at, [2.5, 97.5]).tolist(), n)
+    e_next = Estimate(float(fit[i + 1]), *np.percentile(p_next, [2.5, 97.5]).tolist(), n)
+    clear = bool(e_at.lo > level and e_next.hi < level) and not is_open
+    return Crossing(at_most, clear, Estimate(point, lo, hi, n), e_at, e_next, is_open)
+
+
+def _fill(fit: np.ndarray) -> np.ndarray:
+    """Carry the fit over values with no rows (nan) from the nearest value below (or above, at the start)."""
+    out = fit.copy()
+    for i in range(1, out.size):
+        if np.isnan(out[i]):
+            out[i] = out[i - 1]
+    for i in range(out.size - 2, -1, -1):
+        if np.isnan(out[i]):
+            out[i] = out[i + 1]
+    return out
+
+
+def estimates_frame(rows: list[dict]):
+    """Rows of values and estimates as a DataFrame: each :class:`Estimate` spread into
+    ``k, k_lo, k_hi, k_n`` columns, lists and tuples joined with spaces, dicts and None left out."""
+    import pandas as pd
+
+    flat = []
+    for r in rows:
+        out = {}
+        for k, v in r.items():
+            if isinstance(v, Estimate):
+                out.update({k: v.mean, f"{k}_lo": v.lo, f"{k}_hi": v.hi, f"{k}_n": v.n})
+            elif isinstance(v, (list, tuple)):
+                out[k] = " ".join(map(str, v))
+            elif v is not None and not isinstance(v, dict):
+                out[k] = v
+        flat.append(out)
+    return pd.DataFrame(flat)

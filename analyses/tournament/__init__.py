@@ -1,0 +1,7 @@
+"""Study ``tournament``: the presets against each other (design, analysis, figures, template).
+
+Imports only :mod:`gnoming_sim.analyses.framework` and lower stages.
+"""
+from .study import Tournament
+
+__all__ = ["Tournament"]

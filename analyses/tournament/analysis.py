@@ -1,0 +1,190 @@
+"""Estimates, findings and summary of the tournament (design in :mod:`.design`)."""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from ..framework.design import PRESET_NAMES
+from ..framework.estimates import Estimate, estimates_frame, holm
+from ..framework.study import Finding, Precision, StudyResult
+from . import figures as figs
+from .design import HEADLINE_PLAYERS, PLAYERS
+
+def analyse(ctx, tables, data) -> StudyResult:
+    names = tables[0].pool if tables and tables[0].pool else PRESET_NAMES
+    standings, h2h, seats = [], [], []
+    for p in PLAYERS:
+        block = _Block.of(data[data["players"] == p], p, names)
+        if block is None:
+            continue
+        standings += _standings(block)
+        h2h += _head_to_head(block)
+        seats += _seats(block, ctx.rules.rotate_start)
+    # families of tests: every seat against the table average; every head-to-head pair
+    for family, key in ((seats, "dev"), (h2h, "diff")):
+        for r, keep in zip(family, holm([r[key] for r in family])):
+            r["holm"] = keep
+    frames = {"standings": estimates_frame(standings), "head_to_head": estimates_frame(h2h), "seats": estimates_frame(seats)}
+    findings = _findings(standings, h2h, seats)
+    precision = [
+        Precision("mean game score of a preset", max(r["score"].half_width for r in standings), "points"),
+        Precision("win share of a preset", max(r["win"].half_width for r in standings), "pct"),
+        Precision("head-to-head difference", max(r["diff"].half_width for r in h2h), "points"),
+        Precision("seat advantage", max(r["dev"].half_width for r in seats), "points"),
+    ]
+    lineups = {p: [t.seats for t in tables if t.players == p] for p in PLAYERS}
+    figures = [figs.standings_figure(standings, PLAYERS, names), figs.head_to_head_figure(h2h, PLAYERS, names),
+               figs.seats_figure(seats, PLAYERS)]
+    return StudyResult(
+        findings=findings, figures=figures, frames=frames, precision=precision,
+        summary=_summary(standings, h2h, seats),
+        context={"standings": standings, "h2h_rows": _h2h_rows(h2h), "h2h_count": len(h2h), "seats": seats,
+                 "players": [p for p in PLAYERS if lineups[p]], "lineups": lineups, "presets": names,
+                 "games": tables[0].games if tables else 0},
+    )
+
+
+# ---------------------------------------------------------------- estimates per table size
+class _Block:
+    """The rows of one table size as arrays of shape (lineups L, deals G, seats P).
+
+    Every lineup of a table size plays the same deals, so entry ``[l, g, s]`` of each
+    array is seat ``s`` of lineup ``l`` on deal ``g``.
+    """
+
+    def __init__(self, players, score, win, code, names):
+        self.players = players
+        self.names = names            # the strategy names ``code`` indexes
+        self.score = score            # float64 (L, G, P) game scores
+        self.win = win                # float64 (L, G, P) win credit
+        self.code = code              # int (L, G, P) index into names
+        self.lineups, self.deals, _ = score.shape
+
+    @classmethod
+    def of(cls, rows: pd.DataFrame, players: int, names=PRESET_NAMES) -> "_Block | None":
+        if rows.empty:
+            return None
+        lineups = rows["lineup"].nunique()
+        shape = (lineups, -1, players)
+        game = rows["game"].to_numpy().reshape(shape)
+        if not ((game == game[:1, :, :1]).all() and (rows["seat"].to_numpy().reshape(shape) == np.arange(players)).all()):
+            raise ValueError("tournament rows must be ordered by lineup, game and seat, every lineup on the same games")
+        return cls(players, rows["score"].to_numpy(np.float64).reshape(shape),
+                   rows["win"].to_numpy(np.float64).reshape(shape), rows["strategy"].cat.codes.to_numpy().reshape(shape), tuple(names))
+
+    def per_deal(self, values: np.ndarray, by_lineup: bool = False) -> np.ndarray:
+        """Mean of ``values`` per deal and strategy: float (G, S), or (L, G, S) per lineup; nan if absent."""
+        n_s = len(self.names)
+        group = np.arange(self.deals)[None, :, None] * n_s + self.code
+        if by_lineup:
+            group = group + np.arange(self.lineups)[:, None, None] * (self.deals * n_s)
+        size = (self.lineups if by_lineup else 1) * self.deals * n_s
+        sums = np.bincount(group.ravel(), weights=values.ravel(), minlength=size)
+        counts = np.bincount(group.ravel(), minlength=size)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = sums / counts
+        return means.reshape((self.lineups, self.deals, n_s) if by_lineup else (self.deals, n_s))
+
+    def present(self) -> list[int]:
+        """Indices (into ``names``) of the strategies that sat at this table size."""
+        return sorted(set(np.unique(self.code).tolist()))
+
+
+def _standings(b: _Block) -> list[dict]:
+    score, win = b.per_deal(b.score), b.per_deal(b.win)
+    plays = np.bincount(b.code.ravel(), minlength=len(b.names))
+    rows = []
+    for k in b.present():
+        rows.append({"players": b.players, "strategy": b.names[k], "plays": int(plays[k]),
+                     "score": Estimate.of_mean(score[:, k]),
+                     # per-deal mean win credit: fractional (ties, several seats), so the mean interval
+                     "win": Estimate.of_mean(win[:, k])})
+    rows.sort(key=lambda r: r["score"].mean)
+    for rank, r in enumerate(rows, 1):
+        r["rank"] = rank
+    return rows
+
+
+def _head_to_head(b: _Block) -> list[dict]:
+    """For every pair, the per-deal mean of (score A - score B) over the tables seating both."""
+    means = b.per_deal(b.score, by_lineup=True)      # (L, G, S)
+    seated = ~np.isnan(means[:, 0, :])                # (L, S): the lineup seats the strategy
+    rows = []
+    for i, j in combinations(b.present(), 2):
+        both = seated[:, i] & seated[:, j]
+        if not both.any():
+            continue
+        a, c = means[both, :, i].mean(axis=0), means[both, :, j].mean(axis=0)
+        rows.append({"players": b.players, "a": b.names[i], "b": b.names[j], "tables": int(both.sum()),
+                     "diff": Estimate.of_paired(a, c)})
+    return rows
+
+
+def _seats(b: _Block, rotate_start: bool) -> list[dict]:
+    """Per seat: score minus the table mean, and win share, each averaged per deal over lineups."""
+    dev = (b.score - b.score.mean(axis=2, keepdims=True)).mean(axis=0)   # (G, P)
+    wins = b.win.mean(axis=0)
+    rows = []
+    for s in range(b.players):
+        starts = [r + 1 for r in range(3) if (r if rotate_start else 0) % b.players == s]
+        rows.append({"players": b.players, "seat": s, "starts": starts, "dev": Estimate.of_mean(dev[:, s]),
+                     "win": Estimate.of_mean(wins[:, s])})
+    return rows
+
+
+# ---------------------------------------------------------------- outputs
+def _h2h_rows(h2h: list[dict]) -> list[dict]:
+    """One row per pair, one cell per table size (or None where the pair never met)."""
+    pairs = {}
+    for r in h2h:
+        pairs.setdefault((r["a"], r["b"]), {})[r["players"]] = r
+    return [{"a": a, "b": b, "by_players": cells} for (a, b), cells in pairs.items()]
+
+
+def _findings(standings, h2h, seats) -> list[Finding]:
+    p = HEADLINE_PLAYERS
+    table = [r for r in standings if r["players"] == p]
+    if not table:
+        return []
+    best, second = table[0], table[1]
+    top_win = max(table, key=lambda r: r["win"].mean)
+    pair = next(r for r in h2h if r["players"] == p and {r["a"], r["b"]} == {best["strategy"], second["strategy"]})
+    diff = pair["diff"] if pair["a"] == best["strategy"] else Estimate(
+        -pair["diff"].mean, -pair["diff"].hi, -pair["diff"].lo, pair["diff"].n)
+    seat_rows = [r for r in seats if r["players"] == p]
+    best_seat = min(seat_rows, key=lambda r: r["dev"].mean)
+    tests = len(seats)
+    if best_seat["holm"] and best_seat["dev"].mean < 0:
+        seat_sentence = (f"Seat {best_seat['seat']} (seats numbered from 0) is the best place to sit at {p} players: "
+                         f"{{value}} points per game against the table average (negative is better; clear after "
+                         f"Holm's correction over the {tests} seats tested)")
+    else:
+        seat_sentence = (f"No seat has a clear edge at {p} players after Holm's correction over the {tests} seats "
+                         f"tested: the best-looking one, seat {best_seat['seat']} (numbered from 0), scores {{value}} "
+                         f"points per game against the table average")
+    return [
+        Finding("tournament.best_win_share",
+                f"With {p} players, {top_win['strategy']} is the strongest preset: it wins {{value}} of the games",
+                top_win["win"], "pct", "deals"),
+        Finding("tournament.head_to_head",
+                f"On the same deals, {best['strategy']}'s game score minus {second['strategy']}'s (the runner-up) "
+                f"is {{value}} points per game ({p} players; negative is better)",
+                diff, "signed", "deals"),
+        Finding("tournament.seat_advantage", seat_sentence, best_seat["dev"], "signed", "deals"),
+    ]
+
+
+def _summary(standings, h2h, seats) -> dict:
+    out: dict = {}
+    for r in standings:
+        out.setdefault(str(r["players"]), {}).setdefault("standings", {})[r["strategy"]] = {
+            "mean_game_score": r["score"].to_json(), "win_share": r["win"].to_json(), "plays": r["plays"]}
+    for r in h2h:
+        out[str(r["players"])].setdefault("head_to_head", {})[f"{r['a']}-{r['b']}"] = {
+            **r["diff"].to_json(), "survives_holm": r["holm"]}
+    for r in seats:
+        out[str(r["players"])].setdefault("seats", {})[str(r["seat"])] = {
+            "score_vs_table": r["dev"].to_json(), "win_share": r["win"].to_json(), "survives_holm": r["holm"]}
+    return {"by_players": out}

@@ -1,0 +1,45 @@
+"""Study ``tournament``: the presets against each other at 3, 4, 5 and 7 players.
+
+Design.  At ``P`` players every lineup of :func:`~gnoming_sim.analyses.framework.design.balanced_lineups`
+plays the same games (same seed, same game numbers), so every lineup is dealt the same
+cards: common random numbers.  Seats rotate one place per game.  A deal is the unit of
+every interval: per deal, a strategy's score (and win credit) is averaged over all
+its seats in all lineups, and head-to-head differences are taken within a table.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..framework.design import PRESET_NAMES, balanced_lineups, cell_first_game
+from ..framework.study import Table
+
+PLAYERS = (3, 4, 5, 7)
+HEADLINE_PLAYERS = 4
+
+
+def tables(games: int, extra: tuple[str, ...] = ()) -> list[Table]:
+    """The design: every lineup at every table size plays ``games`` games.
+
+    ``extra``: registered strategies (a user's own) that join the presets.  The lineups of
+    one table size share their deals (a cell); each table size has its own deals.
+    """
+    names = PRESET_NAMES + tuple(n for n in extra if n not in PRESET_NAMES)
+    return [Table(p, lineup, games, first_game=cell_first_game("tournament", p), pool=names,
+                  label=f"{p} players: {', '.join(lineup)}")
+            for p in PLAYERS for lineup in balanced_lineups(names, p)]
+
+
+def tidy(index, table, result) -> pd.DataFrame:
+    """One row per (game, seat): lineup index, strategy, game score and win credit."""
+    games, players = result.totals.shape
+    names = np.asarray(result.strategy_names)[result.seat_strategy].ravel()
+    return pd.DataFrame({
+        "players": np.full(games * players, players, dtype=np.int8),
+        "lineup": np.full(games * players, index, dtype=np.int16),
+        "game": np.repeat(np.arange(result.first_game, result.first_game + games, dtype=np.int64), players),
+        "seat": np.tile(np.arange(players, dtype=np.int8), games),
+        "strategy": pd.Categorical(names, categories=table.pool or PRESET_NAMES),
+        "score": result.totals.ravel().astype(np.int16),
+        "win": result.win_credit.ravel().astype(np.float64),
+    })

@@ -1,0 +1,25 @@
+"""The tournament as a :class:`~gnoming_sim.analyses.framework.study.Study`: design, rows kept, analysis."""
+from __future__ import annotations
+
+import pandas as pd
+
+from ..framework.study import Study, StudyResult, Table
+from . import analysis, design
+
+class Tournament(Study):
+    id = "tournament"
+    title = "Strategy tournament"
+    template = "tournament/template.html"
+    # games per lineup; multiples of 420 = lcm(3, 4, 5, 7), so rotation seats every preset
+    # equally often in every seat
+    default_games = 168_000
+    quick_games = 420
+
+    def design(self, ctx) -> list[Table]:
+        return design.tables(ctx.cell_games(self), ctx.strategies)
+
+    def tidy(self, index, table, result) -> pd.DataFrame:
+        return design.tidy(index, table, result)
+
+    def analyse(self, ctx, tables, data) -> StudyResult:
+        return analysis.analyse(ctx, tables, data)

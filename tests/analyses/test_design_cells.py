@@ -1,0 +1,60 @@
+"""Every design cell plays deals of its own (issue 12 item 3): no two cells of a study share a
+game number (with the study seed, game numbers fix the deals), while the arms and lineups of one
+cell do share theirs (common random numbers).  And the small estimators behave as documented."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from gnoming_sim.analyses.framework.estimates import Estimate, clustered_share, holm
+from gnoming_sim.analyses.framework.study import Context
+from gnoming_sim.analyses.report import STUDIES
+
+
+def _cell(study_id, table):
+    if study_id == "tournament":
+        return (table.players,)
+    if study_id == "early-finish":
+        return (table.players,)
+    return (table.experiment, table.players)
+
+
+@pytest.mark.parametrize("study", STUDIES, ids=lambda s: s.id)
+def test_cells_never_share_a_game_number(study):
+    tables = study.design(Context(quick=True))
+    ranges = {}
+    for t in tables:
+        ranges.setdefault(_cell(study.id, t), set()).update(range(t.first_game, t.first_game + t.games))
+    cells = list(ranges)
+    assert len(cells) > 1
+    for i, a in enumerate(cells):
+        for b in cells[i + 1:]:
+            assert not ranges[a] & ranges[b], (study.id, a, b)
+
+
+def test_the_lineups_of_a_tournament_cell_share_their_deals():
+    tournament = next(s for s in STUDIES if s.id == "tournament")
+    tables = tournament.design(Context(quick=True))
+    for p in {t.players for t in tables}:
+        assert len({(t.first_game, t.games) for t in tables if t.players == p}) == 1
+
+
+def test_clustered_share_matches_the_ratio_and_widens_with_alike_rows():
+    # the same 40% share, as 100 independent-looking clusters and as 100 all-or-nothing clusters of 4
+    mixed = clustered_share(np.tile([2, 1, 2, 1, 2], 20), np.full(100, 4))
+    alike = clustered_share(np.tile([4, 0, 4, 0, 0], 20), np.full(100, 4))
+    assert math.isclose(mixed.mean, 0.4) and math.isclose(alike.mean, 0.4)
+    assert alike.half_width > 3 * mixed.half_width
+    assert alike.n == 100
+
+
+def test_holm_is_step_down():
+    # two-sided p about 0.001, 0.01, 0.04 and 0.6 among 4 tests: Holm compares them in order with
+    # 0.05/4, 0.05/3, 0.05/2: keeps the first two and stops at the third (0.04 > 0.025)
+    def est(z):
+        return Estimate(z, z - 1.96, z + 1.96, 100)   # standard error 1: z-score = mean
+    keep = holm([est(0.5), est(3.29), est(2.054), est(2.576)])
+    assert keep == [False, True, False, True]
+    assert holm([est(2.1), est(2.1)]) == [False, False]   # each p = 0.036 > 0.05 / 2
