@@ -17,13 +17,14 @@ ANALYSES = Path(__file__).parent.parent
 MINUS = "\u2212"
 
 
-_BASE_DIGITS = {"pct": 1, "signed": 2, "points": 2, "score": 1}
+_BASE_DIGITS = {"pct": 1, "dpct": 1, "signed": 2, "points": 2, "score": 1}
 
 
 def format_value(x: float, kind: str = "points", digits: int | None = None) -> str:
     """One number for a reader.
 
-    ``kind``: ``pct`` (a share, as percent), ``points`` (2 decimals), ``signed``
+    ``kind``: ``pct`` (a share, as percent), ``dpct`` (a change of a share, in percentage
+    points with an explicit sign), ``points`` (2 decimals), ``signed``
     (points with an explicit sign), ``score`` (1 decimal), ``count`` (thousands
     separators), ``int``.  ``digits`` overrides the decimals of the first four.  A
     non-finite value renders as an em dash: the studies drop such rows before they
@@ -35,6 +36,8 @@ def format_value(x: float, kind: str = "points", digits: int | None = None) -> s
     d = _BASE_DIGITS.get(kind, 2) if digits is None else digits
     if kind == "pct":
         text = f"{100 * x:.{d}f}%"
+    elif kind == "dpct":
+        text = f"{100 * x:+.{d}f}%"
     elif kind == "signed":
         text = f"{x:+.{d}f}"
     elif kind == "count":
@@ -50,7 +53,7 @@ def digits_for(e: Estimate, kind: str) -> int | None:
     """Decimals that keep an interval visibly wide: at least the kind's own, and enough
     for the first significant digit of the half-width (at most 4)."""
     base = _BASE_DIGITS.get(kind)
-    half = e.half_width * (100 if kind == "pct" else 1)
+    half = e.half_width * (100 if kind in ("pct", "dpct") else 1)
     if base is None or not math.isfinite(half) or half <= 0:
         return base
     return max(base, min(4, -math.floor(math.log10(half))))

@@ -33,19 +33,20 @@ def changes_grid(rows, measures, labels, kinds) -> FigureOut:
             if e is None:
                 text = "n/a"
             else:
-                kind = "signed" if kinds[m] == "points" else kinds[m]
+                kind = kinds[m]
                 text = (f"{format_value(e.mean, kind)}\n[{format_value(e.lo, kind)}, "
                         f"{format_value(e.hi, kind)}]")
             ax.text(j, i, text, ha="center", va="center", fontsize=7.5)
-    ax.set_xticks(range(M), [labels[m].replace(" (", "\n(") for m in measures], fontsize=7.5)
+    ax.set_xticks(range(M), [labels[m] for m in measures], fontsize=7.5)
     ax.set_yticks(range(R), [r["variant"] + ("" if r["paired"] else " *") for r in rows], fontsize=8.5)
     ax.xaxis.tick_top()
     ax.set_xticks(np.arange(-0.5, M), minor=True)
     ax.set_yticks(np.arange(-0.5, R), minor=True)
     ax.grid(which="minor", color="#bbbbbb", linewidth=0.6)
     ax.tick_params(which="minor", length=0)
-    ax.set_title("Change against the published rules (95% interval; red: up, blue: down; white: the "
-                 "interval includes 0; *: another deck, unpaired)", fontsize=9.5, loc="left", pad=38)
+    ax.set_title("Change against the published rules, with its 95% interval (shares in percentage points)\n"
+                 "red: up, blue: down, white: the interval includes 0; *: another deck, compared unpaired",
+                 fontsize=9, loc="left", pad=34)
     return FigureOut("changes", fig,
                      "Each house rule against the published rules, on the same deals (a deck change: unpaired). "
                      "Cells are coloured only where the 95% interval of the change excludes 0.",

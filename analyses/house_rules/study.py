@@ -21,6 +21,11 @@ PLAYERS = 4
 SEATS = ("builder", "greedy", "rusher", "cautious")
 KIND = {"turns": "points", "stalled": "pct", "score": "signed", "seat_spread": "pct", "skill_gap": "pct",
         "close": "pct", "minus5": "pct"}
+# the kind of a change: a signed number of points, or a signed change of a share
+CHANGE_KIND = {m: ("dpct" if k == "pct" else "signed") for m, k in KIND.items()}
+SHORT = {"turns": "turns per round\n(all players)", "stalled": "rounds\nstalled", "score": "game score\nper seat",
+         "seat_spread": "seat advantage\n(max - min win share)", "skill_gap": "skill gap\n(win share)",
+         "close": "games won by\n<= 5 points", "minus5": "finisher's\n-bonus rate"}
 UNIT = {"turns": "turns per round", "stalled": "of rounds", "score": "points per game", "seat_spread": "win share",
         "skill_gap": "win share", "close": "of games", "minus5": "of finished rounds"}
 
@@ -85,8 +90,9 @@ class HouseRules(Study):
                        for r in rows}}
         worst = max((e.half_width, m) for r in rows[1:] for m, e in r["changes"].items() if e)
         precision = [Precision(f"change in {LABELS[worst[1]]}", worst[0], KIND[worst[1]])]
-        figs = [figures.changes_grid(rows[1:], MEASURES, LABELS, KIND)]
-        context = {"rows": rows, "measures": MEASURES, "labels": LABELS, "kinds": KIND, "units": UNIT,
+        figs = [figures.changes_grid(rows[1:], MEASURES, SHORT, CHANGE_KIND)]
+        context = {"rows": rows, "measures": MEASURES, "labels": LABELS, "kinds": KIND, "change_kinds": CHANGE_KIND,
+                   "units": UNIT,
                    "players": PLAYERS, "seats": SEATS, "games": G, "strongest": c.strongest,
                    "weakest": c.weakest}
         return StudyResult(findings, figs, {"variants": frame}, summary, precision, context)
@@ -107,6 +113,6 @@ def _findings(rows) -> list[Finding]:
         by_skill = max(gaps, key=lambda r: abs(r["changes"]["skill_gap"].mean))
         out.append(Finding("house_rules_skill",
                            f"'{by_skill['variant']}' changes the skill gap (win share of the strongest minus the "
-                           "weakest heuristic at the table) most: {value}",
-                           by_skill["changes"]["skill_gap"], "pct", "games"))
+                           "weakest heuristic at the table) most: {value} (percentage points)",
+                           by_skill["changes"]["skill_gap"], "dpct", "games"))
     return out
