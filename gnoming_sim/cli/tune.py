@@ -142,9 +142,11 @@ def held_out(candidate, baseline, tables, games, seed, threads, workers, schedul
     from gnoming_sim.kernel.policy import registry
 
     try:
-        sizes = [opt.check_players(int(t)) for t in tables.split(",")]
+        sizes = [int(t) for t in tables.split(",")]
     except ValueError:
         raise GnomingError(f"--players takes table sizes such as 3,4,5,7, got {tables!r}") from None
+    for size in sizes:
+        opt.check_players(size)
     opt.check_seed(seed)
     opt.check_at_least("--games", games, 1)
     opt.check_at_least("--threads", threads, 1)
