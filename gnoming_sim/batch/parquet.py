@@ -12,7 +12,8 @@ strategies and their parameters, rotation, rules, deck, package version) that a 
 must match.
 
 A file is written as ``.NAME.partial`` beside NAME and renamed into place when it is
-closed (finished or interrupted), so NAME is always either absent or a valid file.
+closed holding at least one new game (finished or interrupted), so NAME is always either
+absent, the old file, or a valid file.
 """
 from __future__ import annotations
 
@@ -107,18 +108,44 @@ def read_metadata(path) -> dict:
 
 
 def describe_mismatch(old: dict, new: dict) -> str | None:
-    """How the facts ``old`` (a file's) differ from ``new`` (this command's), or None."""
+    """How the facts ``old`` (a file's) differ from ``new`` (this command's), or None.
+
+    Names the first difference the way the user set it: ``--strategy greedy`` when every
+    seat plays one strategy, ``--seats a,b,c`` otherwise, ``strategy parameters
+    patient.finish_margin=6`` for one parameter, ``--rules max_turns=300`` for one option.
+    """
     for key, option in _OPTION.items():
         a, b = old.get(key), new.get(key)
         if a == b:
             continue
+        if key == "seats":
+            return f"was written with {_seats_option(a)}, this command has {_seats_option(b)}"
         if isinstance(a, dict) and isinstance(b, dict):
-            sub = next(k for k in sorted(set(a) | set(b), key=str) if a.get(k) != b.get(k))
-            a, b = f"{sub}={_show(a.get(sub))}", f"{sub}={_show(b.get(sub))}"
+            path, a, b = _first_difference(a, b)
+            a, b = f"{path}={_show(a)}", f"{path}={_show(b)}"
         else:
             a, b = _show(a), _show(b)
         return f"was written with {option} {a}, this command has {option} {b}"
     return None
+
+
+def _seats_option(seats) -> str:
+    if isinstance(seats, list) and seats and len(set(seats)) == 1:
+        return f"--strategy {seats[0]}"
+    return f"--seats {_show(seats)}"
+
+
+def _first_difference(a: dict, b: dict, prefix: str = ""):
+    """(dotted key, value in a, value in b) of the first differing leaf of two nested dicts.
+
+    The strategies' ``params`` level is skipped in the name: ``patient.finish_margin``.
+    """
+    key = next(k for k in sorted(set(a) | set(b), key=str) if a.get(k) != b.get(k))
+    x, y = a.get(key), b.get(key)
+    name = prefix if key == "params" else f"{prefix}.{key}" if prefix else str(key)
+    if isinstance(x, dict) and isinstance(y, dict):
+        return _first_difference(x, y, name)
+    return name, x, y
 
 
 def _show(value) -> str:
@@ -134,8 +161,10 @@ def _show(value) -> str:
 class ParquetSink:
     """Row groups to ``.NAME.partial`` beside ``out``; :meth:`close` renames it to ``out``.
 
-    ``min_games``: the games the existing ``out`` holds (a resume); a partial file with
-    fewer (an error while copying them) is deleted instead, leaving ``out`` as it was.
+    ``min_games``: the games the existing ``out`` holds (a resume).  The partial file
+    replaces ``out`` only if it holds more games than that: a run that wrote no new game
+    (an error or an interrupt before its first chunk was written, with ``--force`` or
+    ``--resume``) deletes it and leaves any old ``out`` untouched.
     """
 
     def __init__(self, out: Path, schema, min_games: int = 0):
@@ -156,7 +185,7 @@ class ParquetSink:
 
     def close(self) -> None:
         self.writer.close()
-        if self.games >= self.min_games:
+        if self.games > self.min_games:
             os.replace(self.partial, self.out)
         else:
             self.partial.unlink()

@@ -9,9 +9,10 @@ is added to a :class:`~gnoming_sim.batch.summary.Tally`; memory does not grow wi
 >>> outcome = Batch(spec, out="games.parquet").run(threads=8)
 >>> outcome.summary["by_strategy"]["random"]["mean_game_score"]
 
-While a batch runs, SIGINT (Ctrl-C) and SIGTERM ask it to stop after the chunk in
-progress: the output file then holds every finished chunk and ``resume=True`` completes
-it.  A second signal stops at once (KeyboardInterrupt), still leaving a valid file.
+While a batch runs, SIGINT (Ctrl-C) and SIGTERM ask it to stop after the block of games
+in progress (a chunk is played in blocks of a fraction of a second): the output file then
+holds every game played and ``resume=True`` completes it.  A second signal stops at once,
+dropping the chunk in progress, still leaving a valid file.
 
 A chunk is a pure, picklable unit of work (:class:`Chunk`, played by :func:`play_chunk`):
 ``pool`` decides where chunks are played.  By default they are played one after another
@@ -41,6 +42,7 @@ from gnoming_sim.batch.summary import Tally, build_summary, win_credit_from_scor
 
 DEFAULT_CHUNK_GAMES = 20_000
 MAX_SEED = 2**64 - 1
+MAX_GAME = 2**63 - 1   # game numbers are int64 in the kernels
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ class BatchSpec:
              deck: Deck | None = None) -> "BatchSpec":
         """A checked spec: one strategy name for every seat, or one per seat."""
         check_players(players)
-        _check_int("games", games, 1)
+        _check_int("games", games, 1, MAX_GAME)
         _check_int("seed", seed, 0, MAX_SEED)
         names = [strategies] if isinstance(strategies, str) else list(strategies)
         if len(names) not in (1, players):
@@ -135,28 +137,70 @@ class PlayedChunk:
         return self.round_stats.shape[0]
 
 
-def play_chunk(chunk: Chunk, threads: int | None = None) -> PlayedChunk:
-    """Play one chunk with ``threads`` numba threads; a pure function of ``chunk``."""
+# A chunk is played in blocks of games sized to take about BLOCK_SECONDS each, so that a
+# stop request is seen within a block even when one chunk holds the whole batch.  Each
+# game has its own random streams, so the blocking changes no result.
+FIRST_BLOCK_GAMES = 256
+BLOCK_SECONDS = 0.3
+
+
+def play_chunk(chunk: Chunk, threads: int | None = None,
+               should_stop: Callable[[], bool] | None = None,
+               on_block: Callable[[int], None] | None = None) -> PlayedChunk:
+    """Play one chunk with ``threads`` numba threads; a pure function of ``chunk``.
+
+    The chunk is played in blocks of games.  After each block ``on_block(games done in
+    this chunk)`` is called, then ``should_stop()``: when it is true the chunk ends there
+    and the games played so far are returned (fewer than ``chunk.games``).
+    """
     from gnoming_sim.kernel.engine import simulate  # compiles the kernels: only once everything is checked
 
     spec = chunk.spec
-    res = simulate(players=spec.players, strategies=chunk.strategies, games=chunk.games, seed=spec.seed,
-                   rules=spec.rules, deck=spec.deck, threads=threads, chunk_size=chunk.games,
-                   first_game=chunk.first_game, rotate=spec.rotate)
-    remap = np.array([spec.names.index(s) for s in res.strategy_names], dtype=np.int8)
-    return PlayedChunk(chunk.first_game, res.round_stats, remap[res.seat_strategy], res.win_credit)
+    parts, done, block = [], 0, FIRST_BLOCK_GAMES
+    while done < chunk.games:
+        n = min(block, chunk.games - done)
+        t0 = time.perf_counter()
+        res = simulate(players=spec.players, strategies=chunk.strategies, games=n, seed=spec.seed,
+                       rules=spec.rules, deck=spec.deck, threads=threads, chunk_size=n,
+                       first_game=chunk.first_game + done, rotate=spec.rotate)
+        remap = np.array([spec.names.index(s) for s in res.strategy_names], dtype=np.int8)
+        parts.append((res.round_stats, remap[res.seat_strategy], res.win_credit))
+        done += n
+        block = _next_block(n, time.perf_counter() - t0)
+        if on_block is not None:
+            on_block(done)
+        if should_stop is not None and done < chunk.games and should_stop():
+            break
+    if len(parts) == 1:
+        return PlayedChunk(chunk.first_game, *parts[0])
+    return PlayedChunk(chunk.first_game, *(np.concatenate(p) for p in zip(*parts)))
+
+
+def _next_block(games: int, seconds: float) -> int:
+    """Games for the next block: about BLOCK_SECONDS at the pace of the last one (x0.5 .. x4)."""
+    if seconds <= 0:
+        return games * 4
+    return int(min(games * 4, max(games // 2, games * BLOCK_SECONDS / seconds, 16)))
 
 
 class InProcess:
-    """The default pool: chunks played one after another in this process."""
+    """The default pool: chunks played one after another in this process.
 
-    def __init__(self, threads: int | None = None):
+    ``should_stop`` is asked between blocks of games (see :func:`play_chunk`); ``on_block``
+    hears the games done in the running chunk after each block.
+    """
+
+    def __init__(self, threads: int | None = None, should_stop: Callable[[], bool] | None = None,
+                 on_block: Callable[[int, int], None] | None = None):
         self.threads = threads
+        self.should_stop = should_stop
+        self.on_block = on_block
 
     def play(self, chunks: Iterator[Chunk]) -> Iterator[PlayedChunk]:
         """Each chunk's results, in chunk order, each played only when asked for."""
         for chunk in chunks:
-            yield play_chunk(chunk, self.threads)
+            hear = None if self.on_block is None else (lambda k, lo=chunk.first_game: self.on_block(lo, k))
+            yield play_chunk(chunk, self.threads, self.should_stop, hear)
 
 
 def _check_int(name: str, value, low: int, high: int | None = None) -> None:
@@ -180,6 +224,10 @@ def check_output(out, resume: bool = False, force: bool = False) -> Path:
         raise GnomingError(f"--out {path} is a directory")
     parent = path.parent
     if not parent.is_dir():
+        # name the first part of the path that is a file (games.parquet/x.parquet), else the missing folder
+        blocker = next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), None)
+        if blocker is not None:
+            raise GnomingError(f"--out {path}: {blocker} is a file, not a directory")
         raise GnomingError(f"--out {path}: directory {parent} does not exist")
     try:
         with tempfile.TemporaryFile(dir=parent):
@@ -203,6 +251,7 @@ class Outcome:
     resumed_games: int
     stopped_by: str | None = None   # "SIGINT", "SIGTERM" or "stop_after_chunks" when cut short
     out: Path | None = None
+    abrupt: bool = False            # a second signal dropped the chunk in progress
 
     @property
     def complete(self) -> bool:
@@ -212,18 +261,34 @@ class Outcome:
 class _Interrupts:
     """Catch SIGINT and SIGTERM while a batch runs (main thread only).
 
-    The first signal only sets ``signum`` (the batch stops after the running chunk); a
-    second one raises KeyboardInterrupt at once.
+    The first signal sets ``signum``: the batch stops after the running block of games
+    (see :func:`play_chunk`) and keeps every game played.  ``notice(text)`` tells the user
+    at once.  A second signal stops at once: while a chunk is being played it raises
+    KeyboardInterrupt there (the chunk in progress is dropped, nothing partial is written);
+    at any other moment the batch is about to stop anyway.
     """
 
-    def __init__(self):
+    def __init__(self, notice: Callable[[str], None] | None = None):
         self.signum = None
+        self.count = 0
+        self.waiting = False   # True while the batch waits for a chunk: a second signal may abort it
+        self.notice = notice
         self._old = {}
 
     def _handle(self, signum, frame):
-        if self.signum is not None:
+        self.count += 1
+        if self.signum is None:
+            self.signum = signum
+            if self.notice is not None:
+                again = "Ctrl-C again" if signum == signal.SIGINT else "send it again"
+                self.notice(f"{signal.Signals(signum).name}: stopping after the current block of games; "
+                            f"{again} to stop now")
+        elif self.waiting:
             raise KeyboardInterrupt
-        self.signum = signum
+
+    @property
+    def stop_requested(self) -> bool:
+        return self.signum is not None
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
@@ -255,6 +320,8 @@ class Batch:
         _check_int("chunk size", chunk_size, 1)
         if resume and out is None:
             raise GnomingError("--resume needs --out FILE (the file to complete)")
+        if force and out is None:
+            raise GnomingError("--force needs --out FILE (the file to replace); without --out nothing is written")
         self.spec = spec
         self.chunk_size = int(chunk_size)
         self.schema = batch_schema(spec.names, spec.metadata())
@@ -268,20 +335,25 @@ class Batch:
         return 0 if self.existing is None else self.existing.games
 
     def run(self, threads: int | None = None, progress: Callable[[int], None] | None = None,
-            stop_after_chunks: int | None = None, pool=None) -> Outcome:
+            stop_after_chunks: int | None = None, pool=None,
+            notice: Callable[[str], None] | None = None) -> Outcome:
         """Play the games not yet in the output; return the summary of the whole batch.
 
-        ``progress(done)`` is called with the number of games done after each chunk;
-        ``stop_after_chunks`` stops as an interruption would, after that many new chunks.
-        ``pool`` plays the chunks (an object with ``play(chunks)`` yielding their
-        :class:`PlayedChunk` in order, such as :func:`gnoming_sim.batch.distributed.open_pool`
-        gives); None plays them here with ``threads`` numba threads.
+        ``progress(done)`` is called with the number of games done, after each block of
+        games played here (after each chunk on a pool); ``stop_after_chunks`` stops as an
+        interruption would, after that many new chunks.  ``pool`` plays the chunks (an
+        object with ``play(chunks)`` yielding their :class:`PlayedChunk` in order, such as
+        :func:`gnoming_sim.batch.distributed.open_pool` gives); None plays them here with
+        ``threads`` numba threads.  ``notice(text)`` hears at once that a signal was caught.
         """
-        pool = InProcess(threads) if pool is None else pool
         tally = Tally(self.spec.names, self.spec.players)
-        report = progress or (lambda done: None)
+        report = _Monotone(progress)
         t0 = time.perf_counter()
-        with _Interrupts() as signals:
+        abrupt = False
+        with _Interrupts(notice) as signals:
+            if pool is None:
+                pool = InProcess(threads, should_stop=lambda: signals.stop_requested,
+                                 on_block=lambda lo, k: report(lo + k))
             if self.existing is not None and self.resumed_games == self.spec.games:
                 self._read_existing(tally, None)  # already complete: nothing to write
                 done, stopped = self.resumed_games, None
@@ -290,12 +362,12 @@ class Batch:
                 try:
                     self._read_existing(tally, sink)
                     report(self.resumed_games)
-                    done, stopped = self._play(tally, sink, pool, report, signals, stop_after_chunks)
+                    done, stopped, abrupt = self._play(tally, sink, pool, report, signals, stop_after_chunks)
                 finally:
                     if sink is not None:
                         sink.close()
         wall = time.perf_counter() - t0
-        return self._outcome(tally, done, stopped, wall)
+        return self._outcome(tally, done, stopped, wall, abrupt)
 
     # ------------------------------------------------------------------ parts of run
     def _read_existing(self, tally: Tally, sink) -> None:
@@ -316,16 +388,25 @@ class Batch:
             yield Chunk(spec, strategies, lo, min(self.chunk_size, spec.games - lo))
 
     def _play(self, tally, sink, pool, report, signals, stop_after_chunks):
+        """Play and write chunks until done or stopped: ``(games done, stopped by, abrupt)``."""
         spec = self.spec
         lo, chunks = self.resumed_games, 0
         played = pool.play(self._chunks())
         try:
             while lo < spec.games:
                 if signals.signum is not None:
-                    return lo, signal.Signals(signals.signum).name
+                    return lo, signal.Signals(signals.signum).name, False
                 if stop_after_chunks is not None and chunks >= stop_after_chunks:
-                    return lo, "stop_after_chunks"
-                part = next(played)
+                    return lo, "stop_after_chunks", False
+                signals.waiting = True
+                try:
+                    part = next(played)
+                except KeyboardInterrupt:
+                    if signals.count < 2:
+                        raise   # not ours: someone else's KeyboardInterrupt
+                    return lo, signal.Signals(signals.signum).name, True
+                finally:
+                    signals.waiting = False
                 if part.first_game != lo:  # a pool that broke the chunk order: never write out of order
                     raise RuntimeError(f"pool returned games {part.first_game}.. where {lo}.. were due")
                 if sink is not None:
@@ -333,23 +414,40 @@ class Batch:
                 tally.add(part.round_stats, part.seat_strategy, part.win_credit)
                 lo, chunks = lo + part.games, chunks + 1
                 report(lo)
-            return lo, None
+            return lo, None, False
         finally:
             played.close()  # a pool cancels the chunks it started ahead
 
-    def _outcome(self, tally: Tally, done: int, stopped, wall: float) -> Outcome:
+    def _outcome(self, tally: Tally, done: int, stopped, wall: float, abrupt: bool = False) -> Outcome:
         spec = self.spec
         extra = {"seats": list(spec.seats), "rotate": spec.rotate, "resumed_games": self.resumed_games,
-                 "out": None if self.out is None else str(self.out)}
+                 "out": None if self.out is None else str(self.out),
+                 "games_requested": spec.games, "complete": done == spec.games,
+                 "interrupted": stopped}
         summary = build_summary(tally, seed=spec.seed, rules=spec.rules, deck=spec.deck, wall_s=wall,
                                 games_run=done - self.resumed_games, extra=extra)
-        return Outcome(summary, done, spec.games, self.resumed_games, stopped, self.out)
+        return Outcome(summary, done, spec.games, self.resumed_games, stopped, self.out, abrupt)
+
+
+class _Monotone:
+    """A progress callback that hears each count of games done once, in increasing order."""
+
+    def __init__(self, progress: Callable[[int], None] | None):
+        self.progress = progress
+        self.last = -1
+
+    def __call__(self, done: int) -> None:
+        if self.progress is not None and done > self.last:
+            self.last = done
+            self.progress(done)
 
 
 def run_batch(spec: BatchSpec, out=None, *, resume: bool = False, force: bool = False,
               chunk_size: int = DEFAULT_CHUNK_GAMES, threads: int | None = None,
               progress: Callable[[int], None] | None = None,
-              stop_after_chunks: int | None = None, pool=None) -> Outcome:
+              stop_after_chunks: int | None = None, pool=None,
+              notice: Callable[[str], None] | None = None) -> Outcome:
     """:class:`Batch` (checks) then :meth:`Batch.run` (plays) in one call."""
     batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size)
-    return batch.run(threads=threads, progress=progress, stop_after_chunks=stop_after_chunks, pool=pool)
+    return batch.run(threads=threads, progress=progress, stop_after_chunks=stop_after_chunks, pool=pool,
+                     notice=notice)

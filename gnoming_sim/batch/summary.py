@@ -16,11 +16,17 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.game.rules import ROUNDS
 from gnoming_sim.batch.stats import mean_ci_from_sums, wilson
 
-# A win shared by k <= 7 players is credited 1/k: counting in 1/420ths keeps the sums
-# exact, so a batch summed in any chunking gives the same numbers.
-WIN_UNIT = 420
+# Per game, a label (a strategy or a seat) is summarised by its seats' mean: in units of
+# 1/420 of a point (420 = lcm(1..7)) the mean over k <= 7 seats is an integer, so a batch
+# summed in any chunking gives exactly the same numbers.  A win shared by k players is
+# credited 1/k, also an integer number of 420ths.
+UNIT = 420
+WIN_UNIT = UNIT
+STALL_WARNING_SHARE = 0.01   # warn when more than this share of the rounds stalled
 
-_INT_SUMS = ("n", "total", "total_sq", "turns", "finishes", "bonuses", "wins")
+# the running sums per label: n games, seat plays, then per-game values x and their squares
+_SUMS = ("games", "seats", "score", "score_sq", "win", "win_sq", "turns", "turns_sq", "finish", "finish_sq",
+         "finishes", "finishes_sq", "bonuses", "bonuses_sq", "bonus_x_finishes", "every_seat")
 
 
 def _num(x):
@@ -45,33 +51,98 @@ def win_credit_from_scores(round_scores: np.ndarray) -> np.ndarray:
 
 
 class _Sums:
-    """Integer sums over (game, seat) plays, one column per label (strategy or seat)."""
+    """Exact integer sums over games, one column per label (a strategy or a seat).
+
+    For each game in which a label holds ``k >= 1`` seats it adds the label's per-game
+    values: mean game score of its seats, win credit summed over its seats, mean turns
+    and finished rounds per seat, finishes and -5 bonuses (all in 1/420ths where a mean
+    is taken), and their squares, so that every interval is over games, the independent
+    units, never over seats of one game.
+    """
 
     def __init__(self, labels: int):
-        self.sums = np.zeros((len(_INT_SUMS), labels), dtype=np.int64)
+        self.sums = [[0] * labels for _ in _SUMS]   # Python ints: exact, whatever the batch size
 
-    def add(self, labels: np.ndarray, columns: Sequence[np.ndarray]) -> None:
-        """``labels`` int (games, players); ``columns`` one int array (games, players) per sum."""
-        lab = labels.ravel().astype(np.intp)
-        m = self.sums.shape[1]
-        for i, col in enumerate(columns):
-            weights = col.ravel().astype(np.float64)  # per-chunk sums stay far below 2**53: exact
-            self.sums[i] += np.rint(np.bincount(lab, weights=weights, minlength=m)).astype(np.int64)
+    def add(self, labels: np.ndarray, score, win, turns, finishes, bonuses) -> None:
+        """``labels`` int (games, players); the others int (games, players) per seat
+        (``win`` in 1/420ths)."""
+        labels = np.asarray(labels)
+        players = labels.shape[1]
+        for j in range(len(self.sums[0])):
+            mask = labels == j
+            k = mask.sum(axis=1).astype(np.int64)
+            here = k > 0
+            if not here.any():
+                continue
+            k = k[here]
+            m = mask[here]
 
-    def entry(self, k: int) -> dict:
-        n, total, total_sq, turns, finishes, bonuses, wins = (int(v) for v in self.sums[:, k])
-        mean, lo, hi, _ = mean_ci_from_sums(n, total, total_sq)
-        p, wlo, whi = wilson(wins / WIN_UNIT, n)
+            def per_game(x):
+                return np.where(m, x[here], 0).sum(axis=1, dtype=np.int64)
+
+            fin, bon = per_game(finishes), per_game(bonuses)
+            values = {
+                "score": per_game(score) * (UNIT // k),
+                "win": per_game(win),
+                "turns": per_game(turns) * (UNIT // k),
+                "finish": fin * (UNIT // k),
+                "finishes": fin,
+                "bonuses": bon,
+            }
+            add = {"games": int(here.sum()), "seats": int(k.sum()), "every_seat": int((k == players).sum()),
+                   "bonus_x_finishes": int((bon * fin).sum())}
+            for name, v in values.items():
+                add[name] = int(v.sum())
+                add[name + "_sq"] = int((v * v).sum())   # < 2**63 for any chunk that fits in memory
+            for i, name in enumerate(_SUMS):
+                self.sums[i][j] += add[name]
+
+    def entry(self, j: int) -> dict:
+        t = {name: self.sums[i][j] for i, name in enumerate(_SUMS)}
+        n = t["games"]
+
+        def mean(name, scale=1):
+            m, lo, hi, _ = mean_ci_from_sums(n, t[name], t[name + "_sq"])
+            return _num(m / scale) if n else None, [_num(lo / scale), _num(hi / scale)] if n else [None, None]
+
+        score, score_ci = mean("score", UNIT)
+        win, win_ci = mean("win", UNIT)
+        if n and win_ci[0] == win_ci[1] and t["every_seat"] < n:
+            # no spread in the sample (won all or none) although it was not structurally certain:
+            # the mean interval would claim certainty, Wilson does not
+            p, lo, hi = wilson(t["win"] / UNIT, n)
+            win_ci = [_num(lo), _num(hi)]
+        turns, turns_ci = mean("turns", ROUNDS * UNIT)
+        finish, finish_ci = mean("finish", ROUNDS * UNIT)
+        bonus, bonus_ci = _ratio(t["bonuses"], t["finishes"], t["bonuses_sq"], t["finishes_sq"],
+                                 t["bonus_x_finishes"], n)
         return {
-            "n_seats_played": n,
-            "mean_game_score": _num(mean),
-            "ci95": [_num(lo), _num(hi)],
-            "win_share": _num(p),
-            "win_ci95": [_num(wlo), _num(whi)],
-            "mean_turns_per_round": _num(turns / (ROUNDS * n)) if n else None,
-            "finish_rate": _num(finishes / (ROUNDS * n)) if n else None,
-            "bonus_rate": _num(bonuses / finishes) if finishes else None,
+            "n_games": n,
+            "n_seats_played": t["seats"],
+            "mean_game_score": score,
+            "ci95": score_ci,
+            "win_share": win,
+            "win_ci95": win_ci,
+            "mean_turns_per_round": turns,
+            "turns_ci95": turns_ci,
+            "finish_rate": finish,
+            "finish_ci95": finish_ci,
+            "n_finishes": t["finishes"],
+            "bonus_rate": bonus,
+            "bonus_ci95": bonus_ci,
         }
+
+
+def _ratio(b: int, f: int, b2: int, f2: int, bf: int, n: int, z: float = 1.96):
+    """``sum(b) / sum(f)`` over games and its cluster (delta-method) interval over games."""
+    if f == 0:
+        return None, [None, None]
+    r = b / f
+    if n < 2:
+        return _num(r), [_num(r), _num(r)]
+    resid = max(b2 - 2 * r * bf + r * r * f2, 0.0)   # sum over games of (b_g - r f_g)**2
+    half = z * math.sqrt(resid * n / (n - 1)) / f
+    return _num(r), [_num(max(0.0, r - half)), _num(min(1.0, r + half))]
 
 
 class Tally:
@@ -92,19 +163,16 @@ class Tally:
         games, _, players, _ = stats.shape
         if players != self.players:
             raise ValueError(f"tally for {self.players} players got {players}")
-        totals = stats[..., F.F_SCORE].sum(axis=1, dtype=np.int64)
         finisher = stats[..., F.F_FINISHER] == 1
-        columns = (
-            np.ones((games, players), dtype=np.int64),
-            totals,
-            totals * totals,
-            stats[..., F.F_TURNS].sum(axis=1, dtype=np.int64),
-            finisher.sum(axis=1),
-            (finisher & (stats[..., F.F_BONUS] < 0)).sum(axis=1),
-            np.rint(np.asarray(win_credit) * WIN_UNIT).astype(np.int64),
+        columns = dict(
+            score=stats[..., F.F_SCORE].sum(axis=1, dtype=np.int64),
+            win=np.rint(np.asarray(win_credit) * UNIT).astype(np.int64),
+            turns=stats[..., F.F_TURNS].sum(axis=1, dtype=np.int64),
+            finishes=finisher.sum(axis=1).astype(np.int64),
+            bonuses=(finisher & (stats[..., F.F_BONUS] < 0)).sum(axis=1).astype(np.int64),
         )
-        self._by_strategy.add(np.asarray(seat_strategy), columns)
-        self._by_seat.add(np.broadcast_to(np.arange(players), (games, players)), columns)
+        self._by_strategy.add(np.asarray(seat_strategy), **columns)
+        self._by_seat.add(np.broadcast_to(np.arange(players), (games, players)), **columns)
         self.games += games
         # the stalled flag is the same for every seat of a round: read seat 0
         self.stalled_rounds += int((stats[:, :, 0, F.F_STALLED] != 0).sum())
@@ -139,6 +207,7 @@ def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_
         "players": tally.players,
         "rounds": ROUNDS * tally.games,
         "stalled_rounds": tally.stalled_rounds,
+        "stalled_share": _num(tally.stalled_rounds / (ROUNDS * tally.games)) if tally.games else None,
         "wall_s": _num(wall_s),
         "games_per_s": _num(run / wall_s) if wall_s > 0 and run else None,
         "seed": int(seed),
@@ -146,9 +215,21 @@ def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_
         "deck": {"name": deck.name, "size": deck.size, "cards": deck.to_dict()},
     }
     summary.update(extra or {})
+    warning = stall_warning(tally.stalled_rounds, ROUNDS * tally.games, rules)
+    if warning:
+        summary["warning"] = warning
     summary["by_strategy"] = tally.by_strategy()
     summary["by_seat"] = tally.by_seat()
     return summary
+
+
+def stall_warning(stalled: int, rounds: int, rules) -> str | None:
+    """The warning for a batch in which more than 1% of the rounds stalled, else None."""
+    if not rounds or stalled <= STALL_WARNING_SHARE * rounds:
+        return None
+    return (f"{stalled} of {rounds} rounds stalled ({100 * stalled / rounds:.1f}%): the deck or the rules "
+            f"let rounds end without a finisher (an empty draw pile, or max_turns = {rules.max_turns} "
+            "turns of all players together); these scores are not those of played-out rounds")
 
 
 def summarize(result, wall_s: float) -> dict:
@@ -168,38 +249,59 @@ def _interval(pair, spec: str) -> str:
     return f"[{_fmt(lo, spec)}, {_fmt(hi, spec)}]"
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+def _table(header: list[list[str]], rows: list[list[str]]) -> list[str]:
+    """Header lines (each a list of cells) over a rule and the rows, columns aligned."""
+    widths = [max(len(r[i]) for r in [*header, *rows]) for i in range(len(header[0]))]
 
     def line(r):  # first column left-aligned, numbers right-aligned
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
 
-    return [line(header), line(["-" * w for w in widths]), *map(line, rows)]
+    return [*map(line, header), line(["-" * w for w in widths]), *map(line, rows)]
 
 
-_COLUMNS = ["plays", "mean score", "95% CI", "win share", "95% CI", "turns/round", "bonus rate"]
+_COLUMNS = [
+    ["games", "game score", "95% CI", "win share", "95% CI", "finish rate", "bonus rate", "turns/round"],
+    ["(n)", "(3 rounds, lower=better)", "", "(of games)", "", "(of its rounds)", "(-5 per finish)", "(own, per seat)"],
+]
+
+
+def _pm(value, pair, spec: str) -> str:
+    """``0.312 ±0.004``: a value and the half-width of its 95% interval."""
+    lo, hi = pair
+    if value is None:
+        return "-"
+    if lo is None or hi is None:
+        return _fmt(value, spec)
+    return f"{format(value, spec)} ±{format(max(value - lo, hi - value), spec)}"
 
 
 def _row(label: str, e: dict) -> list[str]:
-    return [label, str(e["n_seats_played"]), _fmt(e["mean_game_score"], ".2f"), _interval(e["ci95"], ".2f"),
+    return [label, str(e["n_games"]), _fmt(e["mean_game_score"], ".2f"), _interval(e["ci95"], ".2f"),
             _fmt(e["win_share"], ".3f"), _interval(e["win_ci95"], ".3f"),
-            _fmt(e["mean_turns_per_round"], ".2f"), _fmt(e.get("bonus_rate"), ".3f")]
+            _pm(e.get("finish_rate"), e.get("finish_ci95", (None, None)), ".3f"),
+            _pm(e.get("bonus_rate"), e.get("bonus_ci95", (None, None)), ".3f"),
+            _pm(e["mean_turns_per_round"], e.get("turns_ci95", (None, None)), ".2f")]
 
 
 def _header(s: dict) -> list[str]:
     rules = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in s["rules"].items())
     deck = s["deck"]
-    out = [
+    share = s.get("stalled_share")
+    stalled = f"stalled {s['stalled_rounds']}" + (f", {100 * share:.1f}%" if share else "")
+    out = []
+    if s.get("interrupted"):
+        out.append(f"INTERRUPTED ({s['interrupted']}): {s['games']} of {s.get('games_requested', '?')} games "
+                   "played; every number below covers only those")
+    out += [
         f"gnoming-sim {s.get('version', '')}".rstrip(),
-        f"games {s['games']}  players {s['players']}  seed {s['seed']}  "
-        f"rounds {s['rounds']} (stalled {s['stalled_rounds']})",
+        f"games {s['games']}  players {s['players']}  seed {s['seed']}  rounds {s['rounds']} ({stalled})",
         f"time {_fmt(s['wall_s'], '.2f')} s  ({_fmt(s['games_per_s'], ',.0f')} games/s)",
         f"deck {deck['name']} ({deck['size']} cards)",
         f"rules {rules}",
     ]
     if "seats" in s:
         rotation = "rotating one seat per game" if s.get("rotate") else "fixed"
-        out.append(f"seats {', '.join(s['seats'])} ({rotation})")
+        out.append(f"seats {', '.join(s['seats'])} ({rotation}; seats are numbered from 0)")
     if s.get("resumed_games"):
         out.append(f"resumed {s['resumed_games']} games from the output file")
     if s.get("out"):
@@ -207,11 +309,26 @@ def _header(s: dict) -> list[str]:
     return out
 
 
+_NOTES = [
+    "game score: a seat's points over the 3 rounds of a game, lower is better; a strategy in k seats of a",
+    "  game counts once per game (its seats' mean), so n and every 95% interval are over games.",
+    "win share: the share of games won (a win shared by k players counts 1/k, summed over the strategy's",
+    "  seats). finish rate: the share of a seat's rounds it finished; bonus rate: the share of those",
+    "  finishes that earned -5 (not +5). turns/round: a seat's own turns per round; the rules'",
+    "  max_turns counts the turns of all players together. ±: half-width of the 95% interval.",
+]
+
+
 def format_table(summary: dict) -> str:
     """The summary as human-readable text: run facts, then per-strategy and per-seat tables."""
     s = summary
     out = _header(s) + [""]
-    out += _table(["strategy", *_COLUMNS], [_row(name, e) for name, e in s["by_strategy"].items()])
+    out += _table([["strategy", *_COLUMNS[0]], ["", *_COLUMNS[1]]],
+                  [_row(name, e) for name, e in s["by_strategy"].items()])
     out.append("")
-    out += _table(["seat", *_COLUMNS], [_row(seat, e) for seat, e in s["by_seat"].items()])
+    out += _table([["seat", *_COLUMNS[0]], ["", *_COLUMNS[1]]],
+                  [_row(seat, e) for seat, e in s["by_seat"].items()])
+    out += [""] + _NOTES
+    if s.get("warning"):
+        out += ["", f"WARNING: {s['warning']}"]
     return "\n".join(out) + "\n"

@@ -9,19 +9,41 @@ import click
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli
 from gnoming_sim.game.deck import Deck
+from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import RuleConfig
 
 
 @cli.command()
 @opt.rules
 @opt.deck
-def rules(rules_path, deck_path):
+@click.option("--full", is_flag=True, help="Print the whole rules of the game (docs/rules.md) instead.")
+@opt.as_json
+def rules(rules_path, deck_path, full, as_json):
     """Print the effective rules options (with their defaults) and the deck composition."""
+    if full:
+        if rules_path or deck_path or as_json:
+            raise GnomingError("--full prints the rules text only: give it without --rules, --deck or --json")
+        click.echo(rules_document(), nl=False)
+        return
     config = opt.load_rules_file(rules_path)
     deck = opt.load_deck_file(deck_path)
+    if as_json:
+        data = {"rules_file": None if rules_path is None else str(rules_path),
+                "rules": {name: {"value": value, "default": default, "meaning": text}
+                          for name, value, default, text in config.describe()},
+                "deck": {"name": deck.name, "size": deck.size, "cards": deck.to_dict()}}
+        click.echo(json.dumps(data, indent=2))
+        return
     click.echo(_rules_text(config, rules_path))
     click.echo()
     click.echo(_deck_text(deck))
+
+
+def rules_document() -> str:
+    """The rules of the game in words (the package's copy of docs/rules.md)."""
+    from importlib import resources
+
+    return resources.files("gnoming_sim.game").joinpath("rules.md").read_text(encoding="utf-8")
 
 
 def _rules_text(config: RuleConfig, path) -> str:
@@ -32,7 +54,7 @@ def _rules_text(config: RuleConfig, path) -> str:
     for r in [header, *rows]:
         mark = " " if r is header or r[1] == r[2] else "*"
         lines.append(f"{mark} " + "  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3])
-    lines.append("(* = differs from the default)")
+    lines.append("(* = differs from the default; the rules in words: gnoming-sim rules --full)")
     return "\n".join(lines)
 
 

@@ -13,6 +13,8 @@ from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import MAX_PLAYERS, MIN_PLAYERS, RuleConfig, load_rules
 
 MAX_SEED = 2**64 - 1
+MAX_GAME = 2**63 - 1          # game numbers are int64 in the kernels: first game + games - 1 must fit
+MAX_THREADS = 4096
 REPORT_MAX_PLAYERS = MAX_PLAYERS   # the report's studies seat up to this many players
 
 players = click.option("--players", type=int, default=4, show_default=True, metavar="N",
@@ -70,6 +72,13 @@ def check_players(value: int) -> int:
 def check_at_least(option: str, value: int | None, low: int) -> None:
     if value is not None and value < low:
         raise GnomingError(f"{option} must be >= {low}, got {value}")
+
+
+def check_range(option: str, value: int | None, low: int, high: int, what: str | None = None) -> None:
+    """``low <= value <= high`` (None passes); else a one-line error naming the option and the range."""
+    if value is not None and not low <= value <= high:
+        span = what or (f"{low}..2**63-1" if high == MAX_GAME else f"{low}..{high}")
+        raise GnomingError(f"{option} must be in {span}, got {value}")
 
 
 def check_seed(value: int) -> int:
@@ -174,3 +183,29 @@ def check_cluster(workers: int | None, scheduler: str | None, threads: int | Non
     from gnoming_sim.batch.distributed import check_options
 
     check_options(workers, scheduler, threads)
+
+
+COLD_CACHE_NOTICE = "compiling the game kernels (first run only, about 30 s)"
+
+
+def kernels_cached() -> bool:
+    """Whether the game kernels are ready: compiled in this process already, or in the numba
+    cache (its index files for the game loop; cheap: a walk of one folder)."""
+    import sys
+    from pathlib import Path
+
+    loop = sys.modules.get("gnoming_sim.kernel.game_loop")
+    if loop is not None and getattr(getattr(loop, "play_batch", None), "signatures", None):
+        return True
+    from gnoming_sim.kernel.jit import cache_root
+
+    root = Path(cache_root())
+    return root.is_dir() and any(root.rglob("game_loop.*.nbi"))
+
+
+def notice_cold_cache() -> None:
+    """Say on stderr that the kernels are being compiled when the cache is cold (else the run looks frozen)."""
+    from gnoming_sim.cli import group
+
+    if not kernels_cached():
+        click.echo(f"{group.PROG}: {COLD_CACHE_NOTICE}", file=group.stderr())

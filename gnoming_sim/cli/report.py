@@ -8,6 +8,7 @@ import click
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli import group  # group.stderr is looked up at call time (tests swap it)
 from gnoming_sim.cli.group import PROG, cli
+from gnoming_sim.game.errors import GnomingError
 
 
 @cli.command()
@@ -24,8 +25,16 @@ from gnoming_sim.cli.group import PROG, cli
 @opt.deck
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports", show_default=True,
               metavar="DIR", help="Directory for index.html, the figures (PNG), the tables (CSV) and summary.json.")
-def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_path, out_dir):
+@click.option("--from", "from_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.parquet",
+              help="Report on a `simulate --out` batch file instead of running the studies "
+                   "[--out default: FILE-report/ beside it].")
+@click.option("--force", is_flag=True, help="With --from: replace an --out directory that already holds files.")
+def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_path, out_dir, from_path, force):
     """Run the studies (tournament, early-finish bonus, ...) and write an HTML report."""
+    if from_path is not None:
+        return _report_from(from_path, out_dir, force)
+    if force:
+        raise GnomingError("--force applies only with --from (the study report rewrites its --out)")
     opt.check_at_least("--games", games, 1)
     opt.check_at_least("--threads", threads, 1)
     opt.check_cluster(workers, scheduler, threads)
@@ -45,6 +54,18 @@ def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_pat
     click.echo(f"report: {out / 'index.html'} ({summary['wall_s']:.0f} s)")
     for finding in summary["findings"]:
         click.echo(f"  - {finding['display']}")
+
+
+def _report_from(from_path, out_dir, force) -> None:
+    """``report --from FILE``: the report of one batch file (gnoming_sim.cli.report_batch)."""
+    from gnoming_sim.cli import report_batch
+
+    ctx = click.get_current_context()
+    report_batch.check_from_options(ctx)
+    explicit = ctx.get_parameter_source("out_dir") is not click.core.ParameterSource.DEFAULT
+    out, summary = report_batch.report_from(from_path, out_dir if explicit else None, force)
+    click.echo(f"report: {out / 'index.html'} ({summary['batch']['games']:,} games, "
+               f"{summary['scan']['wall_s']:.1f} s to read)")
 
 
 def _report_command(quick, games, seed, threads, rules_path, deck_path, out_dir) -> str:

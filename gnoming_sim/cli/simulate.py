@@ -9,6 +9,7 @@ import click
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli import group  # group.stderr is looked up at call time (tests swap it)
 from gnoming_sim.cli.group import PROG, cli
+from gnoming_sim.game.errors import GnomingError
 
 
 @cli.command()
@@ -25,31 +26,54 @@ from gnoming_sim.cli.group import PROG, cli
 @click.option("--chunk-size", type=int, default=None, metavar="N",
               help="Games per chunk: one progress step and one Parquet row group [default: 20000].")
 @opt.as_json
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Then write the batch's HTML report there, as `report --from FILE --out DIR` "
+                   "(needs --out; a DIR holding files is replaced only with --force).")
 def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, games,
-             threads, workers, scheduler, out, resume, force, chunk_size, as_json):
+             threads, workers, scheduler, out, resume, force, chunk_size, as_json, report_dir):
     """Play a batch of games; print per-strategy and per-seat results."""
     from gnoming_sim.batch.distributed import open_pool
     from gnoming_sim.batch.runner import DEFAULT_CHUNK_GAMES, Batch, BatchSpec
 
     opt.check_players(players)
     opt.check_at_least("--games", games, 1)
+    opt.check_range("--games", games, 1, opt.MAX_GAME)
     opt.check_at_least("--threads", threads, 1)
+    opt.check_range("--threads", threads, 1, opt.MAX_THREADS)
     opt.check_at_least("--chunk-size", chunk_size, 1)
+    opt.check_range("--chunk-size", chunk_size, 1, opt.MAX_GAME)
+    if force and out is None:
+        raise GnomingError("--force needs --out FILE (the file to replace); without --out nothing is written")
     opt.check_cluster(workers, scheduler, threads)
+    opt.check_range("--workers", workers, 1, opt.MAX_THREADS)
     names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                           strategies_path)
     spec = BatchSpec.make(players, names, games, seed, rotate, rules_, deck_)
     batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size or DEFAULT_CHUNK_GAMES)
+    if report_dir is not None:
+        from gnoming_sim.cli import report_batch
+
+        report_batch.check_report_option(out, report_dir, force)
+    opt.notice_cold_cache()
     with open_pool(workers, scheduler, threads) as pool, _progress_bar(games) as advance:
-        outcome = batch.run(threads=threads, progress=advance, pool=pool)
-    if outcome.stopped_by:
-        _report_interruption(outcome)
+        outcome = batch.run(threads=threads, progress=advance, pool=pool, notice=_notice)
+    summary = outcome.summary
     if as_json:
-        click.echo(json.dumps(outcome.summary, indent=2))
+        click.echo(json.dumps(summary, indent=2))
     else:
         from gnoming_sim.batch.summary import format_table
 
-        click.echo(format_table(outcome.summary), nl=False)
+        click.echo(format_table(summary), nl=False)
+    if summary.get("warning"):
+        click.echo(f"{PROG}: warning: {summary['warning']}", file=group.stderr())
+    if outcome.stopped_by:
+        _report_interruption(outcome)
+    if report_dir is not None:
+        report_batch.report_after_simulate(out, report_dir, force)
+
+
+def _notice(text: str) -> None:
+    click.echo(f"{PROG}: {text}", file=group.stderr())
 
 
 @contextlib.contextmanager
@@ -64,12 +88,22 @@ def _progress_bar(games: int):
 
 
 def _report_interruption(outcome) -> None:
-    """One line on stderr about what an interrupted run kept; exit 128 + signal number."""
+    """One line on stderr about what an interrupted run kept; exit 128 + signal number.
+
+    The summary of the games played so far has been printed already (marked as interrupted).
+    """
     import signal
 
-    kept = (f"{outcome.out} holds them; run the same command with --resume to finish"
-            if outcome.out else "nothing was saved (no --out)")
-    click.echo(f"{PROG}: interrupted ({outcome.stopped_by}) after {outcome.games_done} of "
-               f"{outcome.games_total} games; {kept}", err=True)
+    if outcome.out is None:
+        kept = "nothing was saved (no --out); the summary above covers the games played"
+    elif outcome.games_done > outcome.resumed_games:
+        kept = f"{outcome.out} holds them; run the same command with --resume to finish"
+    elif outcome.out.exists():
+        kept = f"no new game was finished; {outcome.out} is unchanged"
+    else:
+        kept = "no game was finished; nothing was written"
+    how = "at once, dropping the chunk in progress" if outcome.abrupt else "after the block in progress"
+    click.echo(f"{PROG}: interrupted ({outcome.stopped_by}) {how}: {outcome.games_done} of "
+               f"{outcome.games_total} games played; {kept}", file=group.stderr())
     code = getattr(signal, outcome.stopped_by, None)
     click.get_current_context().exit(128 + int(code) if code is not None else 1)

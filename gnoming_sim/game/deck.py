@@ -16,6 +16,9 @@ PUBLISHED_COUNTS = {
     -1: 6, -2: 8, -3: 5, -4: 3,
     "H": 3, "M": 3,
 }
+# the card values a deck file may use: those of the game (RULES.md §1 has no 0, 1, 2 or 9+)
+FILE_VALUES = (-4, -3, -2, -1, 3, 4, 5, 6, 7, 8)
+MAX_DECK_CARDS = 1000   # far above any table's need; keeps a typo (10**9 copies) from eating memory
 
 
 @dataclass(frozen=True)
@@ -26,21 +29,39 @@ class Deck:
     name: str = "published"
 
     @classmethod
-    def from_mapping(cls, mapping: dict, name: str = "custom", source: str = "deck") -> "Deck":
+    def from_mapping(cls, mapping: dict, name: str = "custom", source: str = "deck",
+                     values: tuple[int, ...] | None = None) -> "Deck":
+        """A deck from ``{card: copies}``; ``values`` (if given) are the card values allowed.
+
+        A card named twice (``H`` and ``hazard``, ``"6"`` and ``6``) is an error, not a sum.
+        """
         merged: dict[int, int] = {}
+        named: dict[int, object] = {}
         for key, n in mapping.items():
             try:
                 code = cards.parse_card(key)
             except ValueError as exc:
-                raise GnomingError(f"{source}: {exc}") from None
+                if values is None or _as_int(key) is None:
+                    raise GnomingError(f"{source}: {exc}") from None
+                code = _as_int(key)   # a number out of the code range: reported below with the allowed values
+            if values is not None and code not in (cards.HAZARD, cards.MULLIGAN) and code not in values:
+                raise GnomingError(f"{source}: card {key!r} is not a card of the game "
+                                   f"(allowed: {_ranges(values)}, H/hazard, M/mulligan)")
+            if code in named:
+                raise GnomingError(f"{source}: card {cards.card_name(code)!r} is given twice "
+                                   f"(as {named[code]!r} and {key!r}); give it once")
+            named[code] = key
             if isinstance(n, bool) or not isinstance(n, int):
                 raise GnomingError(f"{source}: count of card {key!r} must be an integer, got {n!r}")
-            if n < 0:
-                raise GnomingError(f"{source}: count of card {key!r} is negative ({n})")
-            merged[code] = merged.get(code, 0) + n
+            if not 0 <= n <= MAX_DECK_CARDS:
+                raise GnomingError(f"{source}: count of card {key!r} must be 0..{MAX_DECK_CARDS}, got {n}")
+            merged[code] = n
         counts = tuple(sorted((c, n) for c, n in merged.items() if n > 0))
         if not counts:
             raise GnomingError(f"{source}: the deck has no cards")
+        size = sum(n for _, n in counts)
+        if size > MAX_DECK_CARDS:
+            raise GnomingError(f"{source}: the deck has {size} cards; at most {MAX_DECK_CARDS} are allowed")
         return cls(counts=counts, name=name)
 
     @classmethod
@@ -60,7 +81,7 @@ class Deck:
             if data:
                 raise GnomingError(f"{path}: unknown deck key '{next(iter(data))}' (expected name and [cards])")
             data = table
-        return cls.from_mapping(data, name=name, source=str(path))
+        return cls.from_mapping(data, name=name, source=str(path), values=FILE_VALUES)
 
     # ---------------------------------------------------------------- facts
     @property
@@ -86,6 +107,23 @@ class Deck:
                 f"deck '{self.name}' has {self.size} cards; {players} players need at least {need} "
                 f"({LAYOUT} per layout, 2 for the discard piles, plus one per hazard)"
             )
+
+
+def _as_int(key) -> int | None:
+    try:
+        return int(str(key).strip())
+    except ValueError:
+        return None
+
+
+def _ranges(values) -> str:
+    """``(-4, -3, -2, -1, 3, 4)`` -> ``"-4..-1, 3..4"``."""
+    runs, start = [], values[0]
+    for a, b in zip(values, values[1:] + (None,)):
+        if b != a + 1:
+            runs.append(f"{start}..{a}" if a != start else str(a))
+            start = b
+    return ", ".join(runs)
 
 
 def check_players(players) -> None:

@@ -11,8 +11,11 @@ A strategy decision receives:
 * ``scores``   int64[P]     game scores of the rounds finished so far
 
 The true layouts and the draw pile order are never passed, so a strategy cannot reach them.
+(The kernel bundles these five arrays as one record, ``kernel.state.Obs``.)
 """
 from __future__ import annotations
+
+from gnoming_sim.game.rules import LAYOUT
 
 O_ME = 0          # seat deciding
 O_PLAYERS = 1
@@ -30,10 +33,17 @@ O_DRAWN = 12      # the card in hand (during keep / bounce / discard decisions),
 O_FROM_PILE = 13  # -1 if the card in hand came from the draw pile, else the pile 0/1
 O_MULLIGAN_LIMIT = 14      # rules: mulligan_limit
 O_MULLIGANS_PER_LINE = 15  # rules: mulligans_per_line
-O_PLAN_CARD = 16  # a strategy's own note for this turn: the pile top it planned for ...
-O_PLAN_POS = 17   # ... and where it planned to put it (NO_CARD / -1: no plan); reset each turn
-O_PLAN_PRE = 18   # 1 once the strategy's workspace holds this turn's layout precompute; reset each turn
-N_OBS = 19
+O_FINISH_BONUS = 16       # rules: early_finish_bonus
+N_OBS = 17
+
+# How a decision is answered.  Positions are 0..LAYOUT-1; the one index past them
+# is the "no position" answer of each decision that has one (a mask has N_CHOICES entries).
+CHOICE_NOKEEP = LAYOUT    # placement: discard the card in hand instead of keeping it
+CHOICE_STOP = LAYOUT      # bounce: stop the chain, discard the card in hand
+CHOICE_DECLINE = LAYOUT   # hazard flip: decline the flip
+N_CHOICES = LAYOUT + 1
+SRC_DRAW = 0              # draw source: the draw pile; 1 + k for discard pile k
+N_SOURCES = 3
 
 # spare slots of ``unknown`` (below any card's slot) hold running totals
 U_COUNT = 0  # unseen cards

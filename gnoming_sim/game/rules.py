@@ -22,12 +22,15 @@ R_RESHUFFLE_WHEN_EMPTY = 4
 R_MAX_TURNS = 5
 R_MULLIGANS_PER_LINE = 6
 R_FINISHER_TIE_IS_LOWEST = 7
-N_RULES = 8
+R_BOUNCING = 8
+R_EARLY_FINISH_BONUS = 9
+N_RULES = 10
 
 # the published constants (not options)
 ROUNDS = 3
 LAYOUT = 9
-EARLY_FINISH_BONUS = 5
+EARLY_FINISH_BONUS = 5   # the published size of the early-finish bonus (option early_finish_bonus)
+MAX_EARLY_FINISH_BONUS = 50
 HAZARD_PENALTY = 10
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
@@ -41,6 +44,8 @@ _HELP = {
     "max_turns": "turns per round (all players together) after which the round ends as stalled",
     "mulligans_per_line": "at most this many mulligans in a matched line",
     "finisher_tie_is_lowest": "a finisher who ties for the lowest round score earns the -5 bonus",
+    "bouncing": "a revealed positive card that matches may bounce to another position (else it is discarded)",
+    "early_finish_bonus": "points the finisher subtracts if lowest, else adds (published 5; 0 = no bonus)",
 }
 
 
@@ -56,6 +61,8 @@ class RuleConfig:
     max_turns: int = 500
     mulligans_per_line: int = 1
     finisher_tie_is_lowest: bool = True
+    bouncing: bool = True
+    early_finish_bonus: int = EARLY_FINISH_BONUS
 
     def __post_init__(self):
         for f in fields(self):
@@ -70,6 +77,9 @@ class RuleConfig:
             raise GnomingError(f"rules option 'mulligan_limit' must be 0..9, got {self.mulligan_limit}")
         if not 1 <= self.max_turns <= 100_000:
             raise GnomingError(f"rules option 'max_turns' must be 1..100000, got {self.max_turns}")
+        if not 0 <= self.early_finish_bonus <= MAX_EARLY_FINISH_BONUS:
+            raise GnomingError(f"rules option 'early_finish_bonus' must be 0..{MAX_EARLY_FINISH_BONUS}, "
+                               f"got {self.early_finish_bonus}")
         if not 0 <= self.mulligans_per_line <= 3:
             raise GnomingError(
                 f"rules option 'mulligans_per_line' must be 0..3, got {self.mulligans_per_line}"
@@ -78,15 +88,25 @@ class RuleConfig:
     # ------------------------------------------------------------------ I/O
     @classmethod
     def from_dict(cls, data: dict, source: str = "rules") -> "RuleConfig":
-        if "rules" in data and isinstance(data["rules"], dict) and len(data) == 1:
-            data = data["rules"]  # accept a [rules] table as well as top-level keys
+        """Options from top-level keys or from one ``[rules]`` table (not both); errors name ``source``."""
+        if "rules" in data:
+            if not isinstance(data["rules"], dict):
+                raise GnomingError(f"{source}: 'rules' must be a [rules] table of options")
+            if len(data) > 1:
+                others = ", ".join(k for k in data if k != "rules")
+                raise GnomingError(f"{source}: options both at top level ({others}) and in a [rules] table; "
+                                   "put them all in one place")
+            data = data["rules"]
         known = {f.name for f in fields(cls)}
         for key in data:
             if key not in known:
                 raise GnomingError(
                     f"{source}: unknown rules option '{key}' (known: {', '.join(sorted(known))})"
                 )
-        return cls(**data)
+        try:
+            return cls(**data)
+        except GnomingError as exc:
+            raise GnomingError(f"{source}: {exc}") from None
 
     @classmethod
     def from_toml(cls, path) -> "RuleConfig":
@@ -117,6 +137,8 @@ class RuleConfig:
         a[R_MAX_TURNS] = self.max_turns
         a[R_MULLIGANS_PER_LINE] = self.mulligans_per_line
         a[R_FINISHER_TIE_IS_LOWEST] = self.finisher_tie_is_lowest
+        a[R_BOUNCING] = self.bouncing
+        a[R_EARLY_FINISH_BONUS] = self.early_finish_bonus
         return a
 
 

@@ -22,6 +22,7 @@ DEFAULT_CHUNK = 16384
 PARALLEL_CHUNK = 64  # games per block handed to a thread
 TRACE_CAPACITY = 4096  # records per game; longer games are replayed with a larger buffer
 MAX_SEED = 2**64 - 1
+MAX_GAME = 2**63 - 1
 
 
 @dataclass
@@ -65,6 +66,12 @@ def _check_count(name: str, value, minimum: int) -> int:
     if value < minimum:
         raise GnomingError(f"{name} must be >= {minimum}, got {value}")
     return int(value)
+
+
+def _check_last_game(first_game: int, games: int) -> None:
+    """Game numbers are int64 in the kernels: the last one must fit."""
+    if first_game + games - 1 > MAX_GAME:
+        raise GnomingError(f"game numbers must fit in 0..2**63-1, got {first_game}..{first_game + games - 1}")
 
 
 def _check_seed(seed) -> None:
@@ -145,6 +152,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     check_players(players)
     games = _check_count("games", games, 1)
     first_game = _check_count("first_game", first_game, 0)
+    _check_last_game(first_game, games)
     _check_seed(seed)
     rules = RuleConfig() if rules is None else rules
     deck = PUBLISHED if deck is None else deck
@@ -202,6 +210,7 @@ def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game:
 
     games = _check_count("games", games, 1)
     first_game = _check_count("first_game", first_game, 0)
+    _check_last_game(first_game, games)
     _check_seed(seed)
     deck_arr = (PUBLISHED if deck is None else deck).to_array()
     orders = np.empty((games, ROUNDS, deck_arr.shape[0]), dtype=np.int8)

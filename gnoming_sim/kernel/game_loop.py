@@ -1,36 +1,15 @@
 """The jitted game loop: complete 3-round games of Gnoming A Round (RULES.md §2-§6).
 
-A round is set up (:mod:`._table`), played turn by turn (:mod:`._turn`) up to the last
+A round is set up (:mod:`.table`), played turn by turn (:mod:`.turn`) up to the last
 final-lap turn or a stall, then revealed and scored here; a game is three rounds and
-its settlement; :func:`play_batch` plays many games in parallel, each from its own streams.
-The state arrays are described in :mod:`._table`.
+its settlement; :func:`play_batch` plays many games in parallel, each from its own streams
+and with its own state record (:mod:`.state`).
 """
 
 import numpy as np
 from numba import prange
 
 from gnoming_sim.game import trace as T
-from gnoming_sim.kernel.jit import jit
-from gnoming_sim.game.observation import (
-    N_OBS,
-)
-from gnoming_sim.kernel.rng import STREAM_DEAL, STREAM_PLAY, seed_stream, shuffle_prefix
-from gnoming_sim.kernel.scoring import (
-    N_PARTS,
-    P_HAZARDS,
-    P_LINES,
-    P_MATCHED,
-    P_NEGATIVES,
-    P_UNMATCHED,
-    score_parts,
-    visible_score,
-)
-from gnoming_sim.kernel.policy.dispatch import (
-    N_PARAMS,
-)
-from gnoming_sim.kernel.table import N_ST, NOT_STALLED, S_FINISH_TURN, S_FINISHER, S_STALLED, S_TURN, _emit, _setup_round
-from gnoming_sim.kernel.turn import _play_turn
-from gnoming_sim.game.cards import N_SLOTS
 from gnoming_sim.game.fields import (
     F_BONUS,
     F_FACEDOWN_AT_FINISH,
@@ -48,20 +27,48 @@ from gnoming_sim.game.fields import (
     F_VISIBLE_AT_FINISH,
 )
 from gnoming_sim.game.rules import (
-    EARLY_FINISH_BONUS,
+    R_EARLY_FINISH_BONUS,
     R_FINISHER_TIE_IS_LOWEST,
     R_MAX_TURNS,
     R_MULLIGANS_PER_LINE,
     R_ROTATE_START,
     ROUNDS,
 )
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.rng import STREAM_DEAL, STREAM_PLAY, seed_stream, shuffle_prefix
+from gnoming_sim.kernel.scoring import (
+    P_HAZARDS,
+    P_LINES,
+    P_MATCHED,
+    P_NEGATIVES,
+    P_UNMATCHED,
+    score_parts,
+    visible_score,
+)
+from gnoming_sim.kernel.state import (
+    N_ST,
+    NOT_STALLED,
+    RNG_WORDS,
+    S_FINISH_TURN,
+    S_FINISHER,
+    S_STALLED,
+    S_TURN,
+    new_table,
+)
+from gnoming_sim.kernel.table import _emit, _setup_round
+from gnoming_sim.kernel.turn import _play_turn
+
+NO_SCORE = 1 << 30  # larger than any score: the start of a running minimum
 
 
 # ----------------------------------------------------------------- a round, a game
 @jit
-def _play_round(r, P, starter, rules, kinds, params, lay, up, vis, fd, draw, piles, unknown, st,
-                scores, turns, at_finish, rng, pub, legal, tr, tn):
+def _play_round(t, rules, r, starter):
     """The turn loop of one round, up to the last final-lap turn or a stall."""
+    P = t.fd.shape[0]
+    st = t.st
+    turns = t.turns
+    at_finish = t.at_finish
     for i in range(P):
         turns[i] = 0
         at_finish[i, 0] = 0
@@ -72,13 +79,12 @@ def _play_round(r, P, starter, rules, kinds, params, lay, up, vis, fd, draw, pil
     laps_left = -1  # turns left in the final lap, once somebody has finished
     while True:
         if st[S_TURN] >= max_turns:
-            _emit(tr, tn, T.STALL, -1, T.STALL_MAX_TURNS, 0)
+            _emit(t, T.STALL, -1, T.STALL_MAX_TURNS, 0)
             st[S_STALLED] = T.STALL_MAX_TURNS
             return
-        _emit(tr, tn, T.TURN, s, st[S_TURN], 1 if laps_left >= 0 else 0)
+        _emit(t, T.TURN, s, st[S_TURN], 1 if laps_left >= 0 else 0)
         turns[s] += 1
-        ok = _play_turn(s, P, r, starter, rules, kinds, params, lay, up, vis, fd, draw, piles,
-                        unknown, st, scores, rng, pub, legal, tr, tn)
+        ok = _play_turn(t, rules, s, r, starter)
         st[S_TURN] += 1
         if not ok:
             return
@@ -86,26 +92,29 @@ def _play_round(r, P, starter, rules, kinds, params, lay, up, vis, fd, draw, pil
             laps_left -= 1
             if laps_left == 0:
                 return
-        elif fd[s] == 0:
+        elif t.fd[s] == 0:
             st[S_FINISHER] = s
             st[S_FINISH_TURN] = st[S_TURN] - 1
-            _emit(tr, tn, T.FINISH, s, 0, 0)
+            _emit(t, T.FINISH, s, 0, 0)
             laps_left = P - 1
             mpl = rules[R_MULLIGANS_PER_LINE]
             for o in range(P):
-                at_finish[o, 0] = visible_score(vis[o], mpl)
-                at_finish[o, 1] = fd[o]
+                at_finish[o, 0] = visible_score(t.vis[o], mpl)
+                at_finish[o, 1] = t.fd[o]
         s = (s + 1) % P
 
 
 @jit
-def _score_round(r, P, starter, rules, lay, st, turns, at_finish, parts, out):
+def _score_round(t, rules, r, starter, out):
     """Reveal every layout, score it, apply the early-finish bonus; write out[r, seat, F_*]."""
+    P = t.fd.shape[0]
+    st = t.st
+    parts = t.parts
     mpl = rules[R_MULLIGANS_PER_LINE]
     stalled = st[S_STALLED] != NOT_STALLED
     finisher = st[S_FINISHER]  # kept when the final lap stalls; the bonus is not paid then
     for s in range(P):
-        total = score_parts(lay[s], mpl, parts)
+        total = score_parts(t.lay[s], mpl, parts)
         o = out[r, s]
         o[F_SCORE] = total
         o[F_MATCHED] = parts[P_MATCHED]
@@ -114,21 +123,22 @@ def _score_round(r, P, starter, rules, lay, st, turns, at_finish, parts, out):
         o[F_HAZARDS] = parts[P_HAZARDS]
         o[F_FINISHER] = 1 if s == finisher else 0
         o[F_BONUS] = 0
-        o[F_TURNS] = turns[s]
+        o[F_TURNS] = t.turns[s]
         o[F_STALLED] = 1 if stalled else 0
         o[F_START_SEAT] = starter
         o[F_LINES] = parts[P_LINES]
         o[F_FINISH_TURN] = st[S_FINISH_TURN]
-        o[F_VISIBLE_AT_FINISH] = at_finish[s, 0]
-        o[F_FACEDOWN_AT_FINISH] = at_finish[s, 1]
+        o[F_VISIBLE_AT_FINISH] = t.at_finish[s, 0]
+        o[F_FACEDOWN_AT_FINISH] = t.at_finish[s, 1]
     if finisher >= 0 and not stalled:
         mine = out[r, finisher, F_SCORE]
-        best_other = 1 << 30
+        best_other = NO_SCORE
         for s in range(P):
             if s != finisher and out[r, s, F_SCORE] < best_other:
                 best_other = out[r, s, F_SCORE]
         lowest = mine < best_other or (mine == best_other and rules[R_FINISHER_TIE_IS_LOWEST] != 0)
-        bonus = -EARLY_FINISH_BONUS if lowest else EARLY_FINISH_BONUS
+        size = rules[R_EARLY_FINISH_BONUS]
+        bonus = -size if lowest else size
         out[r, finisher, F_BONUS] = bonus
         out[r, finisher, F_SCORE] = mine + bonus
 
@@ -136,15 +146,15 @@ def _score_round(r, P, starter, rules, lay, st, turns, at_finish, parts, out):
 @jit
 def _settle_game(P, out, totals, win):
     """Game totals; lowest wins, tie broken by the lowest round-3 score, then shared."""
-    best = 1 << 30
+    best = NO_SCORE
     for s in range(P):
-        t = 0
+        total = 0
         for r in range(ROUNDS):
-            t += out[r, s, F_SCORE]
-        totals[s] = t
-        if t < best:
-            best = t
-    best3 = 1 << 30
+            total += out[r, s, F_SCORE]
+        totals[s] = total
+        if total < best:
+            best = total
+    best3 = NO_SCORE
     for s in range(P):
         if totals[s] == best and out[ROUNDS - 1, s, F_SCORE] < best3:
             best3 = out[ROUNDS - 1, s, F_SCORE]
@@ -171,39 +181,34 @@ def deal_game(game, seed, deck, order, rng):
 def deal_batch(first_game, seed, deck, orders):
     """``orders[i]`` = the deals of game ``first_game + i`` (exactly those :func:`play_game` plays)."""
     for i in prange(orders.shape[0]):
-        deal_game(first_game + i, seed, deck, orders[i], np.empty(4, dtype=np.uint64))
+        deal_game(first_game + i, seed, deck, orders[i], np.empty(RNG_WORDS, dtype=np.uint64))
 
 
 @jit
-def play_game(game, seed, P, kinds, params, rules, deck, deck_counts, order, use_given,
-              out, totals, win, tr, tn, rng, lay, up, vis, fd, draw, piles, unknown, st, scores,
-              turns, at_finish, pub, legal, parts, flips):
-    """Play one complete game.
+def play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win):
+    """Play one complete game on the state record ``t`` (:func:`gnoming_sim.kernel.state.new_table`).
 
     ``order`` int8[3, N]: the deck order of each round; it is filled from the game's deal
     stream unless ``use_given``.  ``out`` int32[3, P, N_FIELDS]; ``totals`` int32[P];
-    ``win`` float64[P]; ``tr`` int32[cap, 4] (cap may be 0); ``tn`` int64[1] trace length.
-    The remaining arrays are the workspace allocated by :func:`play_batch` (shapes in the
-    module docstring); their contents on entry do not matter.
+    ``win`` float64[P].  The contents of ``t`` on entry do not matter (every round resets them).
     """
+    P = t.fd.shape[0]
     if not use_given:
-        deal_game(game, seed, deck, order, rng)
-    seed_stream(rng, seed, game, STREAM_PLAY)
+        deal_game(game, seed, deck, order, t.rng)
+    seed_stream(t.rng, seed, game, STREAM_PLAY)
     for i in range(N_ST):
-        st[i] = 0
+        t.st[i] = 0
     for s in range(P):
-        scores[s] = 0
-    tn[0] = 0
+        t.scores[s] = 0
+    t.tn[0] = 0
     for r in range(ROUNDS):
         starter = r % P if rules[R_ROTATE_START] != 0 else 0
-        _setup_round(r, P, starter, rules, order[r], deck_counts, lay, up, vis, fd, draw, piles, unknown,
-                     st, kinds, params, rng, pub, flips, tr, tn)
-        _play_round(r, P, starter, rules, kinds, params, lay, up, vis, fd, draw, piles, unknown,
-                    st, scores, turns, at_finish, rng, pub, legal, tr, tn)
-        _score_round(r, P, starter, rules, lay, st, turns, at_finish, parts, out)
-        _emit(tr, tn, T.ROUND_END, -1, r, 1 if st[S_STALLED] != NOT_STALLED else 0)
+        _setup_round(t, rules, r, starter, order[r], deck_counts)
+        _play_round(t, rules, r, starter)
+        _score_round(t, rules, r, starter, out)
+        _emit(t, T.ROUND_END, -1, r, 1 if t.st[S_STALLED] != NOT_STALLED else 0)
         for s in range(P):
-            scores[s] += out[r, s, F_SCORE]
+            t.scores[s] += out[r, s, F_SCORE]
     _settle_game(P, out, totals, win)
 
 
@@ -217,34 +222,24 @@ def play_batch(first_game, seed, P, seat_strategy, strat_kinds, strat_params, ru
     orders        int8[G or 0, 3, N] deck orders: input if ``use_given``, else written (if G)
     out           int32[G, 3, P, N_FIELDS];  totals int32[G, P];  win float64[G, P]
     traces        int32[G or 0, cap, 4];     trace_len int64[G]
+
+    Race freedom: each iteration allocates its game's whole mutable state with
+    :func:`new_table` and writes only row i of the outputs; ``strat_kinds``, ``strat_params``,
+    ``rules``, ``deck`` and ``deck_counts`` are shared and only read.
     """
     G = seat_strategy.shape[0]
     N = deck.shape[0]
     tracing = traces.shape[0] > 0
     for i in prange(G):
-        kinds = np.empty(P, dtype=np.int64)
-        params = np.empty((P, N_PARAMS), dtype=np.float64)
-        for s in range(P):
-            j = seat_strategy[i, s]
-            kinds[s] = strat_kinds[j]
-            params[s] = strat_params[j]
-        tn = np.zeros(1, dtype=np.int64)
         if tracing:
             tr = traces[i]
         else:
             tr = np.empty((0, 4), dtype=np.int32)
+        t = new_table(P, N, strat_kinds, strat_params, seat_strategy[i], tr)
         if orders.shape[0] > 0:
             order = orders[i]
         else:
             order = np.empty((ROUNDS, N), dtype=np.int8)
-        play_game(first_game + i, seed, P, kinds, params, rules, deck, deck_counts, order,
-                  use_given, out[i], totals[i], win[i], tr, tn,
-                  np.empty(4, dtype=np.uint64), np.empty((P, 9), dtype=np.int8),
-                  np.empty((P, 9), dtype=np.int8), np.empty((P, 9), dtype=np.int8),
-                  np.empty(P, dtype=np.int64), np.empty(N, dtype=np.int8),
-                  np.empty((2, N), dtype=np.int8), np.empty(N_SLOTS, dtype=np.int64),
-                  np.zeros(N_ST, dtype=np.int64), np.zeros(P, dtype=np.int64),
-                  np.zeros(P, dtype=np.int64), np.zeros((P, 2), dtype=np.int64),
-                  np.zeros(N_OBS, dtype=np.int64), np.zeros(10, dtype=np.int8),
-                  np.zeros(N_PARTS, dtype=np.int32), np.zeros(2, dtype=np.int64))
-        trace_len[i] = tn[0]
+        play_game(t, first_game + i, seed, rules, deck, deck_counts, order, use_given, out[i], totals[i],
+                  win[i])
+        trace_len[i] = t.tn[0]

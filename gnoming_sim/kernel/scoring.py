@@ -12,10 +12,11 @@ import numpy as np
 
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
-from gnoming_sim.game.rules import HAZARD_PENALTY
+from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT
 
 # the six lines: 3 rows, then 3 columns
 LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]], dtype=np.int64)
+N_LINES = 6  # three rows, three columns
 
 # indices of the parts array
 P_MATCHED = 0
@@ -64,7 +65,7 @@ def score_parts(lay, mulligans_per_line, parts):
     matched = 0
     n_lines = 0
     covered = 0
-    for li in range(6):
+    for li in range(N_LINES):
         a = LINES[li, 0]
         b = LINES[li, 1]
         c = LINES[li, 2]
@@ -76,7 +77,7 @@ def score_parts(lay, mulligans_per_line, parts):
     unmatched = 0
     negatives = 0
     hazards = 0
-    for pos in range(9):
+    for pos in range(LAYOUT):
         c = lay[pos]
         if c == HAZARD:
             hazards += HAZARD_PENALTY
@@ -100,7 +101,7 @@ def visible_score(row, mulligans_per_line):
     a line counts as matched only when its three cards are face up."""
     matched = 0
     covered = 0
-    for li in range(6):
+    for li in range(N_LINES):
         a = LINES[li, 0]
         b = LINES[li, 1]
         c = LINES[li, 2]
@@ -111,7 +112,7 @@ def visible_score(row, mulligans_per_line):
             matched -= v
             covered |= (1 << a) | (1 << b) | (1 << c)
     total = matched
-    for pos in range(9):
+    for pos in range(LAYOUT):
         c = row[pos]
         if c == HIDDEN or c == MULLIGAN:
             continue

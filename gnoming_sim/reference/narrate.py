@@ -17,6 +17,7 @@ from gnoming_sim.game.rules import LAYOUT, ROUNDS
 PILES = "AB"
 _LINE_NAMES = ("row 1", "row 2", "row 3", "col 1", "col 2", "col 3")
 _ENDS_A_TURN = (T.TURN, T.FINISH, T.STALL, T.ROUND_END)
+_ABOUT_THE_TABLE = (T.ROUND, T.RESHUFFLE, T.STALL, T.ROUND_END)   # lines about no seat in particular
 _STALLS = {
     T.STALL_NO_CARDS: "the draw pile is empty and reshuffling the discards leaves nothing to draw",
     T.STALL_MAX_TURNS: "the turn limit (max_turns) is reached",
@@ -102,13 +103,23 @@ class Narrator:
         self.candidate = 0      # the card last replaced in the layout (what a bounce moves)
         self.grid_seat: int | None = None   # whose layout to draw when the turn ends
         self.out: list[str] = []
+        # per line of ``out``: (round index or None, seat or None) it is about, for filters
+        self.tags: list[tuple[int | None, int | None]] = []
+        self.in_round = False
+        self.about: int | None = None   # the seat the lines being told are about (None: the table)
         self.final_layouts: list[list[list[int]]] = []   # per round, per seat: the revealed layout
 
     def who(self, seat: int) -> str:
         return f"seat {seat} ({self.seats[seat]})"
 
     def say(self, text: str = "", indent: int = 0) -> None:
-        self.out.append("  " * indent + text if text else "")
+        self._add(["  " * indent + text if text else ""])
+
+    def _add(self, lines: list[str], seat: int | None = -1) -> None:
+        """Append lines tagged with the round being told and ``seat`` (default: ``self.about``)."""
+        self.out += lines
+        tag = (self.round if self.in_round else None, self.about if seat == -1 else seat)
+        self.tags += [tag] * len(lines)
 
     def lines(self) -> list[str]:
         self._intro()
@@ -116,9 +127,23 @@ class Narrator:
             kind, seat, a, b = (int(v) for v in rec)
             if kind in _ENDS_A_TURN:
                 self._flush_grid()
+            if kind == T.ROUND:
+                self.in_round = True
+            self.about = seat if seat >= 0 and kind not in _ABOUT_THE_TABLE else None
             getattr(self, f"_on_{T.NAMES[kind].lower()}")(seat, a, b)
+            if kind == T.ROUND_END:
+                self.in_round = False
+        self.about = None
         self._outro()
         return self.out
+
+    def filtered(self, round_index: int | None = None, seat: int | None = None) -> list[str]:
+        """The story restricted to one round (index 0..2) and/or one seat's own turns, flips and
+        scores; the game's frame and the table-wide lines (setup, reveal) stay."""
+        lines = self.out or self.lines()
+        return [line for line, (r, s) in zip(lines, self.tags)
+                if (round_index is None or r is None or r == round_index)
+                and (seat is None or s is None or s == seat)]
 
     # --------------------------------------------------------------- game frame
     def _intro(self) -> None:
@@ -176,7 +201,7 @@ class Narrator:
 
     def _show_table(self, reveal_all: bool = False) -> None:
         labels = [f"seat {s} {self.seats[s]}" for s in range(self.players)]
-        self.out += grids_side_by_side(labels, self.table.grids(reveal_all=reveal_all))
+        self._add(grids_side_by_side(labels, self.table.grids(reveal_all=reveal_all)), seat=None)
 
     # --------------------------------------------------------------- turns
     def _on_turn(self, seat: int, number: int, final: int) -> None:
@@ -232,7 +257,7 @@ class Narrator:
 
     def _flush_grid(self) -> None:
         if self.grid_seat is not None:
-            self.out += ["    " + x for x in self.table.grids([self.grid_seat])[0]]
+            self._add(["    " + x for x in self.table.grids([self.grid_seat])[0]], seat=self.grid_seat)
             self.grid_seat = None
 
     def _on_hazard_flip(self, seat: int, pos: int, card: int) -> None:
@@ -260,9 +285,11 @@ class Narrator:
         self.say(f"Scoring, round {rnd + 1}:")
         for s in range(self.players):
             self._score_seat(s, rnd)
+        self.about = None
 
     def _score_seat(self, seat: int, rnd: int) -> None:
         """The seat's score, then each matched line and each part of the score on its own line."""
+        self.about = seat
         row = self.stats[rnd, seat]
         lay = self.table.lay[seat]
         self.say(f"{self.who(seat)}: {int(row[F.F_SCORE])}", 1)
@@ -290,9 +317,15 @@ class Narrator:
         ]
         if row[F.F_FINISHER]:
             bonus = int(row[F.F_BONUS])
-            why = {-5: "finished with the lowest score", 5: "finished, not with the lowest score",
-                   0: "finished, but the round stalled"}
-            parts.append(("finisher bonus", bonus, why.get(bonus, "")))
+            if row[F.F_STALLED]:
+                why = "finished, but the round stalled"
+            elif bonus < 0:
+                why = "finished with the lowest score"
+            elif bonus > 0:
+                why = "finished, not with the lowest score"
+            else:
+                why = "finished (the rules set the bonus to 0)"
+            parts.append(("finisher bonus", bonus, why))
         return parts
 
 
@@ -301,6 +334,9 @@ def narrate_lines(result, index: int = 0) -> list[str]:
     return Narrator(result, index).lines()
 
 
-def narrate(result, index: int = 0) -> str:
-    """The story of game ``index`` of a traced result, as one text."""
-    return "\n".join(narrate_lines(result, index)) + "\n"
+def narrate(result, index: int = 0, round_index: int | None = None, seat: int | None = None) -> str:
+    """The story of game ``index`` of a traced result, as one text; ``round_index`` (0..2) and
+    ``seat`` keep only that round and that seat's own lines (see :meth:`Narrator.filtered`)."""
+    narrator = Narrator(result, index)
+    narrator.lines()
+    return "\n".join(narrator.filtered(round_index, seat)) + "\n"

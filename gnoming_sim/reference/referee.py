@@ -404,6 +404,8 @@ class _Replay:
         links = 0
         while self.peek() == T.BOUNCE:
             target, replaced = self.take(T.BOUNCE, seat)
+            if not self.rules.bouncing:
+                self.fail("a bounce although the rules option 'bouncing' is off")
             if not was_down:
                 self.fail(f"bounce of {candidate}, which was face up before this turn")
             if not self.matches(seat, candidate):

@@ -9,7 +9,7 @@ from gnoming_sim.game.cards import HAZARD, MAX_VALUE, MIN_VALUE, MULLIGAN
 from gnoming_sim.game.fields import (F_BONUS, F_FACEDOWN_AT_FINISH, F_FINISH_TURN, F_FINISHER, F_HAZARDS, F_LINES,
                      F_MATCHED, F_NEGATIVES, F_SCORE, F_STALLED, F_START_SEAT, F_TURNS,
                      F_UNMATCHED, F_VISIBLE_AT_FINISH, N_FIELDS)
-from gnoming_sim.game.rules import EARLY_FINISH_BONUS, HAZARD_PENALTY
+from gnoming_sim.game.rules import HAZARD_PENALTY
 
 # the 3 rows, then the 3 columns
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
@@ -118,7 +118,7 @@ def round_rows(layouts, finisher, stalled: bool, turns, starter: int, rules, at_
         rows.append(row)
     if finisher is not None and not stalled:
         lowest, _ = finisher_is_lowest(pre, finisher, rules.finisher_tie_is_lowest)
-        bonus = -EARLY_FINISH_BONUS if lowest else EARLY_FINISH_BONUS
+        bonus = -rules.early_finish_bonus if lowest else rules.early_finish_bonus
         rows[finisher][F_BONUS] = bonus
         rows[finisher][F_SCORE] += bonus
     return rows

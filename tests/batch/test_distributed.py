@@ -162,11 +162,19 @@ def test_a_killed_worker_loses_no_game(tmp_path):
         client = p.client
         pids = client.run(os.getpid)  # worker address -> process id
 
+        def due(keys) -> bool:
+            """Whether ``keys`` hold a chunk not yet handed back (chunk 0 is, when progress first runs)."""
+            return any(str(k).startswith("gnoming-chunk-") and int(str(k).rsplit("-", 1)[1]) >= 1 for k in keys)
+
         def progress(done):
-            if done and not killed:  # after the first chunk was written: kill a worker holding a chunk
-                busy = [w for w, keys in client.processing().items() if keys]
-                holding = [w for w, keys in client.has_what().items() if keys]
-                victim = sorted(busy or holding)[0]
+            # after the first chunk was written, the pool keeps a window of later chunks in flight or
+            # held on the workers: kill a worker that has one, so it must be played again (an event,
+            # not a sleep: the window exists whatever the timing)
+            if done and not killed:
+                with_due = {w for w, keys in client.processing().items() if due(keys)}
+                with_due |= {w for w, keys in client.has_what().items() if due(keys)}
+                assert with_due, "no later chunk was in flight or held after the first one"
+                victim = sorted(with_due)[0]
                 os.kill(pids[victim], signal.SIGKILL)
                 killed.append(victim)
 
@@ -233,7 +241,7 @@ def test_report_on_the_cluster_equals_the_report_in_process(pool, tmp_path):
     here = build_report(tmp_path / "here", quick=True, games=48, seed=5, studies=studies)
     there = build_report(tmp_path / "there", quick=True, games=48, seed=5, studies=studies, pool=pool)
     assert [f["display"] for f in here["findings"]] == [f["display"] for f in there["findings"]]
-    assert here["studies"] == there["studies"] or _without_times(here["studies"]) == _without_times(there["studies"])
+    assert _without_times(here["studies"]) == _without_times(there["studies"])   # wall times differ
 
 
 def _without_times(studies):

@@ -22,7 +22,7 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.batch.parquet import describe_mismatch, read_metadata
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.batch.runner import Batch, BatchSpec, check_output, run_batch
+from gnoming_sim.batch.runner import FIRST_BLOCK_GAMES, Batch, BatchSpec, check_output, run_batch
 from gnoming_sim.batch.stats import mean_ci, mean_ci_from_sums
 from gnoming_sim.batch.summary import Tally, format_table, summarize, win_credit_from_scores
 
@@ -190,7 +190,9 @@ def test_a_signal_stops_after_the_running_chunk(tmp_path):
     assert read(out)["game"].max() == 39
 
 
-def test_an_abrupt_interrupt_still_leaves_a_valid_file(tmp_path):
+def test_a_foreign_keyboard_interrupt_drops_the_chunk_in_progress(tmp_path):
+    """A KeyboardInterrupt that is not our second signal (here from the progress callback, in the
+    middle of the second chunk) propagates, and the file holds exactly the finished chunks."""
     out = tmp_path / "b.parquet"
 
     def progress(done):
@@ -199,9 +201,98 @@ def test_an_abrupt_interrupt_still_leaves_a_valid_file(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         run_batch(spec(), out, chunk_size=30, progress=progress)
-    assert pq.ParquetFile(out).metadata.num_rows == 60 * 9
+    assert pq.ParquetFile(out).metadata.num_rows == 30 * 9
     run_batch(spec(), out, resume=True, chunk_size=70)
     assert read(out)["game"].tolist() == np.repeat(np.arange(200), 9).tolist()
+
+
+def _signal_at_first_block(signum, times=1, after=0):
+    """A progress callback that sends ``signum`` (``times`` times) at its first call past ``after`` games:
+    the interrupt lands at a known point of the run, not after a sleep."""
+    sent = []
+
+    def progress(done):
+        if done > after and not sent:
+            sent.append(done)
+            for _ in range(times):
+                os.kill(os.getpid(), signum)
+
+    return progress, sent
+
+
+def test_one_big_chunk_stops_after_the_running_block(tmp_path):
+    """One chunk of 3000 games is played in blocks: SIGINT after the first block is honoured there,
+    the games played are written, and --resume completes a file equal to an uninterrupted run."""
+    out, whole = tmp_path / "b.parquet", tmp_path / "whole.parquet"
+    progress, sent = _signal_at_first_block(signal.SIGINT)
+    notices = []
+    got = run_batch(spec(games=3000), out, chunk_size=3000, progress=progress, notice=notices.append)
+    assert sent == [FIRST_BLOCK_GAMES]
+    assert (got.stopped_by, got.games_done, got.abrupt) == ("SIGINT", FIRST_BLOCK_GAMES, False)
+    assert notices == ["SIGINT: stopping after the current block of games; Ctrl-C again to stop now"]
+    assert got.summary["games"] == FIRST_BLOCK_GAMES and got.summary["interrupted"] == "SIGINT"
+    assert got.summary["complete"] is False
+    assert read(out)["game"].nunique() == FIRST_BLOCK_GAMES
+    run_batch(spec(games=3000), out, resume=True, chunk_size=3000)
+    run_batch(spec(games=3000), whole, chunk_size=1000)
+    pd.testing.assert_frame_equal(read(out), read(whole))
+
+
+def test_a_second_signal_stops_at_once_and_drops_the_chunk(tmp_path):
+    out = tmp_path / "b.parquet"
+    progress, sent = _signal_at_first_block(signal.SIGTERM, times=2, after=1000)
+    got = run_batch(spec(games=3000), out, chunk_size=1000, progress=progress)
+    assert sent and 1000 < sent[0] < 2000   # inside the second chunk
+    assert (got.stopped_by, got.games_done, got.abrupt) == ("SIGTERM", 1000, True)
+    assert read(out)["game"].max() == 999 and got.summary["games"] == 1000
+    assert not list(tmp_path.glob(".*partial"))
+
+
+def test_blocks_do_not_change_the_rows():
+    """A chunk played in adaptive blocks gives the rows of one engine call."""
+    from gnoming_sim.batch.runner import Chunk, play_chunk
+    from gnoming_sim.kernel.policy import registry
+
+    s = spec(games=1500)
+    calls = []
+    part = play_chunk(Chunk(s, tuple(registry.get(n) for n in s.seats), 100, 1400), threads=1,
+                      on_block=calls.append)
+    assert len(calls) > 1 and calls[0] == FIRST_BLOCK_GAMES and calls[-1] == 1400
+    want = simulate(players=3, strategies=SEATS, games=1400, seed=7, first_game=100, rotate=True)
+    np.testing.assert_array_equal(part.round_stats, want.round_stats)
+    np.testing.assert_array_equal(part.win_credit, want.win_credit)
+
+
+@pytest.mark.parametrize("how", ["error", "second signal"])
+def test_force_keeps_the_old_file_when_the_first_chunk_fails(tmp_path, how):
+    """--force replaces the old file only once a new game is written: an error or a stop-now
+    interrupt inside the first chunk leaves it byte for byte (and no partial file behind)."""
+    out = tmp_path / "b.parquet"
+    run_batch(spec(games=40, seed=1), out)
+    before = out.read_bytes()
+
+    def progress(done):
+        if done > 0:
+            if how == "error":
+                raise RuntimeError("disk on fire")
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    if how == "error":
+        with pytest.raises(RuntimeError, match="disk on fire"):
+            run_batch(spec(games=3000), out, force=True, chunk_size=3000, progress=progress)
+    else:
+        got = run_batch(spec(games=3000), out, force=True, chunk_size=3000, progress=progress)
+        assert (got.games_done, got.abrupt) == (0, True)
+    assert out.read_bytes() == before
+    assert not list(tmp_path.glob(".*partial"))
+
+
+def test_an_interrupt_before_any_game_writes_no_file(tmp_path):
+    out = tmp_path / "b.parquet"
+    progress, _ = _signal_at_first_block(signal.SIGINT, times=2)
+    got = run_batch(spec(games=3000), out, chunk_size=3000, progress=progress)
+    assert got.games_done == 0 and not out.exists() and not list(tmp_path.glob(".*partial"))
 
 
 def test_threads_do_not_change_the_file(tmp_path):
@@ -240,7 +331,8 @@ def test_check_output_unwritable_directory(tmp_path):
 
 @pytest.mark.parametrize("kwargs, fragment", [
     (dict(players=8), "players must be between 2 and 7"),
-    (dict(games=0), "games must be >= 1"),
+    (dict(games=0), r"games must be in 1..9223372036854775807, got 0"),
+    (dict(games=2**63), r"games must be in 1..9223372036854775807, got 9223372036854775808"),
     (dict(seed=-1), "seed must be in 0.."),
     (dict(strategies=("random", "greedy")), "one per seat"),
     (dict(strategies=("telepathy",)), "telepathy"),
@@ -256,7 +348,8 @@ def test_resume_needs_an_output():
 
 
 def test_metadata_is_json(tmp_path):
-    json.dumps(spec().metadata(), allow_nan=False)
+    meta = spec().metadata()
+    assert json.loads(json.dumps(meta, allow_nan=False)) == meta   # survives the file's JSON round trip
 
 
 # ------------------------------------------------------------------ summary of a hand-made result
@@ -302,9 +395,11 @@ def test_summarize_strategy_that_never_finished():
     res.round_stats[..., F.F_FINISHER] = 0
     s = summarize(res, wall_s=0.0)
     assert s["by_strategy"]["a"]["bonus_rate"] is None and s["games_per_s"] is None
-    json.dumps(s, allow_nan=False)
-    text = format_table(s)
-    assert "strategy" in text and "seat" in text and "seed 9" in text
+    assert json.loads(json.dumps(s, allow_nan=False))["by_strategy"]["a"]["bonus_rate"] is None
+    text = format_table(s).splitlines()
+    assert "seed 9" in text[1]
+    row = next(line for line in text if line.startswith("a "))
+    assert row.split()[-3] == "-"   # the bonus rate of a strategy that never finished: no number
 
 
 def test_mean_ci_from_sums_equals_mean_ci():

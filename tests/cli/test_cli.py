@@ -72,7 +72,8 @@ def test_rules_prints_defaults_and_deck():
     out = result.stdout
     for name, value, default, _ in RuleConfig().describe():
         assert name in out
-    assert "max_turns" in out and "500" in out
+    line = next(l for l in out.splitlines() if l.split()[:1] == ["max_turns"])
+    assert line.split()[1:3] == ["500", "500"]   # value and default
     assert "published (110 cards)" in out
 
 
@@ -253,10 +254,10 @@ def test_simulate_json_summary():
     assert s["deck"]["cards"] == PUBLISHED.to_dict()
     assert 0 <= s["stalled_rounds"] <= 150 and s["wall_s"] > 0 and s["games_per_s"] > 0
     rnd = s["by_strategy"]["random"]
-    assert rnd["n_seats_played"] == 200
-    assert rnd["win_share"] == pytest.approx(0.25)  # one strategy at every seat wins every game
-    assert rnd["ci95"][0] <= rnd["mean_game_score"] <= rnd["ci95"][1]
-    assert rnd["win_ci95"][0] <= rnd["win_share"] <= rnd["win_ci95"][1]
+    assert rnd["n_seats_played"] == 200 and rnd["n_games"] == 50
+    # one strategy at every seat wins every game: exactly, with no spread to build an interval on
+    assert rnd["win_share"] == 1.0 and rnd["win_ci95"] == [1.0, 1.0]
+    assert rnd["ci95"][0] < rnd["mean_game_score"] < rnd["ci95"][1]
     assert rnd["mean_turns_per_round"] > 0
     assert set(s["by_seat"]) == {"0", "1", "2", "3"}
     assert sum(e["win_share"] for e in s["by_seat"].values()) == pytest.approx(1.0)
@@ -266,8 +267,10 @@ def test_simulate_table_output():
     result = run("simulate", "--players", 3, "--seats", "random,greedy,random", "--games", 40, "--seed", 11)
     assert result.exit_code == 0, result.output
     out = result.stdout
-    for text in ("seed 11", "games/s", "stalled", "greedy", "random", "mean score", "win share",
-                 "bonus rate", "seats random, greedy, random (rotating one seat per game)"):
+    for text in ("seed 11", "games/s", "stalled", "greedy", "random", "game score", "(3 rounds, lower=better)",
+                 "win share", "(of games)", "finish rate", "bonus rate", "turns/round", "(own, per seat)",
+                 "max_turns counts the turns of all players together",
+                 "seats random, greedy, random (rotating one seat per game; seats are numbered from 0)"):
         assert text in out
     seat_table = out[out.index("\nseat "):]
     assert all(f"\n{s} " in seat_table for s in range(3))
@@ -283,22 +286,30 @@ def test_strategy_list_is_an_alias_of_seats():
 
 
 def _recompute(df: pd.DataFrame, key: str) -> pd.DataFrame:
-    """Per-strategy or per-seat numbers of the summary, straight from the rows, with pandas."""
-    games = df.groupby(["game", "seat"], observed=True).agg(
-        strategy=("strategy", "first"), total=("score", "sum"), turns=("turns", "sum"))
-    games["last"] = df[df["round"] == 2].set_index(["game", "seat"])["score"]
-    best = games.groupby(level="game")["total"].transform("min")
-    tied = games["total"] == best
-    best_last = games["last"].where(tied).groupby(level="game").transform("min")
-    won = tied & (games["last"] == best_last)
-    games["credit"] = won / won.groupby(level="game").transform("sum")
-    games = games.reset_index()
-    g = games.groupby(key, observed=True)
-    out = pd.DataFrame({"n": g.size(), "mean": g["total"].mean(), "sd": g["total"].std(ddof=1),
-                        "wins": g["credit"].sum(), "turns": g["turns"].sum()})
-    finishes = df[df["finisher"] == 1].groupby(key, observed=True)["bonus"]
-    out["bonus_rate"] = finishes.apply(lambda b: (b < 0).mean())
-    return out
+    """Per-strategy or per-seat numbers of the summary, straight from the rows, with pandas.
+
+    One value per (game, key): the mean over the key's seats of that game (the win credit summed),
+    so that n counts games and the intervals are over games."""
+    seats = df.groupby(["game", "seat"], observed=True).agg(
+        strategy=("strategy", "first"), total=("score", "sum"), turns=("turns", "sum"),
+        finishes=("finisher", "sum"))
+    seats["last"] = df[df["round"] == 2].set_index(["game", "seat"])["score"]
+    best = seats.groupby(level="game")["total"].transform("min")
+    tied = seats["total"] == best
+    best_last = seats["last"].where(tied).groupby(level="game").transform("min")
+    won = tied & (seats["last"] == best_last)
+    seats["credit"] = won / won.groupby(level="game").transform("sum")
+    bonus = df[(df["finisher"] == 1) & (df["bonus"] < 0)].groupby(["game", "seat"]).size()
+    seats["bonuses"] = bonus.reindex(seats.index, fill_value=0)
+    seats = seats.reset_index()
+    per_game = seats.groupby(["game", key], observed=True).agg(
+        total=("total", "mean"), credit=("credit", "sum"), turns=("turns", "mean"),
+        finishes=("finishes", "sum"), bonuses=("bonuses", "sum"), seats=("seat", "size"))
+    g = per_game.groupby(level=key, observed=True)
+    return pd.DataFrame({"n": g.size(), "seats": g["seats"].sum(), "mean": g["total"].mean(),
+                         "sd": g["total"].std(ddof=1), "wins": g["credit"].mean(),
+                         "wins_sd": g["credit"].std(ddof=1), "turns": g["turns"].mean() / 3,
+                         "bonus_rate": g["bonuses"].sum() / g["finishes"].sum()})
 
 
 def _wilson(k, n, z=1.96):
@@ -312,12 +323,16 @@ def _check_entry(entry: dict, row) -> None:
     approx = lambda x: pytest.approx(x, rel=1e-9, abs=1e-9)  # noqa: E731
     n, mean = row["n"], row["mean"]
     half = 1.96 * row["sd"] / math.sqrt(n)
-    assert entry["n_seats_played"] == n
+    win_half = 1.96 * row["wins_sd"] / math.sqrt(n)
+    assert entry["n_games"] == n and entry["n_seats_played"] == row["seats"]
     assert entry["mean_game_score"] == approx(mean)
     assert entry["ci95"] == [approx(mean - half), approx(mean + half)]
-    assert entry["win_share"] == approx(row["wins"] / n)
-    assert entry["win_ci95"] == [approx(v) for v in _wilson(row["wins"], n)]
-    assert entry["mean_turns_per_round"] == approx(row["turns"] / (3 * n))
+    assert entry["win_share"] == approx(row["wins"])
+    if row["wins_sd"] > 0:
+        assert entry["win_ci95"] == [approx(row["wins"] - win_half), approx(row["wins"] + win_half)]
+    else:  # won all or none of its games: Wilson, not a zero-width interval
+        assert entry["win_ci95"] == [approx(v) for v in _wilson(row["wins"] * n, n)]
+    assert entry["mean_turns_per_round"] == approx(row["turns"])
     assert entry["bonus_rate"] == approx(row["bonus_rate"])
 
 
@@ -333,6 +348,8 @@ def test_summary_recomputed_from_the_parquet_with_pandas(tmp_path):
     assert pq.ParquetFile(out).metadata.num_row_groups == 5
     by_strategy = _recompute(df, "strategy")
     assert set(s["by_strategy"]) == set(by_strategy.index) == {"random", "greedy", "builder"}
+    # greedy holds two seats of every game: counted once per game, not once per seat
+    assert by_strategy.loc["greedy", "n"] == 300 and by_strategy.loc["greedy", "seats"] == 600
     for name, entry in s["by_strategy"].items():
         _check_entry(entry, by_strategy.loc[name])
     by_seat = _recompute(df, "seat")
@@ -377,31 +394,86 @@ def test_threads_1_and_2_give_the_same_file(tmp_path):
     assert a["by_strategy"] == b["by_strategy"] and a["by_seat"] == b["by_seat"]
 
 
+# The child runs the real console entry point; its progress callback sends the signal to its own
+# process after the first block of games, so the interrupt lands mid-run by construction (no sleep,
+# no race with the end of the run).
+_SIGNAL_AFTER_FIRST_BLOCK = """
+import contextlib, os, signal, sys
+import gnoming_sim.cli.simulate as command
+
+@contextlib.contextmanager
+def progress_bar(games):
+    sent = []
+    def advance(done):
+        if done > 0 and not sent:
+            sent.append(done)
+            for _ in range(int(os.environ["SIGNALS"])):
+                os.kill(os.getpid(), getattr(signal, os.environ["SIGNAL"]))
+    yield advance
+
+command._progress_bar = progress_bar
+from gnoming_sim.cli.app import main
+main(sys.argv[1:])
+"""
+
+
+def _interrupted_run(args, signame="SIGTERM", times=1):
+    import os
+
+    env = dict(os.environ, SIGNAL=signame, SIGNALS=str(times))
+    return subprocess.run([sys.executable, "-c", _SIGNAL_AFTER_FIRST_BLOCK, *map(str, args)],
+                          capture_output=True, text=True, timeout=300, env=env)
+
+
 def test_sigterm_leaves_a_valid_file_that_resume_completes(tmp_path):
-    """A real SIGTERM to the console script, mid-run; then --resume; then compare with one run."""
+    """A real SIGTERM to the command, after its first block of games; then --resume; then compare
+    with one uninterrupted run."""
+    from gnoming_sim.batch.runner import FIRST_BLOCK_GAMES
+
     out = tmp_path / "games.parquet"
-    partial = tmp_path / ".games.parquet.partial"
-    args = ["simulate", "--players", 4, "--games", 12_000, "--seed", 5, "--chunk-size", 300, "--out", out]
-    proc = subprocess.Popen([str(_console_script()), *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120  # compiling the kernels may take a while on a cold cache
-    while not (partial.exists() and partial.stat().st_size > 4) and proc.poll() is None:
-        assert time.monotonic() < deadline, "the batch never wrote its first chunk"
-        time.sleep(0.01)
-    proc.send_signal(signal.SIGTERM)
-    stdout, stderr = proc.communicate(timeout=120)
-    assert proc.returncode == 128 + signal.SIGTERM, stderr
-    assert stdout == "" and "interrupted (SIGTERM)" in stderr and "--resume" in stderr
-    assert "Traceback" not in stderr
+    args = ["simulate", "--players", 4, "--games", 3000, "--seed", 5, "--chunk-size", 1000, "--out", out]
+    proc = _interrupted_run(args)
+    assert proc.returncode == 128 + signal.SIGTERM, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "SIGTERM: stopping after the current block of games" in proc.stderr
+    assert (f"interrupted (SIGTERM) after the block in progress: {FIRST_BLOCK_GAMES} of 3000 games played; "
+            f"{out} holds them; run the same command with --resume to finish") in proc.stderr
+    assert proc.stdout.startswith(f"INTERRUPTED (SIGTERM): {FIRST_BLOCK_GAMES} of 3000 games played")
     cut = pd.read_parquet(out)
-    done = cut["game"].nunique()
-    assert 0 < done < 12_000 and done % 300 == 0 and len(cut) == done * 12
+    assert cut["game"].nunique() == FIRST_BLOCK_GAMES and len(cut) == FIRST_BLOCK_GAMES * 12
     resumed = run(*args, "--resume", "--json")
     assert resumed.exit_code == 0, resumed.output
-    assert json.loads(resumed.stdout)["resumed_games"] == done
+    assert json.loads(resumed.stdout)["resumed_games"] == FIRST_BLOCK_GAMES
     whole = tmp_path / "whole.parquet"
     assert run(*args[:-1], whole).exit_code == 0
     pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(whole))
+
+
+def test_ctrl_c_without_out_prints_the_summary_so_far():
+    from gnoming_sim.batch.runner import FIRST_BLOCK_GAMES
+
+    proc = _interrupted_run(["simulate", "--players", 3, "--games", 50_000, "--chunk-size", 50_000, "--json"],
+                            "SIGINT")
+    assert proc.returncode == 130, proc.stderr
+    s = json.loads(proc.stdout)
+    assert (s["games"], s["games_requested"], s["interrupted"], s["complete"]) == (
+        FIRST_BLOCK_GAMES, 50_000, "SIGINT", False)
+    assert s["by_strategy"]["random"]["n_games"] == FIRST_BLOCK_GAMES
+    lines = proc.stderr.splitlines()
+    assert lines[0] == "gnoming-sim: SIGINT: stopping after the current block of games; Ctrl-C again to stop now"
+    assert lines[-1].startswith(f"gnoming-sim: interrupted (SIGINT) after the block in progress: "
+                                f"{FIRST_BLOCK_GAMES} of 50000 games played; nothing was saved (no --out)")
+
+
+def test_a_second_ctrl_c_stops_at_once(tmp_path):
+    out = tmp_path / "games.parquet"
+    proc = _interrupted_run(["simulate", "--players", 3, "--games", 50_000, "--chunk-size", 50_000, "--out", out],
+                            "SIGINT", times=2)
+    assert proc.returncode == 130, proc.stderr
+    assert "interrupted (SIGINT) at once, dropping the chunk in progress: 0 of 50000 games played; " \
+           "no game was finished; nothing was written" in proc.stderr
+    assert proc.stdout.startswith("INTERRUPTED (SIGINT): 0 of 50000 games played")
+    assert not out.exists() and not list(tmp_path.glob(".*partial"))
 
 
 def test_progress_bar_on_a_terminal(monkeypatch):
@@ -414,7 +486,7 @@ def test_progress_bar_on_a_terminal(monkeypatch):
     result = run("simulate", "--players", 2, "--games", 30, "--chunk-size", 10, "--json")
     assert result.exit_code == 0
     assert "30/30" in screen.getvalue()
-    json.loads(result.stdout)  # the bar never reaches stdout
+    assert json.loads(result.stdout)["games"] == 30 and "30/30" not in result.stdout  # the bar never reaches stdout
 
 
 # ------------------------------------------------------------------ strategies
@@ -436,3 +508,22 @@ def test_strategies_json():
     for name, entry in data.items():
         assert entry["description"] == registry.get(name).description
         assert entry["params"] == dict(registry.get(name).params)
+
+
+# ------------------------------------------------------------------ stalls
+def test_a_stalling_deck_is_flagged_on_stderr_and_in_json(write_toml):
+    """The README's old example deck (39 cards, 4 players) stalls every round: say so, with the share."""
+    deck = write_toml('name = "small"\n[cards]\n"3" = 14\n"4" = 14\n"-2" = 8\nM = 3\n', "small.toml")
+    result = run("simulate", "--players", 4, "--deck", deck, "--strategy", "greedy", "--games", 20, "--json")
+    assert result.exit_code == 0, result.output
+    s = json.loads(result.stdout)
+    assert s["stalled_rounds"] == 60 and s["stalled_share"] == 1.0
+    assert s["warning"].startswith("60 of 60 rounds stalled (100.0%)")
+    assert result.stderr == f"gnoming-sim: warning: {s['warning']}\n"
+    text = run("simulate", "--players", 4, "--deck", deck, "--strategy", "greedy", "--games", 20)
+    assert "rounds 60 (stalled 60, 100.0%)" in text.stdout and "WARNING: 60 of 60 rounds stalled" in text.stdout
+
+
+def test_no_stall_warning_for_the_published_deck():
+    result = run("simulate", "--players", 4, "--strategy", "greedy", "--games", 100, "--json")
+    assert result.exit_code == 0 and "warning" not in json.loads(result.stdout) and result.stderr == ""

@@ -32,7 +32,7 @@ def test_user_strategy_is_listed_and_played(tmp_path):
     assert set(json.loads(out.output)["by_strategy"]) == {"patient", "greedy"}
 
 
-@pytest.mark.parametrize("text, msg", [("[strategy.x]\nfoo = 1\n", "unknown parameter 'foo'"),
+@pytest.mark.parametrize("text, msg", [("[strategy.x]\nbase = \"greedy\"\nfoo = 1\n", "unknown parameter 'foo'"),
                                        ("[strategy.x\n", "not valid TOML")])
 def test_bad_strategies_file_is_one_line_exit_2(tmp_path, text, msg):
     path = tmp_path / "bad.toml"

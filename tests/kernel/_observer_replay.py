@@ -12,11 +12,14 @@ import numpy as np
 from gnoming_sim.kernel.policy import dispatch as S
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.observation import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME,
-                                  O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PILE0_N, O_PLAYERS,
-                                  O_PLAN_CARD, O_PLAN_POS, O_PLAN_PRE, O_ROUND, O_STARTER, O_TOP0, O_TURN,
+                                  O_FINISH_BONUS, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PILE0_N, O_PLAYERS,
+                                  O_ROUND, O_STARTER, O_TOP0, O_TURN,
                                   O_UNKNOWN_N, U_COST, U_COUNT)
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
 from gnoming_sim.game.fields import F_SCORE
+from gnoming_sim.kernel.policy.heuristic import N_MEMO_PLAN
+from gnoming_sim.kernel.policy.estimate import N_SCRATCH
+from gnoming_sim.kernel.state import Memo, Obs
 
 
 def _cost(c):
@@ -66,8 +69,8 @@ class Table:
         pub[O_FINISHER] = self.finisher
         pub[O_MULLIGAN_LIMIT] = self.rules.mulligan_limit
         pub[O_MULLIGANS_PER_LINE] = self.rules.mulligans_per_line
+        pub[O_FINISH_BONUS] = self.rules.early_finish_bonus
         pub[O_DRAWN], pub[O_FROM_PILE] = drawn, from_pile
-        pub[O_PLAN_CARD], pub[O_PLAN_POS], pub[O_PLAN_PRE] = NO_CARD, -1, 0  # no notes: from scratch
         return pub, vis, fd, unknown
 
     def public_counts(self, fd):
@@ -142,13 +145,19 @@ class DecisionChecker:
     def _call(self, name, seat, obs, *extra):
         pub, vis, fd, unknown = obs
         k, prm, rng = self.kind[seat], self.params[seat], self.dummy_rng
+        view = Obs(pub, vis, fd, unknown, self.scores)
+        # no notes carried over: every decision is recomputed from a fresh memo
+        plan = np.array([NO_CARD, -1, 0] + [0] * (N_MEMO_PLAN - 3), dtype=np.int64)
+        memo = Memo(plan, np.zeros(N_SCRATCH, dtype=np.float64))
         if name == "flips":
             out = np.zeros(2, dtype=np.int64)
-            S.initial_flips(k, prm, rng, pub, out)
+            S.initial_flips(k, prm, rng, view, out)
             return tuple(out)
+        if name == "hflip":
+            return int(S.hazard_flip(k, prm, rng, view, *extra))
         fn = {"draw": S.draw_source, "pile": S.discard_pile, "place": S.placement,
-              "bounce": S.bounce_target, "hflip": S.hazard_flip}[name]
-        return int(fn(k, prm, rng, pub, vis, fd, unknown, self.scores, *extra))
+              "bounce": S.bounce_target}[name]
+        return int(fn(k, prm, rng, view, memo, *extra))
 
     # ------------------------------------------------------------------ walk
     def run(self):

@@ -12,12 +12,19 @@ def _same(a, b):
     np.testing.assert_array_equal(a.win_credit, b.win_credit)
 
 
+MIXED = ["random", "greedy", "builder", "rusher", "cautious"]
+
+
 @pytest.mark.parametrize("players", [2, 4, 7])
 def test_threads_and_chunks_do_not_change_results(players):
-    base = simulate(players=players, games=3000, seed=11, threads=1, chunk_size=3000)
-    _same(base, simulate(players=players, games=3000, seed=11, threads=2, chunk_size=3000))
-    _same(base, simulate(players=players, games=3000, seed=11, threads=2, chunk_size=17))
-    _same(base, simulate(players=players, games=3000, seed=11, threads=1, chunk_size=1000))
+    """Heuristic seats (with their per-game workspaces) and random seats, seats rotated."""
+    seats = (MIXED * 2)[:players]
+    kw = dict(players=players, strategies=seats, games=3000, seed=11, rotate=True)
+    base = simulate(threads=1, chunk_size=3000, **kw)
+    assert len(set(base.strategy_names)) == min(players, len(MIXED))
+    _same(base, simulate(threads=2, chunk_size=3000, **kw))
+    _same(base, simulate(threads=2, chunk_size=17, **kw))
+    _same(base, simulate(threads=1, chunk_size=1000, **kw))
 
 
 def test_a_game_depends_only_on_its_index():
@@ -77,8 +84,13 @@ def test_bad_arguments_raise_user_errors(kwargs, msg):
 
 
 def test_rotation_moves_strategies_around_the_table():
-    r = simulate(players=3, strategies=["random"] * 3, games=6, seed=0, rotate=True)
-    assert r.seat_strategy.shape == (6, 3)
+    r = simulate(players=3, strategies=["random", "greedy", "builder"], games=6, seed=0, rotate=True)
+    table = [tuple(r.strategy_names[j] for j in row) for row in r.seat_strategy]
+    first = table[0]
+    rotations = {first[k:] + first[:k] for k in range(3)}
+    assert set(table) == rotations  # every game is a rotation, and all three occur
+    for seat in range(3):  # so every strategy sits in every seat
+        assert {row[seat] for row in table} == {"random", "greedy", "builder"}
 
 
 def test_deal_orders_are_the_deals_simulate_plays():

@@ -2,7 +2,7 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from gnoming_sim.kernel.policy.estimate import estimate, precompute, prepare, quick_delta
+from gnoming_sim.kernel.policy.estimate import N_SCRATCH, estimate, precompute, prepare, quick_delta
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
 
 CARDS = [HIDDEN, HIDDEN, MULLIGAN, HAZARD, -4, -1, 3, 3, 4, 5, 5, 6, 7, 8]
@@ -15,7 +15,7 @@ CARDS = [HIDDEN, HIDDEN, MULLIGAN, HAZARD, -4, -1, 3, 3, 4, 5, 5, 6, 7, 8]
        mull_w=st.sampled_from([0.0, 2.5]), eu=st.floats(-2, 8))
 def test_precomputed_delta_matches_full_estimates(row, c, mpl, pair_w, mull_w, eu):
     row = np.array(row, dtype=np.int8)
-    scratch = np.zeros(96)
+    scratch = np.zeros(N_SCRATCH)
     mmask, covered, mvals, pvals = prepare(row, mpl, pair_w)
     precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch)
     base = estimate(row, -1, 0, eu, mpl, pair_w, mull_w)

@@ -76,7 +76,7 @@ def test_user_strategy_from_toml(tmp_path, fresh_registry):
     ('[strategy.x]\nbase = "greedy"\nfoo = 1\n', "unknown parameter 'foo'"),
     ('[strategy.x]\nbase = "nope"\n', "unknown strategy 'nope'"),
     ('[strategy.x]\nbase = "random"\n', "heuristic preset"),
-    ('[strategy.x]\npair_weight = "high"\n', "must be a number"),
+    ('[strategy.x]\nbase = "greedy"\npair_weight = "high"\n', "must be a finite number"),
     ('[strategy.greedy]\npair_weight = 1\n', "replace a preset"),
     ('name = 1\n', "strategy.NAME"),
     ('[strategy.x\n', "not valid TOML"),

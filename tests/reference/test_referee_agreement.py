@@ -6,6 +6,7 @@ must actually occur in the sample.
 """
 import pytest
 
+from gnoming_sim.batch.compare import HOUSE_RULES
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.rules import RuleConfig
 
@@ -59,6 +60,9 @@ NON_DEFAULT = [
     RuleConfig(reshuffle_when_empty=False),
     RuleConfig(mulligans_per_line=0, mulligan_limit=1, rotate_start=False,
                discard_draw_must_be_kept=False, finisher_tie_is_lowest=False),
+    RuleConfig(bouncing=False),
+    RuleConfig(early_finish_bonus=10, finisher_tie_is_lowest=False),
+    RuleConfig(early_finish_bonus=0),
 ]
 
 
@@ -92,3 +96,14 @@ def test_heuristic_presets_under_non_default_rules():
                        hazard_placeable=True, finisher_tie_is_lowest=False)
     c = referee_check(4, 400, seed=5, rules=rules, strategies=["cautious", "builder", "greedy", "rusher"])
     assert c.games == 400
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", HOUSE_RULES, ids=lambda v: v.name)
+def test_every_house_rules_variant_agrees_with_the_referee(variant):
+    """The report's house-rules section plays these: 2,000 games each, heuristic and random seats."""
+    c = referee_check(4, 2000, seed=404, rules=variant.rules, deck=variant.deck,
+                      strategies=["builder", "greedy", "rusher", "random"], processes=2)
+    assert c.games == 2000
+    if not variant.rules.bouncing:
+        assert c.bounces == 0

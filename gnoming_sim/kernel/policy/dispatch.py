@@ -1,25 +1,27 @@
 """Strategy decisions inside the jitted core: one function per decision point.
 
-Every function takes ``(kind, params, rng, pub, vis, fd, unknown, scores, ...)`` — the
-observation of :mod:`gnoming_sim.game.observation` — plus a ``legal`` mask computed by the
-kernel, and returns a choice that the mask allows.  ``kind`` selects the family
-(``KIND_RANDOM``: uniform over the legal choices), ``params`` (float64[N_PARAMS]) tunes it.
+Every function takes ``(kind, params, rng, obs, memo, ...)``: the strategy's family
+(``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``), its parameters
+(float64[N_PARAMS], read-only), the game's random stream, the public observation
+(:class:`gnoming_sim.kernel.state.Obs`) and the strategy's own notes for this turn
+(:class:`gnoming_sim.kernel.state.Memo`), plus a ``legal`` mask computed by the kernel;
+it returns a choice that the mask allows (answers as in :mod:`gnoming_sim.game.observation`).
 """
 from __future__ import annotations
 
+from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
+from gnoming_sim.game.rules import LAYOUT
+from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH
-from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.rng import below
 
 KIND_RANDOM = 0
 KIND_HEURISTIC = 1
-N_PARAMS = 16 + 96  # 16 parameters, then a per-seat scratch area (see _heuristic.H_SCRATCH)
+N_PARAMS = H.N_PARAMS
+N_MEMO_PLAN = H.N_MEMO_PLAN
 
-assert H.H_SCRATCH + N_SCRATCH <= N_PARAMS, "the heuristic's workspace must fit in params"
-
-NOKEEP = 9    # index of "do not keep" in a placement mask
-STOP = 9      # index of "stop bouncing" in a bounce mask
+__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH"]
 
 
 @jit
@@ -39,54 +41,56 @@ def pick_uniform(rng, legal, n):
 
 
 @jit
-def initial_flips(kind, params, rng, pub, out):
+def initial_flips(kind, params, rng, obs, out):
     """Write the two positions to turn face up at the start of a round into ``out[0:2]``."""
     if kind == KIND_HEURISTIC:
         H.initial_flips(params, out)
         return
-    a = below(rng, 9)
-    b = below(rng, 8)
+    a = below(rng, LAYOUT)
+    b = below(rng, LAYOUT - 1)
     if b >= a:
         b += 1
     out[0] = a
     out[1] = b
 
 
-@jit
-def draw_source(kind, params, rng, pub, vis, fd, unknown, scores, legal):
-    """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[3]."""
+@jit(inline="always")
+def draw_source(kind, params, rng, obs, memo, legal):
+    """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
     if kind == KIND_HEURISTIC:
-        return H.draw_source(params, pub, vis, fd, unknown, legal)
-    return pick_uniform(rng, legal, 3)
+        return H.draw_source(params, obs, memo, legal)
+    return pick_uniform(rng, legal, N_SOURCES)
 
 
-@jit
-def placement(kind, params, rng, pub, vis, fd, unknown, scores, card, legal):
-    """Position 0..8 to place ``card``, or ``NOKEEP``; ``legal`` int8[10]."""
+@jit(inline="always")
+def placement(kind, params, rng, obs, memo, card, legal):
+    """Position 0..8 to place ``card``, or ``CHOICE_NOKEEP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_HEURISTIC:
-        return H.placement(params, pub, vis, fd, unknown, card, legal)
-    return pick_uniform(rng, legal, 10)
+        return H.placement(params, obs, memo, card, legal)
+    return pick_uniform(rng, legal, N_CHOICES)
 
 
-@jit
-def bounce_target(kind, params, rng, pub, vis, fd, unknown, scores, card, legal):
-    """Position 0..8 to bounce ``card`` onto, or ``STOP``; ``legal`` int8[10]."""
+@jit(inline="always")
+def bounce_target(kind, params, rng, obs, memo, card, legal):
+    """Position 0..8 to bounce ``card`` onto, or ``CHOICE_STOP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_HEURISTIC:
-        return H.bounce_target(params, pub, vis, fd, unknown, card, legal)
-    return pick_uniform(rng, legal, 10)
+        return H.bounce_target(params, obs, memo, card, legal)
+    return pick_uniform(rng, legal, N_CHOICES)
 
 
-@jit
-def discard_pile(kind, params, rng, pub, vis, fd, unknown, scores, card):
+@jit(inline="always")
+def discard_pile(kind, params, rng, obs, memo, card):
     """Pile 0 or 1 for ``card`` when both piles are allowed."""
     if kind == KIND_HEURISTIC:
-        return H.discard_pile(pub)
+        return H.discard_pile(obs.pub)
     return below(rng, 2)
 
 
-@jit
-def hazard_flip(kind, params, rng, pub, vis, fd, unknown, scores, legal):
-    """Position 0..8 to turn face up after an opponent's hazard, or 9 to decline; ``legal`` int8[10]."""
+@jit(inline="always")
+def hazard_flip(kind, params, rng, obs, legal):
+    """Position 0..8 to turn face up after an opponent's hazard, or ``CHOICE_DECLINE``; ``legal`` int8[N_CHOICES].
+
+    Decided out of turn: no memo (the notes belong to the player whose turn it is)."""
     if kind == KIND_HEURISTIC:
-        return H.hazard_flip(params, pub, vis, legal)
-    return pick_uniform(rng, legal, 10)
+        return H.hazard_flip(params, obs, legal)
+    return pick_uniform(rng, legal, N_CHOICES)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.scoring import LINES, line_match_value
+from gnoming_sim.kernel.scoring import LINES, N_LINES, line_match_value
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN
-from gnoming_sim.game.rules import HAZARD_PENALTY
+from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT
 
 
 @jit
@@ -78,12 +78,12 @@ def estimate(row, q, c, eu, mpl, pair_w, mull_w):
     """Estimated final score of ``row`` (int8[9] as seen) with card ``c`` put at ``q`` (q < 0: as is)."""
     total = 0.0
     covered = 0
-    for li in range(6):
+    for li in range(N_LINES):
         v, t = _line_eval(row, q, c, li, mpl, pair_w)
         total += t
         if v >= 0:
             covered |= LINE_MASK[li]
-    for pos in range(9):
+    for pos in range(LAYOUT):
         total += _cell_cost(c if pos == q else row[pos], (covered >> pos) & 1, eu, mull_w)
     return total
 
@@ -98,7 +98,7 @@ def prepare(row, mpl, pair_w):
     covered = 0
     mvals = 0
     pvals = 0
-    for li in range(6):
+    for li in range(N_LINES):
         a = LINES[li, 0]
         b = LINES[li, 1]
         d = LINES[li, 2]
@@ -124,16 +124,17 @@ def _cover_of(lines):
             | ((lines >> 3) & 1) * 0o111 | ((lines >> 4) & 1) * 0o222 | ((lines >> 5) & 1) * 0o444)
 
 
-# scratch layout (offsets into params[H_SCRATCH:])
-SC_K = 0       # [9]  per position: the card-independent part of the delta
-SC_SAVE_R = 9  # [9]  what the row's other cells save if the row through q becomes matched
-SC_SAVE_C = 18  # [9] the same for the column
-SC_NEED = 27   # [18] per (position, row/column): value a positive card must have to match
-               #      the line (-1: none can, -2: any can)
-SC_MULL = 45   # [18] value the line matches at if a mulligan is put there, -1 if it does not
-SC_COST_U = 63  # [9] cost of each cell's card if uncovered
-SC_COST_C = 72  # [9] cost if covered by a matched line
-N_SCRATCH = 81
+# scratch layout (offsets into Memo.scratch, see kernel.state)
+SC_K = 0                         # [LAYOUT] per position: the card-independent part of the delta
+SC_SAVE_R = SC_K + LAYOUT        # [LAYOUT] what the row's other cells save if the row through q becomes matched
+SC_SAVE_C = SC_SAVE_R + LAYOUT   # [LAYOUT] the same for the column
+SC_NEED = SC_SAVE_C + LAYOUT     # [2 LAYOUT] per (position, row/column): value a positive card must have to
+                                 #   match the line (-1: none can, -2: any can)
+SC_MULL = SC_NEED + 2 * LAYOUT   # [2 LAYOUT] value the line matches at if a mulligan is put there, -1 if not
+SC_COST_U = SC_MULL + 2 * LAYOUT  # [LAYOUT] cost of each cell's card if uncovered
+SC_COST_C = SC_COST_U + LAYOUT   # [LAYOUT] cost if covered by a matched line
+N_SCRATCH = SC_COST_C + LAYOUT
+assert (SC_SAVE_R, SC_NEED, SC_COST_C, N_SCRATCH) == (9, 27, 72, 81)
 
 
 def _class_table() -> np.ndarray:
@@ -213,11 +214,11 @@ def _base_and_old(x, other, covered, scratch):
 def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
     """Fill ``scratch`` with everything of the deltas for ``row`` that depends neither on the
     card put down nor on the mean unseen cost (so a turn's draw and placement share it)."""
-    for x in range(9):  # a face-down cell costs eu however it is covered: it cancels, except at q
+    for x in range(LAYOUT):  # a face-down cell costs eu however it is covered: it cancels, except at q
         i = row[x] + 128
         scratch[SC_COST_U + x] = COST_U[i] - mull_w * IS_MULL[i]
         scratch[SC_COST_C + x] = COST_C[i] - mull_w * IS_MULL[i]
-    for q in range(9):
+    for q in range(LAYOUT):
         lr = q // 3
         cq = q % 3
         lc = 3 + cq

@@ -11,25 +11,27 @@ Parameters (``params[H_*]``, float64):
 """
 from __future__ import annotations
 
-from gnoming_sim.kernel.policy.estimate import _pair_value, estimate, precompute, prepare, quick_delta
-from gnoming_sim.kernel.jit import jit
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD
 from gnoming_sim.game.observation import (
+    CHOICE_DECLINE,
+    CHOICE_NOKEEP,
+    CHOICE_STOP,
+    O_FINISH_BONUS,
     O_FINISHER,
     O_FROM_PILE,
     O_ME,
     O_MULLIGAN_LIMIT,
     O_MULLIGANS_PER_LINE,
-    O_PLAN_CARD,
-    O_PLAN_POS,
-    O_PLAN_PRE,
     O_PLAYERS,
     O_TOP0,
+    SRC_DRAW,
     U_COST,
     U_COUNT,
 )
-from gnoming_sim.kernel.scoring import LINES, card_cost
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD
-from gnoming_sim.game.rules import EARLY_FINISH_BONUS
+from gnoming_sim.game.rules import LAYOUT
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.policy.estimate import _pair_value, estimate, precompute, prepare, quick_delta
+from gnoming_sim.kernel.scoring import LINES, N_LINES, card_cost
 
 H_UNSEEN_BIAS = 0    # points added to the mean cost of an unseen card (pessimism > 0)
 H_PAIR = 1           # worth of a two-of-a-line, as a fraction of the pair's value
@@ -42,14 +44,21 @@ H_FINISH_MARGIN = 7  # finish only if own score <= best opponent estimate - marg
 H_BOUNCE = 8         # > 0: bounce when it improves the estimate; <= 0: never bounce
 H_HAZARD_FLIP = 9    # > 0: take the flip an opponent's hazard offers; <= 0: decline
 H_INIT = 10          # initial flips: 0 = corners (0, 8), 1 = one row (0, 1), 2 = diagonal (0, 4)
-H_SCRATCH = 16       # params[16:16 + N_SCRATCH]: per-decision workspace (each decision rewrites it first;
-                     # nothing is carried from one decision to the next)
 
 PARAM_NAMES = ("unseen_bias", "pair_weight", "take_threshold", "keep_threshold", "reveal_bonus",
                "mulligan_bonus", "hazard_deny", "finish_margin", "bounce", "hazard_flip",
                "initial_flips")
 
-NOKEEP = 9
+N_PARAMS = len(PARAM_NAMES)
+assert N_PARAMS == H_INIT + 1
+
+# ``Memo.plan``: what this turn's draw decision found, reused by the placement that follows
+MEMO_PLAN_CARD = 0   # the pile top it planned to take (NO_CARD: no plan) ...
+MEMO_PLAN_POS = 1    # ... and where it planned to put it (-1: no plan)
+MEMO_PLAN_PRE = 2    # 1 once Memo.scratch holds this turn's layout precompute
+N_MEMO_PLAN = 3
+
+UNSEEN_MEAN_IF_NONE = 5.0  # the mean cost of an unseen card when none is left (never decisive)
 INF = 1e18
 
 
@@ -57,7 +66,7 @@ INF = 1e18
 def unseen_mean(unknown, params):
     """Mean cost of an unseen card, plus the pessimism bias."""
     n = unknown[U_COUNT]
-    mean = unknown[U_COST] / n if n > 0 else 5.0
+    mean = unknown[U_COST] / n if n > 0 else UNSEEN_MEAN_IF_NONE
     return mean + params[H_UNSEEN_BIAS]
 
 
@@ -75,17 +84,18 @@ def _best_opponent(pub, vis, eu):
 
 
 @jit
-def _delta(params, pub, vis, fd, row, eu, q, c):
+def _delta(params, pub, vis, fd, scratch, row, eu, q, c):
     """Change of the estimate when ``c`` is put at ``q``, with the decision's adjustments
-    (``params[H_SCRATCH:]`` must hold this decision's :func:`precompute`)."""
+    (``scratch`` must hold this decision's :func:`precompute`).  The hot inner loop: it takes
+    the observation's arrays one by one rather than the whole record."""
     mpl = pub[O_MULLIGANS_PER_LINE]
-    d = quick_delta(row, q, c, params[H_SCRATCH:], eu, mpl, params[H_PAIR], params[H_MULLIGAN])
+    d = quick_delta(row, q, c, scratch, eu, mpl, params[H_PAIR], params[H_MULLIGAN])
     if row[q] == HIDDEN:
         d -= params[H_REVEAL]
         if fd[pub[O_ME]] == 1 and pub[O_FINISHER] < 0:  # this move finishes the round
             mine = estimate(row, q, c, eu, mpl, 0.0, 0.0)
             lowest = mine <= _best_opponent(pub, vis, eu) - params[H_FINISH_MARGIN]
-            d += -EARLY_FINISH_BONUS if lowest else EARLY_FINISH_BONUS
+            d += -pub[O_FINISH_BONUS] if lowest else pub[O_FINISH_BONUS]
     if c == HAZARD:
         deny = 0
         for o in range(pub[O_PLAYERS]):
@@ -101,21 +111,25 @@ def _mulligan_placeable(row, pub):
     if limit == 0:
         return True
     n = 0
-    for q in range(9):
+    for q in range(LAYOUT):
         if row[q] == MULLIGAN:
             n += 1
     return n < limit
 
 
 @jit
-def _best_place(params, pub, vis, fd, c, legal, use_mask, eu):
+def _best_place(params, obs, memo, c, legal, use_mask, eu):
     """(best delta, position) over all positions, or those allowed by ``legal`` if ``use_mask``."""
+    pub = obs.pub
+    vis = obs.vis
+    fd = obs.fd
+    scratch = memo.scratch
     row = vis[pub[O_ME]]
     best = INF
     best_q = -1
-    for q in range(9):
+    for q in range(LAYOUT):
         if not use_mask or legal[q]:
-            d = _delta(params, pub, vis, fd, row, eu, q, c)
+            d = _delta(params, pub, vis, fd, scratch, row, eu, q, c)
             if d < best:
                 best = d
                 best_q = q
@@ -123,17 +137,19 @@ def _best_place(params, pub, vis, fd, c, legal, use_mask, eu):
 
 
 @jit
-def _prepare_me(params, pub, vis, reuse):
-    """Precompute the per-position parts of the deltas into ``params[H_SCRATCH:]`` — unless
+def _prepare_me(params, obs, memo, reuse):
+    """Precompute the per-position parts of the deltas into ``memo.scratch`` — unless
     ``reuse`` and this turn's draw decision already did for the same layout."""
-    if reuse and pub[O_PLAN_PRE] == 1:
+    pub = obs.pub
+    plan = memo.plan
+    if reuse and plan[MEMO_PLAN_PRE] == 1:
         return
-    pub[O_PLAN_PRE] = 1 if reuse else 0
-    row = vis[pub[O_ME]]
+    plan[MEMO_PLAN_PRE] = 1 if reuse else 0
+    row = obs.vis[pub[O_ME]]
     pair_w = params[H_PAIR]
     mmask, covered, mvals, pvals = prepare(row, pub[O_MULLIGANS_PER_LINE], pair_w)
     precompute(row, mmask, covered, mvals, pvals, pub[O_MULLIGANS_PER_LINE], pair_w,
-               params[H_MULLIGAN], params[H_SCRATCH:])
+               params[H_MULLIGAN], memo.scratch)
 
 
 # ----------------------------------------------------------------- decisions
@@ -145,52 +161,55 @@ def initial_flips(params, out):
 
 
 @jit
-def draw_source(params, pub, vis, fd, unknown, legal):
+def draw_source(params, obs, memo, legal):
     """Take the better discard top if it improves the estimate by >= H_TAKE, else draw blind."""
-    row = vis[pub[O_ME]]
-    eu = unseen_mean(unknown, params)
-    _prepare_me(params, pub, vis, True)
+    pub = obs.pub
+    row = obs.vis[pub[O_ME]]
+    eu = unseen_mean(obs.unknown, params)
+    _prepare_me(params, obs, memo, True)
     best = INF
-    src = 0
+    src = SRC_DRAW
     for k in range(2):
         top = pub[O_TOP0 + k]
         if not legal[1 + k] or top == NO_CARD:
             continue
         if top == MULLIGAN and not _mulligan_placeable(row, pub):
             continue
-        d, q = _best_place(params, pub, vis, fd, top, legal, False, eu)
+        d, q = _best_place(params, obs, memo, top, legal, False, eu)
         if d < best:
             best = d
             src = 1 + k
-            pub[O_PLAN_CARD] = top
-            pub[O_PLAN_POS] = q
+            memo.plan[MEMO_PLAN_CARD] = top
+            memo.plan[MEMO_PLAN_POS] = q
     if best <= -params[H_TAKE]:
         return src
-    return 0
+    return SRC_DRAW
 
 
 @jit
-def placement(params, pub, vis, fd, unknown, card, legal):
-    if not legal[NOKEEP] and pub[O_FROM_PILE] >= 0 and pub[O_PLAN_CARD] == card and pub[O_PLAN_POS] >= 0:
-        return pub[O_PLAN_POS]  # draw_source already found the best place for this very card
-    eu = unseen_mean(unknown, params)
-    _prepare_me(params, pub, vis, True)
-    d, q = _best_place(params, pub, vis, fd, card, legal, True, eu)
-    if legal[NOKEEP] and (q < 0 or d > -params[H_KEEP]):
-        return NOKEEP
+def placement(params, obs, memo, card, legal):
+    plan = memo.plan
+    if (not legal[CHOICE_NOKEEP] and obs.pub[O_FROM_PILE] >= 0 and plan[MEMO_PLAN_CARD] == card
+            and plan[MEMO_PLAN_POS] >= 0):
+        return plan[MEMO_PLAN_POS]  # draw_source already found the best place for this very card
+    eu = unseen_mean(obs.unknown, params)
+    _prepare_me(params, obs, memo, True)
+    d, q = _best_place(params, obs, memo, card, legal, True, eu)
+    if legal[CHOICE_NOKEEP] and (q < 0 or d > -params[H_KEEP]):
+        return CHOICE_NOKEEP
     return q
 
 
 @jit
-def bounce_target(params, pub, vis, fd, unknown, card, legal):
+def bounce_target(params, obs, memo, card, legal):
     if params[H_BOUNCE] <= 0.0:
-        return NOKEEP
-    eu = unseen_mean(unknown, params)
-    _prepare_me(params, pub, vis, False)
-    d, q = _best_place(params, pub, vis, fd, card, legal, True, eu)
+        return CHOICE_STOP
+    eu = unseen_mean(obs.unknown, params)
+    _prepare_me(params, obs, memo, False)
+    d, q = _best_place(params, obs, memo, card, legal, True, eu)
     if q >= 0 and d < 0.0:
         return q
-    return NOKEEP
+    return CHOICE_STOP
 
 
 @jit
@@ -209,19 +228,20 @@ def discard_pile(pub):
 
 
 @jit
-def hazard_flip(params, pub, vis, legal):
+def hazard_flip(params, obs, legal):
     """Flip the face-down card that could complete the most pairs, or decline."""
     if params[H_HAZARD_FLIP] <= 0.0:
-        return 9
-    row = vis[pub[O_ME]]
+        return CHOICE_DECLINE
+    pub = obs.pub
+    row = obs.vis[pub[O_ME]]
     mpl = pub[O_MULLIGANS_PER_LINE]
     best = -1
-    best_q = 9
-    for q in range(9):
+    best_q = CHOICE_DECLINE
+    for q in range(LAYOUT):
         if not legal[q]:
             continue
         promise = 0
-        for li in range(6):
+        for li in range(N_LINES):
             a = LINES[li, 0]
             b = LINES[li, 1]
             d = LINES[li, 2]

@@ -10,6 +10,8 @@ A strategy is a family (``kind``) plus a parameter vector for the jitted decisio
 """
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,6 +34,11 @@ PARAM_HELP = {
     "hazard_flip": "1: take the flip an opponent's hazard offers; 0: decline",
     "initial_flips": "0: corners (0, 8); 1: one row (0, 1); 2: diagonal (0, 4)",
 }
+
+# parameters that are choices, not weights: their allowed values
+PARAM_CHOICES = {"bounce": (0, 1), "hazard_flip": (0, 1), "initial_flips": (0, 1, 2)}
+# a strategy name: it must survive --seats A,B,... and the Parquet dictionary
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,39}$")
 
 _GREEDY = dict(unseen_bias=0.0, pair_weight=0.0, take_threshold=1.0, keep_threshold=0.5,
                reveal_bonus=0.0, mulligan_bonus=1.0, hazard_deny=0.0, finish_margin=0.0,
@@ -91,24 +98,53 @@ def register(strategy: Strategy) -> Strategy:
 
 
 def from_dict(name: str, table: dict, source: str = "strategies") -> Strategy:
-    """A heuristic strategy from a TOML table: ``base``, ``description`` and parameters."""
+    """A heuristic strategy from a TOML table: ``base`` (required), ``description`` and parameters.
+
+    Raises GnomingError naming ``source``, the strategy, the key and what is allowed.
+    """
+    where = f"{source}: [strategy.{name}]"
     if not isinstance(table, dict):
-        raise GnomingError(f"{source}: [strategy.{name}] must be a table")
+        raise GnomingError(f"{where} must be a table")
     table = dict(table)
-    base_name = table.pop("base", "greedy")
-    base = get(base_name)
+    if "base" not in table:
+        raise GnomingError(f"{where}: missing key 'base' (the preset it starts from: "
+                           f"{', '.join(_heuristic_presets())})")
+    base_name = table.pop("base")
+    if not isinstance(base_name, str):
+        raise GnomingError(f"{where}: 'base' must be a preset name ({', '.join(_heuristic_presets())})")
+    try:
+        base = get(base_name)
+    except GnomingError as exc:
+        raise GnomingError(f"{where}: base: {exc}") from None
     if base.kind != KIND_HEURISTIC:
-        raise GnomingError(f"{source}: strategy '{name}' can only be based on a heuristic preset")
+        raise GnomingError(f"{where}: strategy '{name}' can only be based on a heuristic preset "
+                           f"({', '.join(_heuristic_presets())}), not '{base_name}'")
     description = table.pop("description", f"user strategy based on {base_name}")
+    if not isinstance(description, str):
+        raise GnomingError(f"{where}: 'description' must be a string")
     params = dict(base.params)
     for key, value in table.items():
-        if key not in PARAM_HELP:
-            raise GnomingError(f"{source}: strategy '{name}': unknown parameter '{key}' "
-                               f"(known: {', '.join(PARAM_NAMES)})")
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise GnomingError(f"{source}: strategy '{name}': parameter '{key}' must be a number")
-        params[key] = float(value)
-    return Strategy(name, KIND_HEURISTIC, str(description), params)
+        params[key] = _param_value(where, key, value)
+    return Strategy(name, KIND_HEURISTIC, description, params)
+
+
+def _heuristic_presets() -> list[str]:
+    return [s.name for s in PRESETS if s.kind == KIND_HEURISTIC]
+
+
+def _param_value(where: str, key: str, value) -> float:
+    """One parameter of a strategy table, checked: a finite number, or one of its choices."""
+    if key not in PARAM_HELP:
+        raise GnomingError(f"{where}: unknown parameter '{key}' (known: {', '.join(PARAM_NAMES)})")
+    choices = PARAM_CHOICES.get(key)
+    allowed = " or ".join(map(str, choices)) if choices else "a finite number"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise GnomingError(f"{where}: parameter '{key}' must be {allowed}, got {value!r}")
+    if not math.isfinite(value):
+        raise GnomingError(f"{where}: parameter '{key}' must be {allowed}, got {value!r}")
+    if choices is not None and value not in choices:
+        raise GnomingError(f"{where}: parameter '{key}' must be {allowed} ({PARAM_HELP[key]}), got {value!r}")
+    return float(value)
 
 
 def load_file(path) -> list[Strategy]:
@@ -119,6 +155,9 @@ def load_file(path) -> list[Strategy]:
         raise GnomingError(f"{path}: expected one or more [strategy.NAME] tables")
     made = []
     for name, table in tables.items():
+        if not _NAME.match(str(name)):   # names typed on a command line must survive --seats A,B,...
+            raise GnomingError(f"{path}: strategy name {name!r} is not allowed: use a letter, then letters, "
+                               "digits, '_', '-' or '.' (at most 40; no commas or spaces)")
         if name in {s.name for s in PRESETS}:
             raise GnomingError(f"{path}: strategy '{name}' would replace a preset; choose another name")
         made.append(register(from_dict(name, table, str(path))))

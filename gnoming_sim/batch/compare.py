@@ -1,0 +1,338 @@
+"""House rules: the same games played under several rules/deck variants, and what changes.
+
+Every variant plays games ``0 .. G-1`` of one seed with the same seats.  A variant with the
+same deck as the baseline (the published one) plays the same deals, since the deal stream
+depends only on the seed, the game index and the deck: its differences to the baseline are
+paired, game by game.  A variant with another deck plays other deals, and its differences
+are unpaired.  Every interval is over games, the
+independent unit: per-game values first, then a mean and its normal interval, a ratio by
+the delta method, or (for the spread of the seat win shares) a bootstrap over games.
+
+Measures, per variant (all per game, then averaged over games):
+
+=================  ==========================================================================
+``turns``          turns per round, all players together (what ``max_turns`` counts)
+``stalled``        share of rounds that stall (no card left, or the turn cap)
+``score``          mean game score of a seat (3 rounds; lower is better)
+``seat_spread``    seat advantage: highest minus lowest seat win share
+``skill_gap``      win share of the strongest heuristic strategy at the table minus that of
+                   the weakest (strongest/weakest by their win share under the baseline);
+                   None when the table seats fewer than two heuristic strategies
+``close``          share of games won by 5 points or fewer (ties included)
+``minus5``         share of finished rounds (not stalled) in which the finisher earned the
+                   bonus for the lowest score: conditional on the seated strategies' own
+                   choices of when to finish
+=================  ==========================================================================
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from gnoming_sim.batch.stats import Z95
+from gnoming_sim.game.deck import PUBLISHED, Deck
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_STALLED, F_TURNS
+from gnoming_sim.game.rules import RuleConfig
+from gnoming_sim.kernel.policy import registry
+
+CLOSE_MARGIN = 5        # "decided by 5 points or fewer"
+BOOTSTRAP = 400         # resamples for the seat spread
+CHUNK_GAMES = 20_000    # games per kernel call and per Parquet row group
+
+MEASURES = ("turns", "stalled", "score", "seat_spread", "skill_gap", "close", "minus5")
+LABELS = {
+    "turns": "turns per round (all players)",
+    "stalled": "share of rounds stalled",
+    "score": "game score per seat (3 rounds)",
+    "seat_spread": "seat advantage (max - min seat win share)",
+    "skill_gap": "skill gap (win share strongest - weakest)",
+    "close": "share of games won by <= 5 points",
+    "minus5": "finisher -bonus rate (of finished rounds)",
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to play: a name, a RuleConfig and a deck."""
+
+    name: str
+    rules: RuleConfig = field(default_factory=RuleConfig)
+    deck: Deck = PUBLISHED
+
+    def same_deals_as(self, other: "Variant") -> bool:
+        return np.array_equal(self.deck.to_array(), other.deck.to_array())
+
+
+BASELINE = Variant("baseline")
+
+WILD_DECK = Deck.from_mapping({**PUBLISHED.to_dict(), "H": 6, "M": 6}, name="twice the mulligans and hazards")
+
+# the report's house-rules section (examples/*.toml hold the same variants as files)
+HOUSE_RULES = (
+    Variant("no bouncing", RuleConfig(bouncing=False)),
+    Variant("hazards unplaceable", RuleConfig(hazard_placeable=False)),
+    Variant("no reshuffle", RuleConfig(reshuffle_when_empty=False)),
+    Variant("discard draw need not be kept", RuleConfig(discard_draw_must_be_kept=False)),
+    Variant("fixed start seat", RuleConfig(rotate_start=False)),
+    Variant("early-finish bonus 10", RuleConfig(early_finish_bonus=10)),
+    Variant("2x mulligans and hazards", RuleConfig(), WILD_DECK),
+)
+
+
+# ---------------------------------------------------------------- per-game values
+@dataclass
+class GameValues:
+    """Per-game values of one variant (arrays of length G)."""
+
+    turns: np.ndarray
+    stalled: np.ndarray
+    score: np.ndarray
+    close: np.ndarray
+    minus5: np.ndarray         # finished rounds in which the finisher earned the lowest-score bonus
+    finished: np.ndarray       # finished rounds (with a finisher, not stalled)
+    seat_win: np.ndarray       # (G, P) win credit per seat
+    strategy_win: np.ndarray   # (G, S) win credit per strategy (summed over its seats)
+
+    @classmethod
+    def of(cls, res, names: Sequence[str]) -> "GameValues":
+        stats = res.round_stats
+        G, R, P = stats.shape[:3]
+        turns = stats[:, :, :, F_TURNS].sum(axis=2).mean(axis=1)
+        stalled_rounds = stats[:, :, 0, F_STALLED] != 0
+        fin = (stats[:, :, :, F_FINISHER] != 0) & ~stalled_rounds[:, :, None]
+        won_bonus = fin & (stats[:, :, :, F_BONUS] < 0)
+        totals = np.sort(res.totals, axis=1)
+        close = (totals[:, 1] - totals[:, 0]) <= CLOSE_MARGIN if P > 1 else np.zeros(G, bool)
+        strategy_win = np.zeros((G, len(names)))
+        index = {n: i for i, n in enumerate(names)}
+        for j, n in enumerate(res.strategy_names):
+            strategy_win[:, index[n]] += np.where(res.seat_strategy == j, res.win_credit, 0.0).sum(axis=1)
+        return cls(turns=turns, stalled=stalled_rounds.mean(axis=1), score=res.totals.mean(axis=1),
+                   close=close.astype(np.float64), minus5=won_bonus.sum(axis=(1, 2)).astype(np.float64),
+                   finished=fin.sum(axis=(1, 2)).astype(np.float64), seat_win=res.win_credit.copy(),
+                   strategy_win=strategy_win)
+
+    @classmethod
+    def concat(cls, parts: list["GameValues"]) -> "GameValues":
+        return cls(**{f: np.concatenate([getattr(p, f) for p in parts]) for f in cls.__dataclass_fields__})
+
+
+# ---------------------------------------------------------------- estimates
+def _interval(mean: float, se: float) -> dict:
+    return {"mean": mean, "lo": mean - Z95 * se, "hi": mean + Z95 * se}
+
+
+def _mean_se(x: np.ndarray) -> tuple[float, float]:
+    n = x.size
+    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+
+
+def _ratio_terms(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
+    """Ratio of sums and its per-game linearization (delta method, clustered by game)."""
+    total = den.sum()
+    if total == 0:
+        return math.nan, np.full(num.size, math.nan)
+    r = num.sum() / total
+    return float(r), (num - r * den) / den.mean()
+
+
+def _spread(seat_win: np.ndarray) -> float:
+    shares = seat_win.mean(axis=0)
+    return float(shares.max() - shares.min())
+
+
+def _bootstrap_spread(a: np.ndarray, b: np.ndarray | None, paired: bool, seed: int) -> np.ndarray:
+    """Bootstrap over games of the spread of ``a`` (minus that of ``b`` when given).
+
+    Every call draws the same game indices for the same ``seed``: the variants (and the
+    paired differences) are resampled on the same games."""
+    rng = np.random.default_rng([seed, 0])
+    other = np.random.default_rng([seed, 1])
+    G = a.shape[0]
+    out = np.empty(BOOTSTRAP)
+    for i in range(BOOTSTRAP):
+        idx = rng.integers(0, G, G)
+        value = _spread(a[idx])
+        if b is not None:
+            jdx = idx if paired else other.integers(0, b.shape[0], b.shape[0])
+            value -= _spread(b[jdx])
+        out[i] = value
+    return out
+
+
+def _skill(values: GameValues, best: int | None, worst: int | None) -> np.ndarray | None:
+    if best is None:
+        return None
+    return values.strategy_win[:, best] - values.strategy_win[:, worst]
+
+
+@dataclass
+class Comparison:
+    """Per-variant estimates and differences to the baseline (JSON-ready via :meth:`to_dict`)."""
+
+    players: int
+    seats: tuple[str, ...]
+    games: int
+    seed: int
+    rotate: bool
+    variants: list[Variant]
+    values: list[GameValues]
+    strongest: str | None = None
+    weakest: str | None = None
+    estimates: list[dict] = field(default_factory=list)
+    changes: list[dict] = field(default_factory=list)
+
+    def analyse(self, seed: int = 0) -> "Comparison":
+        names = list(dict.fromkeys(self.seats))
+        base = self.values[0]
+        heuristic = [i for i, n in enumerate(names) if registry.get(n).kind == registry.KIND_HEURISTIC]
+        best = worst = None
+        if len(heuristic) >= 2:
+            shares = base.strategy_win.mean(axis=0)
+            best = max(heuristic, key=lambda i: shares[i])
+            worst = min(heuristic, key=lambda i: shares[i])
+            self.strongest, self.weakest = names[best], names[worst]
+        self.estimates, self.changes = [], []
+        for k, (variant, v) in enumerate(zip(self.variants, self.values)):
+            est = {}
+            for m in ("turns", "stalled", "score", "close"):
+                est[m] = _interval(*_mean_se(getattr(v, m)))
+            skill = _skill(v, best, worst)
+            est["skill_gap"] = None if skill is None else _interval(*_mean_se(skill))
+            r, z = _ratio_terms(v.minus5, v.finished)
+            est["minus5"] = _interval(r, float(np.nanstd(z, ddof=1) / math.sqrt(z.size)))
+            est["minus5"]["finished_rounds"] = int(v.finished.sum())
+            boot = _bootstrap_spread(v.seat_win, None, False, seed)
+            est["seat_spread"] = {"mean": _spread(v.seat_win), "lo": float(np.quantile(boot, 0.025)),
+                                  "hi": float(np.quantile(boot, 0.975))}
+            self.estimates.append(est)
+            if k == 0:
+                self.changes.append({})
+                continue
+            paired = variant.same_deals_as(self.variants[0])
+            ch = {"paired": paired}
+            for m in ("turns", "stalled", "score", "close"):
+                ch[m] = _difference(getattr(v, m), getattr(base, m), paired)
+            bskill = _skill(base, best, worst)
+            ch["skill_gap"] = None if skill is None else _difference(skill, bskill, paired)
+            rb, zb = _ratio_terms(base.minus5, base.finished)
+            if paired:
+                se = float(np.nanstd(z - zb, ddof=1) / math.sqrt(z.size))
+            else:
+                se = math.hypot(float(np.nanstd(z, ddof=1) / math.sqrt(z.size)),
+                                float(np.nanstd(zb, ddof=1) / math.sqrt(zb.size)))
+            ch["minus5"] = _interval(r - rb, se)
+            boot = _bootstrap_spread(v.seat_win, base.seat_win, paired, seed)
+            ch["seat_spread"] = {"mean": _spread(v.seat_win) - _spread(base.seat_win),
+                                 "lo": float(np.quantile(boot, 0.025)), "hi": float(np.quantile(boot, 0.975))}
+            self.changes.append(ch)
+        return self
+
+    def to_dict(self) -> dict:
+        rows = []
+        for variant, est, ch in zip(self.variants, self.estimates, self.changes):
+            rows.append({"name": variant.name, "rules": variant.rules.to_dict(), "deck": variant.deck.name,
+                         "deck_cards": variant.deck.size, "estimates": est, "change_vs_baseline": ch or None})
+        return {"players": self.players, "seats": list(self.seats), "games": self.games, "seed": self.seed,
+                "rotate": self.rotate, "unit": "game (every interval is over games; 95%)",
+                "skill_gap_between": [self.strongest, self.weakest] if self.strongest else None,
+                "measures": LABELS, "variants": rows}
+
+
+def _difference(a: np.ndarray, b: np.ndarray, paired: bool) -> dict:
+    if paired:
+        return _interval(*_mean_se(a - b))
+    ma, sa = _mean_se(a)
+    mb, sb = _mean_se(b)
+    return _interval(ma - mb, math.hypot(sa, sb))
+
+
+# ---------------------------------------------------------------- running
+def check_variants(variants: Sequence[Variant], players: int) -> list[Variant]:
+    """The baseline first, then the user's variants; names unique; every deck deals P layouts."""
+    out = [BASELINE]
+    seen = {BASELINE.name}
+    for v in variants:
+        if not v.name or any(c in v.name for c in ",=") or v.name in seen:
+            raise GnomingError(f"--variant: the name {v.name!r} is empty, repeated, reserved or holds ',' or '='")
+        seen.add(v.name)
+        v.deck.validate_for(players)
+        out.append(v)
+    if len(out) < 2:
+        raise GnomingError("give at least one --variant NAME=rules.toml[,deck.toml] (or --house-rules)")
+    return out
+
+
+def compare(variants: Sequence[Variant], players: int, seats: Sequence[str], games: int, seed: int,
+            rotate: bool = True, threads: int | None = None, chunk_size: int = CHUNK_GAMES,
+            progress: Callable[[int], None] | None = None,
+            sink: Callable[[Variant, object], None] | None = None) -> Comparison:
+    """Play ``games`` games under the baseline and each variant; return the analysed comparison.
+
+    ``progress(done)`` is called with the games done summed over variants; ``sink(variant,
+    result)`` receives every chunk's :class:`~gnoming_sim.kernel.engine.SimResult` (for Parquet).
+    """
+    from gnoming_sim.kernel.engine import simulate
+
+    variants = check_variants(variants, players)
+    names = list(dict.fromkeys(seats))
+    values, done = [], 0
+    for v in variants:
+        parts = []
+        for lo in range(0, games, chunk_size):
+            n = min(chunk_size, games - lo)
+            res = simulate(players=players, strategies=list(seats), games=n, seed=seed, rules=v.rules,
+                           deck=v.deck, threads=threads, first_game=lo, rotate=rotate)
+            parts.append(GameValues.of(res, names))
+            if sink is not None:
+                sink(v, res)
+            done += n
+            if progress is not None:
+                progress(done)
+        values.append(GameValues.concat(parts))
+    return Comparison(players, tuple(seats), games, seed, rotate, list(variants), values).analyse(seed)
+
+
+# ---------------------------------------------------------------- text
+def _fmt(e: dict | None, digits: int) -> str:
+    if e is None or (isinstance(e.get("mean"), float) and math.isnan(e["mean"])):
+        return "n/a"
+    return f"{e['mean']:.{digits}f} [{e['lo']:.{digits}f}, {e['hi']:.{digits}f}]"
+
+
+DIGITS = {"turns": 1, "stalled": 4, "score": 2, "seat_spread": 3, "skill_gap": 3, "close": 3, "minus5": 3}
+
+
+def format_comparison(c: Comparison) -> str:
+    """Two text tables: each variant's values, then its change against the baseline."""
+    lines = [f"players {c.players}  seats {', '.join(c.seats)} ({'rotated' if c.rotate else 'fixed'})  "
+             f"games {c.games:,} per variant  seed {c.seed}",
+             "every interval: 95%, over games (n = games per variant); lower game scores are better"]
+    if c.strongest:
+        lines.append(f"skill gap = win share of {c.strongest} - win share of {c.weakest} "
+                     "(the strongest and weakest heuristic seated, by the baseline)")
+    lines.append("-bonus rate: of finished rounds, the share whose finisher had the lowest score "
+                 "(conditional on the seated strategies' choices of when to finish)")
+    for title, rows, diff in (("per variant", c.estimates, False), ("change against the baseline", c.changes, True)):
+        lines += ["", title]
+        for m in MEASURES:
+            cells = []
+            for v, row in zip(c.variants, rows):
+                if diff and not row:
+                    continue
+                cells.append((v.name, _fmt(row.get(m) if row else None, DIGITS[m])))
+            if not cells:
+                continue
+            lines.append(f"  {LABELS[m]}")
+            width = max(len(n) for n, _ in cells)
+            for name, text in cells:
+                lines.append(f"    {name:<{width}}  {text}")
+        if diff:
+            kinds = [f"{v.name}: {'paired (same deals)' if ch.get('paired') else 'unpaired (other deck)'}"
+                     for v, ch in zip(c.variants[1:], c.changes[1:])]
+            lines.append("  differences: " + "; ".join(kinds))
+    return "\n".join(lines) + "\n"

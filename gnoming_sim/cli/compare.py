@@ -1,0 +1,142 @@
+"""``gnoming-sim compare``: the same games under rules/deck variants, against the published rules."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+
+import click
+
+from gnoming_sim.cli import group  # group.stderr is looked up at call time (tests swap it)
+from gnoming_sim.cli import options as opt
+from gnoming_sim.cli.group import cli
+from gnoming_sim.game.errors import GnomingError
+
+
+def parse_variant(spec: str):
+    """``NAME=rules.toml[,deck.toml]`` -> Variant (either file may be empty: ``x=,deck.toml``)."""
+    from gnoming_sim.batch.compare import Variant
+    from gnoming_sim.game.deck import PUBLISHED, load_deck
+    from gnoming_sim.game.rules import RuleConfig, load_rules
+
+    name, sep, files = spec.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise GnomingError(f"--variant {spec!r}: expected NAME=rules.toml[,deck.toml]")
+    parts = [p.strip() for p in files.split(",")]
+    if len(parts) > 2 or not any(parts):
+        raise GnomingError(f"--variant {spec!r}: expected NAME=rules.toml[,deck.toml]")
+    rules_path = parts[0] or None
+    deck_path = parts[1] if len(parts) == 2 and parts[1] else None
+    try:
+        rules = load_rules(rules_path) if rules_path else RuleConfig()
+        deck = load_deck(deck_path) if deck_path else PUBLISHED
+    except GnomingError as exc:
+        raise GnomingError(f"--variant {name}: {exc}") from None
+    return Variant(name, rules, deck)
+
+
+class _ParquetRows:
+    """Rows of every variant to a temporary file beside ``out``, renamed into place at the end."""
+
+    def __init__(self, out: Path, seats, meta: dict):
+        self.out, self.seats, self.meta = out, list(dict.fromkeys(seats)), meta
+        self.tmp = out.with_name(f".{out.name}.partial")
+        self.writer = None
+
+    def __call__(self, variant, res):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        from gnoming_sim.batch.parquet import table_of
+
+        names = list(res.strategy_names)
+        table = table_of(res.first_game, res.round_stats, res.seat_strategy, names)
+        table = table.append_column("variant", pa.array([variant.name] * table.num_rows).dictionary_encode())
+        if self.writer is None:
+            schema = table.schema.with_metadata({b"gnoming_sim_compare": json.dumps(self.meta).encode()})
+            self.writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
+            self.schema = schema
+        self.writer.write_table(table.cast(self.schema))
+
+    def close(self, ok: bool):
+        if self.writer is not None:
+            self.writer.close()
+        if ok and self.tmp.exists():
+            os.replace(self.tmp, self.out)
+        elif self.tmp.exists():
+            self.tmp.unlink()
+
+
+@cli.command()
+@opt.players
+@opt.strategy
+@opt.seats
+@opt.strategies_file
+@opt.seed
+@opt.rotate
+@click.option("--variant", "variants", multiple=True, metavar="NAME=RULES.toml[,DECK.toml]",
+              help="A variant to compare with the published rules and deck (repeatable).")
+@click.option("--house-rules", is_flag=True,
+              help="Add the report's seven house-rules variants (no bouncing, ..., twice the mulligans and hazards).")
+@click.option("--games", type=int, default=20_000, show_default=True, metavar="N", help="Games per variant.")
+@opt.threads
+@click.option("--out", type=click.Path(), default=None, metavar="FILE.parquet",
+              help="Also write every row (game, round, seat, with a 'variant' column) to this Parquet file.")
+@click.option("--force", is_flag=True, help="Replace an existing --out file.")
+@opt.as_json
+def compare(players, strategy, seats, strategies_path, seed, rotate, variants, house_rules, games, threads,
+            out, force, as_json):
+    """Play the same games under rules/deck variants; print what each changes, with 95% intervals."""
+    from gnoming_sim.batch import compare as cmp
+
+    opt.check_players(players)
+    opt.check_seed(seed)
+    opt.check_at_least("--games", games, 1)
+    opt.check_at_least("--threads", threads, 1)
+    if games > 10**9:
+        raise GnomingError(f"--games must be at most 1000000000 per variant, got {games}")
+    opt.load_strategies_file(strategies_path)
+    names = opt.seat_strategies(strategy, seats, players)
+    chosen = [parse_variant(v) for v in variants] + (list(cmp.HOUSE_RULES) if house_rules else [])
+    chosen = cmp.check_variants(chosen, players)[1:]
+    if force and out is None:
+        raise GnomingError("--force needs --out")
+    sink = None
+    if out is not None:
+        path = Path(out)
+        if path.is_dir():
+            raise GnomingError(f"--out {out}: is a directory, expected a .parquet file name")
+        if path.exists() and not force:
+            raise GnomingError(f"--out {out}: the file exists (use --force to replace it)")
+        if not path.parent.is_dir():
+            raise GnomingError(f"--out {out}: the folder {path.parent} does not exist")
+        sink = _ParquetRows(path, names, {"players": players, "seats": list(names), "games": games,
+                                          "seed": seed, "variants": [v.name for v in chosen]})
+    total = games * (len(chosen) + 1)
+    ok = False
+    try:
+        with _progress(total) as advance:
+            result = cmp.compare(chosen, players, names, games, seed, rotate=rotate, threads=threads,
+                                 progress=advance, sink=sink)
+        ok = True
+    finally:
+        if sink is not None:
+            sink.close(ok)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        click.echo(cmp.format_comparison(result), nl=False)
+        if out is not None:
+            click.echo(f"rows: {out}")
+
+
+@contextlib.contextmanager
+def _progress(total: int):
+    stream = group.stderr()
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        yield lambda done: None
+        return
+    with click.progressbar(length=total, label="games", file=stream, show_pos=True) as bar:
+        yield lambda done: bar.update(done - bar.pos)

@@ -1,0 +1,113 @@
+"""The state of one game in the jitted core, as one record, and the function that allocates it.
+
+Every kernel function below :func:`gnoming_sim.kernel.game_loop.play_batch` receives the
+game's state as one :class:`Table` (a numba-supported named tuple of arrays) instead of
+dozens of positional arrays, so two arrays of the same type cannot be swapped by
+position.  ``play_batch`` calls :func:`new_table` once per game *inside* its ``prange``
+body: every array a game writes is that game's own, which is what keeps the parallel loop
+free of races (the strategy tables, rules and deck it reads are shared and read-only).
+
+A strategy is handed only :class:`Obs` (what every player sees, RULES.md §7) and its own
+:class:`Memo` (notes it keeps between the decisions of one turn); the true layouts and the
+draw pile order are not in either.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from gnoming_sim.game.cards import N_SLOTS
+from gnoming_sim.game.observation import N_CHOICES, N_OBS
+from gnoming_sim.game.rules import LAYOUT
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.policy.dispatch import N_MEMO_PLAN, N_PARAMS, N_SCRATCH
+from gnoming_sim.kernel.scoring import N_PARTS
+
+# ``Table.st``: the table's scalars
+S_DPTR = 0        # draw pile: draw[st[S_DPTR]:st[S_DEND]], top first
+S_DEND = 1
+S_PLEN0 = 2       # S_PLEN0 + k: cards on discard pile k
+S_REMOVED = 4     # hazards removed from play this round
+S_TURN = 5        # turns played in this round (all seats)
+S_FINISHER = 6    # seat that finished, -1 if none
+S_STALLED = 7     # NOT_STALLED, or the trace's STALL_* reason
+S_FINISH_TURN = 8
+N_ST = 9
+
+NOT_STALLED = -1
+N_FLIPS = 2       # cards each player turns face up at the start of a round
+RNG_WORDS = 4     # xoshiro256** state
+
+Obs = namedtuple("Obs", ["pub", "vis", "fd", "unknown", "scores"])
+Obs.__doc__ = """What a strategy sees (layout in :mod:`gnoming_sim.game.observation`).
+
+    pub     int64[N_OBS]      public scalars (O_*)
+    vis     int8[P, LAYOUT]   every layout as seen: the card if face up, HIDDEN if face down
+    fd      int64[P]          face-down cards per seat
+    unknown int64[N_SLOTS]    unseen cards per code, with running totals in U_COUNT / U_COST
+    scores  int64[P]          game scores of the finished rounds
+"""
+
+Memo = namedtuple("Memo", ["plan", "scratch"])
+Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of every turn).
+
+    plan    int64[N_MEMO_PLAN]    the pile top a draw decision planned for and where (MEMO_*)
+    scratch float64[N_SCRATCH]    the heuristic's per-layout precompute (kernel.policy.estimate)
+"""
+
+Table = namedtuple("Table", ["lay", "up", "vis", "fd", "draw", "piles", "unknown", "st", "scores",
+                             "turns", "at_finish", "kinds", "params", "rng", "obs", "memo", "legal",
+                             "flips", "parts", "tr", "tn"])
+Table.__doc__ = """One game's state and workspace (allocated by :func:`new_table`).
+
+    lay       int8[P, LAYOUT]     true cards of every layout, row-major
+    up        int8[P, LAYOUT]     1 if face up
+    vis       int8[P, LAYOUT]     what everyone sees: lay where up, else HIDDEN  (= obs.vis)
+    fd        int64[P]            face-down count per seat                       (= obs.fd)
+    draw      int8[N]             the draw pile (see S_DPTR)
+    piles     int8[2, N]          discard piles, bottom first: piles[k, :st[S_PLEN0 + k]]
+    unknown   int64[N_SLOTS]      unseen cards per code (card counting, public)  (= obs.unknown)
+    st        int64[N_ST]         scalars (S_*)
+    scores    int64[P]            game scores so far                             (= obs.scores)
+    turns     int64[P]            turns of each seat in this round
+    at_finish int64[P, 2]         per seat, visible score and face-down count when somebody finished
+    kinds     int64[P]            strategy family per seat (read-only copy)
+    params    float64[P, N_PARAMS] strategy parameters per seat (read-only copy)
+    rng       uint64[RNG_WORDS]   the game's random stream
+    obs       Obs                 the public observation handed to strategies
+    memo      Memo                the deciding strategy's notes for this turn
+    legal     int8[N_CHOICES]     the legal mask of the pending decision
+    flips     int64[N_FLIPS]      initial flips chosen
+    parts     int32[N_PARTS]      score parts of one layout
+    tr        int32[cap, 4]       action trace (cap may be 0); tn int64[1] its length
+"""
+
+
+@jit(nrt=True)
+def new_table(P, N, kinds, params, seat_strategy, tr):
+    """Allocate one game's :class:`Table` for P seats and an N-card deck.
+
+    ``kinds`` int64[S] / ``params`` float64[S, N_PARAMS] describe the S strategies of the
+    batch; ``seat_strategy`` int16[P] picks one per seat; ``tr`` is the game's trace buffer.
+    """
+    seat_kinds = np.empty(P, dtype=np.int64)
+    seat_params = np.empty((P, N_PARAMS), dtype=np.float64)
+    for s in range(P):
+        j = seat_strategy[s]
+        seat_kinds[s] = kinds[j]
+        seat_params[s] = params[j]
+    vis = np.empty((P, LAYOUT), dtype=np.int8)
+    fd = np.empty(P, dtype=np.int64)
+    unknown = np.empty(N_SLOTS, dtype=np.int64)
+    scores = np.zeros(P, dtype=np.int64)
+    pub = np.zeros(N_OBS, dtype=np.int64)
+    obs = Obs(pub, vis, fd, unknown, scores)
+    memo = Memo(np.zeros(N_MEMO_PLAN, dtype=np.int64), np.zeros(N_SCRATCH, dtype=np.float64))
+    return Table(np.empty((P, LAYOUT), dtype=np.int8), np.empty((P, LAYOUT), dtype=np.int8), vis, fd,
+                 np.empty(N, dtype=np.int8), np.empty((2, N), dtype=np.int8), unknown,
+                 np.zeros(N_ST, dtype=np.int64), scores, np.zeros(P, dtype=np.int64),
+                 np.zeros((P, 2), dtype=np.int64), seat_kinds, seat_params,
+                 np.empty(RNG_WORDS, dtype=np.uint64), obs, memo, np.zeros(N_CHOICES, dtype=np.int8),
+                 np.zeros(N_FLIPS, dtype=np.int64), np.zeros(N_PARTS, dtype=np.int32), tr,
+                 np.zeros(1, dtype=np.int64))

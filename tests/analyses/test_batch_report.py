@@ -1,0 +1,178 @@
+"""The batch report page (`report --from FILE.parquet`): every section and figure is there, each
+figure embedded and saved beside; no NaN, None or empty cell reaches the page; every
+summary.json interval contains its mean; the conditioning of P(-5) is stated; an
+interrupted batch says so; and a headless Chromium renders the page as more than a blank sheet."""
+from __future__ import annotations
+
+import base64
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import pytest
+
+from gnoming_sim.analyses.batch_report import write_batch_report
+from gnoming_sim.batch.runner import BatchSpec, run_batch
+from gnoming_sim.batch.scan import scan_batch
+
+SECTIONS = ("standings", "scores", "turns", "early-finish", "hazards-lines", "how-made")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+class Page(HTMLParser):
+    """Text per section id, images, and the body cells of every table."""
+
+    def __init__(self):
+        super().__init__()
+        self.sections: dict[str, str] = {}
+        self.images: list[dict] = []
+        self.tables: list[list[str]] = []
+        self._open: list[str] = []
+        self._cell = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section":
+            self._open.append(attrs.get("id", ""))
+            self.sections.setdefault(self._open[-1], "")
+        elif tag == "img":
+            self.images.append(attrs)
+        elif tag == "table":
+            self.tables.append([])
+        elif tag == "td":
+            self._cell = ""
+
+    def handle_endtag(self, tag):
+        if tag == "section" and self._open:
+            self._open.pop()
+        elif tag == "td" and self._cell is not None:
+            self.tables[-1].append(self._cell.strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        for sid in self._open:
+            self.sections[sid] += " " + data
+        if self._cell is not None:
+            self._cell += data
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    root = tmp_path_factory.mktemp("batch-page")
+    path = root / "games.parquet"
+    run_batch(BatchSpec.make(4, ("builder", "greedy", "rusher", "cautious"), 1200, seed=4), out=path,
+              chunk_size=400)
+    out = root / "report"
+    summary = write_batch_report(scan_batch(path), out)
+    page = Page()
+    page.feed((out / "index.html").read_text(encoding="utf-8"))
+    return out, page, summary
+
+
+def test_every_section_is_there(report):
+    _, page, _ = report
+    for sid in SECTIONS:
+        assert sid in page.sections, sid
+    made = page.sections["how-made"]
+    for fact in ("master seed", "4", "builder, greedy, rusher, cautious", "finisher_tie_is_lowest",
+                 "Deck: published", "110 cards", "pair_weight", "--seed 4", "row groups"):
+        assert fact in made, fact
+
+
+def test_figures_are_embedded_and_saved_beside(report):
+    out, page, _ = report
+    embedded = sorted(base64.b64decode(img["src"].split(",", 1)[1]) for img in page.images)
+    saved = sorted(p.read_bytes() for p in out.glob("*.png"))
+    assert len(embedded) == len(saved) == 6
+    assert embedded == saved
+    assert all(png.startswith(PNG_MAGIC) and len(png) > 5000 for png in saved)
+    assert all(img.get("alt") for img in page.images)
+
+
+def test_no_missing_number_and_no_empty_cell(report):
+    _, page, _ = report
+    text = " ".join(page.sections.values())
+    assert not re.search(r"\bnan\b|\binf\b|\u2014", text, flags=re.IGNORECASE), "a missing number is shown"
+    assert not re.search(r"\bNone\b", text)
+    assert len(page.tables) >= 8
+    for cells in page.tables:
+        assert cells and all(cells), cells
+
+
+def test_every_number_has_its_interval_and_n(report):
+    _, page, _ = report
+    standings = page.sections["standings"]
+    assert standings.count("[") >= 2 * 4 + 2 * 4       # score and win share, per strategy and per seat
+    assert "n = games" in standings and "1,200" in standings
+
+
+def test_early_finish_states_its_conditioning(report):
+    _, page, _ = report
+    text = " ".join(page.sections["early-finish"].split())
+    assert "conditional on" in text and "chose to finish" in text
+
+
+def _estimates(node, path=""):
+    if isinstance(node, dict):
+        if "mean" in node and "ci95" in node:
+            yield path, node
+        for key, value in node.items():
+            yield from _estimates(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _estimates(value, f"{path}[{i}]")
+
+
+def test_summary_intervals_contain_their_means(report):
+    out, _, summary = report
+    assert json.loads((out / "summary.json").read_text()) == json.loads(json.dumps(summary))
+    found = list(_estimates(summary))
+    assert len(found) > 60
+    for path, e in found:
+        lo, hi = e["ci95"]
+        assert all(math.isfinite(v) for v in (e["mean"], lo, hi)), path
+        assert lo <= e["mean"] <= hi, (path, e)
+        assert e["n"] == 1200, path
+
+
+def test_an_interrupted_batch_says_so(tmp_path):
+    path = tmp_path / "cut.parquet"
+    run_batch(BatchSpec.make(2, ("greedy", "rusher"), 400, seed=1), out=path, chunk_size=100,
+              stop_after_chunks=1)
+    write_batch_report(scan_batch(path), tmp_path / "r")
+    text = " ".join((tmp_path / "r" / "index.html").read_text().split())
+    assert "Interrupted batch" in text and "100 of the 400 games" in text
+
+
+def _chromium() -> str | None:
+    return next((path for path in map(shutil.which, CHROMIUM_NAMES) if path), None)
+
+
+def test_chromium_renders_a_page_that_is_not_blank(report, tmp_path):
+    browser = _chromium()
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is missing on CI (.ci/run installs Debian's chromium)")
+        pytest.skip("Chromium is not installed")
+    from PIL import Image
+
+    out, _, _ = report
+    shot = tmp_path / "shot.png"
+    cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,2000",
+           f"--screenshot={shot}", (out / "index.html").resolve().as_uri()]
+    subprocess.run(cmd, capture_output=True, timeout=120, check=False)
+    assert shot.exists(), "Chromium wrote no screenshot"
+    with Image.open(shot) as im:
+        rgb = im.convert("RGB")
+        colors = rgb.getcolors(maxcolors=1 << 24)
+        pixels = rgb.size[0] * rgb.size[1]
+    white = sum(n for n, c in colors if min(c) >= 250)
+    assert len(colors) > 200, "the page rendered with almost no colours"
+    assert white / pixels < 0.95, "the page is (nearly) blank"

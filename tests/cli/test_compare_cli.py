@@ -1,0 +1,72 @@
+"""`gnoming-sim compare` from the command line."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from gnoming_sim.cli.app import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+SEATS = ["--players", "4", "--seats", "builder,greedy,rusher,cautious"]
+
+
+def run(args):
+    return CliRunner().invoke(cli, args, catch_exceptions=False)
+
+
+def test_the_readme_command_works_and_json_has_every_measure(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    r = run(["compare", *SEATS, "--games", "200", "--variant", "nobounce=examples/nobounce.toml", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    names = [v["name"] for v in data["variants"]]
+    assert names == ["baseline", "nobounce"]
+    change = data["variants"][1]["change_vs_baseline"]
+    assert change["paired"] is True
+    for m in ("turns", "stalled", "score", "seat_spread", "skill_gap", "close", "minus5"):
+        est = data["variants"][1]["estimates"][m]
+        assert est["lo"] <= est["mean"] <= est["hi"], m
+        assert change[m]["lo"] <= change[m]["mean"] <= change[m]["hi"], m
+    assert data["variants"][1]["rules"]["bouncing"] is False
+
+
+def test_text_output_says_paired_or_unpaired(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    r = run(["compare", *SEATS, "--games", "100", "--variant", "nb=examples/nobounce.toml",
+             "--variant", "wild=,examples/wild-deck.toml"])
+    assert r.exit_code == 0, r.output
+    assert "nb: paired (same deals)" in r.output and "wild: unpaired (other deck)" in r.output
+    assert "95%, over games" in r.output
+
+
+def test_out_writes_every_variant_and_never_replaces_without_force(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "cmp.parquet"
+    args = ["compare", *SEATS, "--games", "50", "--variant", "nb=examples/nobounce.toml", "--out", str(out)]
+    assert run(args).exit_code == 0
+    table = pq.read_table(out)
+    assert table.num_rows == 2 * 50 * 3 * 4
+    assert set(table.column("variant").to_pylist()) == {"baseline", "nb"}
+    before = out.read_bytes()
+    r = run(args)
+    assert r.exit_code == 2 and "exists" in r.output and out.read_bytes() == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--variant", "nobounce"], "expected NAME=rules.toml"),
+    (["--variant", "=examples/nobounce.toml"], "expected NAME=rules.toml"),
+    (["--variant", "x=missing.toml"], "--variant x:"),
+    (["--variant", "baseline=examples/nobounce.toml"], "reserved"),
+    ([], "at least one --variant"),
+    (["--variant", "nb=examples/nobounce.toml", "--force"], "--force needs --out"),
+    (["--variant", "nb=examples/nobounce.toml", "--games", "0"], "--games"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    r = CliRunner().invoke(cli, ["compare", *SEATS, *args])
+    assert r.exit_code == 2, r.output
+    assert message in r.output and len(r.output.strip().splitlines()) == 1

@@ -1,0 +1,134 @@
+"""The package's shape: stages import only from earlier stages, and no module imports itself
+back through a cycle (imports inside functions count too: they must not dodge a cycle)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import gnoming_sim
+
+PACKAGE = Path(gnoming_sim.__file__).parent
+ANALYSES = Path(__file__).resolve().parents[1] / "analyses"   # installed as gnoming_sim.analyses
+
+# stage -> the stages it may import from (besides itself)
+ALLOWED = {
+    "game": set(),
+    "kernel": {"game"},
+    "reference": {"game"},              # the referee shares no rule code with the kernel
+    "batch": {"game", "kernel"},
+    "analyses": {"game", "kernel", "batch"},
+    "cli": {"game", "kernel", "reference", "batch", "analyses"},
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for root, prefix in ((PACKAGE, "gnoming_sim"), (ANALYSES, "gnoming_sim.analyses")):
+        for path in sorted(root.rglob("*.py")):
+            rel = path.relative_to(root).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            name = ".".join([prefix, *parts])
+            if root == PACKAGE and parts and parts[0] == "analyses":
+                continue
+            found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _resolve(module: str, is_package: bool, node: ast.AST) -> list[str]:
+    """The project modules an import statement names (a submodule where it names one)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names if a.name.startswith("gnoming_sim")]
+    assert isinstance(node, ast.ImportFrom)
+    if node.level:
+        base = module.split(".")
+        base = base if is_package else base[:-1]
+        base = base[:len(base) - (node.level - 1)]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    if not target.startswith("gnoming_sim"):
+        return []
+    names = []
+    for alias in node.names:
+        sub = f"{target}.{alias.name}"
+        names.append(sub if sub in MODULES else target)
+    return names
+
+
+def _imports() -> dict[str, set[str]]:
+    graph = {}
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        targets = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                targets.update(_resolve(name, path.name == "__init__.py", node))
+        graph[name] = {t for t in targets if t != name}
+    return graph
+
+
+GRAPH = _imports()
+
+
+def _stage(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in ALLOWED else None
+
+
+def test_every_module_belongs_to_a_stage():
+    loose = [m for m in MODULES if _stage(m) is None and m not in ("gnoming_sim", "gnoming_sim.__main__")]
+    assert not loose, f"modules outside the stage folders: {loose}"
+
+
+def test_no_stage_imports_a_later_one_or_the_facade():
+    bad = []
+    for module, targets in GRAPH.items():
+        stage = _stage(module)
+        if stage is None:
+            continue  # the facade (gnoming_sim/__init__.py) may import every stage
+        for target in targets:
+            other = _stage(target)
+            if other is None:
+                bad.append(f"{module} imports the package root ({target})")
+            elif other != stage and other not in ALLOWED[stage]:
+                bad.append(f"{module} ({stage}) imports {target} ({other})")
+    assert not bad, "\n".join(bad)
+
+
+def test_no_import_cycles():
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(m, path):
+        state[m] = 1
+        for t in sorted(GRAPH.get(m, ())):
+            if t not in GRAPH:
+                continue
+            if state.get(t) == 1:
+                cycles.append(" -> ".join(path[path.index(t):] + [t]))
+            elif t not in state:
+                visit(t, path + [t])
+        state[m] = 2
+
+    for m in sorted(GRAPH):
+        if m not in state:
+            visit(m, [m])
+    assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+@pytest.mark.parametrize("name", ["simulate", "score_layout", "RuleConfig", "Deck", "PUBLISHED",
+                                  "GnomingError", "strategies", "__version__"])
+def test_public_api_is_importable_from_the_top(name):
+    assert getattr(gnoming_sim, name) is not None
+
+
+def test_the_walk_sees_the_whole_tree():
+    """Guards the test itself: it must find modules of every stage and real edges."""
+    assert {_stage(m) for m in MODULES} >= set(ALLOWED)
+    assert "gnoming_sim.kernel.table" in GRAPH["gnoming_sim.kernel.turn"]
+    assert "gnoming_sim.game.rules" in GRAPH["gnoming_sim.kernel.state"]
