@@ -14,7 +14,7 @@ from pathlib import Path
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
 
-NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")   # a bare TOML key that --seats A,B accepts
 INTEGER_PARAMS = ("bounce", "hazard_flip", "initial_flips")
 
 
@@ -24,6 +24,7 @@ def atomic_write(path, data: bytes | str) -> None:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, 0o666 & ~_umask())   # mkstemp makes it private; the result is an ordinary file
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
             fh.flush()
@@ -35,14 +36,20 @@ def atomic_write(path, data: bytes | str) -> None:
         raise
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def check_name(name: str) -> str:
     """A strategy name for the TOML file: a bare TOML key, not a preset's name."""
-    from gnoming_sim.kernel.policy.registry import PRESETS
+    from gnoming_sim.kernel.policy.registry import BUILTIN
 
     if not NAME_RE.match(name or ""):
-        raise GnomingError(f"--name must start with a letter and hold only letters, digits, '_' and '-', "
+        raise GnomingError(f"--name must start with a letter and hold only letters, digits, '_' and '-' (at most 40), "
                            f"got {name!r}")
-    if name in {s.name for s in PRESETS}:
+    if name in {s.name for s in BUILTIN}:
         raise GnomingError(f"--name {name!r} is a preset's name; choose another")
     return name
 
@@ -99,7 +106,7 @@ def plot_curve(rows: list[dict], path, title: str) -> None:
     ax.set_ylabel("game score minus field's, per game (lower is better)")
     games = sum(r["games"] * r["candidates"] for r in rows)
     ax.set_title(f"{title}\n{len(rows)} generations, {games:,} candidate games", fontsize=10)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="center right")
     ax2 = ax.twinx()
     ax2.step(gen, [r["games"] for r in rows], where="post", color="grey", lw=0.8, alpha=0.6)
     ax2.set_ylabel("games per candidate", color="grey")

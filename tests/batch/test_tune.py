@@ -200,3 +200,21 @@ def test_tuning_on_dask_workers_plays_the_same_generations(tmp_path):
     assert there.exit_code == 0, there.output
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "here-log.csv").drop(columns=TIMING),
                                   pd.read_csv(tmp_path / "dask-log.csv").drop(columns=TIMING))
+
+
+# ------------------------------------------------------------------ the committed preset
+EXPERT_RUN = __import__("pathlib").Path(__file__).resolve().parents[2] / "tuning" / "expert-4p"
+
+
+def test_expert_preset_is_the_committed_tuning_result(write_toml):
+    (tuned,) = registry.load_file(EXPERT_RUN / "tuned.toml")
+    assert registry.get("expert").params == tuned.params
+    assert "gnoming-sim tune --players 4 --budget 1200 --seed 1" in registry.get("expert").description
+    with pytest.raises(registry.GnomingError, match="would replace a preset"):
+        registry.load_file(write_toml('[strategy.expert]\nbase = "greedy"\n'))
+
+
+def test_expert_beats_builder_by_at_least_3_points_on_held_out_deals():
+    """The issue's aim, on 2,000 held-out deals at 4 players (another seed than the README's table)."""
+    (row,) = held_out("expert", "builder", players=(4,), games=2000, seed=7, threads=1)
+    assert row["hi"] < -3.0, row
