@@ -42,7 +42,7 @@ def test_tuner_improves_a_weakened_preset_on_held_out_deals(tmp_path):
     tuner = Tuner(spec, tmp_path / "t.toml", name="fixed")
     outcome = tuner.run(budget=600, generations=3, threads=1)
     assert [r["generation"] for r in outcome.rows] == [0, 1, 2]
-    fixed = registry.register(registry.from_dict("fixed", dict(outcome.params)))
+    fixed = registry.Strategy("fixed", registry.KIND_HEURISTIC, "the tuned point", outcome.params)
     (row,) = held_out(fixed, weak, players=(4,), games=2000, seed=11, threads=1)
     assert row["games"] == 2000
     assert row["hi"] < 0, row                      # fixed scores less than weak, at 99%
