@@ -187,8 +187,8 @@ class Tuner:
     (what ``resume`` continues) after every generation.
     """
 
-    def __init__(self, spec: TuneSpec, out, *, log=None, name: str = "tuned", resume: bool = False,
-                 force: bool = False, command: str = ""):
+    def __init__(self, spec: TuneSpec, out, *, log=None, plot=None, name: str = "tuned",
+                 resume: bool = False, force: bool = False, command: str = ""):
         self.spec = spec
         self.name = tune_output.check_name(name)
         self.command = command
@@ -196,13 +196,13 @@ class Tuner:
         if self.out.suffix.lower() != ".toml":
             raise GnomingError(f"--out {self.out}: the tuned strategy is written as TOML; name it *.toml")
         self.log = Path(log) if log is not None else default_path(self.out, "-log.csv")
+        self.plot = Path(plot) if plot is not None else default_path(self.out, ".png")
         self.state_path = self.out.with_name(self.out.name + ".state")
-        for path, what in ((self.log, "--log"), (self.state_path, "state file")):
-            if path.resolve() == self.out.resolve():
-                raise GnomingError(f"{what} {path} is the same file as --out")
-            if path.exists() and not (resume or force):
-                raise GnomingError(f"{what} {path} already exists; add --resume to continue the tuning "
-                                   f"or --force to start over")
+        for path, what in ((self.log, "--log"), (self.plot, "--plot"), (self.state_path, "state file")):
+            check_beside(path, what, self.out, resume or force)
+        if resume and not self.state_path.exists() and self.out.exists():
+            raise GnomingError(f"--resume: {self.out} has no tuning state beside it ({self.state_path.name}); "
+                               f"add --force instead to replace it")
         self.state = self._load_state() if resume and self.state_path.exists() else None
 
     def _load_state(self) -> dict:
@@ -304,6 +304,23 @@ class Tuner:
 
 def default_path(out: Path, suffix: str) -> Path:
     return out.with_name(out.stem + suffix)
+
+
+def check_beside(path: Path, what: str, out: Path, may_replace: bool) -> None:
+    """An output written beside ``out``: another file, in a writable directory, not replaced by accident."""
+    import os
+
+    if path.resolve() == out.resolve():
+        raise GnomingError(f"{what} {path} is the same file as --out")
+    if path.is_dir():
+        raise GnomingError(f"{what} {path} is a directory")
+    if not path.parent.is_dir():
+        raise GnomingError(f"{what} {path}: directory {path.parent} does not exist")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise GnomingError(f"{what} {path}: directory {path.parent} is not writable")
+    if path.exists() and not may_replace:
+        raise GnomingError(f"{what} {path} already exists; add --resume to continue the tuning "
+                           f"or --force to start over")
 
 
 def _row(g, games, obj, fitness, sigma, spread, se, games_next, inc) -> dict:

@@ -55,7 +55,7 @@ def tune(players, budget, seed, out, field, start, name, log_path, plot_path, ga
     seat in turn; the objective is its game score minus the field's on the same deal.
     """
     from gnoming_sim.batch.distributed import open_pool
-    from gnoming_sim.batch.tune import TuneSpec, Tuner, default_path
+    from gnoming_sim.batch.tune import TuneSpec, Tuner
 
     opt.check_players(players)
     opt.check_seed(seed)
@@ -68,9 +68,9 @@ def tune(players, budget, seed, out, field, start, name, log_path, plot_path, ga
     rules_ = opt.load_rules_file(rules_path)
     deck_ = opt.load_deck_file(deck_path, players)
     spec = TuneSpec.make(players, field, start, seed, games, max_games, popsize, rules_, deck_)
-    tuner = Tuner(spec, out, log=log_path, name=name, resume=resume, force=force,
+    tuner = Tuner(spec, out, log=log_path, plot=plot_path, name=name, resume=resume, force=force,
                   command=_command_line())
-    plot = click.format_filename(plot_path) if plot_path else default_path(tuner.out, ".png")
+    plot = tuner.plot
     title = f"tune: {players} players vs {spec.field_label}, from {spec.start.name}, seed {seed}"
     resumed = len(tuner.state["rows"]) if tuner.state else 0
     if resumed:

@@ -161,10 +161,27 @@ def test_bad_input_is_one_line_exit_2(tmp_path, args, msg):
     assert not (tmp_path / "t.toml").exists()
 
 
-@pytest.mark.parametrize("out, msg", [("t.txt", "name it *.toml"), ("no/dir/t.toml", "does not exist")])
-def test_bad_out_is_one_line_exit_2(tmp_path, out, msg):
-    res = _tune(tmp_path, out=out)
-    assert res.exit_code == 2 and msg in res.output and res.output.count("\n") == 1
+@pytest.mark.parametrize("out, extra, msg", [
+    ("t.txt", [], "name it *.toml"),
+    ("no/dir/t.toml", [], "does not exist"),
+    ("t.toml", ["--log", "no/dir/log.csv"], "--log no/dir/log.csv: directory no/dir does not exist"),
+    ("t.toml", ["--plot", "."], "--plot . is a directory"),
+])
+def test_bad_out_is_one_line_exit_2(tmp_path, monkeypatch, out, extra, msg):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli, ["tune", "--generations", "1", "--out", out, *extra])
+    assert res.exit_code == 2 and msg in res.output and res.output.count("\n") == 1, res.output
+
+
+def test_an_existing_plot_or_foreign_out_is_not_replaced(tmp_path):
+    (tmp_path / "t.png").write_bytes(b"mine")
+    res = _tune(tmp_path, "--generations", "1")
+    assert res.exit_code == 2 and "--plot" in res.output and "already exists" in res.output
+    (tmp_path / "t.png").unlink()
+    (tmp_path / "t.toml").write_text("# mine\n")
+    res = _tune(tmp_path, "--generations", "1", "--resume")
+    assert res.exit_code == 2 and "no tuning state beside it" in res.output
+    assert (tmp_path / "t.toml").read_text() == "# mine\n"
 
 
 # ------------------------------------------------------------------ held-out
