@@ -27,7 +27,8 @@ import contextlib
 import math
 import pickle
 import time
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -65,7 +66,7 @@ class TuneSpec:
     games: int = 2000
     max_games: int = 64000
     popsize: int | None = None
-    rules: RuleConfig = field(default_factory=RuleConfig)
+    rules: RuleConfig = dataclasses.field(default_factory=RuleConfig)
     deck: Deck = PUBLISHED
 
     @classmethod
