@@ -208,10 +208,6 @@ def test_study_options_do_not_mix_with_from(batch, args, fragment):
     _one_line_error(_run("report", "--from", root / "b.parquet", *args), fragment)
 
 
-def test_force_without_from_is_refused(tmp_path):
-    _one_line_error(_run("report", "--force", "--out", tmp_path / "r"), "--force")
-
-
 def test_simulate_report_needs_out(tmp_path):
     _one_line_error(_run("simulate", "--games", 10, "--report", tmp_path / "r"), "--report needs --out")
 
