@@ -1,7 +1,6 @@
 """``gnoming-sim compare``: the same games under rules/deck variants, against the published rules."""
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from pathlib import Path
@@ -117,7 +116,7 @@ def compare(players, strategy, seats, strategies_path, seed, rotate, variants, h
     total = games * (len(chosen) + 1)
     ok = False
     try:
-        with _progress(total) as advance:
+        with group.progress_bar(total) as advance:
             result = cmp.compare(chosen, players, names, games, seed, rotate=rotate, threads=threads,
                                  progress=advance, sink=sink)
         ok = True
@@ -131,12 +130,3 @@ def compare(players, strategy, seats, strategies_path, seed, rotate, variants, h
         if out is not None:
             click.echo(f"rows: {out}")
 
-
-@contextlib.contextmanager
-def _progress(total: int):
-    stream = group.stderr()
-    if not (hasattr(stream, "isatty") and stream.isatty()):
-        yield lambda done: None
-        return
-    with click.progressbar(length=total, label="games", file=stream, show_pos=True) as bar:
-        yield lambda done: bar.update(done - bar.pos)

@@ -8,6 +8,7 @@ errors, into :class:`UserError`.
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import click
@@ -66,3 +67,17 @@ def cli():
 def stderr():
     """The stream for progress and notices (a function, so tests can swap it)."""
     return sys.stderr
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, label: str = "games", absolute: bool = True):
+    """Yield a callback for progress: a bar on stderr when it is a terminal, else nothing.
+
+    With ``absolute`` the callback takes the count done so far (``advance(done)``), else the
+    count just done (``advance(k)``)."""
+    stream = stderr()
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        yield lambda n: None
+        return
+    with click.progressbar(length=total, label=label, file=stream, show_pos=True) as bar:
+        yield (lambda done: bar.update(done - bar.pos)) if absolute else bar.update

@@ -118,26 +118,6 @@ def seat_strategies(strategy: str | None, seats: str | None, players: int) -> tu
     return tuple(names * players if len(names) == 1 else names)
 
 
-def check_report_dir(path) -> "Path":
-    """The report directory: created if missing, and writable; else a ``--out`` error."""
-    import os
-    import tempfile
-    from pathlib import Path
-
-    out = Path(path)
-    if out.exists() and not out.is_dir():
-        raise GnomingError(f"--out {out} is not a directory")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
-    except OSError as exc:
-        raise GnomingError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
-    if not os.access(out, os.W_OK | os.X_OK):
-        raise GnomingError(f"--out {out}: directory is not writable")
-    return out
-
-
 def load_rules_file(path) -> RuleConfig:
     try:
         return load_rules(path)

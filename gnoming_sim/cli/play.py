@@ -7,7 +7,6 @@ import click
 
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli
-from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import ROUNDS
 
 

@@ -7,7 +7,6 @@ holds files is replaced only with ``--force``.
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import tempfile
@@ -87,7 +86,7 @@ def report_from(path, out=None, force: bool = False, option: str = "--out") -> t
     check_out(target, force, option)
     staging = _staging(target, option)
     try:
-        with _progress(rows, src.name) as advance:
+        with group.progress_bar(rows, f"reading {src.name}", absolute=False) as advance:
             scan = scan_batch(src, progress=advance)
         from gnoming_sim.analyses.batch_report import write_batch_report
 
@@ -102,17 +101,6 @@ def report_from(path, out=None, force: bool = False, option: str = "--out") -> t
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return target, summary
-
-
-@contextlib.contextmanager
-def _progress(rows: int, name: str):
-    """Yield ``advance(rows)``: a bar over the file's rows on a terminal, else nothing."""
-    stream = group.stderr()
-    if not (hasattr(stream, "isatty") and stream.isatty()):
-        yield lambda n: None
-        return
-    with click.progressbar(length=rows, label=f"reading {name}", file=stream, show_pos=True) as bar:
-        yield bar.update
 
 
 # ------------------------------------------------------------------ simulate --report

@@ -1,7 +1,6 @@
 """``gnoming-sim simulate``: a batch of games, its summary, an optional Parquet file."""
 from __future__ import annotations
 
-import contextlib
 import json
 
 import click
@@ -55,7 +54,7 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
 
         report_batch.check_report_option(out, report_dir, force)
     opt.notice_cold_cache()
-    with open_pool(workers, scheduler, threads) as pool, _progress_bar(games) as advance:
+    with open_pool(workers, scheduler, threads) as pool, group.progress_bar(games) as advance:
         outcome = batch.run(threads=threads, progress=advance, pool=pool, notice=_notice)
     summary = outcome.summary
     if as_json:
@@ -74,17 +73,6 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
 
 def _notice(text: str) -> None:
     click.echo(f"{PROG}: {text}", file=group.stderr())
-
-
-@contextlib.contextmanager
-def _progress_bar(games: int):
-    """Yield a callback ``advance(done)``: a bar on stderr when it is a terminal, else nothing."""
-    stream = group.stderr()
-    if not (hasattr(stream, "isatty") and stream.isatty()):
-        yield lambda done: None
-        return
-    with click.progressbar(length=games, label="games", file=stream, show_pos=True) as bar:
-        yield lambda done: bar.update(done - bar.pos)
 
 
 def _report_interruption(outcome) -> None:

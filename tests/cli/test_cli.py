@@ -399,10 +399,10 @@ def test_threads_1_and_2_give_the_same_file(tmp_path):
 # no race with the end of the run).
 _SIGNAL_AFTER_FIRST_BLOCK = """
 import contextlib, os, signal, sys
-import gnoming_sim.cli.simulate as command
+import gnoming_sim.cli.group as group
 
 @contextlib.contextmanager
-def progress_bar(games):
+def progress_bar(total, label="games", absolute=True):
     sent = []
     def advance(done):
         if done > 0 and not sent:
@@ -411,7 +411,7 @@ def progress_bar(games):
                 os.kill(os.getpid(), getattr(signal, os.environ["SIGNAL"]))
     yield advance
 
-command._progress_bar = progress_bar
+group.progress_bar = progress_bar   # simulate looks it up at call time
 from gnoming_sim.cli.app import main
 main(sys.argv[1:])
 """
