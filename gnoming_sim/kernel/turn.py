@@ -19,7 +19,7 @@ from gnoming_sim.game.rules import LAYOUT, R_BOUNCING, R_DISCARD_DRAW_MUST_BE_KE
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.dispatch import bounce_target, discard_pile, draw_source, hazard_flip, placement
 from gnoming_sim.kernel.rng import shuffle_prefix
-from gnoming_sim.kernel.state import S_DEND, S_DPTR, S_PLEN0, S_REMOVED, S_STALLED
+from gnoming_sim.kernel.state import S_DEND, S_DPTR, S_FORCE_POS, S_FORCE_SRC, S_PLEN0, S_REMOVED, S_STALLED
 from gnoming_sim.kernel.table import (
     _can_place,
     _emit,
@@ -73,7 +73,12 @@ def _draw(t, rules, s):
         if ok and must_keep:
             ok = _can_place(t, rules, t.piles[k, plen - 1], s)
         legal[1 + k] = 1 if ok else 0
-    src = draw_source(t.kinds[s], t.params[s], t.rng, t.obs, t.memo, legal)
+    forced = st[S_FORCE_SRC]
+    if forced > 0:  # a rollout's option under test (kernel.rollout); used once
+        st[S_FORCE_SRC] = 0
+        src = forced - 1
+    else:
+        src = draw_source(t.kinds[s], t.params[s], t.rng, t.obs, t.memo, legal)
     if src == SRC_DRAW:
         if st[S_DPTR] == st[S_DEND]:
             if rules[R_RESHUFFLE_WHEN_EMPTY] == 0:
@@ -108,7 +113,12 @@ def _keep_and_bounce(t, rules, s, card, src):
     legal[CHOICE_NOKEEP] = 1 if (src == SRC_DRAW or rules[R_DISCARD_DRAW_MUST_BE_KEPT] == 0) else 0
     pub[O_DRAWN] = card
     pub[O_FROM_PILE] = src - 1
-    pos = placement(kind, prm, t.rng, t.obs, t.memo, card, legal)
+    forced = t.st[S_FORCE_POS]
+    if forced > 0:  # a rollout's option under test (kernel.rollout); used once
+        t.st[S_FORCE_POS] = 0
+        pos = forced - 1
+    else:
+        pos = placement(kind, prm, t.rng, t.obs, t.memo, card, legal)
     if pos == CHOICE_NOKEEP:
         _emit(t, T.NOKEEP, s, 0, 0)
         return card
