@@ -141,40 +141,64 @@ def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "ro
 
 
 # ------------------------------------------------------------------ statistics
+CODES_MAX_N = 50_000   # per-code indicators of the own slots only up to this many rollouts (fit cost)
+
+
 def design(cov: np.ndarray, s: Setup, pos: Position, steps=("strata", "control")) -> np.ndarray:
-    """Centred covariates (n x p) with known means zero: top-card indicators, own face-down cost."""
+    """Centred covariates (n x p), each with known mean zero under a uniform determinization.
+
+    ``strata``: one indicator per card code of the first unseen draw-pile card (post-stratification
+    on the card the next blind draw gets).  ``control``: the card dealt to each of the player's own
+    face-down slots, as one indicator per card code where the batch has at least 10 rollouts per
+    covariate (and at most ``CODES_MAX_N``), else as its cost (one column per slot).
+    """
     from gnoming_sim.kernel.rollout import C_OWN, C_TOP
 
-    cols = []
+    n = cov.shape[0]
     u = s.unseen.astype(np.int64)
     n_u = u.size
     m = s.slots.shape[0]
+    codes, counts = np.unique(u, return_counts=True)
+    share = counts / max(n_u, 1)
+    cols = []
     if "strata" in steps and n_u > m:
-        codes, counts = np.unique(u, return_counts=True)
-        for c, k in list(zip(codes, counts))[1:]:       # one stratum is the intercept's
-            cols.append((cov[:, C_TOP] == c) - k / n_u)
+        top = cov[:, C_TOP].astype(np.int64)
+        cols += [(top == c) - w for c, w in zip(codes[1:], share[1:])]   # one stratum is the intercept's
     fd_me = int((pos.layouts[pos.me] == HIDDEN).sum())
-    if "control" in steps and fd_me > 0 and n_u > 0:
-        mean_cost = sum(_cost(int(c)) for c in u) / n_u
-        cols.append(cov[:, C_OWN] - fd_me * mean_cost)
-    Z = np.column_stack(cols) if cols else np.zeros((cov.shape[0], 0))
-    keep = Z.std(axis=0) > 0 if Z.shape[1] else np.zeros(0, bool)
-    return Z[:, keep]
+    if "control" in steps and n_u > 0 and fd_me > 0:
+        own = cov[:, C_OWN:C_OWN + fd_me].astype(np.int64)
+        p_codes = len(cols) + fd_me * (len(codes) - 1)
+        if 10 * (p_codes + 1) <= n <= CODES_MAX_N:
+            for j in range(fd_me):
+                cols += [(own[:, j] == c) - w for c, w in zip(codes[1:], share[1:])]
+        else:
+            cost = np.zeros(N_SLOTS)
+            cost[codes + SLOT_OFFSET] = [_cost(int(c)) for c in codes]
+            mean_cost = float(cost[codes + SLOT_OFFSET] @ share)
+            cols += [cost[own[:, j] + SLOT_OFFSET] - mean_cost for j in range(fd_me)]
+    Z = np.column_stack(cols).astype(np.float64) if cols else np.zeros((n, 0))
+    return Z[:, Z.std(axis=0) > 0] if Z.shape[1] else Z
+
+
+def adjusted_means(Y: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(estimates, standard errors) of E[Y[:, j]] for every column j, by OLS on the centred
+    covariates ``Z`` (known mean 0): the intercept, with its usual standard error.  Falls back to
+    the plain mean when there are fewer than 10 rollouts per covariate."""
+    n, p = Z.shape
+    if p == 0 or n < 10 * (p + 1):
+        sd = Y.std(axis=0, ddof=1) if n > 1 else np.full(Y.shape[1], np.nan)
+        return Y.mean(axis=0), sd / math.sqrt(n)
+    X = np.column_stack([np.ones(n), Z])
+    inv = np.linalg.pinv(X.T @ X)
+    beta = inv @ (X.T @ Y)
+    resid = Y - X @ beta
+    s2 = (resid * resid).sum(axis=0) / (n - p - 1)
+    return beta[0], np.sqrt(np.maximum(s2 * inv[0, 0], 0.0))
 
 
 def adjusted_mean(y: np.ndarray, Z: np.ndarray) -> tuple[float, float]:
-    """(estimate, standard error) of E[y] by regression on centred covariates ``Z`` (known mean 0)."""
-    n = y.size
-    p = Z.shape[1]
-    if p == 0 or n < 10 * (p + 1):
-        sd = float(np.std(y, ddof=1)) if n > 1 else float("nan")
-        return float(y.mean()), sd / math.sqrt(n)
-    X = np.column_stack([np.ones(n), Z])
-    beta, *_ = np.linalg.lstsq(X, y, rcond=None)
-    resid = y - X @ beta
-    s2 = float(resid @ resid) / (n - p - 1)
-    inv00 = float(np.linalg.pinv(X.T @ X)[0, 0])
-    return float(beta[0]), math.sqrt(max(s2 * inv00, 0.0))
+    est, se = adjusted_means(y[:, None], Z)
+    return float(est[0]), float(se[0])
 
 
 def proportion(x: np.ndarray) -> dict:
@@ -196,15 +220,16 @@ def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon
     n, K = out.shape[0], out.shape[1]
     Z = design(cov, s, pos)
     y = out[:, :, target]
-    means = [adjusted_mean(y[:, k], Z) for k in range(K)]
-    best = int(np.argmin([m for m, _ in means]))
+    est, se = adjusted_means(y, Z)
+    best = int(np.argmin(est))
+    dest, dse = adjusted_means(y - y[:, [best]], Z)
     rows = []
     for k, opt in enumerate(s.options):
-        d = y[:, k] - y[:, best]
-        dm, dse = adjusted_mean(d, Z) if k != best else (0.0, 0.0)
+        dm, de = (float(dest[k]), float(dse[k])) if k != best else (0.0, 0.0)
+        m, e = float(est[k]), float(se[k])
         row = {"key": opt.key, "option": opt.label, "finishes": opt.finishes, "n": n,
-               "mean": means[k][0], "ci95": [means[k][0] - Z95 * means[k][1], means[k][0] + Z95 * means[k][1]],
-               "diff": dm, "diff_ci95": [dm - Z95 * dse, dm + Z95 * dse], "best": k == best,
+               "mean": m, "ci95": [m - Z95 * e, m + Z95 * e],
+               "diff": dm, "diff_ci95": [dm - Z95 * de, dm + Z95 * de], "best": k == best,
                "round_score": float(out[:, k, X_SCORE].mean()),
                "p_finish": proportion(out[:, k, X_FINISHED] > 0),
                "p_bonus": proportion(out[:, k, X_BONUS] < 0),

@@ -22,7 +22,6 @@ from gnoming_sim.game.rules import LAYOUT, R_ROTATE_START, ROUNDS
 from gnoming_sim.kernel.game_loop import _play_round, _play_turns, _score_round, _settle_game
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
-from gnoming_sim.kernel.scoring import card_cost
 from gnoming_sim.kernel.state import N_ST, S_FORCE_POS, S_FORCE_SRC, new_table
 from gnoming_sim.kernel.table import _setup_round
 
@@ -43,8 +42,8 @@ N_X = 6
 
 # ``cov[i, C_*]``: covariates of rollout i's determinization, with known means
 C_TOP = 0        # the first unseen card of the draw pile (NO_CARD if the pile is empty)
-C_OWN = 1        # the cost of the player's own face-down cards
-N_C = 2
+C_OWN = 1        # C_OWN + j: the card dealt to the player's j-th face-down slot (j < 9)
+N_C = C_OWN + 9
 
 
 @jit
@@ -137,7 +136,7 @@ def rollout_batch(first, seed, me, r, starter, laps_left, lay0, up0, piles0, st0
     lay0 int8[P, 9] / up0 int8[P, 9]  the layouts as seen (HIDDEN where face down) and face-up flags
     piles0 int8[2, N]; st0 int64[N_ST]; scores0 int64[P]; unknown0 int64[N_SLOTS]: the table's start
     draw_top   the card in hand when it came from the draw pile (put back on top), else NO_CARD
-    unseen     int8[n_u]    the unseen multiset; slots int64[m, 2] the face-down (seat, position)s,
+    unseen     int8[n_u]    the unseen multiset; slots int64[m, 2] the face-down (seat, position)s, the player's first,
                             dealt cards[:m] in this order, the draw pile cards[m:] top first
     truth      int8[n_u]    with ``peek``: the true cards in that order, used instead of a shuffle
     options    int64[K, 2]  (draw source or -1, placement or -1) forced at the player's turn
@@ -170,11 +169,8 @@ def rollout_batch(first, seed, me, r, starter, laps_left, lay0, up0, piles0, st0
                     shuffle_prefix(rng_det, cards, n_u)
                 if k == 0:
                     cov[i, C_TOP] = cards[m] if n_draw > 0 else NO_CARD
-                    own = 0
-                    for j in range(m):
-                        if slots[j, 0] == me:
-                            own += card_cost(cards[j])
-                    cov[i, C_OWN] = own
+                    for j in range(LAYOUT):
+                        cov[i, C_OWN + j] = cards[j] if j < m and slots[j, 0] == me else NO_CARD
             _reset(t, st0, piles0, scores0, unknown0)
             _deal_hidden(t, lay0, up0, slots, cards, draw_top, n_draw)
             if options[k, 0] >= 0:
