@@ -177,7 +177,7 @@ def design(cov: np.ndarray, s: Setup, pos: Position, steps=("strata", "control")
             mean_cost = float(cost[codes + SLOT_OFFSET] @ share)
             cols += [cost[own[:, j] + SLOT_OFFSET] - mean_cost for j in range(fd_me)]
     Z = np.column_stack(cols).astype(np.float64) if cols else np.zeros((n, 0))
-    return Z[:, Z.std(axis=0) > 0] if Z.shape[1] else Z
+    return Z[:, np.ptp(Z, axis=0) > 0] if Z.shape[1] else Z   # a constant column (--peek) says nothing
 
 
 def adjusted_means(Y: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -240,8 +240,11 @@ def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon
         rows.append(row)
     result = {"n": n, "horizon": horizon, "metric": "game score" if horizon == "game" else "round score",
               "options": rows, "best": s.options[best].key}
-    if K > 1:
-        others = [r for r in rows if not r["best"]]
+    for k, row in enumerate(rows):   # an option equal to the best in every rollout is not a rival
+        row["same_as_best"] = bool(k != best and np.all(y[:, k] == y[:, best]))
+    others = [r for r in rows if not r["best"] and not r["same_as_best"]]
+    result["equivalent"] = [r["key"] for r in rows if r["same_as_best"]]
+    if others:
         second = min(others, key=lambda r: r["diff"])
         lo, hi = second["diff_ci95"]
         result.update(runner_up=second["key"], margin=second["diff"], margin_ci95=[lo, hi],
@@ -291,7 +294,7 @@ def analyse(pos: Position, policies, seed: int = 0, rollouts: int = 2000, half_w
     out, cov = run_rollouts(s, rollouts, seed, 0, horizon, True, peek, threads)
     res = summarize(out, cov, s, pos, horizon)
     adaptive = None
-    if half_width is not None and len(s.options) > 1:
+    if half_width is not None and "half_width" in res:   # else no option differs from the best at all
         pilot_hw = res["half_width"]
         need = rollouts if not pilot_hw > 0 else math.ceil(1.1 * rollouts * (pilot_hw / half_width) ** 2)
         need = max(2 * len(s.options) * 10, min(need, max_rollouts))

@@ -99,6 +99,10 @@ def _pct(p: dict) -> str:
     return f"{100 * p['p']:5.1f}% [{100 * lo:.0f},{100 * hi:.0f}]"
 
 
+def _ratio(x: float) -> str:
+    return "n/a" if x != x else f"{x:.3f}"   # nan: no variance at all (--peek)
+
+
 def render(res: dict) -> str:
     """The text table: one row per option, then the verdict and the variance reduction."""
     metric = res["metric"]
@@ -126,8 +130,11 @@ def render(res: dict) -> str:
                      f"{_pct(r['p_lowest']):>16}  {r['n']:>8,}")
     lines.append("")
     best = next(r for r in res["options"] if r["best"])
+    same = [r["option"] for r in res["options"] if r["same_as_best"]]
+    if same:
+        lines.append(f"equal to {best['option']} in every rollout: {', '.join(same)}")
     if "margin" not in res:
-        lines.append(f"verdict: one legal option only ({best['option']})")
+        lines.append(f"verdict: {best['option']}: no other option differs from it in any rollout")
     else:
         second = next(r for r in res["options"] if r["key"] == res["runner_up"])
         lo, hi = res["margin_ci95"]
@@ -139,7 +146,7 @@ def render(res: dict) -> str:
                          f"{res['margin']:.2f} points (95% CI {lo:.2f}..{hi:.2f} includes 0); more --rollouts "
                          "or --half-width")
         v = res["variance"]
-        lines.append("variance of that difference vs independent rollouts: CRN x{:.3f}, + strata (first draw "
-                     "card) x{:.3f}, + control (own face-down cost) x{:.3f}".format(
-                         v["crn"], v["crn+strata"], v["crn+strata+control"]))
+        lines.append("variance of that difference vs independent rollouts: CRN x{}, + strata (first draw "
+                     "card) x{}, + control (own face-down cards) x{}".format(
+                         *(_ratio(v[k]) for k in ("crn", "crn+strata", "crn+strata+control"))))
     return "\n".join(lines)
