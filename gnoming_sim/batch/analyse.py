@@ -120,7 +120,7 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
 
 
 def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "round", crn: bool = True,
-                 peek: bool = False, threads: int | None = None):
+                 peek: bool = False, threads: int | None = None, align: bool = True):
     """(out float64[n, K, N_X], cov float64[n, N_C]) of rollouts ``first .. first + n - 1``."""
     from gnoming_sim.kernel.engine import _parallel_chunks, _threads
     from gnoming_sim.kernel.rollout import N_C, N_X, rollout_batch
@@ -135,8 +135,8 @@ def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "ro
             rollout_batch(first + lo, np.uint64(seed), a["me"], a["r"], a["starter"], a["laps_left"], a["lay0"],
                           a["up0"], a["piles0"], a["st0"], a["scores0"], a["unknown0"], a["draw_top"], a["unseen"],
                           a["slots"], a["truth"], a["options"], a["kinds"], a["params"], a["seat_strategy"],
-                          a["rules"], a["deck"], a["deck_counts"], horizon == "game", crn, peek, out[lo:hi],
-                          cov[lo:hi])
+                          a["rules"], a["deck"], a["deck_counts"], horizon == "game", crn,
+                          align and crn and not peek, peek, out[lo:hi], cov[lo:hi])
     return out, cov
 
 

@@ -47,8 +47,12 @@ N_C = C_OWN + 9
 
 
 @jit
-def _deal_hidden(t, lay0, up0, slots, cards, draw_top, n_draw):
-    """The table's layouts and draw pile from the known cards and one determinization ``cards``."""
+def _deal_hidden(t, lay0, up0, slots, cards, draw_top, n_draw, first_last):
+    """The table's layouts and draw pile from the known cards and one determinization ``cards``.
+
+    ``first_last``: the draw pile's first card goes to its bottom instead.  An option that does
+    not draw blind then leaves the others the same draws as the option that does (CRN stays in
+    step); each option's determinization is still uniform (a fixed re-ordering of a uniform one)."""
     P = lay0.shape[0]
     for s in range(P):
         n = 0
@@ -65,8 +69,13 @@ def _deal_hidden(t, lay0, up0, slots, cards, draw_top, n_draw):
     if draw_top != NO_CARD:
         t.draw[0] = draw_top
         d = 1
-    for j in range(n_draw):
-        t.draw[d + j] = cards[m + j]
+    if first_last and n_draw > 0:
+        for j in range(1, n_draw):
+            t.draw[d + j - 1] = cards[m + j]
+        t.draw[d + n_draw - 1] = cards[m]
+    else:
+        for j in range(n_draw):
+            t.draw[d + j] = cards[m + j]
 
 
 @jit
@@ -130,7 +139,7 @@ def _play_on(t, me, r, starter, rules, deck, deck_counts, res, order, rng_future
 @jit(parallel=True, nrt=True)
 def rollout_batch(first, seed, me, r, starter, laps_left, lay0, up0, piles0, st0, scores0, unknown0,
                   draw_top, unseen, slots, truth, options, kinds, params, seat_strategy, rules, deck,
-                  deck_counts, horizon_game, crn, peek, out, cov):
+                  deck_counts, horizon_game, crn, align, peek, out, cov):
     """Rollouts ``first + i`` for i in range(n), every option each, in parallel.
 
     lay0 int8[P, 9] / up0 int8[P, 9]  the layouts as seen (HIDDEN where face down) and face-up flags
@@ -140,6 +149,7 @@ def rollout_batch(first, seed, me, r, starter, laps_left, lay0, up0, piles0, st0
                             dealt cards[:m] in this order, the draw pile cards[m:] top first
     truth      int8[n_u]    with ``peek``: the true cards in that order, used instead of a shuffle
     options    int64[K, 2]  (draw source or -1, placement or -1) forced at the player's turn
+    align      with ``crn``: a pile option deals the blind-draw card to the draw pile's bottom
     out        float64[n, K, N_X];  cov float64[n, N_C]
     """
     n = out.shape[0]
@@ -172,7 +182,9 @@ def rollout_batch(first, seed, me, r, starter, laps_left, lay0, up0, piles0, st0
                     for j in range(LAYOUT):
                         cov[i, C_OWN + j] = cards[j] if j < m and slots[j, 0] == me else NO_CARD
             _reset(t, st0, piles0, scores0, unknown0)
-            _deal_hidden(t, lay0, up0, slots, cards, draw_top, n_draw)
+            # a draw decision's options that take a pile card: the blind card goes to the bottom
+            first_last = align and draw_top == NO_CARD and options[k, 0] > 0
+            _deal_hidden(t, lay0, up0, slots, cards, draw_top, n_draw, first_last)
             if options[k, 0] >= 0:
                 t.st[S_FORCE_SRC] = options[k, 0] + 1
             if options[k, 1] >= 0:
