@@ -110,8 +110,9 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
         if sorted(truth.tolist()) != sorted(unseen.tolist()):
             raise GnomingError("--peek: the true hidden cards do not match the position's unseen cards")
     options = pos.options()
-    opt_arr = np.array([(o.src, o.pos) for o in options], dtype=np.int64).reshape(-1, 2)
-    arrays = dict(me=pos.me, r=pos.round, starter=pos.starter, laps_left=pos.laps_left(), lay0=lay0, up0=up0,
+    opt_arr = np.array([(o.src, o.pos, o.flip) for o in options], dtype=np.int64).reshape(-1, 3)
+    arrays = dict(me=pos.me, r=pos.round, starter=pos.starter, laps_left=pos.laps_left(), discarder=pos.discarder,
+                  lay0=lay0, up0=up0,
                   piles0=piles0, st0=st0, scores0=np.array(pos.scores, dtype=np.int64), unknown0=unknown0,
                   draw_top=draw_top, unseen=unseen, slots=slots, truth=truth, options=opt_arr, kinds=kinds,
                   params=params, seat_strategy=seat_strategy[0].copy(), rules=pos.rules.to_array(),
@@ -132,7 +133,8 @@ def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "ro
     with _threads(threads), _parallel_chunks(16):
         for lo in range(0, n, CHUNK):
             hi = min(n, lo + CHUNK)
-            rollout_batch(first + lo, np.uint64(seed), a["me"], a["r"], a["starter"], a["laps_left"], a["lay0"],
+            rollout_batch(first + lo, np.uint64(seed), a["me"], a["r"], a["starter"], a["laps_left"], a["discarder"],
+                          a["lay0"],
                           a["up0"], a["piles0"], a["st0"], a["scores0"], a["unknown0"], a["draw_top"], a["unseen"],
                           a["slots"], a["truth"], a["options"], a["kinds"], a["params"], a["seat_strategy"],
                           a["rules"], a["deck"], a["deck_counts"], horizon == "game", crn,

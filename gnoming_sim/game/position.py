@@ -12,6 +12,9 @@ Pending decisions:
 ``draw``   draw pile (option key ``draw``), or the top of discard pile 0 / 1 (``pile0``, ``pile1``)
 ``place``  the card in ``hand``, taken from ``source`` (0 draw pile, 1 / 2 discard pile 0 / 1):
            put it at position 0..8 (``pos0`` .. ``pos8``) or throw it away (``discard``)
+``hazard_flip``  seat ``discarder`` has just removed a hazard (counted in ``removed``), and the
+           seats before the player in turn order have made their flips: turn face-down card q
+           up (``flip0`` .. ``flip8``) or not (``decline``)
 """
 from __future__ import annotations
 
@@ -26,7 +29,8 @@ from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, RuleConfig
 from gnoming_sim.game.toml_io import read_toml
 
-DECISIONS = ("draw", "place")
+DECISIONS = ("draw", "place", "hazard_flip")
+HAZARD_FLIP_MIN_FACE_DOWN = 2   # RULES.md §3: the final face-down card cannot be flipped by a hazard
 SOURCES = ("draw", "pile0", "pile1")
 HIDDEN_NAMES = ("?", "x", "down")
 
@@ -41,6 +45,7 @@ class Option:
     src: int
     pos: int
     finishes: bool = False
+    flip: int = -1
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,7 @@ class Position:
     decision: str = "draw"
     hand: int = NO_CARD
     source: int = -1
+    discarder: int = -1   # hazard_flip: the seat that removed the hazard
     rules: RuleConfig = field(default_factory=RuleConfig)
     deck: Deck | None = None
     truth: tuple | None = None
@@ -93,8 +99,10 @@ class Position:
         return np.array(sorted(c for c, n in left.items() for _ in range(max(n, 0))), dtype=np.int8)
 
     def laps_left(self) -> int:
-        """-1 before anybody finished; else the final-lap turns left, this one included."""
-        return -1 if self.finisher < 0 else (self.finisher - self.me) % self.players
+        """-1 before anybody finished; else the final-lap turns left, this one included (for a
+        hazard flip: the discarder's turn, which is in progress)."""
+        seat = self.discarder if self.decision == "hazard_flip" else self.me
+        return -1 if self.finisher < 0 else (self.finisher - seat) % self.players
 
     def options(self) -> list[Option]:
         """The legal answers to the pending decision, in a fixed order."""
@@ -107,8 +115,11 @@ class Position:
                 if pile and (not must_keep or self._placeable(pile[-1])):
                     opts.append(Option(f"pile{k}", f"pile {k} ({card_name(pile[-1])})", 1 + k, -1))
             return opts
-        opts = []
         row = self.layouts[self.me]
+        if self.decision == "hazard_flip":
+            opts = [Option(f"flip{q}", f"flip {q}", -1, -1, flip=q) for q in range(LAYOUT) if row[q] == HIDDEN]
+            return opts + [Option("decline", "decline the flip", -1, -1, flip=LAYOUT)]
+        opts = []
         fd_me = int((row == HIDDEN).sum())
         if self._placeable(self.hand):
             for q in range(LAYOUT):
@@ -130,7 +141,8 @@ class Position:
         return True
 
     def describe(self) -> str:
-        what = "draw" if self.decision == "draw" else (
+        what = {"draw": "draw", "hazard_flip": f"flip a card for the hazard seat {self.discarder} removed"}.get(
+            self.decision) or (
             f"place the {card_name(self.hand)} taken from {('the draw pile', 'pile 0', 'pile 1')[self.source]}")
         fin = "" if self.finisher < 0 else f", seat {self.finisher} has finished"
         return (f"round {self.round + 1}, turn {self.turn} of the round, seat {self.me} to move "
@@ -149,6 +161,8 @@ class Position:
         dec = {"kind": self.decision}
         if self.decision == "place":
             dec.update(card=card_name(self.hand), source=SOURCES[self.source])
+        if self.decision == "hazard_flip":
+            dec["discarder"] = self.discarder
         d["decision"] = dec
         return d
 
@@ -179,21 +193,28 @@ class Position:
         elif fd[self.me] == 0:
             raise GnomingError(f"{where}: key 'layouts': seat {self.me} (to move) has no face-down card, "
                                "so it has finished: set 'finisher'")
-        if self.decision == "draw" and self.hand != NO_CARD:
-            raise GnomingError(f"{where}: key 'decision.card': a draw decision has no card in hand")
+        if self.decision != "place" and self.hand != NO_CARD:
+            raise GnomingError(f"{where}: key 'decision.card': a {self.decision} decision has no card in hand")
         if self.decision == "place" and not self.options():
             raise GnomingError(f"{where}: key 'decision.card': {card_name(self.hand)} taken from a pile "
                                "cannot be placed, and must be kept")
-        if self.decision == "place" and self.source == 0 and self.draw_n + 1 > self.deck.size:
-            raise GnomingError(f"{where}: key 'draw_pile': impossible")
-        del P
+        if self.decision == "hazard_flip":
+            if not 0 <= self.discarder < P or self.discarder == self.me:
+                raise GnomingError(f"{where}: key 'decision.discarder' must be another seat (0..{P - 1}, not {self.me})")
+            if self.discarder == self.finisher:
+                raise GnomingError(f"{where}: key 'decision.discarder': the finisher (seat {self.finisher}) has no turn")
+            if self.removed < 1:
+                raise GnomingError(f"{where}: key 'removed_hazards' must count the hazard just removed (>= 1)")
+            if fd[self.me] < HAZARD_FLIP_MIN_FACE_DOWN:
+                raise GnomingError(f"{where}: key 'layouts': seat {self.me} has {fd[self.me]} face-down card(s); "
+                                   f"a hazard flip needs {HAZARD_FLIP_MIN_FACE_DOWN} (the final card is protected)")
         return self
 
 
 # ------------------------------------------------------------------ TOML
 _TOP_KEYS = {"players", "me", "starter", "round", "turn", "finisher", "scores", "layouts", "piles",
              "removed_hazards", "draw_pile", "decision"}
-_DECISION_KEYS = {"kind", "card", "source"}
+_DECISION_KEYS = {"kind", "card", "source", "discarder"}
 
 
 def from_toml(path, rules: RuleConfig | None = None, deck: Deck | None = None) -> Position:
@@ -262,9 +283,16 @@ def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None 
             raise GnomingError(f"{where}: key 'decision.source' must be one of {', '.join(SOURCES)}, got {src!r}")
         source = SOURCES.index(src)
     elif "card" in dec or "source" in dec:
-        raise GnomingError(f"{where}: key 'decision.card': a draw decision has no card in hand")
+        raise GnomingError(f"{where}: key 'decision.card': a {kind} decision has no card in hand")
+    discarder = -1
+    if kind == "hazard_flip":
+        if "discarder" not in dec:
+            raise GnomingError(f"{where}: missing key 'decision.discarder' (the seat that removed the hazard)")
+        discarder = _int(dec, "discarder", f"{where}: decision", 0, P - 1)
+    elif "discarder" in dec:
+        raise GnomingError(f"{where}: key 'decision.discarder' belongs to a hazard_flip decision")
     pos = Position(P, me, starter, rnd, turn, finisher, tuple(int(v) for v in scores), layouts, piles, removed,
-                   draw_n, kind, hand, source, rules, deck, None, where)
+                   draw_n, kind, hand, source, discarder, rules, deck, None, where)
     return pos.validate(where)
 
 
@@ -324,7 +352,7 @@ def from_trace(deals: np.ndarray, trace: np.ndarray, players: int, round_scores:
                 truth = (np.array(lay, dtype=np.int8), np.array(draw, dtype=np.int8))
                 return Position(P, seat, starter, r, a, finisher, tuple(int(v) for v in scores), vis,
                                 (tuple(piles[0]), tuple(piles[1])), removed, len(draw), "draw", NO_CARD, -1,
-                                rules, deck, truth, origin).validate(origin or "position")
+                                -1, rules, deck, truth, origin).validate(origin or "position")
             count += 1
         elif kind == T.RESHUFFLE:
             draw = [recs[i + j][2] for j in range(a)]

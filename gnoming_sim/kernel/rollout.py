@@ -16,14 +16,16 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from gnoming_sim.game.cards import NO_CARD
+from gnoming_sim.game.cards import HAZARD, NO_CARD
+from gnoming_sim.game.observation import O_DRAWN
 from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_SCORE, N_FIELDS
 from gnoming_sim.game.rules import LAYOUT, R_ROTATE_START, ROUNDS
 from gnoming_sim.kernel.game_loop import _play_round, _play_turns, _score_round, _settle_game
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
-from gnoming_sim.kernel.state import N_ST, S_FORCE_POS, S_FORCE_SRC, new_table
-from gnoming_sim.kernel.table import _setup_round
+from gnoming_sim.kernel.state import N_ST, S_FORCE_FLIP, S_FORCE_POS, S_FORCE_SRC, new_table
+from gnoming_sim.kernel.table import _fill_pub, _setup_round
+from gnoming_sim.kernel.turn import _hazard_flips
 
 # streams of rollout i (beside the games' STREAM_DEAL = 0 and STREAM_PLAY = 1)
 STREAM_DETERMINIZE = 2
@@ -136,8 +138,20 @@ def _play_on(t, me, r, starter, rules, deck, deck_counts, res, order, rng_future
     o[X_WIN] = win[me]
 
 
+@jit
+def _after_hazard(t, rules, r, starter, me, discarder, laps_left, flip):
+    """The rest of the round from the player's hazard flip (``flip``: position or CHOICE_DECLINE):
+    its flip, the flips of the seats after it, the end of the discarder's turn, the later turns."""
+    P = t.fd.shape[0]
+    _fill_pub(t, rules, discarder, r, starter)
+    t.obs.pub[O_DRAWN] = HAZARD
+    t.st[S_FORCE_FLIP] = flip + 1
+    _hazard_flips(t, discarder, (me - discarder) % P)
+    _play_turns(t, rules, r, starter, discarder, laps_left, True)
+
+
 @jit(parallel=True, nrt=True)
-def rollout_batch(first, seed, me, r, starter, laps_left, lay0, up0, piles0, st0, scores0, unknown0,
+def rollout_batch(first, seed, me, r, starter, laps_left, discarder, lay0, up0, piles0, st0, scores0, unknown0,
                   draw_top, unseen, slots, truth, options, kinds, params, seat_strategy, rules, deck,
                   deck_counts, horizon_game, crn, align, peek, out, cov):
     """Rollouts ``first + i`` for i in range(n), every option each, in parallel.
@@ -148,7 +162,9 @@ def rollout_batch(first, seed, me, r, starter, laps_left, lay0, up0, piles0, st0
     unseen     int8[n_u]    the unseen multiset; slots int64[m, 2] the face-down (seat, position)s, the player's first,
                             dealt cards[:m] in this order, the draw pile cards[m:] top first
     truth      int8[n_u]    with ``peek``: the true cards in that order, used instead of a shuffle
-    options    int64[K, 2]  (draw source or -1, placement or -1) forced at the player's turn
+    discarder  -1, or the seat whose hazard the player may now flip a card for (``laps_left``
+               is then the discarder's: its turn is settled after the remaining flips)
+    options    int64[K, 3]  (draw source, placement, hazard flip; -1: the policy) forced for the player
     align      with ``crn``: a pile option deals the blind-draw card to the draw pile's bottom
     out        float64[n, K, N_X];  cov float64[n, N_C]
     """
@@ -190,7 +206,10 @@ def rollout_batch(first, seed, me, r, starter, laps_left, lay0, up0, piles0, st0
             if options[k, 1] >= 0:
                 t.st[S_FORCE_POS] = options[k, 1] + 1
             seed_stream(t.rng, seed, idx, STREAM_ROLL_PLAY + step)
-            _play_turns(t, rules, r, starter, me, laps_left)
+            if discarder >= 0:
+                _after_hazard(t, rules, r, starter, me, discarder, laps_left, options[k, 2])
+            else:
+                _play_turns(t, rules, r, starter, me, laps_left, False)
             _score_round(t, rules, r, starter, res)
             o = out[i, k]
             _record(t, me, r, res, o)

@@ -35,7 +35,8 @@ S_STALLED = 7     # NOT_STALLED, or the trace's STALL_* reason
 S_FINISH_TURN = 8
 S_FORCE_SRC = 9   # 1 + a draw source the next draw must take (rollouts); 0: the strategy decides
 S_FORCE_POS = 10  # 1 + a placement answer the next placement must take (rollouts); 0: the strategy decides
-N_ST = 11
+S_FORCE_FLIP = 11  # 1 + a hazard-flip answer the next hazard flip must take (rollouts); 0: the strategy decides
+N_ST = 12
 
 NOT_STALLED = -1
 N_FLIPS = 2       # cards each player turns face up at the start of a round

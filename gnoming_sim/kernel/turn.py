@@ -19,7 +19,16 @@ from gnoming_sim.game.rules import LAYOUT, R_BOUNCING, R_DISCARD_DRAW_MUST_BE_KE
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.dispatch import bounce_target, discard_pile, draw_source, hazard_flip, placement
 from gnoming_sim.kernel.rng import shuffle_prefix
-from gnoming_sim.kernel.state import S_DEND, S_DPTR, S_FORCE_POS, S_FORCE_SRC, S_PLEN0, S_REMOVED, S_STALLED
+from gnoming_sim.kernel.state import (
+    S_DEND,
+    S_DPTR,
+    S_FORCE_FLIP,
+    S_FORCE_POS,
+    S_FORCE_SRC,
+    S_PLEN0,
+    S_REMOVED,
+    S_STALLED,
+)
 from gnoming_sim.kernel.table import (
     _can_place,
     _emit,
@@ -149,31 +158,42 @@ def _keep_and_bounce(t, rules, s, card, src):
 
 
 @jit(inline="always")
+def _hazard_flips(t, s, first):
+    """After seat s removed a hazard: the flips of seats s + first, ..., s + P - 1 (in turn order)."""
+    P = t.fd.shape[0]
+    legal = t.legal
+    pub = t.obs.pub
+    for i in range(first, P):
+        o = (s + i) % P
+        if t.fd[o] < HAZARD_FLIP_MIN_FACE_DOWN:
+            _emit(t, T.HAZARD_FLIP, o, T.HFLIP_NOT_ALLOWED, 0)
+            continue
+        for q in range(LAYOUT):
+            legal[q] = 1 - t.up[o, q]
+        legal[CHOICE_DECLINE] = 1
+        pub[O_ME] = o
+        forced = t.st[S_FORCE_FLIP]
+        if forced > 0:  # a rollout's option under test (kernel.rollout); used once
+            t.st[S_FORCE_FLIP] = 0
+            pos = forced - 1
+        else:
+            pos = hazard_flip(t.kinds[o], t.params[o], t.rng, t.obs, legal)
+        if pos == CHOICE_DECLINE:
+            _emit(t, T.HAZARD_FLIP, o, T.HFLIP_DECLINED, 0)
+        else:
+            _reveal(t, o, pos)
+            _emit(t, T.HAZARD_FLIP, o, pos, t.lay[o, pos])
+    pub[O_ME] = s
+
+
+@jit(inline="always")
 def _discard(t, s, card):
     """Put ``card`` on a discard pile, or remove a hazard and offer the others their flips."""
     st = t.st
-    P = t.fd.shape[0]
     if card == HAZARD:
-        legal = t.legal
-        pub = t.obs.pub
         st[S_REMOVED] += 1
         _emit(t, T.DISCARD, s, T.DISCARD_REMOVED, card)
-        for i in range(1, P):
-            o = (s + i) % P
-            if t.fd[o] < HAZARD_FLIP_MIN_FACE_DOWN:
-                _emit(t, T.HAZARD_FLIP, o, T.HFLIP_NOT_ALLOWED, 0)
-                continue
-            for q in range(LAYOUT):
-                legal[q] = 1 - t.up[o, q]
-            legal[CHOICE_DECLINE] = 1
-            pub[O_ME] = o
-            pos = hazard_flip(t.kinds[o], t.params[o], t.rng, t.obs, legal)
-            if pos == CHOICE_DECLINE:
-                _emit(t, T.HAZARD_FLIP, o, T.HFLIP_DECLINED, 0)
-            else:
-                _reveal(t, o, pos)
-                _emit(t, T.HAZARD_FLIP, o, pos, t.lay[o, pos])
-        pub[O_ME] = s
+        _hazard_flips(t, s, 1)
         return
     n0 = st[S_PLEN0]
     n1 = st[S_PLEN0 + 1]

@@ -9,7 +9,6 @@ coverage checks use 99.9% intervals (3.29 standard errors) to be safe across opt
 from __future__ import annotations
 
 import itertools
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -17,6 +16,7 @@ import pytest
 from gnoming_sim.batch.analyse import analyse, run_rollouts, setup, variance_steps
 from gnoming_sim.game.cards import parse_card
 from gnoming_sim.game.deck import PUBLISHED
+from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import from_mapping
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.kernel.rollout import X_SCORE
@@ -158,3 +158,58 @@ def test_summary_fields(place_case):
         assert {"mean", "diff_ci95", "n"} <= set(row)
         assert row["diff_ci95"][0] <= row["diff"] <= row["diff_ci95"][1]
     assert [r["diff"] for r in res["options"] if r["key"] == res["best"]] == [0.0]
+
+
+# ------------------------------------------------------------------ hazard flips
+HZ = [["3", "?", "5", "6", "?", "8", "-1", "?", "3"],      # seat 0 removed a hazard (its final-lap turn)
+      ["4", "4", "4", "5", "5", "5", "6", "6", "7"],       # seat 1 finished
+      ["6", "?", "?", "7", "7", "?", "3", "-4", "8"]]      # seat 2 may flip a card for it
+
+
+def _hazard_position(finisher, layouts):
+    seen = [c for row in layouts for c in row if c != "?"] + ["5", "4", "H"]
+    fd = sum(row.count("?") for row in layouts)
+    return from_mapping({"players": 3, "me": 2, "starter": 0, "round": 1, "turn": 30, "finisher": finisher,
+                         "scores": [0, 0, 0], "layouts": layouts, "piles": [["5"], ["4"]], "removed_hazards": 1,
+                         "draw_pile": PUBLISHED.size - len(seen) - fd,
+                         "decision": {"kind": "hazard_flip", "discarder": 0}}, RULES, PUBLISHED)
+
+
+def test_hazard_flip_at_the_end_of_the_final_lap_changes_nothing():
+    """Seat 1 finished and seat 0's discard ends the final lap: whatever seat 2 flips, its layout is
+    revealed as it lies, so every option scores the exact expectation of its face-down cards."""
+    pos = _hazard_position(1, HZ)
+    assert [o.key for o in pos.options()] == ["flip1", "flip2", "flip5", "decline"]
+    res = analyse(pos, ["builder"], seed=2, rollouts=3000)
+    codes, counts = np.unique(pos.unseen().astype(int), return_counts=True)
+    n = counts.sum()
+    exact = 0.0
+    for a, b, c in itertools.product(range(len(codes)), repeat=3):
+        w = counts[a] * (counts[b] - (b == a)) * (counts[c] - (c == a) - (c == b))
+        if w > 0:
+            hidden = iter([int(codes[a]), int(codes[b]), int(codes[c])])
+            exact += w * score_layout([next(hidden) if x == "?" else parse_card(x) for x in HZ[2]])
+    exact /= n * (n - 1) * (n - 2)
+    assert res["equivalent"] == ["flip2", "flip5", "decline"]
+    row = res["options"][0]
+    se = (row["ci95"][1] - row["ci95"][0]) / 2 / 1.96
+    assert abs(row["mean"] - exact) <= Z999 * se, (row["mean"], exact)
+
+
+def test_hazard_flip_mid_round_is_forced_and_matters():
+    """Mid-round, a flip changes what the base policies see, so the options differ; the round then
+    goes on from the seat after the discarder."""
+    layouts = [list(r) for r in HZ]
+    layouts[1][4] = "?"
+    pos = _hazard_position(-1, layouts)
+    s = setup(pos, ["builder"])
+    out, _ = run_rollouts(s, 1000, seed=1)
+    decline = out[:, -1, X_SCORE]
+    assert all((out[:, k, X_SCORE] != decline).any() for k in range(3))
+
+
+def test_hazard_flip_needs_two_face_down_cards():
+    layouts = [list(r) for r in HZ]
+    layouts[2] = ["6", "5", "?", "7", "7", "6", "3", "-4", "8"]
+    with pytest.raises(GnomingError, match="the final card is protected"):
+        _hazard_position(1, layouts)
