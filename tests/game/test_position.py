@@ -106,3 +106,18 @@ def test_the_player_to_move_without_face_down_cards_must_be_a_finisher_case(data
 def test_hidden_marker_is_the_only_unknown_card(data):
     pos = from_mapping(data)
     assert (pos.layouts == HIDDEN).sum() == pos.face_down().sum() == 22
+
+
+def test_hazard_flip_decision(data):
+    data["decision"] = {"kind": "hazard_flip", "discarder": 0}
+    data["removed_hazards"] = 1
+    data["layouts"][1][4] = "H"   # no hand card, a hazard face up and one removed: the draw pile is unchanged
+    pos = from_mapping(data)
+    assert [o.key for o in pos.options()] == ["flip1", "flip3", "flip5", "flip7", "decline"]
+    assert pos.to_dict()["decision"] == {"kind": "hazard_flip", "discarder": 0}
+    with pytest.raises(GnomingError, match="'decision.discarder' must be another seat"):
+        from_mapping(_mutate(data, ("decision", "discarder"), 1))
+    none_removed = _mutate(data, ("removed_hazards",), 0)
+    none_removed["draw_pile"] += 1
+    with pytest.raises(GnomingError, match="must count the hazard just removed"):
+        from_mapping(none_removed)
