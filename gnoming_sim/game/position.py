@@ -314,6 +314,69 @@ def _card(item, where, hidden_ok=False):
 
 
 # ------------------------------------------------------------------ from a trace
+class _Replay:
+    """The full table of one traced game, advanced record by record (true cards included)."""
+
+    def __init__(self, deals, players, round_scores):
+        self.deals, self.P, self.round_scores = deals, players, round_scores
+        self.scores = np.zeros(players, dtype=np.int64)
+
+    def walk(self, trace):
+        """Yield (index, record) for every record, with the table as it stands *before* it."""
+        recs = trace.tolist()
+        P = self.P
+        i = 0
+        while i < len(recs):
+            kind, seat, a, b = recs[i]
+            yield i, recs[i]
+            i += 1
+            if kind == T.ROUND:
+                self.r, self.starter = a, seat
+                deal = [int(c) for c in self.deals[a]]
+                self.lay = [deal[LAYOUT * s:LAYOUT * s + LAYOUT] for s in range(P)]
+                self.up = [[False] * LAYOUT for _ in range(P)]
+                self.draw = deal[LAYOUT * P:]
+                self.piles, self.removed, self.finisher, self.hand = [[], []], 0, -1, NO_CARD
+            elif kind == T.SETUP_HAZARD:
+                self.draw.pop(0)
+                self.removed += 1
+            elif kind == T.SETUP_DISCARD:
+                self.piles[a].append(self.draw.pop(0))
+            elif kind in (T.INIT_FLIP, T.HAZARD_FLIP):
+                if a >= 0:
+                    self.up[seat][a] = True
+            elif kind == T.TURN:
+                self.turn = a
+            elif kind == T.RESHUFFLE:
+                self.draw = [recs[i + j][2] for j in range(a)]
+                i += a
+                self.piles = [p[-1:] for p in self.piles]
+            elif kind == T.DRAW:
+                self.hand = self.draw.pop(0) if a == 0 else self.piles[a - 1].pop()
+            elif kind in (T.PLACE, T.BOUNCE):
+                self.lay[seat][a], self.up[seat][a] = self.hand, True
+                self.hand = b
+            elif kind == T.DISCARD:
+                if a == T.DISCARD_REMOVED:
+                    self.removed += 1
+                else:
+                    self.piles[a].append(b)
+                self.hand = NO_CARD
+            elif kind == T.FINISH:
+                self.finisher = seat
+            elif kind == T.ROUND_END:
+                self.scores += np.asarray(self.round_scores[a], dtype=np.int64)
+
+    def position(self, me, rules, deck, origin, decision="draw", hand=NO_CARD, source=-1) -> Position:
+        P = self.P
+        vis = np.array([[self.lay[s][q] if self.up[s][q] else HIDDEN for q in range(LAYOUT)] for s in range(P)],
+                       dtype=np.int8)
+        truth = (np.array(self.lay, dtype=np.int8), np.array(self.draw, dtype=np.int8))
+        return Position(P, me, self.starter, self.r, self.turn, self.finisher, tuple(int(v) for v in self.scores),
+                        vis, (tuple(self.piles[0]), tuple(self.piles[1])), self.removed, len(self.draw), decision,
+                        hand, source, -1, rules, deck, truth, origin).validate(origin or "position")
+
+
 def from_trace(deals: np.ndarray, trace: np.ndarray, players: int, round_scores: np.ndarray, turn: int,
                rules: RuleConfig, deck: Deck, origin: str = "") -> Position:
     """The draw decision at the start of turn ``turn`` (counted from 0 over the whole game) of a traced game.
@@ -322,55 +385,31 @@ def from_trace(deals: np.ndarray, trace: np.ndarray, players: int, round_scores:
     returns them; ``round_scores`` int[3, P]: each round's scores (for the running game scores).
     The true hidden cards are kept as ``truth`` (for ``--peek``), never in the position itself.
     """
-    P = players
+    game = _Replay(deals, players, round_scores)
     count = 0
-    scores = np.zeros(P, dtype=np.int64)
-    recs = trace.tolist()
-    i = 0
-    while i < len(recs):
-        kind, seat, a, b = recs[i]
-        i += 1
-        if kind == T.ROUND:
-            r, starter = a, seat
-            deal = [int(c) for c in deals[r]]
-            lay = [deal[LAYOUT * s:LAYOUT * s + LAYOUT] for s in range(P)]
-            up = [[False] * LAYOUT for _ in range(P)]
-            draw = deal[LAYOUT * P:]
-            piles, removed, finisher, hand = [[], []], 0, -1, NO_CARD
-        elif kind == T.SETUP_HAZARD:
-            draw.pop(0)
-            removed += 1
-        elif kind == T.SETUP_DISCARD:
-            piles[a].append(draw.pop(0))
-        elif kind in (T.INIT_FLIP, T.HAZARD_FLIP):
-            if a >= 0:
-                up[seat][a] = True
-        elif kind == T.TURN:
+    for _, (kind, seat, a, b) in game.walk(trace):
+        if kind == T.TURN:
             if count == turn:
-                vis = np.array([[lay[s][q] if up[s][q] else HIDDEN for q in range(LAYOUT)] for s in range(P)],
-                               dtype=np.int8)
-                truth = (np.array(lay, dtype=np.int8), np.array(draw, dtype=np.int8))
-                return Position(P, seat, starter, r, a, finisher, tuple(int(v) for v in scores), vis,
-                                (tuple(piles[0]), tuple(piles[1])), removed, len(draw), "draw", NO_CARD, -1,
-                                -1, rules, deck, truth, origin).validate(origin or "position")
+                game.turn = a
+                return game.position(seat, rules, deck, origin)
             count += 1
-        elif kind == T.RESHUFFLE:
-            draw = [recs[i + j][2] for j in range(a)]
-            i += a
-            piles = [p[-1:] for p in piles]
-        elif kind == T.DRAW:
-            hand = draw.pop(0) if a == 0 else piles[a - 1].pop()
-        elif kind in (T.PLACE, T.BOUNCE):
-            lay[seat][a], up[seat][a] = hand, True
-            hand = b
-        elif kind == T.DISCARD:
-            if a == T.DISCARD_REMOVED:
-                removed += 1
-            else:
-                piles[a].append(b)
-            hand = NO_CARD
-        elif kind == T.FINISH:
-            finisher = seat
-        elif kind == T.ROUND_END:
-            scores += np.asarray(round_scores[a], dtype=np.int64)
     raise GnomingError(f"--turn {turn}: the game has only {count} turns (counted from 0 over all rounds)")
+
+
+def finish_decisions(deals: np.ndarray, trace: np.ndarray, players: int, round_scores: np.ndarray,
+                     rules: RuleConfig, deck: Deck, origin: str = ""):
+    """Every place decision of a traced game in which the player to move could finish now (one
+    face-down card left, nobody finished, the card in hand placeable): yields (position, finished),
+    ``finished`` saying whether the game's player did put the card on its last face-down card."""
+    game = _Replay(deals, players, round_scores)
+    pending = None
+    for i, (kind, seat, a, b) in game.walk(trace):
+        if pending is not None:     # the table now holds the drawn card in hand
+            me, src = pending
+            pending = None
+            pos = game.position(me, rules, deck, f"{origin} record {i}", "place", game.hand, src)
+            fin = [o for o in pos.options() if o.finishes]
+            if fin:
+                yield pos, kind == T.PLACE and a == fin[0].pos
+        if kind == T.DRAW and game.finisher < 0 and sum(not u for u in game.up[seat]) == 1:
+            pending = (seat, a)
