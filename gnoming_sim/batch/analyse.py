@@ -317,7 +317,7 @@ def position_from_game(seed: int, game: int, turn: int, players: int, seats, rul
     ``seed``, played as ``simulate`` plays it; the true hidden cards ride along for ``--peek``."""
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.fields import F_SCORE
-    from gnoming_sim.game.position import from_trace
+    from gnoming_sim.game.replay import from_trace
     from gnoming_sim.game.rules import RuleConfig
     from gnoming_sim.kernel.engine import simulate
 

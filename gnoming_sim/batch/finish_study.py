@@ -2,10 +2,11 @@
 round by putting the card in hand on its last face-down card, roll "finish" out against the best
 way of not finishing, and tabulate when finishing pays and what each preset's own rule loses.
 
-One decision is one unit: its rollouts give the paired difference finish - best non-finishing
-option (rollout means; the best non-finishing option is chosen on the same rollouts, which
-flatters playing on by a little), and the table's intervals are over decisions (decisions of
-one game are not independent; a few per game at most).
+One decision is one unit: a first batch of rollouts picks the best non-finishing option and the
+rollout choice, a second, independent batch estimates the paired difference finish - best
+non-finishing option and the regret of the preset's own choice (so neither is flattered by the
+selection); the table's intervals are over decisions (decisions of one game are not
+independent; a few per game at most).
 
     python -m gnoming_sim.batch.finish_study            # the headline table (a few minutes)
 """
@@ -17,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from gnoming_sim.batch.analyse import Z95, adjusted_means, design, run_rollouts, setup
-from gnoming_sim.game.position import finish_decisions
+from gnoming_sim.game.replay import finish_decisions
 from gnoming_sim.game.rules import RuleConfig
 
 GAP_BINS = [-np.inf, -10, -5, 0, 5, np.inf]
@@ -25,7 +26,7 @@ GAP_LABELS = ["<= -10", "-10..-5", "-5..0", "0..5", "> 5"]
 
 
 def decisions(preset: str, players: int, games: int, seed: int, rules=None, deck=None, limit: int = 200):
-    """Up to ``limit`` (position, finished) pairs from games of ``preset`` at every seat, with
+    """Up to ``limit`` (position, chosen option key) pairs from games of ``preset`` at every seat, with
     the game's rounds played per decision found (for the regret per round)."""
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.fields import F_SCORE
@@ -38,39 +39,41 @@ def decisions(preset: str, players: int, games: int, seed: int, rules=None, deck
     found, rounds = [], 0
     for g in range(games):
         rounds += 3
-        for pos, fin in finish_decisions(res.deals[g], res.traces[g], players, res.round_stats[g, :, :, F_SCORE],
+        for pos, chosen in finish_decisions(res.deals[g], res.traces[g], players, res.round_stats[g, :, :, F_SCORE],
                                          rules, deck, f"{preset} game {g}"):
-            found.append((pos, fin))
+            found.append((pos, chosen))
         if len(found) >= limit:
             break
     return found[:limit], rounds
 
 
-def evaluate(pos, finished: bool, policy: str, rollouts: int, seed: int) -> dict:
-    """One decision: finish vs the best non-finishing option, paired over ``rollouts``."""
+def evaluate(pos, chosen: str, policy: str, rollouts: int, seed: int) -> dict:
+    """One decision, on two independent batches of ``rollouts``: the first picks the best
+    non-finishing option and the rollout choice (finish or that option); the second estimates,
+    free of that selection, finish - best non-finishing option and the regret of the game's own
+    choice ``chosen`` (its value minus the rollout choice's; negative when the game did better)."""
     from gnoming_sim.kernel.rollout import X_SCORE
     from gnoming_sim.kernel.scoring import visible_score
 
     s = setup(pos, [policy])
+    keys = [o.key for o in s.options]
     out, cov = run_rollouts(s, rollouts, seed)
-    y = out[:, :, X_SCORE]
-    Z = design(cov, s, pos)
-    est, _ = adjusted_means(y, Z)
+    est, _ = adjusted_means(out[:, :, X_SCORE], design(cov, s, pos))
     fin = next(k for k, o in enumerate(s.options) if o.finishes)
-    rest = [k for k in range(len(s.options)) if k != fin]
-    alt = min(rest, key=lambda k: est[k])
-    d_est, d_se = adjusted_means((y[:, fin] - y[:, alt])[:, None], Z)
+    alt = min((k for k in range(len(keys)) if k != fin), key=lambda k: est[k])
+    pick = fin if est[fin] < est[alt] else alt
+    out, cov = run_rollouts(s, rollouts, seed, first=rollouts)
+    y = out[:, :, X_SCORE]
+    game = keys.index(chosen)
+    d, se = adjusted_means(np.column_stack([y[:, fin] - y[:, alt], y[:, game] - y[:, pick]]), design(cov, s, pos))
     mpl = pos.rules.mulligans_per_line
     mine = int(visible_score(pos.layouts[pos.me], mpl))
     rivals = [int(visible_score(pos.layouts[o], mpl)) for o in range(pos.players) if o != pos.me]
     fd = pos.face_down()
-    diff = float(d_est[0])
-    best_is_finish = diff < 0
-    regret = max(diff, 0.0) if finished else max(-diff, 0.0)   # the chosen option's loss vs the better one
     return {"players": pos.players, "own_visible": mine, "best_rival_visible": min(rivals),
-            "gap": mine - min(rivals), "others_face_down": int(fd.sum() - fd[pos.me]), "diff": diff,
-            "diff_se": float(d_se[0]), "finish_pays": bool(best_is_finish), "preset_finished": finished,
-            "regret": regret, "n": rollouts}
+            "gap": mine - min(rivals), "others_face_down": int(fd.sum() - fd[pos.me]), "diff": float(d[0]),
+            "diff_se": float(se[0]), "finish_pays": bool(d[0] < 0), "preset_finished": game == fin,
+            "regret": float(d[1]), "n": rollouts}
 
 
 def study(presets=("greedy", "builder", "rusher", "cautious"), players=(3, 4), games: int = 400,
@@ -80,7 +83,7 @@ def study(presets=("greedy", "builder", "rusher", "cautious"), players=(3, 4), g
     for p in players:
         for name in presets:
             found, rounds = decisions(name, p, games, seed, limit=per_cell)
-            cell = [dict(evaluate(pos, fin, name, rollouts, seed + i), preset=name) for i, (pos, fin) in
+            cell = [dict(evaluate(pos, chosen, name, rollouts, seed + i), preset=name) for i, (pos, chosen) in
                     enumerate(found)]
             rows += cell
             r = np.array([c["regret"] for c in cell]) if cell else np.zeros(0)
