@@ -9,8 +9,10 @@ as GNU Backgammon's variance reduction does):
 
 * the first unseen card of the draw pile, as one indicator per card code (post-stratification
   on the card the next blind draw gets);
-* the cost of the player's own face-down cards (a control variate, mean = face-down count x
-  mean cost of an unseen card).
+* the cards dealt to the player's own face-down slots (a control variate, mean known from the
+  unseen multiset);
+* per option, the luck of the rollout's blind draws (``Table.luck``: card cost minus the mean
+  unseen cost at the draw, mean 0), the player's and the others'.
 
 The estimate is the intercept of an OLS fit of the outcome on the centred covariates, and its
 standard error the fit's (residual variance / (n - p - 1)) x (X'X)^-1[0, 0]: an ordinary
@@ -198,6 +200,25 @@ def adjusted_means(Y: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return beta[0], np.sqrt(np.maximum(s2 * inv[0, 0], 0.0))
 
 
+def adjusted_each(Y: np.ndarray, Z: np.ndarray, extra: list) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`adjusted_means` of each column j of ``Y`` with its own covariates ``extra[j]`` (n x e,
+    known mean 0) beside the shared ``Z``."""
+    est, se = np.empty(Y.shape[1]), np.empty(Y.shape[1])
+    for j in range(Y.shape[1]):
+        X = np.column_stack([Z, extra[j]]) if extra[j] is not None else Z
+        X = X[:, np.ptp(X, axis=0) > 0] if X.shape[1] else X
+        e, s = adjusted_means(Y[:, j:j + 1], X)
+        est[j], se[j] = e[0], s[0]
+    return est, se
+
+
+def luck(out: np.ndarray, k: int) -> np.ndarray:
+    """The luck covariates of option k (n x 2): the player's and the others' blind-draw luck."""
+    from gnoming_sim.kernel.rollout import X_LUCK, X_LUCK_OTHERS
+
+    return out[:, k, [X_LUCK, X_LUCK_OTHERS]]
+
+
 def adjusted_mean(y: np.ndarray, Z: np.ndarray) -> tuple[float, float]:
     est, se = adjusted_means(y[:, None], Z)
     return float(est[0]), float(se[0])
@@ -222,9 +243,10 @@ def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon
     n, K = out.shape[0], out.shape[1]
     Z = design(cov, s, pos)
     y = out[:, :, target]
-    est, se = adjusted_means(y, Z)
+    est, se = adjusted_each(y, Z, [luck(out, k) for k in range(K)])
     best = int(np.argmin(est))
-    dest, dse = adjusted_means(y - y[:, [best]], Z)
+    dest, dse = adjusted_each(y - y[:, [best]], Z,
+                              [np.column_stack([luck(out, k), luck(out, best)]) for k in range(K)])
     rows = []
     for k, opt in enumerate(s.options):
         dm, de = (float(dest[k]), float(dse[k])) if k != best else (0.0, 0.0)
@@ -251,7 +273,9 @@ def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon
         lo, hi = second["diff_ci95"]
         result.update(runner_up=second["key"], margin=second["diff"], margin_ci95=[lo, hi],
                       separated=bool(lo > 0), half_width=(hi - lo) / 2)
-        result["variance"] = variance_steps(y[:, best], y[:, rows.index(second)], cov, s, pos)
+        k2 = rows.index(second)
+        result["variance"] = variance_steps(y[:, best], y[:, k2], cov, s, pos,
+                                            np.column_stack([luck(out, best), luck(out, k2)]))
     return result
 
 
@@ -261,7 +285,8 @@ def _mean_ci(x):
     return [m - h, m + h]
 
 
-def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos: Position) -> dict:
+def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos: Position,
+                   lucks: np.ndarray | None = None) -> dict:
     """Variance of the estimated difference b - a at each step, as a ratio to independent rollouts.
 
     Independent rollouts would have Var(a) + Var(b) per rollout pair (the marginal variances are
@@ -274,6 +299,9 @@ def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos:
     for name, use in (("crn+strata", ("strata",)), ("crn+strata+control", ("strata", "control"))):
         _, se = adjusted_mean(d, design(cov, s, pos, use))
         steps[name] = float(se ** 2 / indep) if indep > 0 else float("nan")
+    if lucks is not None:
+        _, se = adjusted_each(d[:, None], design(cov, s, pos), [lucks])
+        steps["crn+strata+control+luck"] = float(se[0] ** 2 / indep) if indep > 0 else float("nan")
     return steps
 
 

@@ -147,6 +147,7 @@ def render(res: dict) -> str:
                          "or --half-width")
         v = res["variance"]
         lines.append("variance of that difference vs independent rollouts: CRN x{}, + strata (first draw "
-                     "card) x{}, + control (own face-down cards) x{}".format(
-                         *(_ratio(v[k]) for k in ("crn", "crn+strata", "crn+strata+control"))))
+                     "card) x{}, + control (own face-down cards) x{}, + blind-draw luck x{}".format(
+                         *(_ratio(v.get(k, float("nan"))) for k in
+                           ("crn", "crn+strata", "crn+strata+control", "crn+strata+control+luck"))))
     return "\n".join(lines)

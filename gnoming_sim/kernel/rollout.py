@@ -40,7 +40,9 @@ X_BONUS = 2      # the player's early-finish bonus (-b, 0, +b)
 X_LOWEST = 3     # 1 if the player's round score is the lowest (ties included)
 X_GAME = 4       # game score at the end of the horizon (finished rounds + this one, + later ones)
 X_WIN = 5        # win credit (--horizon game; shared wins split)
-N_X = 6
+X_LUCK = 6       # the player's luck in this round's blind draws (Table.luck; mean 0: a control variate)
+X_LUCK_OTHERS = 7  # the other players' luck, summed
+N_X = 8
 
 # ``cov[i, C_*]``: covariates of rollout i's determinization, with known means
 C_TOP = 0        # the first unseen card of the draw pile (NO_CARD if the pile is empty)
@@ -93,6 +95,7 @@ def _reset(t, st0, piles0, scores0, unknown0):
         t.turns[s] = 0
         t.at_finish[s, 0] = 0
         t.at_finish[s, 1] = -1
+        t.luck[s] = 0.0
     for j in range(unknown0.shape[0]):
         t.unknown[j] = unknown0[j]
 
@@ -109,6 +112,12 @@ def _record(t, me, r, res, o):
         if s != me and res[r, s, F_SCORE] < mine:
             lowest = 0
     o[X_LOWEST] = lowest
+    others = 0.0
+    for s in range(P):
+        if s != me:
+            others += t.luck[s]
+    o[X_LUCK] = t.luck[me]
+    o[X_LUCK_OTHERS] = others
 
 
 @jit

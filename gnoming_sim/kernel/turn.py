@@ -14,6 +14,8 @@ from gnoming_sim.game.observation import (
     O_FROM_PILE,
     O_ME,
     SRC_DRAW,
+    U_COST,
+    U_COUNT,
 )
 from gnoming_sim.game.rules import LAYOUT, R_BOUNCING, R_DISCARD_DRAW_MUST_BE_KEPT, R_RESHUFFLE_WHEN_EMPTY
 from gnoming_sim.kernel.jit import jit
@@ -27,8 +29,10 @@ from gnoming_sim.kernel.state import (
     S_FORCE_SRC,
     S_PLEN0,
     S_REMOVED,
+    S_RESHUFFLES,
     S_STALLED,
 )
+from gnoming_sim.kernel.scoring import card_cost
 from gnoming_sim.kernel.table import (
     _can_place,
     _emit,
@@ -61,6 +65,7 @@ def _reshuffle(t, s):
             piles[k, 0] = piles[k, plen - 1]
             st[S_PLEN0 + k] = 1
     shuffle_prefix(t.rng, draw, n)
+    st[S_RESHUFFLES] += 1
     st[S_DPTR] = 0
     st[S_DEND] = n
     _emit(t, T.RESHUFFLE, s, n, 0)
@@ -100,6 +105,8 @@ def _draw(t, rules, s):
                 return NO_CARD, -1
         card = t.draw[st[S_DPTR]]
         st[S_DPTR] += 1
+        if forced == 0 and st[S_RESHUFFLES] == 0:
+            t.luck[s] += card_cost(card) - t.unknown[U_COST] / t.unknown[U_COUNT]
         _unseen(t.unknown, card, -1)
     else:
         k = src - 1

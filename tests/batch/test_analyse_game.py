@@ -98,3 +98,18 @@ def test_half_width_runs_a_confirmatory_batch():
     a = res["adaptive"]
     assert a["pilot"] == 400 and res["n"] == a["confirmatory"]
     assert a["reached"] == (res["half_width"] <= 0.5)
+
+
+def test_blind_draw_luck_has_mean_zero():
+    """The luck control variate is only valid if its mean is 0 under every option (pinned seed;
+    3.5 standard errors)."""
+    from gnoming_sim.kernel.rollout import X_LUCK, X_LUCK_OTHERS
+
+    pos = position_from_game(1, 1, 6, 4, SEATS)
+    s = setup(pos, ["builder"])
+    out, _ = run_rollouts(s, 6000, seed=8)
+    for k in range(len(s.options)):
+        for field in (X_LUCK, X_LUCK_OTHERS):
+            x = out[:, k, field]
+            assert x.std() > 0
+            assert abs(x.mean()) < 3.5 * x.std(ddof=1) / np.sqrt(x.size), (k, field, x.mean())
