@@ -6,6 +6,8 @@ Parquet, and how that batch's wall time splits between the engine and the writer
 
     python bench/bench.py                # the README table (a few minutes on 2 cores)
     python bench/bench.py --quick        # a smoke run
+    python bench/bench.py --rollouts     # only the rollout section: rollouts/s at 2-7 players and the
+                                         # wall time of an `analyse` call to a +-0.1 half-width
 """
 from __future__ import annotations
 
@@ -84,6 +86,57 @@ def streamed(games):
     return batch, engine, rss
 
 
+TWO_OPTIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "two_options.toml")
+
+
+def rollout_rates(players, threads, per_position=4000, positions=4):
+    """(wall rollouts/s, CPU rollouts/s) from mid-round positions (3 turns per seat played) of
+    ``builder`` games, ``builder`` base policy, round horizon; one rollout = one option played out."""
+    from gnoming_sim.batch.analyse import position_from_game, run_rollouts, setup
+
+    wall = cpu = 0.0
+    done = 0
+    for g in range(positions):
+        pos = position_from_game(1, g, 3 * players, players, ["builder"] * players)
+        s = setup(pos, ["builder"])
+        run_rollouts(s, 20, 1, threads=threads)
+        t, c = time.perf_counter(), time.process_time()
+        run_rollouts(s, per_position, 1, threads=threads)
+        wall += time.perf_counter() - t
+        cpu += time.process_time() - c
+        done += per_position * len(s.options)
+    return done / wall, done * threads / cpu
+
+
+def analyse_wall(half_width=0.1):
+    """Wall seconds of `gnoming-sim analyse` on a two-option decision to +-half_width (warm cache),
+    and the rollouts per option it needed."""
+    import json
+
+    cmd = [sys.executable, "-m", "gnoming_sim.cli.app", "analyse", "--position", TWO_OPTIONS,
+           "--half-width", str(half_width), "--json"]
+    subprocess.run(cmd[:6] + ["--rollouts", "10"], check=True, capture_output=True)   # warm the cache
+    t = time.perf_counter()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    res = json.loads(out)
+    return time.perf_counter() - t, res["n"], res["adaptive"]["pilot"], res["half_width"]
+
+
+def rollout_section(players=(2, 3, 4, 5, 6, 7), threads=(1, 2)):
+    print("| players | " + " | ".join(f"rollouts/s wall ({t} thr) | CPU-time rate ({t} thr)" for t in threads) + " |")
+    print("|---|" + "---|---|" * len(threads))
+    for p in players:
+        cells = []
+        for t in threads:
+            w, c = rollout_rates(p, t)
+            cells += [f"{w:,.0f}", f"{c:,.0f}"]
+        print(f"| {p} | " + " | ".join(cells) + " |", flush=True)
+    wall, n, pilot, hw = analyse_wall()
+    print(f"\n`analyse` of a two-option decision ({os.path.relpath(TWO_OPTIONS)}) to +-0.1: {wall:.1f} s wall "
+          f"(pilot {pilot:,} + confirmatory {n:,} rollouts per option, half-width reached {hw:.3f}); "
+          f"load average {os.getloadavg()[0]:.1f}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40_000, help="games per cell (random: 4x)")
@@ -92,7 +145,13 @@ def main(argv=None):
     ap.add_argument("--strategies", default=",".join(PRESETS))
     ap.add_argument("--stream-games", type=int, default=400_000)
     ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    ap.add_argument("--rollouts", action="store_true", help="only the rollout section (issue 13)")
     args = ap.parse_args(argv)
+    if args.rollouts:
+        simulate(players=4, strategies=["greedy"], games=10)  # load the kernels (and the threading layer)
+        print(f"machine: {machine()}\n")
+        rollout_section()
+        return
     if args.quick:
         args.games, args.stream_games = 2_000, 20_000
     players = [int(p) for p in args.players.split(",")]
@@ -118,6 +177,8 @@ def main(argv=None):
           f"({args.stream_games / batch:,.0f} games/s), engine alone {engine:.1f} s "
           f"(engine {100 * engine / batch:.0f}%, Parquet writer and tally {100 * (batch - engine) / batch:.0f}%), "
           f"peak RSS {rss:.0f} MiB")
+    print()
+    rollout_section()
 
 
 if __name__ == "__main__":

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from gnoming_sim.cli import compare, info, play, report, simulate  # noqa: F401  (each registers its commands)
-from gnoming_sim.cli import tune  # noqa: F401
+from gnoming_sim.cli import analyse, compare, info, play, report, simulate, tune  # noqa: F401  (each registers its commands)
 from gnoming_sim.cli.group import PROG, UserError, _one_line, cli
 from gnoming_sim.game.errors import GnomingError
 

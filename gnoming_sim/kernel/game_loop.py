@@ -66,25 +66,40 @@ NO_SCORE = 1 << 30  # larger than any score: the start of a running minimum
 def _play_round(t, rules, r, starter):
     """The turn loop of one round, up to the last final-lap turn or a stall."""
     P = t.fd.shape[0]
+    for i in range(P):
+        t.turns[i] = 0
+        t.at_finish[i, 0] = 0
+        t.at_finish[i, 1] = -1
+    t.st[S_FINISH_TURN] = -1
+    _play_turns(t, rules, r, starter, starter, -1, False)
+
+
+@jit
+def _play_turns(t, rules, r, starter, s, laps_left, played):
+    """Play turns from seat s's turn to the last final-lap turn or a stall.
+
+    ``laps_left``: -1 before anybody finished, else the turns left in the final lap
+    (seat s's included).  ``played``: seat s's turn itself has been played already (a rollout
+    entering after its last step, the hazard flips); only its end is settled here.
+    A rollout (:mod:`.rollout`) enters here in the middle of a round.
+    """
+    P = t.fd.shape[0]
     st = t.st
     turns = t.turns
     at_finish = t.at_finish
-    for i in range(P):
-        turns[i] = 0
-        at_finish[i, 0] = 0
-        at_finish[i, 1] = -1
-    st[S_FINISH_TURN] = -1
     max_turns = rules[R_MAX_TURNS]
-    s = starter
-    laps_left = -1  # turns left in the final lap, once somebody has finished
     while True:
-        if st[S_TURN] >= max_turns:
-            _emit(t, T.STALL, -1, T.STALL_MAX_TURNS, 0)
-            st[S_STALLED] = T.STALL_MAX_TURNS
-            return
-        _emit(t, T.TURN, s, st[S_TURN], 1 if laps_left >= 0 else 0)
-        turns[s] += 1
-        ok = _play_turn(t, rules, s, r, starter)
+        if played:
+            played = False
+            ok = True
+        else:
+            if st[S_TURN] >= max_turns:
+                _emit(t, T.STALL, -1, T.STALL_MAX_TURNS, 0)
+                st[S_STALLED] = T.STALL_MAX_TURNS
+                return
+            _emit(t, T.TURN, s, st[S_TURN], 1 if laps_left >= 0 else 0)
+            turns[s] += 1
+            ok = _play_turn(t, rules, s, r, starter)
         st[S_TURN] += 1
         if not ok:
             return

@@ -33,7 +33,11 @@ S_TURN = 5        # turns played in this round (all seats)
 S_FINISHER = 6    # seat that finished, -1 if none
 S_STALLED = 7     # NOT_STALLED, or the trace's STALL_* reason
 S_FINISH_TURN = 8
-N_ST = 9
+S_FORCE_SRC = 9   # 1 + a draw source the next draw must take (rollouts); 0: the strategy decides
+S_FORCE_POS = 10  # 1 + a placement answer the next placement must take (rollouts); 0: the strategy decides
+S_FORCE_FLIP = 11  # 1 + a hazard-flip answer the next hazard flip must take (rollouts); 0: the strategy decides
+S_RESHUFFLES = 12  # reshuffles in this round (luck is counted only before the first)
+N_ST = 13
 
 NOT_STALLED = -1
 N_FLIPS = 2       # cards each player turns face up at the start of a round
@@ -58,7 +62,7 @@ Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of 
 
 Table = namedtuple("Table", ["lay", "up", "vis", "fd", "draw", "piles", "unknown", "st", "scores",
                              "turns", "at_finish", "kinds", "params", "rng", "obs", "memo", "legal",
-                             "flips", "parts", "tr", "tn"])
+                             "flips", "parts", "tr", "tn", "luck"])
 Table.__doc__ = """One game's state and workspace (allocated by :func:`new_table`).
 
     lay       int8[P, LAYOUT]     true cards of every layout, row-major
@@ -81,6 +85,10 @@ Table.__doc__ = """One game's state and workspace (allocated by :func:`new_table
     flips     int64[N_FLIPS]      initial flips chosen
     parts     int32[N_PARTS]      score parts of one layout
     tr        int32[cap, 4]       action trace (cap may be 0); tn int64[1] its length
+    luck      float64[P]          per seat, the sum over its chosen blind draws (before any reshuffle)
+                                  of the card's cost minus the mean cost of an unseen card: mean 0,
+                                  as every unseen card is equally likely to be on top (a rollout's
+                                  control variate, :mod:`gnoming_sim.kernel.rollout`)
 """
 
 
@@ -110,4 +118,4 @@ def new_table(P, N, kinds, params, seat_strategy, tr):
                  np.zeros((P, 2), dtype=np.int64), seat_kinds, seat_params,
                  np.empty(RNG_WORDS, dtype=np.uint64), obs, memo, np.zeros(N_CHOICES, dtype=np.int8),
                  np.zeros(N_FLIPS, dtype=np.int64), np.zeros(N_PARTS, dtype=np.int32), tr,
-                 np.zeros(1, dtype=np.int64))
+                 np.zeros(1, dtype=np.int64), np.zeros(P, dtype=np.float64))

@@ -45,6 +45,7 @@ from gnoming_sim.kernel.state import (
     S_FINISHER,
     S_PLEN0,
     S_REMOVED,
+    S_RESHUFFLES,
     S_STALLED,
     S_TURN,
 )
@@ -182,6 +183,7 @@ def _setup_round(t, rules, r, starter, order, deck_counts):
     st[S_PLEN0] = 0
     st[S_PLEN0 + 1] = 0
     st[S_TURN] = 0
+    st[S_RESHUFFLES] = 0
     st[S_FINISHER] = -1
     st[S_STALLED] = NOT_STALLED
     _emit(t, T.ROUND, starter, r, P)

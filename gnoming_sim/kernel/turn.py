@@ -14,12 +14,25 @@ from gnoming_sim.game.observation import (
     O_FROM_PILE,
     O_ME,
     SRC_DRAW,
+    U_COST,
+    U_COUNT,
 )
 from gnoming_sim.game.rules import LAYOUT, R_BOUNCING, R_DISCARD_DRAW_MUST_BE_KEPT, R_RESHUFFLE_WHEN_EMPTY
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.dispatch import bounce_target, discard_pile, draw_source, hazard_flip, placement
 from gnoming_sim.kernel.rng import shuffle_prefix
-from gnoming_sim.kernel.state import S_DEND, S_DPTR, S_PLEN0, S_REMOVED, S_STALLED
+from gnoming_sim.kernel.state import (
+    S_DEND,
+    S_DPTR,
+    S_FORCE_FLIP,
+    S_FORCE_POS,
+    S_FORCE_SRC,
+    S_PLEN0,
+    S_REMOVED,
+    S_RESHUFFLES,
+    S_STALLED,
+)
+from gnoming_sim.kernel.scoring import card_cost
 from gnoming_sim.kernel.table import (
     _can_place,
     _emit,
@@ -52,6 +65,7 @@ def _reshuffle(t, s):
             piles[k, 0] = piles[k, plen - 1]
             st[S_PLEN0 + k] = 1
     shuffle_prefix(t.rng, draw, n)
+    st[S_RESHUFFLES] += 1
     st[S_DPTR] = 0
     st[S_DEND] = n
     _emit(t, T.RESHUFFLE, s, n, 0)
@@ -73,7 +87,12 @@ def _draw(t, rules, s):
         if ok and must_keep:
             ok = _can_place(t, rules, t.piles[k, plen - 1], s)
         legal[1 + k] = 1 if ok else 0
-    src = draw_source(t.kinds[s], t.params[s], t.rng, t.obs, t.memo, legal)
+    forced = st[S_FORCE_SRC]
+    if forced > 0:  # a rollout's option under test (kernel.rollout); used once
+        st[S_FORCE_SRC] = 0
+        src = forced - 1
+    else:
+        src = draw_source(t.kinds[s], t.params[s], t.rng, t.obs, t.memo, legal)
     if src == SRC_DRAW:
         if st[S_DPTR] == st[S_DEND]:
             if rules[R_RESHUFFLE_WHEN_EMPTY] == 0:
@@ -86,6 +105,8 @@ def _draw(t, rules, s):
                 return NO_CARD, -1
         card = t.draw[st[S_DPTR]]
         st[S_DPTR] += 1
+        if forced == 0 and st[S_RESHUFFLES] == 0:
+            t.luck[s] += card_cost(card) - t.unknown[U_COST] / t.unknown[U_COUNT]
         _unseen(t.unknown, card, -1)
     else:
         k = src - 1
@@ -108,7 +129,12 @@ def _keep_and_bounce(t, rules, s, card, src):
     legal[CHOICE_NOKEEP] = 1 if (src == SRC_DRAW or rules[R_DISCARD_DRAW_MUST_BE_KEPT] == 0) else 0
     pub[O_DRAWN] = card
     pub[O_FROM_PILE] = src - 1
-    pos = placement(kind, prm, t.rng, t.obs, t.memo, card, legal)
+    forced = t.st[S_FORCE_POS]
+    if forced > 0:  # a rollout's option under test (kernel.rollout); used once
+        t.st[S_FORCE_POS] = 0
+        pos = forced - 1
+    else:
+        pos = placement(kind, prm, t.rng, t.obs, t.memo, card, legal)
     if pos == CHOICE_NOKEEP:
         _emit(t, T.NOKEEP, s, 0, 0)
         return card
@@ -139,31 +165,42 @@ def _keep_and_bounce(t, rules, s, card, src):
 
 
 @jit(inline="always")
+def _hazard_flips(t, s, first):
+    """After seat s removed a hazard: the flips of seats s + first, ..., s + P - 1 (in turn order)."""
+    P = t.fd.shape[0]
+    legal = t.legal
+    pub = t.obs.pub
+    for i in range(first, P):
+        o = (s + i) % P
+        if t.fd[o] < HAZARD_FLIP_MIN_FACE_DOWN:
+            _emit(t, T.HAZARD_FLIP, o, T.HFLIP_NOT_ALLOWED, 0)
+            continue
+        for q in range(LAYOUT):
+            legal[q] = 1 - t.up[o, q]
+        legal[CHOICE_DECLINE] = 1
+        pub[O_ME] = o
+        forced = t.st[S_FORCE_FLIP]
+        if forced > 0:  # a rollout's option under test (kernel.rollout); used once
+            t.st[S_FORCE_FLIP] = 0
+            pos = forced - 1
+        else:
+            pos = hazard_flip(t.kinds[o], t.params[o], t.rng, t.obs, legal)
+        if pos == CHOICE_DECLINE:
+            _emit(t, T.HAZARD_FLIP, o, T.HFLIP_DECLINED, 0)
+        else:
+            _reveal(t, o, pos)
+            _emit(t, T.HAZARD_FLIP, o, pos, t.lay[o, pos])
+    pub[O_ME] = s
+
+
+@jit(inline="always")
 def _discard(t, s, card):
     """Put ``card`` on a discard pile, or remove a hazard and offer the others their flips."""
     st = t.st
-    P = t.fd.shape[0]
     if card == HAZARD:
-        legal = t.legal
-        pub = t.obs.pub
         st[S_REMOVED] += 1
         _emit(t, T.DISCARD, s, T.DISCARD_REMOVED, card)
-        for i in range(1, P):
-            o = (s + i) % P
-            if t.fd[o] < HAZARD_FLIP_MIN_FACE_DOWN:
-                _emit(t, T.HAZARD_FLIP, o, T.HFLIP_NOT_ALLOWED, 0)
-                continue
-            for q in range(LAYOUT):
-                legal[q] = 1 - t.up[o, q]
-            legal[CHOICE_DECLINE] = 1
-            pub[O_ME] = o
-            pos = hazard_flip(t.kinds[o], t.params[o], t.rng, t.obs, legal)
-            if pos == CHOICE_DECLINE:
-                _emit(t, T.HAZARD_FLIP, o, T.HFLIP_DECLINED, 0)
-            else:
-                _reveal(t, o, pos)
-                _emit(t, T.HAZARD_FLIP, o, pos, t.lay[o, pos])
-        pub[O_ME] = s
+        _hazard_flips(t, s, 1)
         return
     n0 = st[S_PLEN0]
     n1 = st[S_PLEN0 + 1]

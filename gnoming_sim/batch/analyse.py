@@ -1,0 +1,358 @@
+"""Decision analysis by rollouts: run the jitted rollouts of a position and turn them into
+estimates with paired 95% intervals (issue 13).
+
+Estimator.  Rollout i is one independent unit: one determinization of the unseen cards and
+one play stream, shared by every option (common random numbers, CRN).  Each option's mean
+and each difference to the best option is a *regression estimator* over the rollouts with
+two covariates whose means are known exactly from the unseen multiset (so they cancel luck,
+as GNU Backgammon's variance reduction does):
+
+* the first unseen card of the draw pile, as one indicator per card code (post-stratification
+  on the card the next blind draw gets);
+* the cards dealt to the player's own face-down slots (a control variate, mean known from the
+  unseen multiset);
+* per option, the luck of the rollout's blind draws (``Table.luck``: card cost minus the mean
+  unseen cost at the draw, mean 0), the player's and the others'.
+
+The estimate is the intercept of an OLS fit of the outcome on the centred covariates, and its
+standard error the fit's (residual variance / (n - p - 1)) x (X'X)^-1[0, 0]: an ordinary
+interval over independent rollouts.  The variance ratio of each step (independent rollouts ->
+CRN -> + strata -> + control) is reported beside the estimates.
+
+Adaptive budget (``half_width``): a pilot batch sizes one confirmatory batch from fresh
+rollout indices; only the confirmatory batch enters the printed estimates, so its intervals
+are fixed-sample intervals (the sample size depends on the pilot alone).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.observation import U_COST, U_COUNT
+from gnoming_sim.game.position import Position
+from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT
+
+Z95 = 1.959963984540054
+HORIZONS = ("round", "game")
+PILOT = 1000
+MAX_ROLLOUTS = 400_000
+CHUNK = 50_000
+
+
+def _cost(c: int) -> int:
+    return HAZARD_PENALTY if c == HAZARD else (0 if c == MULLIGAN else int(c))
+
+
+# ------------------------------------------------------------------ running
+@dataclass
+class Setup:
+    """The kernel's inputs for one position (see :func:`gnoming_sim.kernel.rollout.rollout_batch`)."""
+
+    arrays: dict
+    options: list
+    unseen: np.ndarray
+    slots: np.ndarray
+
+
+def setup(pos: Position, policies, peek: bool = False) -> Setup:
+    """Validate the policies and build the rollout kernel's arrays for ``pos``."""
+    from gnoming_sim.kernel.engine import _deck_counts, _seat_table
+    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
+    from gnoming_sim.kernel.state import N_ST, NOT_STALLED, S_DEND, S_FINISHER, S_FINISH_TURN, S_PLEN0, \
+        S_REMOVED, S_STALLED, S_TURN
+
+    P = pos.players
+    deck_arr = pos.deck.to_array()
+    N = deck_arr.shape[0]
+    strats, seat_strategy = _seat_table(P, policies, 1, 0, False)
+    kinds = np.array([s.kind for s in strats], dtype=np.int64)
+    params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
+    for j, s in enumerate(strats):
+        params[j] = s.param_vector()
+    lay0 = np.ascontiguousarray(pos.layouts, dtype=np.int8)
+    up0 = (lay0 != HIDDEN).astype(np.int8)
+    piles = [list(p) for p in pos.piles]
+    draw_top = NO_CARD
+    if pos.decision == "place":   # the card in hand goes back where it came from; the draw is forced
+        if pos.source == 0:
+            draw_top = int(pos.hand)
+        else:
+            piles[pos.source - 1].append(int(pos.hand))
+    piles0 = np.zeros((2, N), dtype=np.int8)
+    st0 = np.zeros(N_ST, dtype=np.int64)
+    for k in range(2):
+        piles0[k, :len(piles[k])] = piles[k]
+        st0[S_PLEN0 + k] = len(piles[k])
+    st0[S_DEND] = pos.draw_n + (draw_top != NO_CARD)
+    st0[S_REMOVED] = pos.removed
+    st0[S_TURN] = pos.turn
+    st0[S_FINISHER] = pos.finisher
+    st0[S_STALLED] = NOT_STALLED
+    st0[S_FINISH_TURN] = -1
+    unseen = pos.unseen()
+    unknown0 = np.zeros(N_SLOTS, dtype=np.int64)
+    kernel_unseen = list(unseen) + ([draw_top] if draw_top != NO_CARD else [])
+    for c in kernel_unseen:
+        unknown0[int(c) + SLOT_OFFSET] += 1
+    unknown0[U_COUNT] = len(kernel_unseen)
+    unknown0[U_COST] = sum(_cost(int(c)) for c in kernel_unseen)
+    order = [pos.me] + [s for s in range(P) if s != pos.me]
+    slots = np.array([(s, q) for s in order for q in range(LAYOUT) if lay0[s, q] == HIDDEN],
+                     dtype=np.int64).reshape(-1, 2)
+    truth = unseen.copy()
+    if peek:
+        if pos.truth is None:
+            raise GnomingError("--peek needs the true hidden cards: analyse a simulated game (--game/--turn)")
+        lay_true, draw_true = pos.truth
+        truth = np.array([lay_true[s, q] for s, q in slots] + list(draw_true), dtype=np.int8)
+        if sorted(truth.tolist()) != sorted(unseen.tolist()):
+            raise GnomingError("--peek: the true hidden cards do not match the position's unseen cards")
+    options = pos.options()
+    opt_arr = np.array([(o.src, o.pos, o.flip) for o in options], dtype=np.int64).reshape(-1, 3)
+    arrays = dict(me=pos.me, r=pos.round, starter=pos.starter, laps_left=pos.laps_left(), discarder=pos.discarder,
+                  lay0=lay0, up0=up0,
+                  piles0=piles0, st0=st0, scores0=np.array(pos.scores, dtype=np.int64), unknown0=unknown0,
+                  draw_top=draw_top, unseen=unseen, slots=slots, truth=truth, options=opt_arr, kinds=kinds,
+                  params=params, seat_strategy=seat_strategy[0].copy(), rules=pos.rules.to_array(),
+                  deck=deck_arr, deck_counts=_deck_counts(deck_arr))
+    return Setup(arrays, options, unseen, slots)
+
+
+def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "round", crn: bool = True,
+                 peek: bool = False, threads: int | None = None, align: bool = True):
+    """(out float64[n, K, N_X], cov float64[n, N_C]) of rollouts ``first .. first + n - 1``."""
+    from gnoming_sim.kernel.engine import _parallel_chunks, _threads
+    from gnoming_sim.kernel.rollout import N_C, N_X, rollout_batch
+
+    a = s.arrays
+    K = len(s.options)
+    out = np.empty((n, K, N_X), dtype=np.float64)
+    cov = np.empty((n, N_C), dtype=np.float64)
+    with _threads(threads), _parallel_chunks(16):
+        for lo in range(0, n, CHUNK):
+            hi = min(n, lo + CHUNK)
+            rollout_batch(first + lo, np.uint64(seed), a["me"], a["r"], a["starter"], a["laps_left"], a["discarder"],
+                          a["lay0"],
+                          a["up0"], a["piles0"], a["st0"], a["scores0"], a["unknown0"], a["draw_top"], a["unseen"],
+                          a["slots"], a["truth"], a["options"], a["kinds"], a["params"], a["seat_strategy"],
+                          a["rules"], a["deck"], a["deck_counts"], horizon == "game", crn,
+                          align and crn and not peek, peek, out[lo:hi], cov[lo:hi])
+    return out, cov
+
+
+# ------------------------------------------------------------------ statistics
+CODES_MAX_N = 50_000   # per-code indicators of the own slots only up to this many rollouts (fit cost)
+
+
+def design(cov: np.ndarray, s: Setup, pos: Position, steps=("strata", "control")) -> np.ndarray:
+    """Centred covariates (n x p), each with known mean zero under a uniform determinization.
+
+    ``strata``: one indicator per card code of the first unseen draw-pile card (post-stratification
+    on the card the next blind draw gets).  ``control``: the card dealt to each of the player's own
+    face-down slots, as one indicator per card code where the batch has at least 10 rollouts per
+    covariate (and at most ``CODES_MAX_N``), else as its cost (one column per slot).
+    """
+    from gnoming_sim.kernel.rollout import C_OWN, C_TOP
+
+    n = cov.shape[0]
+    u = s.unseen.astype(np.int64)
+    n_u = u.size
+    m = s.slots.shape[0]
+    codes, counts = np.unique(u, return_counts=True)
+    share = counts / max(n_u, 1)
+    cols = []
+    if "strata" in steps and n_u > m:
+        top = cov[:, C_TOP].astype(np.int64)
+        cols += [(top == c) - w for c, w in zip(codes[1:], share[1:])]   # one stratum is the intercept's
+    fd_me = int((pos.layouts[pos.me] == HIDDEN).sum())
+    if "control" in steps and n_u > 0 and fd_me > 0:
+        own = cov[:, C_OWN:C_OWN + fd_me].astype(np.int64)
+        p_codes = len(cols) + fd_me * (len(codes) - 1)
+        if 10 * (p_codes + 1) <= n <= CODES_MAX_N:
+            for j in range(fd_me):
+                cols += [(own[:, j] == c) - w for c, w in zip(codes[1:], share[1:])]
+        else:
+            cost = np.zeros(N_SLOTS)
+            cost[codes + SLOT_OFFSET] = [_cost(int(c)) for c in codes]
+            mean_cost = float(cost[codes + SLOT_OFFSET] @ share)
+            cols += [cost[own[:, j] + SLOT_OFFSET] - mean_cost for j in range(fd_me)]
+    Z = np.column_stack(cols).astype(np.float64) if cols else np.zeros((n, 0))
+    return Z[:, np.ptp(Z, axis=0) > 0] if Z.shape[1] else Z   # a constant column (--peek) says nothing
+
+
+def adjusted_means(Y: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(estimates, standard errors) of E[Y[:, j]] for every column j, by OLS on the centred
+    covariates ``Z`` (known mean 0): the intercept, with its usual standard error.  Falls back to
+    the plain mean when there are fewer than 10 rollouts per covariate."""
+    n, p = Z.shape
+    if p == 0 or n < 10 * (p + 1):
+        sd = Y.std(axis=0, ddof=1) if n > 1 else np.full(Y.shape[1], np.nan)
+        return Y.mean(axis=0), sd / math.sqrt(n)
+    X = np.column_stack([np.ones(n), Z])
+    inv = np.linalg.pinv(X.T @ X)
+    beta = inv @ (X.T @ Y)
+    resid = Y - X @ beta
+    s2 = (resid * resid).sum(axis=0) / (n - p - 1)
+    return beta[0], np.sqrt(np.maximum(s2 * inv[0, 0], 0.0))
+
+
+def adjusted_each(Y: np.ndarray, Z: np.ndarray, extra: list) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`adjusted_means` of each column j of ``Y`` with its own covariates ``extra[j]`` (n x e,
+    known mean 0) beside the shared ``Z``."""
+    est, se = np.empty(Y.shape[1]), np.empty(Y.shape[1])
+    for j in range(Y.shape[1]):
+        X = np.column_stack([Z, extra[j]]) if extra[j] is not None else Z
+        X = X[:, np.ptp(X, axis=0) > 0] if X.shape[1] else X
+        e, s = adjusted_means(Y[:, j:j + 1], X)
+        est[j], se[j] = e[0], s[0]
+    return est, se
+
+
+def luck(out: np.ndarray, k: int) -> np.ndarray:
+    """The luck covariates of option k (n x 2): the player's and the others' blind-draw luck."""
+    from gnoming_sim.kernel.rollout import X_LUCK, X_LUCK_OTHERS
+
+    return out[:, k, [X_LUCK, X_LUCK_OTHERS]]
+
+
+def adjusted_mean(y: np.ndarray, Z: np.ndarray) -> tuple[float, float]:
+    est, se = adjusted_means(y[:, None], Z)
+    return float(est[0]), float(se[0])
+
+
+def proportion(x: np.ndarray) -> dict:
+    """Share of ones with a Wilson 95% interval."""
+    n = x.size
+    p = float(x.mean()) if n else float("nan")
+    z2 = Z95 ** 2
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return {"p": p, "ci95": [max(0.0, centre - half), min(1.0, centre + half)], "n": n}
+
+
+def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon: str = "round") -> dict:
+    """Per option: mean (adjusted), paired difference to the best with a 95% interval, shares; the
+    verdict's facts and the variance ratio of each variance-reduction step."""
+    from gnoming_sim.kernel.rollout import X_BONUS, X_FINISHED, X_GAME, X_LOWEST, X_SCORE, X_WIN
+
+    target = X_GAME if horizon == "game" else X_SCORE
+    n, K = out.shape[0], out.shape[1]
+    Z = design(cov, s, pos)
+    y = out[:, :, target]
+    est, se = adjusted_each(y, Z, [luck(out, k) for k in range(K)])
+    best = int(np.argmin(est))
+    dest, dse = adjusted_each(y - y[:, [best]], Z,
+                              [np.column_stack([luck(out, k), luck(out, best)]) for k in range(K)])
+    rows = []
+    for k, opt in enumerate(s.options):
+        dm, de = (float(dest[k]), float(dse[k])) if k != best else (0.0, 0.0)
+        m, e = float(est[k]), float(se[k])
+        row = {"key": opt.key, "option": opt.label, "finishes": opt.finishes, "n": n,
+               "mean": m, "ci95": [m - Z95 * e, m + Z95 * e],
+               "diff": dm, "diff_ci95": [dm - Z95 * de, dm + Z95 * de], "best": k == best,
+               "round_score": float(out[:, k, X_SCORE].mean()),
+               "p_finish": proportion(out[:, k, X_FINISHED] > 0),
+               "p_bonus": proportion(out[:, k, X_BONUS] < 0),
+               "p_lowest": proportion(out[:, k, X_LOWEST] > 0)}
+        if horizon == "game":
+            row["p_win"] = {"p": float(out[:, k, X_WIN].mean()), "n": n,
+                            "ci95": _mean_ci(out[:, k, X_WIN])}
+        rows.append(row)
+    result = {"n": n, "horizon": horizon, "metric": "game score" if horizon == "game" else "round score",
+              "options": rows, "best": s.options[best].key}
+    for k, row in enumerate(rows):   # an option equal to the best in every rollout is not a rival
+        row["same_as_best"] = bool(k != best and np.all(y[:, k] == y[:, best]))
+    others = [r for r in rows if not r["best"] and not r["same_as_best"]]
+    result["equivalent"] = [r["key"] for r in rows if r["same_as_best"]]
+    if others:
+        second = min(others, key=lambda r: r["diff"])
+        lo, hi = second["diff_ci95"]
+        result.update(runner_up=second["key"], margin=second["diff"], margin_ci95=[lo, hi],
+                      separated=bool(lo > 0), half_width=(hi - lo) / 2)
+        k2 = rows.index(second)
+        result["variance"] = variance_steps(y[:, best], y[:, k2], cov, s, pos,
+                                            np.column_stack([luck(out, best), luck(out, k2)]))
+    return result
+
+
+def _mean_ci(x):
+    m = float(x.mean())
+    h = Z95 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else float("nan")
+    return [m - h, m + h]
+
+
+def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos: Position,
+                   lucks: np.ndarray | None = None) -> dict:
+    """Variance of the estimated difference b - a at each step, as a ratio to independent rollouts.
+
+    Independent rollouts would have Var(a) + Var(b) per rollout pair (the marginal variances are
+    the same under CRN); CRN has Var(b - a); the later steps are the regression estimator's."""
+    n = a.size
+    d = b - a
+    indep = (np.var(a, ddof=1) + np.var(b, ddof=1)) / n
+    crn = np.var(d, ddof=1) / n
+    steps = {"independent": 1.0, "crn": float(crn / indep) if indep > 0 else float("nan")}
+    for name, use in (("crn+strata", ("strata",)), ("crn+strata+control", ("strata", "control"))):
+        _, se = adjusted_mean(d, design(cov, s, pos, use))
+        steps[name] = float(se ** 2 / indep) if indep > 0 else float("nan")
+    if lucks is not None:
+        _, se = adjusted_each(d[:, None], design(cov, s, pos), [lucks])
+        steps["crn+strata+control+luck"] = float(se[0] ** 2 / indep) if indep > 0 else float("nan")
+    return steps
+
+
+# ------------------------------------------------------------------ the analysis
+def analyse(pos: Position, policies, seed: int = 0, rollouts: int = 2000, half_width: float | None = None,
+            max_rollouts: int = MAX_ROLLOUTS, horizon: str = "round", peek: bool = False,
+            threads: int | None = None) -> dict:
+    """Roll every legal option of ``pos`` out; see :func:`summarize` for the result's fields.
+
+    With ``half_width``, ``rollouts`` is the pilot: it sizes one confirmatory batch (fresh
+    rollouts, at most ``max_rollouts``) whose estimates alone are reported.
+    """
+    if horizon not in HORIZONS:
+        raise GnomingError(f"--horizon must be one of {', '.join(HORIZONS)}, got {horizon!r}")
+    if rollouts < 2:
+        raise GnomingError(f"--rollouts must be >= 2, got {rollouts}")
+    if half_width is not None and not (half_width > 0 and math.isfinite(half_width)):
+        raise GnomingError(f"--half-width must be a positive number, got {half_width}")
+    s = setup(pos, policies, peek)
+    out, cov = run_rollouts(s, rollouts, seed, 0, horizon, True, peek, threads)
+    res = summarize(out, cov, s, pos, horizon)
+    adaptive = None
+    if half_width is not None and "half_width" in res:   # else no option differs from the best at all
+        pilot_hw = res["half_width"]
+        need = rollouts if not pilot_hw > 0 else math.ceil(1.1 * rollouts * (pilot_hw / half_width) ** 2)
+        need = max(2 * len(s.options) * 10, min(need, max_rollouts))
+        out, cov = run_rollouts(s, need, seed, rollouts, horizon, True, peek, threads)
+        res = summarize(out, cov, s, pos, horizon)
+        adaptive = {"pilot": rollouts, "pilot_half_width": pilot_hw, "confirmatory": need,
+                    "target_half_width": half_width, "reached": bool(res["half_width"] <= half_width),
+                    "capped": bool(need >= max_rollouts)}
+    res.update(seed=seed, peek=peek, adaptive=adaptive, policies=list(policies),
+               position=pos.describe(), value="perfect-information value (--peek: true hidden cards)"
+               if peek else "imperfect-information value (hidden cards dealt from the unseen cards)")
+    return res
+
+
+def position_from_game(seed: int, game: int, turn: int, players: int, seats, rules=None, deck=None,
+                       rotate: bool = False) -> Position:
+    """The draw decision at the start of turn ``turn`` (from 0, over all rounds) of game ``game`` of
+    ``seed``, played as ``simulate`` plays it; the true hidden cards ride along for ``--peek``."""
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.fields import F_SCORE
+    from gnoming_sim.game.replay import from_trace
+    from gnoming_sim.game.rules import RuleConfig
+    from gnoming_sim.kernel.engine import simulate
+
+    rules = rules or RuleConfig()
+    deck = deck or PUBLISHED
+    res = simulate(players=players, strategies=list(seats), games=1, seed=seed, rules=rules, deck=deck,
+                   first_game=game, rotate=rotate, trace=True, threads=1)
+    origin = f"seed {seed} game {game} turn {turn}"
+    return from_trace(res.deals[0], res.traces[0], players, res.round_stats[0, :, :, F_SCORE], turn, rules,
+                      deck, origin)

@@ -1,0 +1,130 @@
+"""Finish or play on (issue 13, item 6): sample the decisions in which a preset could finish the
+round by putting the card in hand on its last face-down card, roll "finish" out against the best
+way of not finishing, and tabulate when finishing pays and what each preset's own rule loses.
+
+One decision is one unit: a first batch of rollouts picks the best non-finishing option and the
+rollout choice, a second, independent batch estimates the paired difference finish - best
+non-finishing option and the regret of the preset's own choice (so neither is flattered by the
+selection); the table's intervals are over decisions (decisions of one game are not
+independent; a few per game at most).
+
+    python -m gnoming_sim.batch.finish_study            # the headline table (a few minutes)
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from gnoming_sim.batch.analyse import Z95, adjusted_means, design, run_rollouts, setup
+from gnoming_sim.game.replay import finish_decisions
+from gnoming_sim.game.rules import RuleConfig
+
+GAP_BINS = [-np.inf, -10, -5, 0, 5, np.inf]
+GAP_LABELS = ["<= -10", "-10..-5", "-5..0", "0..5", "> 5"]
+
+
+def decisions(preset: str, players: int, games: int, seed: int, rules=None, deck=None, limit: int = 200):
+    """Up to ``limit`` (position, chosen option key) pairs from games of ``preset`` at every seat, with
+    the game's rounds played per decision found (for the regret per round)."""
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.fields import F_SCORE
+    from gnoming_sim.kernel.engine import simulate
+
+    rules = rules or RuleConfig()
+    deck = deck or PUBLISHED
+    res = simulate(players=players, strategies=[preset], games=games, seed=seed, rules=rules, deck=deck,
+                   trace=True, threads=1)
+    found, rounds = [], 0
+    for g in range(games):
+        rounds += 3
+        for pos, chosen in finish_decisions(res.deals[g], res.traces[g], players, res.round_stats[g, :, :, F_SCORE],
+                                         rules, deck, f"{preset} game {g}"):
+            found.append((pos, chosen))
+        if len(found) >= limit:
+            break
+    return found[:limit], rounds
+
+
+def evaluate(pos, chosen: str, policy: str, rollouts: int, seed: int) -> dict:
+    """One decision, on two independent batches of ``rollouts``: the first picks the best
+    non-finishing option and the rollout choice (finish or that option); the second estimates,
+    free of that selection, finish - best non-finishing option and the regret of the game's own
+    choice ``chosen`` (its value minus the rollout choice's; negative when the game did better)."""
+    from gnoming_sim.kernel.rollout import X_SCORE
+    from gnoming_sim.kernel.scoring import visible_score
+
+    s = setup(pos, [policy])
+    keys = [o.key for o in s.options]
+    out, cov = run_rollouts(s, rollouts, seed)
+    est, _ = adjusted_means(out[:, :, X_SCORE], design(cov, s, pos))
+    fin = next(k for k, o in enumerate(s.options) if o.finishes)
+    alt = min((k for k in range(len(keys)) if k != fin), key=lambda k: est[k])
+    pick = fin if est[fin] < est[alt] else alt
+    out, cov = run_rollouts(s, rollouts, seed, first=rollouts)
+    y = out[:, :, X_SCORE]
+    game = keys.index(chosen)
+    d, se = adjusted_means(np.column_stack([y[:, fin] - y[:, alt], y[:, game] - y[:, pick]]), design(cov, s, pos))
+    mpl = pos.rules.mulligans_per_line
+    mine = int(visible_score(pos.layouts[pos.me], mpl))
+    rivals = [int(visible_score(pos.layouts[o], mpl)) for o in range(pos.players) if o != pos.me]
+    fd = pos.face_down()
+    return {"players": pos.players, "own_visible": mine, "best_rival_visible": min(rivals),
+            "gap": mine - min(rivals), "others_face_down": int(fd.sum() - fd[pos.me]), "diff": float(d[0]),
+            "diff_se": float(se[0]), "finish_pays": bool(d[0] < 0), "preset_finished": game == fin,
+            "regret": float(d[1]), "n": rollouts}
+
+
+def study(presets=("greedy", "builder", "rusher", "cautious"), players=(3, 4), games: int = 400,
+          per_cell: int = 120, rollouts: int = 400, seed: int = 13) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(one row per decision, per-preset regret) for every (preset, players) cell."""
+    rows, regret = [], []
+    for p in players:
+        for name in presets:
+            found, rounds = decisions(name, p, games, seed, limit=per_cell)
+            cell = [dict(evaluate(pos, chosen, name, rollouts, seed + i), preset=name) for i, (pos, chosen) in
+                    enumerate(found)]
+            rows += cell
+            r = np.array([c["regret"] for c in cell]) if cell else np.zeros(0)
+            per_round = len(found) / rounds if rounds else float("nan")
+            regret.append({"preset": name, "players": p, "decisions": len(cell), "decisions_per_round": per_round,
+                           "regret_per_decision": _ci(r), "regret_per_round": _ci(r * per_round)})
+    return pd.DataFrame(rows), pd.DataFrame(regret)
+
+
+def _ci(x: np.ndarray) -> dict:
+    n = x.size
+    if n < 2:
+        return {"mean": float(x.mean()) if n else float("nan"), "ci95": [float("nan")] * 2, "n": n}
+    m = float(x.mean())
+    h = Z95 * float(x.std(ddof=1)) / math.sqrt(n)
+    return {"mean": m, "ci95": [m - h, m + h], "n": n}
+
+
+def boundary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Mean (finish - play on) by players and gap (own visible - best rival visible), with 95% intervals
+    over decisions, and the share of decisions where finishing is the better option."""
+    f = frame.assign(gap_bin=pd.cut(frame["gap"], GAP_BINS, labels=GAP_LABELS))
+    out = []
+    for (p, b), g in f.groupby(["players", "gap_bin"], observed=True):
+        c = _ci(g["diff"].to_numpy())
+        out.append({"players": p, "gap": b, "n": c["n"], "finish_minus_play_on": c["mean"],
+                    "ci95": c["ci95"], "share_finish_pays": float(g["finish_pays"].mean()),
+                    "preset_finish_share": float(g["preset_finished"].mean())})
+    return pd.DataFrame(out)
+
+
+def main():   # pragma: no cover - a study run, not a test
+    frame, regret = study()
+    pd.set_option("display.width", 200)
+    print(boundary(frame).to_string(index=False))
+    print()
+    for r in regret.to_dict("records"):
+        a, b = r["regret_per_round"]["ci95"]
+        print(f"{r['preset']:>9} {r['players']}p: {r['decisions']} decisions ({r['decisions_per_round']:.3f} per round); "
+              f"regret {r['regret_per_round']['mean']:.3f} points per round (95% CI {a:.3f}..{b:.3f})")
+
+
+if __name__ == "__main__":
+    main()

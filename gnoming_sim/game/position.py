@@ -1,0 +1,312 @@
+"""A position as the player to move sees it, with its pending decision: the input of a rollout analysis.
+
+A :class:`Position` holds what RULES.md §7 lets the player to move know (every face-up card,
+the discard piles, the hazards removed, the draw pile's size, scores, whose turn it is) and
+nothing else; the true hidden cards travel beside it only as ``truth`` (from a simulated
+game), for ``--peek``.  Two ways in: :func:`from_toml` (a file a person writes, validated
+down to one-line errors naming the key) and :func:`gnoming_sim.game.replay.from_trace` (a
+simulated game replayed from its trace up to the start of one turn).
+
+Pending decisions:
+
+``draw``   draw pile (option key ``draw``), or the top of discard pile 0 / 1 (``pile0``, ``pile1``)
+``place``  the card in ``hand``, taken from ``source`` (0 draw pile, 1 / 2 discard pile 0 / 1):
+           put it at position 0..8 (``pos0`` .. ``pos8``) or throw it away (``discard``)
+``hazard_flip``  seat ``discarder`` has just removed a hazard (counted in ``removed``), and the
+           seats before the player in turn order have made their flips: turn face-down card q
+           up (``flip0`` .. ``flip8``) or not (``decline``)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD, card_name, parse_card
+from gnoming_sim.game.deck import Deck
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.rules import LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, RuleConfig
+from gnoming_sim.game.toml_io import read_toml
+
+DECISIONS = ("draw", "place", "hazard_flip")
+HAZARD_FLIP_MIN_FACE_DOWN = 2   # RULES.md §3: the final face-down card cannot be flipped by a hazard
+SOURCES = ("draw", "pile0", "pile1")
+HIDDEN_NAMES = ("?", "x", "down")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal answer to the pending decision: how the kernel forces it (``src`` / ``pos``,
+    -1 = the base policy decides) and whether it ends the player's face-down cards (finishes)."""
+
+    key: str
+    label: str
+    src: int
+    pos: int
+    finishes: bool = False
+    flip: int = -1
+
+
+@dataclass(frozen=True)
+class Position:
+    """What the player to move (``me``) knows, and the decision pending.
+
+    layouts  int8[P, 9]  every layout as seen: the card if face up, ``HIDDEN`` if face down
+    piles    two tuples of card codes, bottom first (after a draw from a pile, without that card)
+    truth    (lay int8[P, 9], draw int8[draw_n]) the true hidden cards (simulated games only)
+    """
+
+    players: int
+    me: int
+    starter: int
+    round: int            # 0..2
+    turn: int             # turns already played in this round (all seats)
+    finisher: int         # -1: nobody has finished yet
+    scores: tuple         # game scores of the finished rounds, per seat
+    layouts: np.ndarray
+    piles: tuple
+    removed: int          # hazards removed from play this round
+    draw_n: int
+    decision: str = "draw"
+    hand: int = NO_CARD
+    source: int = -1
+    discarder: int = -1   # hazard_flip: the seat that removed the hazard
+    rules: RuleConfig = field(default_factory=RuleConfig)
+    deck: Deck | None = None
+    truth: tuple | None = None
+    origin: str = ""
+
+    # ------------------------------------------------------------ derived facts
+    def face_down(self) -> np.ndarray:
+        """int64[P]: face-down cards per seat."""
+        return (self.layouts == HIDDEN).sum(axis=1).astype(np.int64)
+
+    def seen(self) -> list[int]:
+        """Every card the player has seen and knows where it is: face up, on a pile, removed, in hand."""
+        out = [int(c) for c in self.layouts.ravel() if c != HIDDEN]
+        out += [int(c) for pile in self.piles for c in pile]
+        out += [HAZARD] * self.removed
+        if self.hand != NO_CARD:
+            out.append(int(self.hand))
+        return out
+
+    def unseen(self) -> np.ndarray:
+        """int8[n]: the unseen multiset (deck minus :meth:`seen`), sorted; n = face-down cards + draw pile."""
+        left = dict(self.deck.counts)
+        for c in self.seen():
+            left[c] = left.get(c, 0) - 1
+        return np.array(sorted(c for c, n in left.items() for _ in range(max(n, 0))), dtype=np.int8)
+
+    def laps_left(self) -> int:
+        """-1 before anybody finished; else the final-lap turns left, this one included (for a
+        hazard flip: the discarder's turn, which is in progress)."""
+        seat = self.discarder if self.decision == "hazard_flip" else self.me
+        return -1 if self.finisher < 0 else (self.finisher - seat) % self.players
+
+    def options(self) -> list[Option]:
+        """The legal answers to the pending decision, in a fixed order."""
+        rules = self.rules
+        must_keep = rules.discard_draw_must_be_kept
+        if self.decision == "draw":
+            opts = [Option("draw", "draw pile", 0, -1)]
+            for k in range(2):
+                pile = self.piles[k]
+                if pile and (not must_keep or self._placeable(pile[-1])):
+                    opts.append(Option(f"pile{k}", f"pile {k} ({card_name(pile[-1])})", 1 + k, -1))
+            return opts
+        row = self.layouts[self.me]
+        if self.decision == "hazard_flip":
+            opts = [Option(f"flip{q}", f"flip {q}", -1, -1, flip=q) for q in range(LAYOUT) if row[q] == HIDDEN]
+            return opts + [Option("decline", "decline the flip", -1, -1, flip=LAYOUT)]
+        opts = []
+        fd_me = int((row == HIDDEN).sum())
+        if self._placeable(self.hand):
+            for q in range(LAYOUT):
+                down = row[q] == HIDDEN
+                finishes = bool(down and fd_me == 1 and self.finisher < 0)
+                what = "face down" if down else f"over {card_name(int(row[q]))}"
+                label = f"put at {q} ({what}{', finishes' if finishes else ''})"
+                opts.append(Option(f"pos{q}", label, self.source, q, finishes))
+        if self.source == 0 or not must_keep:
+            opts.append(Option("discard", f"throw away {card_name(self.hand)}", self.source, LAYOUT))
+        return opts
+
+    def _placeable(self, card) -> bool:
+        if card == MULLIGAN:
+            limit = self.rules.mulligan_limit
+            return limit == 0 or int((self.layouts[self.me] == MULLIGAN).sum()) < limit
+        if card == HAZARD:
+            return self.rules.hazard_placeable
+        return True
+
+    def describe(self) -> str:
+        what = {"draw": "draw", "hazard_flip": f"flip a card for the hazard seat {self.discarder} removed"}.get(
+            self.decision) or (
+            f"place the {card_name(self.hand)} taken from {('the draw pile', 'pile 0', 'pile 1')[self.source]}")
+        fin = "" if self.finisher < 0 else f", seat {self.finisher} has finished"
+        return (f"round {self.round + 1}, turn {self.turn} of the round, seat {self.me} to move "
+                f"({self.players} players{fin}); decision: {what}")
+
+    def to_dict(self) -> dict:
+        """The position as a TOML-shaped dict (what :func:`from_mapping` reads back)."""
+        def names(cards):
+            return [("?" if c == HIDDEN else card_name(int(c))) for c in cards]
+        d = {"players": self.players, "me": self.me, "starter": self.starter, "round": self.round + 1,
+             "turn": self.turn, "scores": list(self.scores), "draw_pile": self.draw_n,
+             "removed_hazards": self.removed, "layouts": [names(r) for r in self.layouts],
+             "piles": [names(p) for p in self.piles]}
+        if self.finisher >= 0:
+            d["finisher"] = self.finisher
+        dec = {"kind": self.decision}
+        if self.decision == "place":
+            dec.update(card=card_name(self.hand), source=SOURCES[self.source])
+        if self.decision == "hazard_flip":
+            dec["discarder"] = self.discarder
+        d["decision"] = dec
+        return d
+
+    # ------------------------------------------------------------ checks
+    def validate(self, where: str = "position") -> "Position":
+        """Raise a one-line GnomingError naming the key at fault if the position cannot happen."""
+        P = self.players
+        fd = self.face_down()
+        if self.deck is None:
+            raise GnomingError(f"{where}: no deck")
+        have = {}
+        for c in self.seen():
+            have[c] = have.get(c, 0) + 1
+        for c, n in sorted(have.items()):
+            if n > self.deck.count(c):
+                raise GnomingError(f"{where}: card {card_name(c)} is seen {n} times (layouts, piles, hand, "
+                                   f"removed_hazards) but the deck '{self.deck.name}' holds {self.deck.count(c)}")
+        unseen = self.deck.size - sum(have.values())
+        if unseen != int(fd.sum()) + self.draw_n:
+            raise GnomingError(
+                f"{where}: key 'draw_pile' = {self.draw_n} is impossible: the deck leaves {unseen} unseen cards "
+                f"for {int(fd.sum())} face-down cards, so the draw pile must hold {unseen - int(fd.sum())}")
+        if self.finisher >= 0:
+            if self.finisher == self.me:
+                raise GnomingError(f"{where}: key 'finisher': the finisher (seat {self.me}) has no turn left")
+            if fd[self.finisher] != 0:
+                raise GnomingError(f"{where}: key 'finisher': seat {self.finisher} still has face-down cards")
+        elif fd[self.me] == 0:
+            raise GnomingError(f"{where}: key 'layouts': seat {self.me} (to move) has no face-down card, "
+                               "so it has finished: set 'finisher'")
+        if self.decision != "place" and self.hand != NO_CARD:
+            raise GnomingError(f"{where}: key 'decision.card': a {self.decision} decision has no card in hand")
+        if self.decision == "place" and not self.options():
+            raise GnomingError(f"{where}: key 'decision.card': {card_name(self.hand)} taken from a pile "
+                               "cannot be placed, and must be kept")
+        if self.decision == "hazard_flip":
+            if not 0 <= self.discarder < P or self.discarder == self.me:
+                raise GnomingError(f"{where}: key 'decision.discarder' must be another seat (0..{P - 1}, not {self.me})")
+            if self.discarder == self.finisher:
+                raise GnomingError(f"{where}: key 'decision.discarder': the finisher (seat {self.finisher}) has no turn")
+            if self.removed < 1:
+                raise GnomingError(f"{where}: key 'removed_hazards' must count the hazard just removed (>= 1)")
+            if fd[self.me] < HAZARD_FLIP_MIN_FACE_DOWN:
+                raise GnomingError(f"{where}: key 'layouts': seat {self.me} has {fd[self.me]} face-down card(s); "
+                                   f"a hazard flip needs {HAZARD_FLIP_MIN_FACE_DOWN} (the final card is protected)")
+        return self
+
+
+# ------------------------------------------------------------------ TOML
+_TOP_KEYS = {"players", "me", "starter", "round", "turn", "finisher", "scores", "layouts", "piles",
+             "removed_hazards", "draw_pile", "decision"}
+_DECISION_KEYS = {"kind", "card", "source", "discarder"}
+
+
+def from_toml(path, rules: RuleConfig | None = None, deck: Deck | None = None) -> Position:
+    """A position from a TOML file (format: README, ``examples/position.toml``), validated."""
+    return from_mapping(read_toml(path, "position"), rules, deck, str(path))
+
+
+def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None = None,
+                 where: str = "position") -> Position:
+    from gnoming_sim.game.deck import PUBLISHED
+
+    rules = rules or RuleConfig()
+    deck = deck or PUBLISHED
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise GnomingError(f"{where}: unknown key '{key}' (known: {', '.join(sorted(_TOP_KEYS))})")
+    for key in ("players", "me", "layouts", "draw_pile"):
+        if key not in data:
+            raise GnomingError(f"{where}: missing key '{key}'")
+    P = _int(data, "players", where, MIN_PLAYERS, MAX_PLAYERS)
+    me = _int(data, "me", where, 0, P - 1)
+    starter = _int(data, "starter", where, 0, P - 1, default=0)
+    rnd = _int(data, "round", where, 1, ROUNDS, default=1) - 1
+    turn = _int(data, "turn", where, 0, rules.max_turns - 1, default=0)
+    finisher = _int(data, "finisher", where, 0, P - 1, default=-1)
+    removed = _int(data, "removed_hazards", where, 0, deck.size, default=0)
+    draw_n = _int(data, "draw_pile", where, 0, deck.size)
+    scores = data.get("scores", [0] * P)
+    if (not isinstance(scores, list) or len(scores) != P
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in scores)):
+        raise GnomingError(f"{where}: key 'scores' must be a list of {P} integers (game scores so far)")
+    lays = data["layouts"]
+    if not isinstance(lays, list) or len(lays) != P:
+        raise GnomingError(f"{where}: key 'layouts' must be a list of {P} layouts (one per seat)")
+    layouts = np.empty((P, LAYOUT), dtype=np.int8)
+    for s, row in enumerate(lays):
+        if not isinstance(row, list) or len(row) != LAYOUT:
+            n = len(row) if isinstance(row, list) else "no list of"
+            raise GnomingError(f"{where}: key 'layouts': seat {s} has {n} cards; a layout is {LAYOUT} "
+                               "(row-major, '?' for face down)")
+        for q, item in enumerate(row):
+            layouts[s, q] = _card(item, f"{where}: key 'layouts': seat {s} position {q}", hidden_ok=True)
+    piles_in = data.get("piles", [[], []])
+    if not isinstance(piles_in, list) or len(piles_in) != 2 or not all(isinstance(p, list) for p in piles_in):
+        raise GnomingError(f"{where}: key 'piles' must be two lists of cards (discard piles 0 and 1, bottom first)")
+    piles = tuple(tuple(_card(c, f"{where}: key 'piles': pile {k}") for c in p) for k, p in enumerate(piles_in))
+    for k, p in enumerate(piles):
+        if HAZARD in p:
+            raise GnomingError(f"{where}: key 'piles': pile {k} holds a hazard; hazards never go on a discard pile")
+    dec = data.get("decision", {"kind": "draw"})
+    if not isinstance(dec, dict):
+        raise GnomingError(f"{where}: key 'decision' must be a table (kind = \"draw\" or \"place\")")
+    for key in dec:
+        if key not in _DECISION_KEYS:
+            raise GnomingError(f"{where}: unknown key 'decision.{key}' (known: {', '.join(sorted(_DECISION_KEYS))})")
+    kind = dec.get("kind", "draw")
+    if kind not in DECISIONS:
+        raise GnomingError(f"{where}: key 'decision.kind' must be one of {', '.join(DECISIONS)}, got {kind!r}")
+    hand, source = NO_CARD, -1
+    if kind == "place":
+        if "card" not in dec:
+            raise GnomingError(f"{where}: missing key 'decision.card' (the card in hand)")
+        hand = _card(dec["card"], f"{where}: key 'decision.card'")
+        src = dec.get("source", "draw")
+        if src not in SOURCES:
+            raise GnomingError(f"{where}: key 'decision.source' must be one of {', '.join(SOURCES)}, got {src!r}")
+        source = SOURCES.index(src)
+    elif "card" in dec or "source" in dec:
+        raise GnomingError(f"{where}: key 'decision.card': a {kind} decision has no card in hand")
+    discarder = -1
+    if kind == "hazard_flip":
+        if "discarder" not in dec:
+            raise GnomingError(f"{where}: missing key 'decision.discarder' (the seat that removed the hazard)")
+        discarder = _int(dec, "discarder", f"{where}: decision", 0, P - 1)
+    elif "discarder" in dec:
+        raise GnomingError(f"{where}: key 'decision.discarder' belongs to a hazard_flip decision")
+    pos = Position(P, me, starter, rnd, turn, finisher, tuple(int(v) for v in scores), layouts, piles, removed,
+                   draw_n, kind, hand, source, discarder, rules, deck, None, where)
+    return pos.validate(where)
+
+
+def _int(data, key, where, low, high, default=None):
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not (low <= value <= high or value == default):
+        raise GnomingError(f"{where}: key '{key}' must be an integer in {low}..{high}, got {value!r}")
+    return value
+
+
+def _card(item, where, hidden_ok=False):
+    if hidden_ok and isinstance(item, str) and item.strip().lower() in HIDDEN_NAMES:
+        return HIDDEN
+    try:
+        return parse_card(item)
+    except ValueError as exc:
+        extra = " ('?' for a face-down card)" if hidden_ok else ""
+        raise GnomingError(f"{where}: {exc}{extra}") from None

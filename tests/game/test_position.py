@@ -1,0 +1,123 @@
+"""Position files: the committed example loads, a position survives a round trip, and every
+malformed or impossible position is a one-line GnomingError naming the key at fault."""
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from gnoming_sim.game.cards import HIDDEN
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.position import from_mapping, from_toml
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "position.toml"
+
+
+@pytest.fixture
+def data():
+    with EXAMPLE.open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def test_example_loads_and_counts_every_card():
+    pos = from_toml(EXAMPLE)
+    assert pos.players == 4 and pos.me == 1 and pos.decision == "place"
+    assert len(pos.unseen()) == pos.face_down().sum() + pos.draw_n
+    keys = [o.key for o in pos.options()]
+    assert keys == [f"pos{q}" for q in range(9)] + ["discard"]    # a blind draw may be thrown away
+
+
+def test_round_trip(data):
+    pos = from_mapping(data)
+    again = from_mapping(pos.to_dict())
+    assert again.to_dict() == pos.to_dict()
+    assert (again.layouts == pos.layouts).all()
+
+
+def test_draw_decision_options(data):
+    data["decision"] = {"kind": "draw"}
+    data["draw_pile"] += 1
+    pos = from_mapping(data)
+    assert [o.key for o in pos.options()] == ["draw", "pile0", "pile1"]
+
+
+def test_a_card_from_a_pile_must_be_kept(data):
+    data["decision"]["source"] = "pile1"
+    pos = from_mapping(data)
+    assert "discard" not in [o.key for o in pos.options()]
+
+
+def test_finishing_option_is_marked(data):
+    data["layouts"][1] = ["5", "6", "5", "4", "4", "4", "7", "?", "3"]   # as many more seen as face down
+    pos = from_mapping(data)
+    fin = [o.key for o in pos.options() if o.finishes]
+    assert fin == ["pos7"]
+
+
+def _mutate(data, path, value):
+    d = copy.deepcopy(data)
+    target = d
+    for key in path[:-1]:
+        target = target[key]
+    if value is KeyError:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return d
+
+
+@pytest.mark.parametrize("path, value, fragments", [
+    (("layouts", 0), ["6", "?", "6", "?", "4", "?", "-2", "?"], ["'layouts'", "seat 0 has 8 cards"]),
+    (("piles", 0), ["M", "M", "M", "M"], ["card M is seen 5 times", "holds 3"]),
+    (("colour",), "red", ["unknown key 'colour'"]),
+    (("decision", "colour"), "red", ["unknown key 'decision.colour'"]),
+    (("draw_pile",), 53, ["'draw_pile' = 53 is impossible", "must hold 64"]),
+    (("draw_pile",), KeyError, ["missing key 'draw_pile'"]),
+    (("players",), 9, ["'players' must be an integer in 2..7"]),
+    (("me",), 4, ["'me' must be an integer in 0..3"]),
+    (("scores",), [0, 0], ["'scores' must be a list of 4 integers"]),
+    (("layouts", 2, 0), "9", ["card 9 is seen 1 times", "holds 0"]),
+    (("layouts", 2, 0), "21", ["seat 2 position 0", "card value 21 out of range"]),
+    (("layouts", 2, 0), "Q", ["seat 2 position 0", "unknown card 'Q'"]),
+    (("piles", 1), ["H"], ["pile 1 holds a hazard"]),
+    (("decision", "kind"), "bounce", ["'decision.kind' must be one of draw, place"]),
+    (("decision", "source"), "table", ["'decision.source'"]),
+    (("decision", "card"), KeyError, ["missing key 'decision.card'"]),
+    (("finisher",), 0, ["'finisher': seat 0 still has face-down cards"]),
+    (("finisher",), 1, ["'finisher': the finisher (seat 1) has no turn left"]),
+])
+def test_malformed_positions_name_the_key(data, path, value, fragments):
+    with pytest.raises(GnomingError) as err:
+        from_mapping(_mutate(data, path, value), where="pos.toml")
+    msg = str(err.value)
+    assert "\n" not in msg and msg.startswith("pos.toml: ")
+    for f in fragments:
+        assert f in msg, msg
+
+
+def test_the_player_to_move_without_face_down_cards_must_be_a_finisher_case(data):
+    data["layouts"][1] = ["5", "6", "5", "4", "4", "4", "7", "8", "3"]
+    with pytest.raises(GnomingError, match="seat 1 .to move. has no face-down card"):
+        from_mapping(data)
+
+
+def test_hidden_marker_is_the_only_unknown_card(data):
+    pos = from_mapping(data)
+    assert (pos.layouts == HIDDEN).sum() == pos.face_down().sum() == 22
+
+
+def test_hazard_flip_decision(data):
+    data["decision"] = {"kind": "hazard_flip", "discarder": 0}
+    data["removed_hazards"] = 1
+    data["layouts"][1][4] = "H"   # no hand card, a hazard face up and one removed: the draw pile is unchanged
+    pos = from_mapping(data)
+    assert [o.key for o in pos.options()] == ["flip1", "flip3", "flip5", "flip7", "decline"]
+    assert pos.to_dict()["decision"] == {"kind": "hazard_flip", "discarder": 0}
+    with pytest.raises(GnomingError, match="'decision.discarder' must be another seat"):
+        from_mapping(_mutate(data, ("decision", "discarder"), 1))
+    none_removed = _mutate(data, ("removed_hazards",), 0)
+    none_removed["draw_pile"] += 1
+    with pytest.raises(GnomingError, match="must count the hazard just removed"):
+        from_mapping(none_removed)
