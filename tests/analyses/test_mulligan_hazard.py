@@ -187,6 +187,7 @@ def test_both_sections_render(quick_report):
     assert "paired SE" in page.text["mulligan-value"] and "unpaired SE" in page.text["mulligan-value"]
 
 
+@pytest.mark.slow   # builds a quick report
 def test_summary_keys_and_intervals(quick_report):
     summary = json.loads((quick_report / "summary.json").read_text(encoding="utf-8"))
     mv, hr = summary["mulligan_value"], summary["hazard_risk"]

@@ -31,6 +31,7 @@ def _turns(trace):
     return turns, shuffled
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [0, 3])
 def test_peek_replays_the_game_exactly(game):
     """With the true cards, the game's own seats as base policies and the draw the game made, the
@@ -55,6 +56,7 @@ def test_peek_replays_the_game_exactly(game):
     assert checked >= 5
 
 
+@pytest.mark.slow
 def test_hidden_cards_never_reach_the_analysis():
     """Permute the true hidden cards (face down anywhere and the draw pile): the analysis is unchanged;
     with --peek it is not (the truth path is live)."""

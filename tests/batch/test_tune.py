@@ -79,6 +79,7 @@ def test_every_preset_is_inside_the_box_or_clipped_to_it():
 
 
 # ------------------------------------------------------------------ interrupt and resume
+@pytest.mark.slow
 def test_interrupt_and_resume_reproduce_the_same_generations(tmp_path, monkeypatch):
     whole = _tune(tmp_path, "--generations", "3", out="whole.toml")
     assert whole.exit_code == 0, whole.output

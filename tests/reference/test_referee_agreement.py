@@ -30,6 +30,7 @@ def test_twenty_thousand_random_games_agree_with_the_referee(default_counts):
     assert default_counts.rounds == 3 * default_counts.games
 
 
+@pytest.mark.slow   # rests on the 20,000-game replay
 @pytest.mark.parametrize("path", [
     "bounce_chains_ge2", "hazard_flips", "hazard_flip_declined", "hazard_flip_refused_final_card",
     "forced_discards", "reshuffles", "shared_wins", "finisher_ties_lowest", "finisher_bonus_minus",
