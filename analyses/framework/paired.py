@@ -20,6 +20,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from gnoming_sim.batch.stats import Z95
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 from gnoming_sim.kernel.engine import deal_orders
 
@@ -163,9 +164,9 @@ def standard_errors(a, b) -> tuple[float, float]:
 
 def difference(x: Estimate, y: Estimate) -> Estimate:
     """``x - y`` for two estimates from independent samples (normal approximation)."""
-    se = math.hypot((x.hi - x.lo) / 3.92, (y.hi - y.lo) / 3.92)
+    se = math.hypot((x.hi - x.lo) / (2 * Z95), (y.hi - y.lo) / (2 * Z95))   # each interval is mean +- Z95 se
     d = x.mean - y.mean
-    return Estimate(d, d - 1.96 * se, d + 1.96 * se, min(x.n, y.n))
+    return Estimate(d, d - Z95 * se, d + Z95 * se, min(x.n, y.n))
 
 
 def nothing_to_measure(reason: str) -> StudyResult:
