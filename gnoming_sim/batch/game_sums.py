@@ -20,7 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
-from gnoming_sim.batch.stats import Z95, wilson
+from gnoming_sim.batch.stats import mean_ci_from_sums, ratio_ci_from_sums, wilson
 from gnoming_sim.game.errors import GnomingError
 
 
@@ -90,17 +90,8 @@ class GroupSums:
     def mean(self, quantity: str, k: int, per: int = 1, scale: int = 1) -> Interval:
         """Mean over games of ``X_g / (seats * per * scale)`` with its normal 95% interval."""
         i = self.index[quantity]
-        n = self.games
-        if n == 0:
-            return Interval(math.nan, math.nan, math.nan, 0)
-        div = int(self.seats[k]) * per * scale
-        total, sq = self._sum[i][k], self._sq[i][k]
-        mean = total / (n * div)       # int / int: correctly rounded, as the simulate summary's
-        if n == 1:
-            return Interval(mean, mean, mean, 1)
-        var = (n * sq - total * total) / (n * (n - 1))   # exact numerator (Python ints)
-        half = Z95 * math.sqrt(max(var, 0.0) / n) / div
-        return Interval(mean, mean - half, mean + half, n)
+        div = 1 if self.seats is None else int(self.seats[k]) * per * scale
+        return Interval(*mean_ci_from_sums(self.games, self._sum[i][k], self._sq[i][k], scale=div))
 
     def ratio(self, num: str, den: str, k: int) -> Interval:
         """The proportion ``sum num / sum den`` (``num <= den`` in every game), with a
@@ -114,13 +105,7 @@ class GroupSums:
             r = a / b if b else math.nan
             return Interval(r, math.nan, math.nan, n)
         aa, bb = self._sq[self.index[num]][k], self._sq[self.index[den]][k]
-        ab = self._cross[(num, den)][k]
-        r = a / b
-        # residuals e_g = a_g - r b_g sum to zero; their variance gives Var(r) ~ var(e) / (n bbar^2)
-        ss = aa - 2 * r * ab + r * r * bb
-        var = max(ss, 0.0) / (n - 1) / n / (b / n) ** 2
-        half = Z95 * math.sqrt(var)
-        return Interval(r, max(0.0, r - half), min(1.0, r + half), n)
+        return Interval(*ratio_ci_from_sums(n, a, b, aa, bb, self._cross[(num, den)][k]), n)
 
 
 def share(successes: int, n: int) -> Interval:

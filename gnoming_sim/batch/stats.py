@@ -63,21 +63,36 @@ def paired_diff_ci(a, b, z: float = Z95) -> tuple[float, float, float, int]:
     return mean_ci(a - b, z=z)
 
 
-def mean_ci_from_sums(n: int, total, total_sq, z: float = Z95) -> tuple[float, float, float, int]:
-    """:func:`mean_ci` from running sums: ``n``, ``sum(x)`` and ``sum(x**2)``.
+def mean_ci_from_sums(n: int, total, total_sq, z: float = Z95, scale=1) -> tuple[float, float, float, int]:
+    """:func:`mean_ci` from running sums: ``n``, ``sum(x)`` and ``sum(x**2)``, of ``x / scale``.
 
-    With integer sums (game scores) the variance is computed exactly, so a batch summed
-    chunk by chunk gives the interval of the whole sample without keeping it.
+    With integer sums (game scores, or values kept in integer units of ``1 / scale``) the
+    mean is one correctly rounded division and the variance is computed exactly, so a batch
+    summed chunk by chunk gives the interval of the whole sample without keeping it.
     """
     n = int(n)
     if n == 0:
         return math.nan, math.nan, math.nan, 0
-    mean = total / n
+    exact = isinstance(total, int) and isinstance(total_sq, int) and isinstance(scale, int)
+    mean = total / (n * scale) if exact else total / n / scale
     if n == 1:
         return float(mean), float(mean), float(mean), 1
-    if isinstance(total, int) and isinstance(total_sq, int):
+    if exact:
         var = (n * total_sq - total * total) / (n * (n - 1))   # exact numerator
     else:
         var = (total_sq - total * total / n) / (n - 1)
-    half = z * math.sqrt(max(var, 0.0) / n)
+    half = z * math.sqrt(max(var, 0.0) / n) / scale
     return float(mean), float(mean - half), float(mean + half), n
+
+
+def ratio_ci_from_sums(n: int, num, den, num_sq, den_sq, cross, z: float = Z95) -> tuple[float, float, float]:
+    """``sum(num) / sum(den)`` over ``n >= 2`` units with ``sum(den) > 0``, and its delta-method
+    interval clustered by unit, clipped to [0, 1]: ``(ratio, lo, hi)``.
+
+    ``num_sq``, ``den_sq`` and ``cross`` are the sums of ``num**2``, ``den**2`` and ``num * den``
+    per unit (a game: its finished rounds, say, and those that earned the bonus).
+    """
+    r = num / den
+    resid = max(num_sq - 2 * r * cross + r * r * den_sq, 0.0)   # sum over units of (num_u - r den_u)**2
+    half = z * math.sqrt(resid * n / (n - 1)) / den
+    return r, max(0.0, r - half), min(1.0, r + half)

@@ -14,7 +14,7 @@ import numpy as np
 
 from gnoming_sim.game import fields as F
 from gnoming_sim.game.rules import ROUNDS
-from gnoming_sim.batch.stats import mean_ci_from_sums, wilson
+from gnoming_sim.batch.stats import mean_ci_from_sums, ratio_ci_from_sums, wilson
 
 # Per game, a label (a strategy or a seat) is summarised by its seats' mean: in units of
 # 1/420 of a point (420 = lcm(1..7)) the mean over k <= 7 seats is an integer, so a batch
@@ -102,8 +102,8 @@ class _Sums:
         n = t["games"]
 
         def mean(name, scale=1):
-            m, lo, hi, _ = mean_ci_from_sums(n, t[name], t[name + "_sq"])
-            return _num(m / scale) if n else None, [_num(lo / scale), _num(hi / scale)] if n else [None, None]
+            m, lo, hi, _ = mean_ci_from_sums(n, t[name], t[name + "_sq"], scale=scale)
+            return _num(m) if n else None, [_num(lo), _num(hi)] if n else [None, None]
 
         score, score_ci = mean("score", UNIT)
         win, win_ci = mean("win", UNIT * UNIT)
@@ -133,16 +133,15 @@ class _Sums:
         }
 
 
-def _ratio(b: int, f: int, b2: int, f2: int, bf: int, n: int, z: float = 1.96):
+def _ratio(b: int, f: int, b2: int, f2: int, bf: int, n: int):
     """``sum(b) / sum(f)`` over games and its cluster (delta-method) interval over games."""
     if f == 0:
         return None, [None, None]
-    r = b / f
     if n < 2:
+        r = b / f
         return _num(r), [_num(r), _num(r)]
-    resid = max(b2 - 2 * r * bf + r * r * f2, 0.0)   # sum over games of (b_g - r f_g)**2
-    half = z * math.sqrt(resid * n / (n - 1)) / f
-    return _num(r), [_num(max(0.0, r - half)), _num(min(1.0, r + half))]
+    r, lo, hi = ratio_ci_from_sums(n, b, f, b2, f2, bf)
+    return _num(r), [_num(lo), _num(hi)]
 
 
 class Tally:
