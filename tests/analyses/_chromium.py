@@ -1,0 +1,41 @@
+"""The headless-Chromium check shared by the study report's and the batch report's tests."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def chromium() -> str | None:
+    return next((path for path in map(shutil.which, CHROMIUM_NAMES) if path), None)
+
+
+def assert_renders(index_html, tmp_path) -> None:
+    """Screenshot ``index_html`` in headless Chromium; fail if the page is (nearly) blank.
+
+    Without Chromium the test is skipped, except on CI, where .ci/run installs it."""
+    browser = chromium()
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is missing on CI (.ci/run installs Debian's chromium)")
+        pytest.skip("Chromium is not installed")
+    from PIL import Image
+
+    shot = tmp_path / "shot.png"
+    cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,2000",
+           f"--screenshot={shot}", index_html.resolve().as_uri()]
+    subprocess.run(cmd, capture_output=True, timeout=120, check=False)
+    assert shot.exists(), "Chromium wrote no screenshot"
+    with Image.open(shot) as im:
+        rgb = im.convert("RGB")
+        colors = rgb.getcolors(maxcolors=1 << 24)
+        pixels = rgb.size[0] * rgb.size[1]
+    white = sum(n for n, c in colors if min(c) >= 250)
+    assert len(colors) > 200, "the page rendered with almost no colours"
+    assert white / pixels < 0.95, "the page is (nearly) blank"
