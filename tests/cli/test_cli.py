@@ -8,8 +8,6 @@ import math
 import signal
 import subprocess
 import sys
-import time
-import types
 from pathlib import Path
 
 import pandas as pd
@@ -26,18 +24,6 @@ from gnoming_sim.cli.app import cli
 
 def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-@pytest.fixture
-def no_engine(monkeypatch):
-    """Replace the engine by a module whose simulate fails: proves errors come before any simulation."""
-    fake = types.ModuleType("gnoming_sim.kernel.engine")
-
-    def simulate(**kwargs):
-        raise AssertionError("simulation started despite a user error")
-
-    fake.simulate = simulate
-    monkeypatch.setitem(sys.modules, "gnoming_sim.kernel.engine", fake)
 
 
 def assert_user_error(result, *fragments):

@@ -2,8 +2,6 @@
 stderr, exit 2, naming the file, the key and what is allowed, before any game is played."""
 from __future__ import annotations
 
-import sys
-import types
 
 import pytest
 from click.testing import CliRunner
@@ -14,18 +12,6 @@ from gnoming_sim.kernel.policy import registry
 
 def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-@pytest.fixture
-def no_engine(monkeypatch):
-    """The engine replaced by one that fails: proves each error comes before any game is played."""
-    fake = types.ModuleType("gnoming_sim.kernel.engine")
-
-    def simulate(**kwargs):
-        raise AssertionError("simulation started despite a user error")
-
-    fake.simulate = simulate
-    monkeypatch.setitem(sys.modules, "gnoming_sim.kernel.engine", fake)
 
 
 @pytest.fixture(autouse=True)
