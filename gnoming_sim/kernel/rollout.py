@@ -23,7 +23,7 @@ from gnoming_sim.game.rules import LAYOUT, R_ROTATE_START, ROUNDS
 from gnoming_sim.kernel.game_loop import _play_round, _play_turns, _score_round, _settle_game
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
-from gnoming_sim.kernel.state import N_ST, S_FORCE_FLIP, S_FORCE_POS, S_FORCE_SRC, new_table
+from gnoming_sim.kernel.state import N_ST, RNG_WORDS, S_FORCE_FLIP, S_FORCE_POS, S_FORCE_SRC, new_table
 from gnoming_sim.kernel.table import _fill_pub, _setup_round
 from gnoming_sim.kernel.turn import _hazard_flips
 
@@ -47,7 +47,7 @@ N_X = 8
 # ``cov[i, C_*]``: covariates of rollout i's determinization, with known means
 C_TOP = 0        # the first unseen card of the draw pile (NO_CARD if the pile is empty)
 C_OWN = 1        # C_OWN + j: the card dealt to the player's j-th face-down slot (j < 9)
-N_C = C_OWN + 9
+N_C = C_OWN + LAYOUT
 
 
 @jit
@@ -187,8 +187,8 @@ def rollout_batch(first, seed, me, r, starter, laps_left, discarder, lay0, up0, 
     for i in prange(n):
         t = new_table(P, N, kinds, params, seat_strategy, np.empty((0, 4), dtype=np.int32))
         cards = np.empty(n_u, dtype=np.int8)
-        rng_det = np.empty(4, dtype=np.uint64)
-        rng_future = np.empty(4, dtype=np.uint64)
+        rng_det = np.empty(RNG_WORDS, dtype=np.uint64)
+        rng_future = np.empty(RNG_WORDS, dtype=np.uint64)
         res = np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32)
         order = np.empty(N, dtype=np.int8)
         totals = np.zeros(P, dtype=np.int64)
