@@ -190,6 +190,11 @@ class ParquetSink:
         else:
             self.partial.unlink()
 
+    def discard(self) -> None:
+        """Close and delete the partial file, whatever it holds: ``out`` stays as it was."""
+        self.writer.close()
+        self.partial.unlink(missing_ok=True)
+
 
 class BatchFile:
     """A batch file opened to be resumed: its finished games, readable row group by row group."""

@@ -211,11 +211,11 @@ def _check_int(name: str, value, low: int, high: int | None = None) -> None:
         raise GnomingError(f"{name} must be {bound}, got {value}")
 
 
-def check_output(out, resume: bool = False, force: bool = False) -> Path:
+def check_output(out, resume: bool = False, force: bool = False, resumable: bool = True) -> Path:
     """Check that ``out`` can be written, before anything runs; return it as a Path.
 
     An existing file is only completed (``resume``) or replaced (``force``), never
-    overwritten by accident.
+    overwritten by accident.  ``resumable``: the command has a ``--resume`` to suggest.
     """
     path = Path(out)
     if resume and force:
@@ -237,7 +237,8 @@ def check_output(out, resume: bool = False, force: bool = False) -> Path:
     if not os.access(parent, os.W_OK | os.X_OK):
         raise GnomingError(f"--out {path}: directory {parent} is not writable")
     if path.exists() and not (resume or force):
-        raise GnomingError(f"--out {path} already exists; add --resume to complete it or --force to replace it")
+        hint = "add --resume to complete it or --force to replace it" if resumable else "add --force to replace it"
+        raise GnomingError(f"--out {path} already exists; {hint}")
     return path
 
 

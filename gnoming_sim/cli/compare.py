@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import click
 
@@ -36,36 +34,23 @@ def parse_variant(spec: str):
     return Variant(name, rules, deck)
 
 
-class _ParquetRows:
-    """Rows of every variant to a temporary file beside ``out``, renamed into place at the end."""
+def _rows_sink(out, meta: dict):
+    """``(sink, write)``: every variant's rows, with a ``variant`` column, through the batch
+    runner's :class:`~gnoming_sim.batch.parquet.ParquetSink` (a partial file renamed into place)."""
+    import pyarrow as pa
 
-    def __init__(self, out: Path, seats, meta: dict):
-        self.out, self.seats, self.meta = out, list(dict.fromkeys(seats)), meta
-        self.tmp = out.with_name(f".{out.name}.partial")
-        self.writer = None
+    from gnoming_sim.batch.parquet import ParquetSink, batch_schema, table_of
 
-    def __call__(self, variant, res):
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+    schema = batch_schema(list(dict.fromkeys(meta["seats"])), {}).append(pa.field("variant", pa.dictionary(pa.int32(), pa.string())))
+    schema = schema.with_metadata({b"gnoming_sim_compare": json.dumps(meta).encode()})
+    sink = ParquetSink(out, schema)
 
-        from gnoming_sim.batch.parquet import table_of
-
-        names = list(res.strategy_names)
-        table = table_of(res.first_game, res.round_stats, res.seat_strategy, names)
+    def write(variant, res):
+        table = table_of(res.first_game, res.round_stats, res.seat_strategy, list(res.strategy_names))
         table = table.append_column("variant", pa.array([variant.name] * table.num_rows).dictionary_encode())
-        if self.writer is None:
-            schema = table.schema.with_metadata({b"gnoming_sim_compare": json.dumps(self.meta).encode()})
-            self.writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
-            self.schema = schema
-        self.writer.write_table(table.cast(self.schema))
+        sink.write(table.cast(schema), res.games)
 
-    def close(self, ok: bool):
-        if self.writer is not None:
-            self.writer.close()
-        if ok and self.tmp.exists():
-            os.replace(self.tmp, self.out)
-        elif self.tmp.exists():
-            self.tmp.unlink()
+    return sink, write
 
 
 @cli.command()
@@ -102,27 +87,24 @@ def compare(players, strategy, seats, strategies_path, seed, rotate, variants, h
     chosen = cmp.check_variants(chosen, players)[1:]
     if force and out is None:
         raise GnomingError("--force needs --out")
-    sink = None
+    sink = write = None
     if out is not None:
-        path = Path(out)
-        if path.is_dir():
-            raise GnomingError(f"--out {out}: is a directory, expected a .parquet file name")
-        if path.exists() and not force:
-            raise GnomingError(f"--out {out}: the file exists (use --force to replace it)")
-        if not path.parent.is_dir():
-            raise GnomingError(f"--out {out}: the folder {path.parent} does not exist")
-        sink = _ParquetRows(path, names, {"players": players, "seats": list(names), "games": games,
-                                          "seed": seed, "variants": [v.name for v in chosen]})
+        from gnoming_sim.batch.runner import check_output
+
+        path = check_output(out, force=force, resumable=False)
+        sink, write = _rows_sink(path, {"players": players, "seats": list(names), "games": games,
+                                        "seed": seed, "variants": [v.name for v in chosen]})
     total = games * (len(chosen) + 1)
-    ok = False
     try:
         with group.progress_bar(total) as advance:
             result = cmp.compare(chosen, players, names, games, seed, rotate=rotate, threads=threads,
-                                 progress=advance, sink=sink)
-        ok = True
-    finally:
+                                 progress=advance, sink=write)
+    except BaseException:
         if sink is not None:
-            sink.close(ok)
+            sink.discard()
+        raise
+    if sink is not None:
+        sink.close()
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
