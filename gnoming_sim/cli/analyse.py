@@ -62,7 +62,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         opt.check_range("--turn", turn, 0, 100_000)
         names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                               strategies_path)
-    policies = _policies(policy, players)
+    policies = opt.strategy_names("--policy", policy, players, (1, players))
     opt.notice_cold_cache()
     from gnoming_sim.batch.analyse import analyse as run, position_from_game
 
@@ -78,20 +78,6 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         click.echo(json.dumps(res, indent=1))
     else:
         click.echo(render(res))
-
-
-def _policies(spec: str, players: int) -> list[str]:
-    from gnoming_sim.kernel.policy import registry
-
-    names = [s.strip() for s in spec.split(",")]
-    if any(not n for n in names) or len(names) not in (1, players):
-        raise GnomingError(f"--policy takes one strategy name or one per seat ({players}), got {spec!r}")
-    for n in names:
-        try:
-            registry.get(n)
-        except GnomingError as exc:
-            raise GnomingError(f"--policy: {exc}") from None
-    return names
 
 
 def _pct(p: dict) -> str:

@@ -99,23 +99,29 @@ def seat_strategies(strategy: str | None, seats: str | None, players: int) -> tu
 
     ``--strategy A,B,...`` (one name per seat) is accepted as an alias of ``--seats``.
     """
-    from gnoming_sim.kernel.policy import registry
-
     if strategy is not None and seats is not None:
         raise GnomingError("--strategy and --seats exclude each other: give one strategy for every seat, "
                            "or one per seat")
     option, spec = ("--seats", seats) if seats is not None else ("--strategy", strategy or "random")
+    names = strategy_names(option, spec, players, (players,) if option == "--seats" else (1, players))
+    return tuple(names * players if len(names) == 1 else names)
+
+
+def strategy_names(option: str, spec: str, players: int, counts: tuple[int, ...]) -> list[str]:
+    """The registered strategy names of a comma-separated ``spec``: as many as one of ``counts``
+    (``(players,)``: one per seat; ``(1, players)``: one, or one per seat)."""
+    from gnoming_sim.kernel.policy import registry
+
     names = _names(option, spec)
-    allowed = (players,) if option == "--seats" else (1, players)
-    if len(names) not in allowed:
-        want = f"one name per seat ({players})" if option == "--seats" else f"one name or one per seat ({players})"
+    if len(names) not in counts:
+        want = f"one name per seat ({players})" if counts == (players,) else f"one name or one per seat ({players})"
         raise GnomingError(f"{option} takes {want}, got {len(names)}: {spec!r}")
     for name in names:
         try:
             registry.get(name)
         except GnomingError as exc:
             raise GnomingError(f"{option}: {exc}") from None
-    return tuple(names * players if len(names) == 1 else names)
+    return names
 
 
 def load_rules_file(path) -> RuleConfig:
