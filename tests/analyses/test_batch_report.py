@@ -11,7 +11,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from _chromium import assert_renders
+from _pages import assert_renders, estimates
 
 from gnoming_sim.analyses.batch_report import write_batch_report
 from gnoming_sim.batch.runner import BatchSpec, run_batch
@@ -114,21 +114,10 @@ def test_early_finish_states_its_conditioning(report):
     assert "conditional on" in text and "chose to finish" in text
 
 
-def _estimates(node, path=""):
-    if isinstance(node, dict):
-        if "mean" in node and "ci95" in node:
-            yield path, node
-        for key, value in node.items():
-            yield from _estimates(value, f"{path}.{key}")
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _estimates(value, f"{path}[{i}]")
-
-
 def test_summary_intervals_contain_their_means(report):
     out, _, summary = report
     assert json.loads((out / "summary.json").read_text()) == json.loads(json.dumps(summary))
-    found = list(_estimates(summary))
+    found = list(estimates(summary))
     assert len(found) > 60
     for path, e in found:
         lo, hi = e["ci95"]

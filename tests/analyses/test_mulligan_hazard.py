@@ -12,6 +12,7 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pytest
+from _pages import estimates
 
 from gnoming_sim.analyses.framework.estimates import Estimate
 from gnoming_sim.analyses.framework.paired import cell_rng, round_rows, standard_errors, with_rounds
@@ -160,14 +161,6 @@ class _Sections(HTMLParser):
             self.text[sid] += data
 
 
-def _estimates(node, path=""):
-    if isinstance(node, dict):
-        if "mean" in node and "ci95" in node:
-            yield path, node
-        for key, value in node.items():
-            yield from _estimates(value, f"{path}.{key}")
-
-
 @pytest.fixture(scope="module")
 def quick_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("mulligan-hazard")
@@ -195,7 +188,7 @@ def test_summary_keys_and_intervals(quick_report):
         assert set(e) == {"mean", "ci95", "n"} and e["n"] > 0
     assert mv["score_change_per_round"]["mean"] < 0      # a change in score: the mulligan lowers it
     assert 0 < mv["paired_se"] < mv["unpaired_se"]
-    found = list(_estimates({"mulligan_value": mv, "hazard_risk": hr}))
+    found = list(estimates({"mulligan_value": mv, "hazard_risk": hr}))
     assert len(found) > 50
     for path, e in found:
         lo, hi = e["ci95"]

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from _chromium import assert_renders
+from _pages import assert_renders, estimates
 from click.testing import CliRunner
 
 from gnoming_sim.analyses.report import STUDIES
@@ -150,20 +150,10 @@ def test_no_nan_and_no_empty_table(page):
 
 
 # ----------------------------------------------------------------- summary.json
-def _estimates(node, path=""):
-    """Every {"mean", "ci95", ...} dict in summary.json, with its path."""
-    if isinstance(node, dict):
-        if "mean" in node and "ci95" in node:
-            yield path, node
-        for key, value in node.items():
-            yield from _estimates(value, f"{path}.{key}")
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _estimates(value, f"{path}[{i}]")
 
 
 def test_summary_intervals_contain_their_means(summary):
-    found = list(_estimates(summary))
+    found = list(estimates(summary))
     assert len(found) > 100
     for path, e in found:
         lo, hi = e["ci95"]

@@ -1,4 +1,4 @@
-"""The headless-Chromium check shared by the study report's and the batch report's tests."""
+"""Checks shared by the tests of the report pages: headless Chromium, and the estimates of a summary.json."""
 from __future__ import annotations
 
 import os
@@ -39,3 +39,15 @@ def assert_renders(index_html, tmp_path) -> None:
     white = sum(n for n, c in colors if min(c) >= 250)
     assert len(colors) > 200, "the page rendered with almost no colours"
     assert white / pixels < 0.95, "the page is (nearly) blank"
+
+
+def estimates(node, path=""):
+    """Every {"mean", "ci95", ...} dict in a summary.json tree, with its path."""
+    if isinstance(node, dict):
+        if "mean" in node and "ci95" in node:
+            yield path, node
+        for key, value in node.items():
+            yield from estimates(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from estimates(value, f"{path}[{i}]")
