@@ -131,6 +131,16 @@ def _mean_se(x: np.ndarray) -> tuple[float, float]:
     return float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
 
 
+def _se(z: np.ndarray) -> float:
+    """Standard error of the mean of per-game terms (nan terms skipped)."""
+    return float(np.nanstd(z, ddof=1) / math.sqrt(z.size))
+
+
+def _percentiles(mean: float, boot: np.ndarray) -> dict:
+    """``mean`` with the 95% percentile interval of its bootstrap replicates ``boot``."""
+    return {"mean": mean, "lo": float(np.quantile(boot, 0.025)), "hi": float(np.quantile(boot, 0.975))}
+
+
 def _ratio_terms(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
     """Ratio of sums and its per-game linearization (delta method, clustered by game)."""
     total = den.sum()
@@ -196,6 +206,8 @@ class Comparison:
             best = max(heuristic, key=lambda i: shares[i])
             worst = min(heuristic, key=lambda i: shares[i])
             self.strongest, self.weakest = names[best], names[worst]
+        bskill = _skill(base, best, worst)
+        rb, zb = _ratio_terms(base.minus5, base.finished)
         self.estimates, self.changes = [], []
         for k, (variant, v) in enumerate(zip(self.variants, self.values)):
             est = {}
@@ -204,11 +216,10 @@ class Comparison:
             skill = _skill(v, best, worst)
             est["skill_gap"] = None if skill is None else _interval(*_mean_se(skill))
             r, z = _ratio_terms(v.minus5, v.finished)
-            est["minus5"] = _interval(r, float(np.nanstd(z, ddof=1) / math.sqrt(z.size)))
+            est["minus5"] = _interval(r, _se(z))
             est["minus5"]["finished_rounds"] = int(v.finished.sum())
             boot = _bootstrap_spread(v.seat_win, None, False, seed)
-            est["seat_spread"] = {"mean": _spread(v.seat_win), "lo": float(np.quantile(boot, 0.025)),
-                                  "hi": float(np.quantile(boot, 0.975))}
+            est["seat_spread"] = _percentiles(_spread(v.seat_win), boot)
             self.estimates.append(est)
             if k == 0:
                 self.changes.append({})
@@ -217,18 +228,10 @@ class Comparison:
             ch = {"paired": paired}
             for m in ("turns", "stalled", "score", "close"):
                 ch[m] = _difference(getattr(v, m), getattr(base, m), paired)
-            bskill = _skill(base, best, worst)
             ch["skill_gap"] = None if skill is None else _difference(skill, bskill, paired)
-            rb, zb = _ratio_terms(base.minus5, base.finished)
-            if paired:
-                se = float(np.nanstd(z - zb, ddof=1) / math.sqrt(z.size))
-            else:
-                se = math.hypot(float(np.nanstd(z, ddof=1) / math.sqrt(z.size)),
-                                float(np.nanstd(zb, ddof=1) / math.sqrt(zb.size)))
-            ch["minus5"] = _interval(r - rb, se)
+            ch["minus5"] = _interval(r - rb, _se(z - zb) if paired else math.hypot(_se(z), _se(zb)))
             boot = _bootstrap_spread(v.seat_win, base.seat_win, paired, seed)
-            ch["seat_spread"] = {"mean": _spread(v.seat_win) - _spread(base.seat_win),
-                                 "lo": float(np.quantile(boot, 0.025)), "hi": float(np.quantile(boot, 0.975))}
+            ch["seat_spread"] = _percentiles(_spread(v.seat_win) - _spread(base.seat_win), boot)
             self.changes.append(ch)
         return self
 
