@@ -4,10 +4,24 @@ from __future__ import annotations
 import zlib
 from itertools import combinations
 
-from gnoming_sim.kernel.policy.registry import PRESETS
+from gnoming_sim.kernel.policy.registry import PRESETS, TUNED
 
 PRESET_NAMES = tuple(s.name for s in PRESETS)
 HEURISTIC_NAMES = tuple(n for n in PRESET_NAMES if n != "random")
+# the strongest player the project has (found by `gnoming-sim tune`): studies that report
+# "under strong play" seat it at every seat of a table, beside the preset mix
+STRONG = TUNED[0].name
+STRONG_SUFFIX = "@" + STRONG
+TABLE_NAMES = PRESET_NAMES + (STRONG,)
+
+
+def strong_arm(arm: str) -> str:
+    """The name of ``arm`` played with :data:`STRONG` at every seat (same cell, same deals, same edits)."""
+    return arm + STRONG_SUFFIX
+
+
+def strong_seats(players: int, variant: str = "") -> tuple[str, ...]:
+    return tuple(STRONG + variant for _ in range(players))
 
 
 def cyclic_lineups(names, players: int) -> list[tuple[str, ...]]:

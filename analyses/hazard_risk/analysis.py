@@ -9,7 +9,7 @@ from ..framework.estimates import Estimate, clustered_share, estimates_frame, ho
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, StudyResult
 from . import figures as figs
-from .design import DENY_LEVELS, PLAYERS
+from .design import DENY_LEVELS, DRAWN_STRONG, NATURAL_STRONG, PLAYERS
 
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5"), ("late", 0, 2, "1-2"))
 
@@ -27,6 +27,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                             for ph, _, _, text in PHASES) if r]
     deny_rows = _deny(data["deny"], sizes, DENY_LEVELS)
     verdict = _verdict(deny_rows)   # marks the cells that survive Holm's correction
+    strong = _strong(natural, data.get(NATURAL_STRONG), drawn, data.get(DRAWN_STRONG), sizes)
 
     cells = [r for r in ending["cells"] if r["share"].n >= min_n]
     precision = [Precision("P(ending a round with a hazard), all player-rounds", ending["all"]["share"].half_width,
@@ -48,13 +49,13 @@ def analyse(ctx, tables, data) -> StudyResult:
               "deny": estimates_frame(deny_rows)}
     deny_all = [r for r in deny_rows if r["players"] == 0]
     return StudyResult(
-        findings=_findings(ending["all"], drawn_all, deny_all),
+        findings=_findings(ending["all"], drawn_all, deny_all, strong),
         figures=figures, frames=frames, precision=precision,
-        summary=_summary(ending, by_size, drawn_all, by_phase, deny_rows),
+        summary={**_summary(ending, by_size, drawn_all, by_phase, deny_rows), **_strong_summary(strong)},
         context={"ending": ending, "grid": _grid(cells), "sizes": sizes, "by_size": by_size, "drawn_all": drawn_all,
                  "by_phase": by_phase, "deny": deny_rows, "deny_levels": DENY_LEVELS,
                  "deny_grid": _deny_grid(deny_rows, DENY_LEVELS), "deny_verdict": verdict,
-                 "games": _games(tables), "conclusions": _conclusions(ending, drawn_all, by_phase, deny_rows)},
+                 "strong": strong, "games": _games(tables), "conclusions": _conclusions(ending, drawn_all, by_phase, deny_rows)},
     )
 
 
@@ -130,6 +131,54 @@ def _drawn(rows: pd.DataFrame, key: dict, min_n: int = 2) -> dict | None:
             "drawer_flip_win": Estimate.of_paired(gone["win_h"], gone["win_n"]),
             "flip_win": Estimate.of_paired(gone["others_win_h"], gone["others_win_n"])})
     return out
+
+
+# ----------------------------------------------------------------- under strong play
+def _strong(natural, natural_x, drawn, drawn_x, sizes) -> list[dict]:
+    """Per table size (0: all): P(ending a round with a hazard) and the cost of a drawn hazard to its
+    drawer, in the preset mix and with ``expert`` at every seat, on the same deals and edits.  The
+    difference expert minus mix is paired by game (per game: its share of player-rounds ending with a
+    hazard; the drawer's round score with the hazard minus with the ordinary card)."""
+    if natural_x is None or natural_x.empty:
+        return []
+    cols = ["player_rounds", "with_hazard", "hazards"]
+    mix_g = natural.groupby(["players", "game"])[cols].sum()
+    exp_g = natural_x.groupby(["players", "game"])[cols].sum()
+    ends = mix_g.merge(exp_g, left_index=True, right_index=True, suffixes=("", "_x")).reset_index()
+    hits = drawn_x[drawn_x["ok"] & drawn_x["drawn"]] if drawn_x is not None else drawn.iloc[:0]
+    pair = drawn.merge(hits, on=["players", "game"], suffixes=("", "_x"))
+    out = []
+    for p in [*sizes, 0]:
+        e = ends if p == 0 else ends[ends["players"] == p]
+        d = hits if p == 0 else hits[hits["players"] == p]
+        dp = pair if p == 0 else pair[pair["players"] == p]
+        if len(e) < 2:
+            continue
+        row = {"players": p,
+               "end_mix": clustered_share(e["with_hazard"].to_numpy(), e["player_rounds"].to_numpy()),
+               "end_expert": clustered_share(e["with_hazard_x"].to_numpy(), e["player_rounds_x"].to_numpy()),
+               "cost_mix": None, "cost_expert": None, "cost_expert_minus_mix": None}
+        if p != 0:   # one table size: every game has the same player-rounds, so per-game shares pair
+            row["end_expert_minus_mix"] = Estimate.of_paired(e["with_hazard_x"] / e["player_rounds_x"],
+                                                             e["with_hazard"] / e["player_rounds"])
+        if len(dp) >= 2:
+            row["cost_mix"] = Estimate.of_paired(dp["score_h"], dp["score_o"])
+            row["cost_expert"] = Estimate.of_paired(dp["score_h_x"], dp["score_o_x"])
+            row["cost_expert_minus_mix"] = Estimate.of_paired(dp["score_h_x"] - dp["score_o_x"],
+                                                              dp["score_h"] - dp["score_o"])
+        row["expert_draws"] = len(d)
+        out.append(row)
+    return out
+
+
+def _strong_summary(strong: list[dict]) -> dict:
+    if not strong:
+        return {}
+    keys = ("end_mix", "end_expert", "end_expert_minus_mix", "cost_mix", "cost_expert", "cost_expert_minus_mix")
+    return {"strong_play": {
+        "table": "expert at every seat, on the natural and drawn experiments' deals and edits",
+        "by_players": {("all" if r["players"] == 0 else str(r["players"])): {
+            k: r[k].to_json() for k in keys if r.get(k) is not None} for r in strong}}}
 
 
 # ----------------------------------------------------------------- denying flips
@@ -236,11 +285,25 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows) -> list[str]:
     return out
 
 
-def _findings(ending_all, drawn_all, deny_all) -> list[Finding]:
+def _findings(ending_all, drawn_all, deny_all, strong=()) -> list[Finding]:
     found = [Finding("hazard_risk.end_with_hazard_probability",
                      "A player ends a round with a hazard (+10) in their layout in {value} of rounds "
                      "(all presets, 2 to 7 players; player-rounds clustered by game)", ending_all["share"], "pct",
                      "games")]
+    every = next((r for r in strong if r["players"] == 0), None)
+    if every is not None:
+        found.append(Finding("hazard_risk.end_with_hazard_probability_expert",
+                             "Under strong play (expert, the tuned preset, at every seat) a player ends a round "
+                             "with a hazard in {value} of rounds (the same deals; "
+                             f"{_ci(every['end_mix'], 'pct')} in the preset mix)",
+                             every["end_expert"], "pct", "games"))
+        if every["cost_expert"] is not None:
+            found.append(Finding("hazard_risk.drawn_cost_expert",
+                                 "Under strong play a hazard drawn blind changes its drawer's round score by {value} "
+                                 "points against an ordinary card (same deals and edits, games where both tables "
+                                 f"drew it; {_ci(every['cost_mix'], 'signed')} in the preset mix, the difference "
+                                 f"expert minus mix {_ci(every['cost_expert_minus_mix'], 'signed')})",
+                                 every["cost_expert"], "signed", "deals"))
     if drawn_all and drawn_all.get("flip_value") is not None:
         found.append(Finding("hazard_risk.flip_value",
                              "Taking the flips a discarded hazard hands out, rather than declining them, changes "

@@ -14,6 +14,8 @@ Design, at 2 to 7 players, seats rotated:
   measures everything the hazard does; hazard against no-flips, what its flips are worth.
   The two other rounds of the game have every hazard buried at the bottom of the draw
   pile in all three arms, so declining flips changes only the edited round.
+* Under strong play: every natural and drawn cell also plays its arms with ``expert`` (the tuned
+  preset) at every seat, on the same deals with the same edits (arms ``<arm>@expert``).
 * ``deny`` (same deals in every arm): one seat plays ``cautious`` with ``hazard_deny``
   0, 1.5 (the preset), 3 or 6 (the worth, per opponent who could flip, of keeping a drawn
   hazard rather than discarding it), against the heuristic presets.
@@ -29,7 +31,16 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.cards import HAZARD
 
-from ..framework.design import HEURISTIC_NAMES, PRESET_NAMES, cell_first_game, cyclic_lineups
+from ..framework.design import (
+    HEURISTIC_NAMES,
+    PRESET_NAMES,
+    STRONG_SUFFIX,
+    TABLE_NAMES,
+    cell_first_game,
+    cyclic_lineups,
+    strong_arm,
+    strong_seats,
+)
 from ..framework.paired import (
     ArmTable,
     bury_ordinary_partner,
@@ -52,6 +63,7 @@ from ..framework.trace_follow import (
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 NATURAL, DRAWN, DENY = "natural", "drawn", "deny"
+NATURAL_STRONG, DRAWN_STRONG = NATURAL + STRONG_SUFFIX, DRAWN + STRONG_SUFFIX   # their rows under strong play
 DRAWN_ARMS = ("hazard", "ordinary", "no-flips")
 DENY_LEVELS = (0.0, 1.5, 3.0, 6.0)     # 1.5: the cautious preset
 DENY_BASE = "cautious"
@@ -88,10 +100,11 @@ def tables(games: int) -> list[ArmTable]:
             lineups = cyclic_lineups(names, p)
             share = -(-max(games // SHARE[experiment], 1) // len(lineups))
             for k, lineup in enumerate(lineups):
-                for arm in arms:
-                    seats = tuple(f"{s}/no-flip" for s in lineup) if arm == "no-flips" else lineup
-                    tables.append(ArmTable(p, seats, share, first_game=cell_first_game("hazard-risk", experiment, p) + k * share,
-                                           experiment=experiment, arm=arm,
+                first = cell_first_game("hazard-risk", experiment, p) + k * share
+                for arm, seats in [(a, lineup) for a in arms] + [(strong_arm(a), strong_seats(p)) for a in arms]:
+                    if arm.startswith("no-flips"):
+                        seats = tuple(f"{s}/no-flip" for s in seats)
+                    tables.append(ArmTable(p, seats, share, first_game=first, experiment=experiment, arm=arm,
                                            label=f"{experiment}, {arm}: {p} players, {', '.join(seats)}"))
         share = max(games // SHARE[DENY], 1)
         for level in DENY_LEVELS:
@@ -158,8 +171,9 @@ def drawn_arms(players: int, lo: int, deals: np.ndarray, rng):
     rows = round_rows(deals, rounds)
     held, plain, pos, ok = drawn_edit(rows, players, depth)
     hazard = with_rounds(quiet, rounds, held)
-    return ({"hazard": hazard, "no-flips": hazard, "ordinary": with_rounds(quiet, rounds, plain)},
-            {"rounds": rounds, "pos": pos, "depth": depth, "ok": ok})
+    arms = {"hazard": hazard, "no-flips": hazard, "ordinary": with_rounds(quiet, rounds, plain)}
+    arms.update({strong_arm(a): d for a, d in list(arms.items())})
+    return arms, {"rounds": rounds, "pos": pos, "depth": depth, "ok": ok}
 
 
 # ----------------------------------------------------------------- what is kept
@@ -189,21 +203,22 @@ def _round_values(res, rounds, seat):
     return own, win, (scores.sum(axis=1) - own) / (P - 1), (res.win_credit.sum(axis=1) - win) / (P - 1)
 
 
-def drawn_rows(players, lo, results, facts) -> pd.DataFrame:
+def drawn_rows(players, lo, results, facts, suffix: str = "") -> pd.DataFrame:
+    """The drawn experiment's rows of the arms named ``<arm><suffix>`` (suffix "" or "@expert")."""
     rounds = facts["rounds"]
-    hazard = results["hazard"]
+    hazard = results["hazard" + suffix]
     follow = follow_cards(hazard.traces, players, rounds, facts["pos"])
     drawer = follow[:, FO_FIRST_SEAT]
     seat = np.maximum(drawer, 0)
     g = np.arange(rounds.size)
     names = np.asarray(hazard.strategy_names)[hazard.seat_strategy[g, seat]]
     frame = {"players": players, "game": lo + g, "round": rounds, "depth": facts["depth"], "ok": facts["ok"],
-             "drawn": drawer >= 0, "strategy": pd.Categorical(names, categories=HEURISTIC_NAMES),
+             "drawn": drawer >= 0, "strategy": pd.Categorical(names, categories=TABLE_NAMES),
              "fd": follow[:, FO_FIRST_FD], "kept": follow[:, FO_FIRST_KEPT] == 1,
              "discarded_at_once": (follow[:, FO_FIRST_KEPT] == 0) & (follow[:, FO_REMOVED_BY] == drawer),
              "flips": follow[:, FO_FLIPS], "stuck": (follow[:, FO_FATE] == 0) & (follow[:, FO_END_SEAT] == drawer)}
     for arm, key in (("hazard", "h"), ("ordinary", "o"), ("no-flips", "n")):
-        own, win, others, others_win = _round_values(results[arm], rounds, seat)
+        own, win, others, others_win = _round_values(results[arm + suffix], rounds, seat)
         frame.update({f"score_{key}": own, f"win_{key}": win, f"others_{key}": others,
                       f"others_win_{key}": others_win})
     return pd.DataFrame(frame)

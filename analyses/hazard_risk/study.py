@@ -8,7 +8,9 @@ from gnoming_sim.game.cards import HAZARD
 from ..framework.paired import ArmTable, cell_rng, nothing_to_measure, play_cells
 from ..framework.study import Study, StudyResult
 from . import analysis
-from .design import DENY, DRAWN, NATURAL, deny_rows, drawn_arms, drawn_rows, natural_rows, resolve, tables
+from ..framework.design import STRONG_SUFFIX
+from .design import (DENY, DRAWN, DRAWN_STRONG, NATURAL, NATURAL_STRONG, deny_rows, drawn_arms, drawn_rows,
+                     natural_rows, resolve, tables)
 
 
 class HazardRisk(Study):
@@ -35,13 +37,14 @@ class HazardRisk(Study):
         def keep(arms, lo, results, facts):
             experiment, players = arms[0].experiment, arms[0].players
             if experiment == NATURAL:
-                return {NATURAL: natural_rows(results["natural"])}
+                return {NATURAL: natural_rows(results[NATURAL]), NATURAL_STRONG: natural_rows(results[NATURAL_STRONG])}
             if experiment == DRAWN:
-                return {DRAWN: drawn_rows(players, lo, results, facts)}
+                return {DRAWN: drawn_rows(players, lo, results, facts),
+                        DRAWN_STRONG: drawn_rows(players, lo, results, facts, STRONG_SUFFIX)}
             return {DENY: deny_rows(players, lo, results)}
 
         return play_cells(ctx, seed, tables, advance, edit, keep, resolve,
-                          traced=lambda t: t.experiment == DRAWN and t.arm == "hazard")
+                          traced=lambda t: t.experiment == DRAWN and t.arm in ("hazard", "hazard" + STRONG_SUFFIX))
 
     def analyse(self, ctx, tables, data) -> StudyResult:
         if not tables:

@@ -8,7 +8,7 @@ from ..framework.estimates import Estimate, clustered_share, estimates_frame, ho
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, StudyResult
 from . import figures as figs
-from .design import PLAYERS
+from .design import DEALT_STRONG, PLAYERS
 from ..framework.paired import difference, standard_errors
 from ..framework.trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
 
@@ -32,6 +32,7 @@ def analyse(ctx, tables, data) -> StudyResult:
     flow, arrivals = _flow(data["flow"], min_n), _arrivals(data["flow"], players)
     limit_rows, limit_all = _limit(data["limit"], players, min_n)
     limit = ctx.rules.mulligan_limit
+    strong = _strong(dealt, data.get(DEALT_STRONG), players)
 
     precision = [Precision("mulligan worth, all deals", overall["points"].half_width, "points")]
     if cells:
@@ -55,12 +56,14 @@ def analyse(ctx, tables, data) -> StudyResult:
     flow_games = {p: sum(t.games for t in tables if t.players == p and t.experiment == "flow" and t.arm == "natural")
                   for p in players}
     return StudyResult(
-        findings=_findings(overall, flow, limit_all, limit), figures=figures, frames=frames, precision=precision,
-        summary=_summary(overall, by_players, cells, by_strategy, flow, arrivals, limit_rows, limit_all, limit, invalid),
+        findings=_findings(overall, flow, limit_all, limit, strong), figures=figures, frames=frames,
+        precision=precision,
+        summary={**_summary(overall, by_players, cells, by_strategy, flow, arrivals, limit_rows, limit_all, limit,
+                            invalid), **_strong_summary(strong)},
         context={"overall": overall, "by_players": by_players, "grid": _grid(cells), "by_strategy": by_strategy,
                  "sizes": players, "flow": flow, "arrivals": arrivals, "limit_rows": _limit_grid(limit_rows),
                  "limit_all": limit_all, "limit": limit, "invalid": invalid, "games": games,
-                 "flow_games": flow_games, "phases": PHASES, "presets": PRESET_NAMES,
+                 "flow_games": flow_games, "phases": PHASES, "presets": PRESET_NAMES, "strong": strong,
                  "conclusions": _conclusions(overall, by_players, by_strategy, flow, limit_all, limit_rows, limit)},
     )
 
@@ -76,6 +79,38 @@ def _worth(rows: pd.DataFrame) -> dict:
             "others": Estimate.of_paired(rows["others_m"], rows["others_o"]),
             "paired_se": paired, "unpaired_se": unpaired,
             "saving": (unpaired / paired) ** 2 if paired > 0 else float("nan")}
+
+
+def _strong(mix: pd.DataFrame, strong: pd.DataFrame | None, players) -> list[dict]:
+    """The dealt mulligan's worth with ``expert`` at every seat beside the preset mix, per table size and
+    over all (``players`` 0): both arms of both tables are the same deals with the same edit, so
+    "expert minus mix" is paired deal by deal (the difference of the two worths)."""
+    if strong is None or strong.empty:
+        return []
+    both = mix.merge(strong[strong["ok"]], on=["players", "game"], suffixes=("", "_x"))
+    out = []
+    for p in [*players, 0]:
+        rows = both if p == 0 else both[both["players"] == p]
+        if len(rows) < 2:
+            continue
+        out.append({"players": p, "mix": Estimate.of_paired(rows["score_m"], rows["score_o"]),
+                    "expert": Estimate.of_paired(rows["score_m_x"], rows["score_o_x"]),
+                    "expert_win": Estimate.of_paired(rows["win_m_x"], rows["win_o_x"]),
+                    "expert_minus_mix": Estimate.of_paired(rows["score_m_x"] - rows["score_o_x"],
+                                                           rows["score_m"] - rows["score_o"])})
+    return out
+
+
+def _strong_summary(strong: list[dict]) -> dict:
+    if not strong:
+        return {}
+    return {"strong_play": {
+        "table": "expert at every seat, on the dealt experiment's deals and edits",
+        "by_players": {("all" if r["players"] == 0 else str(r["players"])): {
+            "mix_score_change_per_round": r["mix"].to_json(),
+            "expert_score_change_per_round": r["expert"].to_json(),
+            "expert_win_probability": r["expert_win"].to_json(),
+            "expert_minus_mix": r["expert_minus_mix"].to_json()} for r in strong}}}
 
 
 def _phase(fd: pd.Series) -> pd.Series:
@@ -214,7 +249,7 @@ def _limit_grid(rows: list[dict]) -> list[dict]:
     return _grid(rows)
 
 
-def _findings(overall, flow, limit_all, limit) -> list[Finding]:
+def _findings(overall, flow, limit_all, limit, strong=()) -> list[Finding]:
     found = [
         Finding("mulligan_value.points_per_round",
                 "Being dealt a mulligan instead of an ordinary card changes its holder's score by {value} points "
@@ -225,6 +260,15 @@ def _findings(overall, flow, limit_all, limit) -> list[Finding]:
                 "(percentage points, same deals paired; positive is better)",
                 overall["win"], "pct", "deals"),
     ]
+    every = next((r for r in strong if r["players"] == 0), None)
+    if every is not None:
+        found.append(Finding(
+            "mulligan_value.points_per_round_expert",
+            "Under strong play (expert, the tuned preset, at every seat) the same dealt mulligan changes its "
+            "holder's score by {value} points in that round (same deals and edits as the preset mix, where it is "
+            f"{_ci(every['mix'], 'signed')}; the difference, expert minus mix, is "
+            f"{_ci(every['expert_minus_mix'], 'signed')})",
+            every["expert"], "signed", "deals"))
     if limit:
         found.append(Finding(
             "mulligan_value.limit_binds",

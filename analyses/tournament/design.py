@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..framework.design import PRESET_NAMES, balanced_lineups, cell_first_game
+from ..framework.design import PRESET_NAMES, TABLE_NAMES, balanced_lineups, cell_first_game
 from ..framework.study import Table
 
 PLAYERS = (3, 4, 5, 7)
@@ -21,10 +21,12 @@ HEADLINE_PLAYERS = 4
 def tables(games: int, extra: tuple[str, ...] = ()) -> list[Table]:
     """The design: every lineup at every table size plays ``games`` games.
 
-    ``extra``: registered strategies (a user's own) that join the presets.  The lineups of
-    one table size share their deals (a cell); each table size has its own deals.
+    The entrants are the five presets and ``expert`` (the tuned preset), so the standings show
+    how far the hand-set presets are from the strongest play found.  ``extra``: registered
+    strategies (a user's own) that join them.  The lineups of one table size share their deals
+    (a cell); each table size has its own deals.
     """
-    names = PRESET_NAMES + tuple(n for n in extra if n not in PRESET_NAMES)
+    names = TABLE_NAMES + tuple(n for n in extra if n not in TABLE_NAMES)
     return [Table(p, lineup, games, first_game=cell_first_game("tournament", p), pool=names,
                   label=f"{p} players: {', '.join(lineup)}")
             for p in PLAYERS for lineup in balanced_lineups(names, p)]

@@ -33,7 +33,7 @@ def standings_figure(standings: list[dict], players, names=PRESET_NAMES) -> Figu
     ax_score.legend(fontsize=8, ncols=2, frameon=False)
     return FigureOut("standings", fig,
                      "Each preset's mean game score and win share, with 95% intervals over deals.",
-                     "Points with error bars: mean game score and win share of the five presets at 3, 4, 5 and 7 players.")
+                     f"Points with error bars: mean game score and win share of {len(names)} strategies at 3, 4, 5 and 7 players.")
 
 
 def _clip_outliers(ax, standings: list[dict]) -> None:

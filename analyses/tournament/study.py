@@ -12,7 +12,7 @@ class Tournament(Study):
     template = "tournament/template.html"
     # games per lineup; multiples of 420 = lcm(3, 4, 5, 7), so rotation seats every preset
     # equally often in every seat
-    default_games = 168_000
+    default_games = 84_000
     quick_games = 420
 
     def design(self, ctx) -> list[Table]:
