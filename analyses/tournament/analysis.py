@@ -10,10 +10,15 @@ from ..framework.design import PRESET_NAMES
 from ..framework.estimates import Estimate, estimates_frame, holm
 from ..framework.study import Finding, Precision, StudyResult
 from . import figures as figs
-from .design import HEADLINE_PLAYERS, PLAYERS
+from .design import HEADLINE_PLAYERS, PLAYERS, is_slow
+
 
 def analyse(ctx, tables, data) -> StudyResult:
     names = tables[0].pool if tables and tables[0].pool else PRESET_NAMES
+    slow_lineups = [i for i, t in enumerate(tables) if is_slow(t)]
+    slow = _slow(data[data["lineup"].isin(slow_lineups)], tables)
+    data = data[~data["lineup"].isin(slow_lineups)]
+    tables = [t for t in tables if not is_slow(t)]
     standings, h2h, seats = [], [], []
     for p in PLAYERS:
         block = _Block.of(data[data["players"] == p], p, names)
@@ -27,7 +32,7 @@ def analyse(ctx, tables, data) -> StudyResult:
         for r, keep in zip(family, holm([r[key] for r in family])):
             r["holm"] = keep
     frames = {"standings": estimates_frame(standings), "head_to_head": estimates_frame(h2h), "seats": estimates_frame(seats)}
-    findings = _findings(standings, h2h, seats)
+    findings = _findings(standings, h2h, seats) + _slow_findings(slow)
     precision = [
         Precision("mean game score of a preset", max(r["score"].half_width for r in standings), "points"),
         Precision("win share of a preset", max(r["win"].half_width for r in standings), "pct"),
@@ -39,8 +44,8 @@ def analyse(ctx, tables, data) -> StudyResult:
                figs.seats_figure(seats, PLAYERS)]
     return StudyResult(
         findings=findings, figures=figures, frames=frames, precision=precision,
-        summary=_summary(standings, h2h, seats),
-        context={"standings": standings, "h2h_rows": _h2h_rows(h2h), "h2h_count": len(h2h), "seats": seats,
+        summary={**_summary(standings, h2h, seats), **_slow_summary(slow)},
+        context={"slow": slow, "standings": standings, "h2h_rows": _h2h_rows(h2h), "h2h_count": len(h2h), "seats": seats,
                  "players": [p for p in PLAYERS if lineups[p]], "lineups": lineups, "presets": names,
                  "games": tables[0].games if tables else 0},
     )
@@ -132,6 +137,42 @@ def _seats(b: _Block, rotate_start: bool) -> list[dict]:
         rows.append({"players": b.players, "seat": s, "starts": starts, "dev": Estimate.of_mean(dev[:, s]),
                      "win": Estimate.of_mean(wins[:, s])})
     return rows
+
+
+def _slow(rows: pd.DataFrame, tables) -> list[dict]:
+    """A slow entrant in one seat among experts: per game, its score minus the experts' mean, and its
+    win credit (the game is the unit; seats rotate, so it sits in every seat equally often)."""
+    out = []
+    for (p, lineup), g in rows.groupby(["players", "lineup"], observed=True):
+        t = tables[lineup]
+        name, other = t.seats[0], t.seats[1]
+        score = g["score"].to_numpy(np.float64).reshape(-1, p)
+        mine = (g["strategy"].to_numpy().reshape(-1, p) == name)
+        own = (score * mine).sum(axis=1)
+        rest = (score * ~mine).sum(axis=1) / (p - 1)
+        win = (g["win"].to_numpy(np.float64).reshape(-1, p) * mine).sum(axis=1)
+        out.append({"players": int(p), "strategy": name, "opponent": other, "games": len(own),
+                    "score": Estimate.of_mean(own), "diff": Estimate.of_paired(own, rest),
+                    "win": Estimate.of_mean(win), "even": 1 / p})
+    return sorted(out, key=lambda r: r["players"])
+
+
+def _slow_findings(slow: list[dict]) -> list[Finding]:
+    head = next((r for r in slow if r["players"] == HEADLINE_PLAYERS), None)
+    if head is None:
+        return []
+    return [Finding(f"tournament.{head['strategy']}_vs_{head['opponent']}",
+                    f"One {head['strategy']} (the Monte Carlo player) among {head['opponent']}s at {head['players']} "
+                    f"players: its game score minus theirs is {{value}} points per game (same tables; negative "
+                    f"is better)", head["diff"], "signed", "games")]
+
+
+def _slow_summary(slow: list[dict]) -> dict:
+    if not slow:
+        return {}
+    return {"slow_entrants": {f"{r['players']}.{r['strategy']}": {
+        "opponent": r["opponent"], "mean_game_score": r["score"].to_json(),
+        "minus_opponents": r["diff"].to_json(), "win_share": r["win"].to_json()} for r in slow}}
 
 
 # ---------------------------------------------------------------- outputs

@@ -11,11 +11,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..framework.design import PRESET_NAMES, TABLE_NAMES, balanced_lineups, cell_first_game
+from gnoming_sim.kernel.policy import registry
+
+from ..framework.design import PRESET_NAMES, STRONG, TABLE_NAMES, balanced_lineups, cell_first_game
 from ..framework.study import Table
 
 PLAYERS = (3, 4, 5, 7)
 HEADLINE_PLAYERS = 4
+# entrants too slow for the full design (the Monte Carlo player): one seat among ``expert``s at
+# every table size, seats rotated, on deals of their own, 1/SLOW_SHARE of a lineup's games
+SLOW = ("mc",)
+SLOW_SHARE = 168
+SLOW_MIN_GAMES = 12
 
 
 def tables(games: int, extra: tuple[str, ...] = ()) -> list[Table]:
@@ -27,9 +34,28 @@ def tables(games: int, extra: tuple[str, ...] = ()) -> list[Table]:
     (a cell); each table size has its own deals.
     """
     names = TABLE_NAMES + tuple(n for n in extra if n not in TABLE_NAMES)
-    return [Table(p, lineup, games, first_game=cell_first_game("tournament", p), pool=names,
-                  label=f"{p} players: {', '.join(lineup)}")
-            for p in PLAYERS for lineup in balanced_lineups(names, p)]
+    slow = slow_entrants()
+    pool = names + slow
+    out = [Table(p, lineup, games, first_game=cell_first_game("tournament", p), pool=pool,
+                 label=f"{p} players: {', '.join(lineup)}")
+           for p in PLAYERS for lineup in balanced_lineups(names, p)]
+    n_slow = max(games // SLOW_SHARE, SLOW_MIN_GAMES)
+    for name in slow:
+        for p in PLAYERS:
+            lineup = (name,) + (STRONG,) * (p - 1)
+            out.append(Table(p, lineup, n_slow, first_game=cell_first_game("tournament", name, p), pool=pool,
+                             label=f"{p} players: {', '.join(lineup)} (slow entrant)"))
+    return out
+
+
+def slow_entrants() -> tuple[str, ...]:
+    """The slow entrants this build registers."""
+    known = set(registry.names())
+    return tuple(n for n in SLOW if n in known)
+
+
+def is_slow(table: Table) -> bool:
+    return table.seats[0] in SLOW
 
 
 def tidy(index, table, result) -> pd.DataFrame:
