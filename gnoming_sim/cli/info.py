@@ -16,7 +16,7 @@ from gnoming_sim.game.rules import RuleConfig
 @cli.command()
 @opt.rules
 @opt.deck
-@click.option("--full", is_flag=True, help="Print the whole rules of the game (docs/rules.md) instead.")
+@click.option("--full", is_flag=True, help="Print the whole rules of the game (gnoming_sim/game/rules.md) instead.")
 @opt.as_json
 def rules(rules_path, deck_path, full, as_json):
     """Print the effective rules options (with their defaults) and the deck composition."""
@@ -40,7 +40,7 @@ def rules(rules_path, deck_path, full, as_json):
 
 
 def rules_document() -> str:
-    """The rules of the game in words (the package's copy of docs/rules.md)."""
+    """The rules of the game in words (gnoming_sim/game/rules.md, shipped with the package)."""
     from importlib import resources
 
     return resources.files("gnoming_sim.game").joinpath("rules.md").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""docs/rules.md: shipped with the package, printed by `rules --full`, and in step with the engine
+"""gnoming_sim/game/rules.md, the rules in the project's words: shipped with the package, printed by `rules --full`, and in step with the engine
 (every option of its table is a RuleConfig field with the same default, and vice versa; every
 worked example's total is what score_layout computes)."""
 from __future__ import annotations
@@ -18,7 +18,7 @@ from gnoming_sim import RuleConfig, score_layout
 from gnoming_sim.cli.app import cli
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "docs" / "rules.md"
+DOC = ROOT / "gnoming_sim" / "game" / "rules.md"   # the one copy: the README links it, `rules --full` prints it
 
 
 def doc_text() -> str:
@@ -28,7 +28,7 @@ def doc_text() -> str:
 def option_table(text: str) -> dict[str, str]:
     """``{option: default as written}`` from the rows of the options table."""
     rows = re.findall(r"^\| `([a-z_]+)` \| `([^`]+)` \|", text, flags=re.M)
-    assert rows, "no options table found in docs/rules.md"
+    assert rows, "no options table found in the rules doc"
     return dict(rows)
 
 
@@ -57,9 +57,8 @@ def test_worked_examples_total_what_the_engine_scores():
         assert score_layout(layout) == int(total.replace("−", "-")), grid
 
 
-def test_the_package_copy_is_the_doc():
-    """`rules --full` reads the package's copy (an installed package has no docs/ folder)."""
-    assert (ROOT / "gnoming_sim" / "game" / "rules.md").read_text(encoding="utf-8") == doc_text()
+def test_the_doc_ships_with_the_package():
+    """`rules --full` reads it from the installed package."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "rules.md" in data["tool"]["setuptools"]["package-data"]["gnoming_sim.game"]
 
@@ -94,4 +93,4 @@ def test_rules_json(write_toml):
 def test_readme_links_the_doc_not_the_spec_outside_the_repository():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "../shared/RULES.md" not in readme
-    assert "(docs/rules.md)" in readme
+    assert "(gnoming_sim/game/rules.md)" in readme
