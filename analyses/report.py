@@ -31,6 +31,7 @@ from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.game.version import __version__
 
 from .early_finish import EarlyFinish
+from .finish_play_on import FinishPlayOn
 from .framework.render import data_uri, environment, figure_png, format_mean
 from .framework.study import Context, Study, StudyRun, play_study
 from .hazard_risk import HazardRisk
@@ -39,7 +40,7 @@ from .mulligan_value import MulliganValue
 from .tournament import Tournament
 
 # the studies a report runs, in order (the registry)
-STUDIES = (Tournament(), EarlyFinish(), MulliganValue(), HazardRisk(), HouseRules())
+STUDIES = (Tournament(), EarlyFinish(), FinishPlayOn(), MulliganValue(), HazardRisk(), HouseRules())
 
 ProgressFactory = Callable[[Study, int], contextlib.AbstractContextManager]
 
