@@ -5,8 +5,10 @@ way of not finishing, and tabulate when finishing pays and what each preset's ow
 One decision is one unit: a first batch of rollouts picks the best non-finishing option and the
 rollout choice, a second, independent batch estimates the paired difference finish - best
 non-finishing option and the regret of the preset's own choice (so neither is flattered by the
-selection); the table's intervals are over decisions (decisions of one game are not
-independent; a few per game at most).
+selection).  One decision is drawn at random from each game (the chances of one game share its
+deal and players, so they are not independent), so the table's intervals are over independent
+decisions; the regret per round scales the mean regret by the chances per round.  The report's
+section ``finish-play-on`` (``analyses/finish_play_on``) is the full study; this is its quick look.
 
     python -m gnoming_sim.batch.finish_study            # the headline table (a few minutes)
 """
@@ -26,8 +28,9 @@ GAP_LABELS = ["<= -10", "-10..-5", "-5..0", "0..5", "> 5"]
 
 
 def decisions(preset: str, players: int, games: int, seed: int, rules=None, deck=None, limit: int = 200):
-    """Up to ``limit`` (position, chosen option key) pairs from games of ``preset`` at every seat, with
-    the game's rounds played per decision found (for the regret per round)."""
+    """Up to ``limit`` (position, chosen option key) pairs from games of ``preset`` at every seat, one
+    drawn at random from each game that has a finishing chance; with the rounds played and the
+    finishing chances found in the games scanned (for the regret per round)."""
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.kernel.engine import simulate
 
@@ -35,13 +38,17 @@ def decisions(preset: str, players: int, games: int, seed: int, rules=None, deck
     deck = deck or PUBLISHED
     res = simulate(players=players, strategies=[preset], games=games, seed=seed, rules=rules, deck=deck,
                    trace=True, threads=1)
-    found, rounds = [], 0
+    rng = np.random.default_rng(seed)
+    found, rounds, chances = [], 0, 0
     for g in range(games):
-        rounds += 3
-        found += game_chances(res, g, rules, deck, f"{preset} game {g}")
         if len(found) >= limit:
             break
-    return found[:limit], rounds
+        rounds += 3
+        here = game_chances(res, g, rules, deck, f"{preset} game {g}")
+        chances += len(here)
+        if here:
+            found.append(here[int(rng.integers(len(here)))])
+    return found, rounds, chances
 
 
 def game_chances(res, g: int, rules, deck, origin: str = "") -> list:
@@ -116,12 +123,12 @@ def study(presets=("greedy", "builder", "rusher", "cautious"), players=(3, 4), g
     rows, regret = [], []
     for p in players:
         for name in presets:
-            found, rounds = decisions(name, p, games, seed, limit=per_cell)
+            found, rounds, chances = decisions(name, p, games, seed, limit=per_cell)
             cell = [dict(evaluate(pos, chosen, name, rollouts, seed + i), preset=name) for i, (pos, chosen) in
                     enumerate(found)]
             rows += cell
             r = np.array([c["regret"] for c in cell]) if cell else np.zeros(0)
-            per_round = len(found) / rounds if rounds else float("nan")
+            per_round = chances / rounds if rounds else float("nan")
             regret.append({"preset": name, "players": p, "decisions": len(cell), "decisions_per_round": per_round,
                            "regret_per_decision": _ci(r), "regret_per_round": _ci(r * per_round)})
     return pd.DataFrame(rows), pd.DataFrame(regret)
