@@ -185,7 +185,7 @@ def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
         "date": _dt.date.today().isoformat(),
         "python": platform.python_version(), "numpy": numpy.__version__, "numba": numba.__version__,
         "studies": [{"id": r.study.id, "title": r.study.title, "seed": r.seed, "tables": len(r.tables),
-                     "games": r.games, "cell_games": ctx.cell_games(r.study), "wall_s": r.wall_s,
+                     "games": r.games, "cell_games": r.study.cell_games(ctx), "wall_s": r.wall_s,
                      "example": next((t.command(r.seed) for t in r.tables if t.command(r.seed)), ""),
                      "precision": r.result.precision} for r in runs],
     }

@@ -13,9 +13,13 @@ class FinishPlayOn(Study):
     # 1,200 decisions x 2 x 300 rollouts, a few minutes on 2 cores
     default_games = 64
     quick_games = 3
+    max_games = 512   # --games N caps here: every game costs a rollout analysis (about 0.2 s on 2 cores)
+
+    def cell_games(self, ctx) -> int:
+        return min(ctx.cell_games(self), self.max_games)
 
     def design(self, ctx) -> list[Table]:
-        return design.tables(ctx.cell_games(self))
+        return design.tables(self.cell_games(ctx))
 
     def play(self, ctx, seed, tables, advance):
         return design.play(ctx, seed, tables, advance)

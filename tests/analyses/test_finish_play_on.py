@@ -155,6 +155,21 @@ def test_regret_intervals_cover_the_true_loss_per_round():
     assert 0.92 <= hits / 300 <= 0.98
 
 
+# ----------------------------------------------------------------- the design
+def test_the_design_plays_every_preset_at_every_size_and_caps_games():
+    from gnoming_sim.analyses.finish_play_on import FinishPlayOn
+    from gnoming_sim.analyses.framework.study import Context
+
+    study = FinishPlayOn()
+    tables = study.design(Context())
+    assert {(t.seats[0], t.players) for t in tables} == {
+        (name, p) for name in ("greedy", "builder", "rusher", "cautious", "expert") for p in (3, 4, 5, 6)}
+    assert all(t.games == study.default_games and set(t.seats) == {t.seats[0]} for t in tables)
+    assert study.cell_games(Context(games=20_000)) == study.max_games
+    assert {t.games for t in study.design(Context(games=20_000))} == {study.max_games}
+    assert {t.games for t in study.design(Context(quick=True))} == {study.quick_games}
+
+
 # ----------------------------------------------------------------- a quick run
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
