@@ -4,6 +4,7 @@
                     trace readers, plots, rendering, the report's templates
     tournament/     one package per study: design, analysis, figures, template.html
     early_finish/
+    finish_play_on/
     mulligan_value/
     hazard_risk/
     report.py       runs the registered studies and writes the report

@@ -56,6 +56,60 @@ def _rules_table(summary: dict) -> list[str]:
     return lines
 
 
+def _signed_interval(e: dict, digits: int, scale: float = 1.0, unit: str = "") -> str:
+    m, (lo, hi) = scale * e["mean"], e["ci95"]
+    return f"{m:+.{digits}f}{unit} [{scale * lo:+.{digits}f}, {scale * hi:+.{digits}f}]".replace("-", MINUS)
+
+
+def _gap_label(label: str) -> str:
+    return label.replace("<=", "\u2264 ").replace(">=", "\u2265 ").replace("..", " to ").replace("-", MINUS)
+
+
+def _finish_play_on(summary: dict) -> list[str]:
+    """The finish-or-play-on advice and tables (nothing when the summary has no such study)."""
+    study = summary.get("finish_play_on")
+    if not study or not study.get("rules"):
+        return []
+    rules = study["rules"]
+    sizes = sorted(rules, key=int)
+    win = "; ".join(f"at {p} players, {rules[p]['win']['text']}" for p in sizes)
+    points = "; ".join(f"at {p} players, {rules[p]['points']['text']}" for p in sizes)
+    lines = [f"**When to finish** (the finish-or-play-on study: {study['decisions']:,} finishing chances, one drawn "
+             f"per self-play game of the presets, each rolled out with every seat playing {study['base_policy']} "
+             f"afterwards, {study['rollouts_per_batch']:,} rollouts per batch and criterion; conditional on "
+             f"{study['conditioning']}; \"no clear rule\" where an interval straddles 0). To win the game: {win}. "
+             f"For the round score alone, which ignores what a finish does to the rivals: {points}.", "",
+             "| players | gap to the best visible rival | finish \u2212 best play-on: chance of winning (percentage "
+             "points; positive: finish) | the same in round score (points; negative: finish) | n decisions |",
+             "|---|---|---|---|---|"]
+    for p in sizes:
+        for b, c in study["boundary"]["gap"].get(p, {}).items():
+            w = _signed_interval(c["win_difference"], 1, 100) if "win_difference" in c else "\u2013"
+            lines.append(f"| {p} | {_gap_label(b)} | {w} | {_signed_interval(c['finish_minus_play_on'], 1)} | "
+                         f"{c['finish_minus_play_on']['n']:,} |")
+    regret = study.get("regret", {})
+    presets = [k for k in regret if "." not in k]
+    if presets:
+        lines += ["", "Regret of each preset's own choice at its finishing chances against the rollout choice, per "
+                  "player-round (round score in points; chance of winning the game in percentage points; positive "
+                  "is a loss; 95% interval over games; n = games / decisions):",
+                  "", "| preset | " + " | ".join(f"{p} players" for p in sizes) + " | all sizes |",
+                  "|---|" + "---|" * (len(sizes) + 1)]
+        for name in presets:
+            cells = []
+            for key in [f"{name}.{p}" for p in sizes] + [name]:
+                r = regret.get(key)
+                if r is None:
+                    cells.append("too few games")
+                    continue
+                text = f"{_signed_interval(r['per_round'], 2)} points"
+                if r.get("per_round_win"):
+                    text += f"; {_signed_interval(r['per_round_win'], 2, 100)} pp"
+                cells.append(f"{text} (n = {r['games']:,} / {r['decisions']:,})")
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def headline_markdown(summary: dict) -> str:
     """The headline block (markers excluded) for ``summary``."""
     games = sum(s["games"] for s in summary["studies"].values())
@@ -66,6 +120,9 @@ def headline_markdown(summary: dict) -> str:
     table = _rules_table(summary)
     if table:
         lines += [""] + table
+    finish = _finish_play_on(summary)
+    if finish:
+        lines += [""] + finish
     return "\n".join(lines)
 
 

@@ -31,6 +31,7 @@ from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.game.version import __version__
 
 from .early_finish import EarlyFinish
+from .finish_play_on import FinishPlayOn
 from .framework.render import data_uri, environment, figure_png, format_mean
 from .framework.study import Context, Study, StudyRun, play_study
 from .hazard_risk import HazardRisk
@@ -39,7 +40,7 @@ from .mulligan_value import MulliganValue
 from .tournament import Tournament
 
 # the studies a report runs, in order (the registry)
-STUDIES = (Tournament(), EarlyFinish(), MulliganValue(), HazardRisk(), HouseRules())
+STUDIES = (Tournament(), EarlyFinish(), FinishPlayOn(), MulliganValue(), HazardRisk(), HouseRules())
 
 ProgressFactory = Callable[[Study, int], contextlib.AbstractContextManager]
 
@@ -184,7 +185,7 @@ def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
         "date": _dt.date.today().isoformat(),
         "python": platform.python_version(), "numpy": numpy.__version__, "numba": numba.__version__,
         "studies": [{"id": r.study.id, "title": r.study.title, "seed": r.seed, "tables": len(r.tables),
-                     "games": r.games, "cell_games": ctx.cell_games(r.study), "wall_s": r.wall_s,
+                     "games": r.games, "cell_games": r.study.cell_games(ctx), "wall_s": r.wall_s,
                      "example": next((t.command(r.seed) for t in r.tables if t.command(r.seed)), ""),
                      "precision": r.result.precision} for r in runs],
     }

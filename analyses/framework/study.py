@@ -156,6 +156,10 @@ class Study(abc.ABC):
         """The study's key in summary.json (``early_finish``)."""
         return self.id.replace("-", "_")
 
+    def cell_games(self, ctx: Context) -> int:
+        """Games per design cell in this report (``ctx.cell_games``; a costly study may cap ``--games``)."""
+        return ctx.cell_games(self)
+
     @abc.abstractmethod
     def design(self, ctx: Context) -> list[Table]:
         """The tables to play."""

@@ -16,7 +16,8 @@ from gnoming_sim.game.errors import GnomingError
 @cli.command()
 @click.option("--quick", is_flag=True, help="Small samples: a complete report in under a minute (tests, previews).")
 @click.option("--games", type=int, default=None, metavar="N",
-              help="Games per design cell of every study (a tournament lineup, an early-finish table size) "
+              help="Games per design cell of every study (a tournament lineup, an early-finish table size; "
+                   "at most 512 for finish-or-play-on, where each game costs a rollout analysis) "
                    "[default: each study's own size].")
 @opt.seed
 @click.option("--threads", type=int, default=None, metavar="K",

@@ -18,6 +18,8 @@ def _cell(study_id, table):
         return (table.players,)
     if study_id == "early-finish":
         return (table.players,)
+    if study_id == "finish-play-on":
+        return (table.seats[0], table.players)
     return (table.experiment, table.players)
 
 

@@ -9,8 +9,9 @@ import pandas as pd
 
 
 def test_decisions_are_finishing_chances():
-    found, rounds = decisions("rusher", 3, 20, seed=4, limit=10)
-    assert found and rounds > 0
+    found, rounds, chances = decisions("rusher", 3, 20, seed=4, limit=10)
+    assert found and rounds > 0 and chances >= len(found)
+    assert rounds >= 3 * len(found)          # one decision per game at most
     for pos, chosen in found:
         assert pos.decision == "place" and pos.finisher < 0
         assert (pos.layouts[pos.me] == HIDDEN).sum() == 1
@@ -20,7 +21,7 @@ def test_decisions_are_finishing_chances():
 
 
 def test_evaluate_and_boundary():
-    found, _ = decisions("greedy", 3, 30, seed=5, limit=4)
+    found, _, _ = decisions("greedy", 3, 30, seed=5, limit=4)
     rows = [evaluate(pos, chosen, "greedy", 200, 1) for pos, chosen in found]
     for r in rows:
         assert r["n"] == 200 and r["diff_se"] >= 0

@@ -1,0 +1,28 @@
+"""The finish-or-play-on study as a :class:`~gnoming_sim.analyses.framework.study.Study`."""
+from __future__ import annotations
+
+from ..framework.study import Study, StudyResult, Table
+from . import analysis, design
+
+
+class FinishPlayOn(Study):
+    id = "finish-play-on"
+    title = "Finish or play on"
+    template = "finish_play_on/template.html"
+    # games per (preset, table size) cell, one decision rolled out per game: 20 cells x 64 about
+    # 1,200 decisions x 2 x 300 rollouts, a few minutes on 2 cores
+    default_games = 64
+    quick_games = 3
+    max_games = 512   # --games N caps here: every game costs a rollout analysis (about 0.2 s on 2 cores)
+
+    def cell_games(self, ctx) -> int:
+        return min(ctx.cell_games(self), self.max_games)
+
+    def design(self, ctx) -> list[Table]:
+        return design.tables(self.cell_games(ctx))
+
+    def play(self, ctx, seed, tables, advance):
+        return design.play(ctx, seed, tables, advance)
+
+    def analyse(self, ctx, tables, data) -> StudyResult:
+        return analysis.analyse(ctx, tables, data)

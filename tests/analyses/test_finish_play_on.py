@@ -1,0 +1,232 @@
+"""The finish-or-play-on section: the boundary, the rule read off it and the regret per round on
+small synthetic frames with known answers (worked examples and a coverage check with a pinned
+seed), and a --quick run of the study that renders, states n and an interval for every estimate,
+and feeds the README's "When to finish" block."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from _pages import estimates
+
+from gnoming_sim.analyses.finish_play_on.analysis import (GAP_EDGES, assign, bins, boundary, pretty, read_rule,
+                                                          regret_rows)
+from gnoming_sim.analyses.framework.estimates import Estimate
+
+
+def _cells(values, edges=(-5, 0, 5)):
+    """Gap bins whose finish - play on estimates are ``values`` (mean, half-width)."""
+    return [{"bin": f"{lo}..{hi}", "lo": lo, "hi": hi, "diff": Estimate(m, m - h, m + h, 50)}
+            for (lo, hi), (m, h) in zip(bins(edges), values)]
+
+
+# ----------------------------------------------------------------- bins
+def test_bins_are_integer_and_cover_every_gap():
+    spans = bins(GAP_EDGES)
+    assert spans[0] == (-math.inf, -10) and spans[1] == (-9, -5) and spans[-1] == (21, math.inf)
+    gaps = np.arange(-40, 41)
+    idx = assign(gaps, GAP_EDGES)
+    for g, i in zip(gaps, idx):
+        lo, hi = spans[i]
+        assert lo <= g <= hi
+    assert pretty("-9..-5") == "\u22129 to \u22125" and pretty("<=-10") == "\u2264 \u221210"
+
+
+# ----------------------------------------------------------------- the rule
+def test_a_clear_boundary_is_read_as_a_rule():
+    rule = read_rule(_cells([(-3, 1), (-1, 0.5), (2, 1), (5, 1)]))
+    assert rule["clear"] and rule["finish_at_most"] == 0 and rule["play_on_above"] == 0
+    assert rule["text"] == "finish when your visible score is at most the best rival's; play on above it"
+    rule = read_rule(_cells([(-3, 1), (1, 0.5), (2, 1), (5, 1)]))
+    assert rule["clear"] and rule["finish_at_most"] == -5 and rule["play_on_above"] == -5
+    assert "at most the best rival's \u2212 5" in rule["text"]
+
+
+def test_a_straddling_interval_gives_no_clear_rule():
+    rule = read_rule(_cells([(-3, 1), (0.4, 1), (2, 1), (5, 1)]))
+    assert not rule["clear"] and rule["straddle"] == ["-4..0"]
+    assert rule["text"].startswith("no clear rule: the interval straddles 0 at gap \u22124 to 0")
+    assert "finish when your visible score is at most the best rival's \u2212 5" in rule["text"]
+    assert "play on when it is above the best rival's" in rule["text"]
+    assert read_rule(_cells([(0.1, 1)] * 4))["text"].startswith("no clear rule")
+    assert read_rule([])["text"].startswith("no clear rule")
+
+
+def test_the_win_criterion_reads_the_other_way_round():
+    # chance of winning: finishing pays where finish - play on is above 0
+    cells = [{**c, "win": Estimate(-c["diff"].mean, -c["diff"].hi, -c["diff"].lo, 50)}
+             for c in _cells([(-3, 1), (-1, 0.5), (2, 1), (5, 1)])]
+    assert read_rule(cells, "win", True) == read_rule(cells, "diff", False)
+    assert read_rule(cells, "win", False)["text"].startswith("no clear rule")
+
+
+def test_one_sided_boundaries_say_so():
+    rule = read_rule(_cells([(2, 1), (3, 1), (4, 1), (5, 1)]))
+    assert rule["clear"] and rule["finish_at_most"] is None and rule["play_on_above"] is None
+    assert rule["text"].startswith("play on: finishing does not pay in any gap bin sampled (any gap)")
+    rule = read_rule(_cells([(-2, 1), (-3, 1)], edges=(0,))[:2])
+    assert rule["clear"] and rule["text"].startswith("finish: finishing pays in every gap bin")
+    mixed = read_rule(_cells([(-2, 1), (3, 1), (-4, 1), (5, 1)]))
+    assert not mixed["clear"] and "change sign more than once" in mixed["text"]
+
+
+# ----------------------------------------------------------------- the boundary
+def _frame(rng, players=3, per_bin=40, means=(-4.0, -2.0, 1.0, 3.0), sd=2.0):
+    rows = []
+    for (lo, hi), mu in zip(bins((-5, 0, 5)), means):
+        lo, hi = max(lo, -15), min(hi, 15)
+        for _ in range(per_bin):
+            d = mu + rng.normal(0, sd)
+            rows.append({"players": players, "gap": int(rng.integers(lo, hi + 1)), "diff": d,
+                         "finish_pays": d < 0, "preset_finished": bool(rng.random() < 0.5)})
+    return pd.DataFrame(rows)
+
+
+def test_boundary_means_counts_and_shares_are_the_bin_statistics():
+    frame = _frame(np.random.default_rng(1))
+    cells = boundary(frame, "gap", (-5, 0, 5), min_n=10)
+    assert [c["bin"] for c in cells] == ["<=-5", "-4..0", "1..5", ">=6"]
+    for c in cells:
+        rows = frame[(frame["gap"] >= c["lo"]) & (frame["gap"] <= c["hi"])]
+        assert c["n"] == len(rows) == 40
+        assert math.isclose(c["diff"].mean, rows["diff"].mean())
+        assert math.isclose(c["pays"].mean, rows["finish_pays"].mean())
+        assert c["diff"].lo < c["diff"].mean < c["diff"].hi
+    assert boundary(frame, "gap", (-5, 0, 5), min_n=41) == []
+
+
+def test_boundary_intervals_cover_the_true_bin_means():
+    rng = np.random.default_rng(7)   # pinned: 200 data sets x 4 bins; 95% nominal, accept 92..98%
+    means = (-4.0, -2.0, 1.0, 3.0)
+    hits = 0
+    for _ in range(200):
+        cells = boundary(_frame(rng, per_bin=30, means=means), "gap", (-5, 0, 5), min_n=2)
+        hits += sum(c["diff"].lo <= mu <= c["diff"].hi for c, mu in zip(cells, means))
+    assert 0.92 <= hits / 800 <= 0.98
+
+
+def test_the_rule_of_a_synthetic_boundary_is_the_true_one():
+    frame = _frame(np.random.default_rng(3), per_bin=200, means=(-4.0, -2.0, 2.0, 4.0), sd=3.0)
+    rule = read_rule(boundary(frame, "gap", (-5, 0, 5), min_n=10))
+    assert rule["clear"] and rule["finish_at_most"] == 0
+
+
+# ----------------------------------------------------------------- regret
+def _games(rows):
+    return pd.DataFrame([{"preset": "greedy", "players": 3, "game": g, "chances": c, "player_rounds": 9}
+                         for g, c in rows])
+
+
+def test_regret_per_round_counts_every_chance_and_every_game():
+    # game 0: 3 chances, the drawn one loses 2 points -> 6 points over 9 player-rounds; game 1 no chance;
+    # game 2: 1 chance, no loss.  Per round (6/9 + 0 + 0) / 3; per decision 6 / 4.
+    games = _games([(0, 3), (1, 0), (2, 1)])
+    dec = pd.DataFrame([{"preset": "greedy", "players": 3, "game": 0, "regret": 2.0, "preset_finished": True,
+                         "rollout_finishes": False},
+                        {"preset": "greedy", "players": 3, "game": 2, "regret": 0.0, "preset_finished": False,
+                         "rollout_finishes": False}])
+    rows = regret_rows(dec, games)
+    cell = next(r for r in rows if r["players"] == 3)
+    assert math.isclose(cell["per_round"].mean, (6 / 9) / 3)
+    assert math.isclose(cell["per_decision"].mean, 6 / 4)
+    assert cell["games"] == 3 and cell["decisions"] == 2 and cell["player_rounds"] == 27 and cell["chances"] == 4
+    assert math.isclose(cell["agree"].mean, 0.5) and math.isclose(cell["finished"].mean, 0.5)
+    pooled = next(r for r in rows if r["players"] == 0)
+    assert math.isclose(pooled["per_round"].mean, cell["per_round"].mean)
+
+
+def test_regret_intervals_cover_the_true_loss_per_round():
+    # every game has Poisson(2) chances, the drawn chance loses Exp(mean 1.5) points: the true loss per
+    # player-round is 2 * 1.5 / 9.  Pinned seed, 300 data sets of 60 games; 95% nominal, accept 92..98%.
+    rng = np.random.default_rng(11)
+    truth = 2 * 1.5 / 9
+    hits = 0
+    for _ in range(300):
+        chances = rng.poisson(2.0, 60)
+        games = _games(list(enumerate(chances)))
+        dec = pd.DataFrame([{"preset": "greedy", "players": 3, "game": g, "regret": rng.exponential(1.5),
+                             "preset_finished": True, "rollout_finishes": True}
+                            for g, c in enumerate(chances) if c > 0])
+        e = next(r for r in regret_rows(dec, games) if r["players"] == 3)["per_round"]
+        hits += e.lo <= truth <= e.hi
+    assert 0.92 <= hits / 300 <= 0.98
+
+
+# ----------------------------------------------------------------- the design
+def test_the_design_plays_every_preset_at_every_size_and_caps_games():
+    from gnoming_sim.analyses.finish_play_on import FinishPlayOn
+    from gnoming_sim.analyses.framework.study import Context
+
+    study = FinishPlayOn()
+    tables = study.design(Context())
+    assert {(t.seats[0], t.players) for t in tables} == {
+        (name, p) for name in ("greedy", "builder", "rusher", "cautious", "expert") for p in (3, 4, 5, 6)}
+    assert all(t.games == study.default_games and set(t.seats) == {t.seats[0]} for t in tables)
+    assert study.cell_games(Context(games=20_000)) == study.max_games
+    assert {t.games for t in study.design(Context(games=20_000))} == {study.max_games}
+    assert {t.games for t in study.design(Context(quick=True))} == {study.quick_games}
+
+
+# ----------------------------------------------------------------- a quick run
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    from gnoming_sim.analyses.finish_play_on import FinishPlayOn
+    from gnoming_sim.analyses.report import build_report
+
+    out = tmp_path_factory.mktemp("finish")
+    summary = build_report(out, quick=True, seed=3, studies=(FinishPlayOn(),))
+    return out, summary
+
+
+@pytest.mark.slow   # plays and rolls out a quick study (seconds once compiled)
+def test_quick_study_renders_and_states_its_estimates(quick):
+    out, summary = quick
+    study = summary["finish_play_on"]
+    assert study["base_policy"] == "expert" and study["decisions"] > 10
+    assert set(study["rules"]) == {"3", "4", "5", "6"}
+    for both in study["rules"].values():
+        for rule in (both["win"], both["points"]):
+            assert rule["text"] and isinstance(rule["clear"], bool)
+    found = list(estimates(study))
+    assert len(found) > 20
+    for path, e in found:
+        lo, hi = e["ci95"]
+        assert all(math.isfinite(v) for v in (e["mean"], lo, hi)) and lo <= e["mean"] <= hi, path
+        assert isinstance(e["n"], int) and e["n"] > 0, path
+    for name in ("greedy", "builder", "rusher", "cautious", "expert"):
+        assert name in study["regret"] and f"{name}.3" in study["regret"]
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert 'id="finish-play-on"' in html and "A rule per table size" in html
+    for fig in ("boundary", "by-score", "hidden", "regret"):
+        assert (out / f"finish-play-on-{fig}.png").stat().st_size > 5000
+    assert json.loads((out / "summary.json").read_text())["finish_play_on"]["rules"] == study["rules"]
+
+
+@pytest.mark.slow
+def test_quick_study_is_reproducible_from_the_seed(quick, tmp_path):
+    from gnoming_sim.analyses.finish_play_on import FinishPlayOn
+    from gnoming_sim.analyses.report import build_report
+
+    again = build_report(tmp_path / "again", quick=True, seed=3, studies=(FinishPlayOn(),))
+    assert again["finish_play_on"] == quick[1]["finish_play_on"]
+
+
+@pytest.mark.slow
+def test_the_readme_advice_is_generated_from_the_summary(quick):
+    from gnoming_sim.analyses.headlines import headline_markdown
+
+    summary = quick[1]
+    block = headline_markdown(summary)
+    assert "**When to finish**" in block
+    study = summary["finish_play_on"]
+    for p, both in study["rules"].items():
+        for rule in (both["win"], both["points"]):
+            assert f"at {p} players, {rule['text']}" in block
+        for b, c in study["boundary"]["gap"].get(p, {}).items():
+            assert f"| {c['finish_minus_play_on']['n']:,} |" in block
+    assert "conditional on " + study["conditioning"] in block
+    for name in ("greedy", "builder", "rusher", "cautious", "expert"):
+        assert f"| {name} | " in block
