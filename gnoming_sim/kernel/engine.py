@@ -146,7 +146,6 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     rotate : move the strategies one seat per game, so seat advantage cancels
     progress : called with the number of games finished after each chunk
     """
-    from gnoming_sim.kernel.game_loop import play_batch
     from gnoming_sim.kernel.policy.dispatch import N_PARAMS
 
     check_players(players)
@@ -165,6 +164,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     for j, s in enumerate(strats):
         params[j] = s.param_vector()
 
+    play_batch = _kernel(kinds)
     deck_arr = deck.to_array()
     counts = _deck_counts(deck_arr)
     rules_arr = rules.to_array()
@@ -199,6 +199,18 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
                      totals, win, orders if keep_deals else None, trace_list)
 
 
+def _kernel(kinds: np.ndarray):
+    """The batch kernel for these strategy kinds: the base one, or the copy with Monte Carlo
+    decisions (:mod:`gnoming_sim.kernel.mc_loop`) when a seat is ``KIND_MC``."""
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC
+
+    if (kinds == KIND_MC).any():
+        from gnoming_sim.kernel.mc_loop import play_batch
+    else:
+        from gnoming_sim.kernel.game_loop import play_batch
+    return play_batch
+
+
 def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game: int = 0) -> np.ndarray:
     """The deck order of every round of games ``first_game .. first_game + games - 1``.
 
@@ -221,8 +233,7 @@ def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game:
 def _collect_traces(tr, tlen, lo, first_game, seed, players, seat_strategy, kinds, params,
                     rules_arr, deck_arr, counts, orders, out, totals, win):
     """Copy each game's trace; replay (deterministically) any game that overflowed the buffer."""
-    from gnoming_sim.kernel.game_loop import play_batch
-
+    play_batch = _kernel(kinds)
     result = []
     for i in range(tr.shape[0]):
         n = int(tlen[i])
