@@ -135,7 +135,9 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     Parameters
     ----------
     players : 2..7
-    strategies : one strategy (name or Strategy) for every seat, or one per seat
+    strategies : one strategy (name or Strategy) for every seat, or one per seat; a Monte Carlo
+        seat (``mc``) plays in the kernel copy of :mod:`gnoming_sim.kernel.mc_loop`, thousands of
+        times slower than a heuristic (``batch.mc_eval.games_per_second``)
     games : number of games (>= 1); game ``i`` is global game ``first_game + i``
     seed : master seed, 0 <= seed < 2**64; game g draws from streams of (seed, g)
     rules, deck : RuleConfig and Deck (defaults: RULES.md defaults, the published deck)
