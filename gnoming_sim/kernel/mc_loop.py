@@ -42,6 +42,9 @@ def _mc_keep_and_bounce(t, rules, s, card, src):
 def _clone(dispatcher, **replace):
     """A jitted copy of ``dispatcher``'s Python function whose globals names ``replace`` rebinds."""
     f = dispatcher.py_func
+    missing = [name for name in replace if name not in f.__code__.co_names]
+    if missing:  # the base function no longer calls it by that name: the copy would play no MC at all
+        raise ImportError(f"mc_loop: {f.__qualname__} does not call {', '.join(missing)}; update mc_loop")
     g = dict(f.__globals__)
     g.update(replace)
     c = types.FunctionType(f.__code__, g, f.__name__, f.__defaults__, f.__closure__)
