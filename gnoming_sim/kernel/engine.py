@@ -20,6 +20,7 @@ from gnoming_sim.game.rules import ROUNDS, RuleConfig
 
 DEFAULT_CHUNK = 16384
 PARALLEL_CHUNK = 64  # games per block handed to a thread
+MC_PARALLEL_CHUNK = 1  # with Monte Carlo seats a game takes ~0.1 s: one at a time keeps the threads even
 TRACE_CAPACITY = 4096  # records per game; longer games are replayed with a larger buffer
 MAX_SEED = 2**64 - 1
 MAX_GAME = 2**63 - 1
@@ -148,7 +149,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     rotate : move the strategies one seat per game, so seat advantage cancels
     progress : called with the number of games finished after each chunk
     """
-    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC, N_PARAMS
 
     check_players(players)
     games = _check_count("games", games, 1)
@@ -167,6 +168,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
         params[j] = s.param_vector()
 
     play_batch = _kernel(kinds)
+    per_thread = MC_PARALLEL_CHUNK if (kinds == KIND_MC).any() else PARALLEL_CHUNK
     deck_arr = deck.to_array()
     counts = _deck_counts(deck_arr)
     rules_arr = rules.to_array()
@@ -187,7 +189,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
             cap = TRACE_CAPACITY if trace else 0
             tr = np.zeros((n if trace else 0, cap, 4), dtype=np.int32)
             tlen = np.zeros(n, dtype=np.int64)
-            with _parallel_chunks(PARALLEL_CHUNK):
+            with _parallel_chunks(per_thread):
                 play_batch(first_game + lo, np.uint64(seed), players, seat_strategy[lo:hi], kinds,
                            params, rules_arr, deck_arr, counts, ords, use_given, out[lo:hi],
                            totals[lo:hi], win[lo:hi], tr, tlen)
