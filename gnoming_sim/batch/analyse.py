@@ -69,6 +69,12 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
     deck_arr = pos.deck.to_array()
     N = deck_arr.shape[0]
     strats, seat_strategy = _seat_table(P, policies, 1, 0, False)
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC
+
+    for st in strats:
+        if st.kind == KIND_MC:   # the base kernel would play it as its base heuristic, silently
+            raise GnomingError(f"'{st.name}' plays by rollouts itself and cannot be a rollout policy; "
+                               "use a heuristic strategy such as expert")
     kinds = np.array([s.kind for s in strats], dtype=np.int64)
     params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
     for j, s in enumerate(strats):

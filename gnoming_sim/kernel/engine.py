@@ -20,6 +20,7 @@ from gnoming_sim.game.rules import ROUNDS, RuleConfig
 
 DEFAULT_CHUNK = 16384
 PARALLEL_CHUNK = 64  # games per block handed to a thread
+MC_PARALLEL_CHUNK = 1  # with Monte Carlo seats a game takes ~0.1 s: one at a time keeps the threads even
 TRACE_CAPACITY = 4096  # records per game; longer games are replayed with a larger buffer
 MAX_SEED = 2**64 - 1
 MAX_GAME = 2**63 - 1
@@ -135,7 +136,9 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     Parameters
     ----------
     players : 2..7
-    strategies : one strategy (name or Strategy) for every seat, or one per seat
+    strategies : one strategy (name or Strategy) for every seat, or one per seat; a Monte Carlo
+        seat (``mc``) plays in the kernel copy of :mod:`gnoming_sim.kernel.mc_loop`, thousands of
+        times slower than a heuristic (``batch.mc_eval.games_per_second``)
     games : number of games (>= 1); game ``i`` is global game ``first_game + i``
     seed : master seed, 0 <= seed < 2**64; game g draws from streams of (seed, g)
     rules, deck : RuleConfig and Deck (defaults: RULES.md defaults, the published deck)
@@ -146,8 +149,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     rotate : move the strategies one seat per game, so seat advantage cancels
     progress : called with the number of games finished after each chunk
     """
-    from gnoming_sim.kernel.game_loop import play_batch
-    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC, N_PARAMS
 
     check_players(players)
     games = _check_count("games", games, 1)
@@ -165,6 +167,8 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     for j, s in enumerate(strats):
         params[j] = s.param_vector()
 
+    play_batch = _kernel(kinds)
+    per_thread = MC_PARALLEL_CHUNK if (kinds == KIND_MC).any() else PARALLEL_CHUNK
     deck_arr = deck.to_array()
     counts = _deck_counts(deck_arr)
     rules_arr = rules.to_array()
@@ -185,7 +189,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
             cap = TRACE_CAPACITY if trace else 0
             tr = np.zeros((n if trace else 0, cap, 4), dtype=np.int32)
             tlen = np.zeros(n, dtype=np.int64)
-            with _parallel_chunks(PARALLEL_CHUNK):
+            with _parallel_chunks(per_thread):
                 play_batch(first_game + lo, np.uint64(seed), players, seat_strategy[lo:hi], kinds,
                            params, rules_arr, deck_arr, counts, ords, use_given, out[lo:hi],
                            totals[lo:hi], win[lo:hi], tr, tlen)
@@ -197,6 +201,18 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
                 progress(hi)
     return SimResult(players, games, int(seed), first_game, rules, deck, names, seat_strategy, out,
                      totals, win, orders if keep_deals else None, trace_list)
+
+
+def _kernel(kinds: np.ndarray):
+    """The batch kernel for these strategy kinds: the base one, or the copy with Monte Carlo
+    decisions (:mod:`gnoming_sim.kernel.mc_loop`) when a seat is ``KIND_MC``."""
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC
+
+    if (kinds == KIND_MC).any():
+        from gnoming_sim.kernel.mc_loop import play_batch
+    else:
+        from gnoming_sim.kernel.game_loop import play_batch
+    return play_batch
 
 
 def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game: int = 0) -> np.ndarray:
@@ -221,8 +237,7 @@ def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game:
 def _collect_traces(tr, tlen, lo, first_game, seed, players, seat_strategy, kinds, params,
                     rules_arr, deck_arr, counts, orders, out, totals, win):
     """Copy each game's trace; replay (deterministically) any game that overflowed the buffer."""
-    from gnoming_sim.kernel.game_loop import play_batch
-
+    play_batch = _kernel(kinds)
     result = []
     for i in range(tr.shape[0]):
         n = int(tlen[i])

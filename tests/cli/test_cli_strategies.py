@@ -45,3 +45,15 @@ def test_bad_strategies_file_is_one_line_exit_2(tmp_path, text, msg):
 def test_missing_strategies_file(tmp_path):
     res = CliRunner().invoke(cli, ["simulate", "--strategies-file", str(tmp_path / "nope.toml")])
     assert res.exit_code == 2 and "not found" in res.output
+
+
+def test_mc_is_listed_and_an_mc_strategy_plays(tmp_path):
+    runner = CliRunner()
+    listed = runner.invoke(cli, ["strategies"])
+    assert listed.exit_code == 0 and "\nmc " in listed.output and "16 rollouts per option" in listed.output
+    path = tmp_path / "mc.toml"
+    path.write_text('[strategy.mc2]\nbase = "mc"\nmc_budget = 2\n')
+    out = runner.invoke(cli, ["simulate", "--strategies-file", str(path), "--seats", "mc2,expert,expert",
+                              "--players", "3", "--games", "3", "--json"])
+    assert out.exit_code == 0, out.output
+    assert set(json.loads(out.output)["by_strategy"]) == {"mc2", "expert"}

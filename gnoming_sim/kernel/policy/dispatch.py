@@ -1,8 +1,10 @@
 """Strategy decisions inside the jitted core: one function per decision point.
 
 Every function takes ``(kind, params, rng, obs, memo, ...)``: the strategy's family
-(``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``), its parameters
-(float64[N_PARAMS], read-only), the game's random stream, the public observation
+(``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_MC``, which
+decides here as the heuristic with its base policy's parameters: its rollout decisions are
+made by :mod:`gnoming_sim.kernel.mc` in the kernel of :mod:`gnoming_sim.kernel.mc_loop` only),
+its parameters (float64[N_PARAMS], read-only: the heuristic's, then the Monte Carlo settings M_*), the game's random stream, the public observation
 (:class:`gnoming_sim.kernel.state.Obs`) and the strategy's own notes for this turn
 (:class:`gnoming_sim.kernel.state.Memo`), plus a ``legal`` mask computed by the kernel;
 it returns a choice that the mask allows (answers as in :mod:`gnoming_sim.game.observation`).
@@ -18,10 +20,17 @@ from gnoming_sim.kernel.rng import below
 
 KIND_RANDOM = 0
 KIND_HEURISTIC = 1
-N_PARAMS = H.N_PARAMS
+KIND_MC = 2       # Monte Carlo: rollouts for its important decisions, the heuristic for the rest
+
+# the Monte Carlo settings, after the heuristic's parameters in the same vector (0 for other kinds)
+M_BUDGET = H.N_PARAMS      # rollouts per option per decision
+M_WIDTH = H.N_PARAMS + 1   # placements rolled out besides the base choice, no-keep and finishing
+MC_PARAM_NAMES = ("mc_budget", "mc_width")
+N_PARAMS = H.N_PARAMS + len(MC_PARAM_NAMES)
 N_MEMO_PLAN = H.N_MEMO_PLAN
 
-__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH"]
+__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "M_BUDGET", "M_WIDTH", "MC_PARAM_NAMES", "N_PARAMS",
+           "N_MEMO_PLAN", "N_SCRATCH"]
 
 
 @jit
@@ -43,7 +52,7 @@ def pick_uniform(rng, legal, n):
 @jit
 def initial_flips(kind, params, rng, obs, out):
     """Write the two positions to turn face up at the start of a round into ``out[0:2]``."""
-    if kind == KIND_HEURISTIC:
+    if kind != KIND_RANDOM:
         H.initial_flips(params, out)
         return
     a = below(rng, LAYOUT)
@@ -57,7 +66,7 @@ def initial_flips(kind, params, rng, obs, out):
 @jit(inline="always")
 def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
-    if kind == KIND_HEURISTIC:
+    if kind != KIND_RANDOM:
         return H.draw_source(params, obs, memo, legal)
     return pick_uniform(rng, legal, N_SOURCES)
 
@@ -65,7 +74,7 @@ def draw_source(kind, params, rng, obs, memo, legal):
 @jit(inline="always")
 def placement(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to place ``card``, or ``CHOICE_NOKEEP``; ``legal`` int8[N_CHOICES]."""
-    if kind == KIND_HEURISTIC:
+    if kind != KIND_RANDOM:
         return H.placement(params, obs, memo, card, legal)
     return pick_uniform(rng, legal, N_CHOICES)
 
@@ -73,7 +82,7 @@ def placement(kind, params, rng, obs, memo, card, legal):
 @jit(inline="always")
 def bounce_target(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to bounce ``card`` onto, or ``CHOICE_STOP``; ``legal`` int8[N_CHOICES]."""
-    if kind == KIND_HEURISTIC:
+    if kind != KIND_RANDOM:
         return H.bounce_target(params, obs, memo, card, legal)
     return pick_uniform(rng, legal, N_CHOICES)
 
@@ -81,7 +90,7 @@ def bounce_target(kind, params, rng, obs, memo, card, legal):
 @jit(inline="always")
 def discard_pile(kind, params, rng, obs, memo, card):
     """Pile 0 or 1 for ``card`` when both piles are allowed."""
-    if kind == KIND_HEURISTIC:
+    if kind != KIND_RANDOM:
         return H.discard_pile(obs.pub)
     return below(rng, 2)
 
@@ -91,6 +100,6 @@ def hazard_flip(kind, params, rng, obs, legal):
     """Position 0..8 to turn face up after an opponent's hazard, or ``CHOICE_DECLINE``; ``legal`` int8[N_CHOICES].
 
     Decided out of turn: no memo (the notes belong to the player whose turn it is)."""
-    if kind == KIND_HEURISTIC:
+    if kind != KIND_RANDOM:
         return H.hazard_flip(params, obs, legal)
     return pick_uniform(rng, legal, N_CHOICES)

@@ -7,6 +7,11 @@ A strategy is a family (``kind``) plus a parameter vector for the jitted decisio
     base = "greedy"                 # start from a preset's parameters
     description = "greedy, but waits for a sure lowest before finishing"
     finish_margin = 6
+
+    [strategy.mc64]
+    base = "mc"                     # Monte Carlo: rollouts, with expert as its base policy
+    policy = "builder"              # another base policy (a heuristic strategy)
+    mc_budget = 64                  # rollouts per option per decision
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
-from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC, KIND_RANDOM, N_PARAMS
+from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC, KIND_MC, KIND_RANDOM, MC_PARAM_NAMES, N_PARAMS
 from gnoming_sim.game.toml_io import read_toml
 from gnoming_sim.game.errors import GnomingError
 
@@ -34,6 +39,14 @@ PARAM_HELP = {
     "hazard_flip": "1: take the flip an opponent's hazard offers; 0: decline",
     "initial_flips": "0: corners (0, 8); 1: one row (0, 1); 2: diagonal (0, 4)",
 }
+
+MC_PARAM_HELP = {
+    "mc_budget": "Monte Carlo: rollouts per option per decision (an integer >= 1)",
+    "mc_width": "Monte Carlo: placements rolled out besides the base choice, not keeping and finishing",
+}
+MC_DEFAULTS = dict(mc_budget=16.0, mc_width=3.0)
+MC_BASE = "expert"   # the mc preset's base policy
+ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES
 
 # parameters that are choices, not weights: their allowed values
 PARAM_CHOICES = {"bounce": (0, 1), "hazard_flip": (0, 1), "initial_flips": (0, 1, 2)}
@@ -54,7 +67,7 @@ class Strategy:
 
     def param_vector(self) -> np.ndarray:
         v = np.zeros(N_PARAMS, dtype=np.float64)
-        for i, key in enumerate(PARAM_NAMES):
+        for i, key in enumerate(ALL_PARAM_NAMES):
             v[i] = self.params.get(key, 0.0)
         return v
 
@@ -89,7 +102,24 @@ TUNED = (
                reveal_bonus=4.2544, mulligan_bonus=1.2524, hazard_deny=-0.0496, finish_margin=18.3669,
                bounce=1.0, hazard_flip=1.0, initial_flips=1.0),
 )
-BUILTIN = PRESETS + TUNED
+
+
+def _mc(name, description, base, **changes):
+    """A Monte Carlo strategy: the heuristic parameters of ``base`` (its base policy) and the MC settings."""
+    params = dict(base.params)
+    params.update(MC_DEFAULTS)
+    params.update(changes)
+    return Strategy(name, KIND_MC, description, params)
+
+
+MC = (
+    _mc("mc", f"Monte Carlo: decides whether to take a discard and where to place (finishing included) "
+              f"by {int(MC_DEFAULTS['mc_budget'])} rollouts per option to the end of the round from its own "
+              f"observation (hidden cards dealt at random), every seat playing expert in them; "
+              f"expert for the rest",
+        TUNED[0]),
+)
+BUILTIN = PRESETS + TUNED + MC
 
 _REGISTRY: dict[str, Strategy] = {s.name: s for s in BUILTIN}
 
@@ -131,26 +161,50 @@ def from_dict(name: str, table: dict, source: str = "strategies") -> Strategy:
         base = get(base_name)
     except GnomingError as exc:
         raise GnomingError(f"{where}: base: {exc}") from None
-    if base.kind != KIND_HEURISTIC:
+    if base.kind not in (KIND_HEURISTIC, KIND_MC):
         raise GnomingError(f"{where}: strategy '{name}' can only be based on a heuristic preset "
-                           f"({', '.join(_heuristic_presets())}), not '{base_name}'")
+                           f"({', '.join(_heuristic_presets())}) or 'mc', not '{base_name}'")
     description = table.pop("description", f"user strategy based on {base_name}")
     if not isinstance(description, str):
         raise GnomingError(f"{where}: 'description' must be a string")
     params = dict(base.params)
+    if base.kind == KIND_MC and "policy" in table:
+        params.update(_mc_policy(where, table.pop("policy")))
     for key, value in table.items():
-        params[key] = _param_value(where, key, value)
-    return Strategy(name, KIND_HEURISTIC, description, params)
+        params[key] = _param_value(where, key, value, mc=base.kind == KIND_MC)
+    return Strategy(name, base.kind, description, params)
+
+
+def _mc_policy(where: str, policy) -> dict:
+    """The heuristic parameters of an MC strategy's ``policy`` (a heuristic strategy's name)."""
+    known = ", ".join(s.name for s in _REGISTRY.values() if s.kind == KIND_HEURISTIC)
+    if not isinstance(policy, str):
+        raise GnomingError(f"{where}: 'policy' must be a heuristic strategy's name ({known})")
+    try:
+        p = get(policy)
+    except GnomingError as exc:
+        raise GnomingError(f"{where}: policy: {exc}") from None
+    if p.kind != KIND_HEURISTIC:
+        raise GnomingError(f"{where}: 'policy' must be a heuristic strategy ({known}), not '{policy}'")
+    return {key: p.params[key] for key in PARAM_NAMES if key in p.params}
 
 
 def _heuristic_presets() -> list[str]:
     return [s.name for s in PRESETS if s.kind == KIND_HEURISTIC]
 
 
-def _param_value(where: str, key: str, value) -> float:
-    """One parameter of a strategy table, checked: a finite number, or one of its choices."""
+def _param_value(where: str, key: str, value, mc: bool = False) -> float:
+    """One parameter of a strategy table, checked: a finite number, or one of its choices
+    (an MC strategy's ``mc_*`` settings: whole numbers, the budget >= 1)."""
+    if mc and key in MC_PARAM_HELP:
+        low = 1 if key == "mc_budget" else 0
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 1_000_000:
+            raise GnomingError(f"{where}: parameter '{key}' must be an integer in {low}..1000000 "
+                               f"({MC_PARAM_HELP[key]}), got {value!r}")
+        return float(value)
     if key not in PARAM_HELP:
-        raise GnomingError(f"{where}: unknown parameter '{key}' (known: {', '.join(PARAM_NAMES)})")
+        known = PARAM_NAMES + (MC_PARAM_NAMES + ("policy",) if mc else ())
+        raise GnomingError(f"{where}: unknown parameter '{key}' (known: {', '.join(known)})")
     choices = PARAM_CHOICES.get(key)
     allowed = " or ".join(map(str, choices)) if choices else "a finite number"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
