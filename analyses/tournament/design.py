@@ -21,7 +21,7 @@ HEADLINE_PLAYERS = 4
 # entrants too slow for the full design (the Monte Carlo player): one seat among ``expert``s at
 # every table size, seats rotated, on deals of their own, 1/SLOW_SHARE of a lineup's games
 SLOW = ("mc",)
-SLOW_SHARE = 168
+SLOW_SHARE = 60
 SLOW_MIN_GAMES = 12
 
 
