@@ -17,7 +17,7 @@ from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN
 from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT
 
 
-@jit
+@jit(inline="always")
 def _pair_value(x, y, z, mpl):
     """Value v > 0 of a pair in an unmatched line: (v, v) or (v, M); 0 if none."""
     best = 0
@@ -60,7 +60,7 @@ def _line_eval(row, q, c, li, mpl, pair_w):
     return -1, 0.0
 
 
-@jit
+@jit(inline="always")
 def _cell_cost(x, covered, eu, mull_w):
     if x == HIDDEN:
         return eu
@@ -189,7 +189,7 @@ COST_C = np.array([_cell_cost.py_func(c, 1, 0.0, 0.0) for c in range(-128, 128)]
 IS_MULL = np.array([1.0 if c == MULLIGAN else 0.0 for c in range(-128, 128)], dtype=np.float64)
 
 
-@jit
+@jit(inline="always")
 def _match_with(need, mull, c):
     """Value the line matches at with card ``c`` put in, or -1."""
     if c == MULLIGAN:
@@ -201,7 +201,7 @@ def _match_with(need, mull, c):
     return -1
 
 
-@jit
+@jit(inline="always")
 def _base_and_old(x, other, covered, scratch):
     """Cell x's cost when covered only by the lines not through q, and its cost now."""
     cu = scratch[SC_COST_U + x]
@@ -254,7 +254,7 @@ def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
         scratch[SC_MULL + 2 * q + 1] = MULL[mpl, u, w]
 
 
-@jit
+@jit(inline="always")
 def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w):
     """``estimate(row, q, c, ...) - estimate(row, -1, 0, ...)`` from what :func:`precompute` left in ``scratch``."""
     vr = _match_with(scratch[SC_NEED + 2 * q], scratch[SC_MULL + 2 * q], c)
@@ -273,7 +273,7 @@ def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w):
     return d
 
 
-@jit
+@jit(inline="always")
 def _line_pair(row, q, c, li, mpl):
     a = LINES[li, 0]
     b = LINES[li, 1]

@@ -62,7 +62,7 @@ UNSEEN_MEAN_IF_NONE = 5.0  # the mean cost of an unseen card when none is left (
 INF = 1e18
 
 
-@jit
+@jit(inline="always")
 def unseen_mean(unknown, params):
     """Mean cost of an unseen card, plus the pessimism bias."""
     n = unknown[U_COUNT]
@@ -83,7 +83,7 @@ def _best_opponent(pub, vis, eu):
     return best
 
 
-@jit
+@jit(inline="always")
 def _delta(params, pub, vis, fd, scratch, row, eu, q, c):
     """Change of the estimate when ``c`` is put at ``q``, with the decision's adjustments
     (``scratch`` must hold this decision's :func:`precompute`).  The hot inner loop: it takes
@@ -117,7 +117,7 @@ def _mulligan_placeable(row, pub):
     return n < limit
 
 
-@jit
+@jit(inline="always")
 def _best_place(params, obs, memo, c, legal, use_mask, eu):
     """(best delta, position) over all positions, or those allowed by ``legal`` if ``use_mask``."""
     pub = obs.pub
