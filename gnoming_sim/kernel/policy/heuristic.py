@@ -173,6 +173,8 @@ def draw_source(params, obs, memo, legal):
         top = pub[O_TOP0 + k]
         if not legal[1 + k] or top == NO_CARD:
             continue
+        if k == 1 and legal[1] and top == pub[O_TOP0]:   # pile 0 offered the same card: a tie, which does not win
+            continue
         if top == MULLIGAN and not _mulligan_placeable(row, pub):
             continue
         d, q = _best_place(params, obs, memo, top, legal, False, eu)
