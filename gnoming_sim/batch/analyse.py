@@ -281,7 +281,7 @@ def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon
                       separated=bool(lo > 0), half_width=(hi - lo) / 2)
         k2 = rows.index(second)
         result["variance"] = variance_steps(y[:, best], y[:, k2], cov, s, pos,
-                                            np.column_stack([luck(out, best), luck(out, k2)]))
+                                            np.column_stack([luck(out, best), luck(out, k2)]), Z)
     return result
 
 
@@ -292,21 +292,24 @@ def _mean_ci(x):
 
 
 def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos: Position,
-                   lucks: np.ndarray | None = None) -> dict:
+                   lucks: np.ndarray | None = None, full: np.ndarray | None = None) -> dict:
     """Variance of the estimated difference b - a at each step, as a ratio to independent rollouts.
 
     Independent rollouts would have Var(a) + Var(b) per rollout pair (the marginal variances are
-    the same under CRN); CRN has Var(b - a); the later steps are the regression estimator's."""
+    the same under CRN); CRN has Var(b - a); the later steps are the regression estimator's.
+    ``full``: ``design(cov, s, pos)`` when the caller has it already (building it is most of the cost)."""
+    if full is None:
+        full = design(cov, s, pos)
     n = a.size
     d = b - a
     indep = (np.var(a, ddof=1) + np.var(b, ddof=1)) / n
     crn = np.var(d, ddof=1) / n
     steps = {"independent": 1.0, "crn": float(crn / indep) if indep > 0 else float("nan")}
     for name, use in (("crn+strata", ("strata",)), ("crn+strata+control", ("strata", "control"))):
-        _, se = adjusted_mean(d, design(cov, s, pos, use))
+        _, se = adjusted_mean(d, full if use == ("strata", "control") else design(cov, s, pos, use))
         steps[name] = float(se ** 2 / indep) if indep > 0 else float("nan")
     if lucks is not None:
-        _, se = adjusted_each(d[:, None], design(cov, s, pos), [lucks])
+        _, se = adjusted_each(d[:, None], full, [lucks])
         steps["crn+strata+control+luck"] = float(se[0] ** 2 / indep) if indep > 0 else float("nan")
     return steps
 

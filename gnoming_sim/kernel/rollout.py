@@ -23,7 +23,7 @@ from gnoming_sim.game.rules import LAYOUT, R_ROTATE_START, ROUNDS
 from gnoming_sim.kernel.game_loop import _play_round, _play_turns, _score_round, _settle_game
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
-from gnoming_sim.kernel.state import N_ST, RNG_WORDS, S_FORCE_FLIP, S_FORCE_POS, S_FORCE_SRC, new_table
+from gnoming_sim.kernel.state import N_ST, RNG_WORDS, S_FORCE_FLIP, S_FORCE_POS, S_FORCE_SRC, S_LUCK, new_table
 from gnoming_sim.kernel.table import _fill_pub, _setup_round
 from gnoming_sim.kernel.turn import _hazard_flips
 
@@ -87,6 +87,7 @@ def _reset(t, st0, piles0, scores0, unknown0):
     P = t.fd.shape[0]
     for j in range(N_ST):
         t.st[j] = st0[j]
+    t.st[S_LUCK] = 1   # the luck covariates (X_LUCK, X_LUCK_OTHERS) are read by _record
     for k in range(2):
         for j in range(piles0.shape[1]):
             t.piles[k, j] = piles0[k, j]

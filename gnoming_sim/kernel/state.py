@@ -37,7 +37,8 @@ S_FORCE_SRC = 9   # 1 + a draw source the next draw must take (rollouts); 0: the
 S_FORCE_POS = 10  # 1 + a placement answer the next placement must take (rollouts); 0: the strategy decides
 S_FORCE_FLIP = 11  # 1 + a hazard-flip answer the next hazard flip must take (rollouts); 0: the strategy decides
 S_RESHUFFLES = 12  # reshuffles in this round (luck is counted only before the first)
-N_ST = 13
+S_LUCK = 13       # 1: count Table.luck (rollouts set it); 0: not (plain games: nobody reads it)
+N_ST = 14
 
 NOT_STALLED = -1
 N_FLIPS = 2       # cards each player turns face up at the start of a round
@@ -85,7 +86,8 @@ Table.__doc__ = """One game's state and workspace (allocated by :func:`new_table
     flips     int64[N_FLIPS]      initial flips chosen
     parts     int32[N_PARTS]      score parts of one layout
     tr        int32[cap, 4]       action trace (cap may be 0); tn int64[1] its length
-    luck      float64[P]          per seat, the sum over its chosen blind draws (before any reshuffle)
+    luck      float64[P]          only while st[S_LUCK] is 1 (rollouts), per seat, the sum over its
+                                  chosen blind draws (before any reshuffle)
                                   of the card's cost minus the mean cost of an unseen card: mean 0,
                                   as every unseen card is equally likely to be on top (a rollout's
                                   control variate, :mod:`gnoming_sim.kernel.rollout`)

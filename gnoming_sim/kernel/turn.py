@@ -27,6 +27,7 @@ from gnoming_sim.kernel.state import (
     S_FORCE_FLIP,
     S_FORCE_POS,
     S_FORCE_SRC,
+    S_LUCK,
     S_PLEN0,
     S_REMOVED,
     S_RESHUFFLES,
@@ -105,7 +106,7 @@ def _draw(t, rules, s):
                 return NO_CARD, -1
         card = t.draw[st[S_DPTR]]
         st[S_DPTR] += 1
-        if forced == 0 and st[S_RESHUFFLES] == 0:
+        if st[S_LUCK] != 0 and forced == 0 and st[S_RESHUFFLES] == 0:  # a division per draw: rollouts only
             t.luck[s] += card_cost(card) - t.unknown[U_COST] / t.unknown[U_COUNT]
         _unseen(t.unknown, card, -1)
     else:

@@ -17,7 +17,7 @@ from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN
 from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT
 
 
-@jit
+@jit(inline="always")
 def _pair_value(x, y, z, mpl):
     """Value v > 0 of a pair in an unmatched line: (v, v) or (v, M); 0 if none."""
     best = 0
@@ -60,7 +60,7 @@ def _line_eval(row, q, c, li, mpl, pair_w):
     return -1, 0.0
 
 
-@jit
+@jit(inline="always")
 def _cell_cost(x, covered, eu, mull_w):
     if x == HIDDEN:
         return eu
@@ -133,8 +133,10 @@ SC_NEED = SC_SAVE_C + LAYOUT     # [2 LAYOUT] per (position, row/column): value 
 SC_MULL = SC_NEED + 2 * LAYOUT   # [2 LAYOUT] value the line matches at if a mulligan is put there, -1 if not
 SC_COST_U = SC_MULL + 2 * LAYOUT  # [LAYOUT] cost of each cell's card if uncovered
 SC_COST_C = SC_COST_U + LAYOUT   # [LAYOUT] cost if covered by a matched line
-N_SCRATCH = SC_COST_C + LAYOUT
-assert (SC_SAVE_R, SC_NEED, SC_COST_C, N_SCRATCH) == (9, 27, 72, 81)
+SC_PAIR = SC_COST_C + LAYOUT     # [2 LAYOUT] per (position, row/column): pair value of the line's other two
+                                 #   cards (only written when pair_w > 0)
+N_SCRATCH = SC_PAIR + 2 * LAYOUT
+assert (SC_SAVE_R, SC_NEED, SC_COST_C, SC_PAIR, N_SCRATCH) == (9, 27, 72, 81, 99)
 
 
 def _class_table() -> np.ndarray:
@@ -189,7 +191,7 @@ COST_C = np.array([_cell_cost.py_func(c, 1, 0.0, 0.0) for c in range(-128, 128)]
 IS_MULL = np.array([1.0 if c == MULLIGAN else 0.0 for c in range(-128, 128)], dtype=np.float64)
 
 
-@jit
+@jit(inline="always")
 def _match_with(need, mull, c):
     """Value the line matches at with card ``c`` put in, or -1."""
     if c == MULLIGAN:
@@ -201,7 +203,7 @@ def _match_with(need, mull, c):
     return -1
 
 
-@jit
+@jit(inline="always")
 def _base_and_old(x, other, covered, scratch):
     """Cell x's cost when covered only by the lines not through q, and its cost now."""
     cu = scratch[SC_COST_U + x]
@@ -252,9 +254,12 @@ def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
         w = CLASS[row[cb] + 128]
         scratch[SC_NEED + 2 * q + 1] = NEED[mpl, u, w]
         scratch[SC_MULL + 2 * q + 1] = MULL[mpl, u, w]
+        if pair_w > 0.0:
+            scratch[SC_PAIR + 2 * q] = _pair_of(row[ra], row[rb], mpl)
+            scratch[SC_PAIR + 2 * q + 1] = _pair_of(row[ca], row[cb], mpl)
 
 
-@jit
+@jit(inline="always")
 def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w):
     """``estimate(row, q, c, ...) - estimate(row, -1, 0, ...)`` from what :func:`precompute` left in ``scratch``."""
     vr = _match_with(scratch[SC_NEED + 2 * q], scratch[SC_MULL + 2 * q], c)
@@ -265,17 +270,49 @@ def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w):
     if vr >= 0:
         d -= vr + scratch[SC_SAVE_R + q]
     elif pair_w > 0.0:
-        d -= pair_w * _line_pair(row, q, c, q // 3, mpl)
+        d -= pair_w * _pair_with(c, q, 0, row, scratch, mpl)
     if vc >= 0:
         d -= vc + scratch[SC_SAVE_C + q]
     elif pair_w > 0.0:
-        d -= pair_w * _line_pair(row, q, c, 3 + q % 3, mpl)
+        d -= pair_w * _pair_with(c, q, 1, row, scratch, mpl)
     return d
 
 
-@jit
-def _line_pair(row, q, c, li, mpl):
-    a = LINES[li, 0]
-    b = LINES[li, 1]
-    e = LINES[li, 2]
-    return _pair_value(c if a == q else row[a], c if b == q else row[b], c if e == q else row[e], mpl)
+@jit(inline="always")
+def _pair_of(a, b, mpl):
+    """The value v > 0 of the pair ``a``, ``b`` ((v, v) or (v, M)), or 0: one term of :func:`_pair_value`."""
+    if a == MULLIGAN and b == MULLIGAN:
+        return 0
+    if a == MULLIGAN or b == MULLIGAN:
+        if mpl < 1:
+            return 0
+        v = b if a == MULLIGAN else a
+    elif a == b:
+        v = a
+    else:
+        return 0
+    if v != HIDDEN and v != HAZARD and v > 0:
+        return v
+    return 0
+
+
+@jit(inline="always")
+def _pair_with(c, q, col, row, scratch, mpl):
+    """:func:`_pair_value` of the row (``col`` 0) or column (1) through q with ``c`` put at q: the
+    best of its three pairs, the one without q precomputed (``SC_PAIR``)."""
+    lr = q // 3
+    cq = q % 3
+    if col == 0:
+        a = 3 * lr + (1 if cq == 0 else 0)
+        b = 3 * lr + (1 if cq == 2 else 2)
+    else:
+        a = 3 * (1 if lr == 0 else 0) + cq
+        b = 3 * (1 if lr == 2 else 2) + cq
+    best = int(scratch[SC_PAIR + 2 * q + col])
+    v = _pair_of(c, row[a], mpl)
+    if v > best:
+        best = v
+    v = _pair_of(c, row[b], mpl)
+    if v > best:
+        best = v
+    return best

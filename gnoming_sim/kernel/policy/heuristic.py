@@ -62,7 +62,7 @@ UNSEEN_MEAN_IF_NONE = 5.0  # the mean cost of an unseen card when none is left (
 INF = 1e18
 
 
-@jit
+@jit(inline="always")
 def unseen_mean(unknown, params):
     """Mean cost of an unseen card, plus the pessimism bias."""
     n = unknown[U_COUNT]
@@ -83,7 +83,7 @@ def _best_opponent(pub, vis, eu):
     return best
 
 
-@jit
+@jit(inline="always")
 def _delta(params, pub, vis, fd, scratch, row, eu, q, c):
     """Change of the estimate when ``c`` is put at ``q``, with the decision's adjustments
     (``scratch`` must hold this decision's :func:`precompute`).  The hot inner loop: it takes
@@ -117,7 +117,7 @@ def _mulligan_placeable(row, pub):
     return n < limit
 
 
-@jit
+@jit(inline="always")
 def _best_place(params, obs, memo, c, legal, use_mask, eu):
     """(best delta, position) over all positions, or those allowed by ``legal`` if ``use_mask``."""
     pub = obs.pub
@@ -160,7 +160,7 @@ def initial_flips(params, out):
     out[1] = 1 if pattern == 1 else (4 if pattern == 2 else 8)
 
 
-@jit
+@jit(inline="always")
 def draw_source(params, obs, memo, legal):
     """Take the better discard top if it improves the estimate by >= H_TAKE, else draw blind."""
     pub = obs.pub
@@ -172,6 +172,8 @@ def draw_source(params, obs, memo, legal):
     for k in range(2):
         top = pub[O_TOP0 + k]
         if not legal[1 + k] or top == NO_CARD:
+            continue
+        if k == 1 and legal[1] and top == pub[O_TOP0]:   # pile 0 offered the same card: a tie, which does not win
             continue
         if top == MULLIGAN and not _mulligan_placeable(row, pub):
             continue
@@ -186,7 +188,7 @@ def draw_source(params, obs, memo, legal):
     return SRC_DRAW
 
 
-@jit
+@jit(inline="always")
 def placement(params, obs, memo, card, legal):
     plan = memo.plan
     if (not legal[CHOICE_NOKEEP] and obs.pub[O_FROM_PILE] >= 0 and plan[MEMO_PLAN_CARD] == card
@@ -219,7 +221,7 @@ def _worth_to_others(c):
     return card_cost(c)
 
 
-@jit
+@jit(inline="always")
 def discard_pile(pub):
     """Cover the top that would help the next player more (the lower-cost one)."""
     if _worth_to_others(pub[O_TOP0 + 1]) < _worth_to_others(pub[O_TOP0]):
