@@ -66,7 +66,7 @@ from gnoming_sim.kernel.state import (
     S_PLEN0,
     new_table,
 )
-from gnoming_sim.kernel.table import _can_place
+from gnoming_sim.kernel.table import _can_place, _legal_sources
 
 MAX_OPTIONS = N_CHOICES  # a placement has at most LAYOUT + 1 answers
 
@@ -190,19 +190,8 @@ def _best(values, opts, K):
 @jit(nrt=True)
 def choose_source(t, rules, s, peek):
     """Seat s's draw source by rollouts, or -1 when only the draw pile is legal (the base decides)."""
-    st = t.st
     legal = t.legal
-    must_keep = rules[R_DISCARD_DRAW_MUST_BE_KEPT] != 0
-    legal[SRC_DRAW] = 1
-    n_legal = 1
-    for k in range(2):
-        plen = st[S_PLEN0 + k]
-        ok = plen > 0
-        if ok and must_keep:
-            ok = _can_place(t, rules, t.piles[k, plen - 1], s)
-        legal[1 + k] = 1 if ok else 0
-        n_legal += 1 if ok else 0
-    if n_legal == 1:
+    if _legal_sources(t, rules, s) == 1:
         return -1
     opts = np.empty(N_SOURCES, dtype=np.int64)
     base = H.draw_source(t.params[s], t.obs, t.memo, legal)

@@ -23,11 +23,13 @@ from gnoming_sim.game.observation import (
     O_TOP0,
     O_TURN,
     O_UNKNOWN_N,
+    SRC_DRAW,
     U_COST,
     U_COUNT,
 )
 from gnoming_sim.game.rules import (
     LAYOUT,
+    R_DISCARD_DRAW_MUST_BE_KEPT,
     R_EARLY_FINISH_BONUS,
     R_HAZARD_PLACEABLE,
     R_MULLIGAN_LIMIT,
@@ -120,6 +122,26 @@ def _can_place(t, rules, card, s):
         return rules[R_HAZARD_PLACEABLE] != 0
     return True
 
+
+
+@jit(inline="always")
+def _legal_sources(t, rules, s):
+    """Write seat s's legal draw sources into ``t.legal[:N_SOURCES]`` (the draw pile always; a
+    discard pile when it holds a card, and with ``discard_draw_must_be_kept`` only a card s can
+    place); return how many are legal."""
+    st = t.st
+    legal = t.legal
+    must_keep = rules[R_DISCARD_DRAW_MUST_BE_KEPT] != 0
+    legal[SRC_DRAW] = 1
+    n_legal = 1
+    for k in range(2):
+        plen = st[S_PLEN0 + k]
+        ok = plen > 0
+        if ok and must_keep:
+            ok = _can_place(t, rules, t.piles[k, plen - 1], s)
+        legal[1 + k] = 1 if ok else 0
+        n_legal += 1 if ok else 0
+    return n_legal
 
 @jit(inline="always")
 def _matches_face_up(t, card, s):

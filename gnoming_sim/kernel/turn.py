@@ -36,6 +36,7 @@ from gnoming_sim.kernel.state import (
 from gnoming_sim.kernel.scoring import card_cost
 from gnoming_sim.kernel.table import (
     _can_place,
+    _legal_sources,
     _emit,
     _fill_pub,
     _matches_face_up,
@@ -80,14 +81,7 @@ def _draw(t, rules, s):
     """The draw step.  Returns (card, source) or (NO_CARD, -1) when the round stalls."""
     st = t.st
     legal = t.legal
-    must_keep = rules[R_DISCARD_DRAW_MUST_BE_KEPT] != 0
-    legal[SRC_DRAW] = 1
-    for k in range(2):
-        plen = st[S_PLEN0 + k]
-        ok = plen > 0
-        if ok and must_keep:
-            ok = _can_place(t, rules, t.piles[k, plen - 1], s)
-        legal[1 + k] = 1 if ok else 0
+    _legal_sources(t, rules, s)
     forced = st[S_FORCE_SRC]
     if forced > 0:  # a rollout's option under test (kernel.rollout); used once
         st[S_FORCE_SRC] = 0
