@@ -113,9 +113,9 @@ def analyse_wall(half_width=0.1):
     and the rollouts per option it needed."""
     import json
 
-    cmd = [sys.executable, "-m", "gnoming_sim.cli.app", "analyse", "--position", TWO_OPTIONS,
+    cmd = [sys.executable, "-m", "gnoming_sim.cli.app", "analyse", "--position", TWO_OPTIONS, "--policy", "builder",
            "--half-width", str(half_width), "--json"]
-    subprocess.run(cmd[:6] + ["--rollouts", "10"], check=True, capture_output=True)   # warm the cache
+    subprocess.run(cmd[:8] + ["--rollouts", "10"], check=True, capture_output=True)   # warm the cache
     t = time.perf_counter()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     res = json.loads(out)

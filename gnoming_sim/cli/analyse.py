@@ -9,7 +9,7 @@ from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli
 from gnoming_sim.game.errors import GnomingError
 
-DEFAULT_POLICY = "builder"   # the strongest preset (the tournament's ranking)
+DEFAULT_POLICY = "expert"   # the strongest heuristic preset (the tournament's ranking; mc cannot be a rollout policy)
 
 
 @cli.command()
