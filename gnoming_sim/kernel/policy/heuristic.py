@@ -160,7 +160,7 @@ def initial_flips(params, out):
     out[1] = 1 if pattern == 1 else (4 if pattern == 2 else 8)
 
 
-@jit(inline="always")
+@jit
 def draw_source(params, obs, memo, legal):
     """Take the better discard top if it improves the estimate by >= H_TAKE, else draw blind."""
     pub = obs.pub
@@ -188,7 +188,7 @@ def draw_source(params, obs, memo, legal):
     return SRC_DRAW
 
 
-@jit(inline="always")
+@jit
 def placement(params, obs, memo, card, legal):
     plan = memo.plan
     if (not legal[CHOICE_NOKEEP] and obs.pub[O_FROM_PILE] >= 0 and plan[MEMO_PLAN_CARD] == card
@@ -221,7 +221,7 @@ def _worth_to_others(c):
     return card_cost(c)
 
 
-@jit(inline="always")
+@jit
 def discard_pile(pub):
     """Cover the top that would help the next player more (the lower-cost one)."""
     if _worth_to_others(pub[O_TOP0 + 1]) < _worth_to_others(pub[O_TOP0]):
