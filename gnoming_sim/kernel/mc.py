@@ -47,7 +47,7 @@ from gnoming_sim.game.observation import (
     U_COST,
     U_COUNT,
 )
-from gnoming_sim.game.rules import LAYOUT, R_DISCARD_DRAW_MUST_BE_KEPT, ROUNDS
+from gnoming_sim.game.rules import LAYOUT, ROUNDS
 from gnoming_sim.kernel.game_loop import _play_turns, _score_round
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
@@ -66,7 +66,7 @@ from gnoming_sim.kernel.state import (
     S_PLEN0,
     new_table,
 )
-from gnoming_sim.kernel.table import _can_place, _legal_sources
+from gnoming_sim.kernel.table import _legal_placements, _legal_sources
 
 MAX_OPTIONS = N_CHOICES  # a placement has at most LAYOUT + 1 answers
 
@@ -211,11 +211,7 @@ def choose_placement(t, rules, s, card, src, peek):
     legal = t.legal
     pub = t.obs.pub
     prm = t.params[s]
-    placeable = _can_place(t, rules, card, s)
-    for q in range(LAYOUT):
-        legal[q] = 1 if placeable else 0
-    legal[CHOICE_NOKEEP] = 1 if (src == SRC_DRAW or rules[R_DISCARD_DRAW_MUST_BE_KEPT] == 0) else 0
-    if not placeable:
+    if not _legal_placements(t, rules, s, card, src):
         return -1
     pub[O_DRAWN] = card
     pub[O_FROM_PILE] = src - 1

@@ -8,6 +8,7 @@ fields and the ``S_*`` scalars are described in :mod:`gnoming_sim.kernel.state`.
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
 from gnoming_sim.game.observation import (
+    CHOICE_NOKEEP,
     O_DRAW_N,
     O_DRAWN,
     O_FINISH_BONUS,
@@ -122,6 +123,19 @@ def _can_place(t, rules, card, s):
         return rules[R_HAZARD_PLACEABLE] != 0
     return True
 
+
+
+@jit(inline="always")
+def _legal_placements(t, rules, s, card, src):
+    """Write seat s's legal answers for ``card`` drawn from ``src`` into ``t.legal[:N_CHOICES]``
+    (every position when the card may be placed; not keeping it when it was drawn blind, or
+    when a discard draw need not be kept); return whether it may be placed."""
+    legal = t.legal
+    placeable = _can_place(t, rules, card, s)
+    for q in range(LAYOUT):
+        legal[q] = 1 if placeable else 0
+    legal[CHOICE_NOKEEP] = 1 if (src == SRC_DRAW or rules[R_DISCARD_DRAW_MUST_BE_KEPT] == 0) else 0
+    return placeable
 
 
 @jit(inline="always")

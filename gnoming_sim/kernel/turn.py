@@ -17,7 +17,7 @@ from gnoming_sim.game.observation import (
     U_COST,
     U_COUNT,
 )
-from gnoming_sim.game.rules import LAYOUT, R_BOUNCING, R_DISCARD_DRAW_MUST_BE_KEPT, R_RESHUFFLE_WHEN_EMPTY
+from gnoming_sim.game.rules import LAYOUT, R_BOUNCING, R_RESHUFFLE_WHEN_EMPTY
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.dispatch import bounce_target, discard_pile, draw_source, hazard_flip, placement
 from gnoming_sim.kernel.rng import shuffle_prefix
@@ -35,7 +35,7 @@ from gnoming_sim.kernel.state import (
 )
 from gnoming_sim.kernel.scoring import card_cost
 from gnoming_sim.kernel.table import (
-    _can_place,
+    _legal_placements,
     _legal_sources,
     _emit,
     _fill_pub,
@@ -118,10 +118,7 @@ def _keep_and_bounce(t, rules, s, card, src):
     pub = t.obs.pub
     kind = t.kinds[s]
     prm = t.params[s]
-    placeable = _can_place(t, rules, card, s)
-    for q in range(LAYOUT):
-        legal[q] = 1 if placeable else 0
-    legal[CHOICE_NOKEEP] = 1 if (src == SRC_DRAW or rules[R_DISCARD_DRAW_MUST_BE_KEPT] == 0) else 0
+    _legal_placements(t, rules, s, card, src)
     pub[O_DRAWN] = card
     pub[O_FROM_PILE] = src - 1
     forced = t.st[S_FORCE_POS]
