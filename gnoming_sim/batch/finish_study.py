@@ -14,12 +14,11 @@ section ``finish-play-on`` (``analyses/finish_play_on``) is the full study; this
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.batch.analyse import Z95, adjusted_means, design, run_rollouts, setup
+from gnoming_sim.batch.analyse import adjusted_means, design, run_rollouts, setup
+from gnoming_sim.batch.stats import mean_ci
 from gnoming_sim.game.replay import finish_decisions
 from gnoming_sim.game.rules import RuleConfig
 
@@ -135,12 +134,9 @@ def study(presets=("greedy", "builder", "rusher", "cautious"), players=(3, 4), g
 
 
 def _ci(x: np.ndarray) -> dict:
-    n = x.size
-    if n < 2:
-        return {"mean": float(x.mean()) if n else float("nan"), "ci95": [float("nan")] * 2, "n": n}
-    m = float(x.mean())
-    h = Z95 * float(x.std(ddof=1)) / math.sqrt(n)
-    return {"mean": m, "ci95": [m - h, m + h], "n": n}
+    """:func:`gnoming_sim.batch.stats.mean_ci` as a dict; no interval from fewer than 2 decisions."""
+    m, lo, hi, n = mean_ci(x)
+    return {"mean": m, "ci95": [lo, hi] if n >= 2 else [float("nan")] * 2, "n": n}
 
 
 def boundary(frame: pd.DataFrame) -> pd.DataFrame:
