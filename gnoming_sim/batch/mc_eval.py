@@ -22,15 +22,12 @@ def mc_strategy(budget: int | None = None, base: str | None = None, name: str | 
     mc = registry.get("mc")
     if budget is None and base is None:
         return mc
-    params = dict(mc.params)
+    budget = int(mc.params["mc_budget"]) if budget is None else budget
+    table = {"base": "mc", "mc_budget": budget, "description": f"mc, budget {budget}, base {base or registry.MC_BASE}"}
     if base is not None:
-        b = registry.get(base)
-        params.update({k: b.params[k] for k in registry.PARAM_NAMES})
-    if budget is not None:
-        params["mc_budget"] = float(budget)
-    name = name or f"mc{int(params['mc_budget'])}" + (f"-{base}" if base else "")
-    return registry.register(registry.Strategy(name, mc.kind, f"mc, budget {int(params['mc_budget'])}, "
-                                               f"base {base or registry.MC_BASE}", params))
+        table["policy"] = base
+    # the TOML path: the same checks and the same parameters as a strategies file's mc strategy
+    return registry.register(registry.from_dict(name or f"mc{budget}" + (f"-{base}" if base else ""), table))
 
 
 def mc_vs(b: str = "expert", players=(3, 4, 5, 7), games: int = 200, seed: int = 0, budget: int | None = None,
