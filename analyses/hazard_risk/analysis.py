@@ -141,7 +141,7 @@ def _strong(natural, natural_x, drawn, drawn_x, sizes) -> list[dict]:
     hazard; the drawer's round score with the hazard minus with the ordinary card)."""
     if natural_x is None or natural_x.empty:
         return []
-    cols = ["player_rounds", "with_hazard", "hazards"]
+    cols = ["player_rounds", "with_hazard"]
     mix_g = natural.groupby(["players", "game"])[cols].sum()
     exp_g = natural_x.groupby(["players", "game"])[cols].sum()
     ends = mix_g.merge(exp_g, left_index=True, right_index=True, suffixes=("", "_x")).reset_index()
@@ -150,7 +150,6 @@ def _strong(natural, natural_x, drawn, drawn_x, sizes) -> list[dict]:
     out = []
     for p in [*sizes, 0]:
         e = ends if p == 0 else ends[ends["players"] == p]
-        d = hits if p == 0 else hits[hits["players"] == p]
         dp = pair if p == 0 else pair[pair["players"] == p]
         if len(e) < 2:
             continue
@@ -166,7 +165,6 @@ def _strong(natural, natural_x, drawn, drawn_x, sizes) -> list[dict]:
             row["cost_expert"] = Estimate.of_paired(dp["score_h_x"], dp["score_o_x"])
             row["cost_expert_minus_mix"] = Estimate.of_paired(dp["score_h_x"] - dp["score_o_x"],
                                                               dp["score_h"] - dp["score_o"])
-        row["expert_draws"] = len(d)
         out.append(row)
     return out
 
