@@ -57,6 +57,7 @@ from gnoming_sim.kernel.rollout import STREAM_DETERMINIZE, STREAM_ROLL_PLAY, _de
 from gnoming_sim.kernel.scoring import card_cost
 from gnoming_sim.kernel.state import (
     N_ST,
+    RNG_WORDS,
     S_DEND,
     S_DPTR,
     S_FINISHER,
@@ -148,7 +149,7 @@ def rollout_values(t, rules, s, card, src, opts, K, budget, peek):
     rt = new_table(P, N, kinds, params, np.zeros(P, dtype=np.int16), np.empty((0, 4), dtype=np.int32))
     res = np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32)
     cards = np.empty(n_u, dtype=np.int8)
-    rng_det = np.empty(4, dtype=np.uint64)
+    rng_det = np.empty(RNG_WORDS, dtype=np.uint64)
     key = next_u64(t.rng)  # the decision's streams hang off the game's own stream
     total = np.zeros(K, dtype=np.float64)
     for i in range(budget):
