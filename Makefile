@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 export NUMBA_CACHE_DIR
 
-.PHONY: setup test test-fast bench report clean
+.PHONY: setup test test-fast test-nojit bench report clean
 
 setup: $(STAMP)
 
@@ -21,6 +21,11 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(VENV)/bin/python -m pytest -m "not slow"
+
+# the game and kernel tests with every kernel run as plain Python (NUMBA_DISABLE_JIT: slow, but a
+# debugger can step through the rules); tests/kernel/test_nojit.py checks the same in a subprocess
+test-nojit: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(VENV)/bin/python -m pytest -m "not slow" tests/game tests/kernel
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py

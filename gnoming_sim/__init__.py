@@ -3,8 +3,10 @@
 The package is laid out by stage, each importing only from the stages before it:
 
     game/       the rules as data: cards, RuleConfig, Deck, result fields, trace codes, observation
-    kernel/     the jitted core: rng, scoring, table, turn, game loop, policies; engine.simulate
+    kernel/     the jitted core: rng, scoring, table, turn, step (the action-level API), game loop,
+                policies; engine.simulate
     reference/  the referee: a pure-Python replay of the rules, scoring and narration
+    search/     on kernel.step: the rollout start, rollouts, the Monte Carlo bot, decision analysis
     batch/      many games: chunked runner, Parquet files, summaries, statistics, Dask
     analyses/   the studies and the HTML/PNG report (installed from the repository's analyses/)
     cli/        the ``gnoming-sim`` command
@@ -19,6 +21,7 @@ from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.game.version import __version__
+import gnoming_sim.search  # noqa: F401,E402  (registers the Monte Carlo bot's batch kernel; compiles nothing)
 
 __all__ = ["__version__", "RuleConfig", "Deck", "PUBLISHED", "GnomingError", "score_layout", "simulate",
            "strategies"]

@@ -4,6 +4,13 @@ from __future__ import annotations
 import pytest
 
 
+def pytest_configure(config):
+    import numba
+
+    if numba.config.DISABLE_JIT:  # interpreted, the xoshiro streams wrap around with NumPy's overflow warning
+        config.addinivalue_line("filterwarnings", "ignore:overflow encountered:RuntimeWarning:gnoming_sim.kernel.rng")
+
+
 @pytest.fixture
 def write_toml(tmp_path):
     """Write ``text`` to ``tmp_path/name`` and return the path."""

@@ -16,10 +16,11 @@ ANALYSES = Path(__file__).resolve().parents[1] / "analyses"   # installed as gno
 ALLOWED = {
     "game": set(),
     "kernel": {"game"},
+    "search": {"game", "kernel"},       # rollouts, the MC bot and analyse, on kernel.step
     "reference": {"game"},              # the referee shares no rule code with the kernel
-    "batch": {"game", "kernel"},
-    "analyses": {"game", "kernel", "batch"},
-    "cli": {"game", "kernel", "reference", "batch", "analyses"},
+    "batch": {"game", "kernel", "search"},
+    "analyses": {"game", "kernel", "search", "batch"},
+    "cli": {"game", "kernel", "search", "reference", "batch", "analyses"},
 }
 
 
@@ -131,4 +132,5 @@ def test_the_walk_sees_the_whole_tree():
     """Guards the test itself: it must find modules of every stage and real edges."""
     assert {_stage(m) for m in MODULES} >= set(ALLOWED)
     assert "gnoming_sim.kernel.table" in GRAPH["gnoming_sim.kernel.turn"]
+    assert "gnoming_sim.kernel.step" in GRAPH["gnoming_sim.search.rollout"]
     assert "gnoming_sim.game.rules" in GRAPH["gnoming_sim.kernel.state"]

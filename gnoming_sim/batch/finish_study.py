@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.batch.analyse import adjusted_means, design, run_rollouts, setup
+from gnoming_sim.search.analyse import adjusted_means, design, run_rollouts, setup
 from gnoming_sim.batch.stats import mean_ci
 from gnoming_sim.game.replay import finish_decisions
 from gnoming_sim.game.rules import RuleConfig
@@ -71,7 +71,7 @@ def evaluate(pos, chosen: str, policy: str, rollouts: int, seed: int, threads: i
     win credit criterion, selected on its own (``diff_win``: finish minus the best play-on in the
     chance of winning the game, higher is better; ``regret_win``: the rollout choice's chance
     minus the game's choice's, a loss when positive)."""
-    from gnoming_sim.kernel.rollout import X_SCORE, X_WIN
+    from gnoming_sim.search.rollout import X_SCORE, X_WIN
 
     s = setup(pos, [policy])
     keys = [o.key for o in s.options]

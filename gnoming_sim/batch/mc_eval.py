@@ -1,4 +1,4 @@
-"""The Monte Carlo player measured: against a heuristic on paired deals, and its games per second.
+"""The Monte Carlo player (:mod:`gnoming_sim.search.bot`) measured: against a heuristic on paired deals, and its games per second.
 
 :func:`mc_vs` is :func:`gnoming_sim.batch.heldout.held_out` with a 95% interval: the seats
 alternate MC, B, MC, ... and move one seat per game on deals tuning never played, so the

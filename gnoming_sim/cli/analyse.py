@@ -64,7 +64,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
                                               strategies_path)
     policies = opt.strategy_names("--policy", policy, players, (1, players))
     opt.notice_cold_cache()
-    from gnoming_sim.batch.analyse import analyse as run, position_from_game
+    from gnoming_sim.search.analyse import analyse as run, position_from_game
 
     if position_path is None:
         from gnoming_sim.batch.runner import BatchSpec

@@ -25,11 +25,10 @@ import numpy as np
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD, card_name, parse_card
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.rules import LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, RuleConfig
+from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, RuleConfig
 from gnoming_sim.game.toml_io import read_toml
 
 DECISIONS = ("draw", "place", "hazard_flip")
-HAZARD_FLIP_MIN_FACE_DOWN = 2   # RULES.md §3: the final face-down card cannot be flipped by a hazard
 SOURCES = ("draw", "pile0", "pile1")
 HIDDEN_NAMES = ("?", "x", "down")
 

@@ -1,4 +1,5 @@
-"""The jitted core: rng streams, scoring, table set-up, turns, the game loop, policies, ``engine``.
+"""The jitted core: rng streams, scoring, the table and its state record, the turn's effects,
+the action-level API (``step``: legal actions and step), the game loop, the policies, ``engine``.
 
 May import only :mod:`gnoming_sim.game`; ``engine`` is the Python front door to the kernels.
 """

@@ -80,7 +80,7 @@ def _check_seed(seed) -> None:
         raise GnomingError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
 
 
-def _seat_table(players: int, strategies, games: int, first_game: int, rotate: bool):
+def seat_table(players: int, strategies, games: int, first_game: int, rotate: bool):
     """(distinct strategies, seat_strategy int16 (G, P)) from one strategy for all seats or one per seat."""
     if isinstance(strategies, (str, registry.Strategy)):
         strategies = [strategies]
@@ -101,7 +101,7 @@ def _seat_table(players: int, strategies, games: int, first_game: int, rotate: b
     return distinct, np.ascontiguousarray(table, dtype=np.int16)
 
 
-def _deck_counts(deck_arr: np.ndarray) -> np.ndarray:
+def deck_counts(deck_arr: np.ndarray) -> np.ndarray:
     counts = np.zeros(cards.N_SLOTS, dtype=np.int64)
     from gnoming_sim.game.observation import U_COST, U_COUNT
     from gnoming_sim.game.rules import HAZARD_PENALTY
@@ -136,9 +136,10 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     Parameters
     ----------
     players : 2..7
-    strategies : one strategy (name or Strategy) for every seat, or one per seat; a Monte Carlo
-        seat (``mc``) plays in the kernel copy of :mod:`gnoming_sim.kernel.mc_loop`, thousands of
-        times slower than a heuristic (``batch.mc_eval.games_per_second``)
+    strategies : one strategy (name or Strategy) for every seat, or one per seat; with a Monte Carlo
+        seat (``mc``) the batch is played by the batch kernel registered for its kind (the MC bot's,
+        :mod:`gnoming_sim.search.bot`), thousands of times slower than a heuristic
+        (``search.mc_eval.games_per_second``)
     games : number of games (>= 1); game ``i`` is global game ``first_game + i``
     seed : master seed, 0 <= seed < 2**64; game g draws from streams of (seed, g)
     rules, deck : RuleConfig and Deck (defaults: RULES.md defaults, the published deck)
@@ -149,6 +150,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     rotate : move the strategies one seat per game, so seat advantage cancels
     progress : called with the number of games finished after each chunk
     """
+    from gnoming_sim.kernel.game_loop import Games, Results
     from gnoming_sim.kernel.policy.dispatch import KIND_MC, N_PARAMS
 
     check_players(players)
@@ -160,17 +162,17 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     deck = PUBLISHED if deck is None else deck
     deck.validate_for(players)
     chunk = _check_count("chunk_size", chunk_size, 1) if chunk_size is not None else DEFAULT_CHUNK
-    strats, seat_strategy = _seat_table(players, strategies, games, first_game, rotate)
+    strats, seat_strategy = seat_table(players, strategies, games, first_game, rotate)
     names = tuple(s.name for s in strats)
     kinds = np.array([s.kind for s in strats], dtype=np.int64)
     params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
     for j, s in enumerate(strats):
         params[j] = s.param_vector()
 
-    play_batch = _kernel(kinds)
+    play_batch = batch_kernel(kinds)
     per_thread = MC_PARALLEL_CHUNK if (kinds == KIND_MC).any() else PARALLEL_CHUNK
     deck_arr = deck.to_array()
-    counts = _deck_counts(deck_arr)
+    counts = deck_counts(deck_arr)
     rules_arr = rules.to_array()
     use_given = deals is not None
     keep_deals = trace or use_given
@@ -181,7 +183,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     totals = np.zeros((games, players), dtype=np.int32)
     win = np.zeros((games, players), dtype=np.float64)
     trace_list = [] if trace else None
-    with _threads(threads):
+    with numba_threads(threads):
         for lo in range(0, games, chunk):
             hi = min(games, lo + chunk)
             n = hi - lo
@@ -189,30 +191,31 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
             cap = TRACE_CAPACITY if trace else 0
             tr = np.zeros((n if trace else 0, cap, 4), dtype=np.int32)
             tlen = np.zeros(n, dtype=np.int64)
-            with _parallel_chunks(per_thread):
-                play_batch(first_game + lo, np.uint64(seed), players, seat_strategy[lo:hi], kinds,
-                           params, rules_arr, deck_arr, counts, ords, use_given, out[lo:hi],
-                           totals[lo:hi], win[lo:hi], tr, tlen)
+            games_rec = Games(first_game + lo, np.uint64(seed), players, seat_strategy[lo:hi], kinds, params,
+                              rules_arr, deck_arr, counts, ords, use_given)
+            with parallel_chunks(per_thread):
+                play_batch(games_rec, Results(out[lo:hi], totals[lo:hi], win[lo:hi], tr, tlen))
             if trace:
-                trace_list.extend(_collect_traces(tr, tlen, lo, first_game, seed, players,
-                                                  seat_strategy, kinds, params, rules_arr, deck_arr,
-                                                  counts, orders, out, totals, win))
+                trace_list.extend(_collect_traces(games_rec, tr, tlen))
             if progress is not None:
                 progress(hi)
     return SimResult(players, games, int(seed), first_game, rules, deck, names, seat_strategy, out,
                      totals, win, orders if keep_deals else None, trace_list)
 
 
-def _kernel(kinds: np.ndarray):
-    """The batch kernel for these strategy kinds: the base one, or the copy with Monte Carlo
-    decisions (:mod:`gnoming_sim.kernel.mc_loop`) when a seat is ``KIND_MC``."""
-    from gnoming_sim.kernel.policy.dispatch import KIND_MC
+def batch_kernel(kinds: np.ndarray):
+    """The batch kernel for these strategy kinds: the base one, or the one registered for a family
+    that decides above the kernel stage (:mod:`gnoming_sim.kernel.kinds`: the Monte Carlo bot's)."""
+    from gnoming_sim.kernel.game_loop import play_batch
+    from gnoming_sim.kernel.kinds import KIND_MC, batch_kernel_loader
 
-    if (kinds == KIND_MC).any():
-        from gnoming_sim.kernel.mc_loop import play_batch
-    else:
-        from gnoming_sim.kernel.game_loop import play_batch
-    return play_batch
+    special = sorted({int(k) for k in kinds if batch_kernel_loader(k) is not None or int(k) == KIND_MC})
+    if not special:
+        return play_batch
+    loader = batch_kernel_loader(special[0])
+    if len(special) > 1 or loader is None:
+        raise GnomingError("a Monte Carlo strategy needs its bot: import gnoming_sim.search")
+    return loader()
 
 
 def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game: int = 0) -> np.ndarray:
@@ -234,22 +237,25 @@ def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game:
     return orders
 
 
-def _collect_traces(tr, tlen, lo, first_game, seed, players, seat_strategy, kinds, params,
-                    rules_arr, deck_arr, counts, orders, out, totals, win):
-    """Copy each game's trace; replay (deterministically) any game that overflowed the buffer."""
-    play_batch = _kernel(kinds)
+def _collect_traces(g, tr, tlen):
+    """Copy each game's trace of the chunk ``g`` (a ``Games`` record); replay (deterministically)
+    any game that overflowed the buffer."""
+    from gnoming_sim.kernel.game_loop import Games, Results
+
+    play_batch = batch_kernel(g.kinds)
     result = []
+    P = g.players
     for i in range(tr.shape[0]):
         n = int(tlen[i])
         if n <= tr.shape[1]:
             result.append(tr[i, :n].copy())
             continue
-        g = lo + i
         big = np.zeros((1, n, 4), dtype=np.int32)
-        again = np.zeros(1, dtype=np.int64)
-        play_batch(first_game + g, np.uint64(seed), players, seat_strategy[g:g + 1], kinds, params,
-                   rules_arr, deck_arr, counts, orders[g:g + 1], True, out[g:g + 1].copy(),
-                   totals[g:g + 1].copy(), win[g:g + 1].copy(), big, again)
+        one = Games(g.first_game + i, g.seed, P, g.seat_strategy[i:i + 1], g.kinds, g.params, g.rules, g.deck,
+                    g.deck_counts, g.orders[i:i + 1], True)
+        play_batch(one, Results(np.zeros((1, ROUNDS, P, N_FIELDS), dtype=np.int32),
+                                np.zeros((1, P), dtype=np.int32), np.zeros((1, P), dtype=np.float64), big,
+                                np.zeros(1, dtype=np.int64)))
         result.append(big[0, :n].copy())
     return result
 
@@ -266,14 +272,14 @@ def _numba_setting(get, set_, value):
         set_(old)
 
 
-def _parallel_chunks(n):
+def parallel_chunks(n):
     """Hand games to threads in small blocks (dynamic scheduling), so no core idles at the end."""
     import numba
 
     return _numba_setting(numba.get_parallel_chunksize, numba.set_parallel_chunksize, n)
 
 
-def _threads(k):
+def numba_threads(k):
     """Run numba kernels with ``k`` threads (None: all), then restore."""
     import numba
 

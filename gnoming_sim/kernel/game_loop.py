@@ -1,10 +1,22 @@
 """The jitted game loop: complete 3-round games of Gnoming A Round (RULES.md §2-§6).
 
-A round is set up (:mod:`.table`), played turn by turn (:mod:`.turn`) up to the last
-final-lap turn or a stall, then revealed and scored here; a game is three rounds and
-its settlement; :func:`play_batch` plays many games in parallel, each from its own streams
-and with its own state record (:mod:`.state`).
+A round is dealt and then played decision by decision through the action-level API
+(:mod:`.step`: :func:`~gnoming_sim.kernel.step.play_out` asks a decision function and steps)
+up to the last final-lap turn or a stall, then revealed and scored here; a game is three
+rounds and its settlement; :func:`play_batch` plays many games in parallel, each from its own
+streams and with its own state record (:mod:`.state`).
+
+The decision function is an argument (a numba first-class function: the loop is compiled once
+per function).  :func:`play_batch` passes the policies' dispatcher; the Monte Carlo bot's batch
+(:mod:`gnoming_sim.search.bot`) passes its own, which asks the bot for MC seats.  Caching: a
+dispatcher passed as a value into a compiled call is a "dynamic global" (its address), which
+numba's on-disk cache refuses; so each entry point names its decision function as a global in
+a small serial function, and every function that takes ``decide`` (:func:`play_one`,
+:func:`play_game`, :func:`gnoming_sim.kernel.step.play_out`) is inlined into it, where the
+dispatcher is only called, never passed.
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import prange
@@ -29,7 +41,6 @@ from gnoming_sim.game.fields import (
 from gnoming_sim.game.rules import (
     R_EARLY_FINISH_BONUS,
     R_FINISHER_TIE_IS_LOWEST,
-    R_MAX_TURNS,
     R_MULLIGANS_PER_LINE,
     R_ROTATE_START,
     ROUNDS,
@@ -43,84 +54,19 @@ from gnoming_sim.kernel.scoring import (
     P_NEGATIVES,
     P_UNMATCHED,
     score_parts,
-    visible_score,
 )
-from gnoming_sim.kernel.state import (
-    N_ST,
-    NOT_STALLED,
-    RNG_WORDS,
-    S_FINISH_TURN,
-    S_FINISHER,
-    S_STALLED,
-    S_TURN,
-    new_table,
-)
-from gnoming_sim.kernel.table import _emit, _setup_round
-from gnoming_sim.kernel.turn import _play_turn
+from gnoming_sim.kernel.policy.dispatch import decide as decide_base
+from gnoming_sim.kernel.policy.dispatch import new_memo
+from gnoming_sim.kernel.state import N_ST, NOT_STALLED, RNG_WORDS, S_FINISH_TURN, S_FINISHER, S_STALLED, new_table
+from gnoming_sim.kernel.step import play_out, start_round
+from gnoming_sim.kernel.table import emit
 
 NO_SCORE = 1 << 30  # larger than any score: the start of a running minimum
 
 
 # ----------------------------------------------------------------- a round, a game
 @jit
-def _play_round(t, rules, r, starter):
-    """The turn loop of one round, up to the last final-lap turn or a stall."""
-    P = t.fd.shape[0]
-    for i in range(P):
-        t.turns[i] = 0
-        t.at_finish[i, 0] = 0
-        t.at_finish[i, 1] = -1
-    t.st[S_FINISH_TURN] = -1
-    _play_turns(t, rules, r, starter, starter, -1, False)
-
-
-@jit
-def _play_turns(t, rules, r, starter, s, laps_left, played):
-    """Play turns from seat s's turn to the last final-lap turn or a stall.
-
-    ``laps_left``: -1 before anybody finished, else the turns left in the final lap
-    (seat s's included).  ``played``: seat s's turn itself has been played already (a rollout
-    entering after its last step, the hazard flips); only its end is settled here.
-    A rollout (:mod:`.rollout`) enters here in the middle of a round.
-    """
-    P = t.fd.shape[0]
-    st = t.st
-    turns = t.turns
-    at_finish = t.at_finish
-    max_turns = rules[R_MAX_TURNS]
-    while True:
-        if played:
-            played = False
-            ok = True
-        else:
-            if st[S_TURN] >= max_turns:
-                _emit(t, T.STALL, -1, T.STALL_MAX_TURNS, 0)
-                st[S_STALLED] = T.STALL_MAX_TURNS
-                return
-            _emit(t, T.TURN, s, st[S_TURN], 1 if laps_left >= 0 else 0)
-            turns[s] += 1
-            ok = _play_turn(t, rules, s, r, starter)
-        st[S_TURN] += 1
-        if not ok:
-            return
-        if laps_left >= 0:
-            laps_left -= 1
-            if laps_left == 0:
-                return
-        elif t.fd[s] == 0:
-            st[S_FINISHER] = s
-            st[S_FINISH_TURN] = st[S_TURN] - 1
-            _emit(t, T.FINISH, s, 0, 0)
-            laps_left = P - 1
-            mpl = rules[R_MULLIGANS_PER_LINE]
-            for o in range(P):
-                at_finish[o, 0] = visible_score(t.vis[o], mpl)
-                at_finish[o, 1] = t.fd[o]
-        s = (s + 1) % P
-
-
-@jit
-def _score_round(t, rules, r, starter, out):
+def score_round(t, rules, r, starter, out):
     """Reveal every layout, score it, apply the early-finish bonus; write out[r, seat, F_*]."""
     P = t.fd.shape[0]
     st = t.st
@@ -159,7 +105,7 @@ def _score_round(t, rules, r, starter, out):
 
 
 @jit
-def _settle_game(P, out, totals, win):
+def settle_game(P, out, totals, win):
     """Game totals; lowest wins, tie broken by the lowest round-3 score, then shared."""
     best = NO_SCORE
     for s in range(P):
@@ -199,9 +145,32 @@ def deal_batch(first_game, seed, deck, orders):
         deal_game(first_game + i, seed, deck, orders[i], np.empty(RNG_WORDS, dtype=np.uint64))
 
 
-@jit
-def play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win):
-    """Play one complete game on the state record ``t`` (:func:`gnoming_sim.kernel.state.new_table`).
+# the inputs and outputs of a batch of games (numba named tuples: one record each, so no two
+# arrays can be swapped by position)
+Games = namedtuple("Games", ["first_game", "seed", "players", "seat_strategy", "kinds", "params", "rules",
+                             "deck", "deck_counts", "orders", "use_given"])
+Games.__doc__ = """What a batch of G games plays (built by :func:`gnoming_sim.kernel.engine.simulate`).
+
+    first_game    int64                 game i of the batch is global game first_game + i
+    seed          uint64                the master seed
+    players       int64                 P
+    seat_strategy int16[G, P]           strategy index per seat
+    kinds         int64[S]              family of each strategy;  params float64[S, N_PARAMS]
+    rules         int64[N_RULES]        RuleConfig.to_array();  deck int8[N];  deck_counts int64[N_SLOTS]
+    orders        int8[G or 0, 3, N]    deck orders: input if ``use_given``, else written (if G)
+"""
+Results = namedtuple("Results", ["out", "totals", "win", "traces", "trace_len"])
+Results.__doc__ = """What a batch of G games writes.
+
+    out int32[G, 3, P, N_FIELDS];  totals int32[G, P];  win float64[G, P]
+    traces int32[G or 0, cap, 4];  trace_len int64[G]
+"""
+
+
+@jit(inline="always")
+def play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, decide):
+    """Play one complete game on the state record ``t`` (:func:`gnoming_sim.kernel.state.new_table`),
+    every decision asked of ``decide(t, rules)``.
 
     ``order`` int8[3, N]: the deck order of each round; it is filled from the game's deal
     stream unless ``use_given``.  ``out`` int32[3, P, N_FIELDS]; ``totals`` int32[P];
@@ -218,43 +187,50 @@ def play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, to
     t.tn[0] = 0
     for r in range(ROUNDS):
         starter = r % P if rules[R_ROTATE_START] != 0 else 0
-        _setup_round(t, rules, r, starter, order[r], deck_counts)
-        _play_round(t, rules, r, starter)
-        _score_round(t, rules, r, starter, out)
-        _emit(t, T.ROUND_END, -1, r, 1 if t.st[S_STALLED] != NOT_STALLED else 0)
+        start_round(t, rules, r, starter, order[r], deck_counts)
+        play_out(t, rules, decide)
+        score_round(t, rules, r, starter, out)
+        emit(t, T.ROUND_END, -1, r, 1 if t.st[S_STALLED] != NOT_STALLED else 0)
         for s in range(P):
             t.scores[s] += out[r, s, F_SCORE]
-    _settle_game(P, out, totals, win)
+    settle_game(P, out, totals, win)
+
+
+@jit(nrt=True, inline="always")
+def play_one(g, res, i, decide):
+    """Game ``g.first_game + i`` of a batch, on a state record of its own (row i of ``res``)."""
+    N = g.deck.shape[0]
+    if res.traces.shape[0] > 0:
+        tr = res.traces[i]
+    else:
+        tr = np.empty((0, 4), dtype=np.int32)
+    t = new_table(g.players, N, g.kinds, g.params, g.seat_strategy[i], tr, new_memo())
+    if g.orders.shape[0] > 0:
+        order = g.orders[i]
+    else:
+        order = np.empty((ROUNDS, N), dtype=np.int8)
+    play_game(t, g.first_game + i, g.seed, g.rules, g.deck, g.deck_counts, order, g.use_given, res.out[i],
+              res.totals[i], res.win[i], decide)
+    res.trace_len[i] = t.tn[0]
+
+
+@jit(nrt=True)
+def _play_one_base(g, res, i):
+    # the decision function is named here, and every function it is handed down to (play_one,
+    # play_game, play_out) is inlined: a dispatcher passed as a value into a compiled call is a
+    # "dynamic global", which numba refuses to cache
+    play_one(g, res, i, decide_base)
 
 
 @jit(parallel=True, nrt=True)
-def play_batch(first_game, seed, P, seat_strategy, strat_kinds, strat_params, rules, deck,
-               deck_counts, orders, use_given, out, totals, win, traces, trace_len):
-    """Play games ``first_game + i`` for i in range(G), in parallel, each from its own streams.
-
-    seat_strategy int16[G, P]   strategy index per seat
-    strat_kinds   int64[S]      family of each strategy;  strat_params float64[S, N_PARAMS]
-    orders        int8[G or 0, 3, N] deck orders: input if ``use_given``, else written (if G)
-    out           int32[G, 3, P, N_FIELDS];  totals int32[G, P];  win float64[G, P]
-    traces        int32[G or 0, cap, 4];     trace_len int64[G]
+def play_batch(g, res):
+    """Play the games of ``g`` (:class:`Games`) into ``res`` (:class:`Results`) in parallel, each from
+    its own streams, every seat deciding by :func:`gnoming_sim.kernel.policy.dispatch.decide` (a
+    Monte Carlo seat as its base policy; :func:`gnoming_sim.search.bot.play_batch` asks the MC bot).
 
     Race freedom: each iteration allocates its game's whole mutable state with
-    :func:`new_table` and writes only row i of the outputs; ``strat_kinds``, ``strat_params``,
-    ``rules``, ``deck`` and ``deck_counts`` are shared and only read.
+    :func:`new_table` and writes only row i of the outputs; the strategy tables, rules and deck
+    are shared and only read.
     """
-    G = seat_strategy.shape[0]
-    N = deck.shape[0]
-    tracing = traces.shape[0] > 0
-    for i in prange(G):
-        if tracing:
-            tr = traces[i]
-        else:
-            tr = np.empty((0, 4), dtype=np.int32)
-        t = new_table(P, N, strat_kinds, strat_params, seat_strategy[i], tr)
-        if orders.shape[0] > 0:
-            order = orders[i]
-        else:
-            order = np.empty((ROUNDS, N), dtype=np.int8)
-        play_game(t, first_game + i, seed, rules, deck, deck_counts, order, use_given, out[i], totals[i],
-                  win[i])
-        trace_len[i] = t.tn[0]
+    for i in prange(g.seat_strategy.shape[0]):
+        _play_one_base(g, res, i)

@@ -3,8 +3,8 @@
 Caching.  numba's on-disk cache checks only the source file of the function it loads,
 not of the functions that it calls and inlined, so an edit to a helper module could
 leave a stale caller in the cache.  Our kernels are therefore cached under a directory
-keyed by a hash of *every* ``.py`` file of :mod:`gnoming_sim.kernel` and
-:mod:`gnoming_sim.game` (found by walking the folders, so a new kernel file is covered
+keyed by a hash of *every* ``.py`` file of :mod:`gnoming_sim.kernel`,
+:mod:`gnoming_sim.game` and :mod:`gnoming_sim.search` (found by walking the folders, so a new kernel file is covered
 without a hand-kept list).  The directory is chosen by a cache locator that answers only
 for this project's functions: other libraries' cached kernels are left where numba puts
 them (``numba.config.CACHE_DIR`` is never changed).
@@ -23,12 +23,12 @@ import numba as nb
 from numba.core import caching as _caching
 
 _PACKAGE = Path(__file__).resolve().parent.parent          # gnoming_sim/
-_STAMPED = (_PACKAGE / "kernel", _PACKAGE / "game")         # what the kernels are compiled from
+_STAMPED = (_PACKAGE / "kernel", _PACKAGE / "game", _PACKAGE / "search")  # what the kernels are compiled from
 _OUR_MODULES = ("gnoming_sim",)  # top-level packages whose kernels we place
 
 
 def source_stamp() -> str:
-    """Hash of every module under kernel/ and game/ (path and bytes)."""
+    """Hash of every module under kernel/, game/ and search/ (path and bytes)."""
     h = hashlib.sha256()
     for path in sorted(p for root in _STAMPED for p in root.rglob("*.py")):
         h.update(str(path.relative_to(_PACKAGE)).encode())

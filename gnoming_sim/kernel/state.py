@@ -8,8 +8,12 @@ body: every array a game writes is that game's own, which is what keeps the para
 free of races (the strategy tables, rules and deck it reads are shared and read-only).
 
 A strategy is handed only :class:`Obs` (what every player sees, RULES.md §7) and its own
-:class:`Memo` (notes it keeps between the decisions of one turn); the true layouts and the
-draw pile order are not in either.
+memo (notes it keeps between the decisions of one turn, a record the policy package defines
+and allocates); the true layouts and the draw pile order are not in either.
+
+The table also carries its *pending decision* (``st[S_PENDING]`` and its context, the ``S_*``
+slots after it): :func:`gnoming_sim.kernel.step.legal_actions` and
+:func:`gnoming_sim.kernel.step.step` read it, and nothing else tells the rules who is asking.
 """
 from __future__ import annotations
 
@@ -21,7 +25,6 @@ from gnoming_sim.game.cards import N_SLOTS
 from gnoming_sim.game.observation import N_CHOICES, N_OBS
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.policy.dispatch import N_MEMO_PLAN, N_PARAMS, N_SCRATCH
 from gnoming_sim.kernel.scoring import N_PARTS
 
 # ``Table.st``: the table's scalars
@@ -33,12 +36,28 @@ S_TURN = 5        # turns played in this round (all seats)
 S_FINISHER = 6    # seat that finished, -1 if none
 S_STALLED = 7     # NOT_STALLED, or the trace's STALL_* reason
 S_FINISH_TURN = 8
-S_FORCE_SRC = 9   # 1 + a draw source the next draw must take (rollouts); 0: the strategy decides
-S_FORCE_POS = 10  # 1 + a placement answer the next placement must take (rollouts); 0: the strategy decides
-S_FORCE_FLIP = 11  # 1 + a hazard-flip answer the next hazard flip must take (rollouts); 0: the strategy decides
-S_RESHUFFLES = 12  # reshuffles in this round (luck is counted only before the first)
-S_LUCK = 13       # 1: count Table.luck (rollouts set it); 0: not (plain games: nobody reads it)
-N_ST = 14
+S_RESHUFFLES = 9  # reshuffles in this round
+# the pending decision (what :func:`gnoming_sim.kernel.step.step` expects next) and its context
+S_PENDING = 10    # DEC_*: the kind of the pending decision; DEC_NONE once the round is over
+S_SEAT = 11       # the seat that decides it
+S_ACTOR = 12      # the seat whose turn it is (a hazard flip is decided out of turn)
+S_HAND = 13       # the card in hand: drawn (DEC_PLACE), bounced (DEC_BOUNCE), to discard (DEC_DISCARD)
+S_SRC = 14        # the drawn card's source (SRC_DRAW or 1 + pile)
+S_FILLED = 15     # bounce: bit q set once position q was filled this turn
+S_NEXT = 16       # initial flips: the index of the deciding seat after the starter; hazard flips: after the discarder
+S_LAPS = 17       # -1 before anybody finished, else the final-lap turns left (the actor's included)
+S_ROUND = 18      # the round being played (0..2) ...
+S_STARTER = 19    # ... and the seat that started it
+N_ST = 20
+
+# ``st[S_PENDING]``: the decisions of RULES.md §3, in the order a round asks them
+DEC_NONE = 0        # the round is over (finished, stalled or out of turns)
+DEC_INIT_FLIP = 1   # the N_FLIPS cards to turn face up at the start of a round: action a * LAYOUT + b
+DEC_SOURCE = 2      # draw pile (SRC_DRAW) or a discard pile (1 + k)
+DEC_PLACE = 3       # a position 0..8 for the card in hand, or CHOICE_NOKEEP
+DEC_BOUNCE = 4      # a position 0..8 to bounce the card in hand to, or CHOICE_STOP
+DEC_DISCARD = 5     # discard pile 0 or 1 (asked only when both piles, or neither, hold a card)
+DEC_HAZARD_FLIP = 6  # a face-down position 0..8 to turn up for another's hazard, or CHOICE_DECLINE
 
 NOT_STALLED = -1
 N_FLIPS = 2       # cards each player turns face up at the start of a round
@@ -54,16 +73,9 @@ Obs.__doc__ = """What a strategy sees (layout in :mod:`gnoming_sim.game.observat
     scores  int64[P]          game scores of the finished rounds
 """
 
-Memo = namedtuple("Memo", ["plan", "scratch"])
-Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of every turn).
-
-    plan    int64[N_MEMO_PLAN]    the pile top a draw decision planned for and where (MEMO_*)
-    scratch float64[N_SCRATCH]    the heuristic's per-layout precompute (kernel.policy.estimate)
-"""
-
 Table = namedtuple("Table", ["lay", "up", "vis", "fd", "draw", "piles", "unknown", "st", "scores",
                              "turns", "at_finish", "kinds", "params", "rng", "obs", "memo", "legal",
-                             "flips", "parts", "tr", "tn", "luck"])
+                             "flips", "parts", "tr", "tn"])
 Table.__doc__ = """One game's state and workspace (allocated by :func:`new_table`).
 
     lay       int8[P, LAYOUT]     true cards of every layout, row-major
@@ -81,28 +93,25 @@ Table.__doc__ = """One game's state and workspace (allocated by :func:`new_table
     params    float64[P, N_PARAMS] strategy parameters per seat (read-only copy)
     rng       uint64[RNG_WORDS]   the game's random stream
     obs       Obs                 the public observation handed to strategies
-    memo      Memo                the deciding strategy's notes for this turn
+    memo      the deciding strategy's notes for this turn (the policy package's record,
+              :func:`gnoming_sim.kernel.policy.dispatch.new_memo`; the kernel only hands it over)
     legal     int8[N_CHOICES]     the legal mask of the pending decision
     flips     int64[N_FLIPS]      initial flips chosen
     parts     int32[N_PARTS]      score parts of one layout
     tr        int32[cap, 4]       action trace (cap may be 0); tn int64[1] its length
-    luck      float64[P]          only while st[S_LUCK] is 1 (rollouts), per seat, the sum over its
-                                  chosen blind draws (before any reshuffle)
-                                  of the card's cost minus the mean cost of an unseen card: mean 0,
-                                  as every unseen card is equally likely to be on top (a rollout's
-                                  control variate, :mod:`gnoming_sim.kernel.rollout`)
 """
 
 
 @jit(nrt=True)
-def new_table(P, N, kinds, params, seat_strategy, tr):
+def new_table(P, N, kinds, params, seat_strategy, tr, memo):
     """Allocate one game's :class:`Table` for P seats and an N-card deck.
 
-    ``kinds`` int64[S] / ``params`` float64[S, N_PARAMS] describe the S strategies of the
-    batch; ``seat_strategy`` int16[P] picks one per seat; ``tr`` is the game's trace buffer.
+    ``kinds`` int64[S] / ``params`` float64[S, n_params] describe the S strategies of the
+    batch; ``seat_strategy`` int16[P] picks one per seat; ``tr`` is the game's trace buffer;
+    ``memo`` the strategies' notes (allocated by the policy package, which alone knows their size).
     """
     seat_kinds = np.empty(P, dtype=np.int64)
-    seat_params = np.empty((P, N_PARAMS), dtype=np.float64)
+    seat_params = np.empty((P, params.shape[1]), dtype=np.float64)
     for s in range(P):
         j = seat_strategy[s]
         seat_kinds[s] = kinds[j]
@@ -113,11 +122,10 @@ def new_table(P, N, kinds, params, seat_strategy, tr):
     scores = np.zeros(P, dtype=np.int64)
     pub = np.zeros(N_OBS, dtype=np.int64)
     obs = Obs(pub, vis, fd, unknown, scores)
-    memo = Memo(np.zeros(N_MEMO_PLAN, dtype=np.int64), np.zeros(N_SCRATCH, dtype=np.float64))
     return Table(np.empty((P, LAYOUT), dtype=np.int8), np.empty((P, LAYOUT), dtype=np.int8), vis, fd,
                  np.empty(N, dtype=np.int8), np.empty((2, N), dtype=np.int8), unknown,
                  np.zeros(N_ST, dtype=np.int64), scores, np.zeros(P, dtype=np.int64),
                  np.zeros((P, 2), dtype=np.int64), seat_kinds, seat_params,
                  np.empty(RNG_WORDS, dtype=np.uint64), obs, memo, np.zeros(N_CHOICES, dtype=np.int8),
                  np.zeros(N_FLIPS, dtype=np.int64), np.zeros(N_PARTS, dtype=np.int32), tr,
-                 np.zeros(1, dtype=np.int64), np.zeros(P, dtype=np.float64))
+                 np.zeros(1, dtype=np.int64))

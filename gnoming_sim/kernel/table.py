@@ -37,11 +37,9 @@ from gnoming_sim.game.rules import (
     R_MULLIGANS_PER_LINE,
 )
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.policy.dispatch import initial_flips
 from gnoming_sim.kernel.policy.heuristic import MEMO_PLAN_CARD, MEMO_PLAN_POS, MEMO_PLAN_PRE
 from gnoming_sim.kernel.scoring import card_cost
 from gnoming_sim.kernel.state import (
-    N_FLIPS,
     NOT_STALLED,
     S_DEND,
     S_DPTR,
@@ -49,14 +47,16 @@ from gnoming_sim.kernel.state import (
     S_PLEN0,
     S_REMOVED,
     S_RESHUFFLES,
+    S_ROUND,
     S_STALLED,
+    S_STARTER,
     S_TURN,
 )
 
 
 # ----------------------------------------------------------------- small helpers
 @jit(inline="always")
-def _emit(t, kind, seat, a, b):
+def emit(t, kind, seat, a, b):
     """Append one trace record (dropped, but counted, when the buffer is full or absent)."""
     tr = t.tr
     n = t.tn[0]
@@ -69,12 +69,12 @@ def _emit(t, kind, seat, a, b):
 
 
 @jit(inline="always")
-def _is_positive(c):
+def is_positive(c):
     return c >= 0 and c <= MAX_VALUE
 
 
 @jit(inline="always")
-def _unseen(unknown, c, d):
+def unseen(unknown, c, d):
     """Add ``d`` cards of code ``c`` to the unseen counts and their running totals."""
     unknown[c + SLOT_OFFSET] += d
     unknown[U_COUNT] += d
@@ -82,22 +82,22 @@ def _unseen(unknown, c, d):
 
 
 @jit(inline="always")
-def _reveal(t, s, pos):
+def reveal(t, s, pos):
     """Turn the face-down card at (s, pos) face up."""
     c = t.lay[s, pos]
     t.up[s, pos] = 1
     t.vis[s, pos] = c
     t.fd[s] -= 1
-    _unseen(t.unknown, c, -1)
+    unseen(t.unknown, c, -1)
 
 
 @jit(inline="always")
-def _put(t, s, pos, card):
+def put(t, s, pos, card):
     """Put ``card`` face up at (s, pos); return the card replaced (revealed if it was face down)."""
     old = t.lay[s, pos]
     if t.up[s, pos] == 0:
         t.fd[s] -= 1
-        _unseen(t.unknown, old, -1)
+        unseen(t.unknown, old, -1)
     t.lay[s, pos] = card
     t.up[s, pos] = 1
     t.vis[s, pos] = card
@@ -105,7 +105,7 @@ def _put(t, s, pos, card):
 
 
 @jit(inline="always")
-def _face_up_mulligans(t, s):
+def face_up_mulligans(t, s):
     n = 0
     for q in range(LAYOUT):
         if t.up[s, q] == 1 and t.lay[s, q] == MULLIGAN:
@@ -114,11 +114,11 @@ def _face_up_mulligans(t, s):
 
 
 @jit(inline="always")
-def _can_place(t, rules, card, s):
+def can_place(t, rules, card, s):
     """Whether ``card`` may be placed in seat s's layout at all (mulligan limit, hazard option)."""
     if card == MULLIGAN:
         limit = rules[R_MULLIGAN_LIMIT]
-        return limit == 0 or _face_up_mulligans(t, s) < limit
+        return limit == 0 or face_up_mulligans(t, s) < limit
     if card == HAZARD:
         return rules[R_HAZARD_PLACEABLE] != 0
     return True
@@ -126,12 +126,12 @@ def _can_place(t, rules, card, s):
 
 
 @jit(inline="always")
-def _legal_placements(t, rules, s, card, src):
+def legal_placements(t, rules, s, card, src):
     """Write seat s's legal answers for ``card`` drawn from ``src`` into ``t.legal[:N_CHOICES]``
     (every position when the card may be placed; not keeping it when it was drawn blind, or
     when a discard draw need not be kept); return whether it may be placed."""
     legal = t.legal
-    placeable = _can_place(t, rules, card, s)
+    placeable = can_place(t, rules, card, s)
     for q in range(LAYOUT):
         legal[q] = 1 if placeable else 0
     legal[CHOICE_NOKEEP] = 1 if (src == SRC_DRAW or rules[R_DISCARD_DRAW_MUST_BE_KEPT] == 0) else 0
@@ -139,7 +139,7 @@ def _legal_placements(t, rules, s, card, src):
 
 
 @jit(inline="always")
-def _legal_sources(t, rules, s):
+def legal_sources(t, rules, s):
     """Write seat s's legal draw sources into ``t.legal[:N_SOURCES]`` (the draw pile always; a
     discard pile when it holds a card, and with ``discard_draw_must_be_kept`` only a card s can
     place); return how many are legal."""
@@ -152,15 +152,15 @@ def _legal_sources(t, rules, s):
         plen = st[S_PLEN0 + k]
         ok = plen > 0
         if ok and must_keep:
-            ok = _can_place(t, rules, t.piles[k, plen - 1], s)
+            ok = can_place(t, rules, t.piles[k, plen - 1], s)
         legal[1 + k] = 1 if ok else 0
         n_legal += 1 if ok else 0
     return n_legal
 
 @jit(inline="always")
-def _matches_face_up(t, card, s):
+def matches_face_up(t, card, s):
     """Whether positive ``card`` equals some face-up positive card in seat s's layout (bounce test)."""
-    if not _is_positive(card):
+    if not is_positive(card):
         return False
     for q in range(LAYOUT):
         if t.up[s, q] == 1 and t.lay[s, q] == card:
@@ -169,10 +169,12 @@ def _matches_face_up(t, card, s):
 
 
 @jit(inline="always")
-def _fill_pub(t, rules, s, r, starter):
+def fill_pub(t, rules, s):
     """The public scalars for seat s's decisions, and a fresh memo for its turn."""
     pub = t.obs.pub
     st = t.st
+    r = st[S_ROUND]
+    starter = st[S_STARTER]
     pub[O_MULLIGAN_LIMIT] = rules[R_MULLIGAN_LIMIT]
     pub[O_MULLIGANS_PER_LINE] = rules[R_MULLIGANS_PER_LINE]
     pub[O_FINISH_BONUS] = rules[R_EARLY_FINISH_BONUS]
@@ -198,8 +200,9 @@ def _fill_pub(t, rules, s, r, starter):
 
 # ----------------------------------------------------------------- setup
 @jit
-def _setup_round(t, rules, r, starter, order, deck_counts):
-    """Deal ``order`` (int8[N]), seed both discard piles, make the initial flips."""
+def deal_round(t, r, starter, order, deck_counts):
+    """Deal ``order`` (int8[N]) and seed both discard piles (the initial flips are decisions:
+    :func:`gnoming_sim.kernel.step.start_round`)."""
     N = order.shape[0]
     P = t.fd.shape[0]
     st = t.st
@@ -222,24 +225,19 @@ def _setup_round(t, rules, r, starter, order, deck_counts):
     st[S_RESHUFFLES] = 0
     st[S_FINISHER] = -1
     st[S_STALLED] = NOT_STALLED
-    _emit(t, T.ROUND, starter, r, P)
+    st[S_ROUND] = r
+    st[S_STARTER] = starter
+    emit(t, T.ROUND, starter, r, P)
     for k in range(2):
         while True:  # the deck was validated: enough non-hazard cards remain
             c = draw[st[S_DPTR]]
             st[S_DPTR] += 1
-            _unseen(t.unknown, c, -1)
+            unseen(t.unknown, c, -1)
             if c == HAZARD:
                 st[S_REMOVED] += 1
-                _emit(t, T.SETUP_HAZARD, -1, 0, c)
+                emit(t, T.SETUP_HAZARD, -1, 0, c)
                 continue
             t.piles[k, 0] = c
             st[S_PLEN0 + k] = 1
-            _emit(t, T.SETUP_DISCARD, -1, k, c)
+            emit(t, T.SETUP_DISCARD, -1, k, c)
             break
-    for i in range(P):
-        s = (starter + i) % P
-        _fill_pub(t, rules, s, r, starter)
-        initial_flips(t.kinds[s], t.params[s], t.rng, t.obs, t.flips)
-        for j in range(N_FLIPS):
-            _reveal(t, s, t.flips[j])
-            _emit(t, T.INIT_FLIP, s, t.flips[j], t.lay[s, t.flips[j]])

@@ -1,56 +1,110 @@
-"""One turn in the jitted core: draw (with reshuffle or stall), keep and bounce, discard
-(with hazard removal and the other players' flips) — RULES.md §3.
+"""One turn in the jitted core, as the effects of its actions: draw (with reshuffle or stall),
+keep and bounce, discard (with hazard removal and the other players' flips), the end of the
+turn and the start of the next — RULES.md §3.
+
+Each ``apply_*`` function applies the action of one kind of pending decision and then runs
+every automatic event up to the next decision, which it leaves in ``st[S_PENDING]`` and its
+context slots (:mod:`gnoming_sim.kernel.state`), with the decider's observation filled in;
+:func:`gnoming_sim.kernel.step.step` picks the one for the pending decision.  No function here
+asks a strategy anything.
 
 Every function takes the game's :class:`gnoming_sim.kernel.state.Table` ``t``.
 """
 
 from gnoming_sim.game import trace as T
-from gnoming_sim.game.cards import HAZARD, NO_CARD
-from gnoming_sim.game.observation import (
-    CHOICE_DECLINE,
-    CHOICE_NOKEEP,
-    CHOICE_STOP,
-    O_DRAWN,
-    O_FROM_PILE,
-    O_ME,
-    SRC_DRAW,
-    U_COST,
-    U_COUNT,
-)
-from gnoming_sim.game.rules import LAYOUT, R_BOUNCING, R_RESHUFFLE_WHEN_EMPTY
+from gnoming_sim.game.cards import HAZARD
+from gnoming_sim.game.observation import CHOICE_DECLINE, CHOICE_NOKEEP, CHOICE_STOP, O_DRAWN, O_FROM_PILE, O_ME, SRC_DRAW
+from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT, R_BOUNCING, R_MAX_TURNS, \
+    R_MULLIGANS_PER_LINE, R_RESHUFFLE_WHEN_EMPTY
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.policy.dispatch import bounce_target, discard_pile, draw_source, hazard_flip, placement
 from gnoming_sim.kernel.rng import shuffle_prefix
+from gnoming_sim.kernel.scoring import visible_score
 from gnoming_sim.kernel.state import (
+    DEC_BOUNCE,
+    DEC_DISCARD,
+    DEC_HAZARD_FLIP,
+    DEC_NONE,
+    DEC_PLACE,
+    DEC_SOURCE,
+    S_ACTOR,
     S_DEND,
     S_DPTR,
-    S_FORCE_FLIP,
-    S_FORCE_POS,
-    S_FORCE_SRC,
-    S_LUCK,
+    S_FILLED,
+    S_FINISH_TURN,
+    S_FINISHER,
+    S_HAND,
+    S_LAPS,
+    S_NEXT,
+    S_PENDING,
     S_PLEN0,
     S_REMOVED,
     S_RESHUFFLES,
+    S_SEAT,
+    S_SRC,
     S_STALLED,
+    S_TURN,
 )
-from gnoming_sim.kernel.scoring import card_cost
-from gnoming_sim.kernel.table import (
-    _legal_placements,
-    _legal_sources,
-    _emit,
-    _fill_pub,
-    _matches_face_up,
-    _put,
-    _reveal,
-    _unseen,
-)
-
-HAZARD_FLIP_MIN_FACE_DOWN = 2  # a hazard cannot flip a player's final face-down card
+from gnoming_sim.kernel.table import emit, fill_pub, matches_face_up, put, reveal, unseen
 
 
-# ----------------------------------------------------------------- one turn
+@jit(inline="always")
+def _ask(t, kind, seat):
+    """Leave decision ``kind`` of ``seat`` pending."""
+    t.st[S_PENDING] = kind
+    t.st[S_SEAT] = seat
+
+
+@jit(inline="always")
+def _round_over(t):
+    t.st[S_PENDING] = DEC_NONE
+    t.st[S_SEAT] = -1
+
+
+# ----------------------------------------------------------------- turns
 @jit
-def _reshuffle(t, s):
+def begin_turn(t, rules, s):
+    """Seat s's turn starts (or the round ends out of turns): its draw-source decision is pending."""
+    st = t.st
+    if st[S_TURN] >= rules[R_MAX_TURNS]:
+        emit(t, T.STALL, -1, T.STALL_MAX_TURNS, 0)
+        st[S_STALLED] = T.STALL_MAX_TURNS
+        _round_over(t)
+        return
+    emit(t, T.TURN, s, st[S_TURN], 1 if st[S_LAPS] >= 0 else 0)
+    t.turns[s] += 1
+    st[S_ACTOR] = s
+    fill_pub(t, rules, s)
+    _ask(t, DEC_SOURCE, s)
+
+
+@jit
+def end_turn(t, rules):
+    """The actor's turn is over: count it, settle the final lap or a finish, start the next turn."""
+    st = t.st
+    s = st[S_ACTOR]
+    P = t.fd.shape[0]
+    st[S_TURN] += 1
+    laps = st[S_LAPS]
+    if laps >= 0:
+        st[S_LAPS] = laps - 1
+        if laps - 1 == 0:
+            _round_over(t)
+            return
+    elif t.fd[s] == 0:
+        st[S_FINISHER] = s
+        st[S_FINISH_TURN] = st[S_TURN] - 1
+        emit(t, T.FINISH, s, 0, 0)
+        st[S_LAPS] = P - 1
+        mpl = rules[R_MULLIGANS_PER_LINE]
+        for o in range(P):
+            t.at_finish[o, 0] = visible_score(t.vis[o], mpl)
+            t.at_finish[o, 1] = t.fd[o]
+    begin_turn(t, rules, (s + 1) % P)
+
+
+# ----------------------------------------------------------------- draw
+@jit
+def reshuffle(t, s):
     """Rebuild the empty draw pile from both discard piles, all but their top cards."""
     st = t.st
     draw = t.draw
@@ -62,7 +116,7 @@ def _reshuffle(t, s):
             for i in range(plen - 1):
                 c = piles[k, i]
                 draw[n] = c
-                _unseen(t.unknown, c, 1)
+                unseen(t.unknown, c, 1)
                 n += 1
             piles[k, 0] = piles[k, plen - 1]
             st[S_PLEN0 + k] = 1
@@ -70,151 +124,155 @@ def _reshuffle(t, s):
     st[S_RESHUFFLES] += 1
     st[S_DPTR] = 0
     st[S_DEND] = n
-    _emit(t, T.RESHUFFLE, s, n, 0)
+    emit(t, T.RESHUFFLE, s, n, 0)
     for i in range(n):
-        _emit(t, T.CARD, -1, draw[i], 0)
+        emit(t, T.CARD, -1, draw[i], 0)
     return n
 
 
 @jit(inline="always")
-def _draw(t, rules, s):
-    """The draw step.  Returns (card, source) or (NO_CARD, -1) when the round stalls."""
+def _stall(t, why):
+    """The draw pile is empty and cannot be rebuilt: the turn counts, the round ends."""
+    emit(t, T.STALL, -1, why, 0)
+    t.st[S_STALLED] = why
+    t.st[S_TURN] += 1
+    _round_over(t)
+
+
+@jit(inline="always")
+def apply_source(t, rules, src):
+    """Draw from ``src``; the placement of the card drawn is pending (or the round stalls)."""
     st = t.st
-    legal = t.legal
-    _legal_sources(t, rules, s)
-    forced = st[S_FORCE_SRC]
-    if forced > 0:  # a rollout's option under test (kernel.rollout); used once
-        st[S_FORCE_SRC] = 0
-        src = forced - 1
-    else:
-        src = draw_source(t.kinds[s], t.params[s], t.rng, t.obs, t.memo, legal)
+    s = st[S_ACTOR]
     if src == SRC_DRAW:
         if st[S_DPTR] == st[S_DEND]:
             if rules[R_RESHUFFLE_WHEN_EMPTY] == 0:
-                _emit(t, T.STALL, -1, T.STALL_NO_RESHUFFLE, 0)
-                st[S_STALLED] = T.STALL_NO_RESHUFFLE
-                return NO_CARD, -1
-            if _reshuffle(t, s) == 0:
-                _emit(t, T.STALL, -1, T.STALL_NO_CARDS, 0)
-                st[S_STALLED] = T.STALL_NO_CARDS
-                return NO_CARD, -1
+                _stall(t, T.STALL_NO_RESHUFFLE)
+                return
+            if reshuffle(t, s) == 0:
+                _stall(t, T.STALL_NO_CARDS)
+                return
         card = t.draw[st[S_DPTR]]
         st[S_DPTR] += 1
-        if st[S_LUCK] != 0 and forced == 0 and st[S_RESHUFFLES] == 0:  # a division per draw: rollouts only
-            t.luck[s] += card_cost(card) - t.unknown[U_COST] / t.unknown[U_COUNT]
-        _unseen(t.unknown, card, -1)
+        unseen(t.unknown, card, -1)
     else:
         k = src - 1
         st[S_PLEN0 + k] -= 1
         card = t.piles[k, st[S_PLEN0 + k]]
-    _emit(t, T.DRAW, s, src, card)
-    return card, src
-
-
-@jit(inline="always")
-def _keep_and_bounce(t, rules, s, card, src):
-    """Placement and the bounce chain.  Returns the card to discard."""
-    legal = t.legal
+    emit(t, T.DRAW, s, src, card)
+    st[S_HAND] = card
+    st[S_SRC] = src
     pub = t.obs.pub
-    kind = t.kinds[s]
-    prm = t.params[s]
-    _legal_placements(t, rules, s, card, src)
     pub[O_DRAWN] = card
     pub[O_FROM_PILE] = src - 1
-    forced = t.st[S_FORCE_POS]
-    if forced > 0:  # a rollout's option under test (kernel.rollout); used once
-        t.st[S_FORCE_POS] = 0
-        pos = forced - 1
-    else:
-        pos = placement(kind, prm, t.rng, t.obs, t.memo, card, legal)
+    _ask(t, DEC_PLACE, s)
+
+
+# ----------------------------------------------------------------- keep and bounce
+@jit(inline="always")
+def _after_put(t, rules, cand, was_down, filled):
+    """``cand`` came off the layout: a bounce of it is pending if one is possible, else it is discarded."""
+    s = t.st[S_ACTOR]
+    if rules[R_BOUNCING] != 0 and was_down and matches_face_up(t, cand, s) and filled != (1 << LAYOUT) - 1:
+        t.st[S_HAND] = cand
+        t.st[S_FILLED] = filled
+        t.obs.pub[O_DRAWN] = cand
+        _ask(t, DEC_BOUNCE, s)
+        return
+    to_discard(t, rules, cand)
+
+
+@jit(inline="always")
+def apply_place(t, rules, pos):
+    """Put the card in hand at ``pos`` (or not keep it, ``CHOICE_NOKEEP``)."""
+    s = t.st[S_ACTOR]
+    card = t.st[S_HAND]
     if pos == CHOICE_NOKEEP:
-        _emit(t, T.NOKEEP, s, 0, 0)
-        return card
+        emit(t, T.NOKEEP, s, 0, 0)
+        to_discard(t, rules, card)
+        return
     was_down = t.up[s, pos] == 0
-    cand = _put(t, s, pos, card)
-    _emit(t, T.PLACE, s, pos, cand)
-    filled = 1 << pos
-    may_bounce = rules[R_BOUNCING] != 0
-    while may_bounce and was_down and _matches_face_up(t, cand, s):
-        n_free = 0
-        for q in range(LAYOUT):
-            free = (filled >> q) & 1 == 0
-            legal[q] = 1 if free else 0
-            n_free += free
-        if n_free == 0:
-            break
-        legal[CHOICE_STOP] = 1
-        pub[O_DRAWN] = cand
-        target = bounce_target(kind, prm, t.rng, t.obs, t.memo, cand, legal)
-        if target == CHOICE_STOP:
-            break
-        was_down = t.up[s, target] == 0
-        bounced = cand
-        cand = _put(t, s, target, bounced)
-        filled |= 1 << target
-        _emit(t, T.BOUNCE, s, target, cand)
-    return cand
+    cand = put(t, s, pos, card)
+    emit(t, T.PLACE, s, pos, cand)
+    _after_put(t, rules, cand, was_down, 1 << pos)
 
 
 @jit(inline="always")
-def _hazard_flips(t, s, first):
-    """After seat s removed a hazard: the flips of seats s + first, ..., s + P - 1 (in turn order)."""
-    P = t.fd.shape[0]
-    legal = t.legal
-    pub = t.obs.pub
-    for i in range(first, P):
-        o = (s + i) % P
-        if t.fd[o] < HAZARD_FLIP_MIN_FACE_DOWN:
-            _emit(t, T.HAZARD_FLIP, o, T.HFLIP_NOT_ALLOWED, 0)
-            continue
-        for q in range(LAYOUT):
-            legal[q] = 1 - t.up[o, q]
-        legal[CHOICE_DECLINE] = 1
-        pub[O_ME] = o
-        forced = t.st[S_FORCE_FLIP]
-        if forced > 0:  # a rollout's option under test (kernel.rollout); used once
-            t.st[S_FORCE_FLIP] = 0
-            pos = forced - 1
-        else:
-            pos = hazard_flip(t.kinds[o], t.params[o], t.rng, t.obs, legal)
-        if pos == CHOICE_DECLINE:
-            _emit(t, T.HAZARD_FLIP, o, T.HFLIP_DECLINED, 0)
-        else:
-            _reveal(t, o, pos)
-            _emit(t, T.HAZARD_FLIP, o, pos, t.lay[o, pos])
-    pub[O_ME] = s
-
-
-@jit(inline="always")
-def _discard(t, s, card):
-    """Put ``card`` on a discard pile, or remove a hazard and offer the others their flips."""
+def apply_bounce(t, rules, target):
+    """Bounce the card in hand onto ``target`` (or stop, ``CHOICE_STOP``)."""
     st = t.st
+    if target == CHOICE_STOP:
+        to_discard(t, rules, st[S_HAND])
+        return
+    s = st[S_ACTOR]
+    was_down = t.up[s, target] == 0
+    cand = put(t, s, target, st[S_HAND])
+    emit(t, T.BOUNCE, s, target, cand)
+    _after_put(t, rules, cand, was_down, st[S_FILLED] | (1 << target))
+
+
+# ----------------------------------------------------------------- discard
+@jit
+def to_discard(t, rules, card):
+    """The actor must get rid of ``card``: remove a hazard (and offer the others their flips), put
+    it on the only pile that holds a card, or leave the choice of pile pending."""
+    st = t.st
+    s = st[S_ACTOR]
+    t.obs.pub[O_DRAWN] = card
+    st[S_HAND] = card
     if card == HAZARD:
         st[S_REMOVED] += 1
-        _emit(t, T.DISCARD, s, T.DISCARD_REMOVED, card)
-        _hazard_flips(t, s, 1)
+        emit(t, T.DISCARD, s, T.DISCARD_REMOVED, card)
+        offer_hazard_flips(t, rules, 1)
         return
     n0 = st[S_PLEN0]
     n1 = st[S_PLEN0 + 1]
     if n0 == 0 and n1 > 0:
-        k = 0
+        apply_discard(t, rules, 0)
     elif n1 == 0 and n0 > 0:
-        k = 1
+        apply_discard(t, rules, 1)
     else:
-        k = discard_pile(t.kinds[s], t.params[s], t.rng, t.obs, t.memo, card)
+        _ask(t, DEC_DISCARD, s)
+
+
+@jit
+def apply_discard(t, rules, k):
+    """Put the card in hand on discard pile k; the turn ends."""
+    st = t.st
+    card = st[S_HAND]
     t.piles[k, st[S_PLEN0 + k]] = card
     st[S_PLEN0 + k] += 1
-    _emit(t, T.DISCARD, s, k, card)
+    emit(t, T.DISCARD, st[S_ACTOR], k, card)
+    end_turn(t, rules)
 
 
-@jit(inline="always")
-def _play_turn(t, rules, s, r, starter):
-    """One turn of seat s: draw, play, discard.  Returns False if the round stalled."""
-    _fill_pub(t, rules, s, r, starter)
-    card, src = _draw(t, rules, s)
-    if src < 0:
-        return False
-    out = _keep_and_bounce(t, rules, s, card, src)
-    t.obs.pub[O_DRAWN] = out
-    _discard(t, s, out)
-    return True
+@jit
+def offer_hazard_flips(t, rules, first):
+    """After the actor removed a hazard: offer a flip to seats actor + first, ..., actor + P - 1 (in
+    turn order) that still have enough face-down cards; once none is left, the turn ends."""
+    P = t.fd.shape[0]
+    s = t.st[S_ACTOR]
+    pub = t.obs.pub
+    for i in range(first, P):
+        o = (s + i) % P
+        if t.fd[o] < HAZARD_FLIP_MIN_FACE_DOWN:
+            emit(t, T.HAZARD_FLIP, o, T.HFLIP_NOT_ALLOWED, 0)
+            continue
+        pub[O_ME] = o
+        t.st[S_NEXT] = i
+        _ask(t, DEC_HAZARD_FLIP, o)
+        return
+    pub[O_ME] = s
+    end_turn(t, rules)
+
+
+@jit
+def apply_hazard_flip(t, rules, pos):
+    """The deciding seat turns ``pos`` face up (or declines, ``CHOICE_DECLINE``); the next seat is offered."""
+    o = t.st[S_SEAT]
+    if pos == CHOICE_DECLINE:
+        emit(t, T.HAZARD_FLIP, o, T.HFLIP_DECLINED, 0)
+    else:
+        reveal(t, o, pos)
+        emit(t, T.HAZARD_FLIP, o, pos, t.lay[o, pos])
+    offer_hazard_flips(t, rules, t.st[S_NEXT] + 1)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gnoming_sim.batch.analyse import analyse, position_from_game, run_rollouts, setup
+from gnoming_sim.search.analyse import analyse, position_from_game, run_rollouts, setup
 from gnoming_sim.batch.runner import BatchSpec
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.kernel.engine import simulate
-from gnoming_sim.kernel.rollout import X_SCORE
+from gnoming_sim.search.rollout import X_SCORE
 
 SEATS = ["builder", "greedy", "rusher", "cautious"]
 
@@ -85,7 +85,7 @@ def test_game_horizon_adds_the_later_rounds():
     pos = position_from_game(1, 0, 5, 4, SEATS)
     s = setup(pos, ["builder"])
     out, _ = run_rollouts(s, 200, seed=1, horizon="game")
-    from gnoming_sim.kernel.rollout import X_GAME, X_WIN
+    from gnoming_sim.search.rollout import X_GAME, X_WIN
 
     later = out[:, :, X_GAME] - out[:, :, X_SCORE] - pos.scores[pos.me]
     assert later.std() > 0                      # rounds 2 and 3 were played
@@ -105,7 +105,7 @@ def test_half_width_runs_a_confirmatory_batch():
 def test_blind_draw_luck_has_mean_zero():
     """The luck control variate is only valid if its mean is 0 under every option (pinned seed;
     3.5 standard errors)."""
-    from gnoming_sim.kernel.rollout import X_LUCK, X_LUCK_OTHERS
+    from gnoming_sim.search.rollout import X_LUCK, X_LUCK_OTHERS
 
     pos = position_from_game(1, 1, 6, 4, SEATS)
     s = setup(pos, ["builder"])

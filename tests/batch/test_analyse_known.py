@@ -13,13 +13,13 @@ import itertools
 import numpy as np
 import pytest
 
-from gnoming_sim.batch.analyse import analyse, run_rollouts, setup, variance_steps
+from gnoming_sim.search.analyse import analyse, run_rollouts, setup, variance_steps
 from gnoming_sim.game.cards import parse_card
 from gnoming_sim.game.deck import PUBLISHED
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import from_mapping
 from gnoming_sim.game.rules import RuleConfig
-from gnoming_sim.kernel.rollout import X_SCORE
+from gnoming_sim.search.rollout import X_SCORE
 from gnoming_sim.reference.scoring import score_layout
 
 RULES = RuleConfig(bouncing=False)   # a bounce would be the base policy's choice: keep the answer exact

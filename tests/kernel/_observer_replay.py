@@ -19,7 +19,8 @@ from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS,
 from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.kernel.policy.heuristic import N_MEMO_PLAN
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH
-from gnoming_sim.kernel.state import Memo, Obs
+from gnoming_sim.kernel.policy.dispatch import Memo
+from gnoming_sim.kernel.state import Obs
 
 
 def _cost(c):

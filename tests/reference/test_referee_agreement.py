@@ -108,3 +108,13 @@ def test_every_house_rules_variant_agrees_with_the_referee(variant):
     assert c.games == 2000
     if not variant.rules.bouncing:
         assert c.bounces == 0
+
+
+@pytest.mark.parametrize("players,rules", [(3, RuleConfig()), (4, RuleConfig(discard_draw_must_be_kept=False))])
+def test_monte_carlo_games_agree_with_the_referee(players, rules):
+    """The MC bot (small budget) beside heuristic and random seats: the referee accepts every game."""
+    from gnoming_sim.batch.mc_eval import mc_strategy
+
+    seats = [mc_strategy(budget=2), "expert", "random", "builder"][:players]
+    c = referee_check(players, 3, seed=17, rules=rules, strategies=seats)
+    assert c.games == 3 and c.turns > 0

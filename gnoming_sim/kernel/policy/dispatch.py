@@ -3,24 +3,38 @@
 Every function takes ``(kind, params, rng, obs, memo, ...)``: the strategy's family
 (``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_MC``, which
 decides here as the heuristic with its base policy's parameters: its rollout decisions are
-made by :mod:`gnoming_sim.kernel.mc` in the kernel of :mod:`gnoming_sim.kernel.mc_loop` only),
+made by the bot of :mod:`gnoming_sim.search.bot`, which asks this module for everything else),
 its parameters (float64[N_PARAMS], read-only: the heuristic's, then the Monte Carlo settings M_*), the game's random stream, the public observation
 (:class:`gnoming_sim.kernel.state.Obs`) and the strategy's own notes for this turn
-(:class:`gnoming_sim.kernel.state.Memo`), plus a ``legal`` mask computed by the kernel;
+(:class:`Memo`), plus a ``legal`` mask computed by the kernel;
 it returns a choice that the mask allows (answers as in :mod:`gnoming_sim.game.observation`).
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
+import numpy as np
+
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.kinds import KIND_HEURISTIC, KIND_MC, KIND_RANDOM
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH
 from gnoming_sim.kernel.rng import below
+from gnoming_sim.kernel.state import (
+    DEC_BOUNCE,
+    DEC_DISCARD,
+    DEC_HAZARD_FLIP,
+    DEC_INIT_FLIP,
+    DEC_PLACE,
+    DEC_SOURCE,
+    S_HAND,
+    S_PENDING,
+    S_SEAT,
+)
+from gnoming_sim.kernel.step import legal_actions
 
-KIND_RANDOM = 0
-KIND_HEURISTIC = 1
-KIND_MC = 2       # Monte Carlo: rollouts for its important decisions, the heuristic for the rest
 
 # the Monte Carlo settings, after the heuristic's parameters in the same vector (0 for other kinds)
 M_BUDGET = H.N_PARAMS      # rollouts per option per decision
@@ -30,7 +44,20 @@ N_PARAMS = H.N_PARAMS + len(MC_PARAM_NAMES)
 N_MEMO_PLAN = H.N_MEMO_PLAN
 
 __all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "M_BUDGET", "M_WIDTH", "MC_PARAM_NAMES", "N_PARAMS",
-           "N_MEMO_PLAN", "N_SCRATCH"]
+           "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "decide"]
+
+Memo = namedtuple("Memo", ["plan", "scratch"])
+Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of every turn).
+
+    plan    int64[N_MEMO_PLAN]    the pile top a draw decision planned for and where (MEMO_*)
+    scratch float64[N_SCRATCH]    the heuristic's per-layout precompute (kernel.policy.estimate)
+"""
+
+
+@jit(nrt=True)
+def new_memo():
+    """A fresh :class:`Memo` (the table's ``memo``: :func:`gnoming_sim.kernel.state.new_table`)."""
+    return Memo(np.zeros(N_MEMO_PLAN, dtype=np.int64), np.zeros(N_SCRATCH, dtype=np.float64))
 
 
 @jit
@@ -103,3 +130,29 @@ def hazard_flip(kind, params, rng, obs, legal):
     if kind != KIND_RANDOM:
         return H.hazard_flip(params, obs, legal)
     return pick_uniform(rng, legal, N_CHOICES)
+
+
+@jit(inline="always")
+def decide(t, rules):
+    """The pending decision of table ``t`` (:mod:`gnoming_sim.kernel.step`), answered by the deciding
+    seat's strategy from its observation and memo: the base decision function of every game loop."""
+    legal_actions(t, rules)
+    st = t.st
+    kind = st[S_PENDING]
+    s = st[S_SEAT]
+    k = t.kinds[s]
+    prm = t.params[s]
+    if kind == DEC_SOURCE:
+        return draw_source(k, prm, t.rng, t.obs, t.memo, t.legal)
+    if kind == DEC_PLACE:
+        return placement(k, prm, t.rng, t.obs, t.memo, st[S_HAND], t.legal)
+    if kind == DEC_BOUNCE:
+        return bounce_target(k, prm, t.rng, t.obs, t.memo, st[S_HAND], t.legal)
+    if kind == DEC_DISCARD:
+        return discard_pile(k, prm, t.rng, t.obs, t.memo, st[S_HAND])
+    if kind == DEC_HAZARD_FLIP:
+        return hazard_flip(k, prm, t.rng, t.obs, t.legal)
+    if kind == DEC_INIT_FLIP:
+        initial_flips(k, prm, t.rng, t.obs, t.flips)
+        return t.flips[0] * LAYOUT + t.flips[1]
+    return -1

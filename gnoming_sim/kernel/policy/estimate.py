@@ -18,7 +18,7 @@ from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT
 
 
 @jit(inline="always")
-def _pair_value(x, y, z, mpl):
+def pair_value(x, y, z, mpl):
     """Value v > 0 of a pair in an unmatched line: (v, v) or (v, M); 0 if none."""
     best = 0
     for k in range(3):
@@ -56,12 +56,12 @@ def _line_eval(row, q, c, li, mpl, pair_w):
         if v >= 0:
             return v, -1.0 * v
     if pair_w > 0.0:
-        return -1, -pair_w * _pair_value(x, y, z, mpl)
+        return -1, -pair_w * pair_value(x, y, z, mpl)
     return -1, 0.0
 
 
-@jit(inline="always")
-def _cell_cost(x, covered, eu, mull_w):
+def cell_cost_value(x, covered, eu, mull_w):
+    """The estimate's cost of card ``x`` where it lies (plain Python: also builds COST_U / COST_C)."""
     if x == HIDDEN:
         return eu
     if x == HAZARD:
@@ -71,6 +71,9 @@ def _cell_cost(x, covered, eu, mull_w):
     if x < 0 or not covered:
         return 1.0 * x
     return 0.0
+
+
+_cell_cost = jit(inline="always")(cell_cost_value)
 
 
 @jit
@@ -113,7 +116,7 @@ def prepare(row, mpl, pair_w):
                 mvals |= (v & 31) << (5 * li)
                 continue
         if pair_w > 0.0:
-            pvals |= (_pair_value(x, y, z, mpl) & 31) << (5 * li)
+            pvals |= (pair_value(x, y, z, mpl) & 31) << (5 * li)
     return mmask, covered, mvals, pvals
 
 
@@ -186,8 +189,8 @@ CLASS = _class_table()
 NEED, MULL = _need_tables()
 # cost of a card where it lies (face-down: 0, its eu is added where it matters), and whether it
 # is a mulligan (its cost is -mulligan_bonus, a parameter): uncovered / covered by a matched line
-COST_U = np.array([_cell_cost.py_func(c, 0, 0.0, 0.0) for c in range(-128, 128)], dtype=np.float64)
-COST_C = np.array([_cell_cost.py_func(c, 1, 0.0, 0.0) for c in range(-128, 128)], dtype=np.float64)
+COST_U = np.array([cell_cost_value(c, 0, 0.0, 0.0) for c in range(-128, 128)], dtype=np.float64)
+COST_C = np.array([cell_cost_value(c, 1, 0.0, 0.0) for c in range(-128, 128)], dtype=np.float64)
 IS_MULL = np.array([1.0 if c == MULLIGAN else 0.0 for c in range(-128, 128)], dtype=np.float64)
 
 
@@ -217,7 +220,7 @@ def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
     """Fill ``scratch`` with everything of the deltas for ``row`` that depends neither on the
     card put down nor on the mean unseen cost (so a turn's draw and placement share it)."""
     for x in range(LAYOUT):  # a face-down cell costs eu however it is covered: it cancels, except at q
-        i = row[x] + 128
+        i = int(row[x]) + 128
         scratch[SC_COST_U + x] = COST_U[i] - mull_w * IS_MULL[i]
         scratch[SC_COST_C + x] = COST_C[i] - mull_w * IS_MULL[i]
     for q in range(LAYOUT):
@@ -246,12 +249,12 @@ def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
         scratch[SC_K + q] = k + (b1 - o1) + (b2 - o2) + (b3 - o3) + (b4 - o4)
         scratch[SC_SAVE_R + q] = (b1 - c1) + (b2 - c2)
         scratch[SC_SAVE_C + q] = (b3 - c3) + (b4 - c4)
-        u = CLASS[row[ra] + 128]
-        w = CLASS[row[rb] + 128]
+        u = CLASS[int(row[ra]) + 128]
+        w = CLASS[int(row[rb]) + 128]
         scratch[SC_NEED + 2 * q] = NEED[mpl, u, w]
         scratch[SC_MULL + 2 * q] = MULL[mpl, u, w]
-        u = CLASS[row[ca] + 128]
-        w = CLASS[row[cb] + 128]
+        u = CLASS[int(row[ca]) + 128]
+        w = CLASS[int(row[cb]) + 128]
         scratch[SC_NEED + 2 * q + 1] = NEED[mpl, u, w]
         scratch[SC_MULL + 2 * q + 1] = MULL[mpl, u, w]
         if pair_w > 0.0:
@@ -280,7 +283,7 @@ def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w):
 
 @jit(inline="always")
 def _pair_of(a, b, mpl):
-    """The value v > 0 of the pair ``a``, ``b`` ((v, v) or (v, M)), or 0: one term of :func:`_pair_value`."""
+    """The value v > 0 of the pair ``a``, ``b`` ((v, v) or (v, M)), or 0: one term of :func:`pair_value`."""
     if a == MULLIGAN and b == MULLIGAN:
         return 0
     if a == MULLIGAN or b == MULLIGAN:
@@ -298,7 +301,7 @@ def _pair_of(a, b, mpl):
 
 @jit(inline="always")
 def _pair_with(c, q, col, row, scratch, mpl):
-    """:func:`_pair_value` of the row (``col`` 0) or column (1) through q with ``c`` put at q: the
+    """:func:`pair_value` of the row (``col`` 0) or column (1) through q with ``c`` put at q: the
     best of its three pairs, the one without q precomputed (``SC_PAIR``)."""
     lr = q // 3
     cq = q % 3

@@ -28,9 +28,9 @@ from gnoming_sim.game.observation import (
     U_COST,
     U_COUNT,
 )
-from gnoming_sim.game.rules import LAYOUT
+from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.policy.estimate import _pair_value, estimate, precompute, prepare, quick_delta
+from gnoming_sim.kernel.policy.estimate import pair_value, estimate, precompute, prepare, quick_delta
 from gnoming_sim.kernel.scoring import LINES, N_LINES, card_cost
 
 H_UNSEEN_BIAS = 0    # points added to the mean cost of an unseen card (pessimism > 0)
@@ -84,7 +84,7 @@ def _best_opponent(pub, vis, eu):
 
 
 @jit(inline="always")
-def _delta(params, pub, vis, fd, scratch, row, eu, q, c):
+def place_delta(params, pub, vis, fd, scratch, row, eu, q, c):
     """Change of the estimate when ``c`` is put at ``q``, with the decision's adjustments
     (``scratch`` must hold this decision's :func:`precompute`).  The hot inner loop: it takes
     the observation's arrays one by one rather than the whole record."""
@@ -99,7 +99,7 @@ def _delta(params, pub, vis, fd, scratch, row, eu, q, c):
     if c == HAZARD:
         deny = 0
         for o in range(pub[O_PLAYERS]):
-            if o != pub[O_ME] and fd[o] >= 2:
+            if o != pub[O_ME] and fd[o] >= HAZARD_FLIP_MIN_FACE_DOWN:
                 deny += 1
         d -= params[H_HAZARD_DENY] * deny
     return d
@@ -129,7 +129,7 @@ def _best_place(params, obs, memo, c, legal, use_mask, eu):
     best_q = -1
     for q in range(LAYOUT):
         if not use_mask or legal[q]:
-            d = _delta(params, pub, vis, fd, scratch, row, eu, q, c)
+            d = place_delta(params, pub, vis, fd, scratch, row, eu, q, c)
             if d < best:
                 best = d
                 best_q = q
@@ -137,7 +137,7 @@ def _best_place(params, obs, memo, c, legal, use_mask, eu):
 
 
 @jit
-def _prepare_me(params, obs, memo, reuse):
+def prepare_me(params, obs, memo, reuse):
     """Precompute the per-position parts of the deltas into ``memo.scratch`` — unless
     ``reuse`` and this turn's draw decision already did for the same layout."""
     pub = obs.pub
@@ -166,7 +166,7 @@ def draw_source(params, obs, memo, legal):
     pub = obs.pub
     row = obs.vis[pub[O_ME]]
     eu = unseen_mean(obs.unknown, params)
-    _prepare_me(params, obs, memo, True)
+    prepare_me(params, obs, memo, True)
     best = INF
     src = SRC_DRAW
     for k in range(2):
@@ -195,7 +195,7 @@ def placement(params, obs, memo, card, legal):
             and plan[MEMO_PLAN_POS] >= 0):
         return plan[MEMO_PLAN_POS]  # draw_source already found the best place for this very card
     eu = unseen_mean(obs.unknown, params)
-    _prepare_me(params, obs, memo, True)
+    prepare_me(params, obs, memo, True)
     d, q = _best_place(params, obs, memo, card, legal, True, eu)
     if legal[CHOICE_NOKEEP] and (q < 0 or d > -params[H_KEEP]):
         return CHOICE_NOKEEP
@@ -207,7 +207,7 @@ def bounce_target(params, obs, memo, card, legal):
     if params[H_BOUNCE] <= 0.0:
         return CHOICE_STOP
     eu = unseen_mean(obs.unknown, params)
-    _prepare_me(params, obs, memo, False)
+    prepare_me(params, obs, memo, False)
     d, q = _best_place(params, obs, memo, card, legal, True, eu)
     if q >= 0 and d < 0.0:
         return q
@@ -248,7 +248,7 @@ def hazard_flip(params, obs, legal):
             b = LINES[li, 1]
             d = LINES[li, 2]
             if a == q or b == q or d == q:
-                promise += _pair_value(row[a], row[b], row[d], mpl) > 0
+                promise += pair_value(row[a], row[b], row[d], mpl) > 0
         if promise > best:
             best = promise
             best_q = q

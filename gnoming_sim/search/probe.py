@@ -1,7 +1,7 @@
 """The Monte Carlo player's two decisions at one point of a game, with the hidden cards
 optionally permuted first: what the information-hygiene test of ``mc`` compares.
 
-:func:`probe` plays round 0 of a game with the base kernel up to a given turn (the MC seats
+:func:`probe` plays round 0 of a game with the base decision function up to a given turn (the MC seats
 play their base policy until then), and asks the seat to move for its draw source and, after
 the draw, its placement — each time on the true table or on one whose hidden cards (every
 face-down card, its own included, and the draw pile) were permuted.  Everything else,
@@ -14,14 +14,15 @@ import numpy as np
 
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.rules import LAYOUT, R_MAX_TURNS, ROUNDS
-from gnoming_sim.kernel.game_loop import _play_round, deal_game
+from gnoming_sim.kernel.game_loop import deal_game
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.mc import choose_placement, choose_source
 from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream, shuffle_prefix
-from gnoming_sim.kernel.state import N_ST, NOT_STALLED, RNG_WORDS, S_DEND, S_DPTR, S_FINISHER, S_FORCE_SRC, \
-    S_STALLED, new_table
-from gnoming_sim.kernel.table import _fill_pub, _setup_round
-from gnoming_sim.kernel.turn import _draw
+from gnoming_sim.kernel.policy.dispatch import decide, new_memo
+from gnoming_sim.kernel.state import DEC_PLACE, N_ST, NOT_STALLED, RNG_WORDS, S_DEND, S_DPTR, S_FINISHER, S_HAND, \
+    S_PENDING, S_SRC, S_STALLED, new_table
+from gnoming_sim.kernel.step import play_out, start_round, step
+from gnoming_sim.kernel.turn import begin_turn
+from gnoming_sim.search.bot import choose_placement, choose_source
 
 
 @jit(nrt=True)
@@ -68,7 +69,7 @@ def probe(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, tu
     N = deck.shape[0]
     for i in range(out.shape[0]):
         out[i] = -2
-    t = new_table(P, N, kinds, params, seat_strategy, np.empty((0, 4), dtype=np.int32))
+    t = new_table(P, N, kinds, params, seat_strategy, np.empty((0, 4), dtype=np.int32), new_memo())
     order = np.empty((ROUNDS, N), dtype=np.int8)
     deal_game(game, seed, deck, order, t.rng)
     seed_stream(t.rng, seed, game, STREAM_PLAY)
@@ -76,8 +77,8 @@ def probe(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, tu
         t.st[i] = 0
     stop = rules.copy()
     stop[R_MAX_TURNS] = turn
-    _setup_round(t, stop, 0, 0, order[0], deck_counts)
-    _play_round(t, stop, 0, 0)
+    start_round(t, stop, 0, 0, order[0], deck_counts)
+    play_out(t, stop, decide)
     if t.st[S_FINISHER] >= 0 or t.st[S_STALLED] != T.STALL_MAX_TURNS:
         return
     t.st[S_STALLED] = NOT_STALLED
@@ -85,20 +86,19 @@ def probe(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, tu
     lay = t.lay.copy()
     draw = t.draw.copy()
     rng = t.rng.copy()
-    _fill_pub(t, rules, s, 0, 0)
+    begin_turn(t, rules, s)
     if permute:
         _permute_hidden(t, permute)
     out[0] = choose_source(t, rules, s, peek)
     t.lay[:] = lay
     t.draw[:] = draw
     t.rng[:] = rng
-    if out[0] >= 0:
-        t.st[S_FORCE_SRC] = out[0] + 1
-    card, src = _draw(t, rules, s)
-    if src < 0:
+    step(t, rules, out[0] if out[0] >= 0 else decide(t, rules))
+    if t.st[S_PENDING] != DEC_PLACE:   # the round stalled
         return
+    card = t.st[S_HAND]
     if permute:
         _permute_hidden(t, permute + 1)
-    out[1] = choose_placement(t, rules, s, card, src, peek)
+    out[1] = choose_placement(t, rules, s, card, t.st[S_SRC], peek)
     out[2] = card
 

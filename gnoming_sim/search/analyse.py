@@ -11,7 +11,7 @@ as GNU Backgammon's variance reduction does):
   on the card the next blind draw gets);
 * the cards dealt to the player's own face-down slots (a control variate, mean known from the
   unseen multiset);
-* per option, the luck of the rollout's blind draws (``Table.luck``: card cost minus the mean
+* per option, the luck of the rollout's blind draws (:func:`gnoming_sim.search.rollout.roll_on`: card cost minus the mean
   unseen cost at the draw, mean 0), the player's and the others'.
 
 The estimate is the intercept of an OLS fit of the outcome on the centred covariates, and its
@@ -30,11 +30,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.game.cards import HIDDEN, N_SLOTS, SLOT_OFFSET
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.observation import U_COST, U_COUNT
 from gnoming_sim.game.position import Position
-from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT
+from gnoming_sim.kernel.scoring import card_cost
 
 Z95 = 1.959963984540054
 HORIZONS = ("round", "game")
@@ -43,110 +42,76 @@ MAX_ROLLOUTS = 400_000
 CHUNK = 50_000
 
 
-def _cost(c: int) -> int:
-    return HAZARD_PENALTY if c == HAZARD else (0 if c == MULLIGAN else int(c))
-
-
 # ------------------------------------------------------------------ running
 @dataclass
 class Setup:
-    """The kernel's inputs for one position (see :func:`gnoming_sim.kernel.rollout.rollout_batch`)."""
+    """The rollout kernel's inputs for one position (:func:`gnoming_sim.search.rollout.rollout_batch`):
+    its start (:class:`gnoming_sim.search.start.Start`), how the rollouts play
+    (:class:`gnoming_sim.search.rollout.Roll`) and the options rolled out."""
 
-    arrays: dict
+    start: object
+    roll: object
     options: list
-    unseen: np.ndarray
-    slots: np.ndarray
+
+    @property
+    def unseen(self) -> np.ndarray:
+        return self.start.unseen
+
+    @property
+    def slots(self) -> np.ndarray:
+        return self.start.slots
 
 
 def setup(pos: Position, policies, peek: bool = False) -> Setup:
-    """Validate the policies and build the rollout kernel's arrays for ``pos``."""
-    from gnoming_sim.kernel.engine import _deck_counts, _seat_table
-    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
-    from gnoming_sim.kernel.state import N_ST, NOT_STALLED, S_DEND, S_FINISHER, S_FINISH_TURN, S_PLEN0, \
-        S_REMOVED, S_STALLED, S_TURN
+    """Validate the policies and build the rollout kernel's inputs for ``pos``."""
+    from gnoming_sim.kernel.engine import deck_counts, seat_table
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC, N_PARAMS
+    from gnoming_sim.search.rollout import Roll
+    from gnoming_sim.search.start import start_of_position, start_truth
 
     P = pos.players
     deck_arr = pos.deck.to_array()
-    N = deck_arr.shape[0]
-    strats, seat_strategy = _seat_table(P, policies, 1, 0, False)
-    from gnoming_sim.kernel.policy.dispatch import KIND_MC
-
+    strats, seat_strategy = seat_table(P, policies, 1, 0, False)
     for st in strats:
-        if st.kind == KIND_MC:   # the base kernel would play it as its base heuristic, silently
+        if st.kind == KIND_MC:   # the base decision function would play it as its base heuristic, silently
             raise GnomingError(f"'{st.name}' plays by rollouts itself and cannot be a rollout policy; "
                                "use a heuristic strategy such as expert")
     kinds = np.array([s.kind for s in strats], dtype=np.int64)
     params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
     for j, s in enumerate(strats):
         params[j] = s.param_vector()
-    lay0 = np.ascontiguousarray(pos.layouts, dtype=np.int8)
-    up0 = (lay0 != HIDDEN).astype(np.int8)
-    piles = [list(p) for p in pos.piles]
-    draw_top = NO_CARD
-    if pos.decision == "place":   # the card in hand goes back where it came from; the draw is forced
-        if pos.source == 0:
-            draw_top = int(pos.hand)
-        else:
-            piles[pos.source - 1].append(int(pos.hand))
-    piles0 = np.zeros((2, N), dtype=np.int8)
-    st0 = np.zeros(N_ST, dtype=np.int64)
-    for k in range(2):
-        piles0[k, :len(piles[k])] = piles[k]
-        st0[S_PLEN0 + k] = len(piles[k])
-    st0[S_DEND] = pos.draw_n + (draw_top != NO_CARD)
-    st0[S_REMOVED] = pos.removed
-    st0[S_TURN] = pos.turn
-    st0[S_FINISHER] = pos.finisher
-    st0[S_STALLED] = NOT_STALLED
-    st0[S_FINISH_TURN] = -1
-    unseen = pos.unseen()
-    unknown0 = np.zeros(N_SLOTS, dtype=np.int64)
-    kernel_unseen = list(unseen) + ([draw_top] if draw_top != NO_CARD else [])
-    for c in kernel_unseen:
-        unknown0[int(c) + SLOT_OFFSET] += 1
-    unknown0[U_COUNT] = len(kernel_unseen)
-    unknown0[U_COST] = sum(_cost(int(c)) for c in kernel_unseen)
-    order = [pos.me] + [s for s in range(P) if s != pos.me]
-    slots = np.array([(s, q) for s in order for q in range(LAYOUT) if lay0[s, q] == HIDDEN],
-                     dtype=np.int64).reshape(-1, 2)
+    start = start_of_position(pos)
+    unseen = start.unseen
     truth = unseen.copy()
     if peek:
         if pos.truth is None:
             raise GnomingError("--peek needs the true hidden cards: analyse a simulated game (--game/--turn)")
         lay_true, draw_true = pos.truth
-        truth = np.array([lay_true[s, q] for s, q in slots] + list(draw_true), dtype=np.int8)
+        truth = start_truth(start, np.ascontiguousarray(lay_true, dtype=np.int8),
+                            np.ascontiguousarray(draw_true, dtype=np.int8), 0)
         if sorted(truth.tolist()) != sorted(unseen.tolist()):
             raise GnomingError("--peek: the true hidden cards do not match the position's unseen cards")
     options = pos.options()
     opt_arr = np.array([(o.src, o.pos, o.flip) for o in options], dtype=np.int64).reshape(-1, 3)
-    arrays = dict(me=pos.me, r=pos.round, starter=pos.starter, laps_left=pos.laps_left(), discarder=pos.discarder,
-                  lay0=lay0, up0=up0,
-                  piles0=piles0, st0=st0, scores0=np.array(pos.scores, dtype=np.int64), unknown0=unknown0,
-                  draw_top=draw_top, unseen=unseen, slots=slots, truth=truth, options=opt_arr, kinds=kinds,
-                  params=params, seat_strategy=seat_strategy[0].copy(), rules=pos.rules.to_array(),
-                  deck=deck_arr, deck_counts=_deck_counts(deck_arr))
-    return Setup(arrays, options, unseen, slots)
+    roll = Roll(truth, opt_arr, kinds, params, seat_strategy[0].copy(), pos.rules.to_array(), deck_arr,
+                deck_counts(deck_arr), False, True, True, peek)
+    return Setup(start, roll, options)
 
 
 def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "round", crn: bool = True,
                  peek: bool = False, threads: int | None = None, align: bool = True):
     """(out float64[n, K, N_X], cov float64[n, N_C]) of rollouts ``first .. first + n - 1``."""
-    from gnoming_sim.kernel.engine import _parallel_chunks, _threads
-    from gnoming_sim.kernel.rollout import N_C, N_X, rollout_batch
+    from gnoming_sim.kernel.engine import numba_threads, parallel_chunks
+    from gnoming_sim.search.rollout import N_C, N_X, rollout_batch
 
-    a = s.arrays
     K = len(s.options)
+    roll = s.roll._replace(horizon_game=horizon == "game", crn=crn, align=align and crn and not peek, peek=peek)
     out = np.empty((n, K, N_X), dtype=np.float64)
     cov = np.empty((n, N_C), dtype=np.float64)
-    with _threads(threads), _parallel_chunks(16):
+    with numba_threads(threads), parallel_chunks(16):
         for lo in range(0, n, CHUNK):
             hi = min(n, lo + CHUNK)
-            rollout_batch(first + lo, np.uint64(seed), a["me"], a["r"], a["starter"], a["laps_left"], a["discarder"],
-                          a["lay0"],
-                          a["up0"], a["piles0"], a["st0"], a["scores0"], a["unknown0"], a["draw_top"], a["unseen"],
-                          a["slots"], a["truth"], a["options"], a["kinds"], a["params"], a["seat_strategy"],
-                          a["rules"], a["deck"], a["deck_counts"], horizon == "game", crn,
-                          align and crn and not peek, peek, out[lo:hi], cov[lo:hi])
+            rollout_batch(first + lo, np.uint64(seed), s.start, roll, out[lo:hi], cov[lo:hi])
     return out, cov
 
 
@@ -162,7 +127,7 @@ def design(cov: np.ndarray, s: Setup, pos: Position, steps=("strata", "control")
     face-down slots, as one indicator per card code where the batch has at least 10 rollouts per
     covariate (and at most ``CODES_MAX_N``), else as its cost (one column per slot).
     """
-    from gnoming_sim.kernel.rollout import C_OWN, C_TOP
+    from gnoming_sim.search.rollout import C_OWN, C_TOP
 
     n = cov.shape[0]
     u = s.unseen.astype(np.int64)
@@ -183,7 +148,7 @@ def design(cov: np.ndarray, s: Setup, pos: Position, steps=("strata", "control")
                 cols += [(own[:, j] == c) - w for c, w in zip(codes[1:], share[1:])]
         else:
             cost = np.zeros(N_SLOTS)
-            cost[codes + SLOT_OFFSET] = [_cost(int(c)) for c in codes]
+            cost[codes + SLOT_OFFSET] = [int(card_cost(int(c))) for c in codes]
             mean_cost = float(cost[codes + SLOT_OFFSET] @ share)
             cols += [cost[own[:, j] + SLOT_OFFSET] - mean_cost for j in range(fd_me)]
     Z = np.column_stack(cols).astype(np.float64) if cols else np.zeros((n, 0))
@@ -220,7 +185,7 @@ def adjusted_each(Y: np.ndarray, Z: np.ndarray, extra: list) -> tuple[np.ndarray
 
 def luck(out: np.ndarray, k: int) -> np.ndarray:
     """The luck covariates of option k (n x 2): the player's and the others' blind-draw luck."""
-    from gnoming_sim.kernel.rollout import X_LUCK, X_LUCK_OTHERS
+    from gnoming_sim.search.rollout import X_LUCK, X_LUCK_OTHERS
 
     return out[:, k, [X_LUCK, X_LUCK_OTHERS]]
 
@@ -243,7 +208,7 @@ def proportion(x: np.ndarray) -> dict:
 def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon: str = "round") -> dict:
     """Per option: mean (adjusted), paired difference to the best with a 95% interval, shares; the
     verdict's facts and the variance ratio of each variance-reduction step."""
-    from gnoming_sim.kernel.rollout import X_BONUS, X_FINISHED, X_GAME, X_LOWEST, X_SCORE, X_WIN
+    from gnoming_sim.search.rollout import X_BONUS, X_FINISHED, X_GAME, X_LOWEST, X_SCORE, X_WIN
 
     target = X_GAME if horizon == "game" else X_SCORE
     n, K = out.shape[0], out.shape[1]

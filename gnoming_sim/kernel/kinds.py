@@ -1,0 +1,29 @@
+"""The strategy families (``KIND_*``) and, per family that decides above the kernel stage, the
+batch kernel that plays its games (pure Python: importing it compiles and loads nothing).
+
+The base game loop (:func:`gnoming_sim.kernel.game_loop.play_batch`) asks the policies'
+decision function; a family whose decisions live in a later stage — the Monte Carlo bot of
+:mod:`gnoming_sim.search` — registers a *loader* of its own batch kernel here when its package
+is imported (the package facade, ``gnoming_sim/__init__.py``, imports it), so the engine is
+given the kernel and never imports upward.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+KIND_RANDOM = 0
+KIND_HEURISTIC = 1
+KIND_MC = 2       # Monte Carlo: rollouts for its important decisions, the heuristic for the rest
+
+_LOADERS: dict[int, Callable[[], Callable]] = {}
+
+
+def register_batch_kernel(kind: int, loader: Callable[[], Callable]) -> None:
+    """Play batches with a seat of family ``kind`` in the kernel ``loader()`` returns (a jitted
+    ``play_batch(Games, Results)``; loaded on first use, so registering is free)."""
+    _LOADERS[int(kind)] = loader
+
+
+def batch_kernel_loader(kind: int) -> Callable[[], Callable] | None:
+    """The registered loader for family ``kind``, or None (the base kernel plays it)."""
+    return _LOADERS.get(int(kind))

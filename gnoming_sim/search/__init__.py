@@ -1,0 +1,19 @@
+"""Search on the action-level kernel API (:mod:`gnoming_sim.kernel.step`): the start of a
+rollout (``start``: one builder, from a position or a live table), the rollouts (``rollout``),
+the Monte Carlo bot (``bot``, and ``probe``, its two decisions at one point of a game) and the
+decision analysis (``analyse``).
+
+May import :mod:`gnoming_sim.game` and :mod:`gnoming_sim.kernel`; ``batch``, ``analyses`` and
+``cli`` may import it.  Importing it registers the bot's batch kernel for ``KIND_MC`` with the
+engine (:mod:`gnoming_sim.kernel.kinds`; loaded, and compiled, only when a game needs it).
+"""
+from gnoming_sim.kernel.kinds import KIND_MC, register_batch_kernel
+
+
+def _mc_batch_kernel():
+    from gnoming_sim.search.bot import play_batch
+
+    return play_batch
+
+
+register_batch_kernel(KIND_MC, _mc_batch_kernel)

@@ -1,0 +1,230 @@
+"""Rollouts in the jitted core: from a position, step one option of the pending decision and
+play on with the base policies, for many determinizations of the hidden cards (issue 13).
+
+Rollout i deals the unseen cards (its *determinization*) from its own stream of
+``(seed, first + i)`` and plays from another: results do not depend on the thread count.
+With common random numbers (``crn``) rollout i uses the same determinization and the same
+play stream for every option, so the options' differences are paired; without, option k
+draws from streams of its own (independent rollouts, for the variance ratio).
+
+The rules are the game kernel's own: a rollout table is entered at the player's pending
+decision (:func:`gnoming_sim.search.start.enter`), the option under test is stepped
+(:func:`gnoming_sim.kernel.step.step`) and the round is played on by :func:`roll_on`, which asks
+the base decision function for everything else and keeps the luck control variate from what
+the steps drew.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import prange
+
+from gnoming_sim.game.cards import NO_CARD
+from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_SCORE, N_FIELDS
+from gnoming_sim.game.observation import SRC_DRAW, U_COST, U_COUNT
+from gnoming_sim.game.rules import LAYOUT, R_ROTATE_START, ROUNDS
+from gnoming_sim.kernel.game_loop import score_round, settle_game
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.policy.dispatch import decide, new_memo
+from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
+from gnoming_sim.kernel.scoring import card_cost
+from gnoming_sim.kernel.state import (
+    DEC_HAZARD_FLIP,
+    DEC_NONE,
+    DEC_PLACE,
+    DEC_SOURCE,
+    RNG_WORDS,
+    S_HAND,
+    S_PENDING,
+    S_RESHUFFLES,
+    S_SEAT,
+    new_table,
+)
+from gnoming_sim.kernel.step import play_out, start_round, step
+from gnoming_sim.search.start import enter
+
+# streams of rollout i (beside the games' STREAM_DEAL = 0 and STREAM_PLAY = 1)
+STREAM_DETERMINIZE = 2
+STREAM_ROLL_PLAY = 3
+STREAM_ROLL_FUTURE = 4   # the deals of later rounds (--horizon game)
+STREAM_OPTION_STEP = 16  # without CRN, option k adds (k + 1) * this to every stream
+
+# ``out[i, k, X_*]``: what rollout i of option k gave the player to move
+X_SCORE = 0      # round score, bonus included
+X_FINISHED = 1   # 1 if the player finished the round
+X_BONUS = 2      # the player's early-finish bonus (-b, 0, +b)
+X_LOWEST = 3     # 1 if the player's round score is the lowest (ties included)
+X_GAME = 4       # game score at the end of the horizon (finished rounds + this one, + later ones)
+X_WIN = 5        # win credit (--horizon game; shared wins split)
+X_LUCK = 6       # the player's luck in this round's blind draws (mean 0: a control variate, roll_on)
+X_LUCK_OTHERS = 7  # the other players' luck, summed
+N_X = 8
+
+# ``cov[i, C_*]``: covariates of rollout i's determinization, with known means
+C_TOP = 0        # the first unseen card of the draw pile (NO_CARD if the pile is empty)
+C_OWN = 1        # C_OWN + j: the card dealt to the player's j-th face-down slot (j < 9)
+N_C = C_OWN + LAYOUT
+
+Roll = namedtuple("Roll", ["truth", "options", "kinds", "params", "seat_strategy", "rules", "deck", "deck_counts",
+                           "horizon_game", "crn", "align", "peek"])
+Roll.__doc__ = """How the rollouts of one position play (besides its :class:`gnoming_sim.search.start.Start`).
+
+    truth        int8[n_u]    with ``peek``: the true hidden cards in dealing order, used instead of a shuffle
+    options      int64[K, 3]  (draw source, placement, hazard flip; -1: the policy) stepped for the player
+    kinds        int64[S];  params float64[S, N_PARAMS];  seat_strategy int16[P]: the base policies
+    rules        int64[N_RULES];  deck int8[N];  deck_counts int64[N_SLOTS]
+    horizon_game play the later rounds too;  crn common random numbers
+    align        with ``crn``: a pile option deals the blind-draw card to the draw pile's bottom
+    peek         deal ``truth`` instead of a determinization
+"""
+
+
+@jit
+def roll_on(t, rules, src, pos, flip, luck):
+    """Play the round on from the table's pending decision with the base decision function,
+    the first draw source, placement and hazard flip to come stepped as ``src``, ``pos``, ``flip``
+    instead (each -1: the policy decides).
+
+    ``luck`` float64[P] (or empty: not kept): per seat, the sum over the blind draws its policy
+    chose before any reshuffle of the card's cost minus the mean cost of an unseen card at the
+    draw — mean 0, as every unseen card is equally likely to be on top (a control variate)."""
+    st = t.st
+    keep_luck = luck.shape[0] > 0
+    while st[S_PENDING] != DEC_NONE:
+        kind = st[S_PENDING]
+        if kind == DEC_SOURCE and src >= 0:
+            a = src
+            src = -1
+        elif kind == DEC_PLACE and pos >= 0:
+            a = pos
+            pos = -1
+        elif kind == DEC_HAZARD_FLIP and flip >= 0:
+            a = flip
+            flip = -1
+        else:
+            a = decide(t, rules)
+            if keep_luck and kind == DEC_SOURCE and a == SRC_DRAW:
+                s = st[S_SEAT]
+                cost = t.unknown[U_COST]
+                count = t.unknown[U_COUNT]
+                step(t, rules, a)
+                if st[S_PENDING] == DEC_PLACE and st[S_RESHUFFLES] == 0:  # drawn, from the round's own pile
+                    luck[s] += card_cost(st[S_HAND]) - cost / count
+                continue
+        step(t, rules, a)
+
+
+@jit
+def _record(t, me, r, res, luck, o):
+    P = t.fd.shape[0]
+    mine = res[r, me, F_SCORE]
+    o[X_SCORE] = mine
+    o[X_FINISHED] = res[r, me, F_FINISHER]
+    o[X_BONUS] = res[r, me, F_BONUS]
+    lowest = 1
+    for s in range(P):
+        if s != me and res[r, s, F_SCORE] < mine:
+            lowest = 0
+    o[X_LOWEST] = lowest
+    others = 0.0
+    for s in range(P):
+        if s != me:
+            others += luck[s]
+    o[X_LUCK] = luck[me]
+    o[X_LUCK_OTHERS] = others
+
+
+@jit
+def _play_on(t, start, roll, res, order, rng_future, totals, win, o):
+    """The later rounds of the game (``--horizon game``); writes X_GAME and X_WIN (``totals`` int64[P]
+    and ``win`` float64[P] are workspace)."""
+    P = t.fd.shape[0]
+    me = start.me
+    r = start.r
+    rules = roll.rules
+    deck = roll.deck
+    for s in range(P):
+        t.scores[s] += res[r, s, F_SCORE]
+    for r2 in range(r + 1, ROUNDS):
+        starter2 = r2 % P if rules[R_ROTATE_START] != 0 else 0
+        for j in range(deck.shape[0]):
+            order[j] = deck[j]
+        shuffle_prefix(rng_future, order, deck.shape[0])
+        start_round(t, rules, r2, starter2, order, roll.deck_counts)
+        play_out(t, rules, decide)
+        score_round(t, rules, r2, starter2, res)
+        for s in range(P):
+            t.scores[s] += res[r2, s, F_SCORE]
+    o[X_GAME] = t.scores[me]
+    for s in range(P):  # settle_game sums the rounds: the earlier ones count as round 0
+        done = t.scores[s]
+        for r2 in range(r, ROUNDS):
+            done -= res[r2, s, F_SCORE]
+        for r2 in range(r):
+            res[r2, s, F_SCORE] = done if r2 == 0 else 0
+    settle_game(P, res, totals, win)
+    o[X_WIN] = win[me]
+
+
+@jit(nrt=True)
+def _one_rollout(first, seed, start, roll, i, out, cov):
+    """Rollout ``first + i`` of every option (row i of ``out`` and ``cov``)."""
+    options = roll.options
+    K = options.shape[0]
+    P = start.vis0.shape[0]
+    N = roll.deck.shape[0]
+    unseen = start.unseen
+    n_u = unseen.shape[0]
+    m = start.slots.shape[0]
+    n_draw = n_u - m
+    me = start.me
+    t = new_table(P, N, roll.kinds, roll.params, roll.seat_strategy, np.empty((0, 4), dtype=np.int32), new_memo())
+    cards = np.empty(n_u, dtype=np.int8)
+    rng_det = np.empty(RNG_WORDS, dtype=np.uint64)
+    rng_future = np.empty(RNG_WORDS, dtype=np.uint64)
+    res = np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32)
+    order = np.empty(N, dtype=np.int8)
+    luck = np.zeros(P, dtype=np.float64)
+    totals = np.zeros(P, dtype=np.int64)
+    win = np.zeros(P, dtype=np.float64)
+    idx = first + i
+    for k in range(K):
+        stream = 0 if roll.crn else (k + 1) * STREAM_OPTION_STEP
+        if k == 0 or not roll.crn:
+            for j in range(n_u):
+                cards[j] = roll.truth[j] if roll.peek else unseen[j]
+            if not roll.peek:
+                seed_stream(rng_det, seed, idx, STREAM_DETERMINIZE + stream)
+                shuffle_prefix(rng_det, cards, n_u)
+            if k == 0:
+                cov[i, C_TOP] = cards[m] if n_draw > 0 else NO_CARD
+                for j in range(LAYOUT):
+                    cov[i, C_OWN + j] = cards[j] if j < m and start.slots[j, 0] == me else NO_CARD
+        # a draw decision's options that take a pile card: the blind card goes to the bottom
+        first_last = roll.align and start.draw_top == NO_CARD and options[k, 0] > 0
+        enter(t, roll.rules, start, cards, first_last)
+        for s in range(P):
+            luck[s] = 0.0
+        seed_stream(t.rng, seed, idx, STREAM_ROLL_PLAY + stream)
+        roll_on(t, roll.rules, options[k, 0], options[k, 1], options[k, 2], luck)
+        score_round(t, roll.rules, start.r, start.starter, res)
+        o = out[i, k]
+        _record(t, me, start.r, res, luck, o)
+        if roll.horizon_game:
+            seed_stream(rng_future, seed, idx, STREAM_ROLL_FUTURE + stream)
+            _play_on(t, start, roll, res, order, rng_future, totals, win, o)
+        else:
+            o[X_GAME] = start.scores0[me] + o[X_SCORE]
+            o[X_WIN] = np.nan
+
+
+@jit(parallel=True, nrt=True)
+def rollout_batch(first, seed, start, roll, out, cov):
+    """Rollouts ``first + i`` for i in range(n), every option each, in parallel.
+
+    ``start``: the position (:class:`gnoming_sim.search.start.Start`); ``roll``: how to play
+    (:class:`Roll`); ``out`` float64[n, K, N_X]; ``cov`` float64[n, N_C].
+    """
+    for i in prange(out.shape[0]):
+        _one_rollout(first, seed, start, roll, i, out, cov)
