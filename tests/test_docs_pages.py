@@ -121,3 +121,26 @@ def test_the_report_pages_cite_the_rules_document_by_its_real_name():
         assert "RULES.md" not in text, f"{path.relative_to(ROOT)} cites RULES.md, which is not in the repository"
     for name in ("framework/templates/report.html", "batch_report/templates/batch_report.html"):
         assert RULES_DOC in _text(ROOT / "analyses" / name), name
+
+
+# options the pages name that belong to other programs: option -> whose it is
+FOREIGN_OPTIONS = {"--nthreads": "dask worker", "--nworkers": "dask worker", "--strategies": "bench/bench.py",
+                   "--stream-games": "bench/bench.py", "--strict-markers": "pytest"}
+
+
+def test_every_option_the_pages_name_is_an_option_of_the_cli():
+    """Prose included: `--chunk-size`, `--no-rotate-seats` and the like must be real options."""
+    from gnoming_sim.cli import cli
+
+    real = {"--help", "--version"}
+    for command in cli.commands.values():
+        for param in command.params:
+            real.update(param.opts, getattr(param, "secondary_opts", []))
+    named = {}
+    for page in PAGES:
+        for option in re.findall(r"(?<![\w-])--[a-z][a-z-]*", _text(page)):
+            named.setdefault(option, page.relative_to(ROOT).as_posix())
+    unknown = {o: where for o, where in named.items() if o not in real and o not in FOREIGN_OPTIONS}
+    assert not unknown, f"options no gnoming-sim command has: {unknown}"
+    unused = set(FOREIGN_OPTIONS) - set(named)
+    assert not unused, f"remove from FOREIGN_OPTIONS (no page names them): {unused}"
