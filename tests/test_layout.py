@@ -134,3 +134,35 @@ def test_the_walk_sees_the_whole_tree():
     assert "gnoming_sim.kernel.table" in GRAPH["gnoming_sim.kernel.turn"]
     assert "gnoming_sim.kernel.step" in GRAPH["gnoming_sim.search.rollout"]
     assert "gnoming_sim.game.rules" in GRAPH["gnoming_sim.kernel.state"]
+
+
+MAX_POSITIONAL = 12
+
+
+def _is_click_command(fn: ast.FunctionDef) -> bool:
+    """A click command callback (its parameters are the command's options, named, never positional)."""
+    return any("command" in ast.unparse(d) or "click." in ast.unparse(d) for d in fn.decorator_list)
+
+
+def test_no_function_takes_more_than_twelve_positional_arguments():
+    long = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _is_click_command(node):
+                n = len(node.args.posonlyargs) + len(node.args.args)
+                if n > MAX_POSITIONAL:
+                    long.append(f"{name}.{node.name}: {n} positional arguments (pass a record)")
+    assert not long, "\n".join(long)
+
+
+def test_kernel_and_search_import_no_private_name_of_another_module():
+    """Helpers shared between kernel/search modules are public (no ``from x import _y``)."""
+    bad = []
+    for name, path in MODULES.items():
+        if _stage(name) not in ("kernel", "search"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gnoming_sim"):
+                bad += [f"{name} imports {node.module}.{a.name}" for a in node.names
+                        if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not bad, "\n".join(bad)

@@ -19,7 +19,7 @@ The random stream ``t.rng`` is used by the rules only for a reshuffle; a strateg
 choices come from the same stream inside its decision function, in the order the decisions come.
 """
 
-from gnoming_sim.game.observation import CHOICE_DECLINE, CHOICE_STOP, N_CHOICES
+from gnoming_sim.game.observation import CHOICE_DECLINE, CHOICE_STOP, N_CHOICES, N_SOURCES
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.state import (
@@ -109,6 +109,8 @@ def legal_actions(t, rules):
     kind = st[S_PENDING]
     s = st[S_SEAT]
     if kind == DEC_SOURCE:
+        for q in range(N_SOURCES, N_CHOICES):
+            legal[q] = 0
         return legal_sources(t, rules, s)
     if kind == DEC_PLACE:
         legal_placements(t, rules, s, st[S_HAND], st[S_SRC])

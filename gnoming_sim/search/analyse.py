@@ -66,6 +66,7 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
     """Validate the policies and build the rollout kernel's inputs for ``pos``."""
     from gnoming_sim.kernel.engine import deck_counts, seat_table
     from gnoming_sim.kernel.policy.dispatch import KIND_MC, N_PARAMS
+    from gnoming_sim.search.options import legal_options
     from gnoming_sim.search.rollout import Roll
     from gnoming_sim.search.start import start_of_position, start_truth
 
@@ -91,7 +92,7 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
                             np.ascontiguousarray(draw_true, dtype=np.int8), 0)
         if sorted(truth.tolist()) != sorted(unseen.tolist()):
             raise GnomingError("--peek: the true hidden cards do not match the position's unseen cards")
-    options = pos.options()
+    options = legal_options(pos)
     opt_arr = np.array([(o.src, o.pos, o.flip) for o in options], dtype=np.int64).reshape(-1, 3)
     roll = Roll(truth, opt_arr, kinds, params, seat_strategy[0].copy(), pos.rules.to_array(), deck_arr,
                 deck_counts(deck_arr), False, True, True, peek)
