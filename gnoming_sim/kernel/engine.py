@@ -127,7 +127,7 @@ def _check_deals(deals, games: int, deck_arr: np.ndarray) -> np.ndarray:
 
 
 def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: int = 1000,
-             seed: int = 0, rules: RuleConfig | None = None, deck: Deck | None = None,
+             seed: int = 0, rules: RuleConfig | None = None, deck: Deck | None = None, *,
              threads: int | None = None, chunk_size: int | None = None, trace: bool = False,
              deals=None, first_game: int = 0, rotate: bool = False,
              progress: Callable[[int], None] | None = None) -> SimResult:

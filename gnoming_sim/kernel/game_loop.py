@@ -7,13 +7,14 @@ rounds and its settlement; :func:`play_batch` plays many games in parallel, each
 streams and with its own state record (:mod:`.state`).
 
 The decision function is an argument (a numba first-class function: the loop is compiled once
-per function).  :func:`play_batch` passes the policies' dispatcher; the Monte Carlo bot's batch
+per function).  :func:`play_game_base` passes the policies' dispatcher; the Monte Carlo bot
 (:mod:`gnoming_sim.search.bot`) passes its own, which asks the bot for MC seats.  Caching: a
 dispatcher passed as a value into a compiled call is a "dynamic global" (its address), which
-numba's on-disk cache refuses; so each entry point names its decision function as a global in
-a small serial function, and every function that takes ``decide`` (:func:`play_one`,
-:func:`play_game`, :func:`gnoming_sim.kernel.step.play_out`) is inlined into it, where the
-dispatcher is only called, never passed.
+numba's on-disk cache refuses; so each such function names its decision function as a global,
+and every function that takes a jitted function (:func:`play_one`, :func:`play_game`,
+:func:`gnoming_sim.kernel.step.play_out`) is inlined into it, where the function is only called,
+never passed.  Speed: the function the turn loop is inlined into is compiled without numba's
+reference counting (``_nrt=False``, :mod:`.jit`); with it the loop ran 8x slower.
 """
 
 from collections import namedtuple
@@ -197,8 +198,9 @@ def play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, to
 
 
 @jit(nrt=True, inline="always")
-def play_one(g, res, i, decide):
-    """Game ``g.first_game + i`` of a batch, on a state record of its own (row i of ``res``)."""
+def play_one(g, res, i, play):
+    """Game ``g.first_game + i`` of a batch, on a state record of its own (row i of ``res``), played by
+    ``play`` (a jitted :func:`play_game` with its decision function: :func:`play_game_base`)."""
     N = g.deck.shape[0]
     if res.traces.shape[0] > 0:
         tr = res.traces[i]
@@ -209,17 +211,24 @@ def play_one(g, res, i, decide):
         order = g.orders[i]
     else:
         order = np.empty((ROUNDS, N), dtype=np.int8)
-    play_game(t, g.first_game + i, g.seed, g.rules, g.deck, g.deck_counts, order, g.use_given, res.out[i],
-              res.totals[i], res.win[i], decide)
+    play(t, g.first_game + i, g.seed, g.rules, g.deck, g.deck_counts, order, g.use_given, res.out[i],
+         res.totals[i], res.win[i])
     res.trace_len[i] = t.tn[0]
+
+
+@jit
+def play_game_base(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win):
+    """:func:`play_game` with the policies' decision function.  Compiled without numba's reference
+    counting (the allocating :func:`play_one` has it): the turn loop inlined here stays free of it."""
+    play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, decide_base)
 
 
 @jit(nrt=True)
 def _play_one_base(g, res, i):
-    # the decision function is named here, and every function it is handed down to (play_one,
-    # play_game, play_out) is inlined: a dispatcher passed as a value into a compiled call is a
-    # "dynamic global", which numba refuses to cache
-    play_one(g, res, i, decide_base)
+    # the game function is named here, and the functions it and the decision function are handed
+    # down to (play_one; play_game, play_out) are inlined: a dispatcher passed as a value into a
+    # compiled call is a "dynamic global", which numba refuses to cache
+    play_one(g, res, i, play_game_base)
 
 
 @jit(parallel=True, nrt=True)

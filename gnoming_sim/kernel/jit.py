@@ -3,9 +3,9 @@
 Caching.  numba's on-disk cache checks only the source file of the function it loads,
 not of the functions that it calls and inlined, so an edit to a helper module could
 leave a stale caller in the cache.  Our kernels are therefore cached under a directory
-keyed by a hash of *every* ``.py`` file of :mod:`gnoming_sim.kernel`,
-:mod:`gnoming_sim.game` and :mod:`gnoming_sim.search` (found by walking the folders, so a new kernel file is covered
-without a hand-kept list).  The directory is chosen by a cache locator that answers only
+keyed by a hash of *every* ``.py`` file of :mod:`gnoming_sim.kernel` and
+:mod:`gnoming_sim.game`, and of each module of :mod:`gnoming_sim.search` that defines kernels
+(found by walking the folders, so a new kernel file is covered without a hand-kept list).  The directory is chosen by a cache locator that answers only
 for this project's functions: other libraries' cached kernels are left where numba puts
 them (``numba.config.CACHE_DIR`` is never changed).
 
@@ -23,14 +23,18 @@ import numba as nb
 from numba.core import caching as _caching
 
 _PACKAGE = Path(__file__).resolve().parent.parent          # gnoming_sim/
-_STAMPED = (_PACKAGE / "kernel", _PACKAGE / "game", _PACKAGE / "search")  # what the kernels are compiled from
+_STAMPED = (_PACKAGE / "kernel", _PACKAGE / "game")   # what the kernels are compiled from ...
+_KERNEL_MODULES = (_PACKAGE / "search",)             # ... and the modules here that define kernels
 _OUR_MODULES = ("gnoming_sim",)  # top-level packages whose kernels we place
 
 
 def source_stamp() -> str:
-    """Hash of every module under kernel/, game/ and search/ (path and bytes)."""
+    """Hash of every module under kernel/ and game/, and of each module under search/ that defines
+    kernels (imports the jit factory), by path and bytes."""
     h = hashlib.sha256()
-    for path in sorted(p for root in _STAMPED for p in root.rglob("*.py")):
+    paths = [p for root in _STAMPED for p in root.rglob("*.py")]
+    paths += [p for root in _KERNEL_MODULES for p in root.rglob("*.py") if "kernel.jit import" in p.read_text("utf-8")]
+    for path in sorted(paths):
         h.update(str(path.relative_to(_PACKAGE)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
@@ -48,17 +52,17 @@ class _ProjectCacheLocator(_caching.UserProvidedCacheLocator):
 
     _root: str | None = None
 
-    def __init__(self, py_func, py_file):
-        super().__init__(py_func, py_file)
+    def __init__(self, func, py_file):
+        super().__init__(func, py_file)
         if _ProjectCacheLocator._root is None:
             _ProjectCacheLocator._root = cache_root()
         self._cache_path = os.path.join(self._root, self.get_suitable_cache_subpath(py_file))
 
     @classmethod
-    def from_function(cls, py_func, py_file):
-        if (getattr(py_func, "__module__", None) or "").split(".")[0] not in _OUR_MODULES:
+    def from_function(cls, func, py_file):
+        if (getattr(func, "__module__", None) or "").split(".")[0] not in _OUR_MODULES:
             return None  # someone else's function: numba's own locators decide
-        return _caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, py_func, py_file)
+        return _caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, func, py_file)
 
 
 # numba has no public hook for a per-package cache folder; its locator list is a private

@@ -55,7 +55,7 @@ from gnoming_sim.game import trace as T
 
 
 # ----------------------------------------------------------------- a round starts
-@jit
+@jit(inline="always")
 def _offer_initial_flips(t, rules, i):
     """The initial flips of seat starter + i are pending (its observation filled in)."""
     P = t.fd.shape[0]
@@ -82,7 +82,7 @@ def start_round(t, rules, r, starter, order, deck_counts):
     _offer_initial_flips(t, rules, 0)
 
 
-@jit
+@jit(inline="always")
 def _apply_initial_flips(t, rules, action):
     """Turn the pending seat's two chosen cards face up (``action`` = a * LAYOUT + b)."""
     s = t.st[S_SEAT]
@@ -139,7 +139,7 @@ def legal_actions(t, rules):
     return n
 
 
-@jit
+@jit(inline="always")
 def step(t, rules, action):
     """Apply ``action`` to the pending decision and advance to the next one (or the round's end).
 

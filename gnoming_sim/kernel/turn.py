@@ -8,7 +8,10 @@ context slots (:mod:`gnoming_sim.kernel.state`), with the decider's observation 
 :func:`gnoming_sim.kernel.step.step` picks the one for the pending decision.  No function here
 asks a strategy anything.
 
-Every function takes the game's :class:`gnoming_sim.kernel.state.Table` ``t``.
+Every function takes the game's :class:`gnoming_sim.kernel.state.Table` ``t``.  All but the
+rare reshuffle are inlined (numba IR) into :func:`gnoming_sim.kernel.step.step`: a call hands the
+whole record over, field by field, and a turn is a chain of them (the turn loop ran at half speed
+with them as calls).
 """
 
 from gnoming_sim.game import trace as T
@@ -61,7 +64,7 @@ def _round_over(t):
 
 
 # ----------------------------------------------------------------- turns
-@jit
+@jit(inline="always")
 def begin_turn(t, rules, s):
     """Seat s's turn starts (or the round ends out of turns): its draw-source decision is pending."""
     st = t.st
@@ -77,7 +80,7 @@ def begin_turn(t, rules, s):
     _ask(t, DEC_SOURCE, s)
 
 
-@jit
+@jit(inline="always")
 def end_turn(t, rules):
     """The actor's turn is over: count it, settle the final lap or a finish, start the next turn."""
     st = t.st
@@ -170,49 +173,51 @@ def apply_source(t, rules, src):
 
 # ----------------------------------------------------------------- keep and bounce
 @jit(inline="always")
-def _after_put(t, rules, cand, was_down, filled):
-    """``cand`` came off the layout: a bounce of it is pending if one is possible, else it is discarded."""
+def _bounce_pending(t, rules, cand, was_down, filled):
+    """``cand`` came off the layout: leave a bounce of it pending if one is possible (True)."""
     s = t.st[S_ACTOR]
     if rules[R_BOUNCING] != 0 and was_down and matches_face_up(t, cand, s) and filled != (1 << LAYOUT) - 1:
         t.st[S_HAND] = cand
         t.st[S_FILLED] = filled
         t.obs.pub[O_DRAWN] = cand
         _ask(t, DEC_BOUNCE, s)
-        return
-    to_discard(t, rules, cand)
+        return True
+    return False
 
 
 @jit(inline="always")
 def apply_place(t, rules, pos):
     """Put the card in hand at ``pos`` (or not keep it, ``CHOICE_NOKEEP``)."""
     s = t.st[S_ACTOR]
-    card = t.st[S_HAND]
+    cand = t.st[S_HAND]
     if pos == CHOICE_NOKEEP:
         emit(t, T.NOKEEP, s, 0, 0)
-        to_discard(t, rules, card)
-        return
-    was_down = t.up[s, pos] == 0
-    cand = put(t, s, pos, card)
-    emit(t, T.PLACE, s, pos, cand)
-    _after_put(t, rules, cand, was_down, 1 << pos)
+    else:
+        was_down = t.up[s, pos] == 0
+        cand = put(t, s, pos, cand)
+        emit(t, T.PLACE, s, pos, cand)
+        if _bounce_pending(t, rules, cand, was_down, 1 << pos):
+            return
+    to_discard(t, rules, cand)
 
 
 @jit(inline="always")
 def apply_bounce(t, rules, target):
     """Bounce the card in hand onto ``target`` (or stop, ``CHOICE_STOP``)."""
     st = t.st
-    if target == CHOICE_STOP:
-        to_discard(t, rules, st[S_HAND])
-        return
-    s = st[S_ACTOR]
-    was_down = t.up[s, target] == 0
-    cand = put(t, s, target, st[S_HAND])
-    emit(t, T.BOUNCE, s, target, cand)
-    _after_put(t, rules, cand, was_down, st[S_FILLED] | (1 << target))
+    cand = st[S_HAND]
+    if target != CHOICE_STOP:
+        s = st[S_ACTOR]
+        was_down = t.up[s, target] == 0
+        cand = put(t, s, target, cand)
+        emit(t, T.BOUNCE, s, target, cand)
+        if _bounce_pending(t, rules, cand, was_down, st[S_FILLED] | (1 << target)):
+            return
+    to_discard(t, rules, cand)
 
 
 # ----------------------------------------------------------------- discard
-@jit
+@jit(inline="always")
 def to_discard(t, rules, card):
     """The actor must get rid of ``card``: remove a hazard (and offer the others their flips), put
     it on the only pile that holds a card, or leave the choice of pile pending."""
@@ -228,14 +233,16 @@ def to_discard(t, rules, card):
     n0 = st[S_PLEN0]
     n1 = st[S_PLEN0 + 1]
     if n0 == 0 and n1 > 0:
-        apply_discard(t, rules, 0)
+        k = 0
     elif n1 == 0 and n0 > 0:
-        apply_discard(t, rules, 1)
+        k = 1
     else:
         _ask(t, DEC_DISCARD, s)
+        return
+    apply_discard(t, rules, k)
 
 
-@jit
+@jit(inline="always")
 def apply_discard(t, rules, k):
     """Put the card in hand on discard pile k; the turn ends."""
     st = t.st
@@ -246,7 +253,7 @@ def apply_discard(t, rules, k):
     end_turn(t, rules)
 
 
-@jit
+@jit(inline="always")
 def offer_hazard_flips(t, rules, first):
     """After the actor removed a hazard: offer a flip to seats actor + first, ..., actor + P - 1 (in
     turn order) that still have enough face-down cards; once none is left, the turn ends."""
@@ -266,7 +273,7 @@ def offer_hazard_flips(t, rules, first):
     end_turn(t, rules)
 
 
-@jit
+@jit(inline="always")
 def apply_hazard_flip(t, rules, pos):
     """The deciding seat turns ``pos`` face up (or declines, ``CHOICE_DECLINE``); the next seat is offered."""
     o = t.st[S_SEAT]

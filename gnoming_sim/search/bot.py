@@ -40,7 +40,7 @@ from gnoming_sim.game.cards import HIDDEN, NO_CARD
 from gnoming_sim.game.fields import F_SCORE, N_FIELDS
 from gnoming_sim.game.observation import CHOICE_NOKEEP, N_CHOICES, N_SOURCES, O_DRAWN, O_FROM_PILE, O_ME, SRC_DRAW
 from gnoming_sim.game.rules import LAYOUT, ROUNDS
-from gnoming_sim.kernel.game_loop import play_one, score_round
+from gnoming_sim.kernel.game_loop import play_game, play_one, score_round
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC, KIND_MC, M_BUDGET, M_WIDTH, N_PARAMS, decide, new_memo
@@ -210,10 +210,17 @@ def decide_mc(t, rules):
     return decide(t, rules)
 
 
+@jit
+def play_game_mc(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win):
+    """:func:`gnoming_sim.kernel.game_loop.play_game` with :func:`decide_mc` (no reference counting
+    in the turn loop, as ``game_loop.play_game_base``)."""
+    play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, decide_mc)
+
+
 @jit(nrt=True)
 def _play_one_mc(g, res, i):
     # named here, not in the parallel loop, so that play_batch stays cacheable (game_loop._play_one_base)
-    play_one(g, res, i, decide_mc)
+    play_one(g, res, i, play_game_mc)
 
 
 @jit(parallel=True, nrt=True)
