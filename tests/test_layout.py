@@ -1,5 +1,7 @@
-"""The package's shape: stages import only from earlier stages, and no module imports itself
-back through a cycle (imports inside functions count too: they must not dodge a cycle)."""
+"""The package's shape: stages import only from earlier stages (game -> kernel -> search ->
+batch -> analyses -> cli, with reference beside kernel), and no module imports itself back
+through a cycle (imports inside functions count too: they must not dodge a cycle).  Also the
+boundaries inside: no function over 12 positional arguments, no private-name imports in kernel/search."""
 from __future__ import annotations
 
 import ast

@@ -169,9 +169,10 @@ Results.__doc__ = """What a batch of G games writes.
 
 
 @jit(inline="always")
-def play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, decide):
+def play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, play_round):
     """Play one complete game on the state record ``t`` (:func:`gnoming_sim.kernel.state.new_table`),
-    every decision asked of ``decide(t, rules)``.
+    each round dealt here and played by ``play_round(t, rules)`` (:func:`play_out_base`: every
+    decision asked of a decision function).
 
     ``order`` int8[3, N]: the deck order of each round; it is filled from the game's deal
     stream unless ``use_given``.  ``out`` int32[3, P, N_FIELDS]; ``totals`` int32[P];
@@ -189,7 +190,7 @@ def play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, to
     for r in range(ROUNDS):
         starter = r % P if rules[R_ROTATE_START] != 0 else 0
         start_round(t, rules, r, starter, order[r], deck_counts)
-        play_out(t, rules, decide)
+        play_round(t, rules)
         score_round(t, rules, r, starter, out)
         emit(t, T.ROUND_END, -1, r, 1 if t.st[S_STALLED] != NOT_STALLED else 0)
         for s in range(P):
@@ -217,10 +218,18 @@ def play_one(g, res, i, play):
 
 
 @jit
+def play_out_base(t, rules):
+    """The round played on from its pending decision by the policies (:func:`gnoming_sim.kernel.step.play_out`
+    with :func:`gnoming_sim.kernel.policy.dispatch.decide`): the one compiled copy of the base turn
+    loop, shared by the games, the later rounds of a rollout and the MC probe.  Compiled without
+    numba's reference counting (with it the loop ran 8x slower)."""
+    play_out(t, rules, decide_base)
+
+
+@jit
 def play_game_base(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win):
-    """:func:`play_game` with the policies' decision function.  Compiled without numba's reference
-    counting (the allocating :func:`play_one` has it): the turn loop inlined here stays free of it."""
-    play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, decide_base)
+    """:func:`play_game` with the policies deciding (:func:`play_out_base`)."""
+    play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, play_out_base)
 
 
 @jit(nrt=True)

@@ -71,14 +71,14 @@ def score_parts(lay, mulligans_per_line, parts):
         c = LINES[li, 2]
         v = line_match_value(lay[a], lay[b], lay[c], mulligans_per_line)
         if v >= 0:
-            matched -= v
+            matched -= int(v)
             n_lines += 1
             covered |= (1 << a) | (1 << b) | (1 << c)
     unmatched = 0
     negatives = 0
     hazards = 0
     for pos in range(LAYOUT):
-        c = lay[pos]
+        c = int(lay[pos])   # int: summed interpreted (NUMBA_DISABLE_JIT), an int8 would wrap
         if c == HAZARD:
             hazards += HAZARD_PENALTY
         elif c == MULLIGAN:
@@ -109,11 +109,11 @@ def visible_score(row, mulligans_per_line):
             continue
         v = line_match_value(row[a], row[b], row[c], mulligans_per_line)
         if v >= 0:
-            matched -= v
+            matched -= int(v)
             covered |= (1 << a) | (1 << b) | (1 << c)
     total = matched
     for pos in range(LAYOUT):
-        c = row[pos]
+        c = int(row[pos])
         if c == HIDDEN or c == MULLIGAN:
             continue
         if c == HAZARD:

@@ -44,12 +44,14 @@ from gnoming_sim.kernel.state import (
 )
 from gnoming_sim.kernel.table import deal_round, emit, fill_pub, legal_placements, legal_sources, reveal
 from gnoming_sim.kernel.turn import (
+    NEXT_BEGIN,
+    NEXT_NONE,
+    advance,
     apply_bounce,
     apply_discard,
     apply_hazard_flip,
     apply_place,
     apply_source,
-    begin_turn,
 )
 from gnoming_sim.game import trace as T
 
@@ -94,8 +96,9 @@ def _apply_initial_flips(t, rules, action):
     i = t.st[S_NEXT] + 1
     if i < t.fd.shape[0]:
         _offer_initial_flips(t, rules, i)
-    else:
-        begin_turn(t, rules, t.st[S_STARTER])
+        return NEXT_NONE
+    t.st[S_ACTOR] = t.st[S_STARTER]
+    return NEXT_BEGIN
 
 
 # ----------------------------------------------------------------- the API
@@ -147,17 +150,20 @@ def step(t, rules, action):
     """
     kind = t.st[S_PENDING]
     if kind == DEC_SOURCE:
-        apply_source(t, rules, action)
+        nxt = apply_source(t, rules, action)
     elif kind == DEC_PLACE:
-        apply_place(t, rules, action)
+        nxt = apply_place(t, rules, action)
     elif kind == DEC_BOUNCE:
-        apply_bounce(t, rules, action)
+        nxt = apply_bounce(t, rules, action)
     elif kind == DEC_DISCARD:
-        apply_discard(t, rules, action)
+        nxt = apply_discard(t, rules, action)
     elif kind == DEC_HAZARD_FLIP:
-        apply_hazard_flip(t, rules, action)
+        nxt = apply_hazard_flip(t, rules, action)
     elif kind == DEC_INIT_FLIP:
-        _apply_initial_flips(t, rules, action)
+        nxt = _apply_initial_flips(t, rules, action)
+    else:
+        nxt = NEXT_NONE
+    advance(t, rules, nxt)
 
 
 @jit(inline="always")

@@ -2,11 +2,13 @@
 keep and bounce, discard (with hazard removal and the other players' flips), the end of the
 turn and the start of the next — RULES.md §3.
 
-Each ``apply_*`` function applies the action of one kind of pending decision and then runs
-every automatic event up to the next decision, which it leaves in ``st[S_PENDING]`` and its
-context slots (:mod:`gnoming_sim.kernel.state`), with the decider's observation filled in;
-:func:`gnoming_sim.kernel.step.step` picks the one for the pending decision.  No function here
-asks a strategy anything.
+Each ``apply_*`` function applies the action of one kind of pending decision and returns what
+follows (a ``NEXT_*`` code); :func:`advance` then runs every automatic event (discarding, the
+hazard flips offered, the end of the turn, the next turn) up to the next decision, which it
+leaves in ``st[S_PENDING]`` and its context slots (:mod:`gnoming_sim.kernel.state`), with the
+decider's observation filled in.  :func:`gnoming_sim.kernel.step.step` applies and advances.
+Written as one loop over follow-ups, every effect is compiled once.  No function here asks a
+strategy anything.
 
 Every function takes the game's :class:`gnoming_sim.kernel.state.Table` ``t``.  All but the
 rare reshuffle are inlined (numba IR) into :func:`gnoming_sim.kernel.step.step`: a call hands the
@@ -49,6 +51,13 @@ from gnoming_sim.kernel.state import (
 )
 from gnoming_sim.kernel.table import emit, fill_pub, matches_face_up, put, reveal, unseen
 
+# what follows an action, until the next decision (advance)
+NEXT_NONE = 0       # a decision is pending, or the round is over
+NEXT_DISCARD = 1    # the actor must get rid of the card in hand (st[S_HAND])
+NEXT_FLIPS = 2      # offer hazard flips from the seat st[S_NEXT] places after the actor
+NEXT_END_TURN = 3   # the actor's turn is over
+NEXT_BEGIN = 4      # seat st[S_ACTOR]'s turn begins
+
 
 @jit(inline="always")
 def _ask(t, kind, seat):
@@ -82,7 +91,7 @@ def begin_turn(t, rules, s):
 
 @jit(inline="always")
 def end_turn(t, rules):
-    """The actor's turn is over: count it, settle the final lap or a finish, start the next turn."""
+    """The actor's turn is over: count it, settle the final lap or a finish; the next seat's turn follows."""
     st = t.st
     s = st[S_ACTOR]
     P = t.fd.shape[0]
@@ -92,7 +101,7 @@ def end_turn(t, rules):
         st[S_LAPS] = laps - 1
         if laps - 1 == 0:
             _round_over(t)
-            return
+            return NEXT_NONE
     elif t.fd[s] == 0:
         st[S_FINISHER] = s
         st[S_FINISH_TURN] = st[S_TURN] - 1
@@ -102,7 +111,8 @@ def end_turn(t, rules):
         for o in range(P):
             t.at_finish[o, 0] = visible_score(t.vis[o], mpl)
             t.at_finish[o, 1] = t.fd[o]
-    begin_turn(t, rules, (s + 1) % P)
+    st[S_ACTOR] = (s + 1) % P
+    return NEXT_BEGIN
 
 
 # ----------------------------------------------------------------- draw
@@ -151,10 +161,10 @@ def apply_source(t, rules, src):
         if st[S_DPTR] == st[S_DEND]:
             if rules[R_RESHUFFLE_WHEN_EMPTY] == 0:
                 _stall(t, T.STALL_NO_RESHUFFLE)
-                return
+                return NEXT_NONE
             if reshuffle(t, s) == 0:
                 _stall(t, T.STALL_NO_CARDS)
-                return
+                return NEXT_NONE
         card = t.draw[st[S_DPTR]]
         st[S_DPTR] += 1
         unseen(t.unknown, card, -1)
@@ -169,6 +179,7 @@ def apply_source(t, rules, src):
     pub[O_DRAWN] = card
     pub[O_FROM_PILE] = src - 1
     _ask(t, DEC_PLACE, s)
+    return NEXT_NONE
 
 
 # ----------------------------------------------------------------- keep and bounce
@@ -197,8 +208,9 @@ def apply_place(t, rules, pos):
         cand = put(t, s, pos, cand)
         emit(t, T.PLACE, s, pos, cand)
         if _bounce_pending(t, rules, cand, was_down, 1 << pos):
-            return
-    to_discard(t, rules, cand)
+            return NEXT_NONE
+    t.st[S_HAND] = cand
+    return NEXT_DISCARD
 
 
 @jit(inline="always")
@@ -212,55 +224,54 @@ def apply_bounce(t, rules, target):
         cand = put(t, s, target, cand)
         emit(t, T.BOUNCE, s, target, cand)
         if _bounce_pending(t, rules, cand, was_down, st[S_FILLED] | (1 << target)):
-            return
-    to_discard(t, rules, cand)
+            return NEXT_NONE
+    st[S_HAND] = cand
+    return NEXT_DISCARD
 
 
 # ----------------------------------------------------------------- discard
 @jit(inline="always")
-def to_discard(t, rules, card):
-    """The actor must get rid of ``card``: remove a hazard (and offer the others their flips), put
-    it on the only pile that holds a card, or leave the choice of pile pending."""
+def _to_discard(t, rules):
+    """The actor must get rid of the card in hand: remove a hazard (the others' flips follow), put it
+    on the only pile that holds a card, or leave the choice of pile pending."""
     st = t.st
     s = st[S_ACTOR]
+    card = st[S_HAND]
     t.obs.pub[O_DRAWN] = card
-    st[S_HAND] = card
     if card == HAZARD:
         st[S_REMOVED] += 1
         emit(t, T.DISCARD, s, T.DISCARD_REMOVED, card)
-        offer_hazard_flips(t, rules, 1)
-        return
+        st[S_NEXT] = 1
+        return NEXT_FLIPS
     n0 = st[S_PLEN0]
     n1 = st[S_PLEN0 + 1]
     if n0 == 0 and n1 > 0:
-        k = 0
-    elif n1 == 0 and n0 > 0:
-        k = 1
-    else:
-        _ask(t, DEC_DISCARD, s)
-        return
-    apply_discard(t, rules, k)
+        return apply_discard(t, rules, 0)
+    if n1 == 0 and n0 > 0:
+        return apply_discard(t, rules, 1)
+    _ask(t, DEC_DISCARD, s)
+    return NEXT_NONE
 
 
 @jit(inline="always")
 def apply_discard(t, rules, k):
-    """Put the card in hand on discard pile k; the turn ends."""
+    """Put the card in hand on discard pile k; the turn is over."""
     st = t.st
     card = st[S_HAND]
     t.piles[k, st[S_PLEN0 + k]] = card
     st[S_PLEN0 + k] += 1
     emit(t, T.DISCARD, st[S_ACTOR], k, card)
-    end_turn(t, rules)
+    return NEXT_END_TURN
 
 
 @jit(inline="always")
-def offer_hazard_flips(t, rules, first):
-    """After the actor removed a hazard: offer a flip to seats actor + first, ..., actor + P - 1 (in
-    turn order) that still have enough face-down cards; once none is left, the turn ends."""
+def _offer_hazard_flips(t, rules):
+    """After the actor removed a hazard: offer a flip to seats actor + st[S_NEXT], ..., actor + P - 1
+    (in turn order) that still have enough face-down cards; once none is left, the turn is over."""
     P = t.fd.shape[0]
     s = t.st[S_ACTOR]
     pub = t.obs.pub
-    for i in range(first, P):
+    for i in range(t.st[S_NEXT], P):
         o = (s + i) % P
         if t.fd[o] < HAZARD_FLIP_MIN_FACE_DOWN:
             emit(t, T.HAZARD_FLIP, o, T.HFLIP_NOT_ALLOWED, 0)
@@ -268,9 +279,9 @@ def offer_hazard_flips(t, rules, first):
         pub[O_ME] = o
         t.st[S_NEXT] = i
         _ask(t, DEC_HAZARD_FLIP, o)
-        return
+        return NEXT_NONE
     pub[O_ME] = s
-    end_turn(t, rules)
+    return NEXT_END_TURN
 
 
 @jit(inline="always")
@@ -282,4 +293,30 @@ def apply_hazard_flip(t, rules, pos):
     else:
         reveal(t, o, pos)
         emit(t, T.HAZARD_FLIP, o, pos, t.lay[o, pos])
-    offer_hazard_flips(t, rules, t.st[S_NEXT] + 1)
+    t.st[S_NEXT] += 1
+    return NEXT_FLIPS
+
+
+# ----------------------------------------------------------------- up to the next decision
+@jit(inline="always")
+def advance(t, rules, nxt):
+    """Run the automatic events that follow (``nxt``, a NEXT_* code) up to the next decision or the
+    round's end."""
+    while nxt != NEXT_NONE:
+        if nxt == NEXT_DISCARD:
+            nxt = _to_discard(t, rules)
+        elif nxt == NEXT_FLIPS:
+            nxt = _offer_hazard_flips(t, rules)
+        elif nxt == NEXT_END_TURN:
+            nxt = end_turn(t, rules)
+        else:
+            begin_turn(t, rules, t.st[S_ACTOR])
+            nxt = NEXT_NONE
+
+
+@jit
+def offer_hazard_flips(t, rules, first):
+    """Enter a hazard's flips (a rollout of a hazard-flip position): the actor has just removed a
+    hazard; offer the seats ``first``, ..., P - 1 places after it, then go on to the next decision."""
+    t.st[S_NEXT] = first
+    advance(t, rules, NEXT_FLIPS)

@@ -47,6 +47,7 @@ from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC, KIND_MC, M_BUDGET
 from gnoming_sim.kernel.rng import next_u64, seed_stream, shuffle_prefix
 from gnoming_sim.kernel.state import DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_DPTR, S_FINISHER, S_HAND, S_PENDING, \
     S_SEAT, S_SRC, new_table
+from gnoming_sim.kernel.step import play_out
 from gnoming_sim.kernel.table import legal_placements, legal_sources
 from gnoming_sim.search.rollout import STREAM_DETERMINIZE, STREAM_ROLL_PLAY, roll_on
 from gnoming_sim.search.start import enter, rollout_start, start_truth
@@ -211,10 +212,16 @@ def decide_mc(t, rules):
 
 
 @jit
+def play_out_mc(t, rules):
+    """The round played on with the MC bot deciding for its seats (no reference counting in the turn
+    loop, as ``game_loop.play_out_base``)."""
+    play_out(t, rules, decide_mc)
+
+
+@jit
 def play_game_mc(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win):
-    """:func:`gnoming_sim.kernel.game_loop.play_game` with :func:`decide_mc` (no reference counting
-    in the turn loop, as ``game_loop.play_game_base``)."""
-    play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, decide_mc)
+    """:func:`gnoming_sim.kernel.game_loop.play_game` with :func:`play_out_mc`."""
+    play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, play_out_mc)
 
 
 @jit(nrt=True)

@@ -14,13 +14,13 @@ import numpy as np
 
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.rules import LAYOUT, R_MAX_TURNS, ROUNDS
-from gnoming_sim.kernel.game_loop import deal_game
+from gnoming_sim.kernel.game_loop import deal_game, play_out_base
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream, shuffle_prefix
 from gnoming_sim.kernel.policy.dispatch import decide, new_memo
 from gnoming_sim.kernel.state import DEC_PLACE, N_ST, NOT_STALLED, RNG_WORDS, S_DEND, S_DPTR, S_FINISHER, S_HAND, \
     S_PENDING, S_SRC, S_STALLED, new_table
-from gnoming_sim.kernel.step import play_out, start_round, step
+from gnoming_sim.kernel.step import start_round, step
 from gnoming_sim.kernel.turn import begin_turn
 from gnoming_sim.search.bot import choose_placement, choose_source
 
@@ -78,7 +78,7 @@ def probe(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, tu
     stop = rules.copy()
     stop[R_MAX_TURNS] = turn
     start_round(t, stop, 0, 0, order[0], deck_counts)
-    play_out(t, stop, decide)
+    play_out_base(t, stop)
     if t.st[S_FINISHER] >= 0 or t.st[S_STALLED] != T.STALL_MAX_TURNS:
         return
     t.st[S_STALLED] = NOT_STALLED

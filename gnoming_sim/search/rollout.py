@@ -24,7 +24,7 @@ from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_SCORE, N_FIELDS
 from gnoming_sim.game.observation import SRC_DRAW, U_COST, U_COUNT
 from gnoming_sim.game.rules import LAYOUT, R_ROTATE_START, ROUNDS
-from gnoming_sim.kernel.game_loop import score_round, settle_game
+from gnoming_sim.kernel.game_loop import play_out_base, score_round, settle_game
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.dispatch import decide, new_memo
 from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
@@ -41,7 +41,7 @@ from gnoming_sim.kernel.state import (
     S_SEAT,
     new_table,
 )
-from gnoming_sim.kernel.step import play_out, start_round, step
+from gnoming_sim.kernel.step import start_round, step
 from gnoming_sim.search.start import enter
 
 # streams of rollout i (beside the games' STREAM_DEAL = 0 and STREAM_PLAY = 1)
@@ -152,7 +152,7 @@ def _play_on(t, start, roll, res, order, rng_future, totals, win, o):
             order[j] = deck[j]
         shuffle_prefix(rng_future, order, deck.shape[0])
         start_round(t, rules, r2, starter2, order, roll.deck_counts)
-        play_out(t, rules, decide)
+        play_out_base(t, rules)
         score_round(t, rules, r2, starter2, res)
         for s in range(P):
             t.scores[s] += res[r2, s, F_SCORE]

@@ -113,10 +113,10 @@ def prepare(row, mpl, pair_w):
             if v >= 0:
                 mmask |= 1 << li
                 covered |= LINE_MASK[li]
-                mvals |= (v & 31) << (5 * li)
+                mvals |= (int(v) & 31) << (5 * li)
                 continue
         if pair_w > 0.0:
-            pvals |= (pair_value(x, y, z, mpl) & 31) << (5 * li)
+            pvals |= (int(pair_value(x, y, z, mpl)) & 31) << (5 * li)
     return mmask, covered, mvals, pvals
 
 
