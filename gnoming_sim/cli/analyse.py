@@ -63,7 +63,6 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                               strategies_path)
     policies = opt.strategy_names("--policy", policy, players, (1, players))
-    opt.notice_cold_cache()
     from gnoming_sim.batch.analyse import analyse as run, position_from_game
 
     if position_path is None:

@@ -62,6 +62,10 @@ def _one_line(text: str) -> str:
 @click.version_option(__version__, "--version", prog_name=PROG, message="%(prog)s %(version)s")
 def cli():
     """Monte Carlo simulator for the card game Gnoming A Round."""
+    from gnoming_sim.cli import compile_notice
+
+    # every command, whichever kernels it reaches: stderr() is looked up when the notice is due
+    compile_notice.install(lambda text: click.echo(f"{PROG}: {text}", file=stderr()))
 
 
 def stderr():

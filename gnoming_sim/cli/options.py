@@ -169,29 +169,3 @@ def check_cluster(workers: int | None, scheduler: str | None, threads: int | Non
     from gnoming_sim.batch.distributed import check_options
 
     check_options(workers, scheduler, threads)
-
-
-COLD_CACHE_NOTICE = "compiling the game kernels (first run only, about 30 s)"
-
-
-def kernels_cached() -> bool:
-    """Whether the game kernels are ready: compiled in this process already, or in the numba
-    cache (its index files for the game loop; cheap: a walk of one folder)."""
-    import sys
-    from pathlib import Path
-
-    loop = sys.modules.get("gnoming_sim.kernel.game_loop")
-    if loop is not None and getattr(getattr(loop, "play_batch", None), "signatures", None):
-        return True
-    from gnoming_sim.kernel.jit import cache_root
-
-    root = Path(cache_root())
-    return root.is_dir() and any(root.rglob("game_loop.*.nbi"))
-
-
-def notice_cold_cache() -> None:
-    """Say on stderr that the kernels are being compiled when the cache is cold (else the run looks frozen)."""
-    from gnoming_sim.cli import group
-
-    if not kernels_cached():
-        click.echo(f"{group.PROG}: {COLD_CACHE_NOTICE}", file=group.stderr())

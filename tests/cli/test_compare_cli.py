@@ -22,7 +22,7 @@ def test_the_readme_command_works_and_json_has_every_measure(monkeypatch):
     monkeypatch.chdir(ROOT)
     r = run(["compare", *SEATS, "--games", "200", "--variant", "nobounce=examples/nobounce.toml", "--json"])
     assert r.exit_code == 0, r.output
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)
     names = [v["name"] for v in data["variants"]]
     assert names == ["baseline", "nobounce"]
     change = data["variants"][1]["change_vs_baseline"]
