@@ -160,10 +160,19 @@ class Position:
         dec = {"kind": self.decision}
         if self.decision == "place":
             dec.update(card=card_name(self.hand), source=SOURCES[self.source])
+            if self._pile_top_is_hand():
+                dec["same_card_below"] = True
         if self.decision == "hazard_flip":
             dec["discarder"] = self.discarder
         d["decision"] = dec
         return d
+
+    def _pile_top_is_hand(self) -> bool:
+        """Whether the pile the card in hand came from shows that card again on top."""
+        if self.decision != "place" or self.source < 1:
+            return False
+        pile = self.piles[self.source - 1]
+        return bool(pile) and int(pile[-1]) == int(self.hand)
 
     # ------------------------------------------------------------ checks
     def validate(self, where: str = "position") -> "Position":
@@ -213,7 +222,7 @@ class Position:
 # ------------------------------------------------------------------ TOML
 _TOP_KEYS = {"players", "me", "starter", "round", "turn", "finisher", "scores", "layouts", "piles",
              "removed_hazards", "draw_pile", "decision"}
-_DECISION_KEYS = {"kind", "card", "source", "discarder"}
+_DECISION_KEYS = {"kind", "card", "source", "discarder", "same_card_below"}
 
 
 def from_toml(path, rules: RuleConfig | None = None, deck: Deck | None = None) -> Position:
@@ -283,6 +292,11 @@ def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None 
         source = SOURCES.index(src)
     elif "card" in dec or "source" in dec:
         raise GnomingError(f"{where}: key 'decision.card': a {kind} decision has no card in hand")
+    twin = dec.get("same_card_below", False)
+    if not isinstance(twin, bool):
+        raise GnomingError(f"{where}: key 'decision.same_card_below' must be true or false, got {twin!r}")
+    if twin and (kind != "place" or source < 1):
+        raise GnomingError(f"{where}: key 'decision.same_card_below' belongs to a place decision from a pile")
     discarder = -1
     if kind == "hazard_flip":
         if "discarder" not in dec:
@@ -292,6 +306,12 @@ def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None 
         raise GnomingError(f"{where}: key 'decision.discarder' belongs to a hazard_flip decision")
     pos = Position(P, me, starter, rnd, turn, finisher, tuple(int(v) for v in scores), layouts, piles, removed,
                    draw_n, kind, hand, source, discarder, rules, deck, None, where)
+    if pos._pile_top_is_hand() and not twin:
+        # the usual slip: the card taken is still listed on its pile (a pile is listed after the draw)
+        k = source - 1
+        raise GnomingError(f"{where}: key 'piles': pile {k} still shows the {card_name(hand)} taken from it "
+                           f"(decision.source = pile{k}); list the piles as they are after the draw, or set "
+                           "decision.same_card_below = true if another card of that value lay beneath it")
     return pos.validate(where)
 
 
