@@ -25,6 +25,7 @@ import numpy as np
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD, card_name, parse_card
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.naming import pile_name, position_name, round_turn_name
 from gnoming_sim.game.rules import LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, RuleConfig
 from gnoming_sim.game.toml_io import read_toml
 
@@ -112,11 +113,12 @@ class Position:
             for k in range(2):
                 pile = self.piles[k]
                 if pile and (not must_keep or self._placeable(pile[-1])):
-                    opts.append(Option(f"pile{k}", f"pile {k} ({card_name(pile[-1])})", 1 + k, -1))
+                    opts.append(Option(f"pile{k}", f"{pile_name(k)} ({card_name(pile[-1])})", 1 + k, -1))
             return opts
         row = self.layouts[self.me]
         if self.decision == "hazard_flip":
-            opts = [Option(f"flip{q}", f"flip {q}", -1, -1, flip=q) for q in range(LAYOUT) if row[q] == HIDDEN]
+            opts = [Option(f"flip{q}", f"flip {position_name(q)}", -1, -1, flip=q)
+                    for q in range(LAYOUT) if row[q] == HIDDEN]
             return opts + [Option("decline", "decline the flip", -1, -1, flip=LAYOUT)]
         opts = []
         fd_me = int((row == HIDDEN).sum())
@@ -125,7 +127,7 @@ class Position:
                 down = row[q] == HIDDEN
                 finishes = bool(down and fd_me == 1 and self.finisher < 0)
                 what = "face down" if down else f"over {card_name(int(row[q]))}"
-                label = f"put at {q} ({what}{', finishes' if finishes else ''})"
+                label = f"put at {position_name(q)}, {what}{', finishes' if finishes else ''}"
                 opts.append(Option(f"pos{q}", label, self.source, q, finishes))
         if self.source == 0 or not must_keep:
             opts.append(Option("discard", f"throw away {card_name(self.hand)}", self.source, LAYOUT))
@@ -140,11 +142,15 @@ class Position:
         return True
 
     def describe(self) -> str:
+        """One line: where the position comes from, the round and turn (:mod:`~gnoming_sim.game.naming`'s
+        words, as ``play`` tells them), who moves, and the decision."""
         what = {"draw": "draw", "hazard_flip": f"flip a card for the hazard seat {self.discarder} removed"}.get(
             self.decision) or (
-            f"place the {card_name(self.hand)} taken from {('the draw pile', 'pile 0', 'pile 1')[self.source]}")
+            f"place the {card_name(self.hand)} taken from "
+            f"{'the draw pile' if self.source == 0 else pile_name(self.source - 1)}")
         fin = "" if self.finisher < 0 else f", seat {self.finisher} has finished"
-        return (f"round {self.round + 1}, turn {self.turn} of the round, seat {self.me} to move "
+        where = f"{self.origin}: " if self.origin else ""   # a simulated game's names its game turn
+        return (f"{where}{round_turn_name(self.round, self.turn)}, seat {self.me} to move "
                 f"({self.players} players{fin}); decision: {what}")
 
     def to_dict(self) -> dict:

@@ -12,9 +12,9 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.game import trace as T
 from gnoming_sim.reference.scoring import LINES, line_value
 from gnoming_sim.game.cards import HAZARD, MULLIGAN, card_name, is_negative, is_positive
+from gnoming_sim.game.naming import pile_name, position_name, turn_name
 from gnoming_sim.game.rules import LAYOUT, ROUNDS
 
-PILES = "AB"
 _LINE_NAMES = ("row 1", "row 2", "row 3", "col 1", "col 2", "col 3")
 _ENDS_A_TURN = (T.TURN, T.FINISH, T.STALL, T.ROUND_END)
 _ABOUT_THE_TABLE = (T.ROUND, T.RESHUFFLE, T.STALL, T.ROUND_END)   # lines about no seat in particular
@@ -27,11 +27,6 @@ _STALLS = {
 
 def _signed(x: int) -> str:
     return f"({x})" if x < 0 else str(x)
-
-
-def where(pos: int) -> str:
-    """A layout position 0..8 as words: ``"row 2 col 3"``."""
-    return f"row {pos // 3 + 1} col {pos % 3 + 1}"
 
 
 def describe(card: int) -> str:
@@ -98,6 +93,7 @@ class Narrator:
         self.stats = result.round_stats[index]
         self.table: _Table | None = None
         self.round = 0
+        self.game_turn = 0      # turns told so far, over all rounds: the number `analyse --turn` takes
         self.starter = 0
         self.drawn = 0          # the card drawn this turn
         self.candidate = 0      # the card last replaced in the layout (what a bounce moves)
@@ -184,15 +180,15 @@ class Narrator:
     def _on_setup_discard(self, seat: int, pile: int, card: int) -> None:
         self.table.draw_n -= 1
         self.table.piles[pile].append(card)
-        self.say(f"Discard pile {PILES[pile]} starts with {describe(card)}.", 1)
+        self.say(f"Discard {pile_name(pile)} starts with {describe(card)}.", 1)
 
     def _on_init_flip(self, seat: int, pos: int, card: int) -> None:
         first = self.table.face_down(seat) == LAYOUT
         self.table.reveal(seat, pos)
         if first:
-            self.say(f"{self.who(seat)} turns up {describe(card)} at {where(pos)}", 1)
+            self.say(f"{self.who(seat)} turns up {describe(card)} at {position_name(pos)}", 1)
         else:
-            self.out[-1] += f" and {describe(card)} at {where(pos)}."
+            self.out[-1] += f" and {describe(card)} at {position_name(pos)}."
         if not first and seat == self._last_setup_seat():
             self._show_table()
 
@@ -206,7 +202,8 @@ class Narrator:
     # --------------------------------------------------------------- turns
     def _on_turn(self, seat: int, number: int, final: int) -> None:
         lap = ", final lap" if final else ""
-        self.say(f"Turn {number + 1}: {self.who(seat)}{lap}")
+        self.say(f"{turn_name(self.game_turn, self.round, number).capitalize()}: {self.who(seat)}{lap}")
+        self.game_turn += 1
 
     def _on_reshuffle(self, seat: int, n: int, b: int) -> None:
         kept = [p[-1:] for p in self.table.piles]
@@ -228,13 +225,13 @@ class Narrator:
             self.say(f"draws {describe(card)} from the draw pile", 1)
         else:
             self.table.piles[source - 1].pop()
-            self.say(f"takes {describe(card)} from discard pile {PILES[source - 1]}", 1)
+            self.say(f"takes {describe(card)} from discard {pile_name(source - 1)}", 1)
 
     def _on_place(self, seat: int, pos: int, old: int) -> None:
         was_down = self.table.put(seat, pos, self.drawn)
         self.candidate = old
         what = f"revealing {describe(old)}" if was_down else f"replacing a face-up {card_name(old)}"
-        self.say(f"places it at {where(pos)}, {what}", 1)
+        self.say(f"places it at {position_name(pos)}, {what}", 1)
 
     def _on_nokeep(self, seat: int, a: int, b: int) -> None:
         self.say("does not keep it", 1)
@@ -244,7 +241,7 @@ class Narrator:
         was_down = self.table.put(seat, pos, moved)
         self.candidate = old
         what = f"revealing {describe(old)}" if was_down else f"replacing a face-up {card_name(old)}"
-        self.say(f"the {card_name(moved)} matches: it bounces to {where(pos)}, {what}", 1)
+        self.say(f"the {card_name(moved)} matches: it bounces to {position_name(pos)}, {what}", 1)
 
     def _on_discard(self, seat: int, pile: int, card: int) -> None:
         if pile == T.DISCARD_REMOVED:
@@ -252,7 +249,7 @@ class Narrator:
                      "and each other player may turn up one face-down card", 1)
         else:
             self.table.piles[pile].append(card)
-            self.say(f"discards {describe(card)} onto pile {PILES[pile]}", 1)
+            self.say(f"discards {describe(card)} onto {pile_name(pile)}", 1)
         self.grid_seat = seat  # drawn once the turn's hazard flips are told
 
     def _flush_grid(self) -> None:
@@ -269,7 +266,7 @@ class Narrator:
             self.say(f"{self.who(seat)} cannot flip: {why}", 2)
         else:
             self.table.reveal(seat, pos)
-            self.say(f"{self.who(seat)} turns up {describe(card)} at {where(pos)}", 2)
+            self.say(f"{self.who(seat)} turns up {describe(card)} at {position_name(pos)}", 2)
 
     def _on_finish(self, seat: int, a: int, b: int) -> None:
         self.say(f"{self.who(seat)} has no face-down card left and finishes the round: "
