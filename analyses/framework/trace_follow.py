@@ -19,8 +19,11 @@ from __future__ import annotations
 import numpy as np
 
 from gnoming_sim.game import trace as T
-from gnoming_sim.kernel.jit import jit
 from gnoming_sim.game.cards import MULLIGAN
+from gnoming_sim.game.rules import mulligan_placeable
+from gnoming_sim.kernel.jit import jit
+
+_placeable = jit(mulligan_placeable)   # the rule itself, compiled for the scan (no copy of it here)
 
 # fields of follow_cards' output rows (-1: does not apply / never happened)
 FO_ACQ_SEAT = 0     # seat that first placed the card, or kept it from the deal
@@ -291,7 +294,7 @@ def _bars_one(tr, lo, hi, order, P, limit, out, lay, up, piles, plen):
             bad += lay[seat, a] != b
         elif kind == T.TURN:
             cur = seat
-            capped = limit > 0 and _showing(lay, up, seat) >= limit
+            capped = not _placeable(_showing(lay, up, seat), limit)
             for k in range(2):
                 if plen[k] > 0 and piles[k, plen[k] - 1] == MULLIGAN:
                     offered = True

@@ -35,21 +35,6 @@ def _num(x):
     return x if math.isfinite(x) else None
 
 
-def win_credit_from_scores(round_scores: np.ndarray) -> np.ndarray:
-    """Win credit per (game, seat) from round scores of shape (games, 3, players) (RULES.md §6).
-
-    Lowest total wins; a tie is broken by the lowest last-round score; a tie after that
-    is shared, each of the k winners credited 1/k.  Returns float64 (games, players).
-    """
-    scores = np.asarray(round_scores, dtype=np.int64)
-    totals = scores.sum(axis=1)
-    last = scores[:, -1, :]
-    tied = totals == totals.min(axis=1, keepdims=True)
-    best_last = np.where(tied, last, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
-    winners = tied & (last == best_last)
-    return winners / winners.sum(axis=1, keepdims=True)
-
-
 class _Sums:
     """Exact integer sums over games, one column per label (a strategy or a seat).
 
@@ -107,9 +92,11 @@ class _Sums:
 
         score, score_ci = mean("score", UNIT)
         win, win_ci = mean("win", UNIT * UNIT)
-        if n and win_ci[0] == win_ci[1] and t["every_seat"] < n:
-            # no spread in the sample (won all or none) although it was not structurally certain:
-            # the mean interval would claim certainty, Wilson does not
+        if n and t["every_seat"] < n and (t["seats"] == n or win_ci[0] == win_ci[1]):
+            # one seat per game: its credit is a win or not (1/k when shared), a share, so the
+            # Wilson interval, which stays in [0, 1] where the normal one crosses 0 for a rare
+            # winner; also when the sample has no spread (won all or none) although not certain.
+            # Several seats: the per-game mean over them, whose normal interval is the right one.
             p, lo, hi = wilson(t["win"] / (UNIT * UNIT), n)
             win_ci = [_num(lo), _num(hi)]
         turns, turns_ci = mean("turns", ROUNDS * UNIT)

@@ -10,10 +10,9 @@ import click
 
 from gnoming_sim.game.deck import Deck, load_deck
 from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.limits import MAX_GAME, MAX_SEED  # noqa: F401  (the commands check against them)
 from gnoming_sim.game.rules import MAX_PLAYERS, MIN_PLAYERS, RuleConfig, load_rules
 
-MAX_SEED = 2**64 - 1
-MAX_GAME = 2**63 - 1          # game numbers are int64 in the kernels: first game + games - 1 must fit
 MAX_THREADS = 4096
 REPORT_MAX_PLAYERS = MAX_PLAYERS   # the report's studies seat up to this many players
 

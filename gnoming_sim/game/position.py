@@ -26,11 +26,11 @@ from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD, card_name,
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.naming import pile_name, position_name, round_turn_name
-from gnoming_sim.game.rules import LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, RuleConfig
+from gnoming_sim.game.rules import (HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, RuleConfig,
+                                    mulligan_placeable)
 from gnoming_sim.game.toml_io import read_toml
 
 DECISIONS = ("draw", "place", "hazard_flip")
-HAZARD_FLIP_MIN_FACE_DOWN = 2   # RULES.md §3: the final face-down card cannot be flipped by a hazard
 SOURCES = ("draw", "pile0", "pile1")
 HIDDEN_NAMES = ("?", "x", "down")
 
@@ -135,8 +135,7 @@ class Position:
 
     def _placeable(self, card) -> bool:
         if card == MULLIGAN:
-            limit = self.rules.mulligan_limit
-            return limit == 0 or int((self.layouts[self.me] == MULLIGAN).sum()) < limit
+            return mulligan_placeable(int((self.layouts[self.me] == MULLIGAN).sum()), self.rules.mulligan_limit)
         if card == HAZARD:
             return self.rules.hazard_placeable
         return True

@@ -16,14 +16,13 @@ from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.fields import N_FIELDS, NAMES as FIELD_NAMES
+from gnoming_sim.game.limits import MAX_GAME, MAX_SEED
 from gnoming_sim.game.rules import ROUNDS, RuleConfig
 
 DEFAULT_CHUNK = 16384
 PARALLEL_CHUNK = 64  # games per block handed to a thread
 MC_PARALLEL_CHUNK = 1  # with Monte Carlo seats a game takes ~0.1 s: one at a time keeps the threads even
 TRACE_CAPACITY = 4096  # records per game; longer games are replayed with a larger buffer
-MAX_SEED = 2**64 - 1
-MAX_GAME = 2**63 - 1
 
 
 @dataclass
@@ -104,12 +103,10 @@ def _seat_table(players: int, strategies, games: int, first_game: int, rotate: b
 def _deck_counts(deck_arr: np.ndarray) -> np.ndarray:
     counts = np.zeros(cards.N_SLOTS, dtype=np.int64)
     from gnoming_sim.game.observation import U_COST, U_COUNT
-    from gnoming_sim.game.rules import HAZARD_PENALTY
-
     codes = deck_arr.astype(np.int64)
     np.add.at(counts, codes + cards.SLOT_OFFSET, 1)
     counts[U_COUNT] = codes.size
-    cost = np.where(codes == cards.HAZARD, HAZARD_PENALTY, np.where(codes == cards.MULLIGAN, 0, codes))
+    cost = cards.card_costs(codes)
     counts[U_COST] = int(cost.sum())
     return counts
 

@@ -15,15 +15,12 @@ from gnoming_sim.game.observation import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, 
                                   O_FINISH_BONUS, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PILE0_N, O_PLAYERS,
                                   O_ROUND, O_STARTER, O_TOP0, O_TURN,
                                   O_UNKNOWN_N, U_COST, U_COUNT)
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET, card_cost
 from gnoming_sim.game.fields import F_SCORE
+from gnoming_sim.game.rules import mulligan_placeable
 from gnoming_sim.kernel.policy.heuristic import N_MEMO_PLAN
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH
 from gnoming_sim.kernel.state import Memo, Obs
-
-
-def _cost(c):
-    return 10 if c == HAZARD else (0 if c == MULLIGAN else c)
 
 
 class Table:
@@ -59,7 +56,7 @@ class Table:
         for c in public:
             unknown[c + SLOT_OFFSET] -= 1
         unknown[U_COUNT] = sum(unknown[c + SLOT_OFFSET] for c in set(self.deck))
-        unknown[U_COST] = sum(unknown[c + SLOT_OFFSET] * _cost(c) for c in set(self.deck))
+        unknown[U_COST] = sum(unknown[c + SLOT_OFFSET] * card_cost(c) for c in set(self.deck))
         pub = np.zeros(N_OBS, dtype=np.int64)
         pub[O_ME], pub[O_PLAYERS], pub[O_ROUND], pub[O_STARTER] = me, P, round_, starter
         draw_n, tops, sizes, n_unknown = turn_start if turn_start else self.public_counts(fd)
@@ -100,7 +97,7 @@ def mulligans_up(t, s):
 def placeable(t, s, card):
     r = t.rules
     if card == MULLIGAN:
-        return r.mulligan_limit == 0 or mulligans_up(t, s) < r.mulligan_limit
+        return mulligan_placeable(mulligans_up(t, s), r.mulligan_limit)
     if card == HAZARD:
         return r.hazard_placeable
     return True
