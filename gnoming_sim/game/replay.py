@@ -48,19 +48,13 @@ SC_FINAL = 13      # 1 in a final-lap turn
 N_SC = 14
 
 
-def _reveal(up, fd, s, q, sc):
-    sc[SC_WAS_DOWN] = 1 if up[s, q] == 0 else 0
-    if up[s, q] == 0:
-        up[s, q] = 1
-        fd[s] -= 1
-
-
 def apply_record(order, lay, up, fd, piles, plen, draw, sc, kind, seat, a, b):
     """Apply record ``(kind, seat, a, b)`` to the table in place; return 1 if it disagrees with it.
 
     ``order`` int8[3, N]: the game's deal of each round (the ROUND record deals from it).  Plain
-    integer code, so a jitted scan compiles this very function."""
+    integer code calling nothing, so a jitted scan compiles this very function."""
     bad = 0
+    turned = -1      # the position of seat ``seat`` this record turns face up, if any
     P = lay.shape[0]
     if kind == T.ROUND:
         sc[SC_ROUND], sc[SC_STARTER], sc[SC_TURN] = a, seat, 0
@@ -88,7 +82,7 @@ def apply_record(order, lay, up, fd, piles, plen, draw, sc, kind, seat, a, b):
             plen[a] += 1
             bad = 1 if card != b else 0
     elif kind == T.INIT_FLIP:
-        _reveal(up, fd, seat, a, sc)
+        turned = a
         bad = 1 if lay[seat, a] != b else 0
     elif kind == T.TURN:
         sc[SC_TURN], sc[SC_FINAL] = a, b
@@ -117,7 +111,7 @@ def apply_record(order, lay, up, fd, piles, plen, draw, sc, kind, seat, a, b):
     elif kind == T.PLACE or kind == T.BOUNCE:
         old = lay[seat, a]
         lay[seat, a] = sc[SC_HAND]
-        _reveal(up, fd, seat, a, sc)
+        turned = a
         sc[SC_HAND] = old
         bad = 1 if old != b else 0
     elif kind == T.DISCARD:
@@ -130,10 +124,15 @@ def apply_record(order, lay, up, fd, piles, plen, draw, sc, kind, seat, a, b):
         sc[SC_HAND] = NO_CARD
     elif kind == T.HAZARD_FLIP:
         if a >= 0:
-            _reveal(up, fd, seat, a, sc)
+            turned = a
             bad = 1 if lay[seat, a] != b else 0
     elif kind == T.FINISH:
         sc[SC_FINISHER] = seat
+    if turned >= 0:
+        sc[SC_WAS_DOWN] = 1 if up[seat, turned] == 0 else 0
+        if up[seat, turned] == 0:
+            up[seat, turned] = 1
+            fd[seat] -= 1
     return bad
 
 
