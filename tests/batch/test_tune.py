@@ -20,8 +20,8 @@ TIMING = ["gen_seconds", "seconds"]   # the only log columns that may differ bet
 
 
 @pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+def fresh_registry(own_registry):
+    return own_registry
 
 
 def _tune(tmp_path, *extra, out="t.toml"):

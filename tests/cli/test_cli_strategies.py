@@ -16,8 +16,8 @@ finish_margin = 6
 
 
 @pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch):
-    monkeypatch.setattr(strategies, "_REGISTRY", dict(strategies._REGISTRY))
+def fresh_registry(own_registry):
+    return own_registry
 
 
 def test_user_strategy_is_listed_and_played(tmp_path):
