@@ -121,6 +121,25 @@ def test_no_import_cycles():
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
 
 
+def _private_imports() -> list[str]:
+    """``from M import _name`` where M is another project module: a private helper shared across modules."""
+    found = []
+    for name, path in MODULES.items():
+        if name.startswith("gnoming_sim.kernel"):
+            continue   # the kernel's own split (the action-level step rework, issue 21 item 2) is its own
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                for target, alias in zip(_resolve(name, path.name == "__init__.py", node), node.names):
+                    if alias.name.startswith("_") and not alias.name.startswith("__") and target != name:
+                        found.append(f"{name} imports {alias.name} from {target}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_name():
+    """A helper two modules share is public (issue 21 item 5): no ``from M import _helper``."""
+    assert not _private_imports(), "\n".join(_private_imports())
+
+
 @pytest.mark.parametrize("name", ["simulate", "score_layout", "RuleConfig", "Deck", "PUBLISHED",
                                   "GnomingError", "strategies", "__version__"])
 def test_public_api_is_importable_from_the_top(name):

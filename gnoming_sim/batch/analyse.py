@@ -56,7 +56,7 @@ class Setup:
 
 def setup(pos: Position, policies, peek: bool = False) -> Setup:
     """Validate the policies and build the rollout kernel's arrays for ``pos``."""
-    from gnoming_sim.kernel.engine import _deck_counts, _seat_table
+    from gnoming_sim.kernel.engine import deck_counts, seat_table
     from gnoming_sim.kernel.policy.dispatch import N_PARAMS
     from gnoming_sim.kernel.state import N_ST, NOT_STALLED, S_DEND, S_FINISHER, S_FINISH_TURN, S_PLEN0, \
         S_REMOVED, S_STALLED, S_TURN
@@ -64,7 +64,7 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
     P = pos.players
     deck_arr = pos.deck.to_array()
     N = deck_arr.shape[0]
-    strats, seat_strategy = _seat_table(P, policies, 1, 0, False)
+    strats, seat_strategy = seat_table(P, policies, 1, 0, False)
     from gnoming_sim.kernel.policy.dispatch import KIND_MC
 
     for st in strats:
@@ -120,21 +120,21 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
                   piles0=piles0, st0=st0, scores0=np.array(pos.scores, dtype=np.int64), unknown0=unknown0,
                   draw_top=draw_top, unseen=unseen, slots=slots, truth=truth, options=opt_arr, kinds=kinds,
                   params=params, seat_strategy=seat_strategy[0].copy(), rules=pos.rules.to_array(),
-                  deck=deck_arr, deck_counts=_deck_counts(deck_arr))
+                  deck=deck_arr, deck_counts=deck_counts(deck_arr))
     return Setup(arrays, options, unseen, slots)
 
 
 def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "round", crn: bool = True,
                  peek: bool = False, threads: int | None = None, align: bool = True):
     """(out float64[n, K, N_X], cov float64[n, N_C]) of rollouts ``first .. first + n - 1``."""
-    from gnoming_sim.kernel.engine import _parallel_chunks, _threads
+    from gnoming_sim.kernel.engine import numba_threads, parallel_chunks
     from gnoming_sim.kernel.rollout import N_C, N_X, rollout_batch
 
     a = s.arrays
     K = len(s.options)
     out = np.empty((n, K, N_X), dtype=np.float64)
     cov = np.empty((n, N_C), dtype=np.float64)
-    with _threads(threads), _parallel_chunks(16):
+    with numba_threads(threads), parallel_chunks(16):
         for lo in range(0, n, CHUNK):
             hi = min(n, lo + CHUNK)
             rollout_batch(first + lo, np.uint64(seed), a["me"], a["r"], a["starter"], a["laps_left"], a["discarder"],
