@@ -26,6 +26,7 @@ from gnoming_sim.game.errors import GnomingError
 
 MAX_TOML_BYTES = 16 * 2**20     # a rules, deck, strategies or position file is a few KiB
 MAX_TOML_DEPTH = 32             # tables and arrays inside each other; real files need 3
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 _READ_STEP = 2**20
 
 # what the open or the read of a path can say, in words (strerror is terse: "Not a directory")
@@ -68,14 +69,19 @@ def _os_error(exc: OSError, what: str, path) -> GnomingError:
     return GnomingError(f"{what} file {shown(path)}: {words}")
 
 
-def check_regular(path, what: str) -> None:
+def check_regular(path, what: str, missing_ok: bool = False) -> None:
     """Raise a one-line GnomingError unless ``path`` is a readable regular file (following links).
 
     For files read by another library (a Parquet batch): nothing is read here, and a named pipe is
-    refused on ``stat`` alone, so nothing blocks.
+    refused on ``stat`` alone, so nothing blocks.  ``missing_ok``: a missing file passes (the
+    reader has its own words for it).
     """
     try:
         st = os.stat(path)
+    except FileNotFoundError:
+        if missing_ok:
+            return
+        raise _os_error(FileNotFoundError(errno.ENOENT, "not found"), what, path) from None
     except OSError as exc:
         raise _os_error(exc, what, path) from None
     except ValueError:   # an embedded NUL byte
@@ -147,18 +153,22 @@ def bracket_depth(text: str) -> int:
     return deepest
 
 
-def data_depth(data) -> int:
-    """How deep dicts and lists nest in ``data`` (a scalar is 0, ``{}`` is 1), without recursion:
-    dotted keys (``a.b.c.d = 1``) nest tables with no bracket at all."""
-    deepest, stack = 0, [(data, 1)]
+def data_depth(data) -> tuple[int, bool]:
+    """(how deep dicts and lists nest in ``data``, whether it holds an integer outside int64), without
+    recursion: dotted keys (``a.b.c.d = 1``) nest tables with no bracket at all.  A scalar is depth 0,
+    ``{}`` is 1.  TOML integers are 64-bit; tomllib reads any size, which ``repr`` may then refuse."""
+    deepest, big, stack = 0, False, [(data, 1)]
     while stack:
         item, depth = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool):
+            big = big or not INT64_MIN <= item <= INT64_MAX
+            continue
         children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
         if children is None:
             continue
         deepest = max(deepest, depth)
         stack.extend((c, depth + 1) for c in children)
-    return deepest
+    return deepest, big
 
 
 def read_toml(path, what: str, limit: int = MAX_TOML_BYTES, max_depth: int = MAX_TOML_DEPTH) -> dict:
@@ -170,10 +180,18 @@ def read_toml(path, what: str, limit: int = MAX_TOML_BYTES, max_depth: int = MAX
         raise GnomingError(deep)
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise GnomingError(f"{what} file {shown(path)} is not valid TOML: {exc}") from None
+    except ValueError as exc:   # TOMLDecodeError, and int() of more than 4,300 digits
+        raise GnomingError(f"{what} file {shown(path)} is not valid TOML: {_short(str(exc))}") from None
     except RecursionError:   # a nesting the bracket count missed cannot take the program down
         raise GnomingError(deep) from None
-    if data_depth(data) > max_depth + 1:   # the document itself is one level
+    depth, big = data_depth(data)
+    if depth > max_depth + 1:   # the document itself is one level
         raise GnomingError(deep)
+    if big:
+        raise GnomingError(f"{what} file {shown(path)} holds an integer outside -2**63..2**63-1 "
+                           "(TOML integers are 64-bit)")
     return data
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
