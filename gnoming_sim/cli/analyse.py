@@ -65,6 +65,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                               strategies_path)
     policies = opt.strategy_names("--policy", policy, players, (1, players))
+    _check_rollout_policies(policies)
     opt.notice_cold_cache()
     from gnoming_sim.batch.analyse import analyse as run, position_from_game
 
@@ -80,6 +81,18 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         click.echo(json.dumps(res, indent=1))
     else:
         click.echo(render(res))
+
+
+def _check_rollout_policies(names) -> None:
+    """Refuse a Monte Carlo policy here, before a simulated game is played to reach the decision
+    (the search refuses it too, but only after that game)."""
+    from gnoming_sim.kernel.policy import registry
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC
+
+    for name in names:
+        if registry.get(name).kind == KIND_MC:
+            raise GnomingError(f"--policy: '{name}' plays by rollouts itself and cannot be a rollout policy; "
+                               "use a heuristic strategy such as expert")
 
 
 def _pct(p: dict) -> str:

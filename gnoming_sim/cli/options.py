@@ -156,9 +156,14 @@ def check_input_file(option: str, path) -> None:
     Named pipes and devices are refused on ``stat`` alone, so nothing blocks or reads without end;
     a missing file is left to the reader, which says more (a partial still being written).
     """
-    from gnoming_sim.game.input_file import check_regular
+    from gnoming_sim.game.input_file import check_regular, shown
 
     check_regular(path, option, missing_ok=True)
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:   # pyarrow opens paths by their UTF-8 name
+        raise GnomingError(f"{option} file {shown(path)}: the name is not UTF-8, which the Parquet reader "
+                           "needs; rename the file") from None
 
 
 def load_rules_file(path) -> RuleConfig:

@@ -209,12 +209,12 @@ def _param_value(where: str, key: str, value, mc: bool = False) -> float:
     allowed = " or ".join(map(str, choices)) if choices else "a finite number"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise GnomingError(f"{where}: parameter '{key}' must be {allowed}, got {value!r}")
-    if not abs(value) <= MAX_PARAM_ABS:   # first: math.isfinite(10**400) raises OverflowError
-        shown = f"an integer of {value.bit_length()} bits" if isinstance(value, int) else repr(value)
-        raise GnomingError(f"{where}: parameter '{key}' must be {allowed} in -{MAX_PARAM_ABS:.0f}..{MAX_PARAM_ABS:.0f}, "
-                           f"got {shown}")
-    if choices is not None and value not in choices:
-        raise GnomingError(f"{where}: parameter '{key}' must be {allowed} ({PARAM_HELP[key]}), got {value!r}")
+    if choices is not None:
+        if value not in choices:
+            raise GnomingError(f"{where}: parameter '{key}' must be {allowed} ({PARAM_HELP[key]}), got {value!r}")
+    elif not abs(value) <= MAX_PARAM_ABS:   # not math.isfinite: it raises OverflowError on 10**400
+        raise GnomingError(f"{where}: parameter '{key}' must be {allowed} in -{MAX_PARAM_ABS:.0f}.."
+                           f"{MAX_PARAM_ABS:.0f}, got {value!r}")
     return float(value)
 
 
