@@ -14,7 +14,8 @@ from gnoming_sim.game.errors import GnomingError
 
 
 @cli.command()
-@click.option("--quick", is_flag=True, help="Small samples: a complete report in under a minute (tests, previews).")
+@click.option("--quick", is_flag=True,
+              help="Small samples: a complete report in about 70 s on 2 cores (tests, previews).")
 @click.option("--games", type=int, default=None, metavar="N",
               help="Games per design cell of every study (a tournament lineup, an early-finish table size; "
                    "at most 512 for finish-or-play-on, where each game costs a rollout analysis) "
@@ -39,8 +40,9 @@ def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_pat
            from_path, force):
     """Run the studies (tournament, early-finish bonus, ...) and write an HTML report.
 
-    Strategies of --strategies-file join the presets in the tournament.  With --from, the
-    report of one `simulate --out` batch file instead.
+    The full report takes about 27 minutes on 2 cores (--quick: about 70 s).  Strategies of
+    --strategies-file join the presets in the tournament.  With --from, the report of one
+    `simulate --out` batch file instead.
     """
     if from_path is not None:
         return _report_from(from_path, out_dir, force)
