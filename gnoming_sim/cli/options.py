@@ -22,7 +22,9 @@ MAX_STUDY_GAMES = 10_000_000  # report --games: per design cell (15x the largest
 MAX_HELD_OUT_GAMES = 10_000_000   # held-out --games per table size: 3 float64 per game kept (240 MB)
 MAX_TUNE_GAMES = 1_000_000    # tune --games/--max-games per candidate: below GEN_STRIDE (2**32) by far
 MAX_POPSIZE = 128             # tune --popsize: (popsize + 1) x max-games float64 objectives <= 1 GiB
-MAX_ROLLOUTS = 1_000_000      # analyse --rollouts/--max-rollouts: n x options x 8 float64 (<= 0.7 GB)
+# analyse --rollouts/--max-rollouts: the analysis keeps every rollout (its estimators regress over
+# them); measured peak 1.6 KB per rollout at 10 options (the most a decision has), so <= 0.8 GB
+MAX_ROLLOUTS = 500_000
 MIN_HALF_WIDTH, MAX_HALF_WIDTH = 1e-3, 1e3   # analyse --half-width, in points
 MAX_TURN = 100_000            # analyse --turn: a round is at most max_turns (<= 100,000) turns
 

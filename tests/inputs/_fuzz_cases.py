@@ -105,7 +105,7 @@ NUMBERS = {
                  "--chunk-size": ["0", str(BIG)], "--seed": ["-1", str(2**64), "1.5"]},
     "play": {"--game": ["-1", str(2**63)], "--round": ["0", "4"], "--seat": ["-1", "4", str(BIG)],
              "--players": ["8", str(BIG)], "--seed": [str(2**64)]},
-    "analyse": {"--players": ["1", "8", str(BIG)], "--rollouts": ["1", "10000000", str(BIG)], "--max-rollouts": ["1", str(BIG)],
+    "analyse": {"--players": ["1", "8", str(BIG)], "--rollouts": ["1", "500001", "10000000", str(BIG)], "--max-rollouts": ["1", "500001", str(BIG)],
                 "--half-width": ["0", "-1", "nan", "1e-300", "1e9", "x"], "--turn": ["-1", "1000000", str(BIG)],
                 "--game": ["-1", str(2**63)], "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)]},
     "compare": {"--games": ["0", str(10**10), str(BIG)], "--threads": ["0", str(BIG)], "--players": ["1", "8"],
