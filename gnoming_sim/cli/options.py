@@ -130,7 +130,8 @@ def seat_strategies(strategy: str | None, seats: str | None, players: int) -> tu
         raise GnomingError("--strategy and --seats exclude each other: give one strategy for every seat, "
                            "or one per seat")
     # None (not given) means random; an empty --strategy '' is a mistake, refused by _names
-    option, spec = ("--seats", seats) if seats is not None else ("--strategy", "random" if strategy is None else strategy)
+    given = "random" if strategy is None else strategy
+    option, spec = ("--seats", seats) if seats is not None else ("--strategy", given)
     names = strategy_names(option, spec, players, (players,) if option == "--seats" else (1, players))
     return tuple(names * players if len(names) == 1 else names)
 
