@@ -14,12 +14,11 @@ from gnoming_sim.game import input_file
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import from_mapping, round_score_bound
 from gnoming_sim.game.rules import RuleConfig
-from gnoming_sim.kernel.policy import registry
 
 
 @pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+def fresh_registry(own_registry):
+    return own_registry
 
 
 def run(*args):
