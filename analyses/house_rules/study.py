@@ -1,6 +1,6 @@
 """The house-rules study: the baseline and seven variants played on the same deals.
 
-The experiment itself is :func:`gnoming_sim.batch.compare.compare` (the engine of
+The experiment itself is :func:`gnoming_sim.experiments.compare.compare` (the engine of
 ``gnoming-sim compare``); this module turns its comparison into findings, a table, a
 figure and CSV frames.  The baseline is always the published rules and deck.
 """
@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.batch.compare import CHANGE_KIND, HOUSE_RULES, KIND, LABELS, MEASURES, compare
+from gnoming_sim.experiments.compare import CHANGE_KIND, HOUSE_RULES, KIND, LABELS, MEASURES, compare
 
 from ..framework.estimates import Estimate
 from ..framework.study import Finding, Precision, Study, StudyResult, Table

@@ -14,7 +14,7 @@ from gnoming_sim.game.errors import GnomingError
 
 def parse_variant(spec: str):
     """``NAME=rules.toml[,deck.toml]`` -> Variant (either file may be empty: ``x=,deck.toml``)."""
-    from gnoming_sim.batch.compare import Variant
+    from gnoming_sim.experiments.compare import Variant
     from gnoming_sim.game.deck import PUBLISHED, load_deck
     from gnoming_sim.game.rules import RuleConfig, load_rules
 
@@ -60,7 +60,7 @@ def render(c) -> str:
     percentage points; :mod:`gnoming_sim.analyses.framework.render`)."""
     from gnoming_sim.analyses.framework.estimates import Estimate
     from gnoming_sim.analyses.framework.render import format_estimate
-    from gnoming_sim.batch.compare import CHANGE_KIND, KIND, LABELS, MEASURES
+    from gnoming_sim.experiments.compare import CHANGE_KIND, KIND, LABELS, MEASURES
 
     def cell(e: dict | None, kind: str) -> str:
         if e is None or not math.isfinite(e["mean"]):
@@ -114,7 +114,7 @@ def render(c) -> str:
 def compare(players, strategy, seats, strategies_path, seed, rotate, variants, house_rules, games, threads,
             out, force, as_json):
     """Play the same games under rules/deck variants; print what each changes, with 95% intervals."""
-    from gnoming_sim.batch import compare as cmp
+    from gnoming_sim.experiments import compare as cmp
 
     opt.check_players(players)
     opt.check_seed(seed)

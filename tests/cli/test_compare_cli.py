@@ -49,7 +49,7 @@ def test_text_prints_shares_in_percent_as_the_report_does(monkeypatch):
     changes of a share in signed percentage points, points otherwise."""
     from gnoming_sim.analyses.framework.estimates import Estimate
     from gnoming_sim.analyses.framework.render import format_estimate
-    from gnoming_sim.batch.compare import CHANGE_KIND, KIND, LABELS
+    from gnoming_sim.experiments.compare import CHANGE_KIND, KIND, LABELS
 
     monkeypatch.chdir(ROOT)
     args = ["compare", *SEATS, "--games", "150", "--variant", "nb=examples/nobounce.toml"]

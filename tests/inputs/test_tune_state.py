@@ -10,8 +10,8 @@ import pickle
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim.batch import tune_state
-from gnoming_sim.batch.tune import TuneSpec, Tuner
+from gnoming_sim.tune import state as tune_state
+from gnoming_sim.tune.tuner import TuneSpec, Tuner
 from gnoming_sim.cli.app import cli
 from gnoming_sim.game.errors import GnomingError
 

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim.batch import tune as tune_mod
-from gnoming_sim.batch import tune_space
-from gnoming_sim.batch.heldout import HELD_OUT_FIRST, Z99, held_out
-from gnoming_sim.batch.tune import GEN_STRIDE, MAX_GENERATIONS, TuneSpec, Tuner, next_games
+from gnoming_sim.tune import tuner as tune_mod
+from gnoming_sim.tune import space as tune_space
+from gnoming_sim.experiments.heldout import HELD_OUT_FIRST, Z99, held_out
+from gnoming_sim.tune.tuner import GEN_STRIDE, MAX_GENERATIONS, TuneSpec, Tuner, next_games
 from gnoming_sim.cli.app import cli
 from gnoming_sim.kernel.policy import registry
 
