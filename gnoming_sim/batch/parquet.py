@@ -24,7 +24,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.errors import GnomingError, one_line
 from gnoming_sim.game.fields import N_FIELDS, NAMES as FIELD_NAMES
 from gnoming_sim.game.rules import ROUNDS
 
@@ -212,7 +212,7 @@ class BatchFile:
             meta = pq.read_metadata(path)
             file_schema = pq.read_schema(path)
         except (pa.ArrowException, OSError) as exc:
-            raise GnomingError(f"--resume: {path} is not a readable Parquet file ({_one_line(exc)})") from None
+            raise GnomingError(f"--resume: {path} is not a readable Parquet file ({one_line(exc)})") from None
         raw = (file_schema.metadata or {}).get(META_KEY)
         if raw is None:
             raise GnomingError(f"--resume: {path} was not written by gnoming-sim simulate (no batch metadata)")
@@ -239,7 +239,3 @@ class BatchFile:
                 table = pf.read_row_group(i)
                 yield first, table
                 first += table.num_rows // per_game
-
-
-def _one_line(exc: Exception) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__

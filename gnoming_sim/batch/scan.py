@@ -30,15 +30,15 @@ import numpy as np
 
 from gnoming_sim.batch.game_sums import GroupSums, Hist
 from gnoming_sim.batch.parquet import META_KEY
-from gnoming_sim.batch.summary import WIN_UNIT, win_credit_from_scores
-from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.rules import ROUNDS
+from gnoming_sim.batch.summary import WIN_UNIT
+from gnoming_sim.kernel.win_credit import win_credit
+from gnoming_sim.game.errors import GnomingError, one_line
+from gnoming_sim.game.rules import HAZARD_PENALTY, ROUNDS
 
 BLOCK_GAMES = 20_000
 FIELDS = ("score", "matched", "unmatched", "negatives", "hazards", "finisher", "bonus", "turns", "stalled",
           "lines")
 COLUMNS = ("game", "round", "seat", "strategy") + FIELDS
-HAZARD_POINTS = 10   # a hazard left in a layout scores +10 (RULES.md section 5)
 
 # per (game, seat), summed over the game's rounds; grouped by strategy and by seat
 SEAT_QUANTITIES = (
@@ -110,11 +110,11 @@ class BatchScan:
         strat = strat3[:, 0, :]
         score = f["score"]
         total = _over_rounds(score).astype(np.int64)
-        win = np.rint(win_credit_from_scores(score) * WIN_UNIT).astype(np.int64)
+        win = np.rint(win_credit(score) * WIN_UNIT).astype(np.int64)
         finisher = f["finisher"] == 1
         stalled = f["stalled"] != 0
         bonus = f["bonus"]
-        hazards = f["hazards"] // HAZARD_POINTS
+        hazards = f["hazards"] // HAZARD_PENALTY
         x = np.stack([
             total, win, _over_rounds(f["turns"]),
             _over_rounds(finisher), _over_rounds(finisher & (bonus < 0)), _over_rounds(finisher & (bonus > 0)),
@@ -188,7 +188,7 @@ def open_batch(path) -> tuple[object, dict]:
         # would grow with the file (measured: +100 MB per million games); off, it stays flat
         pf = pq.ParquetFile(path, pre_buffer=False)
     except (pa.ArrowException, OSError) as exc:
-        raise GnomingError(f"{path} is not a readable Parquet file ({_one_line(exc)})") from None
+        raise GnomingError(f"{path} is not a readable Parquet file ({one_line(exc)})") from None
     raw = (pf.schema_arrow.metadata or {}).get(META_KEY)
     if raw is None:
         raise GnomingError(f"{path} was not written by gnoming-sim simulate (no batch metadata)")
@@ -197,7 +197,7 @@ def open_batch(path) -> tuple[object, dict]:
         players, seats = int(meta["players"]), list(meta["seats"])
         int(meta["games"]), int(meta["seed"]), meta["strategies"], meta["rules"], meta["deck"]
     except (ValueError, TypeError, KeyError) as exc:
-        raise GnomingError(f"{path}: its batch metadata is damaged ({_one_line(exc)})") from None
+        raise GnomingError(f"{path}: its batch metadata is damaged ({one_line(exc)})") from None
     if len(seats) != players or not set(seats) <= set(meta["strategies"]):
         raise GnomingError(f"{path}: its batch metadata is damaged (seats do not match players and strategies)")
     missing = [c for c in COLUMNS if c not in pf.schema_arrow.names]
@@ -245,7 +245,7 @@ def scan_batch(path, progress: Callable[[int], None] | None = None,
                 first += whole // per_game
             advance(batch.num_rows)
     except (pa.ArrowException, OSError) as exc:
-        raise GnomingError(f"{path}: cannot read games {first}.. ({_one_line(exc)}): the file is damaged") from None
+        raise GnomingError(f"{path}: cannot read games {first}.. ({one_line(exc)}): the file is damaged") from None
     if carry is not None:
         raise GnomingError(f"{path} ends inside game {first}: the file is damaged")
     if scan.games > scan.planned_games:
@@ -273,7 +273,3 @@ def _block_columns(batch, names: tuple[str, ...]) -> dict[str, np.ndarray]:
         else:
             cols[c] = col.to_numpy()
     return cols
-
-
-def _one_line(exc: Exception) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.errors import GnomingError, one_line
 from gnoming_sim.game.version import __version__
 
 PROG = "gnoming-sim"
@@ -40,21 +40,18 @@ class _Group(click.Group):
         except _NO_ARGS:
             raise
         except click.UsageError as exc:
-            raise UserError(_one_line(exc.format_message())) from None
+            raise UserError(one_line(exc.format_message())) from None
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except GnomingError as exc:
-            raise UserError(_one_line(str(exc))) from None
+            raise UserError(one_line(str(exc))) from None
         except _NO_ARGS:
             raise
         except click.UsageError as exc:
-            raise UserError(_one_line(exc.format_message())) from None
+            raise UserError(one_line(exc.format_message())) from None
 
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split()) or "error"
 
 
 
@@ -62,6 +59,10 @@ def _one_line(text: str) -> str:
 @click.version_option(__version__, "--version", prog_name=PROG, message="%(prog)s %(version)s")
 def cli():
     """Monte Carlo simulator for the card game Gnoming A Round."""
+    from gnoming_sim.cli import compile_notice
+
+    # every command, whichever kernels it reaches: stderr() is looked up when the notice is due
+    compile_notice.install(lambda text: click.echo(f"{PROG}: {text}", file=stderr()))
 
 
 def stderr():

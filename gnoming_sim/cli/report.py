@@ -49,8 +49,9 @@ def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_pat
     if quick and games is not None:
         raise GnomingError("--quick and --games exclude each other: --quick sets its own small sizes")
     opt.check_at_least("--games", games, 1)
+    opt.check_range("--games", games, 1, opt.MAX_STUDY_GAMES)
     opt.check_at_least("--threads", threads, 1)
-    opt.check_cluster(workers, scheduler, threads)
+    opt.check_cluster(workers, scheduler, threads)   # --workers and --threads ranges as in simulate
     opt.check_seed(seed)
     rules_ = opt.load_rules_file(rules_path)
     deck_ = opt.load_deck_file(deck_path, opt.REPORT_MAX_PLAYERS)
@@ -83,6 +84,7 @@ def _report_from(from_path, out_dir, force) -> None:
 
     ctx = click.get_current_context()
     report_batch.check_from_options(ctx)
+    opt.check_input_file("--from", from_path)   # a named pipe or a device: refused, never opened
     explicit = ctx.get_parameter_source("out_dir") is not click.core.ParameterSource.DEFAULT
     out, summary = report_batch.report_from(from_path, out_dir if explicit else None, force)
     click.echo(f"report: {out / 'index.html'} ({summary['batch']['games']:,} games, "

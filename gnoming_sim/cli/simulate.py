@@ -53,7 +53,6 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
         from gnoming_sim.cli import report_batch
 
         report_batch.check_report_option(out, report_dir, force)
-    opt.notice_cold_cache()
     with open_pool(workers, scheduler, threads) as pool, group.progress_bar(games) as advance:
         outcome = batch.run(threads=threads, progress=advance, pool=pool, notice=_notice)
     summary = outcome.summary

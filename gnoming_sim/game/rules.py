@@ -146,3 +146,11 @@ class RuleConfig:
 def load_rules(path=None) -> RuleConfig:
     """Default rules, or the rules of a TOML file."""
     return RuleConfig() if path is None else RuleConfig.from_toml(path)
+
+
+def mulligan_placeable(face_up_mulligans: int, limit: int) -> bool:
+    """Whether a mulligan may be placed in a layout showing ``face_up_mulligans`` face-up mulligans
+    under the rules' ``mulligan_limit`` (RULES.md §3; 0 = no limit; face-down cards do not count).
+
+    Plain integer code, so a jitted scan can compile this very function (no second copy)."""
+    return limit == 0 or face_up_mulligans < limit

@@ -16,14 +16,13 @@ from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.fields import N_FIELDS, NAMES as FIELD_NAMES
+from gnoming_sim.game.limits import MAX_GAME, MAX_SEED
 from gnoming_sim.game.rules import ROUNDS, RuleConfig
 
 DEFAULT_CHUNK = 16384
 PARALLEL_CHUNK = 64  # games per block handed to a thread
 MC_PARALLEL_CHUNK = 1  # with Monte Carlo seats a game takes ~0.1 s: one at a time keeps the threads even
 TRACE_CAPACITY = 4096  # records per game; longer games are replayed with a larger buffer
-MAX_SEED = 2**64 - 1
-MAX_GAME = 2**63 - 1
 
 
 @dataclass
@@ -102,14 +101,13 @@ def seat_table(players: int, strategies, games: int, first_game: int, rotate: bo
 
 
 def deck_counts(deck_arr: np.ndarray) -> np.ndarray:
+    """int64[N_SLOTS]: the deck's cards per slot, with its size and total card cost (``U_COUNT``, ``U_COST``)."""
     counts = np.zeros(cards.N_SLOTS, dtype=np.int64)
     from gnoming_sim.game.observation import U_COST, U_COUNT
-    from gnoming_sim.game.rules import HAZARD_PENALTY
-
     codes = deck_arr.astype(np.int64)
     np.add.at(counts, codes + cards.SLOT_OFFSET, 1)
     counts[U_COUNT] = codes.size
-    cost = np.where(codes == cards.HAZARD, HAZARD_PENALTY, np.where(codes == cards.MULLIGAN, 0, codes))
+    cost = cards.card_costs(codes)
     counts[U_COST] = int(cost.sum())
     return counts
 
@@ -139,7 +137,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     strategies : one strategy (name or Strategy) for every seat, or one per seat; with a Monte Carlo
         seat (``mc``) the batch is played by the batch kernel registered for its kind (the MC bot's,
         :mod:`gnoming_sim.search.bot`), thousands of times slower than a heuristic
-        (``search.mc_eval.games_per_second``)
+        (``experiments.mc_eval.games_per_second``)
     games : number of games (>= 1); game ``i`` is global game ``first_game + i``
     seed : master seed, 0 <= seed < 2**64; game g draws from streams of (seed, g)
     rules, deck : RuleConfig and Deck (defaults: RULES.md defaults, the published deck)

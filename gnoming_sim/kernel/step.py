@@ -71,7 +71,7 @@ def _offer_initial_flips(t, rules, i):
 @jit
 def start_round(t, rules, r, starter, order, deck_counts):
     """Deal round r from ``order`` (int8[N]) with ``starter`` to begin; the starter's initial flips
-    are pending.  ``deck_counts`` int64[N_SLOTS]: the deck's unseen counts (engine._deck_counts)."""
+    are pending.  ``deck_counts`` int64[N_SLOTS]: the deck's unseen counts (engine.deck_counts)."""
     P = t.fd.shape[0]
     for i in range(P):
         t.turns[i] = 0

@@ -30,12 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gnoming_sim.game.cards import HIDDEN, N_SLOTS, SLOT_OFFSET
+from gnoming_sim.batch.stats import Z95, mean_ci, wilson
+from gnoming_sim.game.cards import HIDDEN, N_SLOTS, SLOT_OFFSET, card_cost
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import Position
-from gnoming_sim.kernel.scoring import card_cost
 
-Z95 = 1.959963984540054
 HORIZONS = ("round", "game")
 PILOT = 1000
 MAX_ROLLOUTS = 400_000
@@ -149,7 +148,7 @@ def design(cov: np.ndarray, s: Setup, pos: Position, steps=("strata", "control")
                 cols += [(own[:, j] == c) - w for c, w in zip(codes[1:], share[1:])]
         else:
             cost = np.zeros(N_SLOTS)
-            cost[codes + SLOT_OFFSET] = [int(card_cost(int(c))) for c in codes]
+            cost[codes + SLOT_OFFSET] = [card_cost(int(c)) for c in codes]
             mean_cost = float(cost[codes + SLOT_OFFSET] @ share)
             cols += [cost[own[:, j] + SLOT_OFFSET] - mean_cost for j in range(fd_me)]
     Z = np.column_stack(cols).astype(np.float64) if cols else np.zeros((n, 0))
@@ -197,13 +196,9 @@ def adjusted_mean(y: np.ndarray, Z: np.ndarray) -> tuple[float, float]:
 
 
 def proportion(x: np.ndarray) -> dict:
-    """Share of ones with a Wilson 95% interval."""
-    n = x.size
-    p = float(x.mean()) if n else float("nan")
-    z2 = Z95 ** 2
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return {"p": p, "ci95": [max(0.0, centre - half), min(1.0, centre + half)], "n": n}
+    """Share of true values of the bool array ``x`` with its Wilson 95% interval (batch.stats.wilson)."""
+    p, lo, hi = wilson(int(np.count_nonzero(x)), int(x.size))
+    return {"p": p, "ci95": [lo, hi], "n": int(x.size)}
 
 
 def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon: str = "round") -> dict:
@@ -252,9 +247,8 @@ def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon
 
 
 def _mean_ci(x):
-    m = float(x.mean())
-    h = Z95 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else float("nan")
-    return [m - h, m + h]
+    _, lo, hi, _ = mean_ci(x) if x.size > 1 else (0, math.nan, math.nan, 0)
+    return [lo, hi]
 
 
 def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos: Position,

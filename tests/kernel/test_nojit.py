@@ -17,7 +17,7 @@ assert numba.config.DISABLE_JIT
 warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)  # xoshiro wraps by design
 import gnoming_sim
 from gnoming_sim.kernel.engine import simulate
-from gnoming_sim.batch.mc_eval import mc_strategy
+from gnoming_sim.experiments.mc_eval import mc_strategy
 
 def play():
     res = {}

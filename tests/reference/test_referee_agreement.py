@@ -6,7 +6,7 @@ must actually occur in the sample.
 """
 import pytest
 
-from gnoming_sim.batch.compare import HOUSE_RULES
+from gnoming_sim.experiments.compare import HOUSE_RULES
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.rules import RuleConfig
 
@@ -113,7 +113,7 @@ def test_every_house_rules_variant_agrees_with_the_referee(variant):
 @pytest.mark.parametrize("players,rules", [(3, RuleConfig()), (4, RuleConfig(discard_draw_must_be_kept=False))])
 def test_monte_carlo_games_agree_with_the_referee(players, rules):
     """The MC bot (small budget) beside heuristic and random seats: the referee accepts every game."""
-    from gnoming_sim.batch.mc_eval import mc_strategy
+    from gnoming_sim.experiments.mc_eval import mc_strategy
 
     seats = [mc_strategy(budget=2), "expert", "random", "builder"][:players]
     c = referee_check(players, 3, seed=17, rules=rules, strategies=seats)

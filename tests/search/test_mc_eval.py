@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.batch.heldout import HELD_OUT_FIRST
-from gnoming_sim.batch.mc_eval import games_per_second, mc_strategy, mc_vs
+from gnoming_sim.experiments.heldout import HELD_OUT_FIRST
+from gnoming_sim.experiments.mc_eval import games_per_second, mc_strategy, mc_vs
 from gnoming_sim.kernel.engine import simulate
 
 
