@@ -9,6 +9,7 @@ import numpy as np
 
 from gnoming_sim.game.cards import HIDDEN, card_name
 from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.naming import pile_name, position_name
 from gnoming_sim.game.observation import CHOICE_NOKEEP, N_SOURCES
 from gnoming_sim.game.position import Option, Position
 from gnoming_sim.game.rules import LAYOUT
@@ -43,12 +44,12 @@ def legal_options(pos: Position) -> list[Option]:
         for k in range(2):
             if mask[1 + k]:
                 top = pos.piles[k][-1]
-                opts.append(Option(f"pile{k}", f"pile {k} ({card_name(top)})", 1 + k, -1))
+                opts.append(Option(f"pile{k}", f"{pile_name(k)} ({card_name(top)})", 1 + k, -1))
         assert len(mask[:N_SOURCES].nonzero()[0]) == len(opts)
         return opts
     row = pos.layouts[pos.me]
     if pos.decision == "hazard_flip":
-        opts = [Option(f"flip{q}", f"flip {q}", -1, -1, flip=q) for q in range(LAYOUT) if mask[q]]
+        opts = [Option(f"flip{q}", f"flip {position_name(q)}", -1, -1, flip=q) for q in range(LAYOUT) if mask[q]]
         return opts + [Option("decline", "decline the flip", -1, -1, flip=LAYOUT)]
     opts = []
     fd_me = int((row == HIDDEN).sum())
@@ -57,7 +58,7 @@ def legal_options(pos: Position) -> list[Option]:
             down = row[q] == HIDDEN
             finishes = bool(down and fd_me == 1 and pos.finisher < 0)
             what = "face down" if down else f"over {card_name(int(row[q]))}"
-            label = f"put at {q} ({what}{', finishes' if finishes else ''})"
+            label = f"put at {position_name(q)}, {what}{', finishes' if finishes else ''}"
             opts.append(Option(f"pos{q}", label, pos.source, q, finishes))
     if mask[CHOICE_NOKEEP]:
         opts.append(Option("discard", f"throw away {card_name(pos.hand)}", pos.source, LAYOUT))
