@@ -33,11 +33,14 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.batch.parquet import BatchFile, ParquetSink, arrays_of, batch_schema, table_of
+from gnoming_sim.batch import batch_writer
+from gnoming_sim.batch.batch_writer import ParquetSink
+from gnoming_sim.batch.parquet import BatchFile, batch_schema, table_of
+from gnoming_sim.batch.safe_write import OutputLock, remove_own, show
 from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.rules import RuleConfig
+from gnoming_sim.game.rules import ROUNDS, RuleConfig
 from gnoming_sim.batch.summary import Tally, build_summary, win_credit_from_scores
 
 DEFAULT_CHUNK_GAMES = 20_000
@@ -327,9 +330,49 @@ class Batch:
         self.chunk_size = int(chunk_size)
         self.schema = batch_schema(spec.names, spec.metadata())
         self.out = None if out is None else check_output(out, resume, force)
-        self.existing = None
-        if resume and self.out.exists():
-            self.existing = BatchFile.open_for_resume(self.out, spec, self.schema)
+        self.existing = None     # the finished games to build on: ``out`` or an interrupted run's partial
+        self.recovered = None    # set when they are the partial's: the sink appends to it
+        self.lock = None if self.out is None else OutputLock(self.out)   # held until run() ends
+        if self.out is not None:
+            self._find_existing(resume, force)
+
+    def _find_existing(self, resume: bool, force: bool) -> None:
+        """What ``out`` and an interrupted run's partial beside it hold, under the output's lock.
+
+        ``--resume`` builds on whichever holds more games of this batch (the partial when it
+        proves the same batch and ``out`` is of another); ``--force`` removes a partial; a
+        fresh run refuses a partial that holds games.
+        """
+        partial, index = batch_writer.partial_paths(self.out)
+        if force:
+            remove_own(partial)
+            remove_own(index)
+            return
+        rec = batch_writer.recover(self.out)
+        if rec is not None and not rec.games:
+            remove_own(partial)   # nothing complete in it: nothing to lose
+            remove_own(index)
+            rec = None
+        if rec is not None and not resume:
+            raise GnomingError(f"--out {show(self.out)}: {show(partial.name)} holds {rec.games} games of an "
+                               "interrupted run; add --resume to complete it or --force to start over")
+        if not resume:
+            return
+        part = None
+        if rec is not None:
+            rec.seal()
+            part = BatchFile.open_for_resume(partial, self.spec, self.schema, label=show(partial))
+        final = None
+        if self.out.exists():
+            try:
+                final = BatchFile.open_for_resume(self.out, self.spec, self.schema, label=show(self.out))
+            except GnomingError:
+                if part is None:
+                    raise
+        if part is not None and (final is None or part.games >= final.games):
+            self.existing, self.recovered = part, rec
+        else:
+            self.existing = final
 
     @property
     def resumed_games(self) -> int:
@@ -355,28 +398,58 @@ class Batch:
             if pool is None:
                 pool = InProcess(threads, should_stop=lambda: signals.stop_requested,
                                  on_block=lambda lo, k: report(lo + k))
-            if self.existing is not None and self.resumed_games == self.spec.games:
-                self._read_existing(tally, None)  # already complete: nothing to write
-                done, stopped = self.resumed_games, None
-            else:
-                sink = ParquetSink(self.out, self.schema, self.resumed_games) if self.out else None
-                try:
-                    self._read_existing(tally, sink)
-                    report(self.resumed_games)
-                    done, stopped, abrupt = self._play(tally, sink, pool, report, signals, stop_after_chunks)
-                finally:
-                    if sink is not None:
-                        sink.close()
+            try:
+                done, stopped, abrupt = self._write(tally, pool, report, signals, stop_after_chunks)
+            finally:
+                if self.lock is not None:
+                    self.lock.release()
         wall = time.perf_counter() - t0
         return self._outcome(tally, done, stopped, wall, abrupt)
 
     # ------------------------------------------------------------------ parts of run
+    def _write(self, tally, pool, report, signals, stop_after_chunks):
+        """Tally what exists, play the rest into the sink: ``(games done, stopped by, abrupt)``.
+
+        On an error the sink keeps its partial file when it holds new games (``--resume``
+        continues from there) and ``out`` is left as it was.
+        """
+        if self.existing is not None and self.resumed_games == self.spec.games:
+            self._read_existing(tally, None)  # already complete: nothing to write
+            if self.recovered is not None:    # complete in the partial: publish it
+                self._sink().close()
+            return self.resumed_games, None, False
+        copy = self.recovered is None
+        if not copy:
+            self._read_existing(tally, None)  # checked before the partial is appended to
+        sink = self._sink() if self.out else None
+        try:
+            if copy:
+                self._read_existing(tally, sink)
+            report(self.resumed_games)
+            result = self._play(tally, sink, pool, report, signals, stop_after_chunks)
+        except BaseException:
+            if sink is not None:
+                sink.abandon()
+            raise
+        if sink is not None:
+            sink.close()
+        return result
+
+    def _sink(self) -> ParquetSink:
+        """A new partial (fresh run, or a resume that copies ``out``), or the recovered one reopened:
+        its games count as new, since publishing it completes (or replaces) ``out``."""
+        min_games = 0 if self.recovered is not None else self.resumed_games
+        return ParquetSink(self.out, self.schema, min_games, per_game=ROUNDS * self.spec.players,
+                           resume=self.recovered)
+
     def _read_existing(self, tally: Tally, sink) -> None:
-        """Tally the finished games of the file being resumed (and copy them into ``sink``)."""
+        """Tally the finished games of the file being resumed (and copy them into ``sink``).
+
+        Every row group is checked first (:meth:`BatchFile.row_groups`): a damaged one stops
+        the run with the game it fails at, before anything is written."""
         if self.existing is None:
             return
-        for first, table in self.existing.row_groups():
-            stats, seat_strategy = arrays_of(table, self.spec.names, self.spec.players, first)
+        for first, stats, seat_strategy in self.existing.row_groups():
             tally.add(stats, seat_strategy, win_credit_from_scores(stats[..., F_SCORE]))
             if sink is not None:  # rebuilt, not copied: every row group gets the same dictionary
                 sink.write(table_of(first, stats, seat_strategy, self.spec.names), len(stats))
