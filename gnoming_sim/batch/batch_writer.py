@@ -142,11 +142,12 @@ class ParquetSink:
     ``min_games``: the games the output held before (a resume); :meth:`close` replaces it
     only with more.  ``resume``: a :class:`Recovered` partial to append to, instead of a new
     one.  ``per_game``: rows per game (row groups are cut only between games).
+    ``resumable``: the command has a ``--resume`` (else a failed run's partial is removed).
     """
 
     def __init__(self, out: Path, schema, min_games: int = 0, *, per_game: int = 1,
-                 resume: Recovered | None = None, option: str = "--out"):
-        self.out, self.option, self.per_game = Path(out), option, per_game
+                 resume: Recovered | None = None, option: str = "--out", resumable: bool = True):
+        self.out, self.option, self.per_game, self.resumable = Path(out), option, per_game, resumable
         self.partial, self.index = partial_paths(self.out)
         self.min_games, self.schema = min_games, schema
         self.lock = OutputLock(self.out, option)
@@ -233,14 +234,14 @@ class ParquetSink:
 
     def _failed(self, exc: OSError) -> GnomingError:
         kept = f"{show(self.out)} is unchanged" if self.out.exists() else "no file was published"
-        if self.games > self.min_games:
+        if self.games > self.min_games and self.resumable:
             kept += (f"; the {self.games} games written so far are kept in {show(self.partial.name)}: "
                      "run the same command with --resume once the disk is fixed")
         return GnomingError(f"{self.option} {show(self.out)}: cannot write ({reason(exc)}); {kept}")
 
     def abandon(self) -> None:
         """After an error: keep the partial (for ``--resume``) if it holds new games, else remove it."""
-        if self.games > self.min_games:
+        if self.games > self.min_games and self.resumable:
             self._close_fds()
             self.lock.release()
         else:

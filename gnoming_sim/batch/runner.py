@@ -411,7 +411,8 @@ class Batch:
         """Tally what exists, play the rest into the sink: ``(games done, stopped by, abrupt)``.
 
         On an error the sink keeps its partial file when it holds new games (``--resume``
-        continues from there) and ``out`` is left as it was.
+        continues from there) and ``out`` is left as it was; on an interrupt the finished
+        games are published, as when the run stops at a signal.
         """
         if self.existing is not None and self.resumed_games == self.spec.games:
             self._read_existing(tally, None)  # already complete: nothing to write
@@ -427,6 +428,10 @@ class Batch:
                 self._read_existing(tally, sink)
             report(self.resumed_games)
             result = self._play(tally, sink, pool, report, signals, stop_after_chunks)
+        except KeyboardInterrupt:   # an interrupt that is not ours: keep the finished chunks, as ours do
+            if sink is not None:
+                sink.close()
+            raise
         except BaseException:
             if sink is not None:
                 sink.abandon()

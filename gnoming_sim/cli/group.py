@@ -54,6 +54,8 @@ class _Group(click.Group):
 
 
 def _one_line(text: str) -> str:
+    # a file name that is not UTF-8 reaches here with surrogate escapes: print them as \xNN
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     return " ".join(text.split()) or "error"
 
 
