@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 export NUMBA_CACHE_DIR
 
-.PHONY: setup test test-fast bench report clean
+.PHONY: setup test test-fast bench report golden clean
 
 setup: $(STAMP)
 
@@ -21,6 +21,10 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(VENV)/bin/python -m pytest -m "not slow"
+
+# rewrite tests/golden/fingerprints.json: only when behaviour is meant to change (say why in the commit)
+golden: $(STAMP)
+	$(VENV)/bin/python tests/golden/_golden.py --write
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py
