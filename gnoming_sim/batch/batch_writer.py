@@ -6,7 +6,8 @@ both created exclusively (never through a link) under the output's lock:
 ``.NAME.partial``
     ``PAR1`` then the bytes of every row group written so far, back to back: each chunk is
     encoded as a small standalone Parquet file in memory, and its row group's bytes are
-    appended here and synced.
+    appended here and synced.  Every page carries a CRC (``write_page_checksum``), which
+    readers here verify.
 ``.NAME.partial.index``
     One record per chunk (the row groups' footer metadata, offsets moved to where the
     bytes now lie, the file length and games so far), with a CRC, appended and synced
@@ -101,7 +102,8 @@ def _segment(table, players_rows: int) -> tuple[memoryview, list, list]:
 
     step = max(1, MAX_GROUP_ROWS // players_rows) * players_rows
     buf = pa.BufferOutputStream()
-    with pq.ParquetWriter(buf, table.schema, compression="zstd") as writer:
+    # page checksums: a flipped byte in a page is found when the file is read back, not decoded silently
+    with pq.ParquetWriter(buf, table.schema, compression="zstd", write_page_checksum=True) as writer:
         for lo in range(0, max(table.num_rows, 1), step):
             part = table.slice(lo, step)
             writer.write_table(part, row_group_size=max(part.num_rows, 1))

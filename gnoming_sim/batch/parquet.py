@@ -273,7 +273,7 @@ class BatchFile:
 
         first = 0
         try:
-            with pq.ParquetFile(self.path) as pf:
+            with pq.ParquetFile(self.path, page_checksum_verification=True) as pf:
                 for i in range(pf.num_row_groups):
                     table = pf.read_row_group(i)
                     stats, seat_strategy = arrays_of(table, self.names, self.players, first)
