@@ -242,8 +242,10 @@ def scan_batch(path, progress: Callable[[int], None] | None = None,
                 scan.add_block(first, {c: v[:whole] for c, v in cols.items()})
                 first += whole // per_game
             advance(batch.num_rows)
-    except (pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError, ValueError) as exc:
         raise GnomingError(f"{path}: cannot read games {first}.. ({_one_line(exc)}): the file is damaged") from None
+    finally:
+        pf.close()
     if carry is not None:
         raise GnomingError(f"{path} ends inside game {first}: the file is damaged")
     if scan.games > scan.planned_games:

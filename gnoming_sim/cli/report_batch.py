@@ -55,6 +55,7 @@ def report_from(path, out=None, force: bool = False, option: str = "--out") -> t
     src = Path(path)
     pf, _ = open_batch(src)
     rows = pf.metadata.num_rows
+    pf.close()
     target = default_out(src) if out is None else Path(out)
     check_out(target, force, option, inputs=[src])
     try:
