@@ -161,9 +161,13 @@ class ParquetSink:
                 self._reopen(resume)
         except OSError as exc:
             self._close_fds()
+            if resume is None:   # a new partial holds nothing yet
+                remove_own(self.partial)
+                remove_own(self.index)
             self.lock.release()
-            raise GnomingError(f"{option} {show(self.out)}: cannot write {show(self.partial)} "
-                               f"({reason(exc)})") from None
+            kept = "it is unchanged" if self.out.exists() else "nothing was written"
+            raise GnomingError(f"{option} {show(self.out)}: cannot write {show(self.partial.name)} "
+                               f"({reason(exc)}); {kept}") from None
 
     def _create(self, schema) -> None:
         remove_own(self.partial)   # a crashed run's leftovers (the caller decided they may go)
@@ -211,17 +215,25 @@ class ParquetSink:
             self.discard()
             return
         try:
-            write_all(self.fd, footer_bytes(self.template, self.groups, self.rows))
-            io.fsync(self.fd)
-            self._verify()
-            io.replace(self.partial, self.out)
-            fsync_dir(self.out.parent)
-        except OSError as exc:
-            raise self._failed(exc) from None
+            try:
+                write_all(self.fd, footer_bytes(self.template, self.groups, self.rows))
+                io.fsync(self.fd)
+                self._verify()
+                io.replace(self.partial, self.out)
+            except OSError as exc:
+                if not self.resumable:
+                    remove_own(self.partial)
+                    remove_own(self.index)
+                raise self._failed(exc) from None
+            remove_own(self.index)
+            try:
+                fsync_dir(self.out.parent)
+            except OSError as exc:
+                raise GnomingError(f"{self.option} {show(self.out)}: written whole, but its folder could not be "
+                                   f"synced ({reason(exc)}): a power cut could still lose it") from None
         finally:
             self._close_fds()
             self.lock.release()
-        remove_own(self.index)
 
     def _verify(self) -> None:
         """Read the footer back: every row group, every row, where the index says."""

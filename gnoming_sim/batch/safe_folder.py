@@ -115,6 +115,7 @@ class StagedDir:
             self.lock.release()
             raise GnomingError(f"{option} {show(self.out)}: cannot write beside it ({reason(exc)})") from None
         self.files: list[str] = []
+        self.touched = False
 
     def write(self, name: str, data: bytes | str) -> None:
         """Write the file ``name`` of the report (a plain name, no folder), synced."""
@@ -169,6 +170,7 @@ class StagedDir:
     def _merge(self, ours: set[str]) -> None:
         """Rename the new files in one by one; the earlier report's other files go; foreign files stay."""
         out = self.out
+        self.touched = True   # from here a failure can leave new files beside old ones
         for name in self.files:
             io.replace(self.path / name, out / name)
         for name in sorted(ours - set(self.files) - {MANIFEST}):
@@ -198,13 +200,15 @@ def staged_report(out: Path, option: str = "--out"):
     """``with staged_report(out) as stage: stage.write(...)``: published when the block ends.
 
     A disk error while writing or publishing is a one-line GnomingError; ``out`` is then
-    unchanged (with foreign files present, a failure part-way through the renames can
-    leave new files beside old ones, never a foreign file lost).
+    unchanged, except that with foreign files present a failure part-way through the
+    file-by-file renames leaves new files beside old ones (and says so), never a file lost.
     """
     with StagedDir(out, option) as stage:
         try:
             yield stage
             stage.publish()
         except OSError as exc:
-            kept = "it is unchanged" if os.path.lexists(out) else "nothing was written"
+            kept = ("some of its files are new, some old (the files gnoming-sim did not write are kept): "
+                    "run the command again" if stage.touched else
+                    "it is unchanged" if os.path.lexists(out) else "nothing was written")
             raise GnomingError(f"{option} {show(out)}: cannot write the report ({reason(exc)}); {kept}") from None

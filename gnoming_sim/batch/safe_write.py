@@ -243,13 +243,17 @@ def write_file(path, data: bytes | str, option: str = "--out") -> None:
                 raise OSError(errno.EIO, "the written file reads back differently")
             io.replace(tmp, path)
             tmp = None
-            fsync_dir(path.parent)
         except OSError as exc:
             raise GnomingError(f"{option} {show(path)}: cannot write it ({reason(exc)}); "
                                f"{'it is unchanged' if path.exists() else 'nothing was written'}") from None
         finally:
             if tmp is not None:
                 remove_own(tmp)
+        try:
+            fsync_dir(path.parent)
+        except OSError as exc:
+            raise GnomingError(f"{option} {show(path)}: written whole, but its folder could not be synced "
+                               f"({reason(exc)}): a power cut could still lose it") from None
 
 
 def _read_back(path: Path) -> bytes:

@@ -24,10 +24,14 @@ def run_cli(*args):
     return CliRunner().invoke(cli, [os.fspath(a) if isinstance(a, os.PathLike) else str(a) for a in args])
 
 
-def assert_one_line_exit2(result, fragment: str = "") -> str:
-    """The command ended with exit 2 and exactly one line on stderr, ``gnoming-sim: error: ...``."""
+def assert_one_line_exit2(result, fragment: str = "", progress: bool = False) -> str:
+    """The command ended with exit 2 and exactly one line on stderr, ``gnoming-sim: error: ...``
+    (``progress``: after the study report's progress lines, which it prints as it goes)."""
     assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
     lines = result.stderr.splitlines()
+    if progress:
+        assert not any("error" in x.lower() or "Traceback" in x for x in lines[:-1]), result.stderr
+        lines = lines[-1:]
     assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: "), result.stderr
     assert fragment in lines[0], lines[0]
     return lines[0]
