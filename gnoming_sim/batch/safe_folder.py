@@ -115,7 +115,8 @@ class StagedDir:
             self.lock.release()
             raise GnomingError(f"{option} {show(self.out)}: cannot write beside it ({reason(exc)})") from None
         self.files: list[str] = []
-        self.touched = False
+        self.touched = False     # the file-by-file renames have begun
+        self.published = False   # the report is in place; only the folder sync is left
 
     def write(self, name: str, data: bytes | str) -> None:
         """Write the file ``name`` of the report (a plain name, no folder), synced."""
@@ -145,6 +146,7 @@ class StagedDir:
         out, parent = self.out, self.out.parent
         if not os.path.lexists(out):
             io.rename(self.path, out)
+            self.published = True
             fsync_dir(parent)
             return
         ours = written_files(out) or set()
@@ -163,6 +165,7 @@ class StagedDir:
             except BaseException:
                 os.rename(trash / "report", out)   # put the previous report back
                 raise
+            self.published = True
             fsync_dir(parent)
         finally:
             shutil.rmtree(trash, ignore_errors=True)
@@ -170,15 +173,16 @@ class StagedDir:
     def _merge(self, ours: set[str]) -> None:
         """Rename the new files in one by one; the earlier report's other files go; foreign files stay."""
         out = self.out
-        self.touched = True   # from here a failure can leave new files beside old ones
         for name in self.files:
             io.replace(self.path / name, out / name)
+            self.touched = True   # from here a failure can leave new files beside old ones
         for name in sorted(ours - set(self.files) - {MANIFEST}):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(out / name)
         io.replace(self.path / MANIFEST, out / MANIFEST)
-        fsync_dir(out)
+        self.published = True
         os.rmdir(self.path)
+        fsync_dir(out)
 
     def discard(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
@@ -208,6 +212,9 @@ def staged_report(out: Path, option: str = "--out"):
             yield stage
             stage.publish()
         except OSError as exc:
+            if stage.published:
+                raise GnomingError(f"{option} {show(out)}: the report is written whole, but its folder could not "
+                                   f"be synced ({reason(exc)}): a power cut could still lose it") from None
             kept = ("some of its files are new, some old (the files gnoming-sim did not write are kept): "
                     "run the command again" if stage.touched else
                     "it is unchanged" if os.path.lexists(out) else "nothing was written")
