@@ -29,7 +29,7 @@ from dataclasses import dataclass, field as dataclass_field
 from pathlib import Path
 
 from gnoming_sim.batch import thrift_compact as tc
-from gnoming_sim.batch.safe_write import (OutputLock, create_exclusive, fsync_dir, io, open_own_file, reason,
+from gnoming_sim.batch.safe_write import (OutputLock, arrow_path, create_exclusive, fsync_dir, io, open_own_file, reason,
                                           remove_own, show, write_all)
 from gnoming_sim.game.errors import GnomingError
 
@@ -240,7 +240,8 @@ class ParquetSink:
         import pyarrow.parquet as pq
 
         try:
-            meta = pq.read_metadata(self.partial)
+            with arrow_path(self.partial) as name:
+                meta = pq.read_metadata(name)
         except Exception as exc:  # pyarrow's own error types: say what was found in one line
             raise OSError(errno.EIO, f"the finished file does not read back ({type(exc).__name__})") from None
         if meta.num_rows != self.rows or meta.num_row_groups != len(self.groups):

@@ -24,6 +24,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from gnoming_sim.batch.safe_write import arrow_path
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.deck import check_players
 from gnoming_sim.game.fields import (F_BONUS, F_HAZARDS, F_MATCHED, F_NEGATIVES, F_SCORE, F_UNMATCHED,
@@ -129,7 +130,8 @@ def read_metadata(path) -> dict:
     """The batch facts stored in a batch file (the JSON object under :data:`META_KEY`), checked."""
     import pyarrow.parquet as pq
 
-    raw = (pq.read_schema(path).metadata or {}).get(META_KEY)
+    with arrow_path(path) as name:
+        raw = (pq.read_schema(name).metadata or {}).get(META_KEY)
     if raw is None:
         raise GnomingError(f"{path} was not written by gnoming-sim simulate (no batch metadata)")
     return parse_metadata(raw, path)
@@ -244,8 +246,9 @@ class BatchFile:
 
         label = label or str(path)
         try:
-            meta = pq.read_metadata(path)
-            file_schema = pq.read_schema(path)
+            with arrow_path(path) as name:
+                meta = pq.read_metadata(name)
+                file_schema = pq.read_schema(name)
         except (pa.ArrowException, OSError, ValueError) as exc:
             raise GnomingError(f"--resume: {label} is not a readable Parquet file ({_one_line(exc)})") from None
         raw = (file_schema.metadata or {}).get(META_KEY)
@@ -273,7 +276,7 @@ class BatchFile:
 
         first = 0
         try:
-            with pq.ParquetFile(self.path, page_checksum_verification=True) as pf:
+            with arrow_path(self.path) as name, pq.ParquetFile(name, page_checksum_verification=True) as pf:
                 for i in range(pf.num_row_groups):
                     table = pf.read_row_group(i)
                     stats, seat_strategy = arrays_of(table, self.names, self.players, first)

@@ -122,7 +122,7 @@ class StagedDir:
         """Write the file ``name`` of the report (a plain name, no folder), synced."""
         if "/" in name or name in ("", ".", "..", MANIFEST):
             raise ValueError(f"not a report file name: {name!r}")
-        raw = data.encode("utf-8") if isinstance(data, str) else data
+        raw = show(data).encode("utf-8") if isinstance(data, str) else data   # a file name's bad bytes as \xNN
         fd = create_exclusive(self.path / name)
         try:
             write_all(fd, raw)

@@ -55,6 +55,23 @@ def show(path) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+@contextlib.contextmanager
+def arrow_path(path):
+    """``path`` as pyarrow can open it.  pyarrow takes only names that encode as UTF-8: another
+    name is reached through ``/proc/self/fd`` of a descriptor held for the block."""
+    text = os.fspath(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            yield f"/proc/self/fd/{fd}"
+        finally:
+            os.close(fd)
+        return
+    yield text
+
+
 def reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
@@ -229,7 +246,7 @@ def write_file(path, data: bytes | str, option: str = "--out") -> None:
     Raises GnomingError (one line) when the disk refuses it: ``path`` is then unchanged.
     """
     path = Path(path)
-    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    raw = show(data).encode("utf-8") if isinstance(data, str) else bytes(data)
     with OutputLock(path, option):
         tmp = None
         try:

@@ -29,6 +29,7 @@ import numpy as np
 
 from gnoming_sim.batch.game_sums import GroupSums, Hist
 from gnoming_sim.batch.parquet import META_KEY, parse_metadata
+from gnoming_sim.batch.safe_write import arrow_path
 from gnoming_sim.batch.summary import WIN_UNIT, win_credit_from_scores
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import ROUNDS
@@ -190,7 +191,8 @@ def open_batch(path) -> tuple[object, dict]:
     try:
         # pre_buffer keeps every row group's buffered bytes until the reader closes: memory
         # would grow with the file (measured: +100 MB per million games); off, it stays flat
-        pf = pq.ParquetFile(path, pre_buffer=False, page_checksum_verification=True)
+        with arrow_path(path) as name:
+            pf = pq.ParquetFile(name, pre_buffer=False, page_checksum_verification=True)
     except (pa.ArrowException, OSError) as exc:
         raise GnomingError(f"{path} is not a readable Parquet file ({_one_line(exc)})") from None
     raw = (pf.schema_arrow.metadata or {}).get(META_KEY)

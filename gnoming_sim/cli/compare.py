@@ -6,6 +6,7 @@ import json
 import click
 
 from gnoming_sim.cli import group  # group.stderr is looked up at call time (tests swap it)
+from gnoming_sim.batch.safe_write import show
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli
 from gnoming_sim.game.errors import GnomingError
@@ -113,5 +114,5 @@ def compare(players, strategy, seats, strategies_path, seed, rotate, variants, h
     else:
         click.echo(cmp.format_comparison(result), nl=False)
         if out is not None:
-            click.echo(f"rows: {out}")
+            click.echo(f"rows: {show(out)}")
 

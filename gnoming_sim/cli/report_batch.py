@@ -91,4 +91,6 @@ def check_report_option(out, report_dir, force: bool, inputs=()) -> None:
 def report_after_simulate(out, report_dir, force: bool) -> None:
     """Write the report of the finished batch ``out``; one line on stderr (stdout may be JSON)."""
     target, summary = report_from(out, report_dir, force, "--report")
-    click.echo(f"report: {target / 'index.html'}", err=True)
+    from gnoming_sim.batch.safe_write import show
+
+    click.echo(f"report: {show(target / 'index.html')}", err=True)

@@ -82,12 +82,14 @@ def _report_interruption(outcome) -> None:
     """
     import signal
 
+    from gnoming_sim.batch.safe_write import show
+
     if outcome.out is None:
         kept = "nothing was saved (no --out); the summary above covers the games played"
     elif outcome.games_done > outcome.resumed_games:
-        kept = f"{outcome.out} holds them; run the same command with --resume to finish"
+        kept = f"{show(outcome.out)} holds them; run the same command with --resume to finish"
     elif outcome.out.exists():
-        kept = f"no new game was finished; {outcome.out} is unchanged"
+        kept = f"no new game was finished; {show(outcome.out)} is unchanged"
     else:
         kept = "no game was finished; nothing was written"
     how = "at once, dropping the chunk in progress" if outcome.abrupt else "after the block in progress"
