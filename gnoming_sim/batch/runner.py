@@ -21,10 +21,7 @@ Either way the results come back in chunk order and go through the same writer a
 """
 from __future__ import annotations
 
-import os
 import signal
-import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,10 +30,11 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.batch import batch_writer
 from gnoming_sim.batch.batch_writer import ParquetSink
-from gnoming_sim.batch.parquet import BatchFile, batch_schema, table_of
-from gnoming_sim.batch.safe_write import OutputLock, remove_own, show
+from gnoming_sim.batch.interrupts import Interrupts
+from gnoming_sim.batch.output import check_output, find_existing
+from gnoming_sim.batch.parquet import batch_schema, table_of
+from gnoming_sim.batch.safe_write import OutputLock
 from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
 from gnoming_sim.game.errors import GnomingError
@@ -214,37 +212,6 @@ def _check_int(name: str, value, low: int, high: int | None = None) -> None:
         raise GnomingError(f"{name} must be {bound}, got {value}")
 
 
-def check_output(out, resume: bool = False, force: bool = False, resumable: bool = True) -> Path:
-    """Check that ``out`` can be written, before anything runs; return it as a Path.
-
-    An existing file is only completed (``resume``) or replaced (``force``), never
-    overwritten by accident.  ``resumable``: the command has a ``--resume`` to suggest.
-    """
-    path = Path(out)
-    if resume and force:
-        raise GnomingError("--resume and --force exclude each other (complete the file, or start over)")
-    if path.is_dir():
-        raise GnomingError(f"--out {path} is a directory")
-    parent = path.parent
-    if not parent.is_dir():
-        # name the first part of the path that is a file (games.parquet/x.parquet), else the missing folder
-        blocker = next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), None)
-        if blocker is not None:
-            raise GnomingError(f"--out {path}: {blocker} is a file, not a directory")
-        raise GnomingError(f"--out {path}: directory {parent} does not exist")
-    try:
-        with tempfile.TemporaryFile(dir=parent):
-            pass
-    except OSError as exc:
-        raise GnomingError(f"--out {path}: cannot write in {parent} ({exc.strerror or exc})") from None
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise GnomingError(f"--out {path}: directory {parent} is not writable")
-    if path.exists() and not (resume or force):
-        hint = "add --resume to complete it or --force to replace it" if resumable else "add --force to replace it"
-        raise GnomingError(f"--out {path} already exists; {hint}")
-    return path
-
-
 @dataclass
 class Outcome:
     """What :meth:`Batch.run` did: the summary of every game in the batch so far."""
@@ -260,78 +227,6 @@ class Outcome:
     @property
     def complete(self) -> bool:
         return self.games_done == self.games_total
-
-
-class _Interrupts:
-    """Catch SIGINT and SIGTERM while a batch runs (main thread only).
-
-    The first signal sets ``signum``: the batch stops after the running block of games
-    (see :func:`play_chunk`) and keeps every game played.  ``notice(text)`` tells the user
-    at once.  A second signal stops at once: while a chunk is being played it raises
-    KeyboardInterrupt there (the chunk in progress is dropped, nothing partial is written);
-    at any other moment the batch is about to stop anyway.
-    """
-
-    def __init__(self, notice: Callable[[str], None] | None = None):
-        self.signum = None
-        self.count = 0
-        self.waiting = False   # True while the batch waits for a chunk: a second signal may abort it
-        self.notice = notice
-        self._old = {}
-        self._wakeup = None    # (read end, write end, previous wakeup fd)
-
-    def _handle(self, signum, frame):
-        # Python runs a handler once however often a signal arrived while the kernel ran (two
-        # Ctrl-C in one block): the wakeup fd gets a byte per delivery, so count those
-        self.count += max(1, self._deliveries())
-        if self.signum is None:
-            self.signum = signum
-            if self.notice is not None:
-                again = "Ctrl-C again" if signum == signal.SIGINT else "send it again"
-                self.notice(f"{signal.Signals(signum).name}: stopping after the current block of games; "
-                            f"{again} to stop now")
-        if self.count >= 2 and self.waiting:
-            raise KeyboardInterrupt
-
-    def _deliveries(self) -> int:
-        """SIGINT and SIGTERM deliveries since the last call (0 without a wakeup fd)."""
-        if self._wakeup is None:
-            return 0
-        try:
-            data = os.read(self._wakeup[0], 4096)
-        except (BlockingIOError, InterruptedError):
-            return 0
-        return sum(b in (signal.SIGINT, signal.SIGTERM) for b in data)
-
-    @property
-    def stop_requested(self) -> bool:
-        return self.signum is not None
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self._old[sig] = signal.signal(sig, self._handle)
-            r, w = os.pipe()
-            os.set_blocking(r, False)
-            os.set_blocking(w, False)
-            previous = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
-            if previous != -1:   # someone else's (an event loop's): leave it theirs
-                signal.set_wakeup_fd(previous)
-                os.close(r)
-                os.close(w)
-            else:
-                self._wakeup = (r, w)
-        return self
-
-    def __exit__(self, *exc):
-        if self._wakeup is not None:
-            signal.set_wakeup_fd(-1)
-            for fd in self._wakeup:
-                os.close(fd)
-            self._wakeup = None
-        for sig, old in self._old.items():
-            signal.signal(sig, old)
-        return False
 
 
 class Batch:
@@ -362,45 +257,7 @@ class Batch:
         self.recovered = None    # set when they are the partial's: the sink appends to it
         self.lock = None if self.out is None else OutputLock(self.out)   # held until run() ends
         if self.out is not None:
-            self._find_existing(resume, force)
-
-    def _find_existing(self, resume: bool, force: bool) -> None:
-        """What ``out`` and an interrupted run's partial beside it hold, under the output's lock.
-
-        ``--resume`` builds on whichever holds more games of this batch (the partial when it
-        proves the same batch and ``out`` is of another); ``--force`` removes a partial; a
-        fresh run refuses a partial that holds games.
-        """
-        partial, index = batch_writer.partial_paths(self.out)
-        if force:
-            remove_own(partial)
-            remove_own(index)
-            return
-        rec = batch_writer.recover(self.out)
-        if rec is not None and not rec.games:
-            remove_own(partial)   # nothing complete in it: nothing to lose
-            remove_own(index)
-            rec = None
-        if rec is not None and not resume:
-            raise GnomingError(f"--out {show(self.out)}: {show(partial.name)} holds {rec.games} games of an "
-                               "interrupted run; add --resume to complete it or --force to start over")
-        if not resume:
-            return
-        part = None
-        if rec is not None:
-            rec.seal()
-            part = BatchFile.open_for_resume(partial, self.spec, self.schema, label=show(partial))
-        final = None
-        if self.out.exists():
-            try:
-                final = BatchFile.open_for_resume(self.out, self.spec, self.schema, label=show(self.out))
-            except GnomingError:
-                if part is None:
-                    raise
-        if part is not None and (final is None or part.games >= final.games):
-            self.existing, self.recovered = part, rec
-        else:
-            self.existing = final
+            self.existing, self.recovered = find_existing(self.out, spec, self.schema, resume, force)
 
     @property
     def resumed_games(self) -> int:
@@ -422,7 +279,7 @@ class Batch:
         report = _Monotone(progress)
         t0 = time.perf_counter()
         abrupt = False
-        with _Interrupts(notice) as signals:
+        with Interrupts(notice) as signals:
             if pool is None:
                 pool = InProcess(threads, should_stop=lambda: signals.stop_requested,
                                  on_block=lambda lo, k: report(lo + k))

@@ -14,7 +14,7 @@ import pytest
 
 from gnoming_sim.analyses import report as report_module
 from gnoming_sim.analyses.hazard_risk import HazardRisk
-from gnoming_sim.batch.runner import FIRST_BLOCK_GAMES, BatchSpec, run_batch
+from gnoming_sim.batch.runner import BatchSpec, run_batch
 from conftest import SIM, assert_one_line_exit2, run_cli
 
 
@@ -75,11 +75,14 @@ def test_two_ctrl_c_within_one_block_stop_at_once(tmp_path):
         time.sleep(0.02)
         os.kill(os.getpid(), signal.SIGINT)
 
+    calls = []
+
     def progress(done):
-        if done >= FIRST_BLOCK_GAMES and not sent:   # the next block starts when this returns
+        calls.append(done)
+        if len(calls) == 5:   # blocks have grown to about BLOCK_SECONDS: the next one starts now
             sent.append(done)
             threading.Timer(0.05, twice).start()
 
     got = run_batch(spec, tmp_path / "b.parquet", chunk_size=200_000, progress=progress, threads=1)
-    assert sent and got.stopped_by == "SIGINT" and got.abrupt, (got.games_done, got.abrupt)
+    assert sent and got.stopped_by == "SIGINT" and got.abrupt, (calls, got.games_done, got.abrupt)
     assert got.games_done == 0 and not (tmp_path / "b.parquet").exists()
