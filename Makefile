@@ -1,4 +1,5 @@
 # Quick start: `make report`, `make test`.
+# Both build .venv; gnoming-sim is then .venv/bin/gnoming-sim (or `source .venv/bin/activate`).
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
@@ -29,7 +30,8 @@ golden: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py
 
-# the HTML report (reports/index.html, figures, summary.json): about 10 minutes on 2 cores
+# the HTML report (reports/index.html, figures, summary.json): about 27 minutes on 2 cores
+# (the committed report took 26 min 39 s; `gnoming-sim report --quick` previews it in about 70 s)
 report: $(STAMP)
 	$(VENV)/bin/gnoming-sim report --out reports
 	$(VENV)/bin/python -m gnoming_sim.analyses.headlines README.md reports/summary.json

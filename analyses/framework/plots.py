@@ -1,7 +1,13 @@
 """Shared figure helpers: the Figure API only (no pyplot state), one palette for all studies."""
 from __future__ import annotations
 
+import matplotlib
 from matplotlib.figure import Figure
+
+# Labels carry strategy names from files and batch metadata: plain text, never mathtext (a name
+# such as $\frac{$ would stop the renderer).  Text reads this setting when it is made, and tick
+# labels are made while drawing, so it is set once for every figure of the report, before any.
+matplotlib.rcParams["text.parse_math"] = False
 
 STRATEGY_COLORS = {
     "random": "#8c8c8c",

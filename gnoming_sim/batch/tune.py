@@ -14,8 +14,10 @@ Generation ``g``:
 4. Sample size: when the candidates' means spread (standard deviation) less than twice
    the standard error of a candidate's paired difference to the incumbent, their ranking
    is mostly noise, and the next generation plays twice as many games (up to ``max_games``).
-5. The state (cma pickled, the generation counter, the sample size, the log rows, the
-   seconds used) is written atomically beside the output, with the TOML and the log.
+5. The state (every generation's asked points and fitnesses, the generation counter, the
+   sample size, the log rows, the seconds used) is written atomically beside the output,
+   with the TOML and the log, as checksummed JSON (:mod:`gnoming_sim.batch.tune_state`);
+   a resume rebuilds cma by replaying those generations.
 
 cma draws its random numbers from numpy's global generator: around every cma call it is
 set to a state derived from ``(seed, generation)`` and restored afterwards, so a resumed
@@ -24,8 +26,8 @@ run asks for exactly the candidates the uninterrupted one would have.
 from __future__ import annotations
 
 import contextlib
+import json
 import math
-import pickle
 import time
 import dataclasses
 from dataclasses import dataclass
@@ -34,7 +36,7 @@ from typing import Callable
 
 import numpy as np
 
-from gnoming_sim.batch import tune_output, tune_space
+from gnoming_sim.batch import tune_output, tune_space, tune_state
 from gnoming_sim.batch.runner import check_output
 from gnoming_sim.batch.safe_write import OutputLock
 from gnoming_sim.batch.stats import mean_ci
@@ -46,7 +48,6 @@ from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC
 
 GEN_STRIDE = 2**32          # generation g plays global games g * GEN_STRIDE .. (+ games)
 MAX_GENERATIONS = 2**26     # so every tuning game lies below 2**58 (the held-out range is above)
-STATE_FORMAT = 1
 CANDIDATE = "tune:candidate"
 INCUMBENT = "tune:incumbent"
 
@@ -200,7 +201,7 @@ class Tuner:
             raise GnomingError(f"--out {self.out}: the tuned strategy is written as TOML; name it *.toml")
         self.log = Path(log) if log is not None else default_path(self.out, "-log.csv")
         self.plot = Path(plot) if plot is not None else default_path(self.out, ".png")
-        self.state_path = self.out.with_name(self.out.name + ".state")
+        self.state_path = tune_state.state_path(self.out)
         for path, what in ((self.log, "--log"), (self.plot, "--plot"), (self.state_path, "state file")):
             check_beside(path, what, self.out, resume or force)
         if resume and not self.state_path.exists() and self.out.exists():
@@ -209,29 +210,37 @@ class Tuner:
         self.state = self._load_state() if resume and self.state_path.exists() else None
 
     def _load_state(self) -> dict:
-        try:
-            state = pickle.loads(self.state_path.read_bytes())
-        except Exception as exc:  # a foreign or damaged file: say so in one line
-            raise GnomingError(f"--resume: cannot read the state file {self.state_path} ({exc})") from None
-        if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
-            raise GnomingError(f"--resume: {self.state_path} is not a tuning state of this version")
-        then, now = state["fingerprint"], self.spec.fingerprint()
+        """The saved state, checked (format, checksum, shape, the same arguments), with cma rebuilt."""
+        state = tune_state.load(self.state_path)
+        then = state["fingerprint"]
+        now = json.loads(json.dumps(self.spec.fingerprint()))   # as JSON keeps it: lists, str keys
         for key in now:
             if then.get(key) != now[key]:
                 raise GnomingError(f"--resume: {self.state_path} was started with another {key} "
                                    f"({then.get(key)!r}, now {now[key]!r}); use the same arguments "
                                    f"or --force to start over")
+        es = self._fresh_es()
+        seed = self.spec.seed
+        try:
+            tune_state.replay(es, state["history"], lambda g: _cma_random(seed, g))
+        except (ValueError, TypeError, IndexError) as exc:   # cma refused a stored value
+            raise GnomingError(f"--resume: {self.state_path} does not replay ({exc}); "
+                               "start over with --force") from None
+        state["es"] = es
         return state
 
-    def _fresh_state(self) -> dict:
+    def _fresh_es(self):
+        """cma as a new run makes it: the start point, the options, the random state of generation -1."""
         spec = self.spec
         with _cma_random(spec.seed, -1 & 0xFFFFFFFF):
             import cma
 
-            es = cma.CMAEvolutionStrategy(tune_space.encode(spec.start.params), tune_space.SIGMA0,
-                                          tune_space.cma_options(spec.popsize))
-        return {"format": STATE_FORMAT, "fingerprint": spec.fingerprint(), "es": es, "generation": 0,
-                "games": spec.games, "rows": [], "seconds": 0.0}
+            return cma.CMAEvolutionStrategy(tune_space.encode(spec.start.params), tune_space.SIGMA0,
+                                            tune_space.cma_options(spec.popsize))
+
+    def _fresh_state(self) -> dict:
+        return {"fingerprint": self.spec.fingerprint(), "es": self._fresh_es(), "generation": 0,
+                "games": self.spec.games, "rows": [], "history": [], "seconds": 0.0}
 
     def run(self, budget: float, generations: int | None = None, threads: int | None = None,
             pool=None, progress: Callable[[dict], None] | None = None) -> TuneOutcome:
@@ -260,6 +269,8 @@ class Tuner:
             state["seconds"] += seconds
             row.update(gen_seconds=round(seconds, 3), seconds=round(state["seconds"], 2))
             state["rows"].append(row)
+            state["history"].append({"asked": [np.asarray(x).tolist() for x in points],
+                                     "fitness": fitness.tolist()})
             state.update(generation=g + 1, games=games_next)
             self._save(state)
             new += 1
@@ -286,7 +297,7 @@ class Tuner:
         return tune_space.decode(self.state["es"].mean)
 
     def _save(self, state) -> None:
-        tune_output.atomic_write(self.state_path, pickle.dumps(state))
+        tune_output.atomic_write(self.state_path, tune_state.dumps({k: v for k, v in state.items() if k != "es"}))
         tune_output.write_log(state["rows"], self.log)
         tune_output.atomic_write(self.out, self.toml(state))
 

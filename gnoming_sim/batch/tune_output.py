@@ -12,7 +12,7 @@ from gnoming_sim.batch.safe_write import write_file
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
 
-NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")   # a bare TOML key that --seats A,B accepts
+NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")   # a bare TOML key that --seats A,B accepts (fullmatch)
 INTEGER_PARAMS = ("bounce", "hazard_flip", "initial_flips")
 
 
@@ -26,7 +26,7 @@ def check_name(name: str) -> str:
     """A strategy name for the TOML file: a bare TOML key, not a preset's name."""
     from gnoming_sim.kernel.policy.registry import BUILTIN
 
-    if not NAME_RE.match(name or ""):
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):   # fullmatch: '$' would let 'ok\n' pass
         raise GnomingError(f"--name must start with a letter and hold only letters, digits, '_' and '-' (at most 40), "
                            f"got {name!r}")
     if name in {s.name for s in BUILTIN}:
@@ -65,13 +65,20 @@ def write_log(rows: list[dict], path) -> None:
 
 def plot_curve(rows: list[dict], path, title: str) -> None:
     """PNG: the incumbent's objective per generation with its 95% interval, and the best candidate's."""
-    import io
-
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
+
+    # the title holds strategy names: plain text, never mathtext (see analyses/framework/plots.py)
+    with matplotlib.rc_context({"text.parse_math": False}):
+        png = _curve_png(plt, np, rows, title)
+    atomic_write(path, png)
+
+
+def _curve_png(plt, np, rows: list[dict], title: str) -> bytes:
+    import io
 
     gen = np.array([r["generation"] for r in rows])
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
@@ -95,4 +102,4 @@ def plot_curve(rows: list[dict], path, title: str) -> None:
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     plt.close(fig)
-    atomic_write(path, buf.getvalue())
+    return buf.getvalue()

@@ -52,9 +52,9 @@ def bounds() -> list[list[float]]:
 def gauss(*shape):
     """cma's ``randn``: standard normals from numpy's global generator.
 
-    A module-level function pickles by name; cma's default, ``np.random.randn``, is a
-    method of the global generator and would pickle a frozen copy of it with the state.
-    The caller sets the global generator around every cma call (see ``batch.tune``).
+    Named, so the draws are plainly those of the global generator, which the caller sets
+    from ``(seed, generation)`` around every cma call (see ``batch.tune``); a resume
+    replays those calls (``batch.tune_state``) and so draws the same numbers.
     """
     return np.random.standard_normal(shape)
 

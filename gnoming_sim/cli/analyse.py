@@ -22,7 +22,7 @@ DEFAULT_POLICY = "expert"   # the strongest heuristic preset (the tournament's r
 @click.option("--policy", default=DEFAULT_POLICY, show_default=True, metavar="NAME|A,B,...",
               help="Base policy of the rollouts: one strategy for every seat, or one per seat.")
 @click.option("--rollouts", type=int, default=2000, show_default=True, metavar="N",
-              help="Rollouts per option (with --half-width: the pilot batch).")
+              help=f"Rollouts per option, at most {opt.MAX_ROLLOUTS:,} (with --half-width: the pilot batch).")
 @click.option("--half-width", type=float, default=None, metavar="H",
               help="Size a confirmatory batch so that the best option's lead is resolved to +-H points.")
 @click.option("--max-rollouts", type=int, default=400_000, show_default=True, metavar="N",
@@ -37,12 +37,14 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
             turn, policy, rollouts, half_width, max_rollouts, horizon, peek, threads, as_json):
     """Roll out every legal option of a decision; print each option's mean score and its difference to
     the best option with a paired 95% interval (common random numbers over the rollouts)."""
-    opt.check_range("--rollouts", rollouts, 2, 10_000_000)
-    opt.check_range("--max-rollouts", max_rollouts, 2, 10_000_000)
-    opt.check_range("--threads", threads, 1, opt.MAX_THREADS)
+    opt.check_range("--rollouts", rollouts, 2, opt.MAX_ROLLOUTS)
+    opt.check_range("--max-rollouts", max_rollouts, 2, opt.MAX_ROLLOUTS)
+    opt.check_threads(threads)
     opt.check_seed(seed)
-    if half_width is not None and not half_width > 0:
-        raise GnomingError(f"--half-width must be a positive number of points, got {half_width}")
+    if half_width is not None and not opt.MIN_HALF_WIDTH <= half_width <= opt.MAX_HALF_WIDTH:
+        # a tinier target sizes the batch as (pilot / target)**2 rollouts: a float overflow, and far past the cap
+        raise GnomingError(f"--half-width must be a number of points in {opt.MIN_HALF_WIDTH:g}.."
+                           f"{opt.MAX_HALF_WIDTH:g}, got {half_width}")
     if position_path is not None:
         if game is not None or turn is not None:
             raise GnomingError("--position excludes --game/--turn: analyse a file or a simulated game")
@@ -59,10 +61,11 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         if game is None or turn is None:
             raise GnomingError("give --position FILE, or --game G and --turn T (a simulated game's decision)")
         opt.check_range("--game", game, 0, opt.MAX_GAME)
-        opt.check_range("--turn", turn, 0, 100_000)
+        opt.check_range("--turn", turn, 0, opt.MAX_TURN)
         names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                               strategies_path)
     policies = opt.strategy_names("--policy", policy, players, (1, players))
+    _check_rollout_policies(policies)
     opt.notice_cold_cache()
     from gnoming_sim.batch.analyse import analyse as run, position_from_game
 
@@ -78,6 +81,18 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         click.echo(json.dumps(res, indent=1))
     else:
         click.echo(render(res))
+
+
+def _check_rollout_policies(names) -> None:
+    """Refuse a Monte Carlo policy here, before a simulated game is played to reach the decision
+    (the search refuses it too, but only after that game)."""
+    from gnoming_sim.kernel.policy import registry
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC
+
+    for name in names:
+        if registry.get(name).kind == KIND_MC:
+            raise GnomingError(f"--policy: '{name}' plays by rollouts itself and cannot be a rollout policy; "
+                               "use a heuristic strategy such as expert")
 
 
 def _pct(p: dict) -> str:

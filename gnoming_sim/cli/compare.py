@@ -83,6 +83,7 @@ def compare(players, strategy, seats, strategies_path, seed, rotate, variants, h
     opt.check_seed(seed)
     opt.check_at_least("--games", games, 1)
     opt.check_at_least("--threads", threads, 1)
+    opt.check_threads(threads)
     if games > 10**9:
         raise GnomingError(f"--games must be at most 1000000000 per variant, got {games}")
     opt.load_strategies_file(strategies_path)

@@ -12,10 +12,21 @@ from gnoming_sim.game.deck import Deck, load_deck
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import MAX_PLAYERS, MIN_PLAYERS, RuleConfig, load_rules
 
+# The ranges every command shares (issue 25): one place, so the commands agree.
 MAX_SEED = 2**64 - 1
 MAX_GAME = 2**63 - 1          # game numbers are int64 in the kernels: first game + games - 1 must fit
 MAX_THREADS = 4096
+MAX_WORKERS = 256             # local Dask worker processes; also at most the cores this process may use
 REPORT_MAX_PLAYERS = MAX_PLAYERS   # the report's studies seat up to this many players
+MAX_STUDY_GAMES = 10_000_000  # report --games: per design cell (15x the largest study default, 672,000)
+MAX_HELD_OUT_GAMES = 10_000_000   # held-out --games per table size: 3 float64 per game kept (240 MB)
+MAX_TUNE_GAMES = 1_000_000    # tune --games/--max-games per candidate: below GEN_STRIDE (2**32) by far
+MAX_POPSIZE = 128             # tune --popsize: (popsize + 1) x max-games float64 objectives <= 1 GiB
+# analyse --rollouts/--max-rollouts: the analysis keeps every rollout (its estimators regress over
+# them); measured peak 1.6 KB per rollout at 10 options (the most a decision has), so <= 0.8 GB
+MAX_ROLLOUTS = 500_000
+MIN_HALF_WIDTH, MAX_HALF_WIDTH = 1e-3, 1e3   # analyse --half-width, in points
+MAX_TURN = 100_000            # analyse --turn: a round is at most max_turns (<= 100,000) turns
 
 players = click.option("--players", type=int, default=4, show_default=True, metavar="N",
                        help=f"Players at the table ({MIN_PLAYERS}..{MAX_PLAYERS}).")
@@ -81,6 +92,22 @@ def check_range(option: str, value: int | None, low: int, high: int, what: str |
         raise GnomingError(f"{option} must be in {span}, got {value}")
 
 
+def check_threads(value: int | None) -> None:
+    """``--threads``: 1..4096 in every command (None: the default)."""
+    check_range("--threads", value, 1, MAX_THREADS)
+
+
+def max_workers() -> int:
+    """The most ``--workers`` this machine can use: its cores (those this process may run on), at most 256."""
+    import os
+
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, cores))
+
+
 def check_seed(value: int) -> int:
     if not 0 <= value <= MAX_SEED:
         raise GnomingError(f"--seed must be in 0..2**64-1, got {value}")
@@ -102,7 +129,9 @@ def seat_strategies(strategy: str | None, seats: str | None, players: int) -> tu
     if strategy is not None and seats is not None:
         raise GnomingError("--strategy and --seats exclude each other: give one strategy for every seat, "
                            "or one per seat")
-    option, spec = ("--seats", seats) if seats is not None else ("--strategy", strategy or "random")
+    # None (not given) means random; an empty --strategy '' is a mistake, refused by _names
+    given = "random" if strategy is None else strategy
+    option, spec = ("--seats", seats) if seats is not None else ("--strategy", given)
     names = strategy_names(option, spec, players, (players,) if option == "--seats" else (1, players))
     return tuple(names * players if len(names) == 1 else names)
 
@@ -122,6 +151,22 @@ def strategy_names(option: str, spec: str, players: int, counts: tuple[int, ...]
         except GnomingError as exc:
             raise GnomingError(f"{option}: {exc}") from None
     return names
+
+
+def check_input_file(option: str, path) -> None:
+    """A file another library reads (``--from`` a Parquet batch): a readable regular file, else one line.
+
+    Named pipes and devices are refused on ``stat`` alone, so nothing blocks or reads without end;
+    a missing file is left to the reader, which says more (a partial still being written).
+    """
+    from gnoming_sim.game.input_file import check_regular, shown
+
+    check_regular(path, option, missing_ok=True)
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:   # pyarrow opens paths by their UTF-8 name
+        raise GnomingError(f"{option} file {shown(path)}: the name is not UTF-8, which the Parquet reader "
+                           "needs; rename the file") from None
 
 
 def load_rules_file(path) -> RuleConfig:
@@ -165,10 +210,16 @@ def table_spec(players_: int, strategy_: str | None, seats_: str | None, seed_: 
 
 
 def check_cluster(workers: int | None, scheduler: str | None, threads: int | None = None) -> None:
-    """Check ``--workers``/``--scheduler``: exclusive, N >= 1, Dask installed."""
+    """Check ``--workers``/``--scheduler``/``--threads``: exclusive, 1 <= N <= :func:`max_workers`,
+    threads in 1..4096, Dask installed."""
     from gnoming_sim.batch.distributed import check_options
 
+    if workers is not None and not isinstance(workers, bool) and workers > max_workers():
+        # before check_options: a nonsense count must not import Dask (or start anything)
+        raise GnomingError(f"--workers must be in 1..{max_workers()} (the cores of this machine, at most "
+                           f"{MAX_WORKERS}), got {workers}")
     check_options(workers, scheduler, threads)
+    check_threads(threads)
 
 
 COLD_CACHE_NOTICE = "compiling the game kernels (first run only, about 30 s)"

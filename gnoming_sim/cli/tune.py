@@ -62,12 +62,18 @@ def tune(players, budget, seed, out, field, start, name, log_path, plot_path, ga
     if not budget > 0:
         raise GnomingError(f"--budget must be > 0 seconds, got {budget:g}")
     opt.check_at_least("--generations", generations, 1)
+    opt.check_range("--games", games, 1, opt.MAX_TUNE_GAMES)
+    opt.check_range("--max-games", max_games, 1, opt.MAX_TUNE_GAMES)
+    opt.check_range("--popsize", popsize, 2, opt.MAX_POPSIZE)
     opt.check_at_least("--threads", threads, 1)
     opt.check_cluster(workers, scheduler, threads)
     opt.load_strategies_file(strategies_path)
     rules_ = opt.load_rules_file(rules_path)
     deck_ = opt.load_deck_file(deck_path, players)
     spec = TuneSpec.make(players, field, start, seed, games, max_games, popsize, rules_, deck_)
+    if spec.games != games:   # the candidate moves one seat per game: whole rotations only
+        _say(f"--games {games} is not a multiple of --players {players}: each candidate plays "
+             f"{spec.games} games per generation, so it sits in every seat equally often")
     tuner = Tuner(spec, out, log=log_path, plot=plot_path, name=name, resume=resume, force=force,
                   command=_command_line())
     plot = tuner.plot
@@ -147,8 +153,13 @@ def held_out(candidate, baseline, tables, games, seed, threads, workers, schedul
         raise GnomingError(f"--players takes table sizes such as 3,4,5,7, got {tables!r}") from None
     for size in sizes:
         opt.check_players(size)
+    if len(set(sizes)) != len(sizes):
+        twice = sorted({s for s in sizes if sizes.count(s) > 1})
+        raise GnomingError(f"--players names a table size twice ({', '.join(map(str, twice))}): "
+                           f"give each once, got {tables!r}")
     opt.check_seed(seed)
     opt.check_at_least("--games", games, 1)
+    opt.check_range("--games", games, 1, opt.MAX_HELD_OUT_GAMES)
     opt.check_at_least("--threads", threads, 1)
     opt.check_cluster(workers, scheduler, threads)
     opt.load_strategies_file(strategies_path)

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD, card_name, parse_card
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MIN_VALUE, MULLIGAN, NO_CARD, card_name, parse_card
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.rules import LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, RuleConfig
+from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, RuleConfig
 from gnoming_sim.game.toml_io import read_toml
 
 DECISIONS = ("draw", "place", "hazard_flip")
@@ -245,6 +245,11 @@ def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None 
     if (not isinstance(scores, list) or len(scores) != P
             or any(isinstance(v, bool) or not isinstance(v, int) for v in scores)):
         raise GnomingError(f"{where}: key 'scores' must be a list of {P} integers (game scores so far)")
+    reach = rnd * round_score_bound(rules)
+    for s, v in enumerate(scores):
+        if not -reach <= v <= reach:
+            raise GnomingError(f"{where}: key 'scores': seat {s} has {v}, but {rnd} finished round(s) can only "
+                               f"reach -{reach}..{reach}")
     lays = data["layouts"]
     if not isinstance(lays, list) or len(lays) != P:
         raise GnomingError(f"{where}: key 'layouts' must be a list of {P} layouts (one per seat)")
@@ -293,6 +298,13 @@ def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None 
     pos = Position(P, me, starter, rnd, turn, finisher, tuple(int(v) for v in scores), layouts, piles, removed,
                    draw_n, kind, hand, source, discarder, rules, deck, None, where)
     return pos.validate(where)
+
+
+def round_score_bound(rules: RuleConfig) -> int:
+    """The largest round score in size under ``rules``: every card at the largest value a card can
+    score (a house deck's values reach +-20, a hazard +10; a matched line scores at most -20 for
+    three cards), plus the early-finish bonus."""
+    return LAYOUT * max(MAX_VALUE, -MIN_VALUE, HAZARD_PENALTY) + rules.early_finish_bonus
 
 
 def _int(data, key, where, low, high, default=None):

@@ -46,7 +46,7 @@ def test_json_has_mean_diff_ci_n_and_the_crn_ratio():
     (["analyse", "--position", "nope.toml"], "position file not found"),
     (GAME + ["--policy", "nobody"], "--policy: unknown strategy 'nobody'"),
     (["analyse", "--position", EXAMPLE, "--policy", "mc"], "'mc' plays by rollouts itself and cannot be a rollout policy"),
-    (GAME + ["--half-width", "0"], "--half-width must be a positive number"),
+    (GAME + ["--half-width", "0"], "--half-width must be a number of points in 0.001..1000"),
     (GAME + ["--rollouts", "1"], "--rollouts must be in 2.."),
     (GAME + ["--horizon", "week"], "week"),
 ])

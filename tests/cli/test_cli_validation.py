@@ -97,7 +97,7 @@ def test_rules_top_level_and_table_mixed(no_engine, write_toml):
     (["simulate", "--games", 10**30], "--games must be in 1..2**63-1"),
     (["simulate", "--chunk-size", 10**30], "--chunk-size must be in 1..2**63-1"),
     (["simulate", "--threads", 10**30], "--threads must be in 1..4096"),
-    (["simulate", "--workers", 10**30], "--workers must be in 1..4096"),
+    (["simulate", "--workers", 10**30], "--workers must be in 1.."),   # the machine's cores, at most 256
     (["simulate", "--seed", 2**64], "--seed must be in 0..2**64-1"),
     (["play", "--game", 99999999999999999999999], "--game must be in 0..2**63-1, got 99999999999999999999999"),
     (["play", "--game", 2**63], "--game must be in 0..2**63-1"),

@@ -1,10 +1,14 @@
-"""Every command of the README's fenced ``sh`` blocks runs (with few games) and exits 0 without a
-stall warning, so an example can never again stall or fail silently (issue 17).
+"""Every example of the README and of docs/*.md runs (with few games) and exits 0 without a
+warning, so an example can never again stall or fail silently (issue 17), and every documented
+``gnoming-sim`` command line parses with the real command's options (issue 21).
 
-Each block runs in its own temporary folder holding a copy of ``examples/``, in which every README ``toml`` block whose first
-line is ``# NAME.toml`` has been written.  ``--games N`` becomes ``--games 200``.  The commands
-that cannot run here (they build the venv, start Dask clusters, reach a scheduler, or take
-minutes, such as the full report) are skipped by the explicit list below, each with its reason.
+Each command line of a fenced ``sh`` block runs in its own temporary folder holding a copy of
+``examples/``, in which every ``toml`` block (of any page) whose first line is ``# NAME.toml`` has
+been written.  ``--games``, ``--rollouts`` and ``--budget`` are cut to a few games, rollouts and
+seconds.  A page's ``python`` blocks run in order, as one script, in such a folder.  The commands
+that cannot run here (they build the venv, start Dask clusters, reach a scheduler, or take minutes,
+such as the full report) are skipped by the explicit list below, each with its reason.  The fast
+tests only read the pages and parse the command lines.
 """
 from __future__ import annotations
 
@@ -16,59 +20,145 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
-SMALL_GAMES = "200"
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PROGRAM = "gnoming-sim"
+
+# option -> the most an example may ask for here (a smaller value is kept)
+SMALL = {"--games": 200, "--rollouts": 200, "--budget": 5}
 
 # (fragment of the command, why it is not run here)
 SKIPPED = [
     ("make ", "builds the virtualenv and runs the whole suite or report"),
+    ("source ", "activates the virtualenv in the reader's own shell"),
+    ("-m pytest", "runs tests (this is a test)"),
     ("pip install", "installs packages"),
     ("dask scheduler", "starts a Dask scheduler"),
     ("dask worker", "starts Dask workers"),
     ("--scheduler tcp://HOST", "needs a running Dask scheduler"),
     ("--workers ", "starts a local Dask cluster (tested in tests/batch/test_distributed.py)"),
-    ("gnoming-sim report", "takes minutes (tested in tests/analyses/test_report.py)"),
+    ("gnoming-sim report", "takes minutes, or reads a file another line wrote (tested in tests/analyses/test_report.py "
+                           "and tests/cli/test_report_batch.py)"),
     ("zsh_source", "zsh completion (the bash one is run)"),
 ]
 
 
-def blocks(lang: str) -> list[str]:
-    return re.findall(rf"^```{lang}\n(.*?)^```", README.read_text(encoding="utf-8"), flags=re.M | re.S)
+def _name(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
 
 
-def commands() -> list[str]:
-    found = []
-    for block in blocks("sh"):
-        text = block.replace("\\\n", " ")
-        for line in text.splitlines():
-            line = line.strip()
-            if line and not line.startswith("#"):
-                found.append(line)
+def blocks(page: Path, lang: str) -> list[str]:
+    return re.findall(rf"^```{lang}\n(.*?)^```", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+
+
+def commands() -> list[tuple[str, str]]:
+    """(page, line) of every command line of every page's ``sh`` blocks; a line repeated on
+    several pages is kept once, on the first."""
+    found, seen = [], set()
+    for page in PAGES:
+        for block in blocks(page, "sh"):
+            for line in block.replace("\\\n", " ").splitlines():
+                line = line.strip()
+                if line and not line.startswith("#") and line not in seen:
+                    seen.add(line)
+                    found.append((_name(page), line))
     return found
 
 
-def runnable(line: str) -> list[str]:
-    """The command of a README line: comments dropped, eval "$(X)" -> X, small --games."""
+def toml_files() -> dict[str, list[tuple[str, str]]]:
+    """NAME.toml -> [(page, text)] for every ``toml`` block whose first line is ``# NAME.toml``."""
+    files: dict[str, list[tuple[str, str]]] = {}
+    for page in PAGES:
+        for block in blocks(page, "toml"):
+            first = block.splitlines()[0]
+            if re.fullmatch(r"# [\w.-]+\.toml", first):
+                files.setdefault(first[2:], []).append((_name(page), block))
+    return files
+
+
+def _words(line: str) -> list[str]:
+    """The words of a documented line: comments dropped, eval "$(X)" -> X."""
     words = shlex.split(line, comments=True)
     if words[:1] == ["eval"]:
         words = shlex.split(words[1].removeprefix("$(").removesuffix(")"))
-    return [SMALL_GAMES if i and words[i - 1] == "--games" else w for i, w in enumerate(words)]
+    return words
+
+
+def runnable(line: str) -> list[str]:
+    """The command of a documented line, made small (see SMALL)."""
+    words = _words(line)
+    out = []
+    for i, w in enumerate(words):
+        cap = SMALL.get(words[i - 1]) if i else None
+        if cap is not None and re.fullmatch(r"\d+(\.\d+)?", w) and float(w) > cap:
+            w = str(cap)
+        out.append(w)
+    if out and out[0].endswith(f".venv/bin/{PROGRAM}"):   # the reader's venv: here, the one running the tests
+        out[0] = PROGRAM
+    return out
 
 
 def skip_reason(line: str) -> str | None:
     return next((why for fragment, why in SKIPPED if fragment in line), None)
 
 
-CASES = [(i, line) for i, line in enumerate(commands())]
+CASES = commands()
+PYTHON_PAGES = [_name(p) for p in PAGES if blocks(p, "python")]
 
 
-def test_the_readme_has_examples_and_each_skip_is_used():
-    assert len(CASES) >= 10
+def test_the_pages_have_examples_and_each_skip_is_used():
+    assert len(CASES) >= 30
+    assert {"README.md", "docs/python-api.md"} <= set(PYTHON_PAGES)
     for fragment, _ in SKIPPED:
         assert any(fragment in line for _, line in CASES), f"unused skip {fragment!r}: remove it"
+
+
+def test_each_named_toml_file_is_written_one_way():
+    files = toml_files()
+    assert {"mine.toml", "house.toml", "no-hazards.toml"} <= set(files)
+    for name, versions in files.items():
+        texts = {text for _, text in versions}
+        assert len(texts) == 1, f"{name} is written differently on {[page for page, _ in versions]}"
+
+
+def _program_lines() -> list[tuple[str, list[str]]]:
+    found = []
+    for page, line in CASES:
+        words = runnable(line)
+        while words and re.fullmatch(r"[A-Z_]+=\S*", words[0]):
+            words.pop(0)
+        if words and words[0] == PROGRAM and "_GNOMING_SIM_COMPLETE" not in line:   # completion: no arguments
+            found.append((f"{page}: {line}", words[1:]))
+    return found
+
+
+def test_every_documented_command_line_parses_with_the_real_options():
+    """Option names, values and commands of every documented line, checked by click itself
+    (nothing runs: only the parsing), including the lines skipped above."""
+    from gnoming_sim.cli import cli
+
+    lines = _program_lines()
+    assert len(lines) >= 30
+    documented = {args[0] for _, args in lines if args and not args[0].startswith("-")}
+    assert documented == set(cli.commands), f"commands without an example: {set(cli.commands) - documented}"
+    bad = []
+    for where, args in lines:
+        try:
+            if args and not args[0].startswith("-"):
+                command = cli.get_command(click.Context(cli), args[0])
+                if command is None:
+                    raise click.UsageError(f"no such command {args[0]!r}")
+                command.make_context(args[0], args[1:], parent=click.Context(cli, info_name=PROGRAM))
+            else:
+                cli.make_context(PROGRAM, list(args))
+        except click.exceptions.Exit:
+            pass   # --help, --version
+        except click.ClickException as exc:
+            bad.append(f"{where}\n    {exc.format_message()}")
+    assert not bad, "documented command lines the CLI refuses:\n" + "\n".join(bad)
 
 
 def _env() -> dict:
@@ -77,30 +167,46 @@ def _env() -> dict:
     return env
 
 
+def _folder(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")   # the files the examples name
+    for name, versions in toml_files().items():
+        (tmp_path / name).write_text(versions[0][1], encoding="utf-8")
+    return tmp_path
+
+
+def _check(proc: subprocess.CompletedProcess, what: str) -> None:
+    assert proc.returncode == 0, f"{what}\n{proc.stderr}"
+    assert "Traceback" not in proc.stderr
+    assert "warning" not in proc.stderr.lower(), f"{what}\n{proc.stderr}"
+    assert proc.stdout.strip(), f"{what} printed nothing"
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("index, line", CASES, ids=[f"{i}:{line[:50]}" for i, line in CASES])
-def test_readme_command_runs(tmp_path, index, line):
+@pytest.mark.parametrize("page, line", CASES, ids=[f"{page}:{line[:50]}" for page, line in CASES])
+def test_documented_command_runs(tmp_path, page, line):
     why = skip_reason(line)
     if why:
         pytest.skip(why)
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")   # the files the examples name
-    for block in blocks("toml"):
-        first = block.splitlines()[0]
-        if re.fullmatch(r"# [\w.-]+\.toml", first):
-            (tmp_path / first[2:]).write_text(block, encoding="utf-8")
+    cwd = _folder(tmp_path)
     words = runnable(line)
     env = _env()
-    assignments = {}
     while words and re.fullmatch(r"[A-Z_]+=\S*", words[0]):
         key, value = words.pop(0).split("=", 1)
-        assignments[key] = value
-    env.update(assignments)
-    if "--resume" in words:   # resumes the file the line before it in the README wrote
+        env[key] = value
+    if "--resume" in words:   # resumes the file the line before it on the page wrote
         first = [w for w in words if w != "--resume"]
-        setup = subprocess.run(first, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        setup = subprocess.run(first, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
         assert setup.returncode == 0, setup.stderr
-    proc = subprocess.run(words, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, f"{line}\n{proc.stderr}"
-    assert "Traceback" not in proc.stderr
-    assert "warning" not in proc.stderr, f"{line}\n{proc.stderr}"
-    assert proc.stdout.strip(), f"{line} printed nothing"
+    proc = subprocess.run(words, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    _check(proc, f"{page}: {line}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", PYTHON_PAGES)
+def test_documented_python_runs(tmp_path, page):
+    cwd = _folder(tmp_path)
+    script = cwd / "example.py"
+    script.write_text("\n".join(blocks(ROOT / page, "python")), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-W", "error", str(script)], cwd=cwd, env=_env(),
+                          capture_output=True, text=True, timeout=600)
+    _check(proc, f"the python blocks of {page}")

@@ -15,7 +15,6 @@ A strategy is a family (``kind``) plus a parameter vector for the jitted decisio
 """
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 
@@ -48,10 +47,11 @@ MC_DEFAULTS = dict(mc_budget=16.0, mc_width=3.0)
 MC_BASE = "expert"   # the mc preset's base policy
 ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES
 
+MAX_PARAM_ABS = 1e6   # a weight or a margin in points: far past any game's scores (a round is within +-200)
 # parameters that are choices, not weights: their allowed values
 PARAM_CHOICES = {"bounce": (0, 1), "hazard_flip": (0, 1), "initial_flips": (0, 1, 2)}
 # a strategy name: it must survive --seats A,B,... and the Parquet dictionary
-_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,39}$")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,39}")   # used with fullmatch: '$' matches before a final newline
 
 _GREEDY = dict(unseen_bias=0.0, pair_weight=0.0, take_threshold=1.0, keep_threshold=0.5,
                reveal_bonus=0.0, mulligan_bonus=1.0, hazard_deny=0.0, finish_margin=0.0,
@@ -209,10 +209,12 @@ def _param_value(where: str, key: str, value, mc: bool = False) -> float:
     allowed = " or ".join(map(str, choices)) if choices else "a finite number"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise GnomingError(f"{where}: parameter '{key}' must be {allowed}, got {value!r}")
-    if not math.isfinite(value):
-        raise GnomingError(f"{where}: parameter '{key}' must be {allowed}, got {value!r}")
-    if choices is not None and value not in choices:
-        raise GnomingError(f"{where}: parameter '{key}' must be {allowed} ({PARAM_HELP[key]}), got {value!r}")
+    if choices is not None:
+        if value not in choices:
+            raise GnomingError(f"{where}: parameter '{key}' must be {allowed} ({PARAM_HELP[key]}), got {value!r}")
+    elif not abs(value) <= MAX_PARAM_ABS:   # not math.isfinite: it raises OverflowError on 10**400
+        raise GnomingError(f"{where}: parameter '{key}' must be {allowed} in -{MAX_PARAM_ABS:.0f}.."
+                           f"{MAX_PARAM_ABS:.0f}, got {value!r}")
     return float(value)
 
 
@@ -224,7 +226,7 @@ def load_file(path) -> list[Strategy]:
         raise GnomingError(f"{path}: expected one or more [strategy.NAME] tables")
     made = []
     for name, table in tables.items():
-        if not _NAME.match(str(name)):   # names typed on a command line must survive --seats A,B,...
+        if not _NAME.fullmatch(str(name)):   # names typed on a command line must survive --seats A,B,...
             raise GnomingError(f"{path}: strategy name {name!r} is not allowed: use a letter, then letters, "
                                "digits, '_', '-' or '.' (at most 40; no commas or spaces)")
         if name in {s.name for s in BUILTIN}:

@@ -1,0 +1,228 @@
+"""The hostile command lines of tests/inputs/test_fuzz_cli.py: a fixed list, made by rules, not at random.
+
+A case is ``(id, argv)``; an argument ``@KIND`` stands for a hostile file made by
+:func:`make_files` (``@fifo``, ``@deep_array``, ...), ``@tmp`` for a scratch folder.  Every case
+must end in exit code 2 with one line, ``gnoming-sim: error: ...``, on stderr: each is a mistake
+the command has to refuse before it plays a game.
+
+The list: every file option of every command x every kind of bad file; every number option x
+its out-of-range values; the string options x empty, odd and unknown values; hostile contents of
+each kind of TOML file; and the hostile inputs of issue 25, each by name.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+BIG = 10**29             # "10^29 reaches 8.6 GB before it is killed"
+DEEP = 3000              # issue 25: TOML nested 3,000 deep ended in a RecursionError
+
+# ------------------------------------------------------------------ hostile files
+_TEXT_FILES = {
+    "nonutf8": b"name = '\xff\xfe'\n",
+    "deep_array": ("a = " + "[" * DEEP + "]" * DEEP + "\n").encode(),
+    "deep_table": ("a = " + "{b = " * DEEP + "1" + "}" * DEEP + "\n").encode(),
+    "deep_dotted": ("a." * DEEP + "a = 1\n").encode(),
+    "deep_header": ("[" + "a." * DEEP + "a]\nb = 1\n").encode(),
+    "hugeint": b"a = " + b"9" * 5000 + b"\n",
+    "hexint": b"a = 0x" + b"f" * 5000 + b"\n",
+    "int64": b"a = 18446744073709551616\n",
+    "malformed": b"[[[x\n= = =\n",
+    "binary": bytes(range(256)) * 4,
+    "empty_table": b"[]\n",
+}
+
+
+def make_files(root: Path) -> dict[str, str]:
+    """Create every hostile file under ``root``; ``{kind: path}`` (a few are system paths)."""
+    root.mkdir(parents=True, exist_ok=True)
+    files = {"devzero": "/dev/zero", "procmem": "/proc/self/mem", "missing": str(root / "missing.toml"),
+             "dir": str(root)}
+    for kind, body in _TEXT_FILES.items():
+        path = root / f"{kind}.toml"
+        path.write_bytes(body)
+        files[kind] = str(path)
+    fifo = root / "fifo.toml"
+    os.mkfifo(fifo)
+    files["fifo"] = str(fifo)
+    a, b = root / "loop_a.toml", root / "loop_b.toml"
+    os.symlink(b, a)
+    os.symlink(a, b)
+    files["loop"] = str(a)
+    plain = root / "plain.toml"
+    plain.write_text("x = 1\n")
+    files["through"] = str(plain / "child.toml")          # ENOTDIR
+    files["longname"] = str(root / ("n" * 300 + ".toml"))  # ENAMETOOLONG
+    big = root / "big.toml"
+    with open(big, "wb") as fh:                           # sparse: 17 MiB of NUL bytes, no disk used
+        fh.truncate(17 * 2**20)
+    files["big"] = str(big)
+    odd = os.fsencode(str(root)) + b"/\xff\xfe-name.toml"   # a name that is not UTF-8
+    with open(odd, "wb") as fh:
+        fh.write(b"[[[broken\n")
+    files["oddname"] = os.fsdecode(odd)
+    return files
+
+
+BAD_FILES = ("fifo", "devzero", "procmem", "dir", "missing", "loop", "through", "longname", "big", "oddname",
+             *_TEXT_FILES)
+# a Parquet reader has its own checks of what it reads; these kinds are about the path itself
+BAD_PATHS = ("fifo", "devzero", "procmem", "dir", "missing", "loop", "through", "longname", "nonutf8", "binary",
+             "oddname")
+
+# ------------------------------------------------------------------ commands
+OUT = "@tmp/out.toml"
+# the smallest argv that gets each command to the option under test (nothing else wrong in it)
+BASE = {
+    "simulate": ["simulate", "--games", "4"],
+    "play": ["play"],
+    "analyse": ["analyse", "--game", "0", "--turn", "0", "--rollouts", "10"],
+    "analyse-position": ["analyse", "--rollouts", "10"],
+    "compare": ["compare", "--games", "4"],
+    "report": ["report", "--out", "@tmp/rep"],
+    "tune": ["tune", "--out", OUT, "--generations", "1", "--games", "8"],
+    "held-out": ["held-out", "--candidate", "builder", "--baseline", "greedy", "--games", "8"],
+    "rules": ["rules"],
+    "strategies": ["strategies"],
+}
+FILE_OPTIONS = {
+    "simulate": ("--rules", "--deck", "--strategies-file"),
+    "play": ("--rules", "--deck", "--strategies-file"),
+    "analyse": ("--rules", "--deck", "--strategies-file"),
+    "analyse-position": ("--position",),
+    "compare": ("--strategies-file",),
+    "report": ("--rules", "--deck", "--strategies-file"),
+    "tune": ("--rules", "--deck", "--strategies-file"),
+    "held-out": ("--rules", "--deck", "--strategies-file"),
+    "rules": ("--rules", "--deck"),
+    "strategies": ("--strategies-file",),
+}
+
+# values each number option must refuse (every one of them is out of range or not a number)
+NUMBERS = {
+    "simulate": {"--players": ["0", "1", "8", "-1", str(BIG), "x", ""], "--games": ["0", "-1", str(2**63), str(BIG), "nan"],
+                 "--threads": ["0", "4097", str(BIG)], "--workers": ["0", "500", str(BIG)],
+                 "--chunk-size": ["0", str(BIG)], "--seed": ["-1", str(2**64), "1.5"]},
+    "play": {"--game": ["-1", str(2**63)], "--round": ["0", "4"], "--seat": ["-1", "4", str(BIG)],
+             "--players": ["8", str(BIG)], "--seed": [str(2**64)]},
+    "analyse": {"--players": ["1", "8", str(BIG)], "--rollouts": ["1", "500001", "10000000", str(BIG)], "--max-rollouts": ["1", "500001", str(BIG)],
+                "--half-width": ["0", "-1", "nan", "1e-300", "1e9", "x"], "--turn": ["-1", "1000000", str(BIG)],
+                "--game": ["-1", str(2**63)], "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)]},
+    "compare": {"--games": ["0", str(10**10), str(BIG)], "--threads": ["0", str(BIG)], "--players": ["1", "8"],
+                "--seed": ["-1", str(2**64)]},
+    "report": {"--games": ["0", str(BIG), str(10**8)], "--workers": ["0", "500", str(BIG)],
+               "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)]},
+    "tune": {"--popsize": ["1", "129", str(BIG)], "--games": ["0", str(BIG), str(2 * 10**6)],
+             "--max-games": ["0", "4", str(BIG)], "--generations": ["0", "-1"], "--budget": ["0", "-1", "nan"],
+             "--threads": ["0", str(BIG)], "--workers": ["0", "500"], "--players": ["1", "8"],
+             "--seed": ["-1", str(2**64)]},
+    "held-out": {"--games": ["0", str(BIG), str(10**8)], "--threads": ["0", str(BIG)], "--workers": ["0", "500"],
+                 "--players": ["3,3", "", "1", "3,,4", str(BIG), "x", "4,4,4"], "--seed": ["-1", str(2**64)]},
+}
+
+ODD_NAMES = ["", " ", "nobody", "ok\n", "$\\frac{$", "a,b,c", "\udcff"]
+STRINGS = {
+    "simulate": {"--strategy": ODD_NAMES, "--seats": ["", ",", "random", "a,,b,c", "ok\n,x,y,z"],
+                 "--scheduler": ["", " "]},
+    "play": {"--strategy": ODD_NAMES, "--seats": ["", "random,random"]},
+    "analyse": {"--policy": ["", "mc", "nobody", "ok\n", "a,b,c"], "--strategy": ["", "ok\n"],
+                "--seats": ["", "random", "a,,b,c"],
+                "--horizon": ["week", ""]},
+    "compare": {"--variant": ["", "=", "x=", "=a.toml", "x=a,b,c", "x=@missing"], "--strategy": ["", "$x$"],
+                "--seats": ["", ","]},
+    "tune": {"--name": ["ok\n", "", "1x", "a" * 41, "random", "$x", "a b", "\udcff"],
+             "--field": ["", "mix:", "mix:a,", "nobody", "mix:builder,,greedy"],
+             "--start": ["random", "nobody", "", "ok\n"], "--scheduler": [""]},
+    "held-out": {"--candidate": ["", "nobody", "ok\n", "greedy"], "--baseline": ["", "ok\n"],
+                 "--scheduler": [""]},
+    "report": {"--scheduler": [""]},
+}
+
+# hostile contents of each kind of TOML file: (id, option, body, command)
+CONTENTS = [
+    ("finish_margin_400_digits", "--strategies-file", '[strategy.x]\nbase = "greedy"\nfinish_margin = ' + "9" * 400,
+     "simulate"),
+    ("finish_margin_1e400", "--strategies-file", '[strategy.x]\nbase = "greedy"\nfinish_margin = 1e400', "simulate"),
+    ("finish_margin_1e300", "--strategies-file", '[strategy.x]\nbase = "greedy"\nfinish_margin = 1e300', "simulate"),
+    ("finish_margin_2_62", "--strategies-file", f'[strategy.x]\nbase = "greedy"\nfinish_margin = {2**62}',
+     "simulate"),
+    ("bounce_huge", "--strategies-file", f'[strategy.x]\nbase = "greedy"\nbounce = {2**62}', "strategies"),
+    ("mc_budget_huge", "--strategies-file", f'[strategy.x]\nbase = "mc"\nmc_budget = {2**62}', "strategies"),
+    ("name_newline", "--strategies-file", '[strategy."ok\\n"]\nbase = "greedy"', "strategies"),
+    ("name_mathtext", "--strategies-file", '[strategy."$\\\\frac{$"]\nbase = "greedy"', "strategies"),
+    ("name_empty", "--strategies-file", '[strategy.""]\nbase = "greedy"', "strategies"),
+    ("strategy_not_table", "--strategies-file", "strategy = 1", "strategies"),
+    ("rules_max_turns_int64", "--rules", f"max_turns = {2**63 - 1}", "rules"),
+    ("rules_max_turns_huge", "--rules", "max_turns = " + "9" * 30, "rules"),
+    ("rules_bonus_huge", "--rules", f"early_finish_bonus = {2**62}", "rules"),
+    ("rules_table_deep", "--rules", "[rules]\n" + "a." * DEEP + "a = 1", "rules"),
+    ("deck_count_int64", "--deck", f'[cards]\n"6" = {2**62}', "rules"),
+    ("deck_count_huge", "--deck", '[cards]\n"6" = ' + "9" * 30, "rules"),
+    ("deck_card_huge", "--deck", '[cards]\n"' + "9" * 400 + '" = 4', "rules"),
+]
+_LAYOUT = '["?", "?", "?", "?", "?", "?", "?", "?", "?"]'
+_POSITION = (f"players = 2\nme = 0\nround = {{round}}\nscores = {{scores}}\ndraw_pile = 92   # 110 cards - 18 face down\n"
+             f"layouts = [{_LAYOUT}, {_LAYOUT}]\npiles = [[], []]\n")
+POSITIONS = [
+    ("scores_near_2_63", 3, f"[{2**63 - 1}, {2**63 - 2}]"),
+    ("scores_1e26", 3, f"[{10**26}, 0]"),
+    ("scores_negative_2_63", 2, f"[{-2**63}, 0]"),
+    ("scores_past_two_rounds", 3, "[1000, 0]"),
+    ("scores_in_round_1", 1, "[5, 0]"),
+    ("round_huge", 2**62, "[0, 0]"),
+]
+
+
+def cases() -> list[tuple[str, list[str]]]:
+    """Every hostile command line, in a fixed order, with a unique id."""
+    out: list[tuple[str, list[str]]] = []
+    for cmd, options in FILE_OPTIONS.items():
+        for option in options:
+            for kind in BAD_FILES:
+                out.append((f"{cmd}{option}={kind}", [*BASE[cmd], option, f"@{kind}"]))
+    for kind in BAD_PATHS:
+        out.append((f"report--from={kind}", ["report", "--from", f"@{kind}"]))
+    for kind in ("fifo", "deep_array", "deep_table", "devzero", "loop"):
+        out.append((f"compare--variant=rules:{kind}", [*BASE["compare"], "--variant", f"x=@{kind}"]))
+        out.append((f"compare--variant=deck:{kind}", [*BASE["compare"], "--variant", f"x=,@{kind}"]))
+    for cmd, options in NUMBERS.items():
+        for option, values in options.items():
+            for v in values:
+                out.append((f"{cmd}{option}={v[:40]!r}", [*BASE[cmd], option, v]))
+    for cmd, options in STRINGS.items():
+        for option, values in options.items():
+            for v in values:
+                out.append((f"{cmd}{option}={v[:40]!r}", [*BASE[cmd], option, v]))
+    for name, option, body, cmd in CONTENTS:
+        out.append((f"content:{name}", [*BASE[cmd], option, f"@write:{name}"]))
+    for name, _, _ in POSITIONS:
+        out.append((f"position:{name}", [*BASE["analyse-position"], "--position", f"@write:{name}"]))
+    return out
+
+
+def bodies() -> dict[str, str]:
+    """The TOML text of every ``@write:NAME`` argument."""
+    made = {name: body for name, _, body, _ in CONTENTS}
+    made.update({name: _POSITION.format(round=rnd, scores=scores) for name, rnd, scores in POSITIONS})
+    return made
+
+
+def resolve(argv: list[str], files: dict[str, str], tmp: Path) -> list[str]:
+    """``argv`` with ``@KIND``, ``@write:NAME`` and ``@tmp`` replaced by real paths under ``tmp``."""
+    texts = bodies()
+    out = []
+    for arg in argv:
+        if arg.startswith("@write:"):
+            name = arg[len("@write:"):]
+            path = tmp / f"{name}.toml"
+            path.write_text(texts[name], encoding="utf-8")
+            arg = str(path)
+        elif arg.startswith("x=@") or arg.startswith("x=,@"):
+            head, kind = arg.split("@", 1)
+            arg = head + files[kind]
+        elif arg.startswith("@tmp"):
+            arg = str(tmp) + arg[len("@tmp"):]
+        elif arg.startswith("@"):
+            arg = files[arg[1:]]
+        out.append(arg)
+    return out

@@ -1,0 +1,116 @@
+"""Hostile command lines (issue 25): every one ends in exit 2 and one line on stderr, never a
+traceback, a hang or a read without end.  The cases are the fixed list of ``_fuzz_cases.cases()``:
+every file option of every command x every kind of bad file, every number option x out-of-range
+values, odd strings, hostile TOML contents and the hostile inputs the issue names."""
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parent))
+import _fuzz_cases as F  # noqa: E402  (a helper beside this file, not a package)
+
+from gnoming_sim.cli.app import cli  # noqa: E402
+from gnoming_sim.kernel.policy import registry  # noqa: E402
+
+CASES = F.cases()
+CASE_TIMEOUT_S = 60   # a case that blocks (a FIFO opened for reading) fails here instead of hanging
+
+
+@pytest.fixture(scope="module")
+def hostile_files(tmp_path_factory):
+    return F.make_files(tmp_path_factory.mktemp("hostile"))
+
+
+@pytest.fixture(autouse=True)
+def fresh_registry(monkeypatch):
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+
+
+@pytest.fixture
+def alarm():
+    def expired(signum, frame):
+        raise TimeoutError(f"a hostile case ran past {CASE_TIMEOUT_S} s (blocked?)")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(CASE_TIMEOUT_S)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def invoke(argv):
+    return CliRunner().invoke(cli, argv)
+
+
+def assert_one_line_exit_2(result, argv):
+    assert result.exit_code == 2, (argv, result.exit_code, result.output, result.exception)
+    assert isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, (argv, result.stderr)
+    assert lines[0].startswith("gnoming-sim: error: "), lines
+    assert "Traceback" not in result.output
+    assert result.stdout == "", result.stdout
+
+
+@pytest.mark.parametrize("argv", [c[1] for c in CASES], ids=[c[0] for c in CASES])
+def test_hostile_command_line_is_one_line_exit_2(argv, hostile_files, tmp_path, monkeypatch, alarm):
+    monkeypatch.chdir(tmp_path)   # a case that wrongly passed would write here, not in the repository
+    real = F.resolve(argv, hostile_files, tmp_path)
+    assert_one_line_exit_2(invoke(real), real)
+
+
+def test_every_option_of_every_command_is_fuzzed():
+    """Completeness: each non-flag option of each command appears in some case (output paths,
+    part A of issue 25, aside)."""
+    outputs = {("simulate", "--out"), ("simulate", "--report"), ("compare", "--out"), ("report", "--out"),
+               ("tune", "--out"), ("tune", "--log"), ("tune", "--plot"), ("report", "--from")}
+    fuzzed = {(argv[0], a) for _, argv in CASES for a in argv if a.startswith("--")}
+    fuzzed |= {("report", "--from")}
+    missing = []
+    for name, command in cli.commands.items():
+        for p in command.params:
+            if isinstance(p, click.Option) and not p.is_flag and (name, p.opts[0]) not in outputs | fuzzed:
+                missing.append(f"{name} {p.opts[0]}")
+    assert not missing, missing
+
+
+REGRESSIONS = [   # issue 25's hostile inputs, each by its case id
+    *(f"{cmd}--rules=deep_array" for cmd in ("simulate", "play", "analyse", "report", "tune", "held-out", "rules")),
+    "analyse-position--position=deep_table", "strategies--strategies-file=deep_dotted",
+    "simulate--rules=loop", "simulate--rules=through", "simulate--rules=longname", "simulate--rules=procmem",
+    "simulate--rules=devzero",
+    "simulate--rules=fifo", "simulate--deck=fifo", "simulate--strategies-file=fifo", "report--from=fifo",
+    "content:finish_margin_400_digits",
+    f"tune--popsize='{F.BIG}'", f"held-out--games='{F.BIG}'", f"report--games='{F.BIG}'", "report--workers='500'",
+    f"report--threads='{F.BIG}'", f"tune--threads='{F.BIG}'", "analyse--rollouts='10000000'",
+    "position:scores_near_2_63", "position:scores_1e26",
+    "simulate--strategy=''", "held-out--players='3,3'", "tune--name='ok\\n'", "content:name_newline",
+    "content:name_mathtext",
+]
+
+
+def test_the_issues_hostile_inputs_are_all_cases():
+    ids = {c[0] for c in CASES}
+    assert [r for r in REGRESSIONS if r not in ids] == []
+    assert len(ids) == len(CASES)   # ids are unique
+
+
+def test_the_list_is_large_and_fixed():
+    assert len(CASES) >= 500
+    assert F.cases() == CASES   # no randomness: the same list every run
+
+
+def test_the_hostile_positions_are_valid_but_for_the_value_under_test(tmp_path):
+    """Control: the position template with ordinary values is read, so each position case fails on
+    its own hostile value and not on the template."""
+    from gnoming_sim.game.position import from_toml
+
+    path = tmp_path / "ok.toml"
+    path.write_text(F._POSITION.format(round=3, scores="[40, -12]"))
+    assert from_toml(path).scores == (40, -12)
