@@ -222,7 +222,9 @@ class OutputLock:
                 os.unlink(self.path)
             os.close(held[0])
 
-    __del__ = release
+    def __del__(self):
+        with contextlib.suppress(Exception):   # at interpreter exit the modules may be gone already
+            self.release()
 
     def __enter__(self):
         return self
