@@ -110,6 +110,7 @@ class StagedDir:
         self.lock = OutputLock(self.out, option)
         try:
             self.out.parent.mkdir(parents=True, exist_ok=True)
+            self._after_a_crash()
             self.path = mkdir_unique(self.out.parent, f".{self.out.name}.", ".partial")
         except OSError as exc:
             self.lock.release()
@@ -117,6 +118,24 @@ class StagedDir:
         self.files: list[str] = []
         self.touched = False     # the file-by-file renames have begun
         self.published = False   # the report is in place; only the folder sync is left
+
+    def _after_a_crash(self) -> None:
+        """A run killed while it published leaves its folders beside ``out`` (we hold the lock, so
+        they are stale): a report it had set aside goes back to ``out`` if ``out`` is missing, and
+        the rest is removed."""
+        prefix = f".{self.out.name}."
+        for entry in os.listdir(self.out.parent):
+            middle, _, kind = entry[len(prefix):].partition(".")
+            if not (entry.startswith(prefix) and kind in ("old", "partial") and len(middle) == 12
+                    and all(c in "0123456789abcdef" for c in middle)):
+                continue   # not a name mkdir_unique gave
+            path = self.out.parent / entry
+            if path.is_symlink() or not path.is_dir():
+                continue
+            kept = path / "report"
+            if kind == "old" and kept.is_dir() and not os.path.lexists(self.out):
+                os.rename(kept, self.out)
+            shutil.rmtree(path, ignore_errors=True)
 
     def write(self, name: str, data: bytes | str) -> None:
         """Write the file ``name`` of the report (a plain name, no folder), synced."""

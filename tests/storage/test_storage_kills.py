@@ -12,10 +12,13 @@ import types
 
 import pytest
 
+from gnoming_sim.analyses import report as report_module
+from gnoming_sim.analyses.hazard_risk import HazardRisk
 from gnoming_sim.batch.runner import Batch, BatchSpec, Chunk, play_chunk, run_batch
+from gnoming_sim.batch.safe_folder import MANIFEST
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.policy import registry
-from conftest import Faults, rows
+from conftest import Faults, rows, run_cli
 
 SPEC = BatchSpec.make(3, ["random"], 300, 1)
 
@@ -94,3 +97,48 @@ def test_a_kill_at_every_disk_call_loses_nothing(tmp_path, monkeypatch, played, 
         kept.append(outcome.resumed_games)
     assert kept == sorted(kept), kept                 # a later kill never keeps less
     assert {100, 200} <= set(kept) and kept[-1] == 300, kept   # every finished chunk is kept
+
+
+class _Nothing(HazardRisk):
+    """A study that plays nothing: a report in a fraction of a second."""
+
+    def design(self, ctx):
+        return []
+
+
+def _killed_report(fail_at: int) -> int:
+    """``report --quick --out r`` in a fork killed at its ``fail_at``-th disk call."""
+    pid = os.fork()
+    if pid == 0:   # pragma: no cover - the child
+        code = 3
+        try:
+            Faults(types.SimpleNamespace(setattr=setattr), fail_at=fail_at, kill=True)
+            code = run_cli("report", "--quick", "--out", "r", "--force").exit_code
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+@pytest.mark.parametrize("foreign", [False, True])
+def test_a_kill_at_every_disk_call_of_a_report_loses_nothing(in_tmp, monkeypatch, foreign):
+    """Killed while writing or publishing, the folder holds the old report or the new one (with a
+    file of the user's: kept, and possibly old and new files side by side); the next run tidies up."""
+    monkeypatch.setattr(report_module, "STUDIES", (_Nothing(),))
+    assert run_cli("report", "--quick", "--out", "r").exit_code == 0
+    if foreign:
+        (in_tmp / "r" / "notes.md").write_text("mine")
+    counter = Faults(monkeypatch)
+    assert run_cli("report", "--quick", "--out", "r", "--force").exit_code == 0
+    calls = len(counter.calls)
+    Faults(monkeypatch)
+    report_files = sorted(os.listdir(in_tmp / "r"))
+    for n in range(1, calls + 1):
+        assert _killed_report(n) == 137
+        if (in_tmp / "r").exists():   # else set aside mid-swap: the next run puts it back first
+            assert set(report_files) <= set(os.listdir(in_tmp / "r")) | ({MANIFEST} if foreign else set()), n
+        assert run_cli("report", "--quick", "--out", "r", "--force").exit_code == 0
+        assert sorted(os.listdir(in_tmp / "r")) == report_files, n
+        assert sorted(os.listdir(in_tmp)) == ["r"], n
+        if foreign:
+            assert (in_tmp / "r" / "notes.md").read_text() == "mine"
