@@ -252,6 +252,7 @@ def write_file(path, data: bytes | str, option: str = "--out") -> None:
     with OutputLock(path, option):
         tmp = None
         try:
+            _remove_stale(path.parent, f".{path.name}.", ".tmp")
             tmp, fd = create_unique(path.parent, f".{path.name}.", ".tmp")
             try:
                 write_all(fd, raw)
@@ -273,6 +274,16 @@ def write_file(path, data: bytes | str, option: str = "--out") -> None:
         except OSError as exc:
             raise GnomingError(f"{option} {show(path)}: written whole, but its folder could not be synced "
                                f"({reason(exc)}): a power cut could still lose it") from None
+
+
+def _remove_stale(folder: Path, prefix: str, suffix: str) -> None:
+    """Remove the temporary files :func:`create_unique` named, left by a run that was killed
+    (the caller holds the output's lock, so no live run owns them)."""
+    for entry in os.listdir(folder):
+        middle = entry[len(prefix):len(entry) - len(suffix)]
+        if entry.startswith(prefix) and entry.endswith(suffix) and len(middle) == 12 \
+                and all(c in "0123456789abcdef" for c in middle):
+            remove_own(folder / entry)
 
 
 def _read_back(path: Path) -> bytes:

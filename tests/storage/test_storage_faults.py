@@ -162,6 +162,13 @@ def test_a_report_survives_a_fault_at_every_disk_call(in_tmp, faults, monkeypatc
                 before = {p: (in_tmp / "r" / p).read_bytes() for p in os.listdir(in_tmp / "r")}
 
 
+def test_a_killed_writers_temporary_file_goes_with_the_next_write(tmp_path):
+    (tmp_path / ".t.toml.0123456789ab.tmp").write_text("half")    # a run killed while writing
+    (tmp_path / ".t.toml.notours.tmp").write_text("someone's")     # not a name the writer gives
+    write_file(tmp_path / "t.toml", "new")
+    assert sorted(os.listdir(tmp_path)) == [".t.toml.notours.tmp", "t.toml"]
+
+
 def test_a_tune_output_survives_a_fault_at_every_disk_call(tmp_path, faults):
     path = tmp_path / "t.toml"
     path.write_text("old")
