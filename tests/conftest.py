@@ -14,3 +14,13 @@ def write_toml(tmp_path):
         return path
 
     return write
+
+
+@pytest.fixture
+def own_registry():
+    """A strategy registry of the built-ins only, in use for the test: what the test registers
+    (a strategies file, a tuned strategy) goes with it."""
+    from gnoming_sim.kernel.policy import registry
+
+    with registry.using(registry.Registry()) as reg:
+        yield reg

@@ -14,7 +14,7 @@ import shlex
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.batch.game_sums import GroupSums, Interval
+from gnoming_sim.batch.game_sums import GroupSums, Interval, win_share
 from gnoming_sim.batch.scan import BatchScan
 from gnoming_sim.batch.stats import wilson
 from gnoming_sim.batch.summary import WIN_UNIT
@@ -31,13 +31,14 @@ def est(i: Interval) -> Estimate:
     return Estimate(i.mean, i.lo, i.hi, i.n)
 
 
-def standings(sums: GroupSums, labels) -> list[dict]:
-    """Mean game score and win share, with 95% intervals over games, per group."""
+def standings(sums: GroupSums, labels, players: int) -> list[dict]:
+    """Mean game score and win share, with 95% intervals over games, per group (the win share's
+    as ``simulate``'s summary gives it: :func:`~gnoming_sim.batch.game_sums.win_share`)."""
     rows = []
     for k, label in enumerate(labels):
         rows.append({"label": label, "seats": int(sums.seats[k]),
                      "score": est(sums.mean("score", k)),
-                     "win": est(sums.mean("win", k, scale=WIN_UNIT)),
+                     "win": est(win_share(sums, k, players, WIN_UNIT)),
                      "finish": est(sums.mean("finishes", k, per=ROUNDS))})
     return rows
 

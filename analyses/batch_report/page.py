@@ -48,8 +48,8 @@ def write_batch_report(scan: BatchScan, out_dir) -> dict:
 def _write(scan: BatchScan, out) -> dict:
     """The report's files, each through ``out.write(name, data)``."""
     names = list(scan.names)
-    by_strategy = content.standings(scan.by_strategy, names)
-    by_seat = content.standings(scan.by_seat, [f"seat {s}" for s in range(scan.players)])
+    by_strategy = content.standings(scan.by_strategy, names, scan.players)
+    by_seat = content.standings(scan.by_seat, [f"seat {s}" for s in range(scan.players)], scan.players)
     parts = content.score_parts(scan)
     play = content.play_stats(scan)
     finish = content.early_finish(scan)

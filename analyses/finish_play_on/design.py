@@ -9,7 +9,7 @@ seed, the cell and the game number), so every decision comes from a distinct gam
 decisions are independent units; the number of chances in the game (``chances``) is kept,
 so the regret per round counts every chance, not only the one drawn.
 
-Each decision is rolled out with :func:`gnoming_sim.batch.finish_study.evaluate`: every seat
+Each decision is rolled out with :func:`.decisions.evaluate`: every seat
 plays the base policy ``expert`` after the decision (the strongest preset, so a rollout value
 is what the choice is worth to a player who plays well from there on, and one base policy
 keeps the decisions of all presets on one scale).  The rollouts play the game out, and each
@@ -26,11 +26,11 @@ import zlib
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.batch.finish_study import evaluate, game_chances
 from gnoming_sim.game.rules import ROUNDS
 
 from ..framework.design import cell_first_game
 from ..framework.study import Table
+from .decisions import evaluate, game_chances
 
 PRESETS = ("greedy", "builder", "rusher", "cautious", "expert")
 PLAYERS = (3, 4, 5, 6)

@@ -11,16 +11,23 @@ Two jitted scans over the traces of a batch of games:
   in which the mulligan limit barred it (the player already showed the limit's count of
   face-up mulligans).
 
-Both rebuild only what they need from the deal and the trace; the engine's records are
-the truth (a scan that disagrees with a record counts a mismatch, which tests check is 0).
+Both walk the traces with the one trace walker, :func:`gnoming_sim.game.replay.apply_record`
+compiled (the table of the deal, advanced record by record); the engine's records are the
+truth (a record the walker cannot reconcile counts a mismatch, which tests check is 0).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from gnoming_sim.game import trace as T
-from gnoming_sim.kernel.jit import jit
 from gnoming_sim.game.cards import MULLIGAN
+from gnoming_sim.game.replay import N_SC, SC_DEALT, apply_record
+from gnoming_sim.game.rules import mulligan_placeable
+from gnoming_sim.kernel.jit import jit
+
+# the rule and the trace walker themselves, compiled for the scans (no copy of either here)
+_placeable = jit(mulligan_placeable)
+_apply = jit(apply_record)
 
 # fields of follow_cards' output rows (-1: does not apply / never happened)
 FO_ACQ_SEAT = 0     # seat that first placed the card, or kept it from the deal
@@ -59,16 +66,17 @@ def concat_traces(traces) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(flat), offsets
 
 
-def follow_cards(traces, players: int, rounds, positions) -> np.ndarray:
+def follow_cards(traces, deals, players: int, rounds, positions) -> np.ndarray:
     """Follow the card at deal position ``positions[i]`` of round ``rounds[i]`` of game ``i``.
 
-    ``traces``: the list :func:`gnoming_sim.kernel.engine.simulate` returns with ``trace=True``;
-    ``rounds``, ``positions``: int arrays of one entry per game.  Returns int64
-    (games, N_FO), fields ``FO_*``.
+    ``traces``, ``deals`` (int8 (games, 3, N)): as :func:`gnoming_sim.kernel.engine.simulate`
+    returns them with ``trace=True``; ``rounds``, ``positions``: int arrays of one entry per game.
+    Returns int64 (games, N_FO), fields ``FO_*``.
     """
     flat, offsets = concat_traces(traces)
     out = np.empty((len(traces), N_FO), dtype=np.int64)
-    _follow_batch(flat, offsets, players, np.asarray(rounds, np.int64), np.asarray(positions, np.int64), out)
+    _follow_batch(flat, offsets, np.ascontiguousarray(deals, dtype=np.int8), players, np.asarray(rounds, np.int64),
+                  np.asarray(positions, np.int64), out)
     return out
 
 
@@ -77,7 +85,7 @@ def mulligan_bars(traces, deals, players: int, limit: int) -> tuple[np.ndarray, 
 
     ``deals``: int8 (games, 3, N) as returned beside the traces; ``limit``: the rules'
     ``mulligan_limit`` (0: no limit, nothing is ever barred).  Returns int64
-    (games, 3, players, 2) and the number of records the scan could not reconcile (0).
+    (games, 3, players, 2) and the number of records the walk could not reconcile (0).
     """
     flat, offsets = concat_traces(traces)
     out = np.zeros((len(traces), 3, players, 2), dtype=np.int64)
@@ -85,24 +93,35 @@ def mulligan_bars(traces, deals, players: int, limit: int) -> tuple[np.ndarray, 
     return out, int(bad)
 
 
+@jit(nrt=True)   # allocates the walker's table
+def _new_table(P, N):
+    """The trace walker's table (:mod:`gnoming_sim.game.replay`) for P players and an N-card deck."""
+    return (np.zeros((P, 9), dtype=np.int8), np.zeros((P, 9), dtype=np.int8), np.zeros(P, dtype=np.int64),
+            np.zeros((2, N), dtype=np.int8), np.zeros(2, dtype=np.int64), np.zeros(N, dtype=np.int8),
+            np.zeros(N_SC, dtype=np.int64))
+
+
+@jit
+def _step(order, tab, tr, i):
+    """Apply record ``i`` of ``tr`` to the table ``tab``; 1 if it disagrees with it."""
+    lay, up, fd, piles, plen, draw, sc = tab
+    return _apply(order, lay, up, fd, piles, plen, draw, sc, tr[i, 0], tr[i, 1], tr[i, 2], tr[i, 3])
+
+
 # ----------------------------------------------------------------- following one card
-@jit(nrt=True)   # allocates its workspace
-def _follow_batch(flat, offsets, P, rounds, positions, out):
-    up = np.zeros((P, 9), dtype=np.int8)
-    fd = np.zeros(P, dtype=np.int64)
+@jit(nrt=True)   # allocates the walker's table
+def _follow_batch(flat, offsets, deals, P, rounds, positions, out):
+    tab = _new_table(P, deals.shape[2])
     for g in range(offsets.shape[0] - 1):
-        _follow_one(flat, offsets[g], offsets[g + 1], P, rounds[g], positions[g], out[g], up, fd)
+        _follow_one(flat, offsets[g], offsets[g + 1], deals[g], rounds[g], positions[g], out[g], tab)
 
 
 @jit
-def _reveal(up, fd, s, q):
-    if up[s, q] == 0:
-        up[s, q] = 1
-        fd[s] -= 1
-
-
-@jit
-def _follow_one(tr, lo, hi, P, rnd, tag, out, up, fd):
+def _follow_one(tr, lo, hi, order, rnd, tag, out, tab):
+    """The tagged card's way through round ``rnd``; the walker keeps the table (its face-down
+    counts and the deal index of the draw pile's top), read before each record is applied."""
+    fd, sc = tab[2], tab[6]
+    P = fd.shape[0]
     for k in range(N_FO):
         out[k] = -1
     out[FO_FLIPS] = 0
@@ -114,15 +133,12 @@ def _follow_one(tr, lo, hi, P, rnd, tag, out, up, fd):
             if seen == rnd:
                 break
         i += 1
-    for s in range(P):
-        fd[s] = 9
-        for q in range(9):
-            up[s, q] = 0
+    if i < hi:
+        _step(order, tab, tr, i)   # the round's deal
     if tag < 9 * P:
         loc, la, lb = _L_LAY, tag // 9, tag % 9
     else:
         loc, la, lb = _L_DRAW, tag, 0
-    ptr = 9 * P            # next card of the draw pile (an index into the deal) until a reshuffle
     turn = 0
     turn_fd = 0
     hand_src = -1
@@ -132,6 +148,7 @@ def _follow_one(tr, lo, hi, P, rnd, tag, out, up, fd):
         kind = tr[i, 0]
         seat = tr[i, 1]
         a = tr[i, 2]
+        ptr = sc[SC_DEALT]     # the deal index of the draw pile's top card; -1 after a reshuffle
         if flipping and kind != T.HAZARD_FLIP:
             break
         if kind == T.ROUND_END:
@@ -143,9 +160,7 @@ def _follow_one(tr, lo, hi, P, rnd, tag, out, up, fd):
                     out[FO_FATE] = FATE_REMOVED
                     break
                 loc, la, lb = _L_PILE, a, 0
-            ptr += 1
         elif kind == T.INIT_FLIP:
-            _reveal(up, fd, seat, a)
             if loc == _L_LAY and la == seat and lb == a and out[FO_ACQ_SEAT] < 0:
                 out[FO_ACQ_SEAT] = seat
                 out[FO_ACQ_MODE] = MODE_DEALT
@@ -153,7 +168,6 @@ def _follow_one(tr, lo, hi, P, rnd, tag, out, up, fd):
             turn = a
             turn_fd = fd[seat]
         elif kind == T.RESHUFFLE:
-            ptr = -1
             if loc == _L_PILE and lb > 0:
                 loc = _L_GONE
                 out[FO_FATE] = FATE_LOST
@@ -162,8 +176,6 @@ def _follow_one(tr, lo, hi, P, rnd, tag, out, up, fd):
             took = False
             if a == 0:
                 took = loc == _L_DRAW and la == ptr
-                if ptr >= 0:
-                    ptr += 1
             elif loc == _L_PILE and la == a - 1:
                 if lb == 0:
                     took = True
@@ -188,7 +200,6 @@ def _follow_one(tr, lo, hi, P, rnd, tag, out, up, fd):
                     out[FO_ACQ_FD] = turn_fd
             elif loc == _L_LAY and la == seat and lb == a:
                 loc = _L_CAND
-            _reveal(up, fd, seat, a)
         elif kind == T.NOKEEP:
             if loc == _L_HAND and la == seat:
                 loc = _L_CAND
@@ -197,7 +208,6 @@ def _follow_one(tr, lo, hi, P, rnd, tag, out, up, fd):
         elif kind == T.BOUNCE:
             if loc == _L_LAY and la == seat and lb == a:
                 loc = _L_CAND
-            _reveal(up, fd, seat, a)
         elif kind == T.DISCARD:
             if loc == _L_CAND and la == seat:
                 if a < 0:
@@ -211,12 +221,12 @@ def _follow_one(tr, lo, hi, P, rnd, tag, out, up, fd):
                 lb += 1
         elif kind == T.HAZARD_FLIP:
             if a >= 0:
-                _reveal(up, fd, seat, a)
                 if flipping:
                     out[FO_FLIPS] += 1
                 elif loc == _L_LAY and la == seat and lb == a and out[FO_ACQ_SEAT] < 0:
                     out[FO_ACQ_SEAT] = seat
                     out[FO_ACQ_MODE] = MODE_DEALT
+        _step(order, tab, tr, i)
         i += 1
     if loc == _L_LAY:
         out[FO_END_SEAT] = la
@@ -231,16 +241,12 @@ def _follow_one(tr, lo, hi, P, rnd, tag, out, up, fd):
 
 
 # ----------------------------------------------------------------- the mulligan limit
-@jit(nrt=True)   # allocates its workspace
+@jit(nrt=True)   # allocates the walker's table
 def _bars_batch(flat, offsets, deals, P, limit, out):
-    N = deals.shape[2]
-    lay = np.zeros((P, 9), dtype=np.int8)
-    up = np.zeros((P, 9), dtype=np.int8)
-    piles = np.zeros((2, N), dtype=np.int8)
-    plen = np.zeros(2, dtype=np.int64)
+    tab = _new_table(P, deals.shape[2])
     bad = 0
     for g in range(offsets.shape[0] - 1):
-        bad += _bars_one(flat, offsets[g], offsets[g + 1], deals[g], P, limit, out[g], lay, up, piles, plen)
+        bad += _bars_one(flat, offsets[g], offsets[g + 1], deals[g], limit, out[g], tab)
     return bad
 
 
@@ -254,19 +260,17 @@ def _showing(lay, up, s):
 
 
 @jit
-def _bars_one(tr, lo, hi, order, P, limit, out, lay, up, piles, plen):
+def _bars_one(tr, lo, hi, order, limit, out, tab):
+    """Offers and bars of one game; the walker keeps the table (read at the start of each turn)."""
+    lay, up, piles, plen = tab[0], tab[1], tab[3], tab[4]
     bad = 0
     r = -1
     cur = -1          # seat whose turn it is
     offered = False   # a mulligan was on offer this turn
     capped = False    # the seat showed the limit's count of face-up mulligans at its start
-    hand = 0
-    cand = 0
     for i in range(lo, hi):
         kind = tr[i, 0]
         seat = tr[i, 1]
-        a = tr[i, 2]
-        b = tr[i, 3]
         if kind == T.TURN or kind == T.ROUND_END or kind == T.STALL:
             if cur >= 0:
                 if offered:
@@ -276,59 +280,14 @@ def _bars_one(tr, lo, hi, order, P, limit, out, lay, up, piles, plen):
             cur = -1
             offered = False
         if kind == T.ROUND:
-            r = a
-            for s in range(P):
-                for q in range(9):
-                    lay[s, q] = order[r, 9 * s + q]
-                    up[s, q] = 0
-            plen[0] = 0
-            plen[1] = 0
-        elif kind == T.SETUP_DISCARD:
-            piles[a, plen[a]] = b
-            plen[a] += 1
-        elif kind == T.INIT_FLIP:
-            up[seat, a] = 1
-            bad += lay[seat, a] != b
+            r = tr[i, 2]
         elif kind == T.TURN:
             cur = seat
-            capped = limit > 0 and _showing(lay, up, seat) >= limit
+            capped = not _placeable(_showing(lay, up, seat), limit)
             for k in range(2):
                 if plen[k] > 0 and piles[k, plen[k] - 1] == MULLIGAN:
                     offered = True
-        elif kind == T.RESHUFFLE:
-            for k in range(2):
-                if plen[k] > 1:
-                    piles[k, 0] = piles[k, plen[k] - 1]
-                    plen[k] = 1
-        elif kind == T.DRAW:
-            hand = b
-            if a == 0:
-                if b == MULLIGAN:
-                    offered = True
-            else:
-                k = a - 1
-                plen[k] -= 1
-                bad += plen[k] < 0 or piles[k, plen[k]] != b
-        elif kind == T.PLACE:
-            cand = lay[seat, a]
-            bad += cand != b
-            lay[seat, a] = hand
-            up[seat, a] = 1
-        elif kind == T.BOUNCE:
-            old = lay[seat, a]
-            bad += old != b
-            lay[seat, a] = cand
-            up[seat, a] = 1
-            cand = old
-        elif kind == T.NOKEEP:
-            cand = hand
-        elif kind == T.DISCARD:
-            bad += cand != b
-            if a >= 0:
-                piles[a, plen[a]] = b
-                plen[a] += 1
-        elif kind == T.HAZARD_FLIP:
-            if a >= 0:
-                up[seat, a] = 1
-                bad += lay[seat, a] != b
+        elif kind == T.DRAW and tr[i, 2] == 0 and tr[i, 3] == MULLIGAN:
+            offered = True
+        bad += _step(order, tab, tr, i)
     return bad

@@ -207,7 +207,7 @@ def drawn_rows(players, lo, results, facts, suffix: str = "") -> pd.DataFrame:
     """The drawn experiment's rows of the arms named ``<arm><suffix>`` (suffix "" or "@expert")."""
     rounds = facts["rounds"]
     hazard = results["hazard" + suffix]
-    follow = follow_cards(hazard.traces, players, rounds, facts["pos"])
+    follow = follow_cards(hazard.traces, hazard.deals, players, rounds, facts["pos"])
     drawer = follow[:, FO_FIRST_SEAT]
     seat = np.maximum(drawer, 0)
     g = np.arange(rounds.size)

@@ -1,6 +1,6 @@
 """The house-rules study: the baseline and seven variants played on the same deals.
 
-The experiment itself is :func:`gnoming_sim.batch.compare.compare` (the engine of
+The experiment itself is :func:`gnoming_sim.experiments.compare.compare` (the engine of
 ``gnoming-sim compare``); this module turns its comparison into findings, a table, a
 figure and CSV frames.  The baseline is always the published rules and deck.
 """
@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.batch.compare import HOUSE_RULES, LABELS, MEASURES, compare
+from gnoming_sim.experiments.compare import CHANGE_KIND, HOUSE_RULES, KIND, LABELS, MEASURES, compare
 
 from ..framework.estimates import Estimate
 from ..framework.study import Finding, Precision, Study, StudyResult, Table
@@ -19,10 +19,6 @@ from . import figures
 
 PLAYERS = 4
 SEATS = ("builder", "greedy", "rusher", "cautious")
-KIND = {"turns": "points", "stalled": "pct", "score": "signed", "seat_spread": "pct", "skill_gap": "pct",
-        "close": "pct", "minus5": "pct"}
-# the kind of a change: a signed number of points, or a signed change of a share
-CHANGE_KIND = {m: ("dpct" if k == "pct" else "signed") for m, k in KIND.items()}
 SHORT = {"turns": "turns per round\n(all players)", "stalled": "rounds\nstalled", "score": "game score\nper seat",
          "seat_spread": "seat advantage\n(max - min win share)", "skill_gap": "skill gap\n(win share)",
          "close": "games won by\n<= 5 points", "minus5": "finisher's\n-bonus rate"}

@@ -176,7 +176,7 @@ def keep_rows(experiment, players, lo, results, facts, limit) -> dict[str, pd.Da
                 "ok": facts["ok"]})
         return out
     natural, removed = results["natural"], results["removed"]
-    follow = follow_cards(natural.traces, players, rounds, np.maximum(facts["tag"], 0))
+    follow = follow_cards(natural.traces, natural.deals, players, rounds, np.maximum(facts["tag"], 0))
     seat = np.maximum(follow[:, FO_ACQ_SEAT], 0)
     s_n, w_n, _, names = _seat_values(natural, rounds, seat)
     s_r, w_r, _, _ = _seat_values(removed, rounds, seat)

@@ -30,21 +30,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.batch.stats import Z95, mean_ci, wilson
+from gnoming_sim.game.cards import HIDDEN, N_SLOTS, NO_CARD, SLOT_OFFSET, card_cost
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.observation import U_COST, U_COUNT
 from gnoming_sim.game.position import Position
-from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT
+from gnoming_sim.game.rules import LAYOUT
 
-Z95 = 1.959963984540054
 HORIZONS = ("round", "game")
 PILOT = 1000
 MAX_ROLLOUTS = 400_000
 CHUNK = 50_000
-
-
-def _cost(c: int) -> int:
-    return HAZARD_PENALTY if c == HAZARD else (0 if c == MULLIGAN else int(c))
 
 
 # ------------------------------------------------------------------ running
@@ -60,7 +56,7 @@ class Setup:
 
 def setup(pos: Position, policies, peek: bool = False) -> Setup:
     """Validate the policies and build the rollout kernel's arrays for ``pos``."""
-    from gnoming_sim.kernel.engine import _deck_counts, _seat_table
+    from gnoming_sim.kernel.engine import deck_counts, seat_table
     from gnoming_sim.kernel.policy.dispatch import N_PARAMS
     from gnoming_sim.kernel.state import N_ST, NOT_STALLED, S_DEND, S_FINISHER, S_FINISH_TURN, S_PLEN0, \
         S_REMOVED, S_STALLED, S_TURN
@@ -68,7 +64,7 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
     P = pos.players
     deck_arr = pos.deck.to_array()
     N = deck_arr.shape[0]
-    strats, seat_strategy = _seat_table(P, policies, 1, 0, False)
+    strats, seat_strategy = seat_table(P, policies, 1, 0, False)
     from gnoming_sim.kernel.policy.dispatch import KIND_MC
 
     for st in strats:
@@ -105,7 +101,7 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
     for c in kernel_unseen:
         unknown0[int(c) + SLOT_OFFSET] += 1
     unknown0[U_COUNT] = len(kernel_unseen)
-    unknown0[U_COST] = sum(_cost(int(c)) for c in kernel_unseen)
+    unknown0[U_COST] = sum(card_cost(int(c)) for c in kernel_unseen)
     order = [pos.me] + [s for s in range(P) if s != pos.me]
     slots = np.array([(s, q) for s in order for q in range(LAYOUT) if lay0[s, q] == HIDDEN],
                      dtype=np.int64).reshape(-1, 2)
@@ -124,21 +120,21 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
                   piles0=piles0, st0=st0, scores0=np.array(pos.scores, dtype=np.int64), unknown0=unknown0,
                   draw_top=draw_top, unseen=unseen, slots=slots, truth=truth, options=opt_arr, kinds=kinds,
                   params=params, seat_strategy=seat_strategy[0].copy(), rules=pos.rules.to_array(),
-                  deck=deck_arr, deck_counts=_deck_counts(deck_arr))
+                  deck=deck_arr, deck_counts=deck_counts(deck_arr))
     return Setup(arrays, options, unseen, slots)
 
 
 def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "round", crn: bool = True,
                  peek: bool = False, threads: int | None = None, align: bool = True):
     """(out float64[n, K, N_X], cov float64[n, N_C]) of rollouts ``first .. first + n - 1``."""
-    from gnoming_sim.kernel.engine import _parallel_chunks, _threads
+    from gnoming_sim.kernel.engine import numba_threads, parallel_chunks
     from gnoming_sim.kernel.rollout import N_C, N_X, rollout_batch
 
     a = s.arrays
     K = len(s.options)
     out = np.empty((n, K, N_X), dtype=np.float64)
     cov = np.empty((n, N_C), dtype=np.float64)
-    with _threads(threads), _parallel_chunks(16):
+    with numba_threads(threads), parallel_chunks(16):
         for lo in range(0, n, CHUNK):
             hi = min(n, lo + CHUNK)
             rollout_batch(first + lo, np.uint64(seed), a["me"], a["r"], a["starter"], a["laps_left"], a["discarder"],
@@ -183,7 +179,7 @@ def design(cov: np.ndarray, s: Setup, pos: Position, steps=("strata", "control")
                 cols += [(own[:, j] == c) - w for c, w in zip(codes[1:], share[1:])]
         else:
             cost = np.zeros(N_SLOTS)
-            cost[codes + SLOT_OFFSET] = [_cost(int(c)) for c in codes]
+            cost[codes + SLOT_OFFSET] = [card_cost(int(c)) for c in codes]
             mean_cost = float(cost[codes + SLOT_OFFSET] @ share)
             cols += [cost[own[:, j] + SLOT_OFFSET] - mean_cost for j in range(fd_me)]
     Z = np.column_stack(cols).astype(np.float64) if cols else np.zeros((n, 0))
@@ -231,13 +227,9 @@ def adjusted_mean(y: np.ndarray, Z: np.ndarray) -> tuple[float, float]:
 
 
 def proportion(x: np.ndarray) -> dict:
-    """Share of ones with a Wilson 95% interval."""
-    n = x.size
-    p = float(x.mean()) if n else float("nan")
-    z2 = Z95 ** 2
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return {"p": p, "ci95": [max(0.0, centre - half), min(1.0, centre + half)], "n": n}
+    """Share of true values of the bool array ``x`` with its Wilson 95% interval (batch.stats.wilson)."""
+    p, lo, hi = wilson(int(np.count_nonzero(x)), int(x.size))
+    return {"p": p, "ci95": [lo, hi], "n": int(x.size)}
 
 
 def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon: str = "round") -> dict:
@@ -286,9 +278,8 @@ def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon
 
 
 def _mean_ci(x):
-    m = float(x.mean())
-    h = Z95 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else float("nan")
-    return [m - h, m + h]
+    _, lo, hi, _ = mean_ci(x) if x.size > 1 else (0, math.nan, math.nan, 0)
+    return [lo, hi]
 
 
 def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos: Position,

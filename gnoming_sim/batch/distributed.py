@@ -25,7 +25,7 @@ import uuid
 from collections import deque
 from typing import Callable, Iterable, Iterator
 
-from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.errors import GnomingError, one_line
 from gnoming_sim.batch.runner import Chunk, PlayedChunk, play_chunk
 
 MISSING_DASK = "--workers and --scheduler need Dask: pip install 'gnoming-sim[dist]'"
@@ -112,7 +112,7 @@ def _remote_client(address: str):
     try:
         client = distributed.Client(address, timeout=f"{CONNECT_TIMEOUT_S}s")
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
-        raise GnomingError(f"--scheduler {address}: cannot connect ({_one_line(exc)})") from None
+        raise GnomingError(f"--scheduler {address}: cannot connect ({one_line(exc)})") from None
     with client:
         try:
             client.wait_for_workers(1, timeout=WORKERS_TIMEOUT_S)
@@ -202,7 +202,7 @@ def _result(future):
         return future.result()
     except KilledWorker as exc:
         raise GnomingError(f"a chunk of games failed on every worker that tried it, each dying "
-                           f"({_one_line(exc)}); see the workers' logs") from None
+                           f"({one_line(exc)}); see the workers' logs") from None
 
 
 def _on_worker(fn: Callable, item, version: str):
@@ -216,7 +216,3 @@ def _on_worker(fn: Callable, item, version: str):
                            "install the same version on every worker")
     with _ENGINE_LOCK:
         return fn(item, get_worker().state.nthreads)
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__

@@ -108,6 +108,21 @@ class GroupSums:
         return Interval(*ratio_ci_from_sums(n, a, b, aa, bb, self._cross[(num, den)][k]), n)
 
 
+def win_share(sums: GroupSums, k: int, players: int, unit: int) -> Interval:
+    """Group ``k``'s win share (quantity ``win``, credits in ``1 / unit`` of a win) with its 95%
+    interval over games: a Wilson one for a group in one seat per game, whose credit is a win or
+    not (1/j when shared by j): a share, kept inside [0, 1] where the normal interval crosses 0
+    for a rare winner; also when the sample has no spread although the share is not certain.  A
+    group in several seats gets the normal interval of its per-game mean; one in every seat its
+    exact share, 1/players."""
+    i = sums.mean("win", k, scale=unit)
+    seats = int(sums.seats[k]) if sums.seats is not None else 0
+    if 0 < seats < players and (seats == 1 or i.lo == i.hi):
+        _, lo, hi = wilson(sums.total("win", k) / (unit * seats), sums.games)
+        return Interval(i.mean, lo, hi, i.n)
+    return i
+
+
 def share(successes: int, n: int) -> Interval:
     """A proportion with its Wilson 95% interval (``n`` independent trials)."""
     p, lo, hi = wilson(successes, n)

@@ -1,6 +1,6 @@
 """The Monte Carlo player measured: against a heuristic on paired deals, and its games per second.
 
-:func:`mc_vs` is :func:`gnoming_sim.batch.heldout.held_out` with a 95% interval: the seats
+:func:`mc_vs` is :func:`gnoming_sim.experiments.heldout.held_out` with a 95% interval: the seats
 alternate MC, B, MC, ... and move one seat per game on deals tuning never played, so the
 unit is the game (per game, the MC seats' mean game score minus the B seats').
 :func:`games_per_second` times a batch at one table (the kernels compiled beforehand).
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from gnoming_sim.batch.heldout import HELD_OUT_FIRST, format_rows, held_out
+from gnoming_sim.experiments.heldout import HELD_OUT_FIRST, format_rows, held_out
 from gnoming_sim.batch.stats import Z95
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.kernel.policy import registry

@@ -25,7 +25,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from gnoming_sim.batch.safe_write import arrow_path
-from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.errors import GnomingError, one_line
 from gnoming_sim.game.deck import check_players
 from gnoming_sim.game.fields import (F_BONUS, F_HAZARDS, F_MATCHED, F_NEGATIVES, F_SCORE, F_UNMATCHED,
                                      N_FIELDS, NAMES as FIELD_NAMES)
@@ -143,7 +143,7 @@ def parse_metadata(raw: bytes, path) -> dict:
     try:
         meta = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise GnomingError(f"{path}: its batch metadata is damaged (not JSON: {_one_line(exc)})") from None
+        raise GnomingError(f"{path}: its batch metadata is damaged (not JSON: {one_line(exc)})") from None
     problem = _metadata_problem(meta)
     if problem:
         raise GnomingError(f"{path}: its batch metadata is damaged ({problem})")
@@ -250,7 +250,7 @@ class BatchFile:
                 meta = pq.read_metadata(name)
                 file_schema = pq.read_schema(name)
         except (pa.ArrowException, OSError, ValueError) as exc:
-            raise GnomingError(f"--resume: {label} is not a readable Parquet file ({_one_line(exc)})") from None
+            raise GnomingError(f"--resume: {label} is not a readable Parquet file ({one_line(exc)})") from None
         raw = (file_schema.metadata or {}).get(META_KEY)
         if raw is None:
             raise GnomingError(f"--resume: {label} was not written by gnoming-sim simulate (no batch metadata)")
@@ -283,11 +283,8 @@ class BatchFile:
                     yield first, stats, seat_strategy
                     first += len(stats)
         except (pa.ArrowException, OSError, ValueError) as exc:
-            raise GnomingError(f"--resume: {self.label}: cannot read games {first}.. ({_one_line(exc)}): the file "
+            raise GnomingError(f"--resume: {self.label}: cannot read games {first}.. ({one_line(exc)}): the file "
                                "is damaged; use --force to start over") from None
         except GnomingError as exc:
             raise GnomingError(f"--resume: {self.label}: {exc}; use --force to start over") from None
 
-
-def _one_line(exc: Exception) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__

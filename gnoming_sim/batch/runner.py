@@ -38,12 +38,12 @@ from gnoming_sim.batch.safe_write import OutputLock
 from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
 from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.limits import MAX_GAME, MAX_SEED
 from gnoming_sim.game.rules import ROUNDS, RuleConfig
-from gnoming_sim.batch.summary import Tally, build_summary, win_credit_from_scores
+from gnoming_sim.batch.summary import Tally, build_summary
+from gnoming_sim.kernel.win_credit import win_credit
 
 DEFAULT_CHUNK_GAMES = 20_000
-MAX_SEED = 2**64 - 1
-MAX_GAME = 2**63 - 1   # game numbers are int64 in the kernels
 
 
 @dataclass(frozen=True)
@@ -340,7 +340,7 @@ class Batch:
         if self.existing is None:
             return
         for first, stats, seat_strategy in self.existing.row_groups():
-            tally.add(stats, seat_strategy, win_credit_from_scores(stats[..., F_SCORE]))
+            tally.add(stats, seat_strategy, win_credit(stats[..., F_SCORE]))
             if sink is not None:  # rebuilt, not copied: every row group gets the same dictionary
                 sink.write(table_of(first, stats, seat_strategy, self.spec.names), len(stats))
 

@@ -30,15 +30,15 @@ import numpy as np
 from gnoming_sim.batch.game_sums import GroupSums, Hist
 from gnoming_sim.batch.parquet import META_KEY, parse_metadata
 from gnoming_sim.batch.safe_write import arrow_path
-from gnoming_sim.batch.summary import WIN_UNIT, win_credit_from_scores
-from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.rules import ROUNDS
+from gnoming_sim.batch.summary import WIN_UNIT
+from gnoming_sim.kernel.win_credit import win_credit
+from gnoming_sim.game.errors import GnomingError, one_line
+from gnoming_sim.game.rules import HAZARD_PENALTY, ROUNDS
 
 BLOCK_GAMES = 20_000
 FIELDS = ("score", "matched", "unmatched", "negatives", "hazards", "finisher", "bonus", "turns", "stalled",
           "lines")
 COLUMNS = ("game", "round", "seat", "strategy") + FIELDS
-HAZARD_POINTS = 10   # a hazard left in a layout scores +10 (RULES.md section 5)
 
 # per (game, seat), summed over the game's rounds; grouped by strategy and by seat
 SEAT_QUANTITIES = (
@@ -110,11 +110,11 @@ class BatchScan:
         strat = strat3[:, 0, :]
         score = f["score"]
         total = _over_rounds(score).astype(np.int64)
-        win = np.rint(win_credit_from_scores(score) * WIN_UNIT).astype(np.int64)
+        win = np.rint(win_credit(score) * WIN_UNIT).astype(np.int64)
         finisher = f["finisher"] == 1
         stalled = f["stalled"] != 0
         bonus = f["bonus"]
-        hazards = f["hazards"] // HAZARD_POINTS
+        hazards = f["hazards"] // HAZARD_PENALTY
         x = np.stack([
             total, win, _over_rounds(f["turns"]),
             _over_rounds(finisher), _over_rounds(finisher & (bonus < 0)), _over_rounds(finisher & (bonus > 0)),
@@ -194,7 +194,7 @@ def open_batch(path) -> tuple[object, dict]:
         with arrow_path(path) as name:
             pf = pq.ParquetFile(name, pre_buffer=False, page_checksum_verification=True)
     except (pa.ArrowException, OSError) as exc:
-        raise GnomingError(f"{path} is not a readable Parquet file ({_one_line(exc)})") from None
+        raise GnomingError(f"{path} is not a readable Parquet file ({one_line(exc)})") from None
     raw = (pf.schema_arrow.metadata or {}).get(META_KEY)
     if raw is None:
         raise GnomingError(f"{path} was not written by gnoming-sim simulate (no batch metadata)")
@@ -245,7 +245,7 @@ def scan_batch(path, progress: Callable[[int], None] | None = None,
                 first += whole // per_game
             advance(batch.num_rows)
     except (pa.ArrowException, OSError, ValueError) as exc:
-        raise GnomingError(f"{path}: cannot read games {first}.. ({_one_line(exc)}): the file is damaged") from None
+        raise GnomingError(f"{path}: cannot read games {first}.. ({one_line(exc)}): the file is damaged") from None
     finally:
         pf.close()
     if carry is not None:
@@ -275,7 +275,3 @@ def _block_columns(batch, names: tuple[str, ...]) -> dict[str, np.ndarray]:
         else:
             cols[c] = col.to_numpy()
     return cols
-
-
-def _one_line(exc: Exception) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__

@@ -1,7 +1,8 @@
 """The summary of a simulation batch: running tallies, the JSON dict, the text table.
 
-:class:`Tally` keeps a few sums per strategy and per seat and takes a batch chunk by
-chunk, so its memory does not grow with the number of games.  :func:`build_summary`
+:class:`Tally` keeps a few exact sums per strategy and per seat (the one per-game tally,
+:class:`~gnoming_sim.batch.game_sums.GroupSums`, as the report of a batch file keeps them) and
+takes a batch chunk by chunk, so its memory does not grow with the number of games.  :func:`build_summary`
 turns a tally into a dict of plain Python values (JSON-ready: nan becomes ``None``);
 :func:`format_table` renders that dict for a terminal.  Nothing here runs the engine.
 """
@@ -14,19 +15,17 @@ import numpy as np
 
 from gnoming_sim.game import fields as F
 from gnoming_sim.game.rules import ROUNDS
-from gnoming_sim.batch.stats import mean_ci_from_sums, ratio_ci_from_sums, wilson
+from gnoming_sim.batch.game_sums import GroupSums, Interval, win_share
 
-# Per game, a label (a strategy or a seat) is summarised by its seats' mean: in units of
-# 1/420 of a point (420 = lcm(1..7)) the mean over k <= 7 seats is an integer, so a batch
-# summed in any chunking gives exactly the same numbers.  A win shared by k players is
-# credited 1/k, also an integer number of 420ths.
-UNIT = 420
-WIN_UNIT = UNIT
+# Per game, a label (a strategy or a seat) is summarised by its seats' mean, kept exactly as
+# integer sums over games by the one per-game tally (game_sums.GroupSums).  A win shared by k
+# players is credited 1/k: in 1/420ths of a win (420 = lcm(1..7)) every credit is an integer.
+WIN_UNIT = 420
 STALL_WARNING_SHARE = 0.01   # warn when more than this share of the rounds stalled
 
-# the running sums per label: n games, seat plays, then per-game values x and their squares
-_SUMS = ("games", "seats", "score", "score_sq", "win", "win_sq", "turns", "turns_sq", "finish", "finish_sq",
-         "finishes", "finishes_sq", "bonuses", "bonuses_sq", "bonus_x_finishes", "every_seat")
+# the quantities summed per (game, seat) over the rounds; the bonus rate is bonuses / finishes
+QUANTITIES = ("score", "win", "turns", "finishes", "bonuses")
+RATIOS = (("bonuses", "finishes"),)
 
 
 def _num(x):
@@ -35,113 +34,49 @@ def _num(x):
     return x if math.isfinite(x) else None
 
 
-def win_credit_from_scores(round_scores: np.ndarray) -> np.ndarray:
-    """Win credit per (game, seat) from round scores of shape (games, 3, players) (RULES.md §6).
-
-    Lowest total wins; a tie is broken by the lowest last-round score; a tie after that
-    is shared, each of the k winners credited 1/k.  Returns float64 (games, players).
-    """
-    scores = np.asarray(round_scores, dtype=np.int64)
-    totals = scores.sum(axis=1)
-    last = scores[:, -1, :]
-    tied = totals == totals.min(axis=1, keepdims=True)
-    best_last = np.where(tied, last, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
-    winners = tied & (last == best_last)
-    return winners / winners.sum(axis=1, keepdims=True)
+def _pair(interval: Interval) -> list:
+    return [_num(interval.lo), _num(interval.hi)]
 
 
-class _Sums:
-    """Exact integer sums over games, one column per label (a strategy or a seat).
-
-    For each game in which a label holds ``k >= 1`` seats it adds the label's per-game
-    values: mean game score of its seats, mean win credit of its seats, mean turns
-    and finished rounds per seat, finishes and -5 bonuses (all in 1/420ths where a mean
-    is taken), and their squares, so that every interval is over games, the independent
-    units, never over seats of one game.
-    """
-
-    def __init__(self, labels: int):
-        self.sums = [[0] * labels for _ in _SUMS]   # Python ints: exact, whatever the batch size
-
-    def add(self, labels: np.ndarray, score, win, turns, finishes, bonuses) -> None:
-        """``labels`` int (games, players); the others int (games, players) per seat
-        (``win`` in 1/420ths)."""
-        labels = np.asarray(labels)
-        players = labels.shape[1]
-        for j in range(len(self.sums[0])):
-            mask = labels == j
-            k = mask.sum(axis=1).astype(np.int64)
-            here = k > 0
-            if not here.any():
-                continue
-            k = k[here]
-            m = mask[here]
-
-            def per_game(x):
-                return np.where(m, x[here], 0).sum(axis=1, dtype=np.int64)
-
-            fin, bon = per_game(finishes), per_game(bonuses)
-            values = {
-                "score": per_game(score) * (UNIT // k),
-                "win": per_game(win) * (UNIT // k),   # the mean over its seats, in 1/420² of a win
-                "turns": per_game(turns) * (UNIT // k),
-                "finish": fin * (UNIT // k),
-                "finishes": fin,
-                "bonuses": bon,
-            }
-            add = {"games": int(here.sum()), "seats": int(k.sum()), "every_seat": int((k == players).sum()),
-                   "bonus_x_finishes": int((bon * fin).sum())}
-            for name, v in values.items():
-                add[name] = int(v.sum())
-                add[name + "_sq"] = int((v * v).sum())   # < 2**63 for any chunk that fits in memory
-            for i, name in enumerate(_SUMS):
-                self.sums[i][j] += add[name]
-
-    def entry(self, j: int) -> dict:
-        t = {name: self.sums[i][j] for i, name in enumerate(_SUMS)}
-        n = t["games"]
-
-        def mean(name, scale=1):
-            m, lo, hi, _ = mean_ci_from_sums(n, t[name], t[name + "_sq"], scale=scale)
-            return _num(m) if n else None, [_num(lo), _num(hi)] if n else [None, None]
-
-        score, score_ci = mean("score", UNIT)
-        win, win_ci = mean("win", UNIT * UNIT)
-        if n and win_ci[0] == win_ci[1] and t["every_seat"] < n:
-            # no spread in the sample (won all or none) although it was not structurally certain:
-            # the mean interval would claim certainty, Wilson does not
-            p, lo, hi = wilson(t["win"] / (UNIT * UNIT), n)
-            win_ci = [_num(lo), _num(hi)]
-        turns, turns_ci = mean("turns", ROUNDS * UNIT)
-        finish, finish_ci = mean("finish", ROUNDS * UNIT)
-        bonus, bonus_ci = _ratio(t["bonuses"], t["finishes"], t["bonuses_sq"], t["finishes_sq"],
-                                 t["bonus_x_finishes"], n)
-        return {
-            "n_games": n,
-            "n_seats_played": t["seats"],
-            "mean_game_score": score,
-            "ci95": score_ci,
-            "win_share": win,
-            "win_ci95": win_ci,
-            "mean_turns_per_round": turns,
-            "turns_ci95": turns_ci,
-            "finish_rate": finish,
-            "finish_ci95": finish_ci,
-            "n_finishes": t["finishes"],
-            "bonus_rate": bonus,
-            "bonus_ci95": bonus_ci,
-        }
-
-
-def _ratio(b: int, f: int, b2: int, f2: int, bf: int, n: int):
-    """``sum(b) / sum(f)`` over games and its cluster (delta-method) interval over games."""
-    if f == 0:
-        return None, [None, None]
-    if n < 2:
-        r = b / f
-        return _num(r), [_num(r), _num(r)]
-    r, lo, hi = ratio_ci_from_sums(n, b, f, b2, f2, bf)
-    return _num(r), [_num(lo), _num(hi)]
+def entry(sums: GroupSums, k: int, players: int) -> dict:
+    """The summary of label ``k`` of ``sums``: means over games with their 95% intervals (the win
+    share's as :func:`~gnoming_sim.batch.game_sums.win_share` gives it, the report's too), and the
+    bonus rate's clustered by game."""
+    n = sums.games
+    seats = 0 if sums.seats is None else int(sums.seats[k])
+    if not n or not seats:   # no games, or a label never seated
+        blank = [None, None]
+        return {"n_games": 0, "n_seats_played": 0, "mean_game_score": None, "ci95": blank, "win_share": None,
+                "win_ci95": blank, "mean_turns_per_round": None, "turns_ci95": blank, "finish_rate": None,
+                "finish_ci95": blank, "n_finishes": 0, "bonus_rate": None, "bonus_ci95": blank}
+    score = sums.mean("score", k)
+    win = win_share(sums, k, players, WIN_UNIT)
+    turns = sums.mean("turns", k, per=ROUNDS)
+    finish = sums.mean("finishes", k, per=ROUNDS)
+    finishes, bonuses = sums.total("finishes", k), sums.total("bonuses", k)
+    if finishes == 0:
+        bonus, bonus_ci = None, [None, None]
+    elif n < 2:
+        bonus = _num(bonuses / finishes)
+        bonus_ci = [bonus, bonus]
+    else:
+        ratio = sums.ratio("bonuses", "finishes", k)
+        bonus, bonus_ci = _num(ratio.mean), _pair(ratio)
+    return {
+        "n_games": n,
+        "n_seats_played": n * seats,
+        "mean_game_score": _num(score.mean),
+        "ci95": _pair(score),
+        "win_share": _num(win.mean),
+        "win_ci95": _pair(win),
+        "mean_turns_per_round": _num(turns.mean),
+        "turns_ci95": _pair(turns),
+        "finish_rate": _num(finish.mean),
+        "finish_ci95": _pair(finish),
+        "n_finishes": finishes,
+        "bonus_rate": bonus,
+        "bonus_ci95": bonus_ci,
+    }
 
 
 class Tally:
@@ -152,8 +87,8 @@ class Tally:
         self.players = int(players)
         self.games = 0
         self.stalled_rounds = 0
-        self._by_strategy = _Sums(len(self.names))
-        self._by_seat = _Sums(self.players)
+        self._by_strategy = GroupSums(QUANTITIES, len(self.names), RATIOS)
+        self._by_seat = GroupSums(QUANTITIES, self.players, RATIOS)
 
     def add(self, round_stats, seat_strategy, win_credit) -> None:
         """Add games: ``round_stats`` int (G, 3, P, N_FIELDS), ``seat_strategy`` int (G, P)
@@ -162,16 +97,19 @@ class Tally:
         games, _, players, _ = stats.shape
         if players != self.players:
             raise ValueError(f"tally for {self.players} players got {players}")
+        if games == 0:
+            return
         finisher = stats[..., F.F_FINISHER] == 1
-        columns = dict(
-            score=stats[..., F.F_SCORE].sum(axis=1, dtype=np.int64),
-            win=np.rint(np.asarray(win_credit) * UNIT).astype(np.int64),
-            turns=stats[..., F.F_TURNS].sum(axis=1, dtype=np.int64),
-            finishes=finisher.sum(axis=1).astype(np.int64),
-            bonuses=(finisher & (stats[..., F.F_BONUS] < 0)).sum(axis=1).astype(np.int64),
-        )
-        self._by_strategy.add(np.asarray(seat_strategy), **columns)
-        self._by_seat.add(np.broadcast_to(np.arange(players), (games, players)), **columns)
+        x = np.stack([
+            stats[..., F.F_SCORE].sum(axis=1, dtype=np.int64),
+            np.rint(np.asarray(win_credit) * WIN_UNIT).astype(np.int64),
+            stats[..., F.F_TURNS].sum(axis=1, dtype=np.int64),
+            finisher.sum(axis=1).astype(np.int64),
+            (finisher & (stats[..., F.F_BONUS] < 0)).sum(axis=1).astype(np.int64),
+        ])                                               # (quantity, game, seat)
+        onehot = np.asarray(seat_strategy)[:, :, None] == np.arange(len(self.names))
+        self._by_strategy.add(x, onehot)
+        self._by_seat.add(x)
         self.games += games
         # the stalled flag is the same for every seat of a round: read seat 0
         self.stalled_rounds += int((stats[:, :, 0, F.F_STALLED] != 0).sum())
@@ -182,10 +120,10 @@ class Tally:
         self.add(result.round_stats, remap[np.asarray(result.seat_strategy)], result.win_credit)
 
     def by_strategy(self) -> dict:
-        return {name: self._by_strategy.entry(k) for k, name in enumerate(self.names)}
+        return {name: entry(self._by_strategy, k, self.players) for k, name in enumerate(self.names)}
 
     def by_seat(self) -> dict:
-        return {str(s): self._by_seat.entry(s) for s in range(self.players)}
+        return {str(s): entry(self._by_seat, s, self.players) for s in range(self.players)}
 
 
 def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_run: int | None = None,

@@ -66,7 +66,6 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
                                               strategies_path)
     policies = opt.strategy_names("--policy", policy, players, (1, players))
     _check_rollout_policies(policies)
-    opt.notice_cold_cache()
     from gnoming_sim.batch.analyse import analyse as run, position_from_game
 
     if position_path is None:
@@ -118,8 +117,10 @@ def render(res: dict) -> str:
                      f"target +-{a['target_half_width']} {'reached' if a['reached'] else 'NOT reached'}"
                      f"{' (capped by --max-rollouts)' if a['capped'] else ''}")
     width = max(len(r["option"]) for r in res["options"])
+    wins = all("p_win" in r for r in res["options"])   # the game horizon: who wins the game
+    shares = ("P(finish)", "P(-bonus)", "P(lowest)") + (("P(win)",) if wins else ())
     head = (f"{'option':<{width}}  {'mean ' + metric:>22}  {'diff to best [95% CI]':>26}  "
-            f"{'P(finish)':>16}  {'P(-bonus)':>16}  {'P(lowest)':>16}  {'n':>8}")
+            + "".join(f"{name:>16}  " for name in shares) + f"{'n':>8}")
     lines += ["", head, "-" * len(head)]
     for r in res["options"]:
         lo, hi = r["ci95"]
@@ -127,8 +128,9 @@ def render(res: dict) -> str:
         diff = "best" if r["best"] else f"{r['diff']:+.2f} [{r['diff_ci95'][0]:+.2f}, {r['diff_ci95'][1]:+.2f}]"
         fin = _pct(r["p_finish"])
         bonus = _pct(r["p_bonus"]) if r["p_finish"]["p"] > 0 else "-"
+        win = f"  {_pct(r['p_win']):>16}" if wins else ""
         lines.append(f"{r['option']:<{width}}  {mean:>22}  {diff:>26}  {fin:>16}  {bonus:>16}  "
-                     f"{_pct(r['p_lowest']):>16}  {r['n']:>8,}")
+                     f"{_pct(r['p_lowest']):>16}{win}  {r['n']:>8,}")
     lines.append("")
     best = next(r for r in res["options"] if r["best"])
     same = [r["option"] for r in res["options"] if r["same_as_best"]]

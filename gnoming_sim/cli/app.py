@@ -4,8 +4,8 @@ from __future__ import annotations
 import sys
 
 from gnoming_sim.cli import analyse, compare, info, play, report, simulate, tune  # noqa: F401  (each registers its commands)
-from gnoming_sim.cli.group import PROG, UserError, _one_line, cli
-from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.cli.group import PROG, UserError, cli
+from gnoming_sim.game.errors import GnomingError, one_line
 
 __all__ = ["cli", "main"]
 
@@ -15,7 +15,7 @@ def main(argv=None) -> None:
     try:
         cli.main(args=argv, prog_name=PROG, standalone_mode=True)
     except GnomingError as exc:
-        UserError(_one_line(str(exc))).show()
+        UserError(one_line(str(exc))).show()
         sys.exit(2)
 
 

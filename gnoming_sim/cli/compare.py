@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import click
 
@@ -14,7 +15,7 @@ from gnoming_sim.game.errors import GnomingError
 
 def parse_variant(spec: str):
     """``NAME=rules.toml[,deck.toml]`` -> Variant (either file may be empty: ``x=,deck.toml``)."""
-    from gnoming_sim.batch.compare import Variant
+    from gnoming_sim.experiments.compare import Variant
     from gnoming_sim.game.deck import PUBLISHED, load_deck
     from gnoming_sim.game.rules import RuleConfig, load_rules
 
@@ -57,6 +58,46 @@ def _rows_sink(out, meta: dict):
     return sink, write
 
 
+def render(c) -> str:
+    """A comparison as two text tables, each variant's values and then its change against the
+    baseline, every number in the report's format (shares in percent, changes of a share in
+    percentage points; :mod:`gnoming_sim.analyses.framework.render`)."""
+    from gnoming_sim.analyses.framework.estimates import Estimate
+    from gnoming_sim.analyses.framework.render import format_estimate
+    from gnoming_sim.experiments.compare import CHANGE_KIND, KIND, LABELS, MEASURES
+
+    def cell(e: dict | None, kind: str) -> str:
+        if e is None or not math.isfinite(e["mean"]):
+            return "n/a"
+        return format_estimate(Estimate(e["mean"], e["lo"], e["hi"], c.games), kind)
+
+    lines = [f"players {c.players}  seats {', '.join(c.seats)} ({'rotated' if c.rotate else 'fixed'})  "
+             f"games {c.games:,} per variant  seed {c.seed}",
+             "every interval: 95%, over games (n = games per variant); lower game scores are better"]
+    if c.strongest:
+        lines.append(f"skill gap = win share of {c.strongest} - win share of {c.weakest} "
+                     "(the strongest and weakest heuristic seated, by the baseline)")
+    lines.append("-bonus rate: of finished rounds, the share whose finisher had the lowest score "
+                 "(conditional on the seated strategies' choices of when to finish)")
+    for title, rows, kinds in (("per variant", c.estimates, KIND), ("change against the baseline", c.changes,
+                                                                     CHANGE_KIND)):
+        lines += ["", title]
+        diff = kinds is CHANGE_KIND
+        for m in MEASURES:
+            cells = [(v.name, cell(row.get(m) if row else None, kinds[m]))
+                     for v, row in zip(c.variants, rows) if row or not diff]
+            if not cells:
+                continue
+            lines.append(f"  {LABELS[m]}")
+            width = max(len(n) for n, _ in cells)
+            lines += [f"    {name:<{width}}  {text}" for name, text in cells]
+        if diff:
+            kinds_of = [f"{v.name}: {'paired (same deals)' if ch.get('paired') else 'unpaired (other deck)'}"
+                        for v, ch in zip(c.variants[1:], c.changes[1:])]
+            lines.append("  differences: " + "; ".join(kinds_of))
+    return "\n".join(lines) + "\n"
+
+
 @cli.command()
 @opt.players
 @opt.strategy
@@ -77,7 +118,7 @@ def _rows_sink(out, meta: dict):
 def compare(players, strategy, seats, strategies_path, seed, rotate, variants, house_rules, games, threads,
             out, force, as_json):
     """Play the same games under rules/deck variants; print what each changes, with 95% intervals."""
-    from gnoming_sim.batch import compare as cmp
+    from gnoming_sim.experiments import compare as cmp
 
     opt.check_players(players)
     opt.check_seed(seed)
@@ -113,7 +154,7 @@ def compare(players, strategy, seats, strategies_path, seed, rotate, variants, h
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        click.echo(cmp.format_comparison(result), nl=False)
+        click.echo(render(result), nl=False)
         if out is not None:
             click.echo(f"rows: {show(out)}")
 

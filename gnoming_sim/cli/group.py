@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.errors import GnomingError, one_line
 from gnoming_sim.game.version import __version__
 
 PROG = "gnoming-sim"
@@ -25,7 +25,9 @@ class UserError(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
-        click.echo(f"{PROG}: error: {self.format_message()}", file=file or sys.stderr)
+        # a file name that is not UTF-8 reaches here with surrogate escapes: print them as \xNN
+        text = self.format_message().encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        click.echo(f"{PROG}: error: {text}", file=file or sys.stderr)
 
 
 _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -40,23 +42,18 @@ class _Group(click.Group):
         except _NO_ARGS:
             raise
         except click.UsageError as exc:
-            raise UserError(_one_line(exc.format_message())) from None
+            raise UserError(one_line(exc.format_message())) from None
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except GnomingError as exc:
-            raise UserError(_one_line(str(exc))) from None
+            raise UserError(one_line(str(exc))) from None
         except _NO_ARGS:
             raise
         except click.UsageError as exc:
-            raise UserError(_one_line(exc.format_message())) from None
+            raise UserError(one_line(exc.format_message())) from None
 
-
-def _one_line(text: str) -> str:
-    # a file name that is not UTF-8 reaches here with surrogate escapes: print them as \xNN
-    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return " ".join(text.split()) or "error"
 
 
 
@@ -64,6 +61,10 @@ def _one_line(text: str) -> str:
 @click.version_option(__version__, "--version", prog_name=PROG, message="%(prog)s %(version)s")
 def cli():
     """Monte Carlo simulator for the card game Gnoming A Round."""
+    from gnoming_sim.cli import compile_notice
+
+    # every command, whichever kernels it reaches: stderr() is looked up when the notice is due
+    compile_notice.install(lambda text: click.echo(f"{PROG}: {text}", file=stderr()))
 
 
 def stderr():

@@ -10,11 +10,11 @@ import click
 
 from gnoming_sim.game.deck import Deck, load_deck
 from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.limits import MAX_GAME, MAX_SEED  # noqa: F401  (the commands check against them)
 from gnoming_sim.game.rules import MAX_PLAYERS, MIN_PLAYERS, RuleConfig, load_rules
 
-# The ranges every command shares (issue 25): one place, so the commands agree.
-MAX_SEED = 2**64 - 1
-MAX_GAME = 2**63 - 1          # game numbers are int64 in the kernels: first game + games - 1 must fit
+# The ranges every command shares (issue 25): one place, so the commands agree (the seed and game
+# limits are the engine's too: game/limits.py).
 MAX_THREADS = 4096
 MAX_WORKERS = 256             # local Dask worker processes; also at most the cores this process may use
 REPORT_MAX_PLAYERS = MAX_PLAYERS   # the report's studies seat up to this many players
@@ -220,29 +220,3 @@ def check_cluster(workers: int | None, scheduler: str | None, threads: int | Non
                            f"{MAX_WORKERS}), got {workers}")
     check_options(workers, scheduler, threads)
     check_threads(threads)
-
-
-COLD_CACHE_NOTICE = "compiling the game kernels (first run only, about 30 s)"
-
-
-def kernels_cached() -> bool:
-    """Whether the game kernels are ready: compiled in this process already, or in the numba
-    cache (its index files for the game loop; cheap: a walk of one folder)."""
-    import sys
-    from pathlib import Path
-
-    loop = sys.modules.get("gnoming_sim.kernel.game_loop")
-    if loop is not None and getattr(getattr(loop, "play_batch", None), "signatures", None):
-        return True
-    from gnoming_sim.kernel.jit import cache_root
-
-    root = Path(cache_root())
-    return root.is_dir() and any(root.rglob("game_loop.*.nbi"))
-
-
-def notice_cold_cache() -> None:
-    """Say on stderr that the kernels are being compiled when the cache is cold (else the run looks frozen)."""
-    from gnoming_sim.cli import group
-
-    if not kernels_cached():
-        click.echo(f"{group.PROG}: {COLD_CACHE_NOTICE}", file=group.stderr())

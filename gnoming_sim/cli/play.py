@@ -33,7 +33,6 @@ def play(players, strategy, seats, strategies_path, seed, rotate, rules_path, de
                                           strategies_path)
     spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
 
-    opt.notice_cold_cache()
     from gnoming_sim.kernel.engine import simulate as run  # compiles the kernels: only after every check
     from gnoming_sim.reference.narrate import narrate
 

@@ -53,7 +53,6 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
 
         report_batch.check_report_option(out, report_dir, force, [rules_path, deck_path, strategies_path])
     batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size or DEFAULT_CHUNK_GAMES)
-    opt.notice_cold_cache()
     with open_pool(workers, scheduler, threads) as pool, group.progress_bar(games) as advance:
         outcome = batch.run(threads=threads, progress=advance, pool=pool, notice=_notice)
     summary = outcome.summary

@@ -55,7 +55,7 @@ def tune(players, budget, seed, out, field, start, name, log_path, plot_path, ga
     seat in turn; the objective is its game score minus the field's on the same deal.
     """
     from gnoming_sim.batch.distributed import open_pool
-    from gnoming_sim.batch.tune import TuneSpec, Tuner
+    from gnoming_sim.tune.tuner import TuneSpec, Tuner
 
     opt.check_players(players)
     opt.check_seed(seed)
@@ -108,7 +108,7 @@ def _progress_line(row: dict) -> None:
 
 
 def _write_plot(rows, path, title) -> None:
-    from gnoming_sim.batch.tune_output import plot_curve
+    from gnoming_sim.tune.output import plot_curve
 
     try:
         plot_curve(rows, path, title)
@@ -144,7 +144,7 @@ def held_out(candidate, baseline, tables, games, seed, threads, workers, schedul
              rules_path, deck_path, as_json):
     """A against B on held-out deals (games never used by `tune`): paired difference, 99% interval."""
     from gnoming_sim.batch.distributed import open_pool
-    from gnoming_sim.batch.heldout import format_rows, held_out as run_held_out
+    from gnoming_sim.experiments.heldout import format_rows, held_out as run_held_out
     from gnoming_sim.kernel.policy import registry
 
     try:

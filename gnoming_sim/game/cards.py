@@ -15,6 +15,10 @@ Kernels index per-card tables (card counting) with ``slot(code) = code + SLOT_OF
 """
 from __future__ import annotations
 
+import numpy as np
+
+from gnoming_sim.game.rules import HAZARD_PENALTY
+
 MIN_VALUE = -20
 MAX_VALUE = 20
 HAZARD = 50
@@ -77,3 +81,15 @@ def parse_card(name) -> int:
     if not MIN_VALUE <= value <= MAX_VALUE:
         raise ValueError(f"card value {value} out of range {MIN_VALUE}..{MAX_VALUE}")
     return value
+
+
+def card_cost(c: int) -> int:
+    """Points card ``c`` scores where it lies unmatched (RULES.md §5): its value, ``HAZARD_PENALTY``
+    for a hazard, 0 for a mulligan.  (The kernel's jitted ``scoring.card_cost`` reads the same constant.)"""
+    return HAZARD_PENALTY if c == HAZARD else (0 if c == MULLIGAN else int(c))
+
+
+def card_costs(codes) -> np.ndarray:
+    """:func:`card_cost` of every code of an int array, as int64 of the same shape."""
+    codes = np.asarray(codes, dtype=np.int64)
+    return np.where(codes == HAZARD, HAZARD_PENALTY, np.where(codes == MULLIGAN, 0, codes))

@@ -25,11 +25,12 @@ import numpy as np
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MIN_VALUE, MULLIGAN, NO_CARD, card_name, parse_card
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, RuleConfig
+from gnoming_sim.game.naming import pile_name, position_name, round_turn_name
+from gnoming_sim.game.rules import (HAZARD_FLIP_MIN_FACE_DOWN, HAZARD_PENALTY, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS,
+                                    RuleConfig, mulligan_placeable)
 from gnoming_sim.game.toml_io import read_toml
 
 DECISIONS = ("draw", "place", "hazard_flip")
-HAZARD_FLIP_MIN_FACE_DOWN = 2   # RULES.md §3: the final face-down card cannot be flipped by a hazard
 SOURCES = ("draw", "pile0", "pile1")
 HIDDEN_NAMES = ("?", "x", "down")
 
@@ -112,11 +113,12 @@ class Position:
             for k in range(2):
                 pile = self.piles[k]
                 if pile and (not must_keep or self._placeable(pile[-1])):
-                    opts.append(Option(f"pile{k}", f"pile {k} ({card_name(pile[-1])})", 1 + k, -1))
+                    opts.append(Option(f"pile{k}", f"{pile_name(k)} ({card_name(pile[-1])})", 1 + k, -1))
             return opts
         row = self.layouts[self.me]
         if self.decision == "hazard_flip":
-            opts = [Option(f"flip{q}", f"flip {q}", -1, -1, flip=q) for q in range(LAYOUT) if row[q] == HIDDEN]
+            opts = [Option(f"flip{q}", f"flip {position_name(q)}", -1, -1, flip=q)
+                    for q in range(LAYOUT) if row[q] == HIDDEN]
             return opts + [Option("decline", "decline the flip", -1, -1, flip=LAYOUT)]
         opts = []
         fd_me = int((row == HIDDEN).sum())
@@ -125,7 +127,7 @@ class Position:
                 down = row[q] == HIDDEN
                 finishes = bool(down and fd_me == 1 and self.finisher < 0)
                 what = "face down" if down else f"over {card_name(int(row[q]))}"
-                label = f"put at {q} ({what}{', finishes' if finishes else ''})"
+                label = f"put at {position_name(q)}, {what}{', finishes' if finishes else ''}"
                 opts.append(Option(f"pos{q}", label, self.source, q, finishes))
         if self.source == 0 or not must_keep:
             opts.append(Option("discard", f"throw away {card_name(self.hand)}", self.source, LAYOUT))
@@ -133,18 +135,21 @@ class Position:
 
     def _placeable(self, card) -> bool:
         if card == MULLIGAN:
-            limit = self.rules.mulligan_limit
-            return limit == 0 or int((self.layouts[self.me] == MULLIGAN).sum()) < limit
+            return mulligan_placeable(int((self.layouts[self.me] == MULLIGAN).sum()), self.rules.mulligan_limit)
         if card == HAZARD:
             return self.rules.hazard_placeable
         return True
 
     def describe(self) -> str:
+        """One line: where the position comes from, the round and turn (:mod:`~gnoming_sim.game.naming`'s
+        words, as ``play`` tells them), who moves, and the decision."""
         what = {"draw": "draw", "hazard_flip": f"flip a card for the hazard seat {self.discarder} removed"}.get(
             self.decision) or (
-            f"place the {card_name(self.hand)} taken from {('the draw pile', 'pile 0', 'pile 1')[self.source]}")
+            f"place the {card_name(self.hand)} taken from "
+            f"{'the draw pile' if self.source == 0 else pile_name(self.source - 1)}")
         fin = "" if self.finisher < 0 else f", seat {self.finisher} has finished"
-        return (f"round {self.round + 1}, turn {self.turn} of the round, seat {self.me} to move "
+        where = f"{self.origin}: " if self.origin else ""   # a simulated game's names its game turn
+        return (f"{where}{round_turn_name(self.round, self.turn)}, seat {self.me} to move "
                 f"({self.players} players{fin}); decision: {what}")
 
     def to_dict(self) -> dict:
@@ -160,10 +165,19 @@ class Position:
         dec = {"kind": self.decision}
         if self.decision == "place":
             dec.update(card=card_name(self.hand), source=SOURCES[self.source])
+            if self._pile_top_is_hand():
+                dec["same_card_below"] = True
         if self.decision == "hazard_flip":
             dec["discarder"] = self.discarder
         d["decision"] = dec
         return d
+
+    def _pile_top_is_hand(self) -> bool:
+        """Whether the pile the card in hand came from shows that card again on top."""
+        if self.decision != "place" or self.source < 1:
+            return False
+        pile = self.piles[self.source - 1]
+        return bool(pile) and int(pile[-1]) == int(self.hand)
 
     # ------------------------------------------------------------ checks
     def validate(self, where: str = "position") -> "Position":
@@ -213,7 +227,7 @@ class Position:
 # ------------------------------------------------------------------ TOML
 _TOP_KEYS = {"players", "me", "starter", "round", "turn", "finisher", "scores", "layouts", "piles",
              "removed_hazards", "draw_pile", "decision"}
-_DECISION_KEYS = {"kind", "card", "source", "discarder"}
+_DECISION_KEYS = {"kind", "card", "source", "discarder", "same_card_below"}
 
 
 def from_toml(path, rules: RuleConfig | None = None, deck: Deck | None = None) -> Position:
@@ -288,6 +302,11 @@ def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None 
         source = SOURCES.index(src)
     elif "card" in dec or "source" in dec:
         raise GnomingError(f"{where}: key 'decision.card': a {kind} decision has no card in hand")
+    twin = dec.get("same_card_below", False)
+    if not isinstance(twin, bool):
+        raise GnomingError(f"{where}: key 'decision.same_card_below' must be true or false, got {twin!r}")
+    if twin and (kind != "place" or source < 1):
+        raise GnomingError(f"{where}: key 'decision.same_card_below' belongs to a place decision from a pile")
     discarder = -1
     if kind == "hazard_flip":
         if "discarder" not in dec:
@@ -297,6 +316,12 @@ def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None 
         raise GnomingError(f"{where}: key 'decision.discarder' belongs to a hazard_flip decision")
     pos = Position(P, me, starter, rnd, turn, finisher, tuple(int(v) for v in scores), layouts, piles, removed,
                    draw_n, kind, hand, source, discarder, rules, deck, None, where)
+    if pos._pile_top_is_hand() and not twin:
+        # the usual slip: the card taken is still listed on its pile (a pile is listed after the draw)
+        k = source - 1
+        raise GnomingError(f"{where}: key 'piles': pile {k} still shows the {card_name(hand)} taken from it "
+                           f"(decision.source = pile{k}); list the piles as they are after the draw, or set "
+                           "decision.same_card_below = true if another card of that value lay beneath it")
     return pos.validate(where)
 
 

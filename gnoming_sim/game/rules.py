@@ -32,6 +32,7 @@ LAYOUT = 9
 EARLY_FINISH_BONUS = 5   # the published size of the early-finish bonus (option early_finish_bonus)
 MAX_EARLY_FINISH_BONUS = 50
 HAZARD_PENALTY = 10
+HAZARD_FLIP_MIN_FACE_DOWN = 2   # RULES.md §3: a hazard cannot flip a player's final face-down card
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
 
@@ -145,3 +146,11 @@ class RuleConfig:
 def load_rules(path=None) -> RuleConfig:
     """Default rules, or the rules of a TOML file."""
     return RuleConfig() if path is None else RuleConfig.from_toml(path)
+
+
+def mulligan_placeable(face_up_mulligans: int, limit: int) -> bool:
+    """Whether a mulligan may be placed in a layout showing ``face_up_mulligans`` face-up mulligans
+    under the rules' ``mulligan_limit`` (RULES.md §3; 0 = no limit; face-down cards do not count).
+
+    Plain integer code, so a jitted scan can compile this very function (no second copy)."""
+    return limit == 0 or face_up_mulligans < limit

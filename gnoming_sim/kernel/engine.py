@@ -16,14 +16,13 @@ from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.fields import N_FIELDS, NAMES as FIELD_NAMES
+from gnoming_sim.game.limits import MAX_GAME, MAX_SEED
 from gnoming_sim.game.rules import ROUNDS, RuleConfig
 
 DEFAULT_CHUNK = 16384
 PARALLEL_CHUNK = 64  # games per block handed to a thread
 MC_PARALLEL_CHUNK = 1  # with Monte Carlo seats a game takes ~0.1 s: one at a time keeps the threads even
 TRACE_CAPACITY = 4096  # records per game; longer games are replayed with a larger buffer
-MAX_SEED = 2**64 - 1
-MAX_GAME = 2**63 - 1
 
 
 @dataclass
@@ -80,7 +79,7 @@ def _check_seed(seed) -> None:
         raise GnomingError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
 
 
-def _seat_table(players: int, strategies, games: int, first_game: int, rotate: bool):
+def seat_table(players: int, strategies, games: int, first_game: int, rotate: bool):
     """(distinct strategies, seat_strategy int16 (G, P)) from one strategy for all seats or one per seat."""
     if isinstance(strategies, (str, registry.Strategy)):
         strategies = [strategies]
@@ -101,15 +100,14 @@ def _seat_table(players: int, strategies, games: int, first_game: int, rotate: b
     return distinct, np.ascontiguousarray(table, dtype=np.int16)
 
 
-def _deck_counts(deck_arr: np.ndarray) -> np.ndarray:
+def deck_counts(deck_arr: np.ndarray) -> np.ndarray:
+    """int64[N_SLOTS]: the deck's cards per slot, with its size and total card cost (``U_COUNT``, ``U_COST``)."""
     counts = np.zeros(cards.N_SLOTS, dtype=np.int64)
     from gnoming_sim.game.observation import U_COST, U_COUNT
-    from gnoming_sim.game.rules import HAZARD_PENALTY
-
     codes = deck_arr.astype(np.int64)
     np.add.at(counts, codes + cards.SLOT_OFFSET, 1)
     counts[U_COUNT] = codes.size
-    cost = np.where(codes == cards.HAZARD, HAZARD_PENALTY, np.where(codes == cards.MULLIGAN, 0, codes))
+    cost = cards.card_costs(codes)
     counts[U_COST] = int(cost.sum())
     return counts
 
@@ -160,7 +158,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     deck = PUBLISHED if deck is None else deck
     deck.validate_for(players)
     chunk = _check_count("chunk_size", chunk_size, 1) if chunk_size is not None else DEFAULT_CHUNK
-    strats, seat_strategy = _seat_table(players, strategies, games, first_game, rotate)
+    strats, seat_strategy = seat_table(players, strategies, games, first_game, rotate)
     names = tuple(s.name for s in strats)
     kinds = np.array([s.kind for s in strats], dtype=np.int64)
     params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
@@ -170,7 +168,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     play_batch = _kernel(kinds)
     per_thread = MC_PARALLEL_CHUNK if (kinds == KIND_MC).any() else PARALLEL_CHUNK
     deck_arr = deck.to_array()
-    counts = _deck_counts(deck_arr)
+    counts = deck_counts(deck_arr)
     rules_arr = rules.to_array()
     use_given = deals is not None
     keep_deals = trace or use_given
@@ -181,7 +179,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     totals = np.zeros((games, players), dtype=np.int32)
     win = np.zeros((games, players), dtype=np.float64)
     trace_list = [] if trace else None
-    with _threads(threads):
+    with numba_threads(threads):
         for lo in range(0, games, chunk):
             hi = min(games, lo + chunk)
             n = hi - lo
@@ -189,7 +187,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
             cap = TRACE_CAPACITY if trace else 0
             tr = np.zeros((n if trace else 0, cap, 4), dtype=np.int32)
             tlen = np.zeros(n, dtype=np.int64)
-            with _parallel_chunks(per_thread):
+            with parallel_chunks(per_thread):
                 play_batch(first_game + lo, np.uint64(seed), players, seat_strategy[lo:hi], kinds,
                            params, rules_arr, deck_arr, counts, ords, use_given, out[lo:hi],
                            totals[lo:hi], win[lo:hi], tr, tlen)
@@ -266,14 +264,14 @@ def _numba_setting(get, set_, value):
         set_(old)
 
 
-def _parallel_chunks(n):
+def parallel_chunks(n):
     """Hand games to threads in small blocks (dynamic scheduling), so no core idles at the end."""
     import numba
 
     return _numba_setting(numba.get_parallel_chunksize, numba.set_parallel_chunksize, n)
 
 
-def _threads(k):
+def numba_threads(k):
     """Run numba kernels with ``k`` threads (None: all), then restore."""
     import numba
 

@@ -17,7 +17,7 @@ from gnoming_sim.game.observation import (
     U_COST,
     U_COUNT,
 )
-from gnoming_sim.game.rules import LAYOUT, R_BOUNCING, R_RESHUFFLE_WHEN_EMPTY
+from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT, R_BOUNCING, R_RESHUFFLE_WHEN_EMPTY
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.dispatch import bounce_target, discard_pile, draw_source, hazard_flip, placement
 from gnoming_sim.kernel.rng import shuffle_prefix
@@ -44,8 +44,6 @@ from gnoming_sim.kernel.table import (
     _reveal,
     _unseen,
 )
-
-HAZARD_FLIP_MIN_FACE_DOWN = 2  # a hazard cannot flip a player's final face-down card
 
 
 # ----------------------------------------------------------------- one turn

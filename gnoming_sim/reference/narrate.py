@@ -2,9 +2,10 @@
 
 Pure Python over what :func:`gnoming_sim.kernel.engine.simulate` returns with ``trace=True``:
 the deal of each round (``deals``), the action trace (format in :mod:`gnoming_sim.game.trace`)
-and the scores (``round_stats``).  A small table tracker follows the trace to know which
-cards are face down; layouts are drawn as 3×3 grids, face-down cards as ``?``.  The
-scores printed are the engine's; the matched lines beside them are recomputed here.
+and the scores (``round_stats``).  The trace walker (:func:`gnoming_sim.game.replay.walk`)
+keeps the table, so the story knows which cards are face down; layouts are drawn as 3×3
+grids, face-down cards as ``?``.  The scores printed are the engine's; the matched lines
+beside them are recomputed here.
 """
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.game import trace as T
 from gnoming_sim.reference.scoring import LINES, line_value
 from gnoming_sim.game.cards import HAZARD, MULLIGAN, card_name, is_negative, is_positive
+from gnoming_sim.game.naming import pile_name, position_name, turn_name
+from gnoming_sim.game.replay import Table, walk
 from gnoming_sim.game.rules import LAYOUT, ROUNDS
 
-PILES = "AB"
 _LINE_NAMES = ("row 1", "row 2", "row 3", "col 1", "col 2", "col 3")
 _ENDS_A_TURN = (T.TURN, T.FINISH, T.STALL, T.ROUND_END)
 _ABOUT_THE_TABLE = (T.ROUND, T.RESHUFFLE, T.STALL, T.ROUND_END)   # lines about no seat in particular
@@ -27,11 +29,6 @@ _STALLS = {
 
 def _signed(x: int) -> str:
     return f"({x})" if x < 0 else str(x)
-
-
-def where(pos: int) -> str:
-    """A layout position 0..8 as words: ``"row 2 col 3"``."""
-    return f"row {pos // 3 + 1} col {pos % 3 + 1}"
 
 
 def describe(card: int) -> str:
@@ -56,32 +53,8 @@ def grids_side_by_side(labels, grids, indent: str = "  ") -> list[str]:
     return [(indent + "   ".join(c.ljust(w) for c, w in zip(row, widths))).rstrip() for row in rows]
 
 
-class _Table:
-    """What lies on the table during a round: layouts, face-up flags, discard piles, draw count."""
-
-    def __init__(self, order, players: int):
-        self.players = players
-        self.lay = [[int(order[9 * s + q]) for q in range(LAYOUT)] for s in range(players)]
-        self.up = [[False] * LAYOUT for _ in range(players)]
-        self.piles: list[list[int]] = [[], []]
-        self.draw_n = len(order) - LAYOUT * players
-
-    def face_down(self, seat: int) -> int:
-        return self.up[seat].count(False)
-
-    def put(self, seat: int, pos: int, card: int) -> bool:
-        """Place ``card`` face up; return whether the card replaced was face down."""
-        was_down = not self.up[seat][pos]
-        self.lay[seat][pos] = card
-        self.up[seat][pos] = True
-        return was_down
-
-    def reveal(self, seat: int, pos: int) -> None:
-        self.up[seat][pos] = True
-
-    def grids(self, seats=None, reveal_all: bool = False) -> list[list[str]]:
-        seats = range(self.players) if seats is None else seats
-        return [grid_lines(self.lay[s], [True] * LAYOUT if reveal_all else self.up[s]) for s in seats]
+def _grids(table: Table, seats, reveal_all: bool = False) -> list[list[str]]:
+    return [grid_lines(table.layout(s), [True] * LAYOUT if reveal_all else table.face_up(s)) for s in seats]
 
 
 class Narrator:
@@ -96,8 +69,9 @@ class Narrator:
         self.players = result.players
         self.seats = [result.strategy_names[k] for k in result.seat_strategy[index]]
         self.stats = result.round_stats[index]
-        self.table: _Table | None = None
+        self.table: Table | None = None
         self.round = 0
+        self.game_turn = 0      # turns told so far, over all rounds: the number `analyse --turn` takes
         self.starter = 0
         self.drawn = 0          # the card drawn this turn
         self.candidate = 0      # the card last replaced in the layout (what a bounce moves)
@@ -123,8 +97,8 @@ class Narrator:
 
     def lines(self) -> list[str]:
         self._intro()
-        for rec in self.res.traces[self.i]:
-            kind, seat, a, b = (int(v) for v in rec)
+        for _, (kind, seat, a, b), table in walk(self.res.deals[self.i], self.res.traces[self.i], self.players):
+            self.table = table        # as it stands after the record being told
             if kind in _ENDS_A_TURN:
                 self._flush_grid()
             if kind == T.ROUND:
@@ -172,27 +146,23 @@ class Narrator:
     # --------------------------------------------------------------- round setup
     def _on_round(self, starter: int, rnd: int, players: int) -> None:
         self.round, self.starter = rnd, starter
-        self.table = _Table(self.res.deals[self.i, rnd], self.players)
         self.say()
         self.say(f"== Round {rnd + 1} of {ROUNDS}: {self.who(starter)} starts ==")
-        self.say(f"Each player is dealt 9 cards face down; the other {self.table.draw_n} form the draw pile.")
+        left = len(self.table.draw_pile())
+        self.say(f"Each player is dealt 9 cards face down; the other {left} form the draw pile.")
 
     def _on_setup_hazard(self, seat: int, a: int, card: int) -> None:
-        self.table.draw_n -= 1
         self.say("A hazard turned up for a discard pile is removed from the game.", 1)
 
     def _on_setup_discard(self, seat: int, pile: int, card: int) -> None:
-        self.table.draw_n -= 1
-        self.table.piles[pile].append(card)
-        self.say(f"Discard pile {PILES[pile]} starts with {describe(card)}.", 1)
+        self.say(f"Discard {pile_name(pile)} starts with {describe(card)}.", 1)
 
     def _on_init_flip(self, seat: int, pos: int, card: int) -> None:
-        first = self.table.face_down(seat) == LAYOUT
-        self.table.reveal(seat, pos)
+        first = int(self.table.fd[seat]) == LAYOUT - 1   # this flip is the seat's first
         if first:
-            self.say(f"{self.who(seat)} turns up {describe(card)} at {where(pos)}", 1)
+            self.say(f"{self.who(seat)} turns up {describe(card)} at {position_name(pos)}", 1)
         else:
-            self.out[-1] += f" and {describe(card)} at {where(pos)}."
+            self.out[-1] += f" and {describe(card)} at {position_name(pos)}."
         if not first and seat == self._last_setup_seat():
             self._show_table()
 
@@ -201,17 +171,15 @@ class Narrator:
 
     def _show_table(self, reveal_all: bool = False) -> None:
         labels = [f"seat {s} {self.seats[s]}" for s in range(self.players)]
-        self._add(grids_side_by_side(labels, self.table.grids(reveal_all=reveal_all)), seat=None)
+        self._add(grids_side_by_side(labels, _grids(self.table, range(self.players), reveal_all)), seat=None)
 
     # --------------------------------------------------------------- turns
     def _on_turn(self, seat: int, number: int, final: int) -> None:
         lap = ", final lap" if final else ""
-        self.say(f"Turn {number + 1}: {self.who(seat)}{lap}")
+        self.say(f"{turn_name(self.game_turn, self.round, number).capitalize()}: {self.who(seat)}{lap}")
+        self.game_turn += 1
 
     def _on_reshuffle(self, seat: int, n: int, b: int) -> None:
-        kept = [p[-1:] for p in self.table.piles]
-        self.table.piles = kept
-        self.table.draw_n = n
         self.say(f"The draw pile is empty: {n} discards (all but each pile's top card) "
                  "are shuffled into a new draw pile.", 1)
 
@@ -224,52 +192,48 @@ class Narrator:
     def _on_draw(self, seat: int, source: int, card: int) -> None:
         self.drawn = card
         if source == T.SRC_DRAW:
-            self.table.draw_n -= 1
             self.say(f"draws {describe(card)} from the draw pile", 1)
         else:
-            self.table.piles[source - 1].pop()
-            self.say(f"takes {describe(card)} from discard pile {PILES[source - 1]}", 1)
+            self.say(f"takes {describe(card)} from discard {pile_name(source - 1)}", 1)
 
     def _on_place(self, seat: int, pos: int, old: int) -> None:
-        was_down = self.table.put(seat, pos, self.drawn)
+        was_down = self.table.was_down
         self.candidate = old
         what = f"revealing {describe(old)}" if was_down else f"replacing a face-up {card_name(old)}"
-        self.say(f"places it at {where(pos)}, {what}", 1)
+        self.say(f"places it at {position_name(pos)}, {what}", 1)
 
     def _on_nokeep(self, seat: int, a: int, b: int) -> None:
         self.say("does not keep it", 1)
 
     def _on_bounce(self, seat: int, pos: int, old: int) -> None:
         moved = self.candidate
-        was_down = self.table.put(seat, pos, moved)
+        was_down = self.table.was_down
         self.candidate = old
         what = f"revealing {describe(old)}" if was_down else f"replacing a face-up {card_name(old)}"
-        self.say(f"the {card_name(moved)} matches: it bounces to {where(pos)}, {what}", 1)
+        self.say(f"the {card_name(moved)} matches: it bounces to {position_name(pos)}, {what}", 1)
 
     def _on_discard(self, seat: int, pile: int, card: int) -> None:
         if pile == T.DISCARD_REMOVED:
             self.say(f"discards {describe(card)}: it leaves the game, "
                      "and each other player may turn up one face-down card", 1)
         else:
-            self.table.piles[pile].append(card)
-            self.say(f"discards {describe(card)} onto pile {PILES[pile]}", 1)
+            self.say(f"discards {describe(card)} onto {pile_name(pile)}", 1)
         self.grid_seat = seat  # drawn once the turn's hazard flips are told
 
     def _flush_grid(self) -> None:
         if self.grid_seat is not None:
-            self._add(["    " + x for x in self.table.grids([self.grid_seat])[0]], seat=self.grid_seat)
+            self._add(["    " + x for x in _grids(self.table, [self.grid_seat])[0]], seat=self.grid_seat)
             self.grid_seat = None
 
     def _on_hazard_flip(self, seat: int, pos: int, card: int) -> None:
         if pos == T.HFLIP_DECLINED:
             self.say(f"{self.who(seat)} declines to flip", 2)
         elif pos == T.HFLIP_NOT_ALLOWED:
-            left = self.table.face_down(seat)
+            left = int(self.table.fd[seat])
             why = "no face-down card left" if left == 0 else "its last face-down card cannot be flipped"
             self.say(f"{self.who(seat)} cannot flip: {why}", 2)
         else:
-            self.table.reveal(seat, pos)
-            self.say(f"{self.who(seat)} turns up {describe(card)} at {where(pos)}", 2)
+            self.say(f"{self.who(seat)} turns up {describe(card)} at {position_name(pos)}", 2)
 
     def _on_finish(self, seat: int, a: int, b: int) -> None:
         self.say(f"{self.who(seat)} has no face-down card left and finishes the round: "
@@ -277,8 +241,8 @@ class Narrator:
 
     # --------------------------------------------------------------- reveal and scoring
     def _on_round_end(self, seat: int, rnd: int, stalled: int) -> None:
-        hidden = sum(self.table.face_down(s) for s in range(self.players))
-        self.final_layouts.append([list(lay) for lay in self.table.lay])
+        hidden = int(self.table.fd.sum())
+        self.final_layouts.append([self.table.layout(s) for s in range(self.players)])
         self.say()
         self.say(f"Reveal: {hidden} face-down card{'s' if hidden != 1 else ''} turned up in place.")
         self._show_table(reveal_all=True)
@@ -291,7 +255,7 @@ class Narrator:
         """The seat's score, then each matched line and each part of the score on its own line."""
         self.about = seat
         row = self.stats[rnd, seat]
-        lay = self.table.lay[seat]
+        lay = self.table.layout(seat)
         self.say(f"{self.who(seat)}: {int(row[F.F_SCORE])}", 1)
         covered: set[int] = set()
         for name, line in zip(_LINE_NAMES, LINES):

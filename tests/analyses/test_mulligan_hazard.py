@@ -130,7 +130,7 @@ def test_trace_scans_agree_with_the_engine():
     for rnd in range(3):
         where = np.argsort(res.deals[:, rnd] != HAZARD, axis=1, kind="stable")[:, :3]
         for j in range(3):
-            out = follow_cards(res.traces, players, np.full(games, rnd), where[:, j])
+            out = follow_cards(res.traces, res.deals, players, np.full(games, rnd), where[:, j])
             g = np.nonzero(out[:, FO_FATE] == FATE_LAYOUT)[0]
             np.add.at(left, (g, rnd, out[g, FO_END_SEAT]), 1)
     assert (10 * left == res.round_stats[..., F.F_HAZARDS]).all()

@@ -93,8 +93,7 @@ def test_interrupted_run_resumes_on_dask(tmp_path, pool, reference):
     same_summary({**rest.summary, "resumed_games": 0}, {**summary, "resumed_games": 0})
 
 
-def test_a_strategy_registered_only_here_reaches_the_workers(tmp_path, pool, monkeypatch, write_toml):
-    monkeypatch.setattr(strategies, "_REGISTRY", dict(strategies._REGISTRY))
+def test_a_strategy_registered_only_here_reaches_the_workers(tmp_path, pool, own_registry, write_toml):
     strategies.load_file(write_toml("[strategy.patient]\nbase = 'greedy'\nfinish_margin = 6\n"))
     custom = spec(strategies=("patient", "random", "greedy"), games=90)
     here, there = tmp_path / "here.parquet", tmp_path / "there.parquet"

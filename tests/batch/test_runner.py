@@ -24,7 +24,8 @@ from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.batch.runner import FIRST_BLOCK_GAMES, Batch, BatchSpec, check_output, run_batch
 from gnoming_sim.batch.stats import mean_ci, mean_ci_from_sums
-from gnoming_sim.batch.summary import Tally, format_table, summarize, win_credit_from_scores
+from gnoming_sim.batch.summary import Tally, format_table, summarize
+from gnoming_sim.kernel.win_credit import win_credit
 
 SEATS = ("random", "greedy", "random")
 TIMING = ("wall_s", "games_per_s", "resumed_games", "out")
@@ -92,9 +93,9 @@ def test_summary_equals_summarize_of_one_engine_call(tmp_path):
     assert got["seats"] == list(SEATS) and got["rotate"] is True
 
 
-def test_win_credit_from_scores_matches_the_engine():
+def test_win_credit_of_read_back_scores_matches_the_engine():
     res = simulate(players=5, strategies=("random",), games=400, seed=3)
-    credit = win_credit_from_scores(res.round_stats[..., F.F_SCORE])
+    credit = win_credit(res.round_stats[..., F.F_SCORE])
     np.testing.assert_array_equal(credit, res.win_credit)
 
 
@@ -102,7 +103,7 @@ def test_win_credit_ties():
     # game 0: totals tie (10, 10, 12), seat 1 wins on the last round; game 1: a shared win
     scores = np.array([[[5, 2, 4], [0, 6, 4], [5, 2, 4]],
                        [[3, 3, 9], [3, 3, 0], [1, 1, 1]]])
-    np.testing.assert_array_equal(win_credit_from_scores(scores), [[0, 1, 0], [0.5, 0.5, 0]])
+    np.testing.assert_array_equal(win_credit(scores), [[0, 1, 0], [0.5, 0.5, 0]])
 
 
 def test_tally_shared_wins_stay_exact():

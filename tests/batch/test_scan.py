@@ -15,7 +15,7 @@ import pytest
 from gnoming_sim.batch.runner import BatchSpec, run_batch
 from gnoming_sim.batch.scan import open_batch, scan_batch
 from gnoming_sim.batch.stats import mean_ci
-from gnoming_sim.batch.summary import win_credit_from_scores
+from gnoming_sim.kernel.win_credit import win_credit
 from gnoming_sim.game.errors import GnomingError
 
 PLAYERS = 3
@@ -51,7 +51,7 @@ def _per_game(df: pd.DataFrame, value: pd.Series, rounds: int = 1) -> pd.DataFra
 
 def _wins(df: pd.DataFrame) -> pd.Series:
     scores = df.sort_values(["game", "round", "seat"]).score.to_numpy().reshape(-1, 3, PLAYERS)
-    credit = win_credit_from_scores(scores)                     # (games, players)
+    credit = win_credit(scores)                     # (games, players)
     return pd.Series(np.repeat(credit[:, None, :], 3, axis=1).ravel() / 3, index=df.index)
 
 

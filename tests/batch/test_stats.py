@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from gnoming_sim.batch.stats import mean_ci, paired_diff_ci, wilson
@@ -79,3 +80,17 @@ def test_paired_diff_ci_is_mean_ci_of_differences():
 def test_paired_diff_ci_requires_equal_lengths():
     with pytest.raises(ValueError):
         paired_diff_ci([1, 2], [1])
+
+
+@pytest.mark.parametrize("ones, n", [(0, 40), (1, 40), (17, 40), (40, 40)])
+def test_analyse_shares_are_the_one_wilson_interval(ones, n):
+    """analyse's P(finish) / P(-bonus) / P(lowest) use batch.stats.wilson, boundary fixes included."""
+    from gnoming_sim.batch.analyse import proportion
+
+    x = np.zeros(n, dtype=bool)
+    x[:ones] = True
+    got = proportion(x)
+    p, lo, hi = wilson(ones, n)
+    assert got == {"p": p, "ci95": [lo, hi], "n": n}
+    assert 0.0 <= got["ci95"][0] <= p <= got["ci95"][1] <= 1.0
+    assert (got["ci95"][0] == 0.0) == (ones == 0) and (got["ci95"][1] == 1.0) == (ones == n)

@@ -64,6 +64,18 @@ def test_a_strategy_that_never_won_gets_wilson_not_a_zero_width_interval():
     assert s["a"]["win_ci95"][1] > 0.05
 
 
+def test_a_rare_winner_in_one_seat_gets_the_wilson_interval_inside_0_1():
+    """simulate --players 6 with a random seat among heuristics once printed [-4.8e-05, 0.000148]."""
+    games = 20_000
+    credit = np.zeros((games, 2))
+    credit[:, 1] = 1.0
+    credit[7] = [1.0, 0.0]                     # a wins one game in 20,000
+    s = _summary(np.tile([9, 1], (games, 1)), np.tile([0, 1], (games, 1)), credit)["by_strategy"]
+    assert s["a"]["win_share"] == pytest.approx(1 / games)
+    assert s["a"]["win_ci95"] == pytest.approx(list(wilson(1, games)[1:]))
+    assert 0 < s["a"]["win_ci95"][0] < 1 / games < s["a"]["win_ci95"][1]
+
+
 def test_stall_share_and_warning():
     tally = Tally(("a",), 2)
     stats = _stats(np.zeros((100, 2), dtype=int))

@@ -59,3 +59,19 @@ def test_errors_are_one_line(args, fragment):
 def test_a_turn_past_the_game_is_an_error():
     result = run(*GAME[:6], "99999", *GAME[7:], code=2)
     assert "--turn 99999: the game has only" in result.stderr
+
+
+def test_game_horizon_prints_each_options_p_win_as_the_json_gives_it():
+    args = [*GAME, "--rollouts", 60, "--horizon", "game"]
+    res = json.loads(run(*args, "--json").stdout)
+    text = run(*args).stdout.splitlines()
+    head = next(line for line in text if line.startswith("option"))
+    assert head.split()[-2:] == ["P(win)", "n"]
+    for row in res["options"]:
+        line = next(line for line in text if line.startswith(row["option"] + " "))
+        lo, hi = row["p_win"]["ci95"]
+        assert f"{100 * row['p_win']['p']:5.1f}% [{100 * lo:.0f},{100 * hi:.0f}]" in line
+
+
+def test_round_horizon_has_no_p_win_column():
+    assert "P(win)" not in run(*GAME, "--rollouts", 30).stdout

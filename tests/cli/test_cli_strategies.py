@@ -16,8 +16,8 @@ finish_margin = 6
 
 
 @pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch):
-    monkeypatch.setattr(strategies, "_REGISTRY", dict(strategies._REGISTRY))
+def fresh_registry(own_registry):
+    return own_registry
 
 
 def test_user_strategy_is_listed_and_played(tmp_path):
@@ -29,7 +29,7 @@ def test_user_strategy_is_listed_and_played(tmp_path):
     out = runner.invoke(cli, ["simulate", "--strategies-file", str(path), "--seats",
                               "patient,greedy,patient,greedy", "--games", "200", "--json"])
     assert out.exit_code == 0, out.output
-    assert set(json.loads(out.output)["by_strategy"]) == {"patient", "greedy"}
+    assert set(json.loads(out.stdout)["by_strategy"]) == {"patient", "greedy"}
 
 
 @pytest.mark.parametrize("text, msg", [("[strategy.x]\nbase = \"greedy\"\nfoo = 1\n", "unknown parameter 'foo'"),
@@ -56,4 +56,4 @@ def test_mc_is_listed_and_an_mc_strategy_plays(tmp_path):
     out = runner.invoke(cli, ["simulate", "--strategies-file", str(path), "--seats", "mc2,expert,expert",
                               "--players", "3", "--games", "3", "--json"])
     assert out.exit_code == 0, out.output
-    assert set(json.loads(out.output)["by_strategy"]) == {"mc2", "expert"}
+    assert set(json.loads(out.stdout)["by_strategy"]) == {"mc2", "expert"}

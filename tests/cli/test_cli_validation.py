@@ -7,7 +7,6 @@ import pytest
 from click.testing import CliRunner
 
 from gnoming_sim.cli.app import cli
-from gnoming_sim.kernel.policy import registry
 
 
 def run(*args):
@@ -15,8 +14,8 @@ def run(*args):
 
 
 @pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+def fresh_registry(own_registry):
+    return own_registry
 
 
 def assert_one_line(result, *fragments):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -22,7 +23,7 @@ def test_the_readme_command_works_and_json_has_every_measure(monkeypatch):
     monkeypatch.chdir(ROOT)
     r = run(["compare", *SEATS, "--games", "200", "--variant", "nobounce=examples/nobounce.toml", "--json"])
     assert r.exit_code == 0, r.output
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)
     names = [v["name"] for v in data["variants"]]
     assert names == ["baseline", "nobounce"]
     change = data["variants"][1]["change_vs_baseline"]
@@ -41,6 +42,28 @@ def test_text_output_says_paired_or_unpaired(monkeypatch):
     assert r.exit_code == 0, r.output
     assert "nb: paired (same deals)" in r.output and "wild: unpaired (other deck)" in r.output
     assert "95%, over games" in r.output
+
+
+def test_text_prints_shares_in_percent_as_the_report_does(monkeypatch):
+    """Each cell is the report's own format of the number --json gives: shares in percent,
+    changes of a share in signed percentage points, points otherwise."""
+    from gnoming_sim.analyses.framework.estimates import Estimate
+    from gnoming_sim.analyses.framework.render import format_estimate
+    from gnoming_sim.experiments.compare import CHANGE_KIND, KIND, LABELS
+
+    monkeypatch.chdir(ROOT)
+    args = ["compare", *SEATS, "--games", "150", "--variant", "nb=examples/nobounce.toml"]
+    text = run(args).stdout
+    data = json.loads(run([*args, "--json"]).stdout)
+    per_variant, change = text.split("\nchange against the baseline\n")
+    for m, label in LABELS.items():
+        for part, key, kinds in ((per_variant, "estimates", KIND), (change, "change_vs_baseline", CHANGE_KIND)):
+            rows = re.split(r"\n  (?! )", part.split(f"  {label}\n", 1)[1])[0]   # this measure's rows
+            nb = next(line for line in rows.splitlines() if line.split()[0] == "nb")
+            e = data["variants"][1][key][m]
+            want = format_estimate(Estimate(e["mean"], e["lo"], e["hi"], 150), kinds[m])
+            assert nb.endswith("  " + want), (m, key, nb, want)
+            assert ("%" in want) == (KIND[m] == "pct"), (m, want)
 
 
 def test_out_writes_every_variant_and_never_replaces_without_force(tmp_path, monkeypatch):

@@ -11,7 +11,6 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim.batch.stats import wilson
 from gnoming_sim.cli.app import cli
 
 SEATS = "builder,greedy,rusher,cautious"
@@ -47,13 +46,6 @@ def batch(tmp_path_factory):
     return root, summary, report
 
 
-def _seat_based(entry) -> bool:
-    """True while simulate's summary still takes seats, not games, as its unit (issue 12)."""
-    n = entry["n_seats_played"]
-    p, lo, hi = wilson(entry["win_share"] * n, n)
-    return entry["win_ci95"] == pytest.approx([lo, hi], rel=1e-12)
-
-
 def _compare(summary, report):
     for name, e in summary["by_strategy"].items():
         mine = report["standings"]["by_strategy"][name]
@@ -69,9 +61,8 @@ def _compare(summary, report):
 
 
 def _compare_intervals(summary, report):
-    if any(_seat_based(e) for e in summary["by_strategy"].values()):
-        pytest.xfail("simulate --json still gives Wilson win intervals over seats (issue 12 items 5-6); "
-                     "the report's per-game intervals are checked against pandas in tests/batch/test_scan.py")
+    """simulate's summary and the report's standings are one tally (game_sums.GroupSums) and one
+    win-share interval (game_sums.win_share): their intervals agree."""
     for group in ("by_strategy", "by_seat"):
         for key, e in summary[group].items():
             mine = report["standings"][group][key]

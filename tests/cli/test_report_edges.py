@@ -17,7 +17,6 @@ from gnoming_sim.analyses.hazard_risk import HazardRisk
 from gnoming_sim.analyses.tournament import Tournament
 from gnoming_sim.batch.safe_folder import MANIFEST
 from gnoming_sim.cli.app import cli
-from gnoming_sim.kernel.policy import registry
 
 
 class _Nothing(HazardRisk):
@@ -129,9 +128,8 @@ def test_quick_with_games_is_one_line(tmp_path):
     _one_error_line(_run(["--quick", "--games", "10", "--out", str(tmp_path / "r")]), "--quick")
 
 
-def test_a_users_strategy_enters_the_tournament_and_seats_count_from_0(tmp_path, only, monkeypatch):
-    only(Tournament())
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))   # the file registers "hoarder"
+def test_a_users_strategy_enters_the_tournament_and_seats_count_from_0(tmp_path, only, own_registry):
+    only(Tournament())   # the file registers "hoarder": in the test's own registry
     strategies = tmp_path / "mine.toml"
     strategies.write_text('[strategy.hoarder]\nbase = "builder"\nmulligan_bonus = 6.0\n')
     out = tmp_path / "r"

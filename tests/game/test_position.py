@@ -49,6 +49,30 @@ def test_a_card_from_a_pile_must_be_kept(data):
     assert "discard" not in [o.key for o in pos.options()]
 
 
+def test_a_card_taken_from_a_pile_but_still_listed_on_it_is_refused(data):
+    data["decision"]["source"] = "pile0"        # pile 0 is listed with the 5 in hand on top
+    with pytest.raises(GnomingError, match=r"key 'piles': pile 0 still shows the 5 taken from it") as err:
+        from_mapping(data)
+    assert "\n" not in str(err.value)
+
+
+def test_another_card_of_that_value_below_is_allowed_when_said_so(data):
+    data["decision"].update(source="pile0", same_card_below=True)
+    pos = from_mapping(data)
+    assert pos.piles[0][-1] == 5 and pos.hand == 5
+    again = from_mapping(pos.to_dict())              # the flag survives the round trip
+    assert again.to_dict() == pos.to_dict() and again.to_dict()["decision"]["same_card_below"] is True
+
+
+@pytest.mark.parametrize("decision", [{"kind": "place", "card": "5", "source": "draw", "same_card_below": True},
+                                      {"kind": "draw", "same_card_below": True},
+                                      {"kind": "place", "card": "5", "source": "pile0", "same_card_below": 1}])
+def test_same_card_below_only_on_a_place_from_a_pile(data, decision):
+    data["decision"] = decision
+    with pytest.raises(GnomingError, match="same_card_below"):
+        from_mapping(data)
+
+
 def test_finishing_option_is_marked(data):
     data["layouts"][1] = ["5", "6", "5", "4", "4", "4", "7", "?", "3"]   # as many more seen as face down
     pos = from_mapping(data)

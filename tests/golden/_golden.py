@@ -114,7 +114,8 @@ def _cli(args: list[str], cwd: Path) -> str:
 
 ANALYSE = {
     # a draw decision under builder, to the end of the round
-    "analyse-draw-builder": ["--position", str(ROOT / "bench" / "two_options.toml"), "--policy", "builder",
+    # (the position file is copied beside the run: its name is part of the JSON, its folder must not be)
+    "analyse-draw-builder": ["--position", "two_options.toml", "--policy", "builder",
                              "--rollouts", "400", "--seed", "3"],
     # a placement decision from a simulated game under the default base policy, to the end of the game
     "analyse-game-expert": ["--players", "3", "--strategy", "greedy", "--seed", "5", "--game", "2",
@@ -123,7 +124,10 @@ ANALYSE = {
 
 
 def analyse_case(name: str) -> str:
+    import shutil
+
     with tempfile.TemporaryDirectory() as d:
+        shutil.copy(ROOT / "bench" / "two_options.toml", d)
         out = _cli(["analyse", *ANALYSE[name], "--json", "--threads", "2"], Path(d))
     return _json_digest(json.loads(out))
 

@@ -16,7 +16,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 import _fuzz_cases as F  # noqa: E402  (a helper beside this file, not a package)
 
 from gnoming_sim.cli.app import cli  # noqa: E402
-from gnoming_sim.kernel.policy import registry  # noqa: E402
 
 CASES = F.cases()
 CASE_TIMEOUT_S = 60   # a case that blocks (a FIFO opened for reading) fails here instead of hanging
@@ -28,8 +27,8 @@ def hostile_files(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+def fresh_registry(own_registry):
+    return own_registry
 
 
 @pytest.fixture

@@ -14,12 +14,11 @@ from gnoming_sim.game import input_file
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import from_mapping, round_score_bound
 from gnoming_sim.game.rules import RuleConfig
-from gnoming_sim.kernel.policy import registry
 
 
 @pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+def fresh_registry(own_registry):
+    return own_registry
 
 
 def run(*args):
@@ -215,7 +214,7 @@ def test_a_mathtext_name_is_drawn_as_plain_text():
 
 
 def test_the_tuning_curve_takes_a_mathtext_title(tmp_path):
-    from gnoming_sim.batch.tune_output import plot_curve
+    from gnoming_sim.tune.output import plot_curve
 
     rows = [{"generation": g, "incumbent": 0.0, "incumbent_lo": -1.0, "incumbent_hi": 1.0, "best": -0.5,
              "games": 40, "candidates": 4} for g in range(2)]

@@ -10,18 +10,17 @@ import pickle
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim.batch import tune_state
-from gnoming_sim.batch.tune import TuneSpec, Tuner
+from gnoming_sim.tune import state as tune_state
+from gnoming_sim.tune.tuner import TuneSpec, Tuner
 from gnoming_sim.cli.app import cli
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.kernel.policy import registry
 
 TIMING = ("gen_seconds", "seconds")   # wall time: the only fields two runs may differ in
 
 
 @pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+def fresh_registry(own_registry):
+    return own_registry
 
 
 def _spec():

@@ -15,29 +15,32 @@ from gnoming_sim.game.observation import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, 
                                   O_FINISH_BONUS, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PILE0_N, O_PLAYERS,
                                   O_ROUND, O_STARTER, O_TOP0, O_TURN,
                                   O_UNKNOWN_N, U_COST, U_COUNT)
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET, card_cost
 from gnoming_sim.game.fields import F_SCORE
+from gnoming_sim.game.replay import Table as Walker
+from gnoming_sim.game.rules import mulligan_placeable
 from gnoming_sim.kernel.policy.heuristic import N_MEMO_PLAN
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH
 from gnoming_sim.kernel.state import Memo, Obs
 
 
-def _cost(c):
-    return 10 if c == HAZARD else (0 if c == MULLIGAN else c)
-
-
 class Table:
-    """The full table state, tracked from the deal and the trace."""
+    """The full table state as plain lists: a snapshot of the trace walker's table
+    (:class:`gnoming_sim.game.replay.Table`), which follows the deal and the trace."""
 
-    def __init__(self, deal, players, rules, deck):
-        P = players
-        self.P, self.rules, self.deck = P, rules, deck
-        self.lay = [list(deal[9 * s:9 * s + 9]) for s in range(P)]
-        self.up = [[False] * 9 for _ in range(P)]
-        self.draw = list(deal[9 * P:])  # top first
-        self.piles = [[], []]
-        self.removed = []
-        self.turn, self.finisher = 0, -1
+    @classmethod
+    def of(cls, walker, rules, deck):
+        P = walker.players
+        t = cls.__new__(cls)
+        t.P, t.rules, t.deck = P, rules, deck
+        t.lay = [walker.layout(s) for s in range(P)]
+        t.up = [walker.face_up(s) for s in range(P)]
+        t.draw = walker.draw_pile()  # top first
+        t.piles = [walker.pile(0), walker.pile(1)]
+        t.removed = [HAZARD] * walker.removed
+        t.turn, t.finisher = walker.turn, walker.finisher
+        t.in_hand = () if walker.hand == NO_CARD else (walker.hand,)
+        return t
 
     # ---------------------------------------------------------------- observation
     def observe(self, me, round_, starter, scores, drawn=NO_CARD, from_pile=-1, turn_start=None):
@@ -59,7 +62,7 @@ class Table:
         for c in public:
             unknown[c + SLOT_OFFSET] -= 1
         unknown[U_COUNT] = sum(unknown[c + SLOT_OFFSET] for c in set(self.deck))
-        unknown[U_COST] = sum(unknown[c + SLOT_OFFSET] * _cost(c) for c in set(self.deck))
+        unknown[U_COST] = sum(unknown[c + SLOT_OFFSET] * card_cost(c) for c in set(self.deck))
         pub = np.zeros(N_OBS, dtype=np.int64)
         pub[O_ME], pub[O_PLAYERS], pub[O_ROUND], pub[O_STARTER] = me, P, round_, starter
         draw_n, tops, sizes, n_unknown = turn_start if turn_start else self.public_counts(fd)
@@ -100,7 +103,7 @@ def mulligans_up(t, s):
 def placeable(t, s, card):
     r = t.rules
     if card == MULLIGAN:
-        return r.mulligan_limit == 0 or mulligans_up(t, s) < r.mulligan_limit
+        return mulligan_placeable(mulligans_up(t, s), r.mulligan_limit)
     if card == HAZARD:
         return r.hazard_placeable
     return True
@@ -135,13 +138,14 @@ class DecisionChecker:
             return  # decided by rollouts (tests/kernel/test_information_hygiene.py checks those apart)
         me = seat if me is None else me
         answers = []
-        for table in (self.t, self.t.permuted(self.rng)):
+        now = self.t
+        for table in (now, now.permuted(self.rng)):
             obs = table.observe(me, self.r, self.starter, self.scores, drawn, from_pile, snap)
             answers.append((obs, self._call(name, seat, obs, *extra)))
         (o1, d1), (o2, d2) = answers
         for a, b in zip(o1, o2):
             np.testing.assert_array_equal(a, b)
-        assert d1 == d2 == want, (f"game {self.g} round {self.r} turn {self.t.turn}: {name} of seat "
+        assert d1 == d2 == want, (f"game {self.g} round {self.r} turn {now.turn}: {name} of seat "
                                   f"{seat}: recomputed {d1} / permuted {d2}, kernel chose {want}")
         self.checked += 1
 
@@ -163,12 +167,20 @@ class DecisionChecker:
         return int(fn(k, prm, rng, view, memo, *extra))
 
     # ------------------------------------------------------------------ walk
+    @property
+    def t(self) -> Table:
+        """The table now (before the record being checked is applied)."""
+        return Table.of(self.walker, self.rules, self.deck)
+
     def run(self):
         self.recs = self.res.traces[self.g].tolist()
+        self.walker = Walker(self.res.deals[self.g], self.P)
         self.i = 0
         while self.i < len(self.recs):
             kind, seat, a, b = self.next()
-            getattr(self, "on_" + T.NAMES[kind].lower())(seat, a, b)
+            applied = getattr(self, "on_" + T.NAMES[kind].lower())(seat, a, b)
+            if not applied:   # a handler that walks on by itself (a placement and its bounces) says so
+                self.apply(kind, seat, a, b)
         return self.checked
 
     def next(self):
@@ -176,19 +188,21 @@ class DecisionChecker:
         self.i += 1
         return rec
 
+    def apply(self, kind, seat, a, b):
+        assert self.walker.apply(kind, seat, a, b) == 0, f"record {self.i - 1} disagrees with the table"
+
     def peek(self):
         return self.recs[self.i][0] if self.i < len(self.recs) else None
 
     def on_round(self, starter, r, P):
         self.r, self.starter = r, starter
-        self.t = Table([int(c) for c in self.res.deals[self.g, r]], self.P, self.rules, self.deck)
         self.flips_seen = {}
 
     def on_setup_hazard(self, seat, a, b):
-        self.t.removed.append(self.t.draw.pop(0))
+        pass
 
     def on_setup_discard(self, seat, pile, card):
-        self.t.piles[pile].append(self.t.draw.pop(0))
+        pass
 
     def on_init_flip(self, seat, pos, card):
         n = self.flips_seen.get(seat, 0)
@@ -196,17 +210,14 @@ class DecisionChecker:
         if n == 0:
             nxt = self.recs[self.i]
             self.decide("flips", seat, (pos, nxt[2]))
-        self.t.up[seat][pos] = True
 
     def on_turn(self, seat, n, final):
-        self.t.turn = n
-        fd = np.array([sum(1 for q in range(9) if not self.t.up[s][q]) for s in range(self.P)])
-        self.snap = self.t.public_counts(fd)
+        t = self.t   # the public counts at the start of the turn (the TURN record changes none)
+        fd = np.array([sum(1 for q in range(9) if not t.up[s][q]) for s in range(self.P)])
+        self.snap = t.public_counts(fd)
 
     def on_reshuffle(self, seat, n, _):
-        cards = [self.next()[2] for _ in range(n)]
-        self.t.draw = cards
-        self.t.piles = [p[-1:] for p in self.t.piles]
+        pass     # the CARD records that follow rebuild the draw pile
 
     def on_stall(self, *args):
         pass
@@ -216,8 +227,6 @@ class DecisionChecker:
         legal = np.array([1] + [int(bool(p) and (not must or placeable(t, seat, p[-1]))) for p in t.piles],
                          dtype=np.int8)
         self.decide("draw", seat, src, legal, snap=self.snap)
-        t.draw.pop(0) if src == 0 else t.piles[src - 1].pop()
-        t.in_hand = (card,)
         self.card, self.src = card, src
 
     def _legal_place(self, seat, card):
@@ -231,14 +240,12 @@ class DecisionChecker:
                     from_pile=self.src - 1, snap=self.snap)
 
     def on_place(self, seat, pos, old):
-        t = self.t
         self.decide("place", seat, pos, self.card, self._legal_place(seat, self.card), drawn=self.card,
                     from_pile=self.src - 1, snap=self.snap)
-        was_down = not t.up[seat][pos]
-        t.lay[seat][pos], t.up[seat][pos] = self.card, True
+        self.apply(T.PLACE, seat, pos, old)
+        was_down = bool(self.walker.was_down)
         cand, filled = old, {pos}
-        t.in_hand = (cand,)
-        while was_down and matches(t, seat, cand) and len(filled) < 9:
+        while was_down and matches(self.t, seat, cand) and len(filled) < 9:
             legal = np.array([int(q not in filled) for q in range(9)] + [1], dtype=np.int8)
             bounced = self.peek() == T.BOUNCE
             target = self.recs[self.i][2] if bounced else 9
@@ -247,25 +254,21 @@ class DecisionChecker:
             if not bounced:
                 break
             _, _, q, replaced = self.next()
-            was_down = not t.up[seat][q]
-            t.lay[seat][q], t.up[seat][q] = cand, True
+            self.apply(T.BOUNCE, seat, q, replaced)
+            was_down = bool(self.walker.was_down)
             cand = replaced
             filled.add(q)
-            t.in_hand = (cand,)
+        return True   # the placement and its bounces are applied
 
     def on_bounce(self, *args):
         raise AssertionError("BOUNCE outside a placement")
 
     def on_discard(self, seat, pile, card):
-        t = self.t
         if pile == T.DISCARD_REMOVED:
-            t.removed.append(card)
-            t.in_hand = ()
             return
+        t = self.t
         if bool(t.piles[0]) == bool(t.piles[1]):
             self.decide("pile", seat, pile, card, drawn=card, from_pile=self.src - 1, snap=self.snap)
-        t.piles[pile].append(card)
-        t.in_hand = ()
 
     def on_hazard_flip(self, seat, pos, card):
         if pos == T.HFLIP_NOT_ALLOWED:
@@ -273,12 +276,12 @@ class DecisionChecker:
         legal = np.array([int(not self.t.up[seat][q]) for q in range(9)] + [1], dtype=np.int8)
         self.decide("hflip", seat, pos if pos >= 0 else 9, legal, drawn=HAZARD, me=seat,
                     from_pile=self.src - 1, snap=self.snap)
-        if pos >= 0:
-            self.t.up[seat][pos] = True
 
     def on_finish(self, seat, a, b):
-        self.t.finisher = seat
+        pass
+
+    def on_card(self, seat, card, b):
+        pass
 
     def on_round_end(self, seat, r, stalled):
         self.scores += self.res.round_stats[self.g, r, :, F_SCORE]
-        self.t.finisher = -1

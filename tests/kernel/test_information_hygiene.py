@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from gnoming_sim.game.deck import PUBLISHED
-from gnoming_sim.kernel.engine import _deck_counts, _seat_table, simulate
+from gnoming_sim.kernel.engine import deck_counts, seat_table, simulate
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.kernel.policy.dispatch import KIND_MC, N_PARAMS
 from gnoming_sim.game.rules import RuleConfig
@@ -38,11 +38,11 @@ def test_decisions_depend_only_on_public_information(players, seats, rules):
 
 
 def _probe_inputs(players, seats, rules):
-    strats, seat_strategy = _seat_table(players, seats, 1, 0, False)
+    strats, seat_strategy = seat_table(players, seats, 1, 0, False)
     kinds = np.array([s.kind for s in strats], dtype=np.int64)
     params = np.array([s.param_vector() for s in strats], dtype=np.float64).reshape(-1, N_PARAMS)
     deck = PUBLISHED.to_array()
-    return seat_strategy[0].copy(), kinds, params, rules.to_array(), deck, _deck_counts(deck)
+    return seat_strategy[0].copy(), kinds, params, rules.to_array(), deck, deck_counts(deck)
 
 
 def _answers(inputs, game, turn, permute, peek=False):

@@ -26,8 +26,7 @@ def test_mc_plays_differently_from_its_base_policy():
     assert (mc.totals != base.totals).any()
 
 
-def test_mc_preset_and_toml_strategies(tmp_path, monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+def test_mc_preset_and_toml_strategies(tmp_path, own_registry):
     mc = registry.get("mc")
     assert mc.kind == KIND_MC
     assert "16 rollouts" in mc.description and "expert" in mc.description

@@ -56,8 +56,8 @@ def test_presets_are_registered_with_descriptions_and_parameters():
 
 
 @pytest.fixture
-def fresh_registry(monkeypatch):
-    monkeypatch.setattr(strategies, "_REGISTRY", dict(strategies._REGISTRY))
+def fresh_registry(own_registry):
+    return own_registry
 
 
 def test_user_strategy_from_toml(tmp_path, fresh_registry):

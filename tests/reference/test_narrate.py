@@ -18,7 +18,8 @@ from gnoming_sim.reference.scoring import score_parts
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 from gnoming_sim.cli.app import cli
 from gnoming_sim.kernel.engine import simulate
-from gnoming_sim.reference.narrate import Narrator, describe, grid_lines, grids_side_by_side, narrate, where
+from gnoming_sim.game.naming import position_name
+from gnoming_sim.reference.narrate import Narrator, describe, grid_lines, grids_side_by_side, narrate
 
 
 # a small deck: the draw pile runs out, and is rebuilt from the discards
@@ -32,7 +33,8 @@ def traced(players=3, games=1, seed=1, **kwargs):
 
 # ------------------------------------------------------------------ small pieces
 def test_where_and_describe():
-    assert where(0) == "row 1 col 1" and where(5) == "row 2 col 3" and where(8) == "row 3 col 3"
+    assert position_name(0) == "0 (row 1 col 1)" and position_name(5) == "5 (row 2 col 3)"
+    assert position_name(8) == "8 (row 3 col 3)"
     assert describe(HAZARD) == "a hazard" and describe(MULLIGAN) == "a mulligan"
     assert describe(8) == "an 8" and describe(-2) == "a -2" and describe(3) == "a 3"
 
@@ -89,7 +91,7 @@ def story():
 def test_every_turn_is_told(story):
     res, text = story
     trace = res.traces[0]
-    assert len(re.findall(r"^Turn \d+: seat \d", text, re.M)) == int((trace[:, 0] == T.TURN).sum())
+    assert len(re.findall(r"^Turn \d+ \(round \d of 3, turn \d+ of the round\): seat \d", text, re.M)) == int((trace[:, 0] == T.TURN).sum())
     assert text.count("final lap") == int(((trace[:, 0] == T.TURN) & (trace[:, 3] == 1)).sum())
     assert text.count("draws ") + text.count("takes ") >= int((trace[:, 0] == T.DRAW).sum())
     assert text.count("bounces to") == int((trace[:, 0] == T.BOUNCE).sum())

@@ -6,7 +6,7 @@ must actually occur in the sample.
 """
 import pytest
 
-from gnoming_sim.batch.compare import HOUSE_RULES
+from gnoming_sim.experiments.compare import HOUSE_RULES
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.rules import RuleConfig
 

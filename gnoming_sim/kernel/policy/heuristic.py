@@ -28,7 +28,7 @@ from gnoming_sim.game.observation import (
     U_COST,
     U_COUNT,
 )
-from gnoming_sim.game.rules import LAYOUT
+from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.estimate import _pair_value, estimate, precompute, prepare, quick_delta
 from gnoming_sim.kernel.scoring import LINES, N_LINES, card_cost
@@ -99,7 +99,7 @@ def _delta(params, pub, vis, fd, scratch, row, eu, q, c):
     if c == HAZARD:
         deny = 0
         for o in range(pub[O_PLAYERS]):
-            if o != pub[O_ME] and fd[o] >= 2:
+            if o != pub[O_ME] and fd[o] >= HAZARD_FLIP_MIN_FACE_DOWN:
                 deny += 1
         d -= params[H_HAZARD_DENY] * deny
     return d

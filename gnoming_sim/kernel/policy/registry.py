@@ -12,11 +12,19 @@ A strategy is a family (``kind``) plus a parameter vector for the jitted decisio
     base = "mc"                     # Monte Carlo: rollouts, with expert as its base policy
     policy = "builder"              # another base policy (a heuristic strategy)
     mc_budget = 64                  # rollouts per option per decision
+
+The strategies by name are a :class:`Registry`: :data:`DEFAULT` holds the built-ins and what a
+run registers (``--strategies-file``, a tuned strategy).  The module functions (:func:`get`,
+:func:`names`, :func:`register`, :func:`from_dict`, :func:`load_file`) act on the registry in
+use, :data:`DEFAULT` unless a caller installs its own for a while with :func:`using` (a test,
+say, that registers strategies without leaving them behind).
 """
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -121,72 +129,129 @@ MC = (
 )
 BUILTIN = PRESETS + TUNED + MC
 
-_REGISTRY: dict[str, Strategy] = {s.name: s for s in BUILTIN}
+class Registry:
+    """Strategies by name: the built-ins (by default) and those registered since."""
+
+    def __init__(self, strategies: Iterable[Strategy] = BUILTIN):
+        self._by_name: dict[str, Strategy] = {s.name: s for s in strategies}
+
+    def names(self) -> list[str]:
+        return list(self._by_name)
+
+    def get(self, name) -> Strategy:
+        """The strategy called ``name`` (a Strategy is returned as it is); GnomingError if unknown."""
+        if isinstance(name, Strategy):
+            return name
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise GnomingError(f"unknown strategy '{name}' (known: {', '.join(self.names())})") from None
+
+    def register(self, strategy: Strategy) -> Strategy:
+        """Add ``strategy`` under its name (replacing one of that name) and return it."""
+        self._by_name[strategy.name] = strategy
+        return strategy
+
+    def from_dict(self, name: str, table: dict, source: str = "strategies") -> Strategy:
+        """A heuristic or MC strategy from a TOML table: ``base`` (required; a strategy of this
+        registry), ``description`` and parameters.  Not registered.
+
+        Raises GnomingError naming ``source``, the strategy, the key and what is allowed.
+        """
+        where = f"{source}: [strategy.{name}]"
+        if not isinstance(table, dict):
+            raise GnomingError(f"{where} must be a table")
+        table = dict(table)
+        if "base" not in table:
+            raise GnomingError(f"{where}: missing key 'base' (the preset it starts from: "
+                               f"{', '.join(_heuristic_presets())})")
+        base_name = table.pop("base")
+        if not isinstance(base_name, str):
+            raise GnomingError(f"{where}: 'base' must be a preset name ({', '.join(_heuristic_presets())})")
+        try:
+            base = self.get(base_name)
+        except GnomingError as exc:
+            raise GnomingError(f"{where}: base: {exc}") from None
+        if base.kind not in (KIND_HEURISTIC, KIND_MC):
+            raise GnomingError(f"{where}: strategy '{name}' can only be based on a heuristic preset "
+                               f"({', '.join(_heuristic_presets())}) or 'mc', not '{base_name}'")
+        description = table.pop("description", f"user strategy based on {base_name}")
+        if not isinstance(description, str):
+            raise GnomingError(f"{where}: 'description' must be a string")
+        params = dict(base.params)
+        if base.kind == KIND_MC and "policy" in table:
+            params.update(self._mc_policy(where, table.pop("policy")))
+        for key, value in table.items():
+            params[key] = _param_value(where, key, value, mc=base.kind == KIND_MC)
+        return Strategy(name, base.kind, description, params)
+
+    def _mc_policy(self, where: str, policy) -> dict:
+        """The heuristic parameters of an MC strategy's ``policy`` (a heuristic strategy's name)."""
+        known = ", ".join(s.name for s in self._by_name.values() if s.kind == KIND_HEURISTIC)
+        if not isinstance(policy, str):
+            raise GnomingError(f"{where}: 'policy' must be a heuristic strategy's name ({known})")
+        try:
+            p = self.get(policy)
+        except GnomingError as exc:
+            raise GnomingError(f"{where}: policy: {exc}") from None
+        if p.kind != KIND_HEURISTIC:
+            raise GnomingError(f"{where}: 'policy' must be a heuristic strategy ({known}), not '{policy}'")
+        return {key: p.params[key] for key in PARAM_NAMES if key in p.params}
+
+    def load_file(self, path) -> list[Strategy]:
+        """Register every ``[strategy.NAME]`` table of a TOML file; return the new strategies."""
+        data = read_toml(path, "strategies")
+        tables = data.pop("strategy", None)
+        if data or not isinstance(tables, dict) or not tables:
+            raise GnomingError(f"{path}: expected one or more [strategy.NAME] tables")
+        made = []
+        for name, table in tables.items():
+            if not _NAME.fullmatch(str(name)):   # names typed on a command line must survive --seats A,B,...
+                raise GnomingError(f"{path}: strategy name {name!r} is not allowed: use a letter, then letters, "
+                                   "digits, '_', '-' or '.' (at most 40; no commas or spaces)")
+            if name in {s.name for s in BUILTIN}:
+                raise GnomingError(f"{path}: strategy '{name}' would replace a preset; choose another name")
+            made.append(self.register(self.from_dict(name, table, str(path))))
+        return made
+
+
+DEFAULT = Registry()
+_in_use: list[Registry] = [DEFAULT]   # a stack: :func:`using` pushes, and pops on the way out
+
+
+def current() -> Registry:
+    """The registry the module functions act on: :data:`DEFAULT`, or the one :func:`using` installed."""
+    return _in_use[-1]
+
+
+@contextlib.contextmanager
+def using(registry: Registry) -> Iterator[Registry]:
+    """Make ``registry`` the one in use inside the ``with`` block (then the previous one again)."""
+    _in_use.append(registry)
+    try:
+        yield registry
+    finally:
+        _in_use.remove(registry)
 
 
 def names() -> list[str]:
-    return list(_REGISTRY)
+    return current().names()
 
 
 def get(name) -> Strategy:
-    if isinstance(name, Strategy):
-        return name
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise GnomingError(f"unknown strategy '{name}' (known: {', '.join(names())})") from None
+    return current().get(name)
 
 
 def register(strategy: Strategy) -> Strategy:
-    _REGISTRY[strategy.name] = strategy
-    return strategy
+    return current().register(strategy)
 
 
 def from_dict(name: str, table: dict, source: str = "strategies") -> Strategy:
-    """A heuristic strategy from a TOML table: ``base`` (required), ``description`` and parameters.
-
-    Raises GnomingError naming ``source``, the strategy, the key and what is allowed.
-    """
-    where = f"{source}: [strategy.{name}]"
-    if not isinstance(table, dict):
-        raise GnomingError(f"{where} must be a table")
-    table = dict(table)
-    if "base" not in table:
-        raise GnomingError(f"{where}: missing key 'base' (the preset it starts from: "
-                           f"{', '.join(_heuristic_presets())})")
-    base_name = table.pop("base")
-    if not isinstance(base_name, str):
-        raise GnomingError(f"{where}: 'base' must be a preset name ({', '.join(_heuristic_presets())})")
-    try:
-        base = get(base_name)
-    except GnomingError as exc:
-        raise GnomingError(f"{where}: base: {exc}") from None
-    if base.kind not in (KIND_HEURISTIC, KIND_MC):
-        raise GnomingError(f"{where}: strategy '{name}' can only be based on a heuristic preset "
-                           f"({', '.join(_heuristic_presets())}) or 'mc', not '{base_name}'")
-    description = table.pop("description", f"user strategy based on {base_name}")
-    if not isinstance(description, str):
-        raise GnomingError(f"{where}: 'description' must be a string")
-    params = dict(base.params)
-    if base.kind == KIND_MC and "policy" in table:
-        params.update(_mc_policy(where, table.pop("policy")))
-    for key, value in table.items():
-        params[key] = _param_value(where, key, value, mc=base.kind == KIND_MC)
-    return Strategy(name, base.kind, description, params)
+    return current().from_dict(name, table, source)
 
 
-def _mc_policy(where: str, policy) -> dict:
-    """The heuristic parameters of an MC strategy's ``policy`` (a heuristic strategy's name)."""
-    known = ", ".join(s.name for s in _REGISTRY.values() if s.kind == KIND_HEURISTIC)
-    if not isinstance(policy, str):
-        raise GnomingError(f"{where}: 'policy' must be a heuristic strategy's name ({known})")
-    try:
-        p = get(policy)
-    except GnomingError as exc:
-        raise GnomingError(f"{where}: policy: {exc}") from None
-    if p.kind != KIND_HEURISTIC:
-        raise GnomingError(f"{where}: 'policy' must be a heuristic strategy ({known}), not '{policy}'")
-    return {key: p.params[key] for key in PARAM_NAMES if key in p.params}
+def load_file(path) -> list[Strategy]:
+    return current().load_file(path)
 
 
 def _heuristic_presets() -> list[str]:
@@ -216,20 +281,3 @@ def _param_value(where: str, key: str, value, mc: bool = False) -> float:
         raise GnomingError(f"{where}: parameter '{key}' must be {allowed} in -{MAX_PARAM_ABS:.0f}.."
                            f"{MAX_PARAM_ABS:.0f}, got {value!r}")
     return float(value)
-
-
-def load_file(path) -> list[Strategy]:
-    """Register every ``[strategy.NAME]`` table of a TOML file; return the new strategies."""
-    data = read_toml(path, "strategies")
-    tables = data.pop("strategy", None)
-    if data or not isinstance(tables, dict) or not tables:
-        raise GnomingError(f"{path}: expected one or more [strategy.NAME] tables")
-    made = []
-    for name, table in tables.items():
-        if not _NAME.fullmatch(str(name)):   # names typed on a command line must survive --seats A,B,...
-            raise GnomingError(f"{path}: strategy name {name!r} is not allowed: use a letter, then letters, "
-                               "digits, '_', '-' or '.' (at most 40; no commas or spaces)")
-        if name in {s.name for s in BUILTIN}:
-            raise GnomingError(f"{path}: strategy '{name}' would replace a preset; choose another name")
-        made.append(register(from_dict(name, table, str(path))))
-    return made

@@ -113,7 +113,7 @@ def _check_shape(p: dict, where: str) -> None:
 
 def replay(es, history: list, random_of) -> None:
     """Bring the fresh cma ``es`` to the state after ``history``: per generation, the same calls in
-    the same order as :meth:`gnoming_sim.batch.tune.Tuner.run` made them (``stop`` before every
+    the same order as :meth:`gnoming_sim.tune.tuner.Tuner.run` made them (``stop`` before every
     ``ask`` but the first, ``ask`` and ``tell`` inside ``random_of(g)``).
 
     Raises GnomingError when a replayed ``ask`` differs from the stored one.

@@ -44,6 +44,11 @@ BOOTSTRAP = 400         # resamples for the seat spread
 CHUNK_GAMES = 20_000    # games per kernel call and per Parquet row group
 
 MEASURES = ("turns", "stalled", "score", "seat_spread", "skill_gap", "close", "minus5")
+# how each measure reads (the report's number kinds): a share in percent, or points
+KIND = {"turns": "points", "stalled": "pct", "score": "signed", "seat_spread": "pct", "skill_gap": "pct",
+        "close": "pct", "minus5": "pct"}
+# the kind of a change: a signed number of points, or a signed change of a share
+CHANGE_KIND = {m: ("dpct" if k == "pct" else "signed") for m, k in KIND.items()}
 LABELS = {
     "turns": "turns per round (all players)",
     "stalled": "share of rounds stalled",
@@ -298,44 +303,3 @@ def compare(variants: Sequence[Variant], players: int, seats: Sequence[str], gam
                 progress(done)
         values.append(GameValues.concat(parts))
     return Comparison(players, tuple(seats), games, seed, rotate, list(variants), values).analyse(seed)
-
-
-# ---------------------------------------------------------------- text
-def _fmt(e: dict | None, digits: int) -> str:
-    if e is None or (isinstance(e.get("mean"), float) and math.isnan(e["mean"])):
-        return "n/a"
-    return f"{e['mean']:.{digits}f} [{e['lo']:.{digits}f}, {e['hi']:.{digits}f}]"
-
-
-DIGITS = {"turns": 1, "stalled": 4, "score": 2, "seat_spread": 3, "skill_gap": 3, "close": 3, "minus5": 3}
-
-
-def format_comparison(c: Comparison) -> str:
-    """Two text tables: each variant's values, then its change against the baseline."""
-    lines = [f"players {c.players}  seats {', '.join(c.seats)} ({'rotated' if c.rotate else 'fixed'})  "
-             f"games {c.games:,} per variant  seed {c.seed}",
-             "every interval: 95%, over games (n = games per variant); lower game scores are better"]
-    if c.strongest:
-        lines.append(f"skill gap = win share of {c.strongest} - win share of {c.weakest} "
-                     "(the strongest and weakest heuristic seated, by the baseline)")
-    lines.append("-bonus rate: of finished rounds, the share whose finisher had the lowest score "
-                 "(conditional on the seated strategies' choices of when to finish)")
-    for title, rows, diff in (("per variant", c.estimates, False), ("change against the baseline", c.changes, True)):
-        lines += ["", title]
-        for m in MEASURES:
-            cells = []
-            for v, row in zip(c.variants, rows):
-                if diff and not row:
-                    continue
-                cells.append((v.name, _fmt(row.get(m) if row else None, DIGITS[m])))
-            if not cells:
-                continue
-            lines.append(f"  {LABELS[m]}")
-            width = max(len(n) for n, _ in cells)
-            for name, text in cells:
-                lines.append(f"    {name:<{width}}  {text}")
-        if diff:
-            kinds = [f"{v.name}: {'paired (same deals)' if ch.get('paired') else 'unpaired (other deck)'}"
-                     for v, ch in zip(c.variants[1:], c.changes[1:])]
-            lines.append("  differences: " + "; ".join(kinds))
-    return "\n".join(lines) + "\n"

@@ -53,8 +53,8 @@ def gauss(*shape):
     """cma's ``randn``: standard normals from numpy's global generator.
 
     Named, so the draws are plainly those of the global generator, which the caller sets
-    from ``(seed, generation)`` around every cma call (see ``batch.tune``); a resume
-    replays those calls (``batch.tune_state``) and so draws the same numbers.
+    from ``(seed, generation)`` around every cma call (see ``tune.tuner``); a resume
+    replays those calls (``tune.state``) and so draws the same numbers.
     """
     return np.random.standard_normal(shape)
 

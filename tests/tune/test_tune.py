@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from gnoming_sim.batch import tune as tune_mod
-from gnoming_sim.batch import tune_space
-from gnoming_sim.batch.heldout import HELD_OUT_FIRST, Z99, held_out
-from gnoming_sim.batch.tune import GEN_STRIDE, MAX_GENERATIONS, TuneSpec, Tuner, next_games
+from gnoming_sim.tune import tuner as tune_mod
+from gnoming_sim.tune import space as tune_space
+from gnoming_sim.experiments.heldout import HELD_OUT_FIRST, Z99, held_out
+from gnoming_sim.tune.tuner import GEN_STRIDE, MAX_GENERATIONS, TuneSpec, Tuner, next_games
 from gnoming_sim.cli.app import cli
 from gnoming_sim.kernel.policy import registry
 
@@ -20,8 +20,8 @@ TIMING = ["gen_seconds", "seconds"]   # the only log columns that may differ bet
 
 
 @pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+def fresh_registry(own_registry):
+    return own_registry
 
 
 def _tune(tmp_path, *extra, out="t.toml"):
@@ -123,11 +123,11 @@ def test_output_toml_is_played_by_simulate_and_listed(tmp_path):
     assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     runner = CliRunner()
     listed = runner.invoke(cli, ["strategies", "--strategies-file", str(toml), "--json"])
-    assert listed.exit_code == 0 and "mine" in json.loads(listed.output)
+    assert listed.exit_code == 0 and "mine" in json.loads(listed.stdout)
     sim = runner.invoke(cli, ["simulate", "--strategies-file", str(toml), "--seats", "mine,builder,mine,builder",
                               "--games", "200", "--threads", "1", "--json"])
     assert sim.exit_code == 0, sim.output
-    assert set(json.loads(sim.output)["by_strategy"]) == {"mine", "builder"}
+    assert set(json.loads(sim.stdout)["by_strategy"]) == {"mine", "builder"}
 
 
 def test_existing_outputs_are_never_overwritten(tmp_path):
@@ -190,7 +190,7 @@ def test_held_out_command_prints_a_paired_99_percent_interval_per_table(tmp_path
     res = CliRunner().invoke(cli, ["held-out", "--candidate", "greedy", "--baseline", "builder",
                                    "--players", "3,4", "--games", "100", "--threads", "1", "--json"])
     assert res.exit_code == 0, res.output
-    rows = json.loads(res.output)
+    rows = json.loads(res.stdout)
     assert [(r["players"], r["games"]) for r in rows] == [(3, 102), (4, 100)]
     for r in rows:
         assert r["lo"] < r["diff"] < r["hi"]

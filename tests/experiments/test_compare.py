@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gnoming_sim.batch.compare import BASELINE, HOUSE_RULES, Variant, WILD_DECK, compare
+from gnoming_sim.experiments.compare import BASELINE, HOUSE_RULES, Variant, WILD_DECK, compare
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import RuleConfig

@@ -16,7 +16,7 @@ Generation ``g``:
    is mostly noise, and the next generation plays twice as many games (up to ``max_games``).
 5. The state (every generation's asked points and fitnesses, the generation counter, the
    sample size, the log rows, the seconds used) is written atomically beside the output,
-   with the TOML and the log, as checksummed JSON (:mod:`gnoming_sim.batch.tune_state`);
+   with the TOML and the log, as checksummed JSON (:mod:`gnoming_sim.tune.state`);
    a resume rebuilds cma by replaying those generations.
 
 cma draws its random numbers from numpy's global generator: around every cma call it is
@@ -36,7 +36,7 @@ from typing import Callable
 
 import numpy as np
 
-from gnoming_sim.batch import tune_output, tune_space, tune_state
+from gnoming_sim.tune import output as tune_output, space as tune_space, state as tune_state
 from gnoming_sim.batch.runner import check_output
 from gnoming_sim.batch.safe_write import OutputLock
 from gnoming_sim.batch.stats import mean_ci
@@ -308,7 +308,7 @@ class Tuner:
         description = (f"CMA-ES tuned at {spec.players} players against {spec.field_label}, from "
                        f"{spec.start.name} (seed {spec.seed}, {len(rows)} generations, "
                        f"{state['seconds']:.0f} s)")
-        comments = [f"tuned by: {self.command}" if self.command else "tuned by gnoming_sim.batch.tune",
+        comments = [f"tuned by: {self.command}" if self.command else "tuned by gnoming_sim.tune.tuner",
                     f"{len(rows)} generations, {games:,} games played, {state['seconds']:.0f} s of tuning",
                     f"last generation's incumbent vs the field: {last['incumbent']:+.2f} points per game "
                     f"[{last['incumbent_lo']:+.2f}, {last['incumbent_hi']:+.2f}] (95%, n = {last['games']} games)",

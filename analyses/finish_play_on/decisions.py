@@ -1,0 +1,80 @@
+"""The finish-or-play-on study's driver: the finishing chances of a traced game, and one
+decision rolled out (issue 13, item 6).
+
+One decision is one unit: a first batch of rollouts picks the best non-finishing option and the
+rollout choice, a second, independent batch estimates the paired difference finish - best
+non-finishing option and the regret of the preset's own choice (so neither is flattered by the
+selection).  :mod:`.design` draws the decisions and the study turns their rows into findings.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gnoming_sim.batch.analyse import adjusted_means, design, run_rollouts, setup
+from gnoming_sim.game.replay import finish_decisions
+
+
+def game_chances(res, g: int, rules, deck, origin: str = "") -> list:
+    """Every (position, chosen option key) of game ``g`` of a traced
+    :func:`~gnoming_sim.kernel.engine.simulate` result in which the player to move could finish."""
+    from gnoming_sim.game.fields import F_SCORE
+
+    return list(finish_decisions(res.deals[g], res.traces[g], res.players, res.round_stats[g, :, :, F_SCORE],
+                                 rules, deck, origin))
+
+
+def evaluate(pos, chosen: str, policy: str, rollouts: int, seed: int, threads: int | None = None,
+             horizon: str = "round") -> dict:
+    """One decision, on two independent batches of ``rollouts``: the first picks the best
+    non-finishing option and the rollout choice (finish or that option); the second estimates,
+    free of that selection, finish - best non-finishing option and the regret of the game's own
+    choice ``chosen`` (its value minus the rollout choice's; negative when the game did better).
+
+    The criterion is the player's round score (``diff``, ``regret``: points, lower is better).
+    With ``horizon="game"`` the rollouts play the game out and the same batches also give the
+    win credit criterion, selected on its own (``diff_win``: finish minus the best play-on in the
+    chance of winning the game, higher is better; ``regret_win``: the rollout choice's chance
+    minus the game's choice's, a loss when positive)."""
+    from gnoming_sim.kernel.rollout import X_SCORE, X_WIN
+
+    s = setup(pos, [policy])
+    keys = [o.key for o in s.options]
+    fin = next(k for k, o in enumerate(s.options) if o.finishes)
+    game = keys.index(chosen)
+    criteria = [(X_SCORE, 1.0)] + ([(X_WIN, -1.0)] if horizon == "game" else [])   # (output, sign: lower is better)
+    out, cov = run_rollouts(s, rollouts, seed, horizon=horizon, threads=threads)
+    Z = design(cov, s, pos)
+    picks = []
+    for x, sign in criteria:
+        est, _ = adjusted_means(sign * out[:, :, x], Z)
+        alt = min((k for k in range(len(keys)) if k != fin), key=lambda k: est[k])
+        picks.append((alt, fin if est[fin] < est[alt] else alt))
+    out, cov = run_rollouts(s, rollouts, seed, first=rollouts, horizon=horizon, threads=threads)
+    cols = []
+    for (x, sign), (alt, pick) in zip(criteria, picks):
+        y = out[:, :, x]
+        cols += [y[:, fin] - y[:, alt], sign * (y[:, game] - y[:, pick])]
+    d, se = adjusted_means(np.column_stack(cols), design(cov, s, pos))
+    row = {**_features(pos), "diff": float(d[0]), "diff_se": float(se[0]), "finish_pays": bool(d[0] < 0),
+           "preset_finished": game == fin, "rollout_finishes": picks[0][1] == fin,
+           "regret": float(d[1]), "regret_se": float(se[1]), "n": rollouts}
+    if horizon == "game":
+        row.update(diff_win=float(d[2]), diff_win_se=float(se[2]), finish_pays_win=bool(d[2] > 0),
+                   rollout_finishes_win=picks[1][1] == fin, regret_win=float(d[3]), regret_win_se=float(se[3]))
+    return row
+
+
+def _features(pos) -> dict:
+    """What the player to move sees of the race: visible scores (face-down cards count 0), the gap
+    to the best visible rival, and the others' face-down cards (all, fewest, the best rival's)."""
+    from gnoming_sim.kernel.scoring import visible_score
+
+    mpl = pos.rules.mulligans_per_line
+    mine = int(visible_score(pos.layouts[pos.me], mpl))
+    others = [o for o in range(pos.players) if o != pos.me]
+    rivals = [int(visible_score(pos.layouts[o], mpl)) for o in others]
+    fd = pos.face_down()
+    best = others[int(np.argmin(rivals))]
+    return {"players": pos.players, "own_visible": mine, "best_rival_visible": min(rivals),
+            "gap": mine - min(rivals), "others_face_down": int(fd.sum() - fd[pos.me]),
+            "others_face_down_min": int(fd[others].min()), "best_rival_face_down": int(fd[best])}

@@ -1,0 +1,96 @@
+"""Each rule-bearing constant and helper is defined once (issue 21 item 3): a second module-level
+definition of a guarded name anywhere in the package or the studies fails here.
+
+The allowed homes are the one definition, and for a rule the kernel's jitted copy and the
+referee's independent one (the referee is the second implementation that keeps the kernel
+honest, so it must not share the kernel's code).  A new rule-bearing name belongs in GUARDED.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import gnoming_sim
+
+PACKAGE = Path(gnoming_sim.__file__).parent
+ANALYSES = Path(__file__).resolve().parents[1] / "analyses"
+
+# name -> the files (relative to the repository) allowed to define it at module level
+GUARDED = {
+    # statistics: one z, one Wilson interval, one mean interval
+    "Z95": {"gnoming_sim/batch/stats.py"},
+    "wilson": {"gnoming_sim/batch/stats.py"},
+    "mean_ci": {"gnoming_sim/batch/stats.py"},
+    # limits of a run
+    "MAX_SEED": {"gnoming_sim/game/limits.py"},
+    "MAX_GAME": {"gnoming_sim/game/limits.py"},
+    # one error-message helper
+    "one_line": {"gnoming_sim/game/errors.py"},
+    "_one_line": set(),
+    # card cost (RULES.md §5): game's, and the kernel's jitted copy reading the same constant
+    "HAZARD_PENALTY": {"gnoming_sim/game/rules.py"},
+    "HAZARD_POINTS": set(),
+    "card_cost": {"gnoming_sim/game/cards.py", "gnoming_sim/kernel/scoring.py"},
+    "card_costs": {"gnoming_sim/game/cards.py"},
+    "_cost": set(),
+    # win credit (RULES.md §6): the kernel's settling (and its driver for rows read back), the referee's
+    "_settle_game": {"gnoming_sim/kernel/game_loop.py"},
+    "win_credit": {"gnoming_sim/kernel/win_credit.py", "gnoming_sim/reference/scoring.py"},
+    "win_credit_from_scores": set(),
+    # the mulligan limit and the hazard-flip minimum (RULES.md §3); the heuristic's scratch copy is
+    # the kernel's (the step rewrite folds it into the kernel's one)
+    "mulligan_placeable": {"gnoming_sim/game/rules.py"},
+    "_mulligan_placeable": {"gnoming_sim/kernel/policy/heuristic.py"},
+    "HAZARD_FLIP_MIN_FACE_DOWN": {"gnoming_sim/game/rules.py"},
+}
+
+
+def _definitions() -> dict[str, list[str]]:
+    """name -> the files that define it at module level (def, class, or assignment)."""
+    found: dict[str, list[str]] = {}
+    root = PACKAGE.parent
+    for base in (PACKAGE, ANALYSES):
+        for path in sorted(base.rglob("*.py")):
+            rel = str(path.relative_to(root))
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                names = []
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    names = [node.name]
+                elif isinstance(node, ast.Assign):
+                    names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                    names = [node.target.id]
+                for name in names:
+                    found.setdefault(name, []).append(rel)
+    return found
+
+
+DEFINED = _definitions()
+
+
+@pytest.mark.parametrize("name", sorted(GUARDED))
+def test_a_guarded_name_is_defined_only_in_its_homes(name):
+    extra = sorted(set(DEFINED.get(name, [])) - GUARDED[name])
+    assert not extra, f"{name} is defined again in {extra}; import it from {sorted(GUARDED[name]) or 'nowhere'}"
+
+
+@pytest.mark.parametrize("name", sorted(n for n, homes in GUARDED.items() if homes))
+def test_every_home_still_defines_it(name):
+    """Guards the list itself: a home that no longer defines the name is stale."""
+    assert sorted(DEFINED.get(name, [])) == sorted(GUARDED[name])
+
+
+def test_the_scan_sees_definitions_in_both_trees():
+    """The scan is not blind: it finds module-level defs and assignments, in the package and the studies."""
+    assert "gnoming_sim/kernel/scoring.py" in DEFINED["card_cost"]
+    assert any(p.startswith("analyses/") for defs in DEFINED.values() for p in defs)
+
+
+def test_the_kernels_card_cost_reads_the_same_rule_as_the_games():
+    from gnoming_sim.game.cards import HAZARD, MULLIGAN, card_cost, card_costs
+    from gnoming_sim.kernel.scoring import card_cost as kernel_card_cost
+
+    codes = [HAZARD, MULLIGAN, *range(-20, 21)]
+    assert [kernel_card_cost(c) for c in codes] == [card_cost(c) for c in codes] == list(card_costs(codes))
