@@ -15,7 +15,7 @@ import pytest
 
 from gnoming_sim.batch.parquet import META_KEY
 from gnoming_sim.batch.runner import BatchSpec, run_batch
-from conftest import SIM, assert_one_line_exit2, rows, run_cli
+from _storage import SIM, assert_one_line_exit2, rows, run_cli
 
 SPEC = BatchSpec.make(3, ["random"], 300, 1)
 

@@ -20,7 +20,7 @@ from gnoming_sim.batch import batch_writer
 from gnoming_sim.batch.runner import BatchSpec, run_batch
 from gnoming_sim.batch.safe_write import write_file
 from gnoming_sim.game.errors import GnomingError
-from conftest import SIM, assert_one_line_exit2, rows, run_cli
+from _storage import SIM, assert_one_line_exit2, rows, run_cli
 
 ERRORS = (errno.ENOSPC, errno.EIO)
 

@@ -15,7 +15,7 @@ import pytest
 from gnoming_sim.analyses import report as report_module
 from gnoming_sim.analyses.hazard_risk import HazardRisk
 from gnoming_sim.batch.runner import BatchSpec, run_batch
-from conftest import SIM, assert_one_line_exit2, run_cli
+from _storage import SIM, assert_one_line_exit2, run_cli
 
 
 def test_sigterm_during_report_from_leaves_no_partial_folder(in_tmp, monkeypatch):

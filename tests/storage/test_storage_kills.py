@@ -18,7 +18,7 @@ from gnoming_sim.batch.runner import Batch, BatchSpec, Chunk, play_chunk, run_ba
 from gnoming_sim.batch.safe_folder import MANIFEST
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.policy import registry
-from conftest import Faults, rows, run_cli
+from _storage import Faults, rows, run_cli
 
 SPEC = BatchSpec.make(3, ["random"], 300, 1)
 

@@ -20,7 +20,7 @@ import pytest
 from gnoming_sim.batch import batch_writer
 from gnoming_sim.batch.parquet import META_KEY
 from gnoming_sim.batch.runner import BatchSpec, run_batch
-from conftest import SIM, assert_one_line_exit2, rows, run_cli, sim
+from _storage import SIM, assert_one_line_exit2, rows, run_cli, sim
 
 
 def _no_bigger_files(limit: int):
