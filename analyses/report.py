@@ -14,10 +14,7 @@ import contextlib
 import datetime as _dt
 import json
 import platform
-import shutil
-import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -25,8 +22,8 @@ import numba
 import numpy
 from markupsafe import Markup
 
+from gnoming_sim.batch.safe_folder import MANIFEST, check_target, staged_report, written_files
 from gnoming_sim.game.deck import PUBLISHED, Deck
-from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.game.version import __version__
 
@@ -62,11 +59,11 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
     report is the same either way.  ``strategies``: registered strategy names that join the
     presets in the tournament.  Returns the summary.json dict.
 
-    The report is written into a fresh folder beside ``out_dir`` and renamed into place
-    at the end, so ``out_dir`` only ever holds one complete report: never stale figures of
-    an earlier one, and the previous report intact if the run fails or is interrupted.
-    A non-empty ``out_dir`` that does not hold a report of ours is refused
-    (:class:`GnomingError`) unless ``force``.
+    The report is written into a fresh folder beside ``out_dir`` and put in place at the
+    end (:mod:`gnoming_sim.batch.safe_folder`), so ``out_dir`` only ever holds one complete
+    report: never stale figures of an earlier one, and the previous report intact if the
+    run fails or is interrupted.  Files in ``out_dir`` that gnoming-sim did not write are
+    refused (:class:`GnomingError`) unless ``force``, and kept with it.
     """
     t0 = time.perf_counter()
     out = check_out_dir(out_dir, force)
@@ -74,7 +71,7 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
                   rules=RuleConfig() if rules is None else rules, deck=PUBLISHED if deck is None else deck,
                   pool=pool, strategies=tuple(strategies))
     progress = progress or _no_progress
-    with staging(out) as stage:
+    with staged_report(out) as stage:
         runs = []
         for study in (STUDIES if studies is None else studies):
             tables = study.design(ctx)
@@ -86,86 +83,41 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
         html = environment().get_template("report.html").render(
             sections=sections, findings=[_finding_parts(f) for run in runs for f in run.result.findings],
             meta=_meta(ctx, runs, wall, command), deck=ctx.deck, rules=ctx.rules.describe())
-        (stage / "index.html").write_text(html, encoding="utf-8")
-        (stage / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-        (stage / MARKER).write_text(f"written by gnoming-sim {__version__}; replaced whole by the next report\n",
-                                    encoding="utf-8")
+        stage.write("index.html", html)
+        stage.write("summary.json", json.dumps(summary, indent=2) + "\n")
     return summary
 
 
 # ----------------------------------------------------------------- the output folder
-MARKER = ".gnoming-sim-report"   # in every report folder: a later report may replace it
+MARKER = MANIFEST   # in every report folder: the files a later report may replace
 
 
 def is_report_dir(path: Path) -> bool:
-    """True when ``path`` holds a report of ours (its marker, or a summary.json of ours from before the marker)."""
-    if (path / MARKER).is_file():
-        return True
-    try:
-        summary = json.loads((path / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(summary, dict) and {"version", "findings", "studies"} <= summary.keys()
+    """True when ``path`` holds a report of ours (its manifest, or a summary.json of ours from before it)."""
+    return written_files(Path(path)) is not None
 
 
-def check_out_dir(out_dir, force: bool = False) -> Path:
-    """``out_dir`` as a Path if a report may be written there; else a one-line :class:`GnomingError`."""
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise GnomingError(f"--out {out} is a file, not a folder")
-    if out.is_dir() and not force and any(out.iterdir()) and not is_report_dir(out):
-        raise GnomingError(f"--out {out} is a non-empty folder that holds no gnoming-sim report; "
-                           f"choose an empty or new folder, or pass --force to replace it")
-    return out
+def check_out_dir(out_dir, force: bool = False, inputs=()) -> Path:
+    """``out_dir`` as a Path if a report may be written there; else a one-line :class:`GnomingError`.
 
-
-@contextlib.contextmanager
-def staging(out: Path):
-    """A new folder beside ``out`` to write the report into; renamed to ``out`` when the block ends.
-
-    On any exception (an interrupt included) the folder is removed and ``out`` is left as it was.
+    An earlier report there is replaced; files it did not write are refused without
+    ``force`` and kept with it; ``.`` and a folder holding one of ``inputs`` are refused.
     """
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
-    except OSError as exc:
-        raise GnomingError(f"--out {out}: cannot write beside it ({exc.strerror or exc})") from None
-    try:
-        yield stage
-        publish(stage, out)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        raise
+    return check_target(out_dir, "--out", force, inputs)
 
 
-def publish(stage: Path, out: Path) -> None:
-    """Put the finished ``stage`` folder at ``out``, removing what was there."""
-    old = None
-    if out.exists():
-        old = out.parent / f".{out.name}.{uuid.uuid4().hex[:8]}.old"
-        out.rename(old)
-    try:
-        stage.rename(out)
-    except BaseException:
-        if old is not None:
-            old.rename(out)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
-
-
-def _write_study(run: StudyRun, out: Path) -> dict:
+def _write_study(run: StudyRun, out) -> dict:
     """Write the study's PNGs and CSVs; render its section."""
     study, result = run.study, run.result
     figures = {}
     for fig in result.figures:
         png = figure_png(fig.figure)
         name = f"{study.id}-{fig.name}.png"
-        (out / name).write_bytes(png)
+        out.write(name, png)
         figures[fig.name] = {"id": f"{study.id}-{fig.name}", "src": data_uri(png), "file": name,
                              "caption": fig.caption, "alt": fig.alt}
     for name, frame in result.frames.items():
-        frame.to_csv(out / f"{study.id}-{name.replace('_', '-')}.csv", index=False, float_format="%.6g")
+        out.write(f"{study.id}-{name.replace('_', '-')}.csv", frame.to_csv(index=False, float_format="%.6g"))
     html = environment().get_template(study.template).render(
         study=study, run=run, figures=figures, precision=result.precision, **result.context)
     return {"id": study.id, "title": study.title, "html": Markup(html)}

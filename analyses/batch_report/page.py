@@ -15,6 +15,7 @@ from pathlib import Path
 
 import jinja2
 
+from gnoming_sim.batch.safe_folder import staged_report
 from gnoming_sim.batch.scan import BatchScan
 
 from ..framework.estimates import Estimate, estimates_frame
@@ -32,9 +33,20 @@ def _environment() -> jinja2.Environment:
 
 
 def write_batch_report(scan: BatchScan, out_dir) -> dict:
-    """Write the report of ``scan`` into ``out_dir`` (created if missing); return summary.json's dict."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    """Write the report of ``scan`` into ``out_dir``; return summary.json's dict.
+
+    ``out_dir``: a folder (written crash-safely, created if missing; files there that
+    gnoming-sim did not write are kept), or a :class:`~gnoming_sim.batch.safe_folder.StagedDir`
+    the caller publishes.
+    """
+    if hasattr(out_dir, "write"):
+        return _write(scan, out_dir)
+    with staged_report(Path(out_dir)) as stage:
+        return _write(scan, stage)
+
+
+def _write(scan: BatchScan, out) -> dict:
+    """The report's files, each through ``out.write(name, data)``."""
     names = list(scan.names)
     by_strategy = content.standings(scan.by_strategy, names, scan.players)
     by_seat = content.standings(scan.by_seat, [f"seat {s}" for s in range(scan.players)], scan.players)
@@ -68,7 +80,7 @@ def write_batch_report(scan: BatchScan, out_dir) -> dict:
     rendered = {}
     for name, (fig, caption, alt) in figs.items():
         png = figure_png(fig)
-        (out / f"batch-{name}.png").write_bytes(png)
+        out.write(f"batch-{name}.png", png)
         rendered[name] = {"id": name, "src": data_uri(png), "file": f"batch-{name}.png", "caption": caption,
                           "alt": alt}
 
@@ -87,7 +99,7 @@ def write_batch_report(scan: BatchScan, out_dir) -> dict:
         "hazards-histogram": content.histogram_frame(scan.hazards_left, names, "hazards"),
     }
     for name, frame in frames.items():
-        frame.to_csv(out / f"batch-{name}.csv", index=False, float_format="%.6g")
+        out.write(f"batch-{name}.csv", frame.to_csv(index=False, float_format="%.6g"))
 
     from gnoming_sim.game.version import __version__
 
@@ -95,9 +107,9 @@ def write_batch_report(scan: BatchScan, out_dir) -> dict:
         facts=facts, figures=rendered, by_strategy=by_strategy, by_seat=by_seat, parts=parts,
         part_names=content.SCORE_PARTS, play=play, finish=finish, players=scan.players,
         version=__version__, date=_dt.date.today().isoformat(), csv=[f"batch-{n}.csv" for n in frames])
-    (out / "index.html").write_text(html, encoding="utf-8")
+    out.write("index.html", html)
     summary = _summary(scan, facts, by_strategy, by_seat, parts, play, finish, __version__)
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    out.write("summary.json", json.dumps(summary, indent=2) + "\n")
     return summary
 
 

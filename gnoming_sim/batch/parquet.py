@@ -11,21 +11,24 @@ key ``gnoming_sim``, a JSON object of the batch's facts (seed, players, games, s
 strategies and their parameters, rotation, rules, deck, package version) that a resume
 must match.
 
-A file is written as ``.NAME.partial`` beside NAME and renamed into place when it is
-closed holding at least one new game (finished or interrupted), so NAME is always either
-absent, the old file, or a valid file.
+Files are written by :class:`gnoming_sim.batch.batch_writer.ParquetSink` (a partial file
+beside NAME, renamed into place when complete and verified, recoverable after a crash).
+Every file read back here is checked (:func:`parse_metadata`, :func:`check_rows`): a
+damaged one is refused with the game it fails at, never copied.
 """
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Iterator, Sequence
 
 import numpy as np
 
+from gnoming_sim.batch.safe_write import arrow_path
 from gnoming_sim.game.errors import GnomingError, one_line
-from gnoming_sim.game.fields import N_FIELDS, NAMES as FIELD_NAMES
+from gnoming_sim.game.deck import check_players
+from gnoming_sim.game.fields import (F_BONUS, F_HAZARDS, F_MATCHED, F_NEGATIVES, F_SCORE, F_UNMATCHED,
+                                     N_FIELDS, NAMES as FIELD_NAMES)
 from gnoming_sim.game.rules import ROUNDS
 
 META_KEY = b"gnoming_sim"
@@ -78,33 +81,100 @@ def table_of(first_game: int, round_stats: np.ndarray, seat_strategy: np.ndarray
 def arrays_of(table, names: Sequence[str], players: int, first_game: int) -> tuple[np.ndarray, np.ndarray]:
     """Inverse of :func:`table_of`: ``(round_stats, seat_strategy)`` of a row group.
 
-    Raises GnomingError when the rows are not whole games numbered from ``first_game``.
+    Raises GnomingError, naming the first game that fails, when the rows are not whole
+    games numbered from ``first_game`` in (round, seat) order, a seat changes strategy
+    between rounds, or a score is not the sum of its parts (:func:`check_rows`).
     """
     import pyarrow as pa
     import pyarrow.compute as pc
 
     per_game = ROUNDS * players
     games = table.num_rows // per_game
+    if table.num_rows % per_game:
+        raise GnomingError(f"the rows after game {first_game + games - 1} are not a whole game: the file is damaged")
     want = np.repeat(np.arange(first_game, first_game + games, dtype=np.int64), per_game)
-    got = table.column("game").to_numpy()
-    if table.num_rows % per_game or not np.array_equal(got, want):
-        raise GnomingError(f"rows of games {first_game}.. are not whole games in order: the file is damaged")
+    _first_bad(first_game, per_game, [table.column("game").to_numpy() != want,
+                                      table.column("round").to_numpy() != np.tile(np.repeat(
+                                          np.arange(ROUNDS), players), games),
+                                      table.column("seat").to_numpy() != np.tile(np.arange(players), games * ROUNDS)],
+               "is not numbered in order (game, round, seat)")
     stats = np.stack([table.column(n).to_numpy() for n in FIELD_NAMES], axis=1).astype(np.int32)
     strategy = pc.index_in(table.column("strategy").cast(pa.string()), value_set=pa.array(list(names)))
     if strategy.null_count:
         raise GnomingError("the file names a strategy that its metadata does not list: the file is damaged")
-    seat_strategy = strategy.to_numpy().reshape(games, ROUNDS, players)[:, 0, :]
-    return stats.reshape(games, ROUNDS, players, N_FIELDS), seat_strategy.astype(np.int16)
+    by_round = strategy.to_numpy().reshape(games, ROUNDS, players)
+    _first_bad(first_game, 1, [(by_round != by_round[:, :1, :]).any(axis=(1, 2))],
+               "has a seat that changes strategy between rounds")
+    stats = stats.reshape(games, ROUNDS, players, N_FIELDS)
+    check_rows(first_game, stats)
+    return stats, by_round[:, 0, :].astype(np.int16)
+
+
+def check_rows(first_game: int, stats: np.ndarray) -> None:
+    """Every row's score must be the sum of its parts (``stats`` (G, ROUNDS, P, N_FIELDS))."""
+    parts = stats[..., F_MATCHED] + stats[..., F_UNMATCHED] + stats[..., F_NEGATIVES] + stats[..., F_HAZARDS]
+    bad = (stats[..., F_SCORE] != parts + stats[..., F_BONUS]).reshape(len(stats), -1).any(axis=1)
+    _first_bad(first_game, 1, [bad], "has a score that is not the sum of its parts "
+               "(matched + unmatched + negatives + hazards + bonus)")
+
+
+def _first_bad(first_game: int, per: int, masks, what: str) -> None:
+    """Raise naming the first game whose rows (``per`` per game) any of the boolean ``masks`` flags."""
+    for mask in masks:
+        hits = np.flatnonzero(mask)
+        if hits.size:
+            raise GnomingError(f"game {first_game + int(hits[0]) // per} {what}: the file is damaged")
 
 
 def read_metadata(path) -> dict:
-    """The batch facts stored in a batch file (the JSON object under :data:`META_KEY`)."""
+    """The batch facts stored in a batch file (the JSON object under :data:`META_KEY`), checked."""
     import pyarrow.parquet as pq
 
-    raw = (pq.read_schema(path).metadata or {}).get(META_KEY)
+    with arrow_path(path) as name:
+        raw = (pq.read_schema(name).metadata or {}).get(META_KEY)
     if raw is None:
         raise GnomingError(f"{path} was not written by gnoming-sim simulate (no batch metadata)")
-    return json.loads(raw)
+    return parse_metadata(raw, path)
+
+
+def parse_metadata(raw: bytes, path) -> dict:
+    """The batch metadata ``raw`` (JSON bytes) of the file ``path``, or a one-line GnomingError
+    when it is not an object of the batch's facts with the right types."""
+    try:
+        meta = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise GnomingError(f"{path}: its batch metadata is damaged (not JSON: {one_line(exc)})") from None
+    problem = _metadata_problem(meta)
+    if problem:
+        raise GnomingError(f"{path}: its batch metadata is damaged ({problem})")
+    return meta
+
+
+def _metadata_problem(meta) -> str | None:
+    if not isinstance(meta, dict):
+        return f"a JSON {type(meta).__name__}, not an object"
+    for key, kind in (("players", int), ("games", int), ("seed", int), ("seats", list),
+                      ("strategies", dict), ("rules", dict), ("deck", dict)):
+        value = meta.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"{key} is {_short(value)}, not a JSON {'number' if kind is int else kind.__name__}"
+    try:
+        check_players(meta["players"])
+    except GnomingError as exc:
+        return str(exc)
+    if meta["games"] < 0 or meta["seed"] < 0:
+        return "games and seed must not be negative"
+    seats = meta["seats"]
+    if len(seats) != meta["players"] or not all(isinstance(s, str) for s in seats):
+        return "seats must be one strategy name per player"
+    if not set(seats) <= set(meta["strategies"]):
+        return "seats name a strategy the metadata does not list"
+    return None
+
+
+def _short(value) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def describe_mismatch(old: dict, new: dict) -> str | None:
@@ -158,84 +228,63 @@ def _show(value) -> str:
     return "(none)" if value is None else str(value)
 
 
-class ParquetSink:
-    """Row groups to ``.NAME.partial`` beside ``out``; :meth:`close` renames it to ``out``.
+class BatchFile:
+    """A batch file opened to be resumed: its finished games, readable row group by row group.
 
-    ``min_games``: the games the existing ``out`` holds (a resume).  The partial file
-    replaces ``out`` only if it holds more games than that: a run that wrote no new game
-    (an error or an interrupt before its first chunk was written, with ``--force`` or
-    ``--resume``) deletes it and leaves any old ``out`` untouched.
+    ``label`` names it in messages (the partial file of an interrupted run, or ``out``).
     """
 
-    def __init__(self, out: Path, schema, min_games: int = 0):
-        import pyarrow.parquet as pq
-
-        self.out = Path(out)
-        self.partial = self.out.with_name(f".{self.out.name}.partial")
-        self.min_games = min_games
-        self.games = 0
-        try:
-            self.writer = pq.ParquetWriter(self.partial, schema, compression="zstd")
-        except OSError as exc:
-            raise GnomingError(f"--out {self.out}: cannot write {self.partial} ({exc})") from None
-
-    def write(self, table, games: int) -> None:
-        self.writer.write_table(table)
-        self.games += games
-
-    def close(self) -> None:
-        self.writer.close()
-        if self.games > self.min_games:
-            os.replace(self.partial, self.out)
-        else:
-            self.partial.unlink()
-
-    def discard(self) -> None:
-        """Close and delete the partial file, whatever it holds: ``out`` stays as it was."""
-        self.writer.close()
-        self.partial.unlink(missing_ok=True)
-
-
-class BatchFile:
-    """A batch file opened to be resumed: its finished games, readable row group by row group."""
-
-    def __init__(self, path: Path, games: int, names: Sequence[str], players: int):
+    def __init__(self, path: Path, games: int, names: Sequence[str], players: int, label: str | None = None):
         self.path, self.games, self.names, self.players = path, games, tuple(names), players
+        self.label = label or str(path)
 
     @classmethod
-    def open_for_resume(cls, path: Path, spec, schema) -> "BatchFile":
+    def open_for_resume(cls, path: Path, spec, schema, label: str | None = None) -> "BatchFile":
         """Check that ``path`` was started by the same batch as ``spec``; count its games."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        label = label or str(path)
         try:
-            meta = pq.read_metadata(path)
-            file_schema = pq.read_schema(path)
-        except (pa.ArrowException, OSError) as exc:
-            raise GnomingError(f"--resume: {path} is not a readable Parquet file ({one_line(exc)})") from None
+            with arrow_path(path) as name:
+                meta = pq.read_metadata(name)
+                file_schema = pq.read_schema(name)
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            raise GnomingError(f"--resume: {label} is not a readable Parquet file ({one_line(exc)})") from None
         raw = (file_schema.metadata or {}).get(META_KEY)
         if raw is None:
-            raise GnomingError(f"--resume: {path} was not written by gnoming-sim simulate (no batch metadata)")
+            raise GnomingError(f"--resume: {label} was not written by gnoming-sim simulate (no batch metadata)")
+        facts = parse_metadata(raw, f"--resume: {label}")
         want = json.loads(json.dumps(spec.metadata()))  # the JSON round trip the file went through
-        problem = describe_mismatch(json.loads(raw), want)
+        problem = describe_mismatch(facts, want)
         if problem:
-            raise GnomingError(f"--resume: {path} {problem}; resume with the arguments it was started with, "
+            raise GnomingError(f"--resume: {label} {problem}; resume with the arguments it was started with, "
                                "or use --force to start over")
         if not file_schema.equals(schema, check_metadata=False):
-            raise GnomingError(f"--resume: {path} has other columns than this version writes; use --force")
+            raise GnomingError(f"--resume: {label} has other columns than this version writes; use --force")
         per_game = ROUNDS * spec.players
         if meta.num_rows % per_game or meta.num_rows // per_game > spec.games:
-            raise GnomingError(f"--resume: {path} holds {meta.num_rows} rows, not whole games of this batch")
-        return cls(path, meta.num_rows // per_game, spec.names, spec.players)
+            raise GnomingError(f"--resume: {label} holds {meta.num_rows} rows, not whole games of this batch: "
+                               "the file is damaged; use --force to start over")
+        return cls(path, meta.num_rows // per_game, spec.names, spec.players, label)
 
-    def row_groups(self) -> Iterator[tuple[int, object]]:
-        """``(first game, Arrow table)`` of every row group, in order."""
+    def row_groups(self) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        """``(first game, round_stats, seat_strategy)`` of every row group, in order, each checked
+        (:func:`arrays_of`); an unreadable page or a failed check is a one-line GnomingError."""
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
-        per_game = ROUNDS * self.players
         first = 0
-        with pq.ParquetFile(self.path) as pf:
-            for i in range(pf.num_row_groups):
-                table = pf.read_row_group(i)
-                yield first, table
-                first += table.num_rows // per_game
+        try:
+            with arrow_path(self.path) as name, pq.ParquetFile(name, page_checksum_verification=True) as pf:
+                for i in range(pf.num_row_groups):
+                    table = pf.read_row_group(i)
+                    stats, seat_strategy = arrays_of(table, self.names, self.players, first)
+                    yield first, stats, seat_strategy
+                    first += len(stats)
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            raise GnomingError(f"--resume: {self.label}: cannot read games {first}.. ({one_line(exc)}): the file "
+                               "is damaged; use --force to start over") from None
+        except GnomingError as exc:
+            raise GnomingError(f"--resume: {self.label}: {exc}; use --force to start over") from None
+

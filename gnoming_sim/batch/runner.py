@@ -21,10 +21,7 @@ Either way the results come back in chunk order and go through the same writer a
 """
 from __future__ import annotations
 
-import os
 import signal
-import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,12 +30,16 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.batch.parquet import BatchFile, ParquetSink, arrays_of, batch_schema, table_of
+from gnoming_sim.batch.batch_writer import ParquetSink
+from gnoming_sim.batch.interrupts import Interrupts
+from gnoming_sim.batch.output import check_output, find_existing
+from gnoming_sim.batch.parquet import batch_schema, table_of
+from gnoming_sim.batch.safe_write import OutputLock
 from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.limits import MAX_GAME, MAX_SEED
-from gnoming_sim.game.rules import RuleConfig
+from gnoming_sim.game.rules import ROUNDS, RuleConfig
 from gnoming_sim.batch.summary import Tally, build_summary
 from gnoming_sim.kernel.win_credit import win_credit
 
@@ -211,37 +212,6 @@ def _check_int(name: str, value, low: int, high: int | None = None) -> None:
         raise GnomingError(f"{name} must be {bound}, got {value}")
 
 
-def check_output(out, resume: bool = False, force: bool = False, resumable: bool = True) -> Path:
-    """Check that ``out`` can be written, before anything runs; return it as a Path.
-
-    An existing file is only completed (``resume``) or replaced (``force``), never
-    overwritten by accident.  ``resumable``: the command has a ``--resume`` to suggest.
-    """
-    path = Path(out)
-    if resume and force:
-        raise GnomingError("--resume and --force exclude each other (complete the file, or start over)")
-    if path.is_dir():
-        raise GnomingError(f"--out {path} is a directory")
-    parent = path.parent
-    if not parent.is_dir():
-        # name the first part of the path that is a file (games.parquet/x.parquet), else the missing folder
-        blocker = next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), None)
-        if blocker is not None:
-            raise GnomingError(f"--out {path}: {blocker} is a file, not a directory")
-        raise GnomingError(f"--out {path}: directory {parent} does not exist")
-    try:
-        with tempfile.TemporaryFile(dir=parent):
-            pass
-    except OSError as exc:
-        raise GnomingError(f"--out {path}: cannot write in {parent} ({exc.strerror or exc})") from None
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise GnomingError(f"--out {path}: directory {parent} is not writable")
-    if path.exists() and not (resume or force):
-        hint = "add --resume to complete it or --force to replace it" if resumable else "add --force to replace it"
-        raise GnomingError(f"--out {path} already exists; {hint}")
-    return path
-
-
 @dataclass
 class Outcome:
     """What :meth:`Batch.run` did: the summary of every game in the batch so far."""
@@ -257,50 +227,6 @@ class Outcome:
     @property
     def complete(self) -> bool:
         return self.games_done == self.games_total
-
-
-class _Interrupts:
-    """Catch SIGINT and SIGTERM while a batch runs (main thread only).
-
-    The first signal sets ``signum``: the batch stops after the running block of games
-    (see :func:`play_chunk`) and keeps every game played.  ``notice(text)`` tells the user
-    at once.  A second signal stops at once: while a chunk is being played it raises
-    KeyboardInterrupt there (the chunk in progress is dropped, nothing partial is written);
-    at any other moment the batch is about to stop anyway.
-    """
-
-    def __init__(self, notice: Callable[[str], None] | None = None):
-        self.signum = None
-        self.count = 0
-        self.waiting = False   # True while the batch waits for a chunk: a second signal may abort it
-        self.notice = notice
-        self._old = {}
-
-    def _handle(self, signum, frame):
-        self.count += 1
-        if self.signum is None:
-            self.signum = signum
-            if self.notice is not None:
-                again = "Ctrl-C again" if signum == signal.SIGINT else "send it again"
-                self.notice(f"{signal.Signals(signum).name}: stopping after the current block of games; "
-                            f"{again} to stop now")
-        elif self.waiting:
-            raise KeyboardInterrupt
-
-    @property
-    def stop_requested(self) -> bool:
-        return self.signum is not None
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self._old[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc):
-        for sig, old in self._old.items():
-            signal.signal(sig, old)
-        return False
 
 
 class Batch:
@@ -327,9 +253,11 @@ class Batch:
         self.chunk_size = int(chunk_size)
         self.schema = batch_schema(spec.names, spec.metadata())
         self.out = None if out is None else check_output(out, resume, force)
-        self.existing = None
-        if resume and self.out.exists():
-            self.existing = BatchFile.open_for_resume(self.out, spec, self.schema)
+        self.existing = None     # the finished games to build on: ``out`` or an interrupted run's partial
+        self.recovered = None    # set when they are the partial's: the sink appends to it
+        self.lock = None if self.out is None else OutputLock(self.out)   # held until run() ends
+        if self.out is not None:
+            self.existing, self.recovered = find_existing(self.out, spec, self.schema, resume, force)
 
     @property
     def resumed_games(self) -> int:
@@ -351,32 +279,67 @@ class Batch:
         report = _Monotone(progress)
         t0 = time.perf_counter()
         abrupt = False
-        with _Interrupts(notice) as signals:
+        with Interrupts(notice) as signals:
             if pool is None:
                 pool = InProcess(threads, should_stop=lambda: signals.stop_requested,
                                  on_block=lambda lo, k: report(lo + k))
-            if self.existing is not None and self.resumed_games == self.spec.games:
-                self._read_existing(tally, None)  # already complete: nothing to write
-                done, stopped = self.resumed_games, None
-            else:
-                sink = ParquetSink(self.out, self.schema, self.resumed_games) if self.out else None
-                try:
-                    self._read_existing(tally, sink)
-                    report(self.resumed_games)
-                    done, stopped, abrupt = self._play(tally, sink, pool, report, signals, stop_after_chunks)
-                finally:
-                    if sink is not None:
-                        sink.close()
+            try:
+                done, stopped, abrupt = self._write(tally, pool, report, signals, stop_after_chunks)
+            finally:
+                if self.lock is not None:
+                    self.lock.release()
         wall = time.perf_counter() - t0
         return self._outcome(tally, done, stopped, wall, abrupt)
 
     # ------------------------------------------------------------------ parts of run
+    def _write(self, tally, pool, report, signals, stop_after_chunks):
+        """Tally what exists, play the rest into the sink: ``(games done, stopped by, abrupt)``.
+
+        On an error the sink keeps its partial file when it holds new games (``--resume``
+        continues from there) and ``out`` is left as it was; on an interrupt the finished
+        games are published, as when the run stops at a signal.
+        """
+        if self.existing is not None and self.resumed_games == self.spec.games:
+            self._read_existing(tally, None)  # already complete: nothing to write
+            if self.recovered is not None:    # complete in the partial: publish it
+                self._sink().close()
+            return self.resumed_games, None, False
+        copy = self.recovered is None
+        if not copy:
+            self._read_existing(tally, None)  # checked before the partial is appended to
+        sink = self._sink() if self.out else None
+        try:
+            if copy:
+                self._read_existing(tally, sink)
+            report(self.resumed_games)
+            result = self._play(tally, sink, pool, report, signals, stop_after_chunks)
+        except KeyboardInterrupt:   # an interrupt that is not ours: keep the finished chunks, as ours do
+            if sink is not None:
+                sink.close()
+            raise
+        except BaseException:
+            if sink is not None:
+                sink.abandon()
+            raise
+        if sink is not None:
+            sink.close()
+        return result
+
+    def _sink(self) -> ParquetSink:
+        """A new partial (fresh run, or a resume that copies ``out``), or the recovered one reopened:
+        its games count as new, since publishing it completes (or replaces) ``out``."""
+        min_games = 0 if self.recovered is not None else self.resumed_games
+        return ParquetSink(self.out, self.schema, min_games, per_game=ROUNDS * self.spec.players,
+                           resume=self.recovered)
+
     def _read_existing(self, tally: Tally, sink) -> None:
-        """Tally the finished games of the file being resumed (and copy them into ``sink``)."""
+        """Tally the finished games of the file being resumed (and copy them into ``sink``).
+
+        Every row group is checked first (:meth:`BatchFile.row_groups`): a damaged one stops
+        the run with the game it fails at, before anything is written."""
         if self.existing is None:
             return
-        for first, table in self.existing.row_groups():
-            stats, seat_strategy = arrays_of(table, self.spec.names, self.spec.players, first)
+        for first, stats, seat_strategy in self.existing.row_groups():
             tally.add(stats, seat_strategy, win_credit(stats[..., F_SCORE]))
             if sink is not None:  # rebuilt, not copied: every row group gets the same dictionary
                 sink.write(table_of(first, stats, seat_strategy, self.spec.names), len(stats))

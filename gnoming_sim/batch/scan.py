@@ -7,11 +7,11 @@ Interval(mean=15.65, lo=15.41, hi=15.90, n=20000)
 The file is read in blocks of :data:`BLOCK_GAMES` games with pyarrow's record-batch
 reader (only the columns used; a block is decoded, tallied and dropped), so memory
 stays flat whatever the file's size or row-group size.  Rows must be whole games in
-order, as :class:`~gnoming_sim.batch.parquet.ParquetSink` writes them: the runner makes
+order, as :class:`~gnoming_sim.batch.batch_writer.ParquetSink` writes them: the runner makes
 every row group whole games, but a block that ends inside a game carries the rest over
 to the next, so any blocking gives the same sums.  Every block is checked (game
-numbers, round and seat pattern, one strategy per seat per game) and a damaged file is
-reported as a :class:`GnomingError`.
+numbers, round and seat pattern, one strategy per seat per game, every score the sum of
+its parts) and a damaged file is reported as a :class:`GnomingError`.
 
 What is kept (see :class:`BatchScan`): exact per-game sums for each strategy, each
 seat and the table (:class:`~gnoming_sim.batch.game_sums.GroupSums`), and histograms
@@ -19,7 +19,6 @@ of game and round scores, turns, matched lines, hazards left and the finisher's 
 """
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -29,7 +28,8 @@ from typing import Callable
 import numpy as np
 
 from gnoming_sim.batch.game_sums import GroupSums, Hist
-from gnoming_sim.batch.parquet import META_KEY
+from gnoming_sim.batch.parquet import META_KEY, parse_metadata
+from gnoming_sim.batch.safe_write import arrow_path
 from gnoming_sim.batch.summary import WIN_UNIT
 from gnoming_sim.kernel.win_credit import win_credit
 from gnoming_sim.game.errors import GnomingError, one_line
@@ -161,6 +161,11 @@ def _check_block(first: int, games: int, players: int, cols: dict) -> None:
         raise GnomingError(f"rows of games {first}.. are not whole games in order: the file is damaged")
     if not (strat == strat[:, :1, :]).all():
         raise GnomingError(f"a seat changes strategy between rounds in games {first}..: the file is damaged")
+    parts = cols["matched"] + cols["unmatched"] + cols["negatives"] + cols["hazards"] + cols["bonus"]
+    bad = np.flatnonzero(cols["score"] != parts)
+    if bad.size:
+        raise GnomingError(f"game {first + int(bad[0]) // per_game} has a score that is not the sum of its parts "
+                           "(matched + unmatched + negatives + hazards + bonus): the file is damaged")
 
 
 # ------------------------------------------------------------------ the file
@@ -186,20 +191,15 @@ def open_batch(path) -> tuple[object, dict]:
     try:
         # pre_buffer keeps every row group's buffered bytes until the reader closes: memory
         # would grow with the file (measured: +100 MB per million games); off, it stays flat
-        pf = pq.ParquetFile(path, pre_buffer=False)
+        with arrow_path(path) as name:
+            pf = pq.ParquetFile(name, pre_buffer=False, page_checksum_verification=True)
     except (pa.ArrowException, OSError) as exc:
         raise GnomingError(f"{path} is not a readable Parquet file ({one_line(exc)})") from None
     raw = (pf.schema_arrow.metadata or {}).get(META_KEY)
     if raw is None:
         raise GnomingError(f"{path} was not written by gnoming-sim simulate (no batch metadata)")
-    try:
-        meta = json.loads(raw)
-        players, seats = int(meta["players"]), list(meta["seats"])
-        int(meta["games"]), int(meta["seed"]), meta["strategies"], meta["rules"], meta["deck"]
-    except (ValueError, TypeError, KeyError) as exc:
-        raise GnomingError(f"{path}: its batch metadata is damaged ({one_line(exc)})") from None
-    if len(seats) != players or not set(seats) <= set(meta["strategies"]):
-        raise GnomingError(f"{path}: its batch metadata is damaged (seats do not match players and strategies)")
+    meta = parse_metadata(raw, path)
+    players = meta["players"]
     missing = [c for c in COLUMNS if c not in pf.schema_arrow.names]
     if missing:
         raise GnomingError(f"{path} has no column {missing[0]!r}: not a batch file this version can read")
@@ -244,8 +244,10 @@ def scan_batch(path, progress: Callable[[int], None] | None = None,
                 scan.add_block(first, {c: v[:whole] for c, v in cols.items()})
                 first += whole // per_game
             advance(batch.num_rows)
-    except (pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError, ValueError) as exc:
         raise GnomingError(f"{path}: cannot read games {first}.. ({one_line(exc)}): the file is damaged") from None
+    finally:
+        pf.close()
     if carry is not None:
         raise GnomingError(f"{path} ends inside game {first}: the file is damaged")
     if scan.games > scan.planned_games:

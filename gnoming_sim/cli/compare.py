@@ -7,6 +7,7 @@ import math
 import click
 
 from gnoming_sim.cli import group  # group.stderr is looked up at call time (tests swap it)
+from gnoming_sim.batch.safe_write import show
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli
 from gnoming_sim.game.errors import GnomingError
@@ -37,14 +38,17 @@ def parse_variant(spec: str):
 
 def _rows_sink(out, meta: dict):
     """``(sink, write)``: every variant's rows, with a ``variant`` column, through the batch
-    runner's :class:`~gnoming_sim.batch.parquet.ParquetSink` (a partial file renamed into place)."""
+    runner's crash-safe :class:`~gnoming_sim.batch.batch_writer.ParquetSink` (locked, synced,
+    verified, renamed into place; a full disk is one line and the old file is kept)."""
     import pyarrow as pa
 
-    from gnoming_sim.batch.parquet import ParquetSink, batch_schema, table_of
+    from gnoming_sim.batch.batch_writer import ParquetSink
+    from gnoming_sim.batch.parquet import batch_schema, table_of
+    from gnoming_sim.game.rules import ROUNDS
 
     schema = batch_schema(list(dict.fromkeys(meta["seats"])), {}).append(pa.field("variant", pa.dictionary(pa.int32(), pa.string())))
     schema = schema.with_metadata({b"gnoming_sim_compare": json.dumps(meta).encode()})
-    sink = ParquetSink(out, schema)
+    sink = ParquetSink(out, schema, per_game=ROUNDS * meta["players"], resumable=False)
 
     def write(variant, res):
         table = table_of(res.first_game, res.round_stats, res.seat_strategy, list(res.strategy_names))
@@ -152,5 +156,5 @@ def compare(players, strategy, seats, strategies_path, seed, rotate, variants, h
     else:
         click.echo(render(result), nl=False)
         if out is not None:
-            click.echo(f"rows: {out}")
+            click.echo(f"rows: {show(out)}")
 

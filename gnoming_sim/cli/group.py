@@ -25,7 +25,9 @@ class UserError(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
-        click.echo(f"{PROG}: error: {self.format_message()}", file=file or sys.stderr)
+        # a file name that is not UTF-8 reaches here with surrogate escapes: print them as \xNN
+        text = self.format_message().encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        click.echo(f"{PROG}: error: {text}", file=file or sys.stderr)
 
 
 _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import contextlib
-import signal
-import threading
 
 import click
 
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli import group  # group.stderr is looked up at call time (tests swap it)
+from gnoming_sim.batch.safe_write import Terminated, show, sigterm_raises
 from gnoming_sim.cli.group import PROG, cli
 from gnoming_sim.game.errors import GnomingError
 
@@ -61,19 +60,19 @@ def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_pat
     from gnoming_sim.analyses.report import build_report, check_out_dir
     from gnoming_sim.batch.distributed import open_pool
 
-    out = check_out_dir(out_dir, force)
+    out = check_out_dir(out_dir, force, inputs=[rules_path, deck_path, strategies_path])
     command = _report_command(quick, games, seed, threads, rules_path, deck_path, strategies_path, out_dir)
     try:
-        with _sigterm_raises(), open_pool(workers, scheduler, threads) as pool:
+        with sigterm_raises(), open_pool(workers, scheduler, threads) as pool:
             summary = build_report(out, quick=quick, games=games, seed=seed, threads=threads, rules=rules_,
                                    deck=deck_, progress=_study_progress, command=command, pool=pool,
                                    force=force, strategies=extra)
-    except (KeyboardInterrupt, _Terminated) as exc:
-        code = 143 if isinstance(exc, _Terminated) else 130
-        kept = f"the previous report in {out} is left as it was" if out.exists() else "nothing was written"
+    except KeyboardInterrupt as exc:   # Ctrl-C, or SIGTERM (Terminated)
+        code = 143 if isinstance(exc, Terminated) else 130
+        kept = f"the previous report in {show(out)} is left as it was" if out.exists() else "nothing was written"
         click.echo(f"{PROG}: report interrupted; {kept}", err=True)
         raise SystemExit(code) from None
-    click.echo(f"report: {out / 'index.html'} ({summary['wall_s']:.0f} s)")
+    click.echo(f"report: {show(out / 'index.html')} ({summary['wall_s']:.0f} s)")
     for finding in summary["findings"]:
         click.echo(f"  - {finding['display']}")
 
@@ -87,30 +86,8 @@ def _report_from(from_path, out_dir, force) -> None:
     opt.check_input_file("--from", from_path)   # a named pipe or a device: refused, never opened
     explicit = ctx.get_parameter_source("out_dir") is not click.core.ParameterSource.DEFAULT
     out, summary = report_batch.report_from(from_path, out_dir if explicit else None, force)
-    click.echo(f"report: {out / 'index.html'} ({summary['batch']['games']:,} games, "
+    click.echo(f"report: {show(out / 'index.html')} ({summary['batch']['games']:,} games, "
                f"{summary['scan']['wall_s']:.1f} s to read)")
-
-
-class _Terminated(Exception):
-    """SIGTERM arrived while the report ran."""
-
-
-@contextlib.contextmanager
-def _sigterm_raises():
-    """While the block runs, SIGTERM raises :class:`_Terminated` (as Ctrl-C raises KeyboardInterrupt),
-    so the report's staging folder is removed and the previous report stays in place."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum, frame):
-        raise _Terminated()
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _report_command(quick, games, seed, threads, rules_path, deck_path, strategies_path, out_dir) -> str:

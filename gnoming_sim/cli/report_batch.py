@@ -1,15 +1,15 @@
 """``gnoming-sim report --from FILE.parquet``: the report of one ``simulate --out`` batch.
 
 Also ``simulate ... --out F.parquet --report DIR``.  The report is written into a fresh
-temporary folder beside ``DIR`` and renamed into place when complete, so ``DIR`` holds
-either the previous report or the new one, never half of one; a ``DIR`` that already
-holds files is replaced only with ``--force``.
+temporary folder beside ``DIR`` and put in place when complete
+(:mod:`gnoming_sim.batch.safe_folder`), so ``DIR`` holds either the previous report or the
+new one, never half of one.  A ``DIR`` that already holds files is written only with
+``--force``, and even then the files gnoming-sim did not write are kept; a ``DIR`` that
+holds the batch file (or is the current folder) is refused before anything runs.
 """
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import click
@@ -35,41 +35,11 @@ def check_from_options(ctx: click.Context) -> None:
                                "(set it when running simulate)")
 
 
-def check_out(out: Path, force: bool, option: str = "--out") -> None:
-    """Refuse an ``out`` that is a file, or a folder holding files without ``force``."""
-    if out.exists() and not out.is_dir():
-        raise GnomingError(f"{option} {out} is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise GnomingError(f"{option} {out} already holds files; add --force to replace them")
+def check_out(out: Path, force: bool, option: str = "--out", inputs=()) -> Path:
+    """Refuse an ``out`` that is a file, ``.``, holds an input, or holds files without ``force``."""
+    from gnoming_sim.batch.safe_folder import check_target
 
-
-def _staging(out: Path, option: str) -> Path:
-    """A new, empty folder beside ``out`` (same file system, so the final rename is atomic)."""
-    parent = out.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=parent))
-    except OSError as exc:
-        raise GnomingError(f"{option} {out}: cannot write in {parent} ({exc.strerror or exc})") from None
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(staging, 0o777 & ~umask)   # mkdtemp makes it private; a report is an ordinary folder
-    return staging
-
-
-def _publish(staging: Path, out: Path) -> None:
-    """Move the finished ``staging`` folder to ``out``, replacing what is there."""
-    if not out.exists():
-        os.rename(staging, out)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
-    os.rename(out, old / "report")
-    try:
-        os.rename(staging, out)
-    except OSError:
-        os.rename(old / "report", out)   # put the previous report back
-        raise
-    shutil.rmtree(old, ignore_errors=True)
+    return check_target(out, option, force, inputs, own_needs_force=True)
 
 
 def report_from(path, out=None, force: bool = False, option: str = "--out") -> tuple[Path, dict]:
@@ -79,41 +49,48 @@ def report_from(path, out=None, force: bool = False, option: str = "--out") -> t
     """
     from gnoming_sim.batch.scan import open_batch, scan_batch
 
+    from gnoming_sim.batch.safe_folder import staged_report
+    from gnoming_sim.batch.safe_write import Terminated, show, sigterm_raises
+
     src = Path(path)
     pf, _ = open_batch(src)
     rows = pf.metadata.num_rows
+    pf.close()
     target = default_out(src) if out is None else Path(out)
-    check_out(target, force, option)
-    staging = _staging(target, option)
+    check_out(target, force, option, inputs=[src])
     try:
-        with group.progress_bar(rows, f"reading {src.name}", absolute=False) as advance:
-            scan = scan_batch(src, progress=advance)
-        from gnoming_sim.analyses.batch_report import write_batch_report
+        with sigterm_raises(), staged_report(target, option) as stage:
+            with group.progress_bar(rows, f"reading {src.name}", absolute=False) as advance:
+                scan = scan_batch(src, progress=advance)
+            from gnoming_sim.analyses.batch_report import write_batch_report
 
-        summary = write_batch_report(scan, staging)
-        _publish(staging, target)
-    except KeyboardInterrupt:
-        shutil.rmtree(staging, ignore_errors=True)
-        kept = f"{target} is left as it was" if target.exists() else f"nothing was written to {target}"
+            summary = write_batch_report(scan, stage)
+    except KeyboardInterrupt as exc:   # Ctrl-C, or SIGTERM (Terminated): the staging folder is gone
+        kept = f"{show(target)} is left as it was" if target.exists() else f"nothing was written to {show(target)}"
         click.echo(f"{group.PROG}: interrupted; {kept}", err=True)
-        raise click.exceptions.Exit(130) from None
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+        raise click.exceptions.Exit(143 if isinstance(exc, Terminated) else 130) from None
     return target, summary
 
 
 # ------------------------------------------------------------------ simulate --report
-def check_report_option(out, report_dir, force: bool) -> None:
-    """``simulate --report DIR``: needs ``--out``; DIR must be usable, checked before any game."""
+def check_report_option(out, report_dir, force: bool, inputs=()) -> None:
+    """``simulate --report DIR``: needs ``--out``; DIR must be usable and hold none of the
+    command's inputs (the ``--out`` file among them): checked before any game."""
+    from gnoming_sim.batch.safe_write import mkdir_unique, reason
+
     if out is None:
         raise GnomingError("--report needs --out FILE.parquet (the report is read from that file)")
-    target = Path(report_dir)
-    check_out(target, force, "--report")
-    shutil.rmtree(_staging(target, "--report"))   # proves the folder beside it is writable
+    target = check_out(Path(report_dir), force, "--report", inputs=[out, *inputs])
+    try:   # proves the folder beside it is writable
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.rmdir(mkdir_unique(target.parent, f".{target.name}.", ".partial"))
+    except OSError as exc:
+        raise GnomingError(f"--report {target}: cannot write beside it ({reason(exc)})") from None
 
 
 def report_after_simulate(out, report_dir, force: bool) -> None:
     """Write the report of the finished batch ``out``; one line on stderr (stdout may be JSON)."""
     target, summary = report_from(out, report_dir, force, "--report")
-    click.echo(f"report: {target / 'index.html'}", err=True)
+    from gnoming_sim.batch.safe_write import show
+
+    click.echo(f"report: {show(target / 'index.html')}", err=True)

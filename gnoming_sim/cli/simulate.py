@@ -48,11 +48,11 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
     names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                           strategies_path)
     spec = BatchSpec.make(players, names, games, seed, rotate, rules_, deck_)
-    batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size or DEFAULT_CHUNK_GAMES)
-    if report_dir is not None:
+    if report_dir is not None:   # before the batch takes its lock and before any game is played
         from gnoming_sim.cli import report_batch
 
-        report_batch.check_report_option(out, report_dir, force)
+        report_batch.check_report_option(out, report_dir, force, [rules_path, deck_path, strategies_path])
+    batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size or DEFAULT_CHUNK_GAMES)
     with open_pool(workers, scheduler, threads) as pool, group.progress_bar(games) as advance:
         outcome = batch.run(threads=threads, progress=advance, pool=pool, notice=_notice)
     summary = outcome.summary
@@ -81,12 +81,14 @@ def _report_interruption(outcome) -> None:
     """
     import signal
 
+    from gnoming_sim.batch.safe_write import show
+
     if outcome.out is None:
         kept = "nothing was saved (no --out); the summary above covers the games played"
     elif outcome.games_done > outcome.resumed_games:
-        kept = f"{outcome.out} holds them; run the same command with --resume to finish"
+        kept = f"{show(outcome.out)} holds them; run the same command with --resume to finish"
     elif outcome.out.exists():
-        kept = f"no new game was finished; {outcome.out} is unchanged"
+        kept = f"no new game was finished; {show(outcome.out)} is unchanged"
     else:
         kept = "no game was finished; nothing was written"
     how = "at once, dropping the chunk in progress" if outcome.abrupt else "after the block in progress"

@@ -1,16 +1,14 @@
 """What ``gnoming-sim tune`` writes: the strategies TOML, the generation log and the tuning curve.
 
-Every file is written whole to a temporary name beside it and then renamed over it, so
-an interruption leaves either the old file or the new one, never half of one.
+Every file is written whole to a temporary name beside it, synced, read back and renamed
+over it (:mod:`gnoming_sim.batch.safe_write`), so an interruption or a full disk leaves
+either the old file or the new one, never half of one.
 """
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import tempfile
-from pathlib import Path
 
+from gnoming_sim.batch.safe_write import write_file
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
 
@@ -19,27 +17,9 @@ INTEGER_PARAMS = ("bounce", "hazard_flip", "initial_flips")
 
 
 def atomic_write(path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory and a rename."""
-    path = Path(path)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())   # mkstemp makes it private; the result is an ordinary file
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    """Write ``data`` to ``path`` crash-safely (:func:`gnoming_sim.batch.safe_write.write_file`):
+    locked, synced, read back, renamed into place; a disk error is a one-line GnomingError."""
+    write_file(path, data, "--out")
 
 
 def check_name(name: str) -> str:

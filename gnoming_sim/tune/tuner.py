@@ -38,6 +38,7 @@ import numpy as np
 
 from gnoming_sim.tune import output as tune_output, space as tune_space, state as tune_state
 from gnoming_sim.batch.runner import check_output
+from gnoming_sim.batch.safe_write import OutputLock
 from gnoming_sim.batch.stats import mean_ci
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
 from gnoming_sim.game.errors import GnomingError
@@ -195,6 +196,7 @@ class Tuner:
         self.name = tune_output.check_name(name)
         self.command = command
         self.out = check_output(out, resume, force)
+        self.lock = OutputLock(self.out)   # a second run to the same --out is refused; held while this lives
         if self.out.suffix.lower() != ".toml":
             raise GnomingError(f"--out {self.out}: the tuned strategy is written as TOML; name it *.toml")
         self.log = Path(log) if log is not None else default_path(self.out, "-log.csv")

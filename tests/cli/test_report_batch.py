@@ -159,16 +159,16 @@ def test_unwritable_out(batch, tmp_path):
     _one_line_error(_run("report", "--from", root / "b.parquet", "--out", blocker), "is a file")
 
 
-def test_occupied_out_needs_force_and_is_replaced_whole(batch, tmp_path):
+def test_occupied_out_needs_force_and_keeps_the_files_it_did_not_write(batch, tmp_path):
     root, _, _ = batch
     out = tmp_path / "r"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    _one_line_error(_run("report", "--from", root / "b.parquet", "--out", out), "--force")
+    _one_line_error(_run("report", "--from", root / "b.parquet", "--out", out), "keep.txt")
     assert (out / "keep.txt").read_text() == "mine"
     result = _run("report", "--from", root / "b.parquet", "--out", out, "--force")
     assert result.exit_code == 0, result.output
-    assert (out / "index.html").exists() and not (out / "keep.txt").exists()
+    assert (out / "index.html").exists() and (out / "keep.txt").read_text() == "mine"
     assert [p.name for p in tmp_path.iterdir()] == ["r"]
 
 

@@ -15,6 +15,7 @@ import gnoming_sim.analyses.report as report_module
 from gnoming_sim.analyses.framework.study import Study
 from gnoming_sim.analyses.hazard_risk import HazardRisk
 from gnoming_sim.analyses.tournament import Tournament
+from gnoming_sim.batch.safe_folder import MANIFEST
 from gnoming_sim.cli.app import cli
 
 
@@ -66,21 +67,24 @@ def test_a_non_empty_folder_it_did_not_write_is_refused(tmp_path, only):
     assert sorted(os.listdir(tmp_path)) == ["mine"]   # no staging folder left behind
 
 
-def test_force_replaces_a_foreign_folder(tmp_path, only):
+def test_force_writes_into_a_foreign_folder_and_keeps_its_files(tmp_path, only):
     only(_Nothing())
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "old.txt").write_text("x")
     result = _run(["--quick", "--out", str(mine), "--force"])
     assert result.exit_code == 0, result.output
-    assert not (mine / "old.txt").exists() and (mine / "index.html").is_file()
+    assert (mine / "old.txt").read_text() == "x" and (mine / "index.html").is_file()
 
 
 def test_its_own_report_is_replaced_whole_without_force(tmp_path, only):
+    """A file the earlier report wrote (listed in its manifest) and the new one does not is removed."""
     only(_Nothing())
     out = tmp_path / "r"
     assert _run(["--quick", "--out", str(out)]).exit_code == 0
     (out / "tournament-stale.png").write_bytes(b"an earlier report's figure")
+    manifest = json.loads((out / MANIFEST).read_text())
+    (out / MANIFEST).write_text(json.dumps({**manifest, "files": manifest["files"] + ["tournament-stale.png"]}))
     result = _run(["--quick", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert not (out / "tournament-stale.png").exists() and (out / "summary.json").is_file()

@@ -1,0 +1,144 @@
+"""A kill at every disk call of a batch run (chunk writes and syncs, index records, footer, rename),
+then ``--resume``: nothing finished is lost and ``out`` is never a broken file.
+
+The run is forked and ended with ``os._exit`` at its N-th disk call: no cleanup runs, as after
+SIGKILL or a power cut of the process.  The forked run plays no game itself (its chunks are
+played beforehand, in this process), so the kernels' threads are never forked.
+"""
+from __future__ import annotations
+
+import os
+import types
+
+import pytest
+
+from gnoming_sim.analyses import report as report_module
+from gnoming_sim.analyses.hazard_risk import HazardRisk
+from gnoming_sim.batch.runner import Batch, BatchSpec, Chunk, play_chunk, run_batch
+from gnoming_sim.batch.safe_folder import MANIFEST
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.kernel.policy import registry
+from _storage import Faults, rows, run_cli
+
+SPEC = BatchSpec.make(3, ["random"], 300, 1)
+
+
+class _Played:
+    """A pool handing out chunks played beforehand."""
+
+    def __init__(self, parts):
+        self.parts = {p.first_game: p for p in parts}
+
+    def play(self, chunks):
+        for chunk in chunks:
+            yield self.parts[chunk.first_game]
+
+
+@pytest.fixture(scope="module")
+def played():
+    strategies = tuple(registry.get(n) for n in SPEC.seats)
+    return _Played([play_chunk(Chunk(SPEC, strategies, lo, 100), threads=1) for lo in (0, 100, 200)])
+
+
+def _killed_run(out, played, fail_at, **options) -> int:
+    """Run the batch in a fork killed at its ``fail_at``-th disk call; the fork's exit code."""
+    pid = os.fork()
+    if pid == 0:   # pragma: no cover - the child
+        code = 3
+        try:
+            Faults(types.SimpleNamespace(setattr=setattr), fail_at=fail_at, kill=True)
+            Batch(SPEC, out, chunk_size=100, **options).run(pool=played, threads=1)
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+def _count_calls(monkeypatch, out, played, **options) -> int:
+    counter = Faults(monkeypatch)
+    Batch(SPEC, out, chunk_size=100, **options).run(pool=played, threads=1)
+    n = len(counter.calls)
+    Faults(monkeypatch)
+    return n
+
+
+@pytest.mark.parametrize("mode", ["fresh", "force", "resume"])
+def test_a_kill_at_every_disk_call_loses_nothing(tmp_path, monkeypatch, played, mode):
+    out, ref = tmp_path / "g.parquet", tmp_path / "ref.parquet"
+    run_batch(SPEC, ref, chunk_size=100, threads=1)
+    options = {"fresh": {}, "force": {"force": True}, "resume": {"resume": True}}[mode]
+
+    def setup():
+        for p in tmp_path.iterdir():
+            if p.name != "ref.parquet":
+                p.unlink()
+        if mode == "force":     # another batch's file, to be replaced
+            run_batch(BatchSpec.make(3, ["random"], 300, 9), out, chunk_size=100, threads=1)
+        elif mode == "resume":  # this batch, interrupted after its first chunk
+            run_batch(SPEC, out, chunk_size=100, stop_after_chunks=1, threads=1)
+        return out.read_bytes() if out.exists() else None
+
+    setup()
+    calls = _count_calls(monkeypatch, out, played, **options)
+    kept = []
+    for n in range(1, calls + 1):
+        before = setup()
+        assert _killed_run(out, played, n, **options) == 137
+        if out.exists() and out.read_bytes() != before:   # only ever the old file or the complete new one
+            assert rows(out).equals(rows(ref)), n
+        try:
+            outcome = run_batch(SPEC, out, resume=True, chunk_size=100, threads=1)
+        except GnomingError as exc:   # the old file of another batch, and no game kept: start over
+            assert mode == "force" and "--force" in str(exc), (n, exc)
+            outcome = run_batch(SPEC, out, force=True, chunk_size=100, threads=1)
+        assert rows(out).equals(rows(ref)), n
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["g.parquet", "ref.parquet"], n
+        kept.append(outcome.resumed_games)
+    assert kept == sorted(kept), kept                 # a later kill never keeps less
+    assert {100, 200} <= set(kept) and kept[-1] == 300, kept   # every finished chunk is kept
+
+
+class _Nothing(HazardRisk):
+    """A study that plays nothing: a report in a fraction of a second."""
+
+    def design(self, ctx):
+        return []
+
+
+def _killed_report(fail_at: int) -> int:
+    """``report --quick --out r`` in a fork killed at its ``fail_at``-th disk call."""
+    pid = os.fork()
+    if pid == 0:   # pragma: no cover - the child
+        code = 3
+        try:
+            Faults(types.SimpleNamespace(setattr=setattr), fail_at=fail_at, kill=True)
+            code = run_cli("report", "--quick", "--out", "r", "--force").exit_code
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+@pytest.mark.parametrize("foreign", [False, True])
+def test_a_kill_at_every_disk_call_of_a_report_loses_nothing(in_tmp, monkeypatch, foreign):
+    """Killed while writing or publishing, the folder holds the old report or the new one (with a
+    file of the user's: kept, and possibly old and new files side by side); the next run tidies up."""
+    monkeypatch.setattr(report_module, "STUDIES", (_Nothing(),))
+    assert run_cli("report", "--quick", "--out", "r").exit_code == 0
+    if foreign:
+        (in_tmp / "r" / "notes.md").write_text("mine")
+    counter = Faults(monkeypatch)
+    assert run_cli("report", "--quick", "--out", "r", "--force").exit_code == 0
+    calls = len(counter.calls)
+    Faults(monkeypatch)
+    report_files = sorted(os.listdir(in_tmp / "r"))
+    for n in range(1, calls + 1):
+        assert _killed_report(n) == 137
+        if (in_tmp / "r").exists():   # else set aside mid-swap: the next run puts it back first
+            assert set(report_files) <= set(os.listdir(in_tmp / "r")) | ({MANIFEST} if foreign else set()), n
+        assert run_cli("report", "--quick", "--out", "r", "--force").exit_code == 0
+        assert sorted(os.listdir(in_tmp / "r")) == report_files, n
+        assert sorted(os.listdir(in_tmp)) == ["r"], n
+        if foreign:
+            assert (in_tmp / "r" / "notes.md").read_text() == "mine"
