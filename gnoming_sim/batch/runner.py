@@ -223,6 +223,7 @@ class Outcome:
     stopped_by: str | None = None   # "SIGINT", "SIGTERM" or "stop_after_chunks" when cut short
     out: Path | None = None
     abrupt: bool = False            # a second signal dropped the chunk in progress
+    partial: Path | None = None     # set when an interrupted --force run kept its games there, out unchanged
 
     @property
     def complete(self) -> bool:
@@ -253,6 +254,9 @@ class Batch:
         self.chunk_size = int(chunk_size)
         self.schema = batch_schema(spec.names, spec.metadata())
         self.out = None if out is None else check_output(out, resume, force)
+        # an interrupted run never publishes over a file of another run: it keeps its partial
+        self.replaces = self.out is not None and force and self.out.exists()
+        self.kept_partial = None
         self.existing = None     # the finished games to build on: ``out`` or an interrupted run's partial
         self.recovered = None    # set when they are the partial's: the sink appends to it
         self.lock = None if self.out is None else OutputLock(self.out)   # held until run() ends
@@ -315,15 +319,25 @@ class Batch:
             result = self._play(tally, sink, pool, report, signals, stop_after_chunks)
         except KeyboardInterrupt:   # an interrupt that is not ours: keep the finished chunks, as ours do
             if sink is not None:
-                sink.close()
+                self._finish(sink, interrupted=True)
             raise
         except BaseException:
             if sink is not None:
                 sink.abandon()
             raise
         if sink is not None:
-            sink.close()
+            self._finish(sink, interrupted=result[1] is not None and result[0] < self.spec.games)
         return result
+
+    def _finish(self, sink, interrupted: bool) -> None:
+        """Publish the sink, except after an interrupt of a run that would replace another run's
+        file (``--force``): then that file stays as it was and the games stay in the partial,
+        which ``--resume`` completes."""
+        if interrupted and self.replaces and sink.games > sink.min_games:
+            sink.abandon()
+            self.kept_partial = sink.partial
+        else:
+            sink.close()
 
     def _sink(self) -> ParquetSink:
         """A new partial (fresh run, or a resume that copies ``out``), or the recovered one reopened:
@@ -390,7 +404,8 @@ class Batch:
                  "interrupted": stopped}
         summary = build_summary(tally, seed=spec.seed, rules=spec.rules, deck=spec.deck, wall_s=wall,
                                 games_run=done - self.resumed_games, extra=extra)
-        return Outcome(summary, done, spec.games, self.resumed_games, stopped, self.out, abrupt)
+        return Outcome(summary, done, spec.games, self.resumed_games, stopped, self.out, abrupt,
+                       self.kept_partial)
 
 
 class _Monotone:

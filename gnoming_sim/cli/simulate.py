@@ -85,6 +85,9 @@ def _report_interruption(outcome) -> None:
 
     if outcome.out is None:
         kept = "nothing was saved (no --out); the summary above covers the games played"
+    elif outcome.partial is not None:
+        kept = (f"{show(outcome.out)} is unchanged; the games played are kept in {show(outcome.partial.name)}: "
+                "run the same command with --resume instead of --force to finish")
     elif outcome.games_done > outcome.resumed_games:
         kept = f"{show(outcome.out)} holds them; run the same command with --resume to finish"
     elif outcome.out.exists():

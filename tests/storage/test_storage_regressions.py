@@ -190,3 +190,35 @@ def test_9_a_wrong_score_is_refused_not_copied(in_tmp):
     assert (in_tmp / "g.parquet").read_bytes() == before
     assert_one_line_exit2(run_cli("report", "--from", "g.parquet"), "game 60 has a score")
     assert sorted(os.listdir(in_tmp)) == ["g.parquet"]
+
+
+def test_an_interrupted_force_run_keeps_the_old_file_and_its_games_resume(tmp_path):
+    """A signal during --force leaves the file it would replace as it was and the games played in
+    the partial; --resume (with the same arguments) completes exactly the uninterrupted batch."""
+    out, ref = tmp_path / "g.parquet", tmp_path / "ref.parquet"
+    spec = BatchSpec.make(3, ["random"], 300, 1)
+    run_batch(spec, ref, chunk_size=100, threads=1)
+    run_batch(BatchSpec.make(3, ["random"], 300, 9), out, chunk_size=100, threads=1)   # another run's file
+    old = out.read_bytes()
+    cut = run_batch(spec, out, force=True, chunk_size=100, stop_after_chunks=2, threads=1)
+    assert (cut.stopped_by, cut.games_done) == ("stop_after_chunks", 200)
+    assert out.read_bytes() == old and cut.partial is not None and cut.partial.exists()
+    done = run_batch(spec, out, resume=True, chunk_size=100, threads=1)
+    assert done.complete and done.resumed_games == 200
+    assert rows(out).equals(rows(ref)) and not cut.partial.exists()
+
+
+def test_an_interrupted_force_run_says_the_old_file_is_unchanged(in_tmp, monkeypatch):
+    assert run_cli(*SIM, "--seed", "9", "--out", "g.parquet").exit_code == 0
+    old = (in_tmp / "g.parquet").read_bytes()
+    from gnoming_sim.batch import runner
+
+    real = runner.Batch.run
+
+    def cut_short(self, **kw):
+        return real(self, **{**kw, "stop_after_chunks": 1})
+
+    monkeypatch.setattr(runner.Batch, "run", cut_short)
+    result = run_cli(*SIM, "--out", "g.parquet", "--force")
+    assert (in_tmp / "g.parquet").read_bytes() == old
+    assert "g.parquet is unchanged" in result.stderr and "--resume" in result.stderr, result.stderr
