@@ -39,10 +39,10 @@ GUARDED = {
     "settle_game": {"gnoming_sim/kernel/game_loop.py"},
     "win_credit": {"gnoming_sim/kernel/win_credit.py", "gnoming_sim/reference/scoring.py"},
     "win_credit_from_scores": set(),
-    # the mulligan limit and the hazard-flip minimum (RULES.md §3); the heuristic's scratch copy is
-    # the kernel's (the step rewrite folds it into the kernel's one)
+    # the mulligan limit and the hazard-flip minimum (RULES.md §3); the kernel compiles the one
+    # definition (kernel/scoring.mulligan_allowed) for the turn and the heuristic alike
     "mulligan_placeable": {"gnoming_sim/game/rules.py"},
-    "_mulligan_placeable": {"gnoming_sim/kernel/policy/heuristic.py"},
+    "_mulligan_placeable": set(),
     "HAZARD_FLIP_MIN_FACE_DOWN": {"gnoming_sim/game/rules.py"},
 }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from gnoming_sim.search.analyse import adjusted_means, design, run_rollouts, setup
-from gnoming_sim.game.replay import finish_decisions
+from gnoming_sim.search.finishing import finish_decisions
 
 
 def game_chances(res, g: int, rules, deck, origin: str = "") -> list:

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MIN_VALUE, MULLIGAN, NO_CARD, card_name, parse_card
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MIN_VALUE, NO_CARD, card_name, parse_card
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.naming import pile_name, position_name, round_turn_name
+from gnoming_sim.game.naming import pile_name, round_turn_name
 from gnoming_sim.game.rules import (HAZARD_FLIP_MIN_FACE_DOWN, HAZARD_PENALTY, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS,
-                                    RuleConfig, mulligan_placeable)
+                                    RuleConfig)
 from gnoming_sim.game.toml_io import read_toml
 
 DECISIONS = ("draw", "place", "hazard_flip")
@@ -98,48 +98,6 @@ class Position:
             left[c] = left.get(c, 0) - 1
         return np.array(sorted(c for c, n in left.items() for _ in range(max(n, 0))), dtype=np.int8)
 
-    def laps_left(self) -> int:
-        """-1 before anybody finished; else the final-lap turns left, this one included (for a
-        hazard flip: the discarder's turn, which is in progress)."""
-        seat = self.discarder if self.decision == "hazard_flip" else self.me
-        return -1 if self.finisher < 0 else (self.finisher - seat) % self.players
-
-    def options(self) -> list[Option]:
-        """The legal answers to the pending decision, in a fixed order."""
-        rules = self.rules
-        must_keep = rules.discard_draw_must_be_kept
-        if self.decision == "draw":
-            opts = [Option("draw", "draw pile", 0, -1)]
-            for k in range(2):
-                pile = self.piles[k]
-                if pile and (not must_keep or self._placeable(pile[-1])):
-                    opts.append(Option(f"pile{k}", f"{pile_name(k)} ({card_name(pile[-1])})", 1 + k, -1))
-            return opts
-        row = self.layouts[self.me]
-        if self.decision == "hazard_flip":
-            opts = [Option(f"flip{q}", f"flip {position_name(q)}", -1, -1, flip=q)
-                    for q in range(LAYOUT) if row[q] == HIDDEN]
-            return opts + [Option("decline", "decline the flip", -1, -1, flip=LAYOUT)]
-        opts = []
-        fd_me = int((row == HIDDEN).sum())
-        if self._placeable(self.hand):
-            for q in range(LAYOUT):
-                down = row[q] == HIDDEN
-                finishes = bool(down and fd_me == 1 and self.finisher < 0)
-                what = "face down" if down else f"over {card_name(int(row[q]))}"
-                label = f"put at {position_name(q)}, {what}{', finishes' if finishes else ''}"
-                opts.append(Option(f"pos{q}", label, self.source, q, finishes))
-        if self.source == 0 or not must_keep:
-            opts.append(Option("discard", f"throw away {card_name(self.hand)}", self.source, LAYOUT))
-        return opts
-
-    def _placeable(self, card) -> bool:
-        if card == MULLIGAN:
-            return mulligan_placeable(int((self.layouts[self.me] == MULLIGAN).sum()), self.rules.mulligan_limit)
-        if card == HAZARD:
-            return self.rules.hazard_placeable
-        return True
-
     def describe(self) -> str:
         """One line: where the position comes from, the round and turn (:mod:`~gnoming_sim.game.naming`'s
         words, as ``play`` tells them), who moves, and the decision."""
@@ -208,9 +166,6 @@ class Position:
                                "so it has finished: set 'finisher'")
         if self.decision != "place" and self.hand != NO_CARD:
             raise GnomingError(f"{where}: key 'decision.card': a {self.decision} decision has no card in hand")
-        if self.decision == "place" and not self.options():
-            raise GnomingError(f"{where}: key 'decision.card': {card_name(self.hand)} taken from a pile "
-                               "cannot be placed, and must be kept")
         if self.decision == "hazard_flip":
             if not 0 <= self.discarder < P or self.discarder == self.me:
                 raise GnomingError(f"{where}: key 'decision.discarder' must be another seat (0..{P - 1}, not {self.me})")

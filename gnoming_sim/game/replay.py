@@ -225,22 +225,3 @@ def from_trace(deals: np.ndarray, trace: np.ndarray, players: int, round_scores:
             scores += np.asarray(round_scores[a], dtype=np.int64)
         turns = table.turns
     raise GnomingError(f"--turn {turn}: the game has only {turns} turns (counted from 0 over all rounds)")
-
-
-def finish_decisions(deals: np.ndarray, trace: np.ndarray, players: int, round_scores: np.ndarray,
-                     rules: RuleConfig, deck: Deck, origin: str = ""):
-    """Every place decision of a traced game in which the player to move could finish now (one
-    face-down card left, nobody finished, the card in hand placeable): yields (position, chosen),
-    ``chosen`` the key of the option the game's player took (``posQ`` or ``discard``)."""
-    scores = np.zeros(players, dtype=np.int64)
-    pending = None
-    for i, (kind, seat, a, b), table in walk(deals, trace, players):
-        if pending is not None:     # the record after the draw: what the player did with the card
-            yield pending, f"pos{a}" if kind == T.PLACE else "discard"
-            pending = None
-        if kind == T.DRAW and table.finisher < 0 and table.fd[seat] == 1:
-            pos = table.position(seat, rules, deck, f"{origin} record {i + 1}", scores, "place", table.hand, a)
-            if any(o.finishes for o in pos.options()):
-                pending = pos
-        elif kind == T.ROUND_END:
-            scores += np.asarray(round_scores[a], dtype=np.int64)

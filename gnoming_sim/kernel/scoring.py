@@ -12,7 +12,7 @@ import numpy as np
 
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
-from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT
+from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT, mulligan_placeable
 
 # the six lines: 3 rows, then 3 columns
 LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]], dtype=np.int64)
@@ -25,6 +25,11 @@ P_NEGATIVES = 2
 P_HAZARDS = 3
 P_LINES = 4   # number of matched lines
 N_PARTS = 5
+
+
+# the mulligan limit (RULES.md §3), compiled from its one definition in game/rules.py: the turn's
+# legality (table.can_place) and the heuristic's plans both ask this
+mulligan_allowed = jit(inline="always")(mulligan_placeable)
 
 
 @jit

@@ -38,7 +38,7 @@ from gnoming_sim.game.rules import (
 )
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.heuristic import MEMO_PLAN_CARD, MEMO_PLAN_POS, MEMO_PLAN_PRE
-from gnoming_sim.kernel.scoring import card_cost
+from gnoming_sim.kernel.scoring import card_cost, mulligan_allowed
 from gnoming_sim.kernel.state import (
     NOT_STALLED,
     S_DEND,
@@ -117,8 +117,7 @@ def face_up_mulligans(t, s):
 def can_place(t, rules, card, s):
     """Whether ``card`` may be placed in seat s's layout at all (mulligan limit, hazard option)."""
     if card == MULLIGAN:
-        limit = rules[R_MULLIGAN_LIMIT]
-        return limit == 0 or face_up_mulligans(t, s) < limit
+        return mulligan_allowed(face_up_mulligans(t, s), rules[R_MULLIGAN_LIMIT])
     if card == HAZARD:
         return rules[R_HAZARD_PLACEABLE] != 0
     return True

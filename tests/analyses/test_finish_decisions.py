@@ -2,6 +2,7 @@
 with the option the game's player took, and one decision's evaluation is consistent."""
 from __future__ import annotations
 
+from gnoming_sim.search.options import legal_options
 from gnoming_sim.analyses.finish_play_on.decisions import evaluate, game_chances
 from gnoming_sim.game.cards import HIDDEN
 from gnoming_sim.kernel.engine import simulate
@@ -19,8 +20,8 @@ def test_chances_are_finishing_chances_with_the_choice_taken():
     for pos, chosen in found:
         assert pos.decision == "place" and pos.finisher < 0
         assert (pos.layouts[pos.me] == HIDDEN).sum() == 1
-        fin = [o.key for o in pos.options() if o.finishes]
-        assert len(fin) == 1 and chosen in [o.key for o in pos.options()]
+        fin = [o.key for o in legal_options(pos) if o.finishes]
+        assert len(fin) == 1 and chosen in [o.key for o in legal_options(pos)]
         finished += chosen == fin[0]
     # rusher finishes whenever its estimate allows (finish_margin -100): at nearly every chance
     assert finished >= 0.9 * len(found), (finished, len(found))

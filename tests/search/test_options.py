@@ -1,7 +1,7 @@
 """A position's legal options come from the kernel (search.options: the rollout start entered on a
-table, then kernel.step.legal_actions); they agree with the position's own account
-(game.position.Position.options, which the game stage keeps for validation and replay) on every
-decision of simulated games and on the hand-written positions."""
+table, then kernel.step.legal_actions).  They are checked here against a test-only reading of
+RULES.md §3 (:func:`_by_the_rules`, the rules as the position itself shows them) on every decision
+of simulated games, on their finishing decisions and on hand-written positions."""
 from __future__ import annotations
 
 import pytest
@@ -10,14 +10,38 @@ from gnoming_sim.game.deck import PUBLISHED
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.position import from_mapping, from_toml
-from gnoming_sim.game.replay import finish_decisions, from_trace
+from gnoming_sim.game.replay import from_trace
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.kernel.engine import simulate
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
+from gnoming_sim.search.finishing import finish_decisions
 from gnoming_sim.search.options import legal_options
 
 
+def _by_the_rules(pos) -> list[tuple[str, bool]]:
+    """(key, finishes) of every legal answer, read off RULES.md §3 directly (the test's oracle)."""
+    rules, row = pos.rules, pos.layouts[pos.me]
+
+    def placeable(card):
+        if card == MULLIGAN:
+            up = int((row == MULLIGAN).sum())
+            return rules.mulligan_limit == 0 or up < rules.mulligan_limit
+        return rules.hazard_placeable if card == HAZARD else True
+
+    must_keep = rules.discard_draw_must_be_kept
+    if pos.decision == "draw":
+        return [("draw", False)] + [(f"pile{k}", False) for k in range(2)
+                                    if pos.piles[k] and (not must_keep or placeable(pos.piles[k][-1]))]
+    if pos.decision == "hazard_flip":
+        return [(f"flip{q}", False) for q in range(9) if row[q] == HIDDEN] + [("decline", False)]
+    down = int((row == HIDDEN).sum())
+    opts = [(f"pos{q}", bool(row[q] == HIDDEN and down == 1 and pos.finisher < 0))
+            for q in range(9) if placeable(pos.hand)]
+    return opts + ([("discard", False)] if pos.source == 0 or not must_keep else [])
+
+
 def _same(pos):
-    assert legal_options(pos) == pos.options(), pos.describe()
+    assert [(o.key, o.finishes) for o in legal_options(pos)] == _by_the_rules(pos), pos.describe()
 
 
 @pytest.mark.parametrize("rules", [RuleConfig(), RuleConfig(discard_draw_must_be_kept=False, mulligan_limit=1,

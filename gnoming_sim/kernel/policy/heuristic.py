@@ -31,7 +31,7 @@ from gnoming_sim.game.observation import (
 from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.estimate import pair_value, estimate, precompute, prepare, quick_delta
-from gnoming_sim.kernel.scoring import LINES, N_LINES, card_cost
+from gnoming_sim.kernel.scoring import LINES, N_LINES, card_cost, mulligan_allowed
 
 H_UNSEEN_BIAS = 0    # points added to the mean cost of an unseen card (pessimism > 0)
 H_PAIR = 1           # worth of a two-of-a-line, as a fraction of the pair's value
@@ -106,15 +106,13 @@ def place_delta(params, pub, vis, fd, scratch, row, eu, q, c):
 
 
 @jit
-def _mulligan_placeable(row, pub):
-    limit = pub[O_MULLIGAN_LIMIT]
-    if limit == 0:
-        return True
+def _mulligan_fits(row, pub):
+    """Whether the rules let a mulligan go into ``row`` (the layout as seen: its face-up mulligans)."""
     n = 0
     for q in range(LAYOUT):
         if row[q] == MULLIGAN:
             n += 1
-    return n < limit
+    return mulligan_allowed(n, pub[O_MULLIGAN_LIMIT])
 
 
 @jit(inline="always")
@@ -175,7 +173,7 @@ def draw_source(params, obs, memo, legal):
             continue
         if k == 1 and legal[1] and top == pub[O_TOP0]:   # pile 0 offered the same card: a tie, which does not win
             continue
-        if top == MULLIGAN and not _mulligan_placeable(row, pub):
+        if top == MULLIGAN and not _mulligan_fits(row, pub):
             continue
         d, q = _best_place(params, obs, memo, top, legal, False, eu)
         if d < best:
