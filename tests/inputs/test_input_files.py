@@ -13,6 +13,7 @@ from gnoming_sim.cli.app import cli
 from gnoming_sim.game import input_file
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import from_mapping, round_score_bound
+from _inputs import one_line
 from gnoming_sim.game.rules import RuleConfig
 
 
@@ -23,15 +24,6 @@ def fresh_registry(own_registry):
 
 def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def one_line(result, *fragments):
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: "), result.stderr
-    for f in fragments:
-        assert f in lines[0], lines[0]
-    return lines[0]
 
 
 # ------------------------------------------------------------------ the reader

@@ -14,6 +14,7 @@ from gnoming_sim.tune import state as tune_state
 from gnoming_sim.tune.tuner import TuneSpec, Tuner
 from gnoming_sim.cli.app import cli
 from gnoming_sim.game.errors import GnomingError
+from _inputs import one_line
 
 TIMING = ("gen_seconds", "seconds")   # wall time: the only fields two runs may differ in
 
@@ -71,20 +72,12 @@ def _resume(tmp_path):
     return CliRunner().invoke(cli, args)
 
 
-def _one_line(res, *fragments):
-    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
-    lines = res.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: "), res.stderr
-    for f in fragments:
-        assert f in lines[0], lines[0]
-
-
 @pytest.mark.parametrize("protocol", [0, 2, pickle.HIGHEST_PROTOCOL])
 def test_a_pickled_state_is_refused_and_never_executed(tmp_path, protocol):
     marker = tmp_path / "executed"
     (tmp_path / "t.toml").write_text("# an old run\n")
     (tmp_path / "t.toml.state").write_bytes(pickle.dumps({"format": 1, "x": _Marker(marker)}, protocol=protocol))
-    _one_line(_resume(tmp_path), "--resume", "t.toml.state")
+    one_line(_resume(tmp_path), "--resume", "t.toml.state")
     assert not marker.exists()
 
 
@@ -96,7 +89,7 @@ def test_a_tampered_state_is_refused(tmp_path):
     path.write_text(json.dumps(doc))
     with pytest.raises(GnomingError, match="checksum does not match"):
         Tuner(_spec(), tmp_path / "t.toml", resume=True)
-    _one_line(_resume(tmp_path), "checksum does not match")
+    one_line(_resume(tmp_path), "checksum does not match")
 
 
 def test_a_state_with_a_valid_checksum_but_edited_points_does_not_replay(tmp_path):
@@ -116,10 +109,10 @@ def test_a_state_with_a_valid_checksum_but_edited_points_does_not_replay(tmp_pat
     (b'{"format": 1, "payload": {}}', "not a tuning state of this version"),
     (b"[" * 100_000, "not JSON"),
 ])
-def test_foreign_state_files_are_one_line(tmp_path, body, fragment):
+def test_foreign_state_files_areone_line(tmp_path, body, fragment):
     (tmp_path / "t.toml").write_text("# an old run\n")
     (tmp_path / "t.toml.state").write_bytes(body)
-    _one_line(_resume(tmp_path), fragment)
+    one_line(_resume(tmp_path), fragment)
 
 
 @pytest.mark.parametrize("edit", [
@@ -131,7 +124,7 @@ def test_foreign_state_files_are_one_line(tmp_path, body, fragment):
     lambda p: p["history"][0].update(asked=[[]]),
     lambda p: p.update(history=[None]),
 ])
-def test_a_signed_state_of_the_wrong_shape_is_one_line(tmp_path, edit):
+def test_a_signed_state_of_the_wrong_shape_isone_line(tmp_path, edit):
     Tuner(_spec(), tmp_path / "t.toml").run(budget=600, generations=1, threads=1)
     path = tmp_path / "t.toml.state"
     payload = tune_state.load(path)
@@ -144,4 +137,4 @@ def test_a_signed_state_of_the_wrong_shape_is_one_line(tmp_path, edit):
 def test_a_state_that_is_a_named_pipe_does_not_block(tmp_path):
     (tmp_path / "t.toml").write_text("# an old run\n")
     os.mkfifo(tmp_path / "t.toml.state")
-    _one_line(_resume(tmp_path), "named pipe")
+    one_line(_resume(tmp_path), "named pipe")
