@@ -129,10 +129,13 @@ def lineups(pool: Sequence[str], players: int, seed: int) -> list[tuple[str, ...
     (at most 70), else a covering of their pairs; the pairs with a Monte Carlo strategy are then
     covered greedily (each lineup the one that covers most pairs not yet met, ties broken by a
     generator seeded from ``seed`` and ``players``), which packs the slow players together.  A pool
-    no larger than the table: the cyclic lineups (every strategy at every table, some twice).
+    no larger than the table: the cyclic lineups (every strategy at every table, some twice; as
+    the table: the pool itself, whose rotations are the other cyclic lineups).
     """
     pool = list(pool)
-    if len(pool) <= players:
+    if len(pool) == players:
+        return [tuple(pool)]   # its rotations are the other cyclic lineups
+    if len(pool) < players:
         return [tuple(pool[(k + s) % len(pool)] for s in range(players)) for k in range(len(pool))]
     rng = np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32, players, 0x1ADDE])
     fast = [n for n in pool if not is_slow(n)]
@@ -231,14 +234,20 @@ def cost_of(tables: Sequence[Table], players: int) -> float:
     return sum(t.deals * players * (1.0 + MC16_GAME_UNITS * sum(mc_cost(s) for s in t.seats)) for t in tables)
 
 
+def design_cost(pool: Sequence[str], players: Sequence[int], games: int, seed: int) -> float:
+    """The work of the whole design, in the units of :func:`cost_of` (for a progress bar)."""
+    return sum(cost_of(design(pool, p, games, seed), p) for p in players)
+
+
 def run(pool: Sequence[str] = DEFAULT_POOL, players: Sequence[int] = DEFAULT_PLAYERS, games: int = DEFAULT_GAMES,
         seed: int = 0, rules: RuleConfig | None = None, deck: Deck | None = None, threads: int | None = None,
         bootstrap: int = 1000, progress: Callable[[float], None] | None = None,
-        total: Callable[[float], None] | None = None) -> Ladder:
+        done: Callable[[dict], None] | None = None) -> Ladder:
     """Play the design at every table size and rate the pool (see the module docstring).
 
     ``progress(k)`` is called after each chunk with the work just done, in the units of
-    :func:`cost_of`; ``total(units)`` once first, with the whole design's.
+    :func:`cost_of` (:func:`design_cost` is the whole design's); ``done(size)`` with each table
+    size's result as it is finished.
     """
     t0 = time.perf_counter()
     pool = check_pool(pool)
@@ -254,16 +263,18 @@ def run(pool: Sequence[str] = DEFAULT_POOL, players: Sequence[int] = DEFAULT_PLA
     for p in players:
         deck.validate_for(p)
     designs = {p: design(pool, p, int(games), seed) for p in players}
-    if total is not None:
-        total(sum(cost_of(t, p) for p, t in designs.items()))
     out = Ladder(pool, players, int(games), int(seed), int(bootstrap), rules, deck)
     for p in players:
+        t_size = time.perf_counter()
         tally = Tally(pool, p, max(t.deals for t in designs[p]))
         deals = deal_orders(tally.deals, seed, deck, first_game=first_game(p))
         for t in designs[p]:
             scores, wins = play_table(t, p, deals, seed, rules, deck, threads, progress)
             tally.add(t, scores, wins)
         out.sizes.append(table_size_result(tally, pool, seed, bootstrap, anchor=_anchor(pool), reference=REFERENCE))
+        out.sizes[-1]["wall_s"] = round(time.perf_counter() - t_size, 3)
+        if done is not None:
+            done(out.sizes[-1])
     out.wall_s = time.perf_counter() - t0
     return out
 
