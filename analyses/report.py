@@ -33,11 +33,12 @@ from .framework.render import data_uri, environment, figure_png, format_mean
 from .framework.study import Context, Study, StudyRun, play_study
 from .hazard_risk import HazardRisk
 from .house_rules import HouseRules
+from .ladder import StrengthLadder
 from .mulligan_value import MulliganValue
 from .tournament import Tournament
 
 # the studies a report runs, in order (the registry)
-STUDIES = (Tournament(), EarlyFinish(), FinishPlayOn(), MulliganValue(), HazardRisk(), HouseRules())
+STUDIES = (Tournament(), StrengthLadder(), EarlyFinish(), FinishPlayOn(), MulliganValue(), HazardRisk(), HouseRules())
 
 ProgressFactory = Callable[[Study, int], contextlib.AbstractContextManager]
 

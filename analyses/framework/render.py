@@ -17,7 +17,7 @@ ANALYSES = Path(__file__).parent.parent
 MINUS = "\u2212"
 
 
-_BASE_DIGITS = {"pct": 1, "dpct": 1, "signed": 2, "points": 2, "score": 1}
+_BASE_DIGITS = {"pct": 1, "dpct": 1, "signed": 2, "points": 2, "score": 1, "elo": 0}
 
 
 def format_value(x: float, kind: str = "points", digits: int | None = None) -> str:
@@ -25,8 +25,8 @@ def format_value(x: float, kind: str = "points", digits: int | None = None) -> s
 
     ``kind``: ``pct`` (a share, as percent), ``dpct`` (a change of a share, in percentage
     points with an explicit sign), ``points`` (2 decimals), ``signed``
-    (points with an explicit sign), ``score`` (1 decimal), ``count`` (thousands
-    separators), ``int``.  ``digits`` overrides the decimals of the first four.  A
+    (points with an explicit sign), ``score`` (1 decimal), ``elo`` (a rating on the Elo
+    scale: whole points, explicit sign), ``count`` (thousands separators), ``int``.  ``digits`` overrides the decimals of the first four.  A
     non-finite value renders as an em dash: the studies drop such rows before they
     reach a table, so one showing up is a bug, not data.
     """
@@ -38,7 +38,7 @@ def format_value(x: float, kind: str = "points", digits: int | None = None) -> s
         text = f"{100 * x:.{d}f}%"
     elif kind == "dpct":
         text = f"{100 * x:+.{d}f}%"
-    elif kind == "signed":
+    elif kind in ("signed", "elo"):
         text = f"{x:+.{d}f}"
     elif kind == "count":
         text = f"{int(round(x)):,}"
@@ -81,7 +81,7 @@ def format_half_width(half: float, kind: str = "points") -> str:
     if kind == "pct":
         half, unit = 100 * half, "percentage points"
     else:
-        unit = "points"
+        unit = "Elo points" if kind == "elo" else "points"
     if not math.isfinite(half) or half <= 0:
         return f"0 {unit}"
     digits = max(0, 1 - math.floor(math.log10(half)))

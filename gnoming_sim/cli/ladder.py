@@ -151,7 +151,7 @@ def ladder(tables, pool, games, bootstrap, seed, threads, strategies_path, rules
 
     with group.progress_bar(int(total), label="ladder", absolute=False) as advance:
         result = lad.run(names, sizes, games, seed, rules_, deck_, threads, bootstrap,
-                         progress=lambda k: advance(int(k)), done=done)
+                         progress=lambda games, units: advance(int(units)), done=done)
     data = result.to_dict()
     if path is not None:
         _write(path, result, data)

@@ -241,13 +241,13 @@ def design_cost(pool: Sequence[str], players: Sequence[int], games: int, seed: i
 
 def run(pool: Sequence[str] = DEFAULT_POOL, players: Sequence[int] = DEFAULT_PLAYERS, games: int = DEFAULT_GAMES,
         seed: int = 0, rules: RuleConfig | None = None, deck: Deck | None = None, threads: int | None = None,
-        bootstrap: int = 1000, progress: Callable[[float], None] | None = None,
+        bootstrap: int = 1000, progress: Callable[[int, float], None] | None = None,
         done: Callable[[dict], None] | None = None) -> Ladder:
     """Play the design at every table size and rate the pool (see the module docstring).
 
-    ``progress(k)`` is called after each chunk with the work just done, in the units of
-    :func:`cost_of` (:func:`design_cost` is the whole design's); ``done(size)`` with each table
-    size's result as it is finished.
+    ``progress(games, units)`` is called after each chunk with the games just played and their
+    work in the units of :func:`cost_of` (:func:`design_cost` is the whole design's);
+    ``done(size)`` with each table size's result as it is finished.
     """
     t0 = time.perf_counter()
     pool = check_pool(pool)
@@ -309,5 +309,5 @@ def play_table(table: Table, players: int, deals: np.ndarray, seed: int, rules, 
         scores.append(res.totals.astype(np.float64).reshape(hi - lo, players, players))
         wins.append(res.win_credit.reshape(hi - lo, players, players))
         if progress is not None:
-            progress(cost_of([Table(table.kind, table.seats, hi - lo)], players))
+            progress((hi - lo) * players, cost_of([Table(table.kind, table.seats, hi - lo)], players))
     return np.concatenate(scores), np.concatenate(wins)

@@ -1,0 +1,101 @@
+"""The ladder study's estimates, findings and summary, from :meth:`gnoming_sim.experiments.ladder.Ladder.to_dict`."""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from ..framework.estimates import Estimate
+from ..framework.study import Finding, Precision, StudyResult
+from . import figures as figs
+from .design import HEADLINE_PLAYERS
+
+MEASURES = ("rating", "margin", "order")
+
+
+def est(e: dict) -> Estimate:
+    """An experiments-side estimate dict (``mean``, ``ci95``, ``n``) as the report's :class:`Estimate`."""
+    return Estimate(float(e["mean"]), float(e["ci95"][0]), float(e["ci95"][1]), int(e["n"]))
+
+
+def analyse(ctx, tables, data: dict) -> StudyResult:
+    sizes = [_size(s) for s in data["tables"]]
+    frames = {"ratings": pd.DataFrame([_flat(s["players"], r) for s in sizes for r in s["rows"]]),
+              "measures": pd.DataFrame([{"players": s["players"], "measure": name, **_cols(s[name])}
+                                        for s in sizes for name in ("head_to_head", "skill_share")])}
+    precision = [
+        Precision("rating of a strategy", max(r["rating"].half_width for s in sizes for r in s["rows"]
+                                              if r["rating"].finite), "elo"),
+        Precision("margin against expert", max(r["margin"].half_width for s in sizes for r in s["rows"]
+                                               if r["margin"].finite), "points"),
+        Precision("Order", max(r["order"].half_width for s in sizes for r in s["rows"] if r["order"].finite), "points"),
+    ]
+    summary = {"pool": data["pool"], "bootstrap": data["bootstrap"], "anchor": sizes[0]["anchor"] if sizes else None,
+               "scale": "Bradley-Terry on the Elo scale (400 points = odds of 10 to 1 in a pairwise result)",
+               "margin_sign": "game score minus the expert seats' per game: negative is better",
+               "by_players": {str(s["players"]): {
+                   "deals": s["deals"], "lineups": len(s["lineups"]), "pairwise_results": s["pairwise_results"],
+                   "head_to_head": s["head_to_head"].to_json(), "skill_share": s["skill_share"].to_json(),
+                   "strategies": {r["strategy"]: {
+                       "rating": r["rating"].to_json(), "margin_vs_expert": r["margin"].to_json(),
+                       "order": r["order"].to_json(), "pairwise_results": r["results"],
+                       "bounded_by_prior": r["bounded_by_prior"]} for r in s["rows"]}}
+                   for s in sizes}}
+    return StudyResult(findings=_findings(sizes), figures=[figs.ratings_figure(sizes)], frames=frames,
+                       summary=summary, precision=precision,
+                       context={"sizes": sizes, "pool": data["pool"], "games": data["games"],
+                                "bootstrap": data["bootstrap"], "reference": data["reference"],
+                                "field": data["field"], "min_slow_deals": _min_slow()})
+
+
+def _min_slow() -> int:
+    from gnoming_sim.experiments.ladder import MIN_SLOW_DEALS
+
+    return MIN_SLOW_DEALS
+
+
+def _size(s: dict) -> dict:
+    rows = [{"strategy": r["strategy"], "rating": est(r["rating"]), "margin": est(r["margin"]),
+             "order": est(r["order"]), "results": r["results"], "bounded_by_prior": r["bounded_by_prior"]}
+            for r in s["strategies"]]
+    return {"players": s["players"], "deals": s["deals"], "anchor": s["anchor"], "lineups": s["lineups"],
+            "pairwise_results": s["pairwise_results"], "rows": rows,
+            "head_to_head": est(s["head_to_head"]), "pairs": s["head_to_head"]["pairs"],
+            "skill_share": est(s["skill_share"])}
+
+
+def _cols(e: Estimate, prefix: str = "") -> dict:
+    key = (prefix + "_") if prefix else ""
+    return {prefix or "mean": e.mean, f"{key}lo": e.lo, f"{key}hi": e.hi, f"{key}n_deals": e.n}
+
+
+def _flat(players: int, r: dict) -> dict:
+    out = {"players": players, "strategy": r["strategy"]}
+    for name in MEASURES:
+        out.update(_cols(r[name], name))
+    out["pairwise_results"] = r["results"]
+    out["bounded_by_prior"] = r["bounded_by_prior"]
+    return out
+
+
+def _findings(sizes) -> list[Finding]:
+    head = next((s for s in sizes if s["players"] == HEADLINE_PLAYERS), sizes[0] if sizes else None)
+    if head is None:
+        return []
+    p, anchor = head["players"], head["anchor"]
+    top = next(r for r in head["rows"] if r["strategy"] != anchor)
+    above = top["rating"].mean > 0
+    out = [Finding("ladder.top_rating",
+                   f"On the strength ladder at {p} players, {top['strategy']} is rated {{value}} Elo points "
+                   f"against {anchor} (Bradley-Terry on shared deals; {top['strategy']} is "
+                   f"{'the top of the pool' if above else 'the best after ' + anchor})",
+                   top["rating"], "elo", "deals"),
+           Finding("ladder.head_to_head",
+                   f"At {p} players the higher-rated of two strategies of the ladder's pool wins {{value}} of "
+                   f"their pairwise results (the mean over its {head['pairs']} pairs)",
+                   head["head_to_head"], "pct", "deals"),
+           Finding("ladder.skill_share",
+                   f"Which strategy sits at a seat explains {{value}} of the variance of its game score at {p} "
+                   f"players, in the ladder's lineups (the rest is the deal and the other players)",
+                   head["skill_share"], "pct", "deals")]
+    return [f for f in out if f.estimate.finite and not math.isnan(f.estimate.mean)]

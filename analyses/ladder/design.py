@@ -1,0 +1,25 @@
+"""The ladder study's design: :func:`gnoming_sim.experiments.ladder.design` at 2, 4 and 6 players,
+the default pool and any user strategies of the report (``--strategies-file``), as framework tables
+(one per ladder table, its games = deals x rotations) for the report's progress and its facts."""
+from __future__ import annotations
+
+from gnoming_sim.experiments import ladder
+
+from ..framework.study import Table
+
+PLAYERS = (2, 4, 6)
+HEADLINE_PLAYERS = 4
+BOOTSTRAP = 1000
+
+
+def pool(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The default pool, then the report's own strategies (``--strategies-file``) not already in it."""
+    return ladder.DEFAULT_POOL + tuple(n for n in extra if n not in ladder.DEFAULT_POOL)
+
+
+def tables(games: int, seed: int, extra: tuple[str, ...] = ()) -> list[Table]:
+    """Every table the ladder plays: its seats at rotation 0 and its games (deals x players)."""
+    names = pool(extra)
+    return [Table(p, t.seats, t.deals * p, first_game=ladder.first_game(p), pool=names,
+                  label=f"{p} players, {t.kind}: {', '.join(t.seats)}")
+            for p in PLAYERS for t in ladder.design(names, p, games, seed)]

@@ -1,0 +1,29 @@
+"""The strength ladder as a :class:`~gnoming_sim.analyses.framework.study.Study`: it plays its own
+design (:func:`gnoming_sim.experiments.ladder.run`, in this process) and rates the pool."""
+from __future__ import annotations
+
+from gnoming_sim.experiments import ladder
+
+from ..framework.study import Study, StudyResult, Table
+from . import analysis, design
+
+
+class StrengthLadder(Study):
+    id = "ladder"
+    title = "Strength ladder"
+    template = "ladder/template.html"
+    # deals per table without a Monte Carlo seat (played once per rotation); a table with one plays
+    # fewer by its cost (experiments.ladder.deals_for), at least MIN_SLOW_DEALS
+    default_games = 1500
+    quick_games = 60
+
+    def design(self, ctx) -> list[Table]:
+        return design.tables(ctx.cell_games(self), ctx.study_seed(self.id), ctx.strategies)
+
+    def play(self, ctx, seed, tables, advance):
+        names = tables[0].pool if tables else design.pool(ctx.strategies)
+        return ladder.run(names, design.PLAYERS, ctx.cell_games(self), seed, ctx.rules, ctx.deck, ctx.threads,
+                          design.BOOTSTRAP, progress=lambda games, units: advance(games)).to_dict()
+
+    def analyse(self, ctx, tables, data) -> StudyResult:
+        return analysis.analyse(ctx, tables, data)
