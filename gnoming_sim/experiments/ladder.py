@@ -6,13 +6,14 @@ cards in every table below, common random numbers):
 - **lineups** (:func:`lineups`): tables of ``P`` strategies of the pool, seeded, so that every pair
   of the pool meets.  Every deal is played ``P`` times, once per cyclic rotation of the lineup
   (rotation ``r`` seats ``lineup[(s + r) % P]`` at seat ``s``), so every strategy sits in every
-  seat equally often on the same cards.  Per game, every pair of seats holding different
-  strategies gives one pairwise result: the lower game score wins, a tie is half a win each.
-  Bradley-Terry ratings, the head-to-head share and the skill share come from these games
-  (:mod:`.ladder_stats`).
+  seat equally often on the same cards.  The head-to-head share and the skill share come from these games (:mod:`.ladder_stats`).
 - **against expert**: one strategy X among ``P - 1`` ``expert`` seats, rotated the same way: X's
   game score minus the mean of the expert seats', per deal averaged over the rotations.
 - **against random**: one X among ``P - 1`` ``random`` seats: X's win rate, as CardStock's Order.
+
+In every game of all three, every pair of seats holding different strategies gives one pairwise
+result (the lower game score wins, a tie is half a win each); the Bradley-Terry ratings are fitted
+to all of them, so a slow player's games against expert count directly against the anchor.
 
 A table without a Monte Carlo seat plays ``games`` deals (heuristics cost microseconds a game); a
 table with one plays fewer, by its cost (:func:`deals_for`), at least :data:`MIN_SLOW_DEALS`: the

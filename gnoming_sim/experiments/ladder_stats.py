@@ -21,7 +21,8 @@ BLOCK = 50                     # bootstrap replicates drawn at once (memory: BLO
 class Tally:
     """Sufficient statistics of one table size, per deal, as the tables are played.
 
-    ``wins[d, i, j]``: pairwise win credit of strategy i over j on deal d (lineup tables);
+    ``wins[d, i, j]``: pairwise win credit of strategy i over j on deal d in every table (the
+    ratings' data); ``lineup_wins``: the same in the lineup tables alone (the head-to-head share);
     ``n, s, q [d, k]``: the weight, weighted sum and sum of squares of strategy k's game scores on
     deal d (each lineup weighted equally: a game of a lineup of ``D`` deals weighs ``1 / D``);
     ``margin[name]``, ``order[name]``: per-deal values of the ``expert`` and ``random`` tables.
@@ -33,11 +34,13 @@ class Tally:
         self.deals = deals
         S = len(pool)
         self.wins = np.zeros((deals, S, S))
+        self.lineup_wins = np.zeros((deals, S, S))
         self.n = np.zeros((deals, S))
         self.s = np.zeros((deals, S))
         self.q = np.zeros((deals, S))
         self.seat_games = np.zeros((S, players), dtype=np.int64)   # lineup seat-games per strategy and seat
         self.lineups: list[dict] = []
+        self.tables: list[dict] = []
         self.margin: dict[str, np.ndarray] = {}
         self.order: dict[str, np.ndarray] = {}
 
@@ -47,6 +50,8 @@ class Tally:
         D, P = scores.shape[0], self.players
         idx = np.array([[self.pool.index(table.seats[(s + r) % P]) for s in range(P)] for r in range(P)])
         focal = [(-r) % P for r in range(P)]   # the seat of table.seats[0] in rotation r
+        self.tables.append({"kind": table.kind, "seats": list(table.seats), "deals": D})
+        self._pairs(self.wins, idx, scores)
         if table.kind == "expert":
             x = np.stack([scores[:, r, focal[r]] for r in range(P)], axis=1)
             rest = (scores.sum(axis=2) - x) / (P - 1)
@@ -56,6 +61,7 @@ class Tally:
             self.order[table.seats[0]] = np.stack([wins[:, r, focal[r]] for r in range(P)], axis=1).mean(axis=1)
             return
         self.lineups.append({"seats": list(table.seats), "deals": D})
+        self._pairs(self.lineup_wins, idx, scores)
         for r in range(P):
             for a in range(P):
                 k = idx[r, a]
@@ -64,13 +70,20 @@ class Tally:
                 self.s[:D, k] += y / D
                 self.q[:D, k] += y * y / D
                 self.seat_games[k, a] += D
+
+    @staticmethod
+    def _pairs(wins: np.ndarray, idx: np.ndarray, scores: np.ndarray) -> None:
+        """Add every pair of seats holding different strategies: the lower game score wins, a tie is half."""
+        D, P = scores.shape[0], scores.shape[2]
+        for r in range(P):
+            for a in range(P):
                 for b in range(a + 1, P):
-                    j = idx[r, b]
+                    k, j = idx[r, a], idx[r, b]
                     if j == k:
                         continue
-                    won = (y < scores[:, r, b]) + 0.5 * (y == scores[:, r, b])
-                    self.wins[:D, k, j] += won
-                    self.wins[:D, j, k] += 1.0 - won
+                    won = (scores[:, r, a] < scores[:, r, b]) + 0.5 * (scores[:, r, a] == scores[:, r, b])
+                    wins[:D, k, j] += won
+                    wins[:D, j, k] += 1.0 - won
 
 
 # ------------------------------------------------------------------ estimators
@@ -141,9 +154,10 @@ def table_size_result(tally: Tally, pool: Sequence[str], seed: int, bootstrap: i
     S, D, P = len(pool), tally.deals, tally.players
     a = pool.index(anchor)
     flat = tally.wins.reshape(D, S * S)
+    lineup_flat = tally.lineup_wins.reshape(D, S * S)
     point_w = flat.sum(axis=0).reshape(S, S)
     theta = bradley_terry(point_w, a)
-    h2h = head_to_head_share(point_w, theta)
+    h2h = head_to_head_share(lineup_flat.sum(axis=0).reshape(S, S), theta)
     skill = skill_share(tally.n.sum(0), tally.s.sum(0), tally.q.sum(0))
 
     rng = np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32, P, 0xB0075])
@@ -152,26 +166,28 @@ def table_size_result(tally: Tally, pool: Sequence[str], seed: int, bootstrap: i
     for lo in range(0, bootstrap, BLOCK):
         k = min(BLOCK, bootstrap - lo)
         counts = rng.multinomial(D, np.full(D, 1.0 / D), size=k).astype(np.float64)   # (k, D)
-        w = counts @ flat
+        w, lw = counts @ flat, counts @ lineup_flat
         n, s, q = counts @ tally.n, counts @ tally.s, counts @ tally.q
         for b in range(k):
             wb = w[b].reshape(S, S)
             thetas[lo + b] = bradley_terry(wb, a)
-            h2hs[lo + b] = head_to_head_share(wb, theta)
+            h2hs[lo + b] = head_to_head_share(lw[b].reshape(S, S), theta)
             skills[lo + b] = skill_share(n[b], s[b], q[b])
 
     per_pair = point_w + point_w.T
     results = per_pair.sum(axis=1)
-    lineup_deals = np.zeros(S, dtype=np.int64)
-    for lineup in tally.lineups:
-        for name in set(lineup["seats"]):
-            lineup_deals[pool.index(name)] = max(lineup_deals[pool.index(name)], lineup["deals"])
+    lineup_pairs = lineup_flat.sum(axis=0).reshape(S, S)
+    lineup_pairs = lineup_pairs + lineup_pairs.T
+    deals_of = np.zeros(S, dtype=np.int64)   # the deals a strategy's games were played on (a prefix)
+    for t in tally.tables:
+        for name in set(t["seats"]):
+            deals_of[pool.index(name)] = max(deals_of[pool.index(name)], t["deals"])
     strategies = []
     for i, name in enumerate(pool):
         won = point_w[i].sum()
         strategies.append({
             "strategy": name,
-            "rating": percentile(ELO * theta[i], ELO * thetas[:, i], int(lineup_deals[i])),
+            "rating": percentile(ELO * theta[i], ELO * thetas[:, i], int(deals_of[i])),
             "theta": float(theta[i]),
             "margin": _margin(tally.margin.get(name), name == reference),
             "order": _order(tally.order.get(name), P),
@@ -181,9 +197,9 @@ def table_size_result(tally: Tally, pool: Sequence[str], seed: int, bootstrap: i
             "seat_games": tally.seat_games[i].tolist(),
         })
     strategies.sort(key=lambda r: -r["rating"]["mean"])
-    pairs = int((np.triu(per_pair, 1) > 0).sum())
+    pairs = int((np.triu(lineup_pairs, 1) > 0).sum())
     return {
-        "players": P, "deals": D, "anchor": anchor, "lineups": tally.lineups,
+        "players": P, "deals": D, "anchor": anchor, "lineups": tally.lineups, "tables": tally.tables,
         "strategies": strategies,
         "pairwise_results": int(round(per_pair.sum() / 2)),
         "pair_results": {f"{pool[i]}-{pool[j]}": int(round(per_pair[i, j]))

@@ -82,6 +82,7 @@ def test_the_tally_counts_every_pair_of_seats_holding_different_strategies():
     # r=0: a10<b15 win, a20>b15 loss; r=1: a10=b10 tie, b10<a30 (a loses); r=2: two ties
     assert t.wins[0, 0, 1] == 1 + 0.5 + 0 + 0.5 + 0.5 and t.wins[0, 1, 0] == 1 + 0.5 + 1 + 0.5 + 0.5
     assert t.wins[0].sum() == 6   # 3 games x 2 pairs of different strategies
+    assert (t.lineup_wins == t.wins).all()
     assert t.seat_games.tolist() == [[2, 2, 2], [1, 1, 1]]
 
 
@@ -141,11 +142,13 @@ def test_every_interval_contains_its_point(small):
 
 
 def test_pairwise_counts_add_up(small):
-    """Each lineup gives deals x P rotations x (seat pairs holding different strategies) results; the
-    pairs' counts and the strategies' counts are the same results counted by pair and by strategy."""
+    """Each table (lineups, against expert, against random) gives deals x P rotations x (seat pairs
+    holding different strategies) results; the pairs' counts and the strategies' counts are the same
+    results counted by pair and by strategy."""
     for size in small["tables"]:
         p = size["players"]
-        expected = sum(lu["deals"] * p * sum(a != b for a, b in combinations(lu["seats"], 2)) for lu in size["lineups"])
+        assert [t for t in size["tables"] if t["kind"] == "lineup"] == [{"kind": "lineup", **lu} for lu in size["lineups"]]
+        expected = sum(t["deals"] * p * sum(a != b for a, b in combinations(t["seats"], 2)) for t in size["tables"])
         assert size["pairwise_results"] == expected
         assert sum(size["pair_results"].values()) == expected
         assert sum(r["results"] for r in size["strategies"]) == 2 * expected
