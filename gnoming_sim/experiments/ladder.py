@@ -43,7 +43,8 @@ from gnoming_sim.kernel.policy import registry
 DEFAULT_POOL = ("random", "greedy", "builder", "rusher", "cautious", "expert", "mc4", "mc16", "mc64")
 DEFAULT_PLAYERS = (4,)
 DEFAULT_GAMES = 4000        # deals per table without a Monte Carlo seat
-MAX_GAMES = 1_000_000       # the per-deal tallies keep (deals, strategies, strategies) float64
+MAX_GAMES = 100_000         # the per-deal tallies keep 2 x (deals, strategies, strategies) float64:
+MAX_POOL = 24               # at most 0.9 GB
 REFERENCE = "expert"        # the margin's opponents, and the ratings' anchor when in the pool
 FIELD = "random"            # the opponents of Order
 MIN_SLOW_DEALS = 6          # the fewest deals a table with a Monte Carlo seat plays
@@ -55,7 +56,6 @@ SLOW_SHARE = 0.03
 MC_OVERHEAD = 4.0
 MC16_GAME_UNITS = 600.0     # an mc16 seat's game in heuristic games (progress units)
 LADDER_FIRST = 2**61        # game numbers: apart from tuning's (< 2**58) and held-out's (2**60)
-MAX_POOL = 64
 _MC_NAME = re.compile(r"mc([1-9][0-9]{0,5})")
 
 
