@@ -37,7 +37,7 @@ from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.kernel.engine import deal_orders, simulate
-from gnoming_sim.kernel.kinds import KIND_MC
+from gnoming_sim.kernel.kinds import KIND_MC, batch_kernel_loader
 from gnoming_sim.kernel.policy import registry
 
 DEFAULT_POOL = ("random", "greedy", "builder", "rusher", "cautious", "expert", "mc4", "mc16", "mc64")
@@ -92,10 +92,12 @@ def check_pool(names: Sequence[str]) -> tuple[str, ...]:
 
 
 def mc_cost(name: str) -> float:
-    """The cost of one seat of ``name`` in a game, in units of an mc16 seat (0 for a heuristic)."""
+    """The cost of one seat of ``name`` in a game, in units of an mc16 seat: 0 for a heuristic (and
+    random), by the rollouts for a Monte Carlo player, 1 for any other family that decides above the
+    kernel (one with a batch kernel of its own, :mod:`gnoming_sim.kernel.kinds`) until it is measured."""
     s = resolve(name)
     if s.kind != KIND_MC:
-        return 0.0
+        return 1.0 if batch_kernel_loader(s.kind) is not None else 0.0
     budget = float(s.params.get("mc_budget", 16.0))
     return (MC_OVERHEAD + budget) / (MC_OVERHEAD + 16.0)
 

@@ -199,7 +199,7 @@ def table_size_result(tally: Tally, pool: Sequence[str], seed: int, bootstrap: i
     strategies.sort(key=lambda r: -r["rating"]["mean"])
     pairs = int((np.triu(lineup_pairs, 1) > 0).sum())
     return {
-        "players": P, "deals": D, "anchor": anchor, "lineups": tally.lineups, "tables": tally.tables,
+        "players": P, "deals": D, "anchor": anchor, "lineups": tally.lineups, "design": tally.tables,
         "strategies": strategies,
         "pairwise_results": int(round(per_pair.sum() / 2)),
         "pair_results": {f"{pool[i]}-{pool[j]}": int(round(per_pair[i, j]))

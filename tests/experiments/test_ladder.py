@@ -147,8 +147,8 @@ def test_pairwise_counts_add_up(small):
     results counted by pair and by strategy."""
     for size in small["tables"]:
         p = size["players"]
-        assert [t for t in size["tables"] if t["kind"] == "lineup"] == [{"kind": "lineup", **lu} for lu in size["lineups"]]
-        expected = sum(t["deals"] * p * sum(a != b for a, b in combinations(t["seats"], 2)) for t in size["tables"])
+        assert [t for t in size["design"] if t["kind"] == "lineup"] == [{"kind": "lineup", **lu} for lu in size["lineups"]]
+        expected = sum(t["deals"] * p * sum(a != b for a, b in combinations(t["seats"], 2)) for t in size["design"])
         assert size["pairwise_results"] == expected
         assert sum(size["pair_results"].values()) == expected
         assert sum(r["results"] for r in size["strategies"]) == 2 * expected
