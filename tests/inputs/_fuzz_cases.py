@@ -84,6 +84,7 @@ BASE = {
     "held-out": ["held-out", "--candidate", "builder", "--baseline", "greedy", "--games", "8"],
     "rules": ["rules"],
     "strategies": ["strategies"],
+    "ladder": ["ladder", "--players", "2", "--strategies", "random,greedy", "--games", "4", "--bootstrap", "100"],
 }
 FILE_OPTIONS = {
     "simulate": ("--rules", "--deck", "--strategies-file"),
@@ -96,6 +97,7 @@ FILE_OPTIONS = {
     "held-out": ("--rules", "--deck", "--strategies-file"),
     "rules": ("--rules", "--deck"),
     "strategies": ("--strategies-file",),
+    "ladder": ("--rules", "--deck", "--strategies-file"),
 }
 
 # values each number option must refuse (every one of them is out of range or not a number)
@@ -118,6 +120,9 @@ NUMBERS = {
              "--seed": ["-1", str(2**64)]},
     "held-out": {"--games": ["0", str(BIG), str(10**8)], "--threads": ["0", str(BIG)], "--workers": ["0", "500"],
                  "--players": ["3,3", "", "1", "3,,4", str(BIG), "x", "4,4,4"], "--seed": ["-1", str(2**64)]},
+    "ladder": {"--games": ["0", "-1", str(BIG), str(10**6)], "--bootstrap": ["0", "99", str(BIG)],
+               "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)],
+               "--players": ["1", "8", "9", "2,2", "", "2,,4", "x", str(BIG)]},
 }
 
 ODD_NAMES = ["", " ", "nobody", "ok\n", "$\\frac{$", "a,b,c", "\udcff"]
@@ -136,6 +141,8 @@ STRINGS = {
     "held-out": {"--candidate": ["", "nobody", "ok\n", "greedy"], "--baseline": ["", "ok\n"],
                  "--scheduler": [""]},
     "report": {"--scheduler": [""]},
+    "ladder": {"--strategies": ["", ",", "greedy", "nobody", "ok\n", "greedy,,expert", "greedy,greedy", "$\\frac{$",
+                                "mcx,greedy", "mc0,greedy"]},
 }
 
 # hostile contents of each kind of TOML file: (id, option, body, command)
