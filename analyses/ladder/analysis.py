@@ -45,13 +45,7 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
                        summary=summary, precision=precision,
                        context={"sizes": sizes, "pool": data["pool"], "games": data["games"],
                                 "bootstrap": data["bootstrap"], "reference": data["reference"],
-                                "field": data["field"], "min_slow_deals": _min_slow()})
-
-
-def _min_slow() -> int:
-    from gnoming_sim.experiments.ladder import MIN_SLOW_DEALS
-
-    return MIN_SLOW_DEALS
+                                "field": data["field"], "min_slow_deals": data["min_slow"]})
 
 
 def _size(s: dict) -> dict:

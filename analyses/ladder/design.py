@@ -10,6 +10,11 @@ from ..framework.study import Table
 PLAYERS = (2, 4, 6)
 HEADLINE_PLAYERS = 4
 BOOTSTRAP = 1000
+QUICK_MIN_SLOW = 2   # --quick: a Monte Carlo table plays at least 2 deals (the full report: MIN_SLOW_DEALS)
+
+
+def min_slow(quick: bool) -> int:
+    return QUICK_MIN_SLOW if quick else ladder.MIN_SLOW_DEALS
 
 
 def pool(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -17,9 +22,9 @@ def pool(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     return ladder.DEFAULT_POOL + tuple(n for n in extra if n not in ladder.DEFAULT_POOL)
 
 
-def tables(games: int, seed: int, extra: tuple[str, ...] = ()) -> list[Table]:
+def tables(games: int, seed: int, extra: tuple[str, ...] = (), quick: bool = False) -> list[Table]:
     """Every table the ladder plays: its seats at rotation 0 and its games (deals x players)."""
     names = pool(extra)
     return [Table(p, t.seats, t.deals * p, first_game=ladder.first_game(p), pool=names,
                   label=f"{p} players, {t.kind}: {', '.join(t.seats)}")
-            for p in PLAYERS for t in ladder.design(names, p, games, seed)]
+            for p in PLAYERS for t in ladder.design(names, p, games, seed, min_slow(quick))]

@@ -18,12 +18,13 @@ class StrengthLadder(Study):
     quick_games = 60
 
     def design(self, ctx) -> list[Table]:
-        return design.tables(ctx.cell_games(self), ctx.study_seed(self.id), ctx.strategies)
+        return design.tables(ctx.cell_games(self), ctx.study_seed(self.id), ctx.strategies, ctx.quick)
 
     def play(self, ctx, seed, tables, advance):
         names = tables[0].pool if tables else design.pool(ctx.strategies)
         return ladder.run(names, design.PLAYERS, ctx.cell_games(self), seed, ctx.rules, ctx.deck, ctx.threads,
-                          design.BOOTSTRAP, progress=lambda games, units: advance(games)).to_dict()
+                          design.BOOTSTRAP, progress=lambda games, units: advance(games),
+                          min_slow=design.min_slow(ctx.quick)).to_dict()
 
     def analyse(self, ctx, tables, data) -> StudyResult:
         return analysis.analyse(ctx, tables, data)

@@ -106,12 +106,13 @@ def is_slow(name: str) -> bool:
     return mc_cost(name) > 0.0
 
 
-def deals_for(seats: Sequence[str], games: int) -> int:
-    """Deals a table plays: ``games`` without a Monte Carlo seat, else fewer, by the seats' cost."""
+def deals_for(seats: Sequence[str], games: int, min_slow: int = MIN_SLOW_DEALS) -> int:
+    """Deals a table plays: ``games`` without a Monte Carlo seat, else fewer, by the seats' cost
+    (at least ``min_slow``)."""
     cost = sum(mc_cost(s) for s in seats)
     if cost == 0.0:
         return games
-    return int(min(games, max(MIN_SLOW_DEALS, round(games * SLOW_SHARE / cost))))
+    return int(min(games, max(min_slow, round(games * SLOW_SHARE / cost))))
 
 
 # ------------------------------------------------------------------ the design
@@ -182,13 +183,13 @@ def _cover(pool, players, met, rng, allowed) -> list[tuple[str, ...]]:
     return out
 
 
-def design(pool: Sequence[str], players: int, games: int, seed: int) -> list[Table]:
+def design(pool: Sequence[str], players: int, games: int, seed: int, min_slow: int = MIN_SLOW_DEALS) -> list[Table]:
     """Every table of one table size: the lineups, then each strategy against expert and against random."""
-    tables = [Table("lineup", lineup, deals_for(lineup, games)) for lineup in lineups(pool, players, seed)]
+    tables = [Table("lineup", lineup, deals_for(lineup, games, min_slow)) for lineup in lineups(pool, players, seed)]
     for kind, other in (("expert", REFERENCE), ("random", FIELD)):
         for name in pool:
             seats = (name,) + (other,) * (players - 1)
-            tables.append(Table(kind, seats, deals_for(seats, games)))
+            tables.append(Table(kind, seats, deals_for(seats, games, min_slow)))
     return tables
 
 
@@ -210,12 +211,13 @@ class Ladder:
     bootstrap: int
     rules: RuleConfig
     deck: Deck
+    min_slow: int = MIN_SLOW_DEALS
     sizes: list[dict] = field(default_factory=list)
     wall_s: float = 0.0
 
     def to_dict(self) -> dict:
         return {"pool": list(self.pool), "players": list(self.players), "games": self.games, "seed": self.seed,
-                "bootstrap": self.bootstrap, "deck": self.deck.name, "rules": self.rules.to_dict(),
+                "bootstrap": self.bootstrap, "min_slow": self.min_slow, "deck": self.deck.name, "rules": self.rules.to_dict(),
                 "reference": REFERENCE, "field": FIELD, "tables": self.sizes, "wall_s": round(self.wall_s, 3)}
 
     def rows(self) -> list[dict]:
@@ -237,20 +239,22 @@ def cost_of(tables: Sequence[Table], players: int) -> float:
     return sum(t.deals * players * (1.0 + MC16_GAME_UNITS * sum(mc_cost(s) for s in t.seats)) for t in tables)
 
 
-def design_cost(pool: Sequence[str], players: Sequence[int], games: int, seed: int) -> float:
+def design_cost(pool: Sequence[str], players: Sequence[int], games: int, seed: int,
+                min_slow: int = MIN_SLOW_DEALS) -> float:
     """The work of the whole design, in the units of :func:`cost_of` (for a progress bar)."""
-    return sum(cost_of(design(pool, p, games, seed), p) for p in players)
+    return sum(cost_of(design(pool, p, games, seed, min_slow), p) for p in players)
 
 
 def run(pool: Sequence[str] = DEFAULT_POOL, players: Sequence[int] = DEFAULT_PLAYERS, games: int = DEFAULT_GAMES,
         seed: int = 0, rules: RuleConfig | None = None, deck: Deck | None = None, threads: int | None = None,
         bootstrap: int = 1000, progress: Callable[[int, float], None] | None = None,
-        done: Callable[[dict], None] | None = None) -> Ladder:
+        done: Callable[[dict], None] | None = None, min_slow: int = MIN_SLOW_DEALS) -> Ladder:
     """Play the design at every table size and rate the pool (see the module docstring).
 
     ``progress(games, units)`` is called after each chunk with the games just played and their
     work in the units of :func:`cost_of` (:func:`design_cost` is the whole design's);
-    ``done(size)`` with each table size's result as it is finished.
+    ``done(size)`` with each table size's result as it is finished.  ``min_slow``: the fewest deals
+    a table with a Monte Carlo seat plays (a quick preview may take fewer than :data:`MIN_SLOW_DEALS`).
     """
     t0 = time.perf_counter()
     pool = check_pool(pool)
@@ -265,8 +269,10 @@ def run(pool: Sequence[str] = DEFAULT_POOL, players: Sequence[int] = DEFAULT_PLA
     deck = PUBLISHED if deck is None else deck
     for p in players:
         deck.validate_for(p)
-    designs = {p: design(pool, p, int(games), seed) for p in players}
-    out = Ladder(pool, players, int(games), int(seed), int(bootstrap), rules, deck)
+    if isinstance(min_slow, bool) or not isinstance(min_slow, (int, np.integer)) or min_slow < 2:
+        raise GnomingError(f"min_slow must be an integer >= 2 (a t interval needs 2 deals), got {min_slow!r}")
+    designs = {p: design(pool, p, int(games), seed, min_slow) for p in players}
+    out = Ladder(pool, players, int(games), int(seed), int(bootstrap), rules, deck, int(min_slow))
     for p in players:
         t_size = time.perf_counter()
         tally = Tally(pool, p, max(t.deals for t in designs[p]))
