@@ -139,12 +139,15 @@ def estimate(mean: float, lo: float, hi: float, n: int) -> dict:
 
 
 def percentile(point: float, draws: np.ndarray, n: int) -> dict:
-    """``point`` with the 2.5% and 97.5% quantiles of its bootstrap ``draws`` (the nan ones dropped)."""
+    """``point`` with the 2.5% and 97.5% quantiles of its bootstrap ``draws`` (the nan ones dropped).
+
+    Where the draws lie to one side of the point (a biased estimate on few deals, a strategy whose
+    rating only the prior bounds), the interval is widened to reach the point: never narrower."""
     draws = draws[np.isfinite(draws)]
     if draws.size == 0:
         return estimate(point, math.nan, math.nan, n)
     lo, hi = np.quantile(draws, [0.025, 0.975])
-    return estimate(point, lo, hi, n)
+    return estimate(point, min(lo, point), max(hi, point), n)
 
 
 # ------------------------------------------------------------------ one table size

@@ -189,7 +189,8 @@ def test_the_same_seed_gives_the_same_ladder(small):
 def test_bad_arguments_are_refused_before_any_game(monkeypatch):
     monkeypatch.setattr(ladder, "play_table", lambda *a, **k: pytest.fail("a game was played"))
     for kwargs, message in (({"games": 0}, "--games"), ({"players": (1,)}, "between 2 and 7"),
-                            ({"players": (9,)}, "between 2 and 7"), ({"bootstrap": 10}, "--bootstrap")):
+                            ({"players": (9,)}, "between 2 and 7"), ({"bootstrap": 10}, "--bootstrap"),
+                            ({"min_slow": 1}, "min_slow")):
         with pytest.raises(GnomingError, match=message):
             ladder.run(KNOWN, **{"players": (2,), **kwargs})
 
