@@ -14,21 +14,6 @@ from gnoming_sim.game.errors import GnomingError
 DEFAULT_TABLES = "2,4,6"
 
 
-def parse_tables(spec: str) -> tuple[int, ...]:
-    """``--players 2,4,6``: table sizes, each 2..7 and given once."""
-    try:
-        sizes = [int(t) for t in str(spec).split(",")]
-    except ValueError:
-        raise GnomingError(f"--players takes table sizes such as 2,4,6, got {spec!r}") from None
-    for size in sizes:
-        opt.check_players(size)
-    twice = sorted({s for s in sizes if sizes.count(s) > 1})
-    if twice:
-        raise GnomingError(f"--players names a table size twice ({', '.join(map(str, twice))}): "
-                           f"give each once, got {spec!r}")
-    return tuple(sizes)
-
-
 def parse_pool(spec: str | None) -> tuple[str, ...]:
     """``--strategies a,b,c``: registered names (``mcN`` included); the default pool without it."""
     from gnoming_sim.experiments import ladder
@@ -127,7 +112,7 @@ def ladder(tables, pool, games, bootstrap, seed, threads, strategies_path, rules
     seats, the margin against expert, Order, and how much skill decides a game."""
     from gnoming_sim.experiments import ladder as lad
 
-    sizes = parse_tables(tables)
+    sizes = opt.table_sizes(tables, example=DEFAULT_TABLES)
     opt.check_seed(seed)
     games = lad.DEFAULT_GAMES if games is None else games
     opt.check_range("--games", games, 1, lad.MAX_GAMES)

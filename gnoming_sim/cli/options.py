@@ -80,6 +80,21 @@ def check_players(value: int) -> int:
     return value
 
 
+def table_sizes(spec: str, example: str = "3,4,5,7") -> tuple[int, ...]:
+    """``--players N,N,...`` (``held-out``, ``ladder``): table sizes, each 2..7 and given once."""
+    try:
+        sizes = [int(t) for t in str(spec).split(",")]
+    except ValueError:
+        raise GnomingError(f"--players takes table sizes such as {example}, got {spec!r}") from None
+    for size in sizes:
+        check_players(size)
+    twice = sorted({s for s in sizes if sizes.count(s) > 1})
+    if twice:
+        raise GnomingError(f"--players names a table size twice ({', '.join(map(str, twice))}): "
+                           f"give each once, got {spec!r}")
+    return tuple(sizes)
+
+
 def check_at_least(option: str, value: int | None, low: int) -> None:
     if value is not None and value < low:
         raise GnomingError(f"{option} must be >= {low}, got {value}")

@@ -147,16 +147,7 @@ def held_out(candidate, baseline, tables, games, seed, threads, workers, schedul
     from gnoming_sim.experiments.heldout import format_rows, held_out as run_held_out
     from gnoming_sim.kernel.policy import registry
 
-    try:
-        sizes = [int(t) for t in tables.split(",")]
-    except ValueError:
-        raise GnomingError(f"--players takes table sizes such as 3,4,5,7, got {tables!r}") from None
-    for size in sizes:
-        opt.check_players(size)
-    if len(set(sizes)) != len(sizes):
-        twice = sorted({s for s in sizes if sizes.count(s) > 1})
-        raise GnomingError(f"--players names a table size twice ({', '.join(map(str, twice))}): "
-                           f"give each once, got {tables!r}")
+    sizes = list(opt.table_sizes(tables))
     opt.check_seed(seed)
     opt.check_at_least("--games", games, 1)
     opt.check_range("--games", games, 1, opt.MAX_HELD_OUT_GAMES)
