@@ -14,7 +14,7 @@ class StrengthLadder(Study):
     template = "ladder/template.html"
     # deals per table without a Monte Carlo seat (played once per rotation); a table with one plays
     # fewer by its cost (experiments.ladder.deals_for), at least MIN_SLOW_DEALS
-    default_games = 1500
+    default_games = 1000
     quick_games = 60
 
     def design(self, ctx) -> list[Table]:
