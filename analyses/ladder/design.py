@@ -10,11 +10,18 @@ from ..framework.study import Table
 PLAYERS = (2, 4, 6)
 HEADLINE_PLAYERS = 4
 BOOTSTRAP = 1000
-QUICK_MIN_SLOW = 2   # --quick: a Monte Carlo table plays at least 2 deals (the full report: MIN_SLOW_DEALS)
+# --quick, a preview: a Monte Carlo table plays at least 2 deals (the full report: MIN_SLOW_DEALS),
+# and the bootstrap draws 200 replicates
+QUICK_MIN_SLOW = 2
+QUICK_BOOTSTRAP = 200
 
 
 def min_slow(quick: bool) -> int:
     return QUICK_MIN_SLOW if quick else ladder.MIN_SLOW_DEALS
+
+
+def bootstrap(quick: bool) -> int:
+    return QUICK_BOOTSTRAP if quick else BOOTSTRAP
 
 
 def pool(extra: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -23,7 +23,7 @@ class StrengthLadder(Study):
     def play(self, ctx, seed, tables, advance):
         names = tables[0].pool if tables else design.pool(ctx.strategies)
         return ladder.run(names, design.PLAYERS, ctx.cell_games(self), seed, ctx.rules, ctx.deck, ctx.threads,
-                          design.BOOTSTRAP, progress=lambda games, units: advance(games),
+                          design.bootstrap(ctx.quick), progress=lambda games, units: advance(games),
                           min_slow=design.min_slow(ctx.quick)).to_dict()
 
     def analyse(self, ctx, tables, data) -> StudyResult:
