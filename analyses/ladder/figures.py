@@ -10,10 +10,10 @@ from ..framework.study import FigureOut
 def ratings_figure(sizes: list[dict]) -> FigureOut:
     """Horizontal interval bars: strategies top to bottom by their rating at 4 players (else the largest
     table rated); a strategy far below the rest (random) is written, not drawn."""
-    names = _order(sizes)
-    fig, ax = new_figure(8.5, 0.42 * len(names) + 1.6)
-    offsets = np.linspace(-0.25, 0.25, len(sizes)) if len(sizes) > 1 else np.zeros(1)
     far, drawn = _far(sizes)
+    names = [n for n in _order(sizes) if n not in far]
+    fig, ax = new_figure(8.5, 0.42 * len(names) + 1.8)
+    offsets = np.linspace(-0.25, 0.25, len(sizes)) if len(sizes) > 1 else np.zeros(1)
     for off, size in zip(offsets, sizes):
         rows = {r["strategy"]: r for r in size["rows"]}
         ys, ms, lo, hi = [], [], [], []
@@ -33,8 +33,8 @@ def ratings_figure(sizes: list[dict]) -> FigureOut:
     ax.invert_yaxis()
     if far:
         text = "; ".join(f"{n}: " + ", ".join(f"{p}p {v:+.0f}" for p, v in far[n]) for n in far)
-        ax.text(0.01, 0.01, f"off the scale (far below): {text}", transform=ax.transAxes, fontsize=8,
-                color="#555555", ha="left", va="bottom")
+        ax.text(0.01, -0.16, f"not drawn, far below the rest: {text}", transform=ax.transAxes, fontsize=8,
+                color="#555555", ha="left", va="top")
     anchor = sizes[0]["anchor"] if sizes else "expert"
     style(ax, f"Strength ladder: Bradley-Terry rating, {anchor} = 0 (higher is stronger)",
           "rating, Elo scale (400 = odds of 10 to 1 in a pairwise result)", "")
