@@ -21,7 +21,7 @@ ALLOWED = {
     "search": {"game", "kernel", "batch"},  # rollouts, the MC bot, analyse (its intervals: batch.stats)
     "reference": {"game"},              # the referee shares no rule code with the kernel
     "batch": {"game", "kernel"},        # many games: runner, files, tallies, statistics
-    "tune": {"game", "kernel", "batch"},
+    "tune": {"game", "kernel", "batch", "search"},  # the learned player's targets are rollouts (search.targets)
     "experiments": {"game", "kernel", "batch", "search"},
     "analyses": {"game", "kernel", "search", "batch", "experiments"},
     "cli": {"game", "kernel", "search", "reference", "batch", "tune", "experiments", "analyses"},

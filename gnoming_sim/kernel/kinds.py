@@ -14,6 +14,7 @@ from typing import Callable
 KIND_RANDOM = 0
 KIND_HEURISTIC = 1
 KIND_MC = 2       # Monte Carlo: rollouts for its important decisions, the heuristic for the rest
+KIND_LEARNED = 3  # a fitted linear evaluator of every option (kernel.policy.learned), one ply
 
 _LOADERS: dict[int, Callable[[], Callable]] = {}
 

@@ -43,7 +43,7 @@ from gnoming_sim.game.rules import LAYOUT, ROUNDS
 from gnoming_sim.kernel.game_loop import play_game, play_one, score_round
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
-from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC, KIND_MC, M_BUDGET, M_WIDTH, N_PARAMS, decide, new_memo
+from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC, KIND_LEARNED, KIND_MC, M_BUDGET, M_WIDTH, N_PARAMS, decide, new_memo
 from gnoming_sim.kernel.rng import next_u64, seed_stream, shuffle_prefix
 from gnoming_sim.kernel.state import DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_DPTR, S_FINISHER, S_HAND, S_PENDING, \
     S_SEAT, S_SRC, new_table
@@ -75,8 +75,9 @@ def rollout_values(t, rules, s, card, src, opts, K, budget, peek):
         truth = start_truth(start, t.lay, t.draw, t.st[S_DPTR])
     else:
         truth = start.unseen
-    # every seat plays the base policy inside the rollouts
-    kinds = np.full(1, KIND_HEURISTIC, dtype=np.int64)
+    # every seat plays the base policy inside the rollouts: the heuristic with this seat's parameters (a
+    # learned seat's rollouts, the training targets of search.targets, play the learned family)
+    kinds = np.full(1, KIND_LEARNED if t.kinds[s] == KIND_LEARNED else KIND_HEURISTIC, dtype=np.int64)
     params = np.empty((1, N_PARAMS), dtype=np.float64)
     for j in range(N_PARAMS):
         params[0, j] = t.params[s, j]

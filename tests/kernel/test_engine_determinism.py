@@ -27,6 +27,15 @@ def test_threads_and_chunks_do_not_change_results(players):
     _same(base, simulate(threads=1, chunk_size=1000, **kw))
 
 
+@pytest.mark.parametrize("players", [2, 6])
+def test_learned_player_games_do_not_depend_on_threads(players):
+    """The learned player (every seat, and beside expert): identical games at 1 and 2 threads."""
+    for seats in (["learned"], (["learned", "expert"] * 3)[:players]):
+        kw = dict(players=players, strategies=seats, games=600, seed=12, rotate=True)
+        base = simulate(threads=1, **kw)
+        _same(base, simulate(threads=2, chunk_size=77, **kw))
+
+
 def test_a_game_depends_only_on_its_index():
     whole = simulate(players=4, games=200, seed=5)
     tail = simulate(players=4, games=50, seed=5, first_game=150)

@@ -28,6 +28,8 @@ from _observer_replay import DecisionChecker
     (3, ["cautious", "random", "builder"], RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False)),
     (6, ["rusher", "greedy", "random", "builder", "cautious", "greedy"], RuleConfig()),
     (4, ["mc", "expert", "random", "mc"], RuleConfig()),   # an MC seat's base decisions
+    (4, ["learned", "expert", "learned", "builder"], RuleConfig()),   # the learned player
+    (3, ["learned", "random", "learned"], RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False)),
 ])
 def test_decisions_depend_only_on_public_information(players, seats, rules):
     res = simulate(players=players, strategies=seats, games=12, seed=21, rules=rules, trace=True,

@@ -110,6 +110,14 @@ def test_every_house_rules_variant_agrees_with_the_referee(variant):
         assert c.bounces == 0
 
 
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_learned_player_plays_legally(players):
+    """The learned player beside heuristic seats (and alone at 2 players): the referee accepts every game."""
+    seats = ["learned", "expert", "learned", "builder", "random", "learned"][:players]
+    c = referee_check(players, 300, seed=60 + players, strategies=seats)
+    assert c.games == 300 and c.bounces > 0
+
+
 @pytest.mark.parametrize("players,rules", [(3, RuleConfig()), (4, RuleConfig(discard_draw_must_be_kept=False))])
 def test_monte_carlo_games_agree_with_the_referee(players, rules):
     """The MC bot (small budget) beside heuristic and random seats: the referee accepts every game."""

@@ -18,8 +18,9 @@ import numpy as np
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.kinds import KIND_HEURISTIC, KIND_MC, KIND_RANDOM
+from gnoming_sim.kernel.kinds import KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM
 from gnoming_sim.kernel.policy import heuristic as H
+from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH
 from gnoming_sim.kernel.rng import below
 from gnoming_sim.kernel.state import (
@@ -40,24 +41,27 @@ from gnoming_sim.kernel.step import legal_actions
 M_BUDGET = H.N_PARAMS      # rollouts per option per decision
 M_WIDTH = H.N_PARAMS + 1   # placements rolled out besides the base choice, no-keep and finishing
 MC_PARAM_NAMES = ("mc_budget", "mc_width")
-N_PARAMS = H.N_PARAMS + len(MC_PARAM_NAMES)
+# the learned family's weights (kernel.policy.learned) follow the Monte Carlo settings (0 for other kinds)
+L_W0 = H.N_PARAMS + len(MC_PARAM_NAMES)
+N_PARAMS = L_W0 + L.N_WEIGHTS
 N_MEMO_PLAN = H.N_MEMO_PLAN
 
-__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "M_BUDGET", "M_WIDTH", "MC_PARAM_NAMES", "N_PARAMS",
+__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "L_W0", "M_BUDGET", "M_WIDTH", "MC_PARAM_NAMES", "N_PARAMS",
            "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "decide"]
 
 Memo = namedtuple("Memo", ["plan", "scratch"])
 Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of every turn).
 
     plan    int64[N_MEMO_PLAN]    the pile top a draw decision planned for and where (MEMO_*)
-    scratch float64[N_SCRATCH]    the heuristic's per-layout precompute (kernel.policy.estimate)
+    scratch float64[N_MEMO_SCRATCH] the heuristic's per-layout precompute (kernel.policy.estimate), then
+                                  the learned family's feature buffer (kernel.policy.learned)
 """
 
 
 @jit(nrt=True)
 def new_memo():
     """A fresh :class:`Memo` (the table's ``memo``: :func:`gnoming_sim.kernel.state.new_table`)."""
-    return Memo(np.zeros(N_MEMO_PLAN, dtype=np.int64), np.zeros(N_SCRATCH, dtype=np.float64))
+    return Memo(np.zeros(N_MEMO_PLAN, dtype=np.int64), np.zeros(L.N_MEMO_SCRATCH, dtype=np.float64))
 
 
 @jit
@@ -93,6 +97,8 @@ def initial_flips(kind, params, rng, obs, out):
 @jit(inline="always")
 def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
+    if kind == KIND_LEARNED:
+        return L.draw_source(params, L_W0, obs, memo, legal)
     if kind != KIND_RANDOM:
         return H.draw_source(params, obs, memo, legal)
     return pick_uniform(rng, legal, N_SOURCES)
@@ -101,6 +107,8 @@ def draw_source(kind, params, rng, obs, memo, legal):
 @jit(inline="always")
 def placement(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to place ``card``, or ``CHOICE_NOKEEP``; ``legal`` int8[N_CHOICES]."""
+    if kind == KIND_LEARNED:
+        return L.placement(params, L_W0, obs, memo, card, legal)
     if kind != KIND_RANDOM:
         return H.placement(params, obs, memo, card, legal)
     return pick_uniform(rng, legal, N_CHOICES)
@@ -109,6 +117,8 @@ def placement(kind, params, rng, obs, memo, card, legal):
 @jit(inline="always")
 def bounce_target(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to bounce ``card`` onto, or ``CHOICE_STOP``; ``legal`` int8[N_CHOICES]."""
+    if kind == KIND_LEARNED:
+        return L.bounce_target(params, L_W0, obs, memo, card, legal)
     if kind != KIND_RANDOM:
         return H.bounce_target(params, obs, memo, card, legal)
     return pick_uniform(rng, legal, N_CHOICES)

@@ -22,14 +22,17 @@ say, that registers strategies without leaving them behind).
 from __future__ import annotations
 
 import contextlib
+import json
 import re
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 import numpy as np
 
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
-from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC, KIND_MC, KIND_RANDOM, MC_PARAM_NAMES, N_PARAMS
+from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM, MC_PARAM_NAMES, N_PARAMS
+from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
 from gnoming_sim.game.toml_io import read_toml
 from gnoming_sim.game.errors import GnomingError
 
@@ -53,7 +56,7 @@ MC_PARAM_HELP = {
 }
 MC_DEFAULTS = dict(mc_budget=16.0, mc_width=3.0)
 MC_BASE = "expert"   # the mc preset's base policy
-ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES
+ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES
 
 MAX_PARAM_ABS = 1e6   # a weight or a margin in points: far past any game's scores (a round is within +-200)
 # parameters that are choices, not weights: their allowed values
@@ -127,7 +130,27 @@ MC = (
               f"expert for the rest",
         TUNED[0]),
 )
-BUILTIN = PRESETS + TUNED + MC
+
+# The learned player's weights: fitted by `gnoming-sim train` (gnoming_sim/tune/learn.py), committed
+# here with their provenance (the run itself, its log and curve: tuning/learned/).
+LEARNED_WEIGHTS = Path(__file__).with_name("learned_weights.json")
+
+
+def learned_from_file(path=LEARNED_WEIGHTS, name: str = "learned", base: Strategy = TUNED[0]) -> Strategy:
+    """The learned strategy of a weights file (``{"weights": {name: value}, "provenance": ...}``): its
+    weights, and the base heuristic's parameters for the decisions it does not model."""
+    data = json.loads(Path(path).read_text())
+    weights = data["weights"]
+    missing = [w for w in WEIGHT_NAMES if w not in weights]
+    if missing:
+        raise GnomingError(f"{path}: weights missing: {', '.join(missing)}")
+    params = dict(base.params)
+    params.update({w: float(weights[w]) for w in WEIGHT_NAMES})
+    return Strategy(name, KIND_LEARNED, data.get("description", "learned linear evaluator, one ply"), params)
+
+
+LEARNED = (learned_from_file(),)
+BUILTIN = PRESETS + TUNED + MC + LEARNED
 
 class Registry:
     """Strategies by name: the built-ins (by default) and those registered since."""

@@ -1,0 +1,78 @@
+"""``gnoming-sim train``: fit the learned player's weights by expert iteration (:mod:`gnoming_sim.tune.learn`)."""
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from gnoming_sim.cli import group
+from gnoming_sim.cli import options as opt
+from gnoming_sim.cli.group import PROG, cli
+from gnoming_sim.game.errors import GnomingError
+
+MAX_ITERATIONS = 50
+MAX_TRAIN_GAMES = 1_000_000
+MAX_BUDGET = 10_000
+
+
+@cli.command()
+@click.option("--out", type=click.Path(), required=True, metavar="DIR",
+              help="Folder for weights.json (the learned strategy, with its provenance), log.csv and curve.png.")
+@click.option("--iterations", type=int, default=4, show_default=True, metavar="N",
+              help="Rounds of targets and fits; the first collects its targets under expert play.")
+@click.option("--games", type=int, default=3000, show_default=True, metavar="N",
+              help="Self-play rounds per table size per iteration.")
+@click.option("--players", "players_", default="2,4,6", show_default=True, metavar="P,...",
+              help="Table sizes of the training rounds.")
+@click.option("--budget", type=int, default=16, show_default=True, metavar="N", help="Rollouts per answer.")
+@click.option("--check-games", type=int, default=4000, show_default=True, metavar="N",
+              help="Validation games at 4 players after each iteration (the training curve).")
+@opt.seed
+@opt.threads
+@click.option("--force", is_flag=True, help="Replace the files of an earlier run in --out.")
+def train(out, iterations, games, players_, budget, check_games, seed, threads, force):
+    """Train the learned player: rollout values of every answer at sampled self-play decisions, a ridge
+    fit of the answers' differences on their features, repeated with the new player.
+
+    To make the result the `learned` preset, copy OUT/weights.json to
+    gnoming_sim/kernel/policy/learned_weights.json (`make train` does both)."""
+    from gnoming_sim.batch.safe_write import write_file
+    from gnoming_sim.tune import learn
+
+    opt.check_range("--iterations", iterations, 1, MAX_ITERATIONS)
+    opt.check_range("--games", games, 1, MAX_TRAIN_GAMES)
+    opt.check_range("--budget", budget, 1, MAX_BUDGET)
+    opt.check_range("--check-games", check_games, 4, MAX_TRAIN_GAMES)
+    opt.check_seed(seed)
+    opt.check_threads(threads)
+    try:
+        sizes = tuple(int(p) for p in players_.split(","))
+    except ValueError:
+        raise GnomingError(f"--players must be table sizes separated by commas, e.g. 2,4,6; got {players_!r}") from None
+    for p in sizes:
+        opt.check_players(p)
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise GnomingError(f"--out {out}: exists and is not a folder")
+    files = [folder / "weights.json", folder / "log.csv", folder / "curve.png"]
+    if not force and any(f.exists() for f in files):
+        raise GnomingError(f"--out {out}: holds an earlier run's files; pass --force to replace them")
+    folder.mkdir(parents=True, exist_ok=True)
+    cfg = learn.TrainConfig(iterations=iterations, games=games, players=sizes, budget=budget,
+                            check_games=check_games, seed=seed, threads=threads)
+    command = " ".join(["gnoming-sim"] + [shlex.quote(a) for a in sys.argv[1:]])
+    t0 = time.perf_counter()
+    weights = learn.train(cfg, progress=lambda line: click.echo(line, file=group.stderr()))
+    seconds = time.perf_counter() - t0
+    write_file(files[0], learn.weights_json(weights, cfg, command, seconds), "--out")
+    import pandas as pd
+
+    write_file(files[1], pd.DataFrame(cfg.log).to_csv(index=False), "--out")
+    write_file(files[2], learn.curve_png(cfg.log), "--out")
+    last = cfg.log[-1]
+    click.echo(f"{PROG} train: {iterations} iterations, {seconds:.0f} s; validation at 4 players: "
+               f"{last['margin_vs_expert_4p']:+.2f} [{last['lo']:+.2f}, {last['hi']:+.2f}] points per game vs expert "
+               f"(95%, n = {last['check_games']} games; lower is better); wrote {', '.join(map(str, files))}")

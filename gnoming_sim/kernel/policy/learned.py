@@ -1,0 +1,362 @@
+"""The learned family (``KIND_LEARNED``): a linear evaluator of every option, fitted to rollout values.
+
+Each option of a placement (a position for the card in hand, or not keeping it), of a bounce (a
+position, or stopping) and of a draw source (a discard pile, or the draw pile) is described by a
+short feature vector computed from the decider's observation only (:class:`gnoming_sim.kernel.state.Obs`:
+its layout as seen, the others' face-up cards and face-down counts, card counting over ``unknown``),
+and valued by a dot product with the strategy's weights: the predicted change of *its round score
+minus the mean round score of the others* (lower is better).  The player takes the option of the
+lowest value: one ply, no rollout, at heuristic speed.
+
+* Placement and bounce features (``F_*``, :func:`place_features`): the heuristic's card-counted
+  estimate change (:func:`gnoming_sim.kernel.policy.estimate.quick_delta`, with the base heuristic's
+  pair and mulligan credit), revealing a face-down card and how that interacts with tempo (the
+  rivals' face-down cards, the final lap), finishing (its gap to the best visible rival, the rivals'
+  face-down cards, the table size), what the discard hands the next player (its cost, whether it
+  pairs with their face-up cards, a hazard's flips), and open pairs made or broken.
+* Draw-source features (``G_*``): a discard pile is worth the value of its card's best placement; the
+  draw pile the expectation, over the unseen cards (card counting), of a blind card's best answer;
+  plus a few corrections for the draw pile.
+
+The weights (``params[w0:w0 + N_WEIGHTS]``, ``w0`` = :data:`gnoming_sim.kernel.policy.dispatch.L_W0`)
+are fitted by ``gnoming-sim train`` (:mod:`gnoming_sim.tune.learn`) to the option values of Monte
+Carlo rollouts, and committed with their provenance in ``tuning/learned/``.  The decisions it does not
+model (the initial flips, the discard pile, a hazard flip) are the base heuristic's, whose parameters
+sit in the same vector (``params[:H.N_PARAMS]``).
+"""
+from __future__ import annotations
+
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.game.observation import (
+    CHOICE_NOKEEP,
+    O_FINISHER,
+    O_ME,
+    O_MULLIGAN_LIMIT,
+    O_MULLIGANS_PER_LINE,
+    O_PLAYERS,
+    O_TOP0,
+    SRC_DRAW,
+    U_COST,
+    U_COUNT,
+)
+from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.policy import heuristic as H
+from gnoming_sim.kernel.policy.estimate import N_SCRATCH, estimate, pair_value, quick_delta
+from gnoming_sim.kernel.scoring import LINES, card_cost, line_match_value, mulligan_allowed
+
+# placement / bounce option features
+F_DELTA = 0          # the heuristic's estimate change (pair and mulligan credit of the base heuristic)
+F_HID = 1            # the position was face down (the card there is revealed and discarded)
+F_HID_EU = 2         # ... times the mean cost of an unseen card
+F_HID_OFD = 3        # ... times the rivals' fewest face-down cards
+F_HID_FINAL = 4      # ... in the final lap (somebody has finished)
+F_HID_LAST1 = 5      # ... leaving exactly one face-down card (a hazard cannot flip it)
+F_FIN = 6            # this move finishes the round
+F_FIN_GAP = 7        # ... times (own estimate - best rival's estimate), clipped to +-30
+F_FIN_LOW = 8        # ... and the own estimate is at most the best rival's
+F_FIN_OFD = 9        # ... times the rivals' mean face-down cards
+F_FIN_P = 10         # ... times (players - 2)
+F_GIFT_COST = 11     # the discarded card's cost, when it is known (the next player may take it)
+F_GIFT_GOOD = 12     # ... it is a negative card or a mulligan
+F_GIFT_PAIRS = 13    # ... it pairs with a face-up card of the next player
+F_HAZ_GIVE = 14      # a hazard leaves the layout: the rivals who may flip
+F_NOKEEP = 15        # not keeping the card in hand (or stopping a bounce)
+F_OPEN_PAIRS = 16    # change of the values of pairs with one face-down card in the lines through q
+F_DELTA_FINAL = 17   # F_DELTA in the final lap
+F_HID_MOFD = 18      # F_HID times the rivals' mean face-down cards
+F_DELTA_HID = 19     # F_DELTA when the position was face down
+F_PAIRS = 20         # change of the pair values of the unmatched lines through q
+F_OPEN_ODDS = 21     # change of the chance that a random unseen card completes an open pair through q
+NF_P = 22
+FEATURE_NAMES = ("delta", "hid", "hid_eu", "hid_min_rival_fd", "hid_final", "hid_last1", "fin", "fin_gap",
+                 "fin_lowest", "fin_mean_rival_fd", "fin_players", "gift_cost", "gift_good", "gift_pairs",
+                 "hazard_give", "nokeep", "open_pairs", "delta_final", "hid_mean_rival_fd", "delta_hid", "pairs",
+                 "open_odds")
+
+# draw-source option features
+G_VALUE = 0          # the option's value: a pile card's best placement, or the blind draw's expectation
+G_DRAW = 1           # the draw pile
+G_DRAW_FINAL = 2     # ... in the final lap
+G_DRAW_FD = 3        # ... times own face-down cards
+G_DRAW_EU = 4        # ... times the mean cost of an unseen card
+G_PILE_MULL = 5      # taking a mulligan from a pile
+NF_S = 6
+SOURCE_FEATURE_NAMES = ("value", "draw", "draw_final", "draw_fd", "draw_eu", "pile_mulligan")
+N_WEIGHTS = NF_P + NF_S
+WEIGHT_NAMES = tuple("place." + n for n in FEATURE_NAMES) + tuple("source." + n for n in SOURCE_FEATURE_NAMES)
+
+FB = N_SCRATCH                   # the feature buffer in Memo.scratch, after the heuristic's precompute
+N_MEMO_SCRATCH = N_SCRATCH + NF_P
+GAP_CLIP = 30.0
+INF = 1e18
+
+
+@jit(inline="always")
+def context(pub, vis, fd, eu):
+    """What every option of one decision shares: (rivals' fewest and mean face-down cards, best rival
+    estimate, final lap 0/1, rivals who could flip for a hazard, the next seat)."""
+    me = pub[O_ME]
+    P = pub[O_PLAYERS]
+    mpl = pub[O_MULLIGANS_PER_LINE]
+    min_ofd = 99
+    sum_ofd = 0
+    best = INF
+    flippable = 0
+    for o in range(P):
+        if o == me:
+            continue
+        f = fd[o]
+        sum_ofd += f
+        if f < min_ofd:
+            min_ofd = f
+        if f >= HAZARD_FLIP_MIN_FACE_DOWN:
+            flippable += 1
+        e = estimate(vis[o], -1, 0, eu, mpl, 0.0, 0.0)
+        if e < best:
+            best = e
+    final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
+    return 1.0 * min_ofd, sum_ofd / (P - 1), best, final, 1.0 * flippable, (me + 1) % P
+
+
+@jit(inline="always")
+def _gift(buf, c, nxt_row, flippable):
+    """The features of the card an option discards (known ``c``; NO_CARD: not known)."""
+    if c == NO_CARD:
+        return
+    if c == HAZARD:
+        buf[FB + F_HAZ_GIVE] = flippable
+        return
+    buf[FB + F_GIFT_COST] = card_cost(c)
+    if c == MULLIGAN or c < 0:
+        buf[FB + F_GIFT_GOOD] = 1.0
+    pairs = 0.0
+    if c == MULLIGAN:
+        pairs = 1.0
+    else:
+        for x in range(LAYOUT):
+            if nxt_row[x] == c:
+                pairs = 1.0
+    buf[FB + F_GIFT_PAIRS] = pairs
+
+
+@jit(inline="always")
+def _lines_through(row, q, c, mpl, unknown):
+    """(pair values of the unmatched lines, values of the pairs with exactly one face-down card, the
+    chance that one random unseen card completes one of those) over the row and column through q,
+    with ``c`` put at q (``c`` NO_CARD: as is)."""
+    pairs = 0.0
+    open_v = 0.0
+    odds = 0.0
+    n = unknown[U_COUNT]
+    for li in (q // 3, 3 + q % 3):
+        a = LINES[li, 0]
+        b = LINES[li, 1]
+        d = LINES[li, 2]
+        x = c if (a == q and c != NO_CARD) else row[a]
+        y = c if (b == q and c != NO_CARD) else row[b]
+        z = c if (d == q and c != NO_CARD) else row[d]
+        hidden = (x == HIDDEN) + (y == HIDDEN) + (z == HIDDEN)
+        if hidden == 0 and line_match_value(x, y, z, mpl) >= 0:
+            continue
+        v = pair_value(x, y, z, mpl)
+        pairs += v
+        if hidden == 1 and v > 0:
+            open_v += v
+            if n > 0:
+                odds += (unknown[v + SLOT_OFFSET] + unknown[MULLIGAN + SLOT_OFFSET]) / n
+    return pairs, open_v, odds
+
+
+@jit(inline="always")
+def place_features(buf, prm, pub, vis, fd, unknown, scratch, row, eu, q, c, min_ofd, mean_ofd, best_opp,
+                   final, flippable, nxt):
+    """Write the features of putting ``c`` at ``q`` (q = LAYOUT: not keeping it) into
+    ``buf[FB:FB + NF_P]``; ``scratch`` holds this layout's :func:`H.prepare_me`."""
+    for i in range(NF_P):
+        buf[FB + i] = 0.0
+    nxt_row = vis[nxt]
+    if q >= LAYOUT:
+        buf[FB + F_NOKEEP] = 1.0
+        _gift(buf, c, nxt_row, flippable)
+        return
+    mpl = pub[O_MULLIGANS_PER_LINE]
+    d = quick_delta(row, q, c, scratch, eu, mpl, prm[H.H_PAIR], prm[H.H_MULLIGAN])
+    buf[FB + F_DELTA] = d
+    buf[FB + F_DELTA_FINAL] = d * final
+    p1, o1, d1 = _lines_through(row, q, c, mpl, unknown)
+    p0, o0, d0 = _lines_through(row, q, NO_CARD, mpl, unknown)
+    buf[FB + F_PAIRS] = p1 - p0
+    buf[FB + F_OPEN_PAIRS] = o1 - o0
+    buf[FB + F_OPEN_ODDS] = d1 - d0
+    old = row[q]
+    if old == HIDDEN:
+        my_fd = fd[pub[O_ME]]
+        buf[FB + F_HID] = 1.0
+        buf[FB + F_HID_EU] = eu
+        buf[FB + F_HID_OFD] = min_ofd
+        buf[FB + F_HID_MOFD] = mean_ofd
+        buf[FB + F_HID_FINAL] = final
+        buf[FB + F_DELTA_HID] = d
+        if my_fd == 2:
+            buf[FB + F_HID_LAST1] = 1.0
+        if my_fd == 1 and pub[O_FINISHER] < 0:
+            gap = estimate(row, q, c, eu, mpl, 0.0, 0.0) - best_opp
+            buf[FB + F_FIN] = 1.0
+            buf[FB + F_FIN_GAP] = min(GAP_CLIP, max(-GAP_CLIP, gap))
+            buf[FB + F_FIN_LOW] = 1.0 if gap <= 0.0 else 0.0
+            buf[FB + F_FIN_OFD] = mean_ofd
+            buf[FB + F_FIN_P] = pub[O_PLAYERS] - 2.0
+    else:
+        _gift(buf, old, nxt_row, flippable)
+
+
+@jit(inline="always")
+def _dot(buf, prm, w0, n):
+    v = 0.0
+    for i in range(n):
+        v += prm[w0 + i] * buf[FB + i]
+    return v
+
+
+@jit(inline="always")
+def _best_answer(prm, w0, obs, scratch, row, eu, c, legal, use_mask, may_decline, ctx):
+    """(lowest value, answer) over the positions for ``c`` (those ``legal`` allows if ``use_mask``) and,
+    if ``may_decline``, not keeping it."""
+    pub = obs.pub
+    min_ofd, mean_ofd, best_opp, final, flippable, nxt = ctx
+    best = INF
+    best_q = -1
+    last = LAYOUT + 1 if may_decline else LAYOUT
+    for q in range(last):
+        if q < LAYOUT and use_mask and not legal[q]:
+            continue
+        place_features(scratch, prm, pub, obs.vis, obs.fd, obs.unknown, scratch, row, eu, q, c, min_ofd, mean_ofd, best_opp,
+                       final, flippable, nxt)
+        v = _dot(scratch, prm, w0, NF_P)
+        if v < best:
+            best = v
+            best_q = q
+    return best, best_q
+
+
+@jit
+def placement(prm, w0, obs, memo, card, legal):
+    """The answer of the lowest value for ``card`` (a position, or ``CHOICE_NOKEEP`` when legal)."""
+    H.prepare_me(prm, obs, memo, True)
+    pub = obs.pub
+    eu = H.unseen_mean(obs.unknown, prm)
+    ctx = context(pub, obs.vis, obs.fd, eu)
+    v, q = _best_answer(prm, w0, obs, memo.scratch, obs.vis[pub[O_ME]], eu, card, legal, True,
+                        legal[CHOICE_NOKEEP] != 0, ctx)
+    return q if q < LAYOUT else CHOICE_NOKEEP
+
+
+@jit
+def bounce_target(prm, w0, obs, memo, card, legal):
+    """The bounce of the lowest value (a position not filled this turn), or stopping (``CHOICE_STOP``)."""
+    H.prepare_me(prm, obs, memo, False)
+    pub = obs.pub
+    eu = H.unseen_mean(obs.unknown, prm)
+    ctx = context(pub, obs.vis, obs.fd, eu)
+    v, q = _best_answer(prm, w0, obs, memo.scratch, obs.vis[pub[O_ME]], eu, card, legal, True, True, ctx)
+    return q
+
+
+@jit(inline="always")
+def _mulligan_fits(row, pub):
+    n = 0
+    for q in range(LAYOUT):
+        if row[q] == MULLIGAN:
+            n += 1
+    return mulligan_allowed(n, pub[O_MULLIGAN_LIMIT])
+
+
+@jit(inline="always")
+def source_features(buf, value, is_draw, final, my_fd, eu, card):
+    """The features of a draw-source option (its ``value`` from the placement model) into ``buf[FB:FB + NF_S]``."""
+    for i in range(NF_S):
+        buf[FB + i] = 0.0
+    buf[FB + G_VALUE] = value
+    if is_draw:
+        buf[FB + G_DRAW] = 1.0
+        buf[FB + G_DRAW_FINAL] = final
+        buf[FB + G_DRAW_FD] = my_fd
+        buf[FB + G_DRAW_EU] = eu
+    elif card == MULLIGAN:
+        buf[FB + G_PILE_MULL] = 1.0
+
+
+@jit(inline="always")
+def source_values(prm, w0, obs, memo, legal):
+    """(pile 0's value, pile 1's, the draw pile's) under the placement model (INF where not legal):
+    a pile is worth its card's best placement, the draw pile the card-counted expectation of a
+    blind card's best answer (keeping it where it fits, or not)."""
+    H.prepare_me(prm, obs, memo, True)
+    pub = obs.pub
+    eu = H.unseen_mean(obs.unknown, prm)
+    ctx = context(pub, obs.vis, obs.fd, eu)
+    row = obs.vis[pub[O_ME]]
+    scratch = memo.scratch
+    mfits = _mulligan_fits(row, pub)
+    v0 = INF
+    v1 = INF
+    for k in range(2):
+        top = pub[O_TOP0 + k]
+        if not legal[1 + k] or top == NO_CARD:
+            continue
+        if top == MULLIGAN and not mfits:
+            continue
+        v, q = _best_answer(prm, w0, obs, scratch, row, eu, top, legal, False, False, ctx)
+        if k == 0:
+            v0 = v
+        else:
+            v1 = v
+    unknown = obs.unknown
+    n = unknown[U_COUNT]
+    vd = 0.0
+    if n > 0:
+        for sl in range(U_COST + 1, N_SLOTS):
+            cnt = unknown[sl]
+            if cnt <= 0:
+                continue
+            c = sl - SLOT_OFFSET
+            if c == MULLIGAN and not mfits:   # it cannot be kept: thrown away
+                place_features(scratch, prm, pub, obs.vis, obs.fd, obs.unknown, scratch, row, eu, LAYOUT, c, ctx[0], ctx[1],
+                               ctx[2], ctx[3], ctx[4], ctx[5])
+                v = _dot(scratch, prm, w0, NF_P)
+            else:
+                v, q = _best_answer(prm, w0, obs, scratch, row, eu, c, legal, False, True, ctx)
+            vd += cnt * v
+        vd /= n
+    return v0, v1, vd
+
+
+@jit
+def draw_source(prm, w0, obs, memo, legal):
+    """The draw source of the lowest value: ``SRC_DRAW`` or 1 + pile."""
+    v0, v1, vd = source_values(prm, w0, obs, memo, legal)
+    pub = obs.pub
+    eu = H.unseen_mean(obs.unknown, prm)
+    final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
+    my_fd = 1.0 * obs.fd[pub[O_ME]]
+    buf = memo.scratch
+    ws = w0 + NF_P
+    source_features(buf, vd, True, final, my_fd, eu, NO_CARD)
+    best = _dot(buf, prm, ws, NF_S)
+    src = SRC_DRAW
+    for k in range(2):
+        v = v0 if k == 0 else v1
+        if v >= INF:
+            continue
+        source_features(buf, v, False, final, my_fd, eu, pub[O_TOP0 + k])
+        s = _dot(buf, prm, ws, NF_S)
+        if s < best:
+            best = s
+            src = 1 + k
+    return src
+
+
+__all__ = ["NF_P", "NF_S", "N_WEIGHTS", "WEIGHT_NAMES", "FEATURE_NAMES", "SOURCE_FEATURE_NAMES",
+           "N_MEMO_SCRATCH", "FB", "context", "place_features", "source_features", "source_values",
+           "placement", "bounce_target", "draw_source"]

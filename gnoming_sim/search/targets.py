@@ -1,0 +1,162 @@
+"""Training targets for the learned player: option features and their rollout values at self-play decisions.
+
+:func:`collect_batch` plays one round of each of G games (round ``game % 3``, its starter rotating as
+in a game) with the given seats, through the action-level API (:mod:`gnoming_sim.kernel.step`), and at
+a random sample of the placement and draw-source decisions that have at least two legal answers it
+writes, for every legal answer, the learned family's features (:mod:`gnoming_sim.kernel.policy.learned`,
+from the decider's observation only) and the answer's value by Monte Carlo rollouts from that
+observation (:func:`gnoming_sim.search.bot.rollout_values`: the mean over ``budget`` determinized
+rollouts, common random numbers across the answers, of the decider's round score minus the mean of
+the others', every seat playing the decider's base heuristic inside the rollouts).  Then the seat's
+own strategy decides and the round goes on.  Games are independent (own streams from (seed, game)),
+so the targets are identical at any thread count.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from gnoming_sim.game.cards import NO_CARD
+from gnoming_sim.game.observation import N_CHOICES, N_SOURCES, O_FINISHER, O_ME, O_TOP0
+from gnoming_sim.game.rules import LAYOUT, ROUNDS
+from gnoming_sim.kernel.game_loop import deal_game
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.policy import heuristic as H
+from gnoming_sim.kernel.policy import learned as L
+from gnoming_sim.kernel.policy.dispatch import L_W0, decide, new_memo
+from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream, uniform01
+from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, N_ST, RNG_WORDS, S_HAND, S_PENDING, \
+    S_SEAT, S_SRC, new_table
+from gnoming_sim.kernel.step import legal_actions, step, start_round
+from gnoming_sim.search.bot import rollout_values
+
+STREAM_SAMPLE = 40   # which decisions are sampled (beside the games' and the rollouts' streams)
+NF = max(L.NF_P, L.NF_S)
+MAX_OPTIONS = N_CHOICES
+
+
+@jit(nrt=True)
+def _option_features(t, rules, s, kind, opts, K, feats):
+    """The learned features of answers ``opts[:K]`` of seat s's pending decision into ``feats[k]``."""
+    obs = t.obs
+    memo = t.memo
+    prm = t.params[s]
+    pub = obs.pub
+    eu = H.unseen_mean(obs.unknown, prm)
+    if kind == DEC_SOURCE:
+        v0, v1, vd = L.source_values(prm, L_W0, obs, memo, t.legal)
+        final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
+        my_fd = 1.0 * obs.fd[pub[O_ME]]
+        for k in range(K):
+            a = opts[k]
+            if a == 0:
+                L.source_features(memo.scratch, vd, True, final, my_fd, eu, NO_CARD)
+            else:
+                L.source_features(memo.scratch, v0 if a == 1 else v1, False, final, my_fd, eu, pub[O_TOP0 + a - 1])
+            for j in range(L.NF_S):
+                feats[k, j] = memo.scratch[L.FB + j]
+        return
+    H.prepare_me(prm, obs, memo, True)
+    ctx = L.context(pub, obs.vis, obs.fd, eu)
+    row = obs.vis[pub[O_ME]]
+    card = t.st[S_HAND]
+    for k in range(K):
+        L.place_features(memo.scratch, prm, pub, obs.vis, obs.fd, obs.unknown, memo.scratch, row, eu, opts[k], card, ctx[0],
+                         ctx[1], ctx[2], ctx[3], ctx[4], ctx[5])
+        for j in range(L.NF_P):
+            feats[k, j] = memo.scratch[L.FB + j]
+
+
+@jit(nrt=True)
+def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, srng, feats, vals, nopt, dkind,
+                  dseat):
+    """Play round r from ``order``; write up to ``feats.shape[0]`` sampled decisions; return how many."""
+    start_round(t, rules, r, starter, order, deck_counts)
+    cap = feats.shape[0]
+    n = 0
+    opts = np.empty(MAX_OPTIONS, dtype=np.int64)
+    while t.st[S_PENDING] != DEC_NONE:
+        kind = t.st[S_PENDING]
+        if n < cap and (kind == DEC_PLACE or kind == DEC_SOURCE) and uniform01(srng) < p_sample:
+            s = t.st[S_SEAT]
+            legal_actions(t, rules)
+            K = 0
+            last = N_SOURCES if kind == DEC_SOURCE else N_CHOICES
+            for a in range(last):
+                if t.legal[a]:
+                    opts[K] = a
+                    K += 1
+            if K >= 2:
+                _option_features(t, rules, s, kind, opts, K, feats[n])
+                if kind == DEC_SOURCE:
+                    v = rollout_values(t, rules, s, NO_CARD, -1, opts, K, budget, False)
+                else:
+                    v = rollout_values(t, rules, s, t.st[S_HAND], t.st[S_SRC], opts, K, budget, False)
+                for k in range(K):
+                    vals[n, k] = v[k]
+                nopt[n] = K
+                dkind[n] = kind
+                dseat[n] = s
+                n += 1
+        step(t, rules, decide(t, rules))
+    return n
+
+
+@jit(parallel=True, nrt=True)
+def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, budget,
+                  p_sample, out):
+    """Round ``(first_game + i) % 3`` of game first_game + i, for every row i of ``seat_strategy``
+    (int16[G, P]); ``out`` = (feats float64[G, cap, MAX_OPTIONS, NF], vals float64[G, cap, MAX_OPTIONS],
+    nopt int64[G, cap], dkind int64[G, cap], dseat int64[G, cap]).  Decisions are sampled with
+    probability ``p_sample`` each, at most ``cap`` per game."""
+    feats, vals, nopt, dkind, dseat = out
+    N = deck.shape[0]
+    for i in prange(seat_strategy.shape[0]):
+        game = first_game + i
+        t = new_table(players, N, kinds, params, seat_strategy[i], np.empty((0, 4), dtype=np.int32), new_memo())
+        order = np.empty((ROUNDS, N), dtype=np.int8)
+        deal_game(game, seed, deck, order, t.rng)
+        seed_stream(t.rng, seed, game, STREAM_PLAY)
+        for j in range(N_ST):
+            t.st[j] = 0
+        t.tn[0] = 0
+        srng = np.empty(RNG_WORDS, dtype=np.uint64)
+        seed_stream(srng, seed, game, STREAM_SAMPLE)
+        r = game % ROUNDS
+        collect_round(t, rules, r, r % players, order[r], deck_counts, budget, p_sample, srng, feats[i],
+                      vals[i], nopt[i], dkind[i], dseat[i])
+
+
+def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p_sample: float = 0.15,
+            cap: int = 12, first_game: int = 0, rules=None, deck=None, threads: int | None = None) -> dict:
+    """Sampled decisions of ``games`` rounds at ``players`` seats (one strategy or one per seat, seats
+    rotating per game): ``{"kind", "players", "nopt", "feats", "vals"}``, one row per decision (the
+    placement rows' features are ``feats[:, :, :NF_P]``, the source rows' ``feats[:, :, :NF_S]``)."""
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.rules import RuleConfig
+    from gnoming_sim.kernel.engine import deck_counts, numba_threads, parallel_chunks, seat_table
+    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
+
+    rules = rules or RuleConfig()
+    deck = deck or PUBLISHED
+    distinct, table = seat_table(players, strategies, games, first_game, rotate=True)
+    kinds = np.array([s.kind for s in distinct], dtype=np.int64)
+    params = np.zeros((len(distinct), N_PARAMS), dtype=np.float64)
+    for j, s in enumerate(distinct):
+        params[j] = s.param_vector()
+    deck_arr = deck.to_array()
+    counts = deck_counts(deck_arr)
+    out = (np.zeros((games, cap, MAX_OPTIONS, NF)), np.zeros((games, cap, MAX_OPTIONS)),
+           np.zeros((games, cap), dtype=np.int64), np.zeros((games, cap), dtype=np.int64),
+           np.zeros((games, cap), dtype=np.int64))
+    with numba_threads(threads), parallel_chunks(1):
+        collect_batch(first_game, np.uint64(seed), players, kinds, params, table, rules.to_array(), deck_arr,
+                      counts, budget, p_sample, out)
+    feats, vals, nopt, dkind, _ = out
+    keep = nopt.reshape(-1) > 0
+    return {"kind": dkind.reshape(-1)[keep], "players": np.full(int(keep.sum()), players, dtype=np.int64),
+            "nopt": nopt.reshape(-1)[keep], "feats": feats.reshape(-1, MAX_OPTIONS, NF)[keep],
+            "vals": vals.reshape(-1, MAX_OPTIONS)[keep]}
+
+
+__all__ = ["collect", "collect_batch", "collect_round", "NF", "MAX_OPTIONS", "LAYOUT"]

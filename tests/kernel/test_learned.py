@@ -1,0 +1,107 @@
+"""The learned player (KIND_LEARNED): its features, its weights file, its decisions."""
+import json
+
+import numpy as np
+import pytest
+
+from gnoming_sim.game.cards import HIDDEN, MULLIGAN, NO_CARD
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.observation import N_OBS, O_FINISHER, O_ME, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, \
+    O_PLAYERS, U_COST, U_COUNT
+from gnoming_sim.game.cards import N_SLOTS, SLOT_OFFSET
+from gnoming_sim.kernel.engine import simulate
+from gnoming_sim.kernel.policy import learned as L
+from gnoming_sim.kernel.policy import registry
+from gnoming_sim.kernel.policy.dispatch import KIND_LEARNED, L_W0, N_PARAMS, new_memo
+from gnoming_sim.kernel.policy import heuristic as H
+from gnoming_sim.kernel.state import Obs
+
+
+def _obs(rows, fd=None, finisher=-1):
+    P = len(rows)
+    vis = np.array(rows, dtype=np.int8)
+    pub = np.zeros(N_OBS, dtype=np.int64)
+    pub[O_ME] = 0
+    pub[O_PLAYERS] = P
+    pub[O_FINISHER] = finisher
+    pub[O_MULLIGAN_LIMIT] = 1
+    pub[O_MULLIGANS_PER_LINE] = 1
+    fd = np.array([(r == HIDDEN).sum() for r in vis] if fd is None else fd, dtype=np.int64)
+    unknown = np.zeros(N_SLOTS, dtype=np.int64)
+    for v in (3, 4, 5, 6, 7, 8):
+        unknown[v + SLOT_OFFSET] = 4
+    unknown[U_COUNT] = 24
+    unknown[U_COST] = 4 * (3 + 4 + 5 + 6 + 7 + 8)
+    return Obs(pub, vis, fd, unknown, np.zeros(P, dtype=np.int64))
+
+
+def _features(obs, q, c):
+    prm = registry.get("learned").param_vector()
+    memo = new_memo()
+    H.prepare_me(prm, obs, memo, False)
+    eu = H.unseen_mean(obs.unknown, prm)
+    ctx = L.context(obs.pub, obs.vis, obs.fd, eu)
+    L.place_features(memo.scratch, prm, obs.pub, obs.vis, obs.fd, obs.unknown, memo.scratch, obs.vis[0], eu, q, c,
+                     *ctx)
+    return dict(zip(L.FEATURE_NAMES, memo.scratch[L.FB:L.FB + L.NF_P]))
+
+
+H_ = HIDDEN
+
+
+def test_not_keeping_marks_only_the_gift():
+    obs = _obs([[5, 5, H_, 3, 4, 6, 7, 8, 3], [H_] * 9])
+    f = _features(obs, 9, -2)
+    assert f["nokeep"] == 1 and f["gift_cost"] == -2 and f["gift_good"] == 1
+    assert all(v == 0 for k, v in f.items() if k not in ("nokeep", "gift_cost", "gift_good", "gift_pairs"))
+
+
+def test_placing_over_the_last_face_down_card_finishes():
+    obs = _obs([[5, 5, H_, 3, 4, 6, 7, 8, 3], [H_] * 9])
+    f = _features(obs, 2, 5)
+    assert f["fin"] == 1 and f["hid"] == 1
+    # the row 5 5 5 matches: the own estimate is far below the rival's nine unseen cards
+    assert f["fin_gap"] < 0 and f["fin_lowest"] == 1
+    assert f["delta"] < 0
+
+
+def test_an_open_pair_made_and_its_odds():
+    obs = _obs([[5, H_, H_, 3, H_, 6, 7, 8, H_], [H_] * 9])
+    f = _features(obs, 3, 5)   # 5 at position 3 pairs with the 5 above it: column 0 = 5, 5, 7 (no hidden)
+    assert f["open_pairs"] == 0
+    f = _features(obs, 0, 3)   # replaces the 5: nothing open either way in row 0 (5 H H: no pair)
+    assert f["gift_cost"] == 5
+    obs = _obs([[5, H_, H_, H_, H_, H_, 7, 8, H_], [H_] * 9])
+    f = _features(obs, 1, 5)   # row 0 becomes 5 5 H: an open pair of 5s, 4 fives unseen of 24
+    assert f["open_pairs"] == 5 and f["open_odds"] == pytest.approx(4 / 24)
+
+
+def test_the_weights_file_holds_every_weight_with_provenance():
+    data = json.loads(registry.LEARNED_WEIGHTS.read_text())
+    assert set(data["weights"]) == set(L.WEIGHT_NAMES)
+    assert "command" in data["provenance"]
+    s = registry.get("learned")
+    assert s.kind == KIND_LEARNED
+    v = s.param_vector()
+    assert v.shape == (N_PARAMS,)
+    np.testing.assert_array_equal(v[L_W0:], [data["weights"][n] for n in L.WEIGHT_NAMES])
+    # the decisions it does not model are expert's
+    np.testing.assert_array_equal(v[:H.N_PARAMS], registry.get("expert").param_vector()[:H.N_PARAMS])
+
+
+def test_a_weights_file_missing_a_weight_is_refused(tmp_path):
+    p = tmp_path / "w.json"
+    p.write_text(json.dumps({"weights": {"place.delta": 1.0}}))
+    with pytest.raises(GnomingError, match="weights missing"):
+        registry.learned_from_file(p)
+
+
+def test_the_weights_change_the_decisions():
+    """Turning the finishing weights around makes it finish in other rounds: the weights are read."""
+    base = registry.get("learned")
+    params = dict(base.params)
+    params["place.fin"] = 100.0   # never finish while another answer exists
+    never = registry.Strategy("learned-never-finishes", KIND_LEARNED, "test", params)
+    a = simulate(players=4, strategies=base, games=200, seed=3)
+    b = simulate(players=4, strategies=never, games=200, seed=3)
+    assert not np.array_equal(a.totals, b.totals)
