@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 export NUMBA_CACHE_DIR
 
-.PHONY: setup test test-fast test-nojit bench report golden clean
+.PHONY: setup test test-fast test-nojit bench report golden train clean
 
 setup: $(STAMP)
 
@@ -31,6 +31,12 @@ test-nojit: $(STAMP)
 # rewrite tests/golden/fingerprints.json: only when behaviour is meant to change (say why in the commit)
 golden: $(STAMP)
 	$(VENV)/bin/python tests/golden/_golden.py --write
+
+# re-train the learned player (tuning/learned/run.sh: about N minutes on 2 cores) and install its weights as the
+# `learned` preset; commit tuning/learned/ and gnoming_sim/kernel/policy/learned_weights.json together
+train: $(STAMP)
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/learned/run.sh
+	cp tuning/learned/weights.json gnoming_sim/kernel/policy/learned_weights.json
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py

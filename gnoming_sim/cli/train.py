@@ -23,7 +23,7 @@ MAX_BUDGET = 10_000
               help="Folder for weights.json (the learned strategy, with its provenance), log.csv and curve.png.")
 @click.option("--iterations", type=int, default=4, show_default=True, metavar="N",
               help="Rounds of targets and fits; the first collects its targets under expert play.")
-@click.option("--games", type=int, default=3000, show_default=True, metavar="N",
+@click.option("--games", type=int, default=2000, show_default=True, metavar="N",
               help="Self-play rounds per table size per iteration.")
 @click.option("--players", "players_", default="2,4,6", show_default=True, metavar="P,...",
               help="Table sizes of the training rounds.")

@@ -17,7 +17,7 @@ import numpy as np
 from numba import prange
 
 from gnoming_sim.game.cards import NO_CARD
-from gnoming_sim.game.observation import N_CHOICES, N_SOURCES, O_FINISHER, O_ME, O_TOP0
+from gnoming_sim.game.observation import N_CHOICES, N_SOURCES, O_FINISHER, O_ME, O_PLAYERS, O_TOP0
 from gnoming_sim.game.rules import LAYOUT, ROUNDS
 from gnoming_sim.kernel.game_loop import deal_game
 from gnoming_sim.kernel.jit import jit
@@ -44,7 +44,8 @@ def _option_features(t, rules, s, kind, opts, K, feats):
     pub = obs.pub
     eu = H.unseen_mean(obs.unknown, prm)
     if kind == DEC_SOURCE:
-        v0, v1, vd = L.source_values(prm, L_W0, obs, memo, t.legal)
+        w0 = L_W0 + L.size_bucket(pub[O_PLAYERS]) * L.N_WEIGHTS_ONE
+        v0, v1, vd = L.source_values(prm, w0, obs, memo, t.legal)
         final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
         my_fd = 1.0 * obs.fd[pub[O_ME]]
         for k in range(K):

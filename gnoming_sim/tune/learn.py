@@ -42,7 +42,7 @@ ITERATION_STRIDE = 2**32   # iteration i's target rounds start at i * 2**32
 @dataclass
 class TrainConfig:
     iterations: int = 4
-    games: int = 3000          # target rounds per table size per iteration
+    games: int = 2000          # target rounds per table size per iteration
     players: tuple = (2, 4, 6)
     budget: int = 16           # rollouts per answer
     p_sample: float = 0.2      # share of eligible decisions turned into targets
@@ -71,6 +71,20 @@ def fit(feats: np.ndarray, vals: np.ndarray, nopt: np.ndarray, nf: int, ridge: f
     return coef, r2
 
 
+# the start point, in every table-size bucket: expert's placement and draw rules, roughly (its estimate change,
+# its reveal bonus, its keep threshold; take a pile when the placement beats a blind draw by its take threshold)
+START = {"place.delta": 1.0, "place.hid": -4.25, "place.nokeep": 0.21, "place.fin": 5.0, "place.fin_lowest": -10.0,
+         "source.value": 1.0, "source.draw": -3.47}
+
+
+def start_weights() -> np.ndarray:
+    """float64[N_WEIGHTS]: :data:`START` in every bucket, 0 elsewhere."""
+    w = np.zeros(L.N_WEIGHTS)
+    for i, name in enumerate(L.WEIGHT_NAMES):
+        w[i] = START.get(name.split(".", 1)[1], 0.0)
+    return w
+
+
 def strategy_of(weights: np.ndarray, name: str = "learned-train") -> Strategy:
     base = registry.get("expert")
     params = dict(base.params)
@@ -95,7 +109,7 @@ def train(cfg: TrainConfig, progress=print) -> np.ndarray:
     """Run ``cfg.iterations`` iterations; return the final weights (float64[N_WEIGHTS]); ``cfg.log`` gets
     one row per iteration."""
     start = registry.get("expert")
-    weights = np.array([registry.get("learned").params[n] for n in L.WEIGHT_NAMES], dtype=np.float64)
+    weights = start_weights()
     t0 = time.perf_counter()
     for it in range(cfg.iterations):
         policy = start if it == 0 else strategy_of(weights)
@@ -107,18 +121,25 @@ def train(cfg: TrainConfig, progress=print) -> np.ndarray:
         feats = np.concatenate([d["feats"] for d in parts])
         vals = np.concatenate([d["vals"] for d in parts])
         nopt = np.concatenate([d["nopt"] for d in parts])
+        bucket = np.array([L.bucket_of(p) for p in np.concatenate([d["players"] for d in parts])], dtype=np.int64)
+        weights = weights.copy()
+        r2 = {}
+        for b in sorted(set(bucket.tolist())):
+            at = b * L.N_WEIGHTS_ONE
+            pl = (kind == DEC_PLACE) & (bucket == b)
+            sr = (kind == DEC_SOURCE) & (bucket == b)
+            weights[at:at + L.NF_P], r2[f"r2_place_{L.BUCKETS[b]}"] = fit(feats[pl], vals[pl], nopt[pl], L.NF_P,
+                                                                         cfg.ridge)
+            if it > 0:
+                # the first iteration's source rows carry the start weights' placement values: the source model
+                # is fitted from the second iteration on, to values of the placement model it will be used with
+                weights[at + L.NF_P:at + L.N_WEIGHTS_ONE], r2[f"r2_source_{L.BUCKETS[b]}"] = fit(
+                    feats[sr], vals[sr], nopt[sr], L.NF_S, cfg.ridge)
         pl = kind == DEC_PLACE
         sr = kind == DEC_SOURCE
-        wp, r2p = fit(feats[pl], vals[pl], nopt[pl], L.NF_P, cfg.ridge)
-        if it == 0:
-            # the expert's source rows carry the start weights' placement values: fit them to the new ones next time
-            ws, r2s = weights[L.NF_P:], float("nan")
-        else:
-            ws, r2s = fit(feats[sr], vals[sr], nopt[sr], L.NF_S, cfg.ridge)
-        weights = np.concatenate([wp, ws])
         c = check(strategy_of(weights), cfg.check_games, cfg.seed + 1000 + it, threads=cfg.threads)
         row = {"iteration": it + 1, "placement_targets": int(pl.sum()), "source_targets": int(sr.sum()),
-               "r2_placement": round(r2p, 4), "r2_source": round(r2s, 4) if r2s == r2s else None,
+               **{k: round(v, 4) for k, v in r2.items()},
                "margin_vs_expert_4p": round(c["margin"], 3), "lo": round(c["lo"], 3), "hi": round(c["hi"], 3),
                "check_games": c["games"], "win_4p": round(c["win"], 4),
                "seconds": round(time.perf_counter() - t0, 1)}

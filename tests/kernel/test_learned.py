@@ -91,7 +91,7 @@ def test_the_weights_file_holds_every_weight_with_provenance():
 
 def test_a_weights_file_missing_a_weight_is_refused(tmp_path):
     p = tmp_path / "w.json"
-    p.write_text(json.dumps({"weights": {"place.delta": 1.0}}))
+    p.write_text(json.dumps({"weights": {"p45.place.delta": 1.0}}))
     with pytest.raises(GnomingError, match="weights missing"):
         registry.learned_from_file(p)
 
@@ -100,7 +100,8 @@ def test_the_weights_change_the_decisions():
     """Turning the finishing weights around makes it finish in other rounds: the weights are read."""
     base = registry.get("learned")
     params = dict(base.params)
-    params["place.fin"] = 100.0   # never finish while another answer exists
+    for b in L.BUCKETS:
+        params[f"{b}.place.fin"] = 100.0   # never finish while another answer exists
     never = registry.Strategy("learned-never-finishes", KIND_LEARNED, "test", params)
     a = simulate(players=4, strategies=base, games=200, seed=3)
     b = simulate(players=4, strategies=never, games=200, seed=3)

@@ -18,8 +18,8 @@ lowest value: one ply, no rollout, at heuristic speed.
   draw pile the expectation, over the unseen cards (card counting), of a blind card's best answer;
   plus a few corrections for the draw pile.
 
-The weights (``params[w0:w0 + N_WEIGHTS]``, ``w0`` = :data:`gnoming_sim.kernel.policy.dispatch.L_W0`)
-are fitted by ``gnoming-sim train`` (:mod:`gnoming_sim.tune.learn`) to the option values of Monte
+The weights (``params[w0:w0 + N_WEIGHTS]``, ``w0`` = :data:`gnoming_sim.kernel.policy.dispatch.L_W0`;
+one set per table-size bucket, :data:`BUCKETS`) are fitted by ``gnoming-sim train`` (:mod:`gnoming_sim.tune.learn`) to the option values of Monte
 Carlo rollouts, and committed with their provenance in ``tuning/learned/``.  The decisions it does not
 model (the initial flips, the discard pile, a hazard flip) are the base heuristic's, whose parameters
 sit in the same vector (``params[:H.N_PARAMS]``).
@@ -83,8 +83,21 @@ G_DRAW_EU = 4        # ... times the mean cost of an unseen card
 G_PILE_MULL = 5      # taking a mulligan from a pile
 NF_S = 6
 SOURCE_FEATURE_NAMES = ("value", "draw", "draw_final", "draw_fd", "draw_eu", "pile_mulligan")
-N_WEIGHTS = NF_P + NF_S
-WEIGHT_NAMES = tuple("place." + n for n in FEATURE_NAMES) + tuple("source." + n for n in SOURCE_FEATURE_NAMES)
+N_WEIGHTS_ONE = NF_P + NF_S    # one table-size bucket's weights: placement, then source
+# one weight set per table-size bucket (the worth of tempo, finishing and gifts differs with the table)
+BUCKETS = ("p23", "p45", "p67")   # 2-3, 4-5 and 6-7 players
+N_BUCKETS = len(BUCKETS)
+N_WEIGHTS = N_BUCKETS * N_WEIGHTS_ONE
+WEIGHT_NAMES = tuple(f"{b}.{kind}.{n}" for b in BUCKETS for kind, names in
+                     (("place", FEATURE_NAMES), ("source", SOURCE_FEATURE_NAMES)) for n in names)
+
+
+def bucket_of(players: int) -> int:
+    """The weight set of a table of ``players`` (plain Python; the kernel's :func:`size_bucket` is the same function)."""
+    return 0 if players <= 3 else (1 if players <= 5 else 2)
+
+
+size_bucket = jit(inline="always")(bucket_of)
 
 FB = N_SCRATCH                   # the feature buffer in Memo.scratch, after the heuristic's precompute
 N_MEMO_SCRATCH = N_SCRATCH + NF_P
@@ -245,6 +258,7 @@ def placement(prm, w0, obs, memo, card, legal):
     """The answer of the lowest value for ``card`` (a position, or ``CHOICE_NOKEEP`` when legal)."""
     H.prepare_me(prm, obs, memo, True)
     pub = obs.pub
+    w0 = w0 + size_bucket(pub[O_PLAYERS]) * N_WEIGHTS_ONE
     eu = H.unseen_mean(obs.unknown, prm)
     ctx = context(pub, obs.vis, obs.fd, eu)
     v, q = _best_answer(prm, w0, obs, memo.scratch, obs.vis[pub[O_ME]], eu, card, legal, True,
@@ -257,6 +271,7 @@ def bounce_target(prm, w0, obs, memo, card, legal):
     """The bounce of the lowest value (a position not filled this turn), or stopping (``CHOICE_STOP``)."""
     H.prepare_me(prm, obs, memo, False)
     pub = obs.pub
+    w0 = w0 + size_bucket(pub[O_PLAYERS]) * N_WEIGHTS_ONE
     eu = H.unseen_mean(obs.unknown, prm)
     ctx = context(pub, obs.vis, obs.fd, eu)
     v, q = _best_answer(prm, w0, obs, memo.scratch, obs.vis[pub[O_ME]], eu, card, legal, True, True, ctx)
@@ -291,7 +306,7 @@ def source_features(buf, value, is_draw, final, my_fd, eu, card):
 def source_values(prm, w0, obs, memo, legal):
     """(pile 0's value, pile 1's, the draw pile's) under the placement model (INF where not legal):
     a pile is worth its card's best placement, the draw pile the card-counted expectation of a
-    blind card's best answer (keeping it where it fits, or not)."""
+    blind card's best answer (keeping it where it fits, or not).  ``w0``: this table size's weight set."""
     H.prepare_me(prm, obs, memo, True)
     pub = obs.pub
     eu = H.unseen_mean(obs.unknown, prm)
@@ -335,8 +350,9 @@ def source_values(prm, w0, obs, memo, legal):
 @jit
 def draw_source(prm, w0, obs, memo, legal):
     """The draw source of the lowest value: ``SRC_DRAW`` or 1 + pile."""
-    v0, v1, vd = source_values(prm, w0, obs, memo, legal)
     pub = obs.pub
+    w0 = w0 + size_bucket(pub[O_PLAYERS]) * N_WEIGHTS_ONE
+    v0, v1, vd = source_values(prm, w0, obs, memo, legal)
     eu = H.unseen_mean(obs.unknown, prm)
     final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
     my_fd = 1.0 * obs.fd[pub[O_ME]]
@@ -357,6 +373,6 @@ def draw_source(prm, w0, obs, memo, legal):
     return src
 
 
-__all__ = ["NF_P", "NF_S", "N_WEIGHTS", "WEIGHT_NAMES", "FEATURE_NAMES", "SOURCE_FEATURE_NAMES",
+__all__ = ["NF_P", "NF_S", "N_WEIGHTS", "N_WEIGHTS_ONE", "BUCKETS", "N_BUCKETS", "bucket_of", "size_bucket", "WEIGHT_NAMES", "FEATURE_NAMES", "SOURCE_FEATURE_NAMES",
            "N_MEMO_SCRATCH", "FB", "context", "place_features", "source_features", "source_values",
            "placement", "bounce_target", "draw_source"]
