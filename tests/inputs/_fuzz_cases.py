@@ -84,6 +84,7 @@ BASE = {
     "held-out": ["held-out", "--candidate", "builder", "--baseline", "greedy", "--games", "8"],
     "rules": ["rules"],
     "strategies": ["strategies"],
+    "train": ["train", "--out", "@tmp/learned", "--iterations", "1", "--games", "4", "--check-games", "8"],
 }
 FILE_OPTIONS = {
     "simulate": ("--rules", "--deck", "--strategies-file"),
@@ -118,6 +119,9 @@ NUMBERS = {
              "--seed": ["-1", str(2**64)]},
     "held-out": {"--games": ["0", str(BIG), str(10**8)], "--threads": ["0", str(BIG)], "--workers": ["0", "500"],
                  "--players": ["3,3", "", "1", "3,,4", str(BIG), "x", "4,4,4"], "--seed": ["-1", str(2**64)]},
+    "train": {"--iterations": ["0", "51", str(BIG)], "--games": ["0", str(BIG)], "--budget": ["0", str(BIG)],
+              "--check-games": ["0", "3", str(BIG)], "--players": ["3,3", "", "1", "3,,4", str(BIG), "x", "8"],
+              "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)]},
 }
 
 ODD_NAMES = ["", " ", "nobody", "ok\n", "$\\frac{$", "a,b,c", "\udcff"]
