@@ -188,8 +188,8 @@ def _robustness_lines(res: dict) -> list[str]:
     cols = [f"{name}: rank, mean [95% CI]" for name in (first_name, second_name)]
     cw = max(28, *(len(c) for c in cols))
     n2 = second["n"]
-    lines = ["", f"robustness: the same position under a second base policy, {_policy_text(second['policies'])}, on "
-                 f"the same rollout seeds (n = {n2:,} rollouts per option)",
+    lines = ["", f"second base policy: {_policy_text(second['policies'])}, the same position on the same rollout "
+                 f"seeds (n = {n2:,} rollouts per option); both rankings, best first:",
              f"{'option':<{width}}  " + "  ".join(f"{c:>{cw}}" for c in cols)]
     lines.append("-" * len(lines[-1]))
     for r in rob["rankings"][0]:
