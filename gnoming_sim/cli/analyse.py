@@ -188,16 +188,19 @@ def _robustness_lines(res: dict) -> list[str]:
     cols = [f"{name}: rank, mean [95% CI]" for name in (first_name, second_name)]
     cw = max(28, *(len(c) for c in cols))
     n2 = second["n"]
+    a = second.get("adaptive")
+    sized = (f"; its own pilot sized them, target +-{a['target_half_width']} "
+             f"{'reached' if a['reached'] else 'NOT reached'}" if a else "")
     lines = ["", f"second base policy: {_policy_text(second['policies'])}, the same position on the same rollout "
-                 f"seeds (n = {n2:,} rollouts per option); both rankings, best first:",
-             f"{'option':<{width}}  " + "  ".join(f"{c:>{cw}}" for c in cols)]
+                 f"seeds (n = {n2:,} rollouts per option{sized}); both rankings, best first:",
+             (f"{'option':<{width}}  " + "  ".join(f"{c:<{cw}}" for c in cols)).rstrip()]
     lines.append("-" * len(lines[-1]))
     for r in rob["rankings"][0]:
         cells = []
         for rk in ranks:
             x = rk[r["key"]]
             cells.append(f"{x['rank']:>2}. {x['mean']:7.2f} [{x['ci95'][0]:.2f}, {x['ci95'][1]:.2f}]")
-        lines.append(f"{r['option']:<{width}}  " + "  ".join(f"{c:>{cw}}" for c in cells))
+        lines.append(f"{r['option']:<{width}}  " + "  ".join(f"{c:<{cw}}" for c in cells).rstrip())
     best = [next(r["option"] for r in a["options"] if r["best"]) for a in (res, second)]
     sep = f"{first_name}: {_separation(res)}; {second_name}: {_separation(second)}"
     if rob["robust"]:
