@@ -130,6 +130,7 @@ STRINGS = {
                  "--scheduler": ["", " "]},
     "play": {"--strategy": ODD_NAMES, "--seats": ["", "random,random"]},
     "analyse": {"--policy": ["", "mc", "nobody", "ok\n", "a,b,c"], "--strategy": ["", "ok\n"],
+                "--second-policy": ["", "mc", "nobody", "ok\n", "a,b,c"],
                 "--seats": ["", "random", "a,,b,c"],
                 "--horizon": ["week", ""]},
     "compare": {"--variant": ["", "=", "x=", "=a.toml", "x=a,b,c", "x=@missing"], "--strategy": ["", "$x$"],
