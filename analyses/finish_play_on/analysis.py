@@ -2,7 +2,7 @@
 (design in :mod:`.design`).
 
 What the data can say.  Every number is conditional on the base policy of the rollouts
-(``expert`` at every seat after the decision) and on the positions sampled (the finishing
+(:data:`.design.BASE_POLICY`, the strong player, at every seat after the decision) and on the positions sampled (the finishing
 chances that self-play of the presets reaches).  Two criteria: the player's chance of winning
 the game (``win``: the one advice should follow, since a finish also cuts the rivals' round
 short) and the player's own round score, bonus included (``diff``: points, which counts

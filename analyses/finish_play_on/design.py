@@ -10,9 +10,10 @@ decisions are independent units; the number of chances in the game (``chances``)
 so the regret per round counts every chance, not only the one drawn.
 
 Each decision is rolled out with :func:`.decisions.evaluate`: every seat
-plays the base policy ``expert`` after the decision (the strongest preset, so a rollout value
-is what the choice is worth to a player who plays well from there on, and one base policy
-keeps the decisions of all presets on one scale).  The rollouts play the game out, and each
+plays the base policy ``expert`` after the decision (the tuned preset: one base policy keeps the
+decisions of all presets on one scale).  Not yet the strong player ``learned`` of the other
+studies and of ``analyse``: its rollouts play a one-ply evaluator about 5x slower than expert, which
+would make this study about 20 minutes of the report; the re-sized finishing study moves to it.  The rollouts play the game out, and each
 decision is judged by two criteria: the player's own round score (bonus included; points, as the
 regret per round is asked in) and the player's chance of winning the game (which also counts
 what a finish does to the rivals: it cuts their round short).  A first batch of rollouts picks,
@@ -28,13 +29,13 @@ import pandas as pd
 
 from gnoming_sim.game.rules import ROUNDS
 
-from ..framework.design import cell_first_game
+from ..framework.design import EXPERT, cell_first_game
 from ..framework.study import Table
 from .decisions import evaluate, game_chances
 
 PRESETS = ("greedy", "builder", "rusher", "cautious", "expert")
 PLAYERS = (3, 4, 5, 6)
-BASE_POLICY = "expert"
+BASE_POLICY = EXPERT   # the rollouts' base policy (see the docstring: not yet STRONG, for the report's time)
 HORIZON = "game"        # play the game out: the win credit criterion beside the round score
 ROLLOUTS = 200          # per batch and decision (two batches) in a full report
 QUICK_ROLLOUTS = 40

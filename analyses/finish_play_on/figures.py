@@ -5,6 +5,7 @@ import numpy as np
 
 from ..framework.plots import errorbars, new_figure, players_color, strategy_color, style
 from ..framework.study import FigureOut
+from .design import BASE_POLICY
 
 _HIDDEN_MARKERS = {"1": "o", "2": "s", "3+": "^"}
 _EXPERT_COLOR = "#9467bd"
@@ -59,7 +60,7 @@ def boundary_figure(by_gap: list[dict], sizes) -> FigureOut:
     fig = _two_criteria(by_gap, sizes, "own visible score \u2212 best rival's visible score", "by the gap")
     return FigureOut("boundary", fig,
                      "Finishing minus the best way of playing on at finishing chances of self-play games (one per "
-                     "game), rolled out with every seat playing expert afterwards. Left: the player's chance of "
+                     f"game), rolled out with every seat playing {BASE_POLICY} afterwards. Left: the player's chance of "
                      "winning the game (above the dashed line finishing pays); right: the player's own round score "
                      "(below it finishing pays; it does not count what a finish does to the rivals). 95% intervals "
                      "over decisions.",

@@ -4,24 +4,31 @@ from __future__ import annotations
 import zlib
 from itertools import combinations
 
-from gnoming_sim.kernel.policy.registry import PRESETS, TUNED
+from gnoming_sim.kernel.policy.registry import LEARNED, PRESETS, TUNED
 
 PRESET_NAMES = tuple(s.name for s in PRESETS)
 HEURISTIC_NAMES = tuple(n for n in PRESET_NAMES if n != "random")
-# the strongest player the project has (found by `gnoming-sim tune`): studies that report
-# "under strong play" seat it at every seat of a table, beside the preset mix
-STRONG = TUNED[0].name
-STRONG_SUFFIX = "@" + STRONG
-TABLE_NAMES = PRESET_NAMES + (STRONG,)
+# the strongest heuristic (found by `gnoming-sim tune`): the tournament's full design seats it beside
+# the presets, and it is the rung between the preset mix and the strong player
+EXPERT = TUNED[0].name
+# the strong player: the learned one-ply evaluator (`gnoming-sim train`; it beats expert on held-out
+# deals).  Studies that report "under strong play" seat it at every seat of a table, beside the preset mix
+STRONG = LEARNED[0].name
+STRONG_TEXT = f"{STRONG}, the learned one-ply evaluator"
+# the strong-play arms, weakest first: a study's answer reads along preset mix -> expert -> strong player
+STRONG_LADDER = (EXPERT, STRONG)
+TABLE_NAMES = PRESET_NAMES + (EXPERT,)            # the tournament's full-design (heuristic) entrants
+PLAYER_NAMES = PRESET_NAMES + STRONG_LADDER       # every player a study seats by name
 
 
-def strong_arm(arm: str) -> str:
-    """The name of ``arm`` played with :data:`STRONG` at every seat (same cell, same deals, same edits)."""
-    return arm + STRONG_SUFFIX
+def strong_arm(arm: str, player: str = STRONG) -> str:
+    """The name of ``arm`` played with ``player`` (a rung of :data:`STRONG_LADDER`) at every seat: same
+    cell, same deals, same edits."""
+    return f"{arm}@{player}"
 
 
-def strong_seats(players: int, variant: str = "") -> tuple[str, ...]:
-    return tuple(STRONG + variant for _ in range(players))
+def strong_seats(players: int, player: str = STRONG) -> tuple[str, ...]:
+    return tuple(player for _ in range(players))
 
 
 def cyclic_lineups(names, players: int) -> list[tuple[str, ...]]:

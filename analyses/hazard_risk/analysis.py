@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..framework.design import PRESET_NAMES
+from ..framework.design import EXPERT, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, StudyResult
@@ -27,7 +27,8 @@ def analyse(ctx, tables, data) -> StudyResult:
                             for ph, _, _, text in PHASES) if r]
     deny_rows = _deny(data["deny"], sizes, DENY_LEVELS)
     verdict = _verdict(deny_rows)   # marks the cells that survive Holm's correction
-    strong = _strong(natural, data.get(NATURAL_STRONG), drawn, data.get(DRAWN_STRONG), sizes)
+    strong = _strong(natural, drawn, {pl: (data.get(NATURAL_STRONG[pl]), data.get(DRAWN_STRONG[pl]))
+                                      for pl in STRONG_LADDER}, sizes)
 
     cells = [r for r in ending["cells"] if r["share"].n >= min_n]
     precision = [Precision("P(ending a round with a hazard), all player-rounds", ending["all"]["share"].half_width,
@@ -55,7 +56,8 @@ def analyse(ctx, tables, data) -> StudyResult:
         context={"ending": ending, "grid": _grid(cells), "sizes": sizes, "by_size": by_size, "drawn_all": drawn_all,
                  "by_phase": by_phase, "deny": deny_rows, "deny_levels": DENY_LEVELS,
                  "deny_grid": _deny_grid(deny_rows, DENY_LEVELS), "deny_verdict": verdict,
-                 "strong": strong, "games": _games(tables), "conclusions": _conclusions(ending, drawn_all, by_phase, deny_rows)},
+                 "strong": strong, "strong_ladder": STRONG_LADDER, "strong_player": STRONG,
+                 "games": _games(tables), "conclusions": _conclusions(ending, drawn_all, by_phase, deny_rows)},
     )
 
 
@@ -134,49 +136,70 @@ def _drawn(rows: pd.DataFrame, key: dict, min_n: int = 2) -> dict | None:
 
 
 # ----------------------------------------------------------------- under strong play
-def _strong(natural, natural_x, drawn, drawn_x, sizes) -> list[dict]:
+def _strong(natural, drawn, ladder: dict, sizes) -> list[dict]:
     """Per table size (0: all): P(ending a round with a hazard) and the cost of a drawn hazard to its
-    drawer, in the preset mix and with ``expert`` at every seat, on the same deals and edits.  The
-    difference expert minus mix is paired by game (per game: its share of player-rounds ending with a
-    hazard; the drawer's round score with the hazard minus with the ordinary card)."""
-    if natural_x is None or natural_x.empty:
-        return []
+    drawer, in the preset mix and with one player at every seat, for each rung of :data:`STRONG_LADDER`
+    (``ladder``: player -> (natural rows, drawn rows), or Nones), on the same deals and edits.  Each
+    difference "player minus mix" is paired by game (per game: its share of player-rounds ending with a
+    hazard; the drawer's round score with the hazard minus with the ordinary card).  Each row's
+    ``ladder`` lists the rungs, weakest first; the ``*_strong*`` keys are :data:`STRONG`'s."""
     cols = ["player_rounds", "with_hazard"]
     mix_g = natural.groupby(["players", "game"])[cols].sum()
-    exp_g = natural_x.groupby(["players", "game"])[cols].sum()
-    ends = mix_g.merge(exp_g, left_index=True, right_index=True, suffixes=("", "_x")).reset_index()
-    hits = drawn_x[drawn_x["ok"] & drawn_x["drawn"]] if drawn_x is not None else drawn.iloc[:0]
-    pair = drawn.merge(hits, on=["players", "game"], suffixes=("", "_x"))
+    pairs = {}
+    for name, (natural_x, drawn_x) in ladder.items():
+        if natural_x is None or natural_x.empty:
+            continue
+        ends = mix_g.merge(natural_x.groupby(["players", "game"])[cols].sum(), left_index=True, right_index=True,
+                           suffixes=("", "_x")).reset_index()
+        hits = drawn_x[drawn_x["ok"] & drawn_x["drawn"]] if drawn_x is not None else drawn.iloc[:0]
+        pairs[name] = (ends, drawn.merge(hits, on=["players", "game"], suffixes=("", "_x")))
+    if STRONG not in pairs:
+        return []
     out = []
     for p in [*sizes, 0]:
-        e = ends if p == 0 else ends[ends["players"] == p]
-        dp = pair if p == 0 else pair[pair["players"] == p]
-        if len(e) < 2:
+        rungs = [r for r in (_rung(name, ends, pair, p) for name, (ends, pair) in pairs.items()) if r is not None]
+        top = next((r for r in rungs if r["player"] == STRONG), None)
+        if top is None:
             continue
-        row = {"players": p,
-               "end_mix": clustered_share(e["with_hazard"].to_numpy(), e["player_rounds"].to_numpy()),
-               "end_expert": clustered_share(e["with_hazard_x"].to_numpy(), e["player_rounds_x"].to_numpy()),
-               "cost_mix": None, "cost_expert": None, "cost_expert_minus_mix": None}
-        if p != 0:   # one table size: every game has the same player-rounds, so per-game shares pair
-            row["end_expert_minus_mix"] = Estimate.of_paired(e["with_hazard_x"] / e["player_rounds_x"],
-                                                             e["with_hazard"] / e["player_rounds"])
-        if len(dp) >= 2:
-            row["cost_mix"] = Estimate.of_paired(dp["score_h"], dp["score_o"])
-            row["cost_expert"] = Estimate.of_paired(dp["score_h_x"], dp["score_o_x"])
-            row["cost_expert_minus_mix"] = Estimate.of_paired(dp["score_h_x"] - dp["score_o_x"],
-                                                              dp["score_h"] - dp["score_o"])
-        out.append(row)
+        out.append({"players": p, "end_mix": top["end_mix"], "cost_mix": top["cost_mix"],
+                    "end_strong": top["end"], "end_strong_minus_mix": top["end_minus_mix"],
+                    "cost_strong": top["cost"], "cost_strong_minus_mix": top["cost_minus_mix"], "ladder": rungs})
     return out
+
+
+def _rung(name: str, ends: pd.DataFrame, pair: pd.DataFrame, p: int) -> dict | None:
+    """One rung of the strong-play ladder at table size ``p`` (0: all); None with fewer than 2 games."""
+    e = ends if p == 0 else ends[ends["players"] == p]
+    dp = pair if p == 0 else pair[pair["players"] == p]
+    if len(e) < 2:
+        return None
+    row = {"player": name,
+           "end_mix": clustered_share(e["with_hazard"].to_numpy(), e["player_rounds"].to_numpy()),
+           "end": clustered_share(e["with_hazard_x"].to_numpy(), e["player_rounds_x"].to_numpy()),
+           "end_minus_mix": None, "cost_mix": None, "cost": None, "cost_minus_mix": None}
+    if p != 0:   # one table size: every game has the same player-rounds, so per-game shares pair
+        row["end_minus_mix"] = Estimate.of_paired(e["with_hazard_x"] / e["player_rounds_x"],
+                                                  e["with_hazard"] / e["player_rounds"])
+    if len(dp) >= 2:
+        row["cost_mix"] = Estimate.of_paired(dp["score_h"], dp["score_o"])
+        row["cost"] = Estimate.of_paired(dp["score_h_x"], dp["score_o_x"])
+        row["cost_minus_mix"] = Estimate.of_paired(dp["score_h_x"] - dp["score_o_x"], dp["score_h"] - dp["score_o"])
+    return row
 
 
 def _strong_summary(strong: list[dict]) -> dict:
     if not strong:
         return {}
-    keys = ("end_mix", "end_expert", "end_expert_minus_mix", "cost_mix", "cost_expert", "cost_expert_minus_mix")
+    keys = ("end_mix", "end_strong", "end_strong_minus_mix", "cost_mix", "cost_strong", "cost_strong_minus_mix")
+    rung_keys = ("end", "end_minus_mix", "cost_mix", "cost", "cost_minus_mix")
     return {"strong_play": {
-        "table": "expert at every seat, on the natural and drawn experiments' deals and edits",
+        "strong_player": STRONG, "ladder": list(STRONG_LADDER),
+        "table": f"one player at every seat ({', then '.join(STRONG_LADDER)}), on the natural and drawn "
+                 f"experiments' deals and edits; the *_strong* estimates are {STRONG}'s",
         "by_players": {("all" if r["players"] == 0 else str(r["players"])): {
-            k: r[k].to_json() for k in keys if r.get(k) is not None} for r in strong}}}
+            **{k: r[k].to_json() for k in keys if r.get(k) is not None},
+            "by_player": {g["player"]: {k: g[k].to_json() for k in rung_keys if g.get(k) is not None}
+                          for g in r["ladder"]}} for r in strong}}}
 
 
 # ----------------------------------------------------------------- denying flips
@@ -290,18 +313,23 @@ def _findings(ending_all, drawn_all, deny_all, strong=()) -> list[Finding]:
                      "games")]
     every = next((r for r in strong if r["players"] == 0), None)
     if every is not None:
-        found.append(Finding("hazard_risk.end_with_hazard_probability_expert",
-                             "Under strong play (expert, the tuned preset, at every seat) a player ends a round "
+        rungs = {g["player"]: g for g in every["ladder"]}
+        expert = rungs.get(EXPERT) if EXPERT != STRONG else None
+        found.append(Finding("hazard_risk.end_with_hazard_probability_strong",
+                             f"Under strong play ({STRONG_TEXT}, at every seat) a player ends a round "
                              "with a hazard in {value} of rounds (the same deals; "
-                             f"{_ci(every['end_mix'], 'pct')} in the preset mix)",
-                             every["end_expert"], "pct", "games"))
-        if every["cost_expert"] is not None:
-            found.append(Finding("hazard_risk.drawn_cost_expert",
-                                 "Under strong play a hazard drawn blind changes its drawer's round score by {value} "
-                                 "points against an ordinary card (same deals and edits, games where both tables "
-                                 f"drew it; {_ci(every['cost_mix'], 'signed')} in the preset mix, the difference "
-                                 f"expert minus mix {_ci(every['cost_expert_minus_mix'], 'signed')})",
-                                 every["cost_expert"], "signed", "deals"))
+                             f"{_ci(every['end_mix'], 'pct')} in the preset mix"
+                             + (f", {_ci(expert['end'], 'pct')} with {EXPERT} at every seat" if expert else "") + ")",
+                             every["end_strong"], "pct", "games"))
+        if every["cost_strong"] is not None:
+            middle = (f", {_ci(expert['cost'], 'signed')} with {EXPERT} at every seat"
+                      if expert and expert["cost"] is not None else "")
+            found.append(Finding("hazard_risk.drawn_cost_strong",
+                                 f"Under strong play ({STRONG}) a hazard drawn blind changes its drawer's round score by "
+                                 "{value} points against an ordinary card (same deals and edits, games where both "
+                                 f"tables drew it; {_ci(every['cost_mix'], 'signed')} in the preset mix{middle}; the "
+                                 f"difference {STRONG} minus mix {_ci(every['cost_strong_minus_mix'], 'signed')})",
+                                 every["cost_strong"], "signed", "deals"))
     if drawn_all and drawn_all.get("flip_value") is not None:
         found.append(Finding("hazard_risk.flip_value",
                              "Taking the flips a discarded hazard hands out, rather than declining them, changes "

@@ -14,8 +14,10 @@ Design, at 2 to 7 players, seats rotated:
   measures everything the hazard does; hazard against no-flips, what its flips are worth.
   The two other rounds of the game have every hazard buried at the bottom of the draw
   pile in all three arms, so declining flips changes only the edited round.
-* Under strong play: every natural and drawn cell also plays its arms with ``expert`` (the tuned
-  preset) at every seat, on the same deals with the same edits (arms ``<arm>@expert``).
+* Under strong play: every natural and drawn cell also plays its arms with one player at every
+  seat, for each rung of :data:`~gnoming_sim.analyses.framework.design.STRONG_LADDER` (``expert``,
+  then the strong player ``learned``), on the same deals with the same edits (arms
+  ``<arm>@expert`` and ``<arm>@learned``).
 * ``deny`` (same deals in every arm): one seat plays ``cautious`` with ``hazard_deny``
   0, 1.5 (the preset), 3 or 6 (the worth, per opponent who could flip, of keeping a drawn
   hazard rather than discarding it), against the heuristic presets.
@@ -23,6 +25,8 @@ Design, at 2 to 7 players, seats rotated:
 Every (experiment, table size) cell plays deals of its own (:func:`cell_first_game`).
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -33,9 +37,9 @@ from gnoming_sim.game.cards import HAZARD
 
 from ..framework.design import (
     HEURISTIC_NAMES,
+    PLAYER_NAMES,
     PRESET_NAMES,
-    STRONG_SUFFIX,
-    TABLE_NAMES,
+    STRONG_LADDER,
     cell_first_game,
     cyclic_lineups,
     strong_arm,
@@ -63,7 +67,9 @@ from ..framework.trace_follow import (
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 NATURAL, DRAWN, DENY = "natural", "drawn", "deny"
-NATURAL_STRONG, DRAWN_STRONG = NATURAL + STRONG_SUFFIX, DRAWN + STRONG_SUFFIX   # their rows under strong play
+# their rows under strong play, per rung of the strong-play ladder
+NATURAL_STRONG = {player: strong_arm(NATURAL, player) for player in STRONG_LADDER}
+DRAWN_STRONG = {player: strong_arm(DRAWN, player) for player in STRONG_LADDER}
 DRAWN_ARMS = ("hazard", "ordinary", "no-flips")
 DENY_LEVELS = (0.0, 1.5, 3.0, 6.0)     # 1.5: the cautious preset
 DENY_BASE = "cautious"
@@ -76,15 +82,16 @@ def deny_name(level: float) -> str:
 
 
 def resolve(name: str):
-    """A seat name: a preset, ``<preset>/no-flip`` (declines hazard flips) or ``cautious/deny=<x>``."""
+    """A seat name: a registered strategy, ``<name>/no-flip`` (declines hazard flips) or ``cautious/deny=<x>``."""
     if "/" not in name:
         return registry.get(name)
     base, variant = name.split("/", 1)
-    if variant == "no-flip":
-        change = {"hazard_flip": 0.0, "description": f"{base}, declining every hazard flip"}
-    else:
-        level = float(variant.split("=", 1)[1])
-        change = {"hazard_deny": level, "description": f"{base} with hazard_deny = {level:g}"}
+    if variant == "no-flip":   # any family whose hazard flips follow the heuristic's parameter (the learned one too)
+        st = registry.get(base)
+        return replace(st, name=name, description=f"{base}, declining every hazard flip",
+                       params={**st.params, "hazard_flip": 0.0})
+    level = float(variant.split("=", 1)[1])
+    change = {"hazard_deny": level, "description": f"{base} with hazard_deny = {level:g}"}
     return registry.from_dict(name, {"base": base, **change})
 
 
@@ -101,7 +108,8 @@ def tables(games: int) -> list[ArmTable]:
             share = -(-max(games // SHARE[experiment], 1) // len(lineups))
             for k, lineup in enumerate(lineups):
                 first = cell_first_game("hazard-risk", experiment, p) + k * share
-                for arm, seats in [(a, lineup) for a in arms] + [(strong_arm(a), strong_seats(p)) for a in arms]:
+                strong = [(strong_arm(a, pl), strong_seats(p, pl)) for pl in STRONG_LADDER for a in arms]
+                for arm, seats in [(a, lineup) for a in arms] + strong:
                     if arm.startswith("no-flips"):
                         seats = tuple(f"{s}/no-flip" for s in seats)
                     tables.append(ArmTable(p, seats, share, first_game=first, experiment=experiment, arm=arm,
@@ -172,7 +180,7 @@ def drawn_arms(players: int, lo: int, deals: np.ndarray, rng):
     held, plain, pos, ok = drawn_edit(rows, players, depth)
     hazard = with_rounds(quiet, rounds, held)
     arms = {"hazard": hazard, "no-flips": hazard, "ordinary": with_rounds(quiet, rounds, plain)}
-    arms.update({strong_arm(a): d for a, d in list(arms.items())})
+    arms.update({strong_arm(a, player): d for player in STRONG_LADDER for a, d in list(arms.items())})
     return arms, {"rounds": rounds, "pos": pos, "depth": depth, "ok": ok}
 
 
@@ -204,7 +212,7 @@ def _round_values(res, rounds, seat):
 
 
 def drawn_rows(players, lo, results, facts, suffix: str = "") -> pd.DataFrame:
-    """The drawn experiment's rows of the arms named ``<arm><suffix>`` (suffix "" or "@expert")."""
+    """The drawn experiment's rows of the arms named ``<arm><suffix>`` (suffix "", or ``strong_arm("", player)``)."""
     rounds = facts["rounds"]
     hazard = results["hazard" + suffix]
     follow = follow_cards(hazard.traces, hazard.deals, players, rounds, facts["pos"])
@@ -213,7 +221,7 @@ def drawn_rows(players, lo, results, facts, suffix: str = "") -> pd.DataFrame:
     g = np.arange(rounds.size)
     names = np.asarray(hazard.strategy_names)[hazard.seat_strategy[g, seat]]
     frame = {"players": players, "game": lo + g, "round": rounds, "depth": facts["depth"], "ok": facts["ok"],
-             "drawn": drawer >= 0, "strategy": pd.Categorical(names, categories=TABLE_NAMES),
+             "drawn": drawer >= 0, "strategy": pd.Categorical(names, categories=PLAYER_NAMES),
              "fd": follow[:, FO_FIRST_FD], "kept": follow[:, FO_FIRST_KEPT] == 1,
              "discarded_at_once": (follow[:, FO_FIRST_KEPT] == 0) & (follow[:, FO_REMOVED_BY] == drawer),
              "flips": follow[:, FO_FLIPS], "stuck": (follow[:, FO_FATE] == 0) & (follow[:, FO_END_SEAT] == drawer)}

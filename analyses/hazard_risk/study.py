@@ -8,9 +8,12 @@ from gnoming_sim.game.cards import HAZARD
 from ..framework.paired import ArmTable, cell_rng, nothing_to_measure, play_cells
 from ..framework.study import Study, StudyResult
 from . import analysis
-from ..framework.design import STRONG_SUFFIX
+from ..framework.design import STRONG_LADDER, strong_arm
 from .design import (DENY, DRAWN, DRAWN_STRONG, NATURAL, NATURAL_STRONG, deny_rows, drawn_arms, drawn_rows,
                      natural_rows, resolve, tables)
+
+
+TRACED = ("hazard", *(strong_arm("hazard", pl) for pl in STRONG_LADDER))   # the arms whose traces are followed
 
 
 class HazardRisk(Study):
@@ -37,14 +40,16 @@ class HazardRisk(Study):
         def keep(arms, lo, results, facts):
             experiment, players = arms[0].experiment, arms[0].players
             if experiment == NATURAL:
-                return {NATURAL: natural_rows(results[NATURAL]), NATURAL_STRONG: natural_rows(results[NATURAL_STRONG])}
+                return {NATURAL: natural_rows(results[NATURAL]),
+                        **{NATURAL_STRONG[pl]: natural_rows(results[NATURAL_STRONG[pl]]) for pl in STRONG_LADDER}}
             if experiment == DRAWN:
                 return {DRAWN: drawn_rows(players, lo, results, facts),
-                        DRAWN_STRONG: drawn_rows(players, lo, results, facts, STRONG_SUFFIX)}
+                        **{DRAWN_STRONG[pl]: drawn_rows(players, lo, results, facts, strong_arm("", pl))
+                           for pl in STRONG_LADDER}}
             return {DENY: deny_rows(players, lo, results)}
 
         return play_cells(ctx, seed, tables, advance, edit, keep, resolve,
-                          traced=lambda t: t.experiment == DRAWN and t.arm in ("hazard", "hazard" + STRONG_SUFFIX))
+                          traced=lambda t: t.experiment == DRAWN and t.arm in TRACED)
 
     def analyse(self, ctx, tables, data) -> StudyResult:
         if not tables:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..framework.design import PRESET_NAMES
+from ..framework.design import EXPERT, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, StudyResult
@@ -32,7 +32,7 @@ def analyse(ctx, tables, data) -> StudyResult:
     flow, arrivals = _flow(data["flow"], min_n), _arrivals(data["flow"], players)
     limit_rows, limit_all = _limit(data["limit"], players, min_n)
     limit = ctx.rules.mulligan_limit
-    strong = _strong(dealt, data.get(DEALT_STRONG), players)
+    strong = _strong(dealt, {player: data.get(DEALT_STRONG[player]) for player in STRONG_LADDER}, players)
 
     precision = [Precision("mulligan worth, all deals", overall["points"].half_width, "points")]
     if cells:
@@ -64,6 +64,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                  "sizes": players, "flow": flow, "arrivals": arrivals, "limit_rows": _limit_grid(limit_rows),
                  "limit_all": limit_all, "limit": limit, "invalid": invalid, "games": games,
                  "flow_games": flow_games, "phases": PHASES, "presets": PRESET_NAMES, "strong": strong,
+                 "strong_ladder": STRONG_LADDER, "strong_player": STRONG,
                  "conclusions": _conclusions(overall, by_players, by_strategy, flow, limit_all, limit_rows, limit)},
     )
 
@@ -81,23 +82,33 @@ def _worth(rows: pd.DataFrame) -> dict:
             "saving": (unpaired / paired) ** 2 if paired > 0 else float("nan")}
 
 
-def _strong(mix: pd.DataFrame, strong: pd.DataFrame | None, players) -> list[dict]:
-    """The dealt mulligan's worth with ``expert`` at every seat beside the preset mix, per table size and
-    over all (``players`` 0): both arms of both tables are the same deals with the same edit, so
-    "expert minus mix" is paired deal by deal (the difference of the two worths)."""
-    if strong is None or strong.empty:
+def _strong(mix: pd.DataFrame, ladder: dict, players) -> list[dict]:
+    """The dealt mulligan's worth with one player at every seat beside the preset mix, for each rung of
+    :data:`STRONG_LADDER` (``ladder``: player -> its rows, or None), per table size and over all
+    (``players`` 0): every arm of every table is the same deals with the same edit, so "player minus mix"
+    is paired deal by deal (the difference of the two worths).  Each row's ``ladder`` lists the rungs,
+    weakest first; ``strong``, ``strong_win`` and ``strong_minus_mix`` are :data:`STRONG`'s."""
+    frames = {name: f[f["ok"]] for name, f in ladder.items() if f is not None and not f.empty}
+    if STRONG not in frames:
         return []
-    both = mix.merge(strong[strong["ok"]], on=["players", "game"], suffixes=("", "_x"))
     out = []
     for p in [*players, 0]:
-        rows = both if p == 0 else both[both["players"] == p]
-        if len(rows) < 2:
+        rungs = []
+        for name, frame in frames.items():
+            both = mix.merge(frame, on=["players", "game"], suffixes=("", "_x"))
+            rows = both if p == 0 else both[both["players"] == p]
+            if len(rows) < 2:
+                continue
+            rungs.append({"player": name, "mix": Estimate.of_paired(rows["score_m"], rows["score_o"]),
+                          "worth": Estimate.of_paired(rows["score_m_x"], rows["score_o_x"]),
+                          "win": Estimate.of_paired(rows["win_m_x"], rows["win_o_x"]),
+                          "minus_mix": Estimate.of_paired(rows["score_m_x"] - rows["score_o_x"],
+                                                          rows["score_m"] - rows["score_o"])})
+        top = next((r for r in rungs if r["player"] == STRONG), None)
+        if top is None:
             continue
-        out.append({"players": p, "mix": Estimate.of_paired(rows["score_m"], rows["score_o"]),
-                    "expert": Estimate.of_paired(rows["score_m_x"], rows["score_o_x"]),
-                    "expert_win": Estimate.of_paired(rows["win_m_x"], rows["win_o_x"]),
-                    "expert_minus_mix": Estimate.of_paired(rows["score_m_x"] - rows["score_o_x"],
-                                                           rows["score_m"] - rows["score_o"])})
+        out.append({"players": p, "mix": top["mix"], "strong": top["worth"], "strong_win": top["win"],
+                    "strong_minus_mix": top["minus_mix"], "ladder": rungs})
     return out
 
 
@@ -105,12 +116,18 @@ def _strong_summary(strong: list[dict]) -> dict:
     if not strong:
         return {}
     return {"strong_play": {
-        "table": "expert at every seat, on the dealt experiment's deals and edits",
+        "strong_player": STRONG, "ladder": list(STRONG_LADDER),
+        "table": f"one player at every seat ({', then '.join(STRONG_LADDER)}), on the dealt experiment's deals "
+                 f"and edits; the strong_* estimates are {STRONG}'s",
         "by_players": {("all" if r["players"] == 0 else str(r["players"])): {
             "mix_score_change_per_round": r["mix"].to_json(),
-            "expert_score_change_per_round": r["expert"].to_json(),
-            "expert_win_probability": r["expert_win"].to_json(),
-            "expert_minus_mix": r["expert_minus_mix"].to_json()} for r in strong}}}
+            "strong_score_change_per_round": r["strong"].to_json(),
+            "strong_win_probability": r["strong_win"].to_json(),
+            "strong_minus_mix": r["strong_minus_mix"].to_json(),
+            "by_player": {g["player"]: {"score_change_per_round": g["worth"].to_json(),
+                                        "win_probability": g["win"].to_json(),
+                                        "minus_mix": g["minus_mix"].to_json()} for g in r["ladder"]}}
+            for r in strong}}}
 
 
 def _phase(fd: pd.Series) -> pd.Series:
@@ -262,13 +279,16 @@ def _findings(overall, flow, limit_all, limit, strong=()) -> list[Finding]:
     ]
     every = next((r for r in strong if r["players"] == 0), None)
     if every is not None:
+        rungs = {g["player"]: g for g in every["ladder"]}
+        middle = (f", with {EXPERT} at every seat {_ci(rungs[EXPERT]['worth'], 'signed')}"
+                  if EXPERT in rungs and EXPERT != STRONG else "")
         found.append(Finding(
-            "mulligan_value.points_per_round_expert",
-            "Under strong play (expert, the tuned preset, at every seat) the same dealt mulligan changes its "
+            "mulligan_value.points_per_round_strong",
+            f"Under strong play ({STRONG_TEXT}, at every seat) the same dealt mulligan changes its "
             "holder's score by {value} points in that round (same deals and edits as the preset mix, where it is "
-            f"{_ci(every['mix'], 'signed')}; the difference, expert minus mix, is "
-            f"{_ci(every['expert_minus_mix'], 'signed')})",
-            every["expert"], "signed", "deals"))
+            f"{_ci(every['mix'], 'signed')}{middle}; the difference, {STRONG} minus mix, is "
+            f"{_ci(every['strong_minus_mix'], 'signed')})",
+            every["strong"], "signed", "deals"))
     if limit:
         found.append(Finding(
             "mulligan_value.limit_binds",

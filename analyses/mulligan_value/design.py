@@ -12,9 +12,11 @@ and the player it is about (the focal seat) is ``(g // 3) % players``.
   out of play unless the pile runs out.  The two arms differ in those two cards only.
   Worth = the focal player's round score in arm *mulligan* minus arm *ordinary* (a
   change in score: negative is better), and the change in its win credit for the game.
-  Each dealt cell also plays both arms with ``expert`` (the tuned preset) at every seat,
-  on the same deals with the same edits (arms ``mulligan@expert`` and ``ordinary@expert``):
-  the worth under strong play, and its paired difference to the worth in the preset mix.
+  Each dealt cell also plays both arms with one player at every seat, for each rung of
+  :data:`~gnoming_sim.analyses.framework.design.STRONG_LADDER` (``expert``, then the strong
+  player ``learned``), on the same deals with the same edits (arms ``mulligan@learned`` and
+  ``ordinary@learned``, and the same ``@expert``): the worth under strong play, and its paired
+  difference to the worth in the preset mix.
 * ``flow``: arm *natural* plays the deal as shuffled, with traces; arm *removed* swaps
   one of its mulligans, chosen at random, for the deepest ordinary card.  The trace
   tells who first placed that mulligan (or kept it from the deal), how it came (kept
@@ -32,7 +34,8 @@ import pandas as pd
 from gnoming_sim.game import fields as F
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 
-from ..framework.design import PRESET_NAMES, TABLE_NAMES, cell_first_game, cyclic_lineups, strong_arm, strong_seats
+from ..framework.design import (PLAYER_NAMES, PRESET_NAMES, STRONG_LADDER, cell_first_game, cyclic_lineups, strong_arm,
+                                strong_seats)
 from ..framework.paired import (
     ArmTable,
     bury_ordinary_partner,
@@ -47,7 +50,8 @@ from ..framework.trace_follow import FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 DEALT, FLOW = "dealt", "flow"
-DEALT_STRONG = DEALT + "@expert"    # the dealt experiment's rows with expert at every seat
+# the dealt experiment's rows with one player at every seat, per rung of the strong-play ladder
+DEALT_STRONG = {player: strong_arm(DEALT, player) for player in STRONG_LADDER}
 ARMS = {DEALT: ("mulligan", "ordinary"), FLOW: ("natural", "removed")}
 FLOW_SHARE = 2     # the flow experiment plays 1/FLOW_SHARE of the games of the dealt one (it is traced)
 
@@ -65,11 +69,12 @@ def tables(games: int) -> list[ArmTable]:
                     tables.append(ArmTable(p, lineup, share, first_game=first, experiment=experiment,
                                            arm=arm, label=f"{experiment}, {arm}: {p} players, {', '.join(lineup)}"))
                 if experiment == DEALT:   # the same deals and edits under strong play
-                    for arm in ARMS[experiment]:
-                        seats = strong_seats(p)
-                        tables.append(ArmTable(p, seats, share, first_game=first, experiment=experiment,
-                                               arm=strong_arm(arm),
-                                               label=f"{experiment}, {strong_arm(arm)}: {p} players, {', '.join(seats)}"))
+                    for player in STRONG_LADDER:
+                        seats = strong_seats(p, player)
+                        for arm in ARMS[experiment]:
+                            name = strong_arm(arm, player)
+                            tables.append(ArmTable(p, seats, share, first_game=first, experiment=experiment, arm=name,
+                                                   label=f"{experiment}, {name}: {p} players, {', '.join(seats)}"))
     return tables
 
 
@@ -141,7 +146,7 @@ def edit_arms(experiment: str, players: int, lo: int, deals: np.ndarray, rng):
     if experiment == DEALT:
         held, plain, slot, ok = dealt_edit(rows, players, focal, rng)
         arms = {"mulligan": with_rounds(deals, rounds, held), "ordinary": with_rounds(deals, rounds, plain)}
-        arms.update({strong_arm(a): d for a, d in list(arms.items())})
+        arms.update({strong_arm(a, player): d for player in STRONG_LADDER for a, d in list(arms.items())})
         return arms, {"rounds": rounds, "focal": focal, "slot": slot, "ok": ok}
     removed, tag, ok = flow_edit(rows, rng)
     return ({"natural": deals, "removed": with_rounds(deals, rounds, removed)},
@@ -163,7 +168,7 @@ def keep_rows(experiment, players, lo, results, facts, limit) -> dict[str, pd.Da
     games = lo + np.arange(rounds.size)
     if experiment == DEALT:
         out = {}
-        for key, suffix in ((DEALT, ""), (DEALT_STRONG, strong_arm(""))):
+        for key, suffix in ((DEALT, ""), *((DEALT_STRONG[pl], strong_arm("", pl)) for pl in STRONG_LADDER)):
             if "mulligan" + suffix not in results:
                 continue
             held, plain = results["mulligan" + suffix], results["ordinary" + suffix]
@@ -171,7 +176,7 @@ def keep_rows(experiment, players, lo, results, facts, limit) -> dict[str, pd.Da
             s_o, w_o, o_o, _ = _seat_values(plain, rounds, facts["focal"])
             out[key] = pd.DataFrame({
                 "players": players, "game": games, "round": rounds, "seat": facts["focal"],
-                "slot": facts["slot"] % 9, "strategy": pd.Categorical(names, categories=TABLE_NAMES),
+                "slot": facts["slot"] % 9, "strategy": pd.Categorical(names, categories=PLAYER_NAMES),
                 "score_m": s_m, "score_o": s_o, "win_m": w_m, "win_o": w_o, "others_m": o_m, "others_o": o_o,
                 "ok": facts["ok"]})
         return out

@@ -207,7 +207,8 @@ def _findings(standings, h2h, seats) -> list[Finding]:
                          f"points per game against the table average")
     return [
         Finding("tournament.best_win_share",
-                f"With {p} players, {top_win['strategy']} is the strongest entrant: it wins {{value}} of the games",
+                f"With {p} players, {top_win['strategy']} is the strongest full-design (heuristic) entrant "
+                f"(of {', '.join(r['strategy'] for r in table)}): it wins {{value}} of the games",
                 top_win["win"], "pct", "deals"),
         Finding("tournament.head_to_head",
                 f"On the same deals, {best['strategy']}'s game score minus {second['strategy']}'s (the runner-up) "

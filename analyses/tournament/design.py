@@ -13,7 +13,7 @@ import pandas as pd
 
 from gnoming_sim.kernel.policy import registry
 
-from ..framework.design import PRESET_NAMES, STRONG, TABLE_NAMES, balanced_lineups, cell_first_game
+from ..framework.design import EXPERT, PRESET_NAMES, TABLE_NAMES, balanced_lineups, cell_first_game
 from ..framework.study import Table
 
 PLAYERS = (3, 4, 5, 7)
@@ -29,7 +29,8 @@ def tables(games: int, extra: tuple[str, ...] = ()) -> list[Table]:
     """The design: every lineup at every table size plays ``games`` games.
 
     The entrants are the five presets and ``expert`` (the tuned preset), so the standings show
-    how far the hand-set presets are from the strongest play found.  ``extra``: registered
+    how far the hand-set presets are from the strongest heuristic found (the learned player is the
+    studies' strong-play arm, :data:`~gnoming_sim.analyses.framework.design.STRONG`, not an entrant).  ``extra``: registered
     strategies (a user's own) that join them.  The lineups of one table size share their deals
     (a cell); each table size has its own deals.
     """
@@ -42,7 +43,7 @@ def tables(games: int, extra: tuple[str, ...] = ()) -> list[Table]:
     n_slow = max(games // SLOW_SHARE, SLOW_MIN_GAMES)
     for name in slow:
         for p in PLAYERS:
-            lineup = (name,) + (STRONG,) * (p - 1)
+            lineup = (name,) + (EXPERT,) * (p - 1)
             out.append(Table(p, lineup, n_slow, first_game=cell_first_game("tournament", name, p), pool=pool,
                              label=f"{p} players: {', '.join(lineup)} (slow entrant)"))
     return out

@@ -9,7 +9,11 @@ from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli
 from gnoming_sim.game.errors import GnomingError
 
-DEFAULT_POLICY = "expert"   # the strongest heuristic preset (the tournament's ranking; mc cannot be a rollout policy)
+# the search's defaults (gnoming_sim.search.analyse.DEFAULT_POLICY, SECOND_POLICY), spelt here so that
+# `--help` does not import the search; tests/cli/test_analyse_cli.py checks that the two agree
+DEFAULT_POLICY = "learned"
+SECOND_POLICY = "expert"
+NO_SECOND = "none"
 
 
 @cli.command()
@@ -21,6 +25,9 @@ DEFAULT_POLICY = "expert"   # the strongest heuristic preset (the tournament's r
               help="... at the start of its turn T (counted from 0 over all rounds): the draw decision.")
 @click.option("--policy", default=DEFAULT_POLICY, show_default=True, metavar="NAME|A,B,...",
               help="Base policy of the rollouts: one strategy for every seat, or one per seat.")
+@click.option("--second-policy", default=SECOND_POLICY, show_default=True, metavar="NAME|A,B,...|none",
+              help="Analyse the position again under this base policy, on the same rollout seeds, and say whether "
+                   f"the verdict holds (robust) or depends on the policy; '{NO_SECOND}' turns the check off.")
 @click.option("--rollouts", type=int, default=2000, show_default=True, metavar="N",
               help=f"Rollouts per option, at most {opt.MAX_ROLLOUTS:,} (with --half-width: the pilot batch).")
 @click.option("--half-width", type=float, default=None, metavar="H",
@@ -34,7 +41,7 @@ DEFAULT_POLICY = "expert"   # the strongest heuristic preset (the tournament's r
 @opt.threads
 @opt.as_json
 def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, position_path, game,
-            turn, policy, rollouts, half_width, max_rollouts, horizon, peek, threads, as_json):
+            turn, policy, second_policy, rollouts, half_width, max_rollouts, horizon, peek, threads, as_json):
     """Roll out every legal option of a decision; print each option's mean score and its difference to
     the best option with a paired 95% interval (common random numbers over the rollouts)."""
     opt.check_range("--rollouts", rollouts, 2, opt.MAX_ROLLOUTS)
@@ -65,7 +72,11 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                               strategies_path)
     policies = opt.strategy_names("--policy", policy, players, (1, players))
-    _check_rollout_policies(policies)
+    _check_rollout_policies("--policy", policies)
+    second = None
+    if second_policy.strip().lower() != NO_SECOND:
+        second = opt.strategy_names("--second-policy", second_policy, players, (1, players))
+        _check_rollout_policies("--second-policy", second)
     from gnoming_sim.search.analyse import analyse as run, position_from_game
 
     if position_path is None:
@@ -74,7 +85,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
         pos = position_from_game(seed, game, turn, players, spec.seats, rules_, deck_, spec.rotate)
     res = run(pos, policies, seed=seed, rollouts=rollouts, half_width=half_width, max_rollouts=max_rollouts,
-              horizon=horizon, peek=peek, threads=threads)
+              horizon=horizon, peek=peek, threads=threads, second_policies=second)
     if as_json:
         res["position_record"] = pos.to_dict()
         click.echo(json.dumps(res, indent=1))
@@ -82,16 +93,12 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         click.echo(render(res))
 
 
-def _check_rollout_policies(names) -> None:
+def _check_rollout_policies(option: str, names) -> None:
     """Refuse a Monte Carlo policy here, before a simulated game is played to reach the decision
     (the search refuses it too, but only after that game)."""
-    from gnoming_sim.kernel.policy import registry
-    from gnoming_sim.kernel.policy.dispatch import KIND_MC
+    from gnoming_sim.search.analyse import refuse_mc
 
-    for name in names:
-        if registry.get(name).kind == KIND_MC:
-            raise GnomingError(f"--policy: '{name}' plays by rollouts itself and cannot be a rollout policy; "
-                               "use a heuristic strategy such as expert")
+    refuse_mc(names, option)
 
 
 def _pct(p: dict) -> str:
@@ -108,7 +115,7 @@ def render(res: dict) -> str:
     metric = res["metric"]
     lines = [f"position: {res['position']}",
              f"value: {res['value']}",
-             f"base policy: {', '.join(res['policies'])} (every seat); horizon: {res['horizon']}; "
+             f"base policy: {_policy_text(res['policies'])}; horizon: {res['horizon']}; "
              f"seed {res['seed']}; n = {res['n']:,} rollouts per option, common random numbers"]
     a = res.get("adaptive")
     if a:
@@ -153,4 +160,53 @@ def render(res: dict) -> str:
                      "card) x{}, + control (own face-down cards) x{}, + blind-draw luck x{}".format(
                          *(_ratio(v.get(k, float("nan"))) for k in
                            ("crn", "crn+strata", "crn+strata+control", "crn+strata+control+luck"))))
+    lines += _robustness_lines(res)
     return "\n".join(lines)
+
+
+def _policy_text(policies) -> str:
+    return f"{policies[0]} (every seat)" if len(set(policies)) == 1 else f"{', '.join(policies)} (seat by seat)"
+
+
+def _separation(res: dict) -> str:
+    if "margin" not in res:
+        return "no other option differs from it in any rollout"
+    return "separated" if res["separated"] else "not separated at this budget"
+
+
+def _robustness_lines(res: dict) -> list[str]:
+    """Both rankings, option by option, and whether the recommended option is the same under both base policies."""
+    rob = res.get("robustness")
+    if rob is None:
+        return []
+    if not rob["checked"]:
+        return ["", f"robustness: not checked: {rob['reason']} ({rob['policies'][0]})"]
+    second = rob["second"]
+    first_name, second_name = rob["policies"]
+    ranks = [{r["key"]: r for r in ranking} for ranking in rob["rankings"]]
+    width = max(len(r["option"]) for r in res["options"])
+    cols = [f"{name}: rank, mean [95% CI]" for name in (first_name, second_name)]
+    cw = max(28, *(len(c) for c in cols))
+    n2 = second["n"]
+    a = second.get("adaptive")
+    sized = (f"; its own pilot sized them, target +-{a['target_half_width']} "
+             f"{'reached' if a['reached'] else 'NOT reached'}" if a else "")
+    lines = ["", f"second base policy: {_policy_text(second['policies'])}, the same position on the same rollout "
+                 f"seeds (n = {n2:,} rollouts per option{sized}); both rankings, best first:",
+             (f"{'option':<{width}}  " + "  ".join(f"{c:<{cw}}" for c in cols)).rstrip()]
+    lines.append("-" * len(lines[-1]))
+    for r in rob["rankings"][0]:
+        cells = []
+        for rk in ranks:
+            x = rk[r["key"]]
+            cells.append(f"{x['rank']:>2}. {x['mean']:7.2f} [{x['ci95'][0]:.2f}, {x['ci95'][1]:.2f}]")
+        lines.append(f"{r['option']:<{width}}  " + "  ".join(f"{c:<{cw}}" for c in cells).rstrip())
+    best = [next(r["option"] for r in a["options"] if r["best"]) for a in (res, second)]
+    sep = f"{first_name}: {_separation(res)}; {second_name}: {_separation(second)}"
+    if rob["robust"]:
+        same = best[0] if best[0] == best[1] else f"{best[0]} (equal to {best[1]} in every rollout)"
+        lines.append(f"robustness: robust: {same} is recommended under {first_name} and under {second_name} ({sep})")
+    else:
+        lines.append(f"robustness: depends on the policy: {first_name} recommends {best[0]}, {second_name} "
+                     f"recommends {best[1]} ({sep}); the rankings above are conditional on their base policy")
+    return lines

@@ -85,7 +85,10 @@ def strategies(strategies_path, as_json):
     for s in found:
         click.echo(f"{s.name:<{width}}  {s.description}")
         if s.params:
-            params = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in s.params.items())
+            shown = {k: v for k, v in s.params.items() if k not in registry.WEIGHT_NAMES}
+            params = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items())
+            if len(shown) < len(s.params):   # the learned player's weights: in its weights file, and in --json
+                params += f" (and {len(s.params) - len(shown)} learned weights: --json lists them)"
             pad = " " * (width + 4)
             click.echo(textwrap.fill(params, width=100, initial_indent=pad, subsequent_indent=pad,
                                      break_on_hyphens=False))

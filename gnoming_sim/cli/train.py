@@ -54,6 +54,8 @@ def train(out, iterations, games, players_, budget, check_games, seed, threads, 
         raise GnomingError(f"--players must be table sizes separated by commas, e.g. 2,4,6; got {players_!r}") from None
     for p in sizes:
         opt.check_players(p)
+    if len(set(sizes)) < len(sizes):
+        raise GnomingError(f"--players: each table size once, got {players_}")
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
         raise GnomingError(f"--out {out}: exists and is not a folder")

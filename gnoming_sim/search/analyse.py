@@ -36,6 +36,11 @@ from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import Position
 
 HORIZONS = ("round", "game")
+# the base policy of the rollouts: the strongest player that can be one (the learned evaluator beats
+# expert on held-out deals; a Monte Carlo player cannot be a rollout policy), and the second base
+# policy the verdict is checked under (the strongest heuristic)
+DEFAULT_POLICY = "learned"
+SECOND_POLICY = "expert"
 PILOT = 1000
 MAX_ROLLOUTS = 400_000
 CHUNK = 50_000
@@ -61,10 +66,24 @@ class Setup:
         return self.start.slots
 
 
+def refuse_mc(policies, option: str = "") -> None:
+    """GnomingError for a Monte Carlo strategy among ``policies`` (names or strategies): the base decision
+    function would play it as its base heuristic, silently.  ``option``: the option that named them."""
+    from gnoming_sim.kernel.policy import registry
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC
+
+    for p in [policies] if isinstance(policies, str) else policies:
+        st = registry.get(p)
+        if st.kind == KIND_MC:
+            raise GnomingError(f"{option + ': ' if option else ''}'{st.name}' plays by rollouts itself and cannot "
+                               f"be a rollout policy; use a heuristic or the learned player, such as "
+                               f"{DEFAULT_POLICY} or {SECOND_POLICY}")
+
+
 def setup(pos: Position, policies, peek: bool = False) -> Setup:
     """Validate the policies and build the rollout kernel's inputs for ``pos``."""
     from gnoming_sim.kernel.engine import deck_counts, seat_table
-    from gnoming_sim.kernel.policy.dispatch import KIND_MC, N_PARAMS
+    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
     from gnoming_sim.search.options import legal_options
     from gnoming_sim.search.rollout import Roll
     from gnoming_sim.search.start import start_of_position, start_truth
@@ -72,10 +91,7 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
     P = pos.players
     deck_arr = pos.deck.to_array()
     strats, seat_strategy = seat_table(P, policies, 1, 0, False)
-    for st in strats:
-        if st.kind == KIND_MC:   # the base decision function would play it as its base heuristic, silently
-            raise GnomingError(f"'{st.name}' plays by rollouts itself and cannot be a rollout policy; "
-                               "use a heuristic strategy such as expert")
+    refuse_mc(strats)
     kinds = np.array([s.kind for s in strats], dtype=np.int64)
     params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
     for j, s in enumerate(strats):
@@ -275,14 +291,41 @@ def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos:
 
 
 # ------------------------------------------------------------------ the analysis
-def analyse(pos: Position, policies, seed: int = 0, rollouts: int = 2000, half_width: float | None = None,
-            max_rollouts: int = MAX_ROLLOUTS, horizon: str = "round", peek: bool = False,
-            threads: int | None = None) -> dict:
+def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int = 2000,
+            half_width: float | None = None, max_rollouts: int = MAX_ROLLOUTS, horizon: str = "round",
+            peek: bool = False, threads: int | None = None, second_policies=SECOND_POLICY) -> dict:
     """Roll every legal option of ``pos`` out; see :func:`summarize` for the result's fields.
 
-    With ``half_width``, ``rollouts`` is the pilot: it sizes one confirmatory batch (fresh
-    rollouts, at most ``max_rollouts``) whose estimates alone are reported.
+    ``policies``: the base policy, one strategy for every seat or one per seat.  With ``half_width``,
+    ``rollouts`` is the pilot: it sizes one confirmatory batch (fresh rollouts, at most
+    ``max_rollouts``) whose estimates alone are reported.
+
+    ``second_policies`` (None: no check): the same analysis again under this base policy, on the same
+    rollout seeds; ``result["robustness"]`` is then :func:`gnoming_sim.search.robust.compare` of the
+    two (None when turned off; ``{"checked": False, ...}`` when it is the base policy itself).
     """
+    from gnoming_sim.search import robust
+
+    if second_policies is not None:   # refused before the first analysis is run, not after it
+        refuse_mc(second_policies, "second policy")
+    res = _analyse_one(pos, policies, seed, rollouts, half_width, max_rollouts, horizon, peek, threads)
+    res["robustness"] = None
+    if second_policies is not None:
+        P = pos.players
+        if robust.seat_policies(second_policies, P) == robust.seat_policies(res["policies"], P):
+            res["robustness"] = {"checked": False, "policies": [robust.label(res["policies"])] * 2,
+                                 "reason": "the second base policy is the base policy itself"}
+        else:
+            second = _analyse_one(pos, second_policies, seed, rollouts, half_width, max_rollouts, horizon, peek,
+                                  threads)
+            res["robustness"] = {"checked": True, **robust.compare(res, second)}
+    return res
+
+
+def _analyse_one(pos: Position, policies, seed: int, rollouts: int, half_width: float | None, max_rollouts: int,
+                 horizon: str, peek: bool, threads: int | None) -> dict:
+    """One analysis of ``pos`` under one base policy (:func:`analyse` without the robustness check)."""
+    policies = [policies] if isinstance(policies, str) else list(policies)
     if horizon not in HORIZONS:
         raise GnomingError(f"--horizon must be one of {', '.join(HORIZONS)}, got {horizon!r}")
     if rollouts < 2:
@@ -302,7 +345,7 @@ def analyse(pos: Position, policies, seed: int = 0, rollouts: int = 2000, half_w
         adaptive = {"pilot": rollouts, "pilot_half_width": pilot_hw, "confirmatory": need,
                     "target_half_width": half_width, "reached": bool(res["half_width"] <= half_width),
                     "capped": bool(need >= max_rollouts)}
-    res.update(seed=seed, peek=peek, adaptive=adaptive, policies=list(policies),
+    res.update(seed=seed, peek=peek, adaptive=adaptive, policies=[getattr(p, "name", p) for p in policies],
                position=pos.describe(), value="perfect-information value (--peek: true hidden cards)"
                if peek else "imperfect-information value (hidden cards dealt from the unseen cards)")
     return res

@@ -62,16 +62,17 @@ def _option_features(t, rules, s, kind, opts, K, feats):
     row = obs.vis[pub[O_ME]]
     card = t.st[S_HAND]
     for k in range(K):
-        L.place_features(memo.scratch, prm, pub, obs.vis, obs.fd, obs.unknown, memo.scratch, row, eu, opts[k], card, ctx[0],
-                         ctx[1], ctx[2], ctx[3], ctx[4], ctx[5])
+        L.place_features(memo.scratch, prm, obs, memo.scratch, row, eu, opts[k], card, ctx)
         for j in range(L.NF_P):
             feats[k, j] = memo.scratch[L.FB + j]
 
 
 @jit(nrt=True)
-def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, srng, feats, vals, nopt, dkind,
-                  dseat):
-    """Play round r from ``order``; write up to ``feats.shape[0]`` sampled decisions; return how many."""
+def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, srng, out):
+    """Play round r from ``order``; write up to ``cap`` sampled decisions into ``out`` = (feats
+    float64[cap, MAX_OPTIONS, NF], vals float64[cap, MAX_OPTIONS], nopt, dkind, dseat int64[cap]); return
+    how many."""
+    feats, vals, nopt, dkind, dseat = out
     start_round(t, rules, r, starter, order, deck_counts)
     cap = feats.shape[0]
     n = 0
@@ -124,8 +125,8 @@ def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules
         srng = np.empty(RNG_WORDS, dtype=np.uint64)
         seed_stream(srng, seed, game, STREAM_SAMPLE)
         r = game % ROUNDS
-        collect_round(t, rules, r, r % players, order[r], deck_counts, budget, p_sample, srng, feats[i],
-                      vals[i], nopt[i], dkind[i], dseat[i])
+        collect_round(t, rules, r, r % players, order[r], deck_counts, budget, p_sample, srng,
+                      (feats[i], vals[i], nopt[i], dkind[i], dseat[i]))
 
 
 def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p_sample: float = 0.15,

@@ -197,41 +197,55 @@ def test_summary_keys_and_intervals(quick_report):
 
 
 @pytest.mark.slow   # builds a quick report
-def test_strong_play_rows_are_expert_tables_on_the_same_deals(quick_report):
+def test_strong_play_rows_are_ladder_tables_on_the_same_deals(quick_report):
+    from gnoming_sim.analyses.framework.design import EXPERT, STRONG, STRONG_LADDER
+
     summary = json.loads((quick_report / "summary.json").read_text(encoding="utf-8"))
     mv, hr = summary["mulligan_value"]["strong_play"], summary["hazard_risk"]["strong_play"]
     # the "all" mix column of the strong-play table is the study's own headline on the same deals
     assert mv["by_players"]["all"]["mix_score_change_per_round"] == summary["mulligan_value"]["score_change_per_round"]
     assert hr["by_players"]["all"]["end_mix"] == summary["hazard_risk"]["end_with_hazard_probability"]
+    assert STRONG == "learned" and STRONG_LADDER == (EXPERT, STRONG)
     for block in (mv, hr):
+        assert block["strong_player"] == STRONG and block["ladder"] == list(STRONG_LADDER)
+        assert STRONG in block["table"]
         assert {"2", "7", "all"} <= set(block["by_players"])
-    keys = {f["key"] for f in summary["findings"]}
-    assert {"mulligan_value.points_per_round_expert", "hazard_risk.end_with_hazard_probability_expert"} <= keys
+        for row in block["by_players"].values():   # every rung, the strong player's strong_* keys its own
+            assert set(row["by_player"]) == set(STRONG_LADDER)
+    top = mv["by_players"]["all"]
+    assert top["strong_score_change_per_round"] == top["by_player"][STRONG]["score_change_per_round"]
+    assert hr["by_players"]["all"]["end_strong"] == hr["by_players"]["all"]["by_player"][STRONG]["end"]
+    found = {f["key"]: f for f in summary["findings"]}
+    for key in ("mulligan_value.points_per_round_strong", "hazard_risk.end_with_hazard_probability_strong"):
+        assert f"{STRONG}, the learned one-ply evaluator" in found[key]["display"]
+        assert EXPERT in found[key]["display"]   # the middle rung, read between mix and the strong player
 
 
 def test_strong_arms_get_the_very_deals_and_edits_of_the_mix():
-    from gnoming_sim.analyses.framework.design import STRONG, strong_arm
+    from gnoming_sim.analyses.framework.design import STRONG_LADDER, strong_arm
     from gnoming_sim.analyses.hazard_risk.design import DRAWN, drawn_arms, tables as hazard_tables
     from gnoming_sim.analyses.mulligan_value.design import DEALT, edit_arms, tables as mulligan_tables
 
     deals = deal_orders(40, 5, PUBLISHED)
     arms, _ = edit_arms(DEALT, 4, 0, deals, cell_rng(5, 0, 4, 0))
-    assert np.array_equal(arms["mulligan"], arms[strong_arm("mulligan")])
-    assert np.array_equal(arms["ordinary"], arms[strong_arm("ordinary")])
-    assert not np.array_equal(arms["mulligan"], arms["ordinary"])
     harms, _ = drawn_arms(4, 0, deals, cell_rng(5, 4, 0))
-    for arm in ("hazard", "ordinary", "no-flips"):
-        assert np.array_equal(harms[arm], harms[strong_arm(arm)])
+    assert not np.array_equal(arms["mulligan"], arms["ordinary"])
+    for player in STRONG_LADDER:
+        assert np.array_equal(arms["mulligan"], arms[strong_arm("mulligan", player)])
+        assert np.array_equal(arms["ordinary"], arms[strong_arm("ordinary", player)])
+        for arm in ("hazard", "ordinary", "no-flips"):
+            assert np.array_equal(harms[arm], harms[strong_arm(arm, player)])
     for tables in (mulligan_tables(60), hazard_tables(60)):
         cells = {}
         for t in tables:
             cells.setdefault(t.cell, []).append(t)
-        strong = [t for t in tables if t.arm.endswith(strong_arm(""))]
-        assert strong and all(set(t.seats) <= {STRONG, STRONG + "/no-flip"} for t in strong)
-        for t in strong:   # every strong arm shares its cell (deals, chunks, edits) with the mix arm
-            mates = {u.arm for u in cells[t.cell]}
-            assert t.arm.removesuffix(strong_arm("")) in mates
-    assert any(t.experiment == DRAWN and t.seats[0] == STRONG + "/no-flip" for t in hazard_tables(60))
+        for player in STRONG_LADDER:
+            strong = [t for t in tables if t.arm.endswith(strong_arm("", player))]
+            assert strong and all(set(t.seats) <= {player, player + "/no-flip"} for t in strong)
+            for t in strong:   # every strong arm shares its cell (deals, chunks, edits) with the mix arm
+                mates = {u.arm for u in cells[t.cell]}
+                assert t.arm.removesuffix(strong_arm("", player)) in mates
+            assert any(t.experiment == DRAWN and t.seats[0] == player + "/no-flip" for t in hazard_tables(60))
 
 
 def test_a_deck_without_mulligans_or_hazards_says_so(tmp_path):

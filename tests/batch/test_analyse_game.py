@@ -90,13 +90,13 @@ def test_game_horizon_adds_the_later_rounds():
     later = out[:, :, X_GAME] - out[:, :, X_SCORE] - pos.scores[pos.me]
     assert later.std() > 0                      # rounds 2 and 3 were played
     assert np.all((out[:, :, X_WIN] >= 0) & (out[:, :, X_WIN] <= 1))
-    res = analyse(pos, ["builder"], seed=1, rollouts=200, horizon="game")
+    res = analyse(pos, ["builder"], seed=1, rollouts=200, horizon="game", second_policies=None)
     assert res["metric"] == "game score" and "p_win" in res["options"][0]
 
 
 def test_half_width_runs_a_confirmatory_batch():
     pos = position_from_game(1, 0, 20, 4, SEATS)
-    res = analyse(pos, ["builder"], seed=1, rollouts=400, half_width=0.5)
+    res = analyse(pos, ["builder"], seed=1, rollouts=400, half_width=0.5, second_policies=None)
     a = res["adaptive"]
     assert a["pilot"] == 400 and res["n"] == a["confirmatory"]
     assert a["reached"] == (res["half_width"] <= 0.5)

@@ -56,6 +56,46 @@ def test_errors_are_one_line(args, fragment):
     assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: ") and fragment in lines[0], lines
 
 
+def test_the_commands_defaults_are_the_searchs():
+    from gnoming_sim.cli import analyse as command
+    from gnoming_sim.search import analyse as search
+
+    assert (command.DEFAULT_POLICY, command.SECOND_POLICY) == (search.DEFAULT_POLICY, search.SECOND_POLICY)
+    assert (search.DEFAULT_POLICY, search.SECOND_POLICY) == ("learned", "expert")
+
+
+def test_the_verdict_is_checked_under_a_second_base_policy():
+    args = ["analyse", "--position", EXAMPLE, "--rollouts", 100]
+    text = run(*args).stdout
+    assert "base policy: learned (every seat)" in text
+    assert "second base policy: expert (every seat), the same position on the same rollout seeds (n = 100" in text
+    line = next(ln for ln in text.splitlines() if ln.startswith("robustness: "))
+    assert line.startswith(("robustness: robust: ", "robustness: depends on the policy: ")), line
+    res = json.loads(run(*args, "--json").stdout)
+    rob = res["robustness"]
+    assert rob["verdict"] in ("robust", "depends on the policy") and rob["policies"] == ["learned", "expert"]
+    for ranking in rob["rankings"]:   # every option, ranked, with its mean, interval and n
+        assert sorted(r["key"] for r in ranking) == sorted(r["key"] for r in res["options"])
+        assert [r["rank"] for r in ranking] == list(range(1, len(ranking) + 1))
+        assert all(r["n"] == 100 and len(r["ci95"]) == 2 for r in ranking)
+    for r in rob["rankings"][1]:   # the second ranking is printed as the JSON gives it
+        assert f"{r['rank']:>2}. {r['mean']:7.2f} [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]" in text
+
+
+def test_second_policy_none_turns_the_check_off_and_the_base_policy_itself_is_not_run_twice():
+    args = ["analyse", "--position", EXAMPLE, "--rollouts", 40, "--policy", "greedy"]
+    assert "robustness" not in run(*args, "--second-policy", "none").stdout
+    assert json.loads(run(*args, "--second-policy", "none", "--json").stdout)["robustness"] is None
+    assert "robustness: not checked: the second base policy is the base policy itself" in run(
+        *args, "--second-policy", "greedy").stdout
+
+
+def test_a_monte_carlo_second_policy_is_refused_before_the_game_is_played():
+    result = run(*GAME, "--second-policy", "mc", code=2)
+    assert "--second-policy: 'mc' plays by rollouts itself and cannot be a rollout policy" in result.stderr
+    assert "unknown strategy 'nobody'" in run(*GAME, "--second-policy", "nobody", code=2).stderr
+
+
 def test_a_turn_past_the_game_is_an_error():
     result = run(*GAME[:6], "99999", *GAME[7:], code=2)
     assert "--turn 99999: the game has only" in result.stderr

@@ -113,13 +113,15 @@ def _cli(args: list[str], cwd: Path) -> str:
 
 
 ANALYSE = {
-    # a draw decision under builder, to the end of the round
+    # a draw decision under builder, to the end of the round, checked under the default second base
+    # policy (expert) on the same rollout seeds
     # (the position file is copied beside the run: its name is part of the JSON, its folder must not be)
     "analyse-draw-builder": ["--position", "two_options.toml", "--policy", "builder",
                              "--rollouts", "400", "--seed", "3"],
-    # a placement decision from a simulated game under the default base policy, to the end of the game
-    "analyse-game-expert": ["--players", "3", "--strategy", "greedy", "--seed", "5", "--game", "2",
-                            "--turn", "7", "--rollouts", "200", "--horizon", "game"],
+    # a placement decision from a simulated game under the default base policy (learned) and the default
+    # robustness check (expert), to the end of the game
+    "analyse-game-default": ["--players", "3", "--strategy", "greedy", "--seed", "5", "--game", "2",
+                             "--turn", "7", "--rollouts", "200", "--horizon", "game"],
 }
 
 

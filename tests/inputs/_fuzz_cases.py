@@ -85,6 +85,7 @@ BASE = {
     "rules": ["rules"],
     "strategies": ["strategies"],
     "ladder": ["ladder", "--players", "2", "--strategies", "random,greedy", "--games", "4", "--bootstrap", "100"],
+    "train": ["train", "--out", "@tmp/learned", "--iterations", "1", "--games", "4", "--check-games", "8"],
 }
 FILE_OPTIONS = {
     "simulate": ("--rules", "--deck", "--strategies-file"),
@@ -123,6 +124,9 @@ NUMBERS = {
     "ladder": {"--games": ["0", "-1", str(BIG), str(10**6)], "--bootstrap": ["0", "99", str(BIG)],
                "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)],
                "--players": ["1", "8", "9", "2,2", "", "2,,4", "x", str(BIG)]},
+    "train": {"--iterations": ["0", "51", str(BIG)], "--games": ["0", str(BIG)], "--budget": ["0", str(BIG)],
+              "--check-games": ["0", "3", str(BIG)], "--players": ["3,3", "", "1", "3,,4", str(BIG), "x", "8"],
+              "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)]},
 }
 
 ODD_NAMES = ["", " ", "nobody", "ok\n", "$\\frac{$", "a,b,c", "\udcff"]
@@ -131,6 +135,7 @@ STRINGS = {
                  "--scheduler": ["", " "]},
     "play": {"--strategy": ODD_NAMES, "--seats": ["", "random,random"]},
     "analyse": {"--policy": ["", "mc", "nobody", "ok\n", "a,b,c"], "--strategy": ["", "ok\n"],
+                "--second-policy": ["", "mc", "nobody", "ok\n", "a,b,c"],
                 "--seats": ["", "random", "a,,b,c"],
                 "--horizon": ["week", ""]},
     "compare": {"--variant": ["", "=", "x=", "=a.toml", "x=a,b,c", "x=@missing"], "--strategy": ["", "$x$"],

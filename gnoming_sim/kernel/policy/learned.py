@@ -182,10 +182,15 @@ def _lines_through(row, q, c, mpl, unknown):
 
 
 @jit(inline="always")
-def place_features(buf, prm, pub, vis, fd, unknown, scratch, row, eu, q, c, min_ofd, mean_ofd, best_opp,
-                   final, flippable, nxt):
+def place_features(buf, prm, obs, scratch, row, eu, q, c, ctx):
     """Write the features of putting ``c`` at ``q`` (q = LAYOUT: not keeping it) into
-    ``buf[FB:FB + NF_P]``; ``scratch`` holds this layout's :func:`H.prepare_me`."""
+    ``buf[FB:FB + NF_P]``; ``scratch`` holds this layout's :func:`H.prepare_me`, ``ctx`` is the
+    decision's :func:`context`."""
+    pub = obs.pub
+    vis = obs.vis
+    fd = obs.fd
+    unknown = obs.unknown
+    min_ofd, mean_ofd, best_opp, final, flippable, nxt = ctx
     for i in range(NF_P):
         buf[FB + i] = 0.0
     nxt_row = vis[nxt]
@@ -236,16 +241,13 @@ def _dot(buf, prm, w0, n):
 def _best_answer(prm, w0, obs, scratch, row, eu, c, legal, use_mask, may_decline, ctx):
     """(lowest value, answer) over the positions for ``c`` (those ``legal`` allows if ``use_mask``) and,
     if ``may_decline``, not keeping it."""
-    pub = obs.pub
-    min_ofd, mean_ofd, best_opp, final, flippable, nxt = ctx
     best = INF
     best_q = -1
     last = LAYOUT + 1 if may_decline else LAYOUT
     for q in range(last):
         if q < LAYOUT and use_mask and not legal[q]:
             continue
-        place_features(scratch, prm, pub, obs.vis, obs.fd, obs.unknown, scratch, row, eu, q, c, min_ofd, mean_ofd, best_opp,
-                       final, flippable, nxt)
+        place_features(scratch, prm, obs, scratch, row, eu, q, c, ctx)
         v = _dot(scratch, prm, w0, NF_P)
         if v < best:
             best = v
@@ -337,8 +339,7 @@ def source_values(prm, w0, obs, memo, legal):
                 continue
             c = sl - SLOT_OFFSET
             if c == MULLIGAN and not mfits:   # it cannot be kept: thrown away
-                place_features(scratch, prm, pub, obs.vis, obs.fd, obs.unknown, scratch, row, eu, LAYOUT, c, ctx[0], ctx[1],
-                               ctx[2], ctx[3], ctx[4], ctx[5])
+                place_features(scratch, prm, obs, scratch, row, eu, LAYOUT, c, ctx)
                 v = _dot(scratch, prm, w0, NF_P)
             else:
                 v, q = _best_answer(prm, w0, obs, scratch, row, eu, c, legal, False, True, ctx)
