@@ -13,7 +13,7 @@ Each decision is rolled out with :func:`.decisions.evaluate`: every seat
 plays the base policy ``expert`` after the decision (the tuned preset: one base policy keeps the
 decisions of all presets on one scale).  Not yet the strong player ``learned`` of the other
 studies and of ``analyse``: its rollouts play a one-ply evaluator about 5x slower than expert, which
-would make this study about 20 minutes of the report; the re-sized finishing study moves to it.  The rollouts play the game out, and each
+would make this study about five times as long; the re-sized finishing study moves to it.  The rollouts play the game out, and each
 decision is judged by two criteria: the player's own round score (bonus included; points, as the
 regret per round is asked in) and the player's chance of winning the game (which also counts
 what a finish does to the rivals: it cuts their round short).  A first batch of rollouts picks,

@@ -485,7 +485,12 @@ def test_strategies_lists_the_registry():
         line = next(l for l in lines if l.startswith(name + " "))
         assert strategy.description in line
         for param in strategy.params:
+            if param in registry.WEIGHT_NAMES:   # the learned weights are counted, and listed by --json
+                continue
             assert f"{param}=" in result.stdout
+    learned = registry.get("learned")
+    assert f"(and {len(registry.WEIGHT_NAMES)} learned weights: --json lists them)" in result.stdout
+    assert len([p for p in learned.params if p in registry.WEIGHT_NAMES]) == len(registry.WEIGHT_NAMES)
 
 
 def test_strategies_json():
