@@ -39,9 +39,21 @@ from gnoming_sim.kernel.step import legal_actions
 # the Monte Carlo settings, after the heuristic's parameters in the same vector (0 for other kinds)
 M_BUDGET = H.N_PARAMS      # rollouts per option per decision
 M_WIDTH = H.N_PARAMS + 1   # placements rolled out besides the base choice, no-keep and finishing
-MC_PARAM_NAMES = ("mc_budget", "mc_width")
+# adaptive allocation (search.allocate) and the extra rollout decisions; 0 everywhere: the fixed-budget mc
+M_ADAPTIVE = H.N_PARAMS + 2   # 1: drop options by paired tests, stop early (then M_BUDGET: most per option)
+M_MIN = H.N_PARAMS + 3        # rollouts per option before any option is dropped
+M_MAX = H.N_PARAMS + 4        # most rollouts per decision, every option together (0: no cap)
+M_Z = H.N_PARAMS + 5          # drop an option when its paired mean difference exceeds -eps by z standard errors
+M_EPS = H.N_PARAMS + 6        # the indifference margin, in points
+M_BOUNCE = H.N_PARAMS + 7     # 1: bounces by rollouts too
+M_HAZARD = H.N_PARAMS + 8     # 1: hazard flips by rollouts too
+MC_PARAM_NAMES = ("mc_budget", "mc_width", "mc_adaptive", "mc_min", "mc_max", "mc_z", "mc_eps", "mc_bounce",
+                  "mc_hazard_flip")
 N_PARAMS = H.N_PARAMS + len(MC_PARAM_NAMES)
-N_MEMO_PLAN = H.N_MEMO_PLAN
+# Memo.plan[MEMO_MC_COST + 2 j] / [... + 1]: decisions of kind j (search.bot.COST_*) the table's MC seats decided
+# by rollouts, and the rollouts they ran (a cost counter for measurements: never reset within a game)
+MEMO_MC_COST = H.N_MEMO_PLAN
+N_MEMO_PLAN = H.N_MEMO_PLAN + 8
 
 __all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "M_BUDGET", "M_WIDTH", "MC_PARAM_NAMES", "N_PARAMS",
            "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "decide"]

@@ -50,8 +50,21 @@ PARAM_HELP = {
 MC_PARAM_HELP = {
     "mc_budget": "Monte Carlo: rollouts per option per decision (an integer >= 1)",
     "mc_width": "Monte Carlo: placements rolled out besides the base choice, not keeping and finishing",
+    "mc_adaptive": "Monte Carlo: 1: drop options by paired tests and stop early (mc_budget: most per option); 0: fixed",
+    "mc_min": "Monte Carlo, adaptive: rollouts per option before any option is dropped (an integer >= 2)",
+    "mc_max": "Monte Carlo, adaptive: most rollouts per decision, all options together (0: no cap)",
+    "mc_z": "Monte Carlo, adaptive: drop an option when its paired mean difference to the best exceeds "
+            "-mc_eps by this many standard errors",
+    "mc_eps": "Monte Carlo, adaptive: the indifference margin, in points per round",
+    "mc_bounce": "Monte Carlo: 1: bounces by rollouts too; 0: by the base policy",
+    "mc_hazard_flip": "Monte Carlo: 1: flips for another's hazard by rollouts too; 0: by the base policy",
 }
-MC_DEFAULTS = dict(mc_budget=16.0, mc_width=3.0)
+MC_DEFAULTS = dict(mc_budget=16.0, mc_width=3.0, mc_adaptive=0.0, mc_min=8.0, mc_max=0.0, mc_z=2.0, mc_eps=0.0,
+                   mc_bounce=0.0, mc_hazard_flip=0.0)
+# the MC settings' allowed values: whole numbers in a range, a choice, or a real number in a range
+MC_INTEGER = {"mc_budget": 1, "mc_width": 0, "mc_min": 2, "mc_max": 0}    # the lowest allowed
+MC_CHOICE = ("mc_adaptive", "mc_bounce", "mc_hazard_flip")                # 0 or 1
+MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0}                               # 0 up to this
 MC_BASE = "expert"   # the mc preset's base policy
 ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES
 
@@ -126,6 +139,12 @@ MC = (
               f"observation (hidden cards dealt at random), every seat playing expert in them; "
               f"expert for the rest",
         TUNED[0]),
+    _mc("mcx", "adaptive Monte Carlo: as mc, and its bounces and hazard flips too, but its rollouts go in rounds "
+               "on common random numbers and an option is dropped once its paired difference to the best is "
+               "significantly worse or within the indifference margin (z 2, margin 0.25 points, at least 8 "
+               "rollouts each, at most 128 per option and 192 per decision); expert for the rest",
+        TUNED[0], mc_adaptive=1.0, mc_budget=128.0, mc_min=8.0, mc_max=192.0, mc_z=2.0, mc_eps=0.25, mc_bounce=1.0,
+        mc_hazard_flip=1.0),
 )
 BUILTIN = PRESETS + TUNED + MC
 
@@ -261,8 +280,18 @@ def _heuristic_presets() -> list[str]:
 def _param_value(where: str, key: str, value, mc: bool = False) -> float:
     """One parameter of a strategy table, checked: a finite number, or one of its choices
     (an MC strategy's ``mc_*`` settings: whole numbers, the budget >= 1)."""
+    if mc and key in MC_CHOICE:
+        if isinstance(value, bool) or value not in (0, 1):
+            raise GnomingError(f"{where}: parameter '{key}' must be 0 or 1 ({MC_PARAM_HELP[key]}), got {value!r}")
+        return float(value)
+    if mc and key in MC_REAL:
+        top = MC_REAL[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top:
+            raise GnomingError(f"{where}: parameter '{key}' must be a number in 0..{top:g} "
+                               f"({MC_PARAM_HELP[key]}), got {value!r}")
+        return float(value)
     if mc and key in MC_PARAM_HELP:
-        low = 1 if key == "mc_budget" else 0
+        low = MC_INTEGER[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 1_000_000:
             raise GnomingError(f"{where}: parameter '{key}' must be an integer in {low}..1000000 "
                                f"({MC_PARAM_HELP[key]}), got {value!r}")
