@@ -126,12 +126,13 @@ def test_monte_carlo_games_agree_with_the_referee(players, rules):
                           name="hazards")),
 ])
 def test_adaptive_monte_carlo_games_agree_with_the_referee(players, deck):
-    """mcx (small caps) decides bounces and hazard flips by rollouts too: the referee accepts every
+    """mcx (small caps, bounces and hazard flips by rollouts too): the referee accepts every
     game, hazard flips included (a deck rich in hazards)."""
     from gnoming_sim.kernel.policy import registry
 
     small = registry.Strategy("mcx-small", registry.get("mcx").kind, "mcx, small caps",
-                              dict(registry.get("mcx").params, mc_budget=8.0, mc_max=16.0, mc_min=2.0))
+                              dict(registry.get("mcx").params, mc_budget=8.0, mc_max=16.0, mc_min=2.0,
+                                   mc_bounce=1.0, mc_hazard_flip=1.0))
     seats = [small, "expert", small, "random"][:players]
     c = referee_check(players, 3, seed=19, deck=deck, strategies=seats)
     assert c.games == 3 and c.turns > 0

@@ -24,8 +24,8 @@ from gnoming_sim.kernel.policy.dispatch import (
     N_PARAMS,
 )
 
-# a cheap mcx for the game-playing tests: the same rules, smaller caps
-SMALL = dict(mc_budget=16, mc_max=24, mc_min=4)
+# a cheap mcx for the game-playing tests: the same rules, smaller caps, bounces and hazard flips by rollouts
+SMALL = dict(mc_budget=16.0, mc_max=24.0, mc_min=4.0, mc_bounce=1.0, mc_hazard_flip=1.0)
 HAZARDS = Deck.from_mapping({"3": 12, "4": 12, "5": 12, "6": 12, "7": 12, "-1": 4, "-3": 4, "H": 14, "M": 3},
                             name="hazards")
 
@@ -114,14 +114,15 @@ def test_mcx_preset_and_its_settings_in_toml(tmp_path, own_registry):
     mcx = registry.get("mcx")
     v = mcx.param_vector()
     assert mcx.kind == KIND_MC and "adaptive" in mcx.description
-    assert v[M_ADAPTIVE] == 1 and v[M_BOUNCE] == 1 and v[M_HAZARD] == 1 and v[M_MAX] > 0
+    assert v[M_ADAPTIVE] == 1 and v[M_MAX] == 64 and v[M_EPS] == 1 and v[M_Z] == 2 and v[M_MIN] == 6
+    assert v[M_BOUNCE] == 0 and v[M_HAZARD] == 0   # measured not to pay (docs/players.md)
     mc = registry.get("mc").param_vector()
     assert mc[M_ADAPTIVE] == 0 and mc[M_BOUNCE] == 0 and mc[M_HAZARD] == 0   # mc is today's fixed budget
     path = tmp_path / "s.toml"
-    path.write_text('[strategy.fast]\nbase = "mcx"\nmc_max = 96\nmc_z = 2.5\nmc_eps = 0.5\nmc_bounce = 0\n')
+    path.write_text('[strategy.fast]\nbase = "mcx"\nmc_max = 96\nmc_z = 2.5\nmc_eps = 0.5\nmc_bounce = 1\n')
     (made,) = registry.load_file(path)
     assert made.kind == KIND_MC and made.params["mc_max"] == 96 and made.params["mc_z"] == 2.5
-    assert made.params["mc_bounce"] == 0 and made.params["mc_adaptive"] == 1
+    assert made.params["mc_bounce"] == 1 and made.params["mc_adaptive"] == 1
     for text, msg in [('mc_adaptive = 2', "'mc_adaptive' must be 0 or 1"),
                       ('mc_min = 1', "'mc_min' must be an integer in 2..1000000"),
                       ('mc_max = -1', "'mc_max' must be an integer in 0..1000000"),
@@ -138,7 +139,8 @@ def test_mcx_preset_and_its_settings_in_toml(tmp_path, own_registry):
 
 
 def _small(name="mcx-small"):
-    return registry.Strategy(name, KIND_MC, "mcx, small caps", dict(registry.get("mcx").params, **SMALL))
+    return registry.Strategy(name, KIND_MC, "mcx, small caps, bounces and hazard flips by rollouts",
+                             dict(registry.get("mcx").params, **SMALL))
 
 
 # ----------------------------------------------------------------- its games
