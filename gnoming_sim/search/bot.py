@@ -2,8 +2,9 @@
 
 At its draw-source decision (when a discard pile may be taken) and its placement decision
 (every candidate keep position and not keeping; placing over the last face-down card is the
-decision to finish), the player rolls every option out to the end of the round and takes the
-one with the lowest mean of *its round score minus the mean round score of the others*.
+decision to finish) — and, if its settings say so, its bounces (``M_BOUNCE``) and its flips for
+another's hazard (``M_HAZARD``) — the player rolls every option out to the end of the round and
+takes the one with the lowest mean of *its round score minus the mean round score of the others*.
 
 What it sees.  A rollout table is built from public information only: the layouts as seen
 (``Table.vis``, ``HIDDEN`` where face down), the face-up flags, the discard piles, the scalars
@@ -19,11 +20,15 @@ a game stays reproducible at any thread count.  A pile option deals the blind-dr
 draw pile's bottom (as the analysis rollouts' ``align``), so the others still draw what the
 draw-pile option leaves them.
 
-Budget and base policy.  ``params[M_BUDGET]`` rollouts per option (at least 1).  Inside the
+Budget and base policy.  ``params[M_BUDGET]`` rollouts per option (at least 1), or, with
+``params[M_ADAPTIVE]``, rounds that drop options by paired tests and stop early
+(:mod:`gnoming_sim.search.allocate`; the bot counts what it spends in the table's memo,
+``dispatch.MEMO_MC_COST``, read by :mod:`gnoming_sim.search.cost`).  Inside the
 rollouts every seat, this one included, plays the heuristic with this strategy's heuristic
 parameters (its base policy), to the end of the round (the round horizon).  Placement options
 are pruned to the base policy's choice, not keeping, placing over the last face-down card
-(finishing) and the ``params[M_WIDTH]`` positions the base policy's one-ply estimate rates best.
+(finishing) and the ``params[M_WIDTH]`` positions the base policy's one-ply estimate rates best;
+bounce options to the base choice, stopping and the ``params[M_WIDTH]`` best legal positions.
 
 Recursion.  The bot is a decision function, :func:`decide_mc`, handed to the one game loop
 (:func:`gnoming_sim.kernel.game_loop.play_one`) by this module's :func:`play_batch`; its rollouts
