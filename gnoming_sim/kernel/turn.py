@@ -320,3 +320,20 @@ def offer_hazard_flips(t, rules, first):
     hazard; offer the seats ``first``, ..., P - 1 places after it, then go on to the next decision."""
     t.st[S_NEXT] = first
     advance(t, rules, NEXT_FLIPS)
+
+
+@jit
+def offer_bounce(t, rules, s, card, src, filled):
+    """Enter a bounce (a rollout of a bounce decision): seat s's turn is in progress (its card drawn
+    from ``src``), ``card`` came off its layout and is in hand, the positions ``filled`` (bit q) were
+    filled this turn; seat s's bounce decision is pending."""
+    st = t.st
+    st[S_ACTOR] = s
+    t.turns[s] += 1
+    fill_pub(t, rules, s)
+    st[S_SRC] = src
+    st[S_HAND] = card
+    st[S_FILLED] = filled
+    t.obs.pub[O_FROM_PILE] = src - 1
+    t.obs.pub[O_DRAWN] = card
+    _ask(t, DEC_BOUNCE, s)

@@ -1,7 +1,8 @@
 """Search on the action-level kernel API (:mod:`gnoming_sim.kernel.step`): the start of a
 rollout (``start``: one builder, from a position or a live table), the rollouts (``rollout``),
-the Monte Carlo bot (``bot``, and ``probe``, its two decisions at one point of a game) and the
-decision analysis (``analyse``).
+the Monte Carlo bot (``bot``; ``allocate``, how it spends its rollouts; ``cost``, its games with the
+rollouts counted; ``probe``, its decisions asked twice for the hygiene tests) and the decision
+analysis (``analyse``).
 
 May import :mod:`gnoming_sim.game` and :mod:`gnoming_sim.kernel`; ``batch``, ``analyses`` and
 ``cli`` may import it.  Importing it registers the bot's batch kernel for ``KIND_MC`` with the

@@ -1,5 +1,6 @@
 """The Monte Carlo player's two decisions at one point of a game, with the hidden cards
-optionally permuted first: what the information-hygiene test of ``mc`` compares.
+optionally permuted first: what the information-hygiene test of ``mc`` compares; and
+:func:`check_game`, which asks it every decision of a whole game twice.
 
 :func:`probe` plays round 0 of a game with the base decision function up to a given turn (the MC seats
 play their base policy until then), and asks the seat to move for its draw source and, after
@@ -13,16 +14,18 @@ from __future__ import annotations
 import numpy as np
 
 from gnoming_sim.game import trace as T
-from gnoming_sim.game.rules import LAYOUT, R_MAX_TURNS, ROUNDS
-from gnoming_sim.kernel.game_loop import deal_game, play_out_base
+from gnoming_sim.game.fields import F_SCORE, N_FIELDS
+from gnoming_sim.game.rules import LAYOUT, R_MAX_TURNS, R_ROTATE_START, ROUNDS
+from gnoming_sim.kernel.game_loop import deal_game, play_out_base, score_round
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream, shuffle_prefix
-from gnoming_sim.kernel.policy.dispatch import decide, new_memo
-from gnoming_sim.kernel.state import DEC_PLACE, N_ST, NOT_STALLED, RNG_WORDS, S_DEND, S_DPTR, S_FINISHER, S_HAND, \
-    S_PENDING, S_SRC, S_STALLED, new_table
+from gnoming_sim.kernel.policy.dispatch import KIND_MC, decide, new_memo
+from gnoming_sim.kernel.state import DEC_BOUNCE, DEC_HAZARD_FLIP, DEC_NONE, DEC_PLACE, DEC_SOURCE, N_ST, \
+    NOT_STALLED, RNG_WORDS, S_DEND, S_DPTR, S_FINISHER, S_HAND, S_PENDING, S_SEAT, S_SRC, S_STALLED, new_table
 from gnoming_sim.kernel.step import start_round, step
 from gnoming_sim.kernel.turn import begin_turn
-from gnoming_sim.search.bot import choose_placement, choose_source
+from gnoming_sim.search.bot import COST_BOUNCE, COST_HAZARD, COST_PLACE, COST_SOURCE, N_COST, choose_placement, \
+    choose_source, mc_answer
 
 
 @jit(nrt=True)
@@ -102,3 +105,67 @@ def probe(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, tu
     out[1] = choose_placement(t, rules, s, card, t.st[S_SRC], peek)
     out[2] = card
 
+
+
+@jit
+def _cost_kind(kind):
+    """The bot's COST_* of a pending decision kind, or -1 (never decided by rollouts)."""
+    if kind == DEC_SOURCE:
+        return COST_SOURCE
+    if kind == DEC_PLACE:
+        return COST_PLACE
+    if kind == DEC_BOUNCE:
+        return COST_BOUNCE
+    if kind == DEC_HAZARD_FLIP:
+        return COST_HAZARD
+    return -1
+
+
+@jit(nrt=True)
+def check_game(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, permute, peek, out):
+    """Play ``game`` (all rounds, starters as the game loop's) with the MC bot deciding for its seats, and
+    ask each of their decisions twice from the same random state: with every hidden card permuted (from
+    stream ``permute`` + the decision's number), then on the true table, which is played on.
+
+    ``out`` int64[2 * N_COST] (added to): per kind of decision (the bot's COST_*), the decisions the bot
+    took by rollouts, then the ones whose two answers differed.  ``peek``: the rollouts deal the true cards.
+    """
+    P = seat_strategy.shape[0]
+    N = deck.shape[0]
+    t = new_table(P, N, kinds, params, seat_strategy, np.empty((0, 4), dtype=np.int32), new_memo())
+    order = np.empty((ROUNDS, N), dtype=np.int8)
+    deal_game(game, seed, deck, order, t.rng)
+    seed_stream(t.rng, seed, game, STREAM_PLAY)
+    for i in range(N_ST):
+        t.st[i] = 0
+    for s in range(P):
+        t.scores[s] = 0
+    res = np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32)
+    n = 0
+    for r in range(ROUNDS):
+        starter = r % P if rules[R_ROTATE_START] != 0 else 0
+        start_round(t, rules, r, starter, order[r], deck_counts)
+        while t.st[S_PENDING] != DEC_NONE:
+            j = _cost_kind(t.st[S_PENDING])
+            a = -1
+            if j >= 0 and t.kinds[t.st[S_SEAT]] == KIND_MC:
+                lay = t.lay.copy()
+                draw = t.draw.copy()
+                rng = t.rng.copy()
+                plan = t.memo.plan.copy()
+                _permute_hidden(t, permute + n)
+                other = mc_answer(t, rules, peek)
+                t.lay[:] = lay
+                t.draw[:] = draw
+                t.rng[:] = rng
+                t.memo.plan[:] = plan
+                a = mc_answer(t, rules, peek)
+                if a >= 0:
+                    out[j] += 1
+                if a != other:
+                    out[N_COST + j] += 1
+                n += 1
+            step(t, rules, a if a >= 0 else decide(t, rules))
+        score_round(t, rules, r, starter, res)
+        for s in range(P):
+            t.scores[s] += res[r, s, F_SCORE]

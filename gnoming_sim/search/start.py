@@ -38,10 +38,11 @@ from gnoming_sim.kernel.state import (
     S_TURN,
 )
 from gnoming_sim.kernel.table import fill_pub
-from gnoming_sim.kernel.turn import begin_turn, offer_hazard_flips
+from gnoming_sim.kernel.turn import begin_turn, offer_bounce, offer_hazard_flips
 
 Start = namedtuple("Start", ["me", "r", "starter", "laps_left", "discarder", "vis0", "up0", "piles0", "st0",
-                             "scores0", "unknown0", "draw_top", "unseen", "slots"])
+                             "scores0", "unknown0", "draw_top", "unseen", "slots", "bounce", "bounce_card",
+                             "bounce_src"])
 Start.__doc__ = """A rollout's starting table as the player ``me`` sees it (:func:`rollout_start`).
 
     me, r, starter  the player to move, the round, its starter
@@ -54,11 +55,13 @@ Start.__doc__ = """A rollout's starting table as the player ``me`` sees it (:fun
     unseen int8[n_u]    the unseen multiset (the hand excluded), by card code
     slots int64[m, 2]   the face-down (seat, position)s, the player's first: a determinization deals
                         cards[:m] to them in this order and the draw pile cards[m:] top first
+    bounce          0, or a bounce decision's filled positions (bit q: filled this turn) ...
+    bounce_card, bounce_src  ... with the card in hand that came off the layout and the turn's draw source
 """
 
 
 @jit(nrt=True)
-def rollout_start(vis, piles, st, unknown, scores, me, hand, src, discarder, cyclic):
+def rollout_start(vis, piles, st, unknown, scores, me, hand, src, discarder, cyclic, bounce):
     """The :class:`Start` of seat ``me``'s pending decision.
 
     ``vis`` int8[P, 9] the layouts as seen; ``piles`` int8[2, N] with ``st[S_PLEN0 + k]`` cards each;
@@ -66,7 +69,9 @@ def rollout_start(vis, piles, st, unknown, scores, me, hand, src, discarder, cyc
     the unseen counts without the card in hand; ``scores`` int64[P].  ``hand``/``src``: the card
     drawn and its source for a placement, NO_CARD/-1 for a draw decision or (``discarder`` >= 0) a
     hazard flip.  ``cyclic``: the other seats' face-down slots follow ``me`` in turn order (the bot's
-    order) rather than by seat number (the analysis's).
+    order) rather than by seat number (the analysis's).  ``bounce`` != 0: a bounce decision (the
+    positions filled this turn, as ``st[S_FILLED]``): ``hand`` is the card that came off the layout,
+    seen and kept in hand, and ``src`` the turn's draw source.
     """
     P = vis.shape[0]
     N = piles.shape[1]
@@ -110,7 +115,7 @@ def rollout_start(vis, piles, st, unknown, scores, me, hand, src, discarder, cyc
                 slots[j, 1] = q
                 j += 1
     draw_top = NO_CARD
-    if hand != NO_CARD:
+    if hand != NO_CARD and bounce == 0:
         if src == SRC_DRAW:
             draw_top = hand
             unknown0[hand + SLOT_OFFSET] += 1
@@ -129,7 +134,7 @@ def rollout_start(vis, piles, st, unknown, scores, me, hand, src, discarder, cyc
     for s in range(P):
         sc[s] = scores[s]
     return Start(me, st[S_ROUND], st[S_STARTER], laps_left, discarder, vis0, up0, piles0, st0, sc, unknown0,
-                 draw_top, unseen, slots)
+                 draw_top, unseen, slots, bounce, hand if bounce != 0 else NO_CARD, src if bounce != 0 else -1)
 
 
 @jit(nrt=True)
@@ -186,7 +191,7 @@ def _deal_hidden(t, start, cards, first_last):
 def enter(t, rules, start, cards, first_last):
     """Reset table ``t`` to ``start`` with the hidden cards ``cards`` (a determinization, dealt as
     :class:`Start` says), and leave the player's decision pending: its draw source (a placement is
-    reached by stepping the source the card came from) or its hazard flip."""
+    reached by stepping the source the card came from), its hazard flip or its bounce."""
     P = t.fd.shape[0]
     st = t.st
     for j in range(N_ST):
@@ -209,6 +214,8 @@ def enter(t, rules, start, cards, first_last):
         fill_pub(t, rules, start.discarder)
         t.obs.pub[O_DRAWN] = HAZARD
         offer_hazard_flips(t, rules, (start.me - start.discarder) % P)
+    elif start.bounce != 0:   # the player's turn is in progress: the card in hand may bounce
+        offer_bounce(t, rules, start.me, start.bounce_card, start.bounce_src, start.bounce)
     else:
         begin_turn(t, rules, start.me)
 
@@ -234,4 +241,4 @@ def start_of_position(pos, cyclic: bool = False) -> Start:
     hand = int(pos.hand) if pos.decision == "place" else NO_CARD
     src = int(pos.source) if pos.decision == "place" else -1
     return rollout_start(np.ascontiguousarray(pos.layouts, dtype=np.int8), piles, st, unknown,
-                         np.array(pos.scores, dtype=np.int64), pos.me, hand, src, pos.discarder, cyclic)
+                         np.array(pos.scores, dtype=np.int64), pos.me, hand, src, pos.discarder, cyclic, 0)

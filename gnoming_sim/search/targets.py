@@ -5,9 +5,10 @@ in a game) with the given seats, through the action-level API (:mod:`gnoming_sim
 a random sample of the placement and draw-source decisions that have at least two legal answers it
 writes, for every legal answer, the learned family's features (:mod:`gnoming_sim.kernel.policy.learned`,
 from the decider's observation only) and the answer's value by Monte Carlo rollouts from that
-observation (:func:`gnoming_sim.search.bot.rollout_values`: the mean over ``budget`` determinized
+observation (:func:`gnoming_sim.search.bot.option_values`: the mean over ``budget`` determinized
 rollouts, common random numbers across the answers, of the decider's round score minus the mean of
-the others', every seat playing the decider's base heuristic inside the rollouts).  Then the seat's
+the others', every seat playing the decider's own strategy inside the rollouts, a Monte Carlo
+seat its base policy).  Then the seat's
 own strategy decides and the round goes on.  Games are independent (own streams from (seed, game)),
 so the targets are identical at any thread count.
 """
@@ -28,7 +29,7 @@ from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream, uniform01
 from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, N_ST, RNG_WORDS, S_HAND, S_PENDING, \
     S_SEAT, S_SRC, new_table
 from gnoming_sim.kernel.step import legal_actions, step, start_round
-from gnoming_sim.search.bot import rollout_values
+from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
 
 STREAM_SAMPLE = 40   # which decisions are sampled (beside the games' and the rollouts' streams)
 NF = max(L.NF_P, L.NF_S)
@@ -91,9 +92,9 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
             if K >= 2:
                 _option_features(t, rules, s, kind, opts, K, feats[n])
                 if kind == DEC_SOURCE:
-                    v = rollout_values(t, rules, s, NO_CARD, -1, opts, K, budget, False)
+                    v = option_values(t, rules, s, COST_SOURCE, NO_CARD, -1, opts, K, budget)
                 else:
-                    v = rollout_values(t, rules, s, t.st[S_HAND], t.st[S_SRC], opts, K, budget, False)
+                    v = option_values(t, rules, s, COST_PLACE, t.st[S_HAND], t.st[S_SRC], opts, K, budget)
                 for k in range(K):
                     vals[n, k] = v[k]
                 nopt[n] = K

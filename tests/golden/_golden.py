@@ -46,6 +46,7 @@ SIMULATE = {
     "expert-2p": (2, ["expert"], 400, 2),
     "mixed-7p": (7, ["random", "greedy", "builder", "rusher", "cautious", "expert", "greedy"], 300, 3),
     "mc-3p": (3, ["mc", "expert", "expert"], 3, 4),
+    "mcx-3p": (3, ["mcx", "expert", "expert"], 3, 4),
 }
 TRACED_GAMES = 5  # games per case whose every action is hashed too
 MC_GAMES_TRACED = 1
@@ -95,7 +96,7 @@ def simulate_case(name: str) -> str:
     players, seats, games, seed = SIMULATE[name]
     res = simulate(players=players, strategies=seats, games=games, seed=seed, rotate=len(seats) > 1,
                    threads=2)
-    traced_n = MC_GAMES_TRACED if "mc" in seats else TRACED_GAMES
+    traced_n = MC_GAMES_TRACED if any(s.startswith("mc") for s in seats) else TRACED_GAMES
     tr = simulate(players=players, strategies=seats, games=traced_n, seed=seed, rotate=len(seats) > 1,
                   trace=True, threads=2)
     np.testing.assert_array_equal(tr.round_stats, res.round_stats[:traced_n])

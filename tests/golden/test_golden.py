@@ -9,7 +9,7 @@ import _golden as cases
 
 EXPECTED = cases.load()
 CASES = cases.all_cases()
-SLOW = {"mc-3p", "analyse-game-default", "compare-3p", "tune-3p-1gen"}
+SLOW = {"mc-3p", "mcx-3p", "analyse-game-default", "compare-3p", "tune-3p-1gen"}
 
 
 def test_every_case_has_a_fingerprint():

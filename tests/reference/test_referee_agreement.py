@@ -126,3 +126,23 @@ def test_monte_carlo_games_agree_with_the_referee(players, rules):
     seats = [mc_strategy(budget=2), "expert", "random", "builder"][:players]
     c = referee_check(players, 3, seed=17, rules=rules, strategies=seats)
     assert c.games == 3 and c.turns > 0
+
+
+@pytest.mark.parametrize("players,deck", [
+    (4, None),
+    (3, Deck.from_mapping({"3": 12, "4": 12, "5": 12, "6": 12, "7": 12, "-1": 4, "-3": 4, "H": 14, "M": 3},
+                          name="hazards")),
+])
+def test_adaptive_monte_carlo_games_agree_with_the_referee(players, deck):
+    """mcx (small caps, bounces and hazard flips by rollouts too): the referee accepts every
+    game, hazard flips included (a deck rich in hazards)."""
+    from gnoming_sim.kernel.policy import registry
+
+    small = registry.Strategy("mcx-small", registry.get("mcx").kind, "mcx, small caps",
+                              dict(registry.get("mcx").params, mc_budget=8.0, mc_max=16.0, mc_min=2.0,
+                                   mc_bounce=1.0, mc_hazard_flip=1.0))
+    seats = [small, "expert", small, "random"][:players]
+    c = referee_check(players, 3, seed=19, deck=deck, strategies=seats)
+    assert c.games == 3 and c.turns > 0
+    if deck is not None:
+        assert c.hazard_flips > 0

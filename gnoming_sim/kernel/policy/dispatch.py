@@ -40,14 +40,27 @@ from gnoming_sim.kernel.step import legal_actions
 # the Monte Carlo settings, after the heuristic's parameters in the same vector (0 for other kinds)
 M_BUDGET = H.N_PARAMS      # rollouts per option per decision
 M_WIDTH = H.N_PARAMS + 1   # placements rolled out besides the base choice, no-keep and finishing
-MC_PARAM_NAMES = ("mc_budget", "mc_width")
+# adaptive allocation (search.allocate) and the extra rollout decisions; 0 everywhere: the fixed-budget mc
+M_ADAPTIVE = H.N_PARAMS + 2   # 1: drop options by paired tests, stop early (then M_BUDGET: most per option)
+M_MIN = H.N_PARAMS + 3        # rollouts per option before any option is dropped
+M_MAX = H.N_PARAMS + 4        # most rollouts per decision, every option together (0: no cap)
+M_Z = H.N_PARAMS + 5          # drop an option when its paired mean difference exceeds -eps by z standard errors
+M_EPS = H.N_PARAMS + 6        # the indifference margin, in points
+M_BOUNCE = H.N_PARAMS + 7     # 1: bounces by rollouts too
+M_HAZARD = H.N_PARAMS + 8     # 1: hazard flips by rollouts too
+M_LEARNED = H.N_PARAMS + 9    # 1: the base policy is the learned family (its weights at L_W0), not the heuristic
+MC_PARAM_NAMES = ("mc_budget", "mc_width", "mc_adaptive", "mc_min", "mc_max", "mc_z", "mc_eps", "mc_bounce",
+                  "mc_hazard_flip", "mc_learned_base")
+# Memo.plan[MEMO_MC_COST + 2 j] / [... + 1]: decisions of kind j (search.bot.COST_*) the table's MC seats decided
+# by rollouts, and the rollouts they ran (a cost counter for measurements: never reset within a game)
+MEMO_MC_COST = H.N_MEMO_PLAN
+N_MEMO_PLAN = H.N_MEMO_PLAN + 8
 # the learned family's weights (kernel.policy.learned) follow the Monte Carlo settings (0 for other kinds)
 L_W0 = H.N_PARAMS + len(MC_PARAM_NAMES)
 N_PARAMS = L_W0 + L.N_WEIGHTS
-N_MEMO_PLAN = H.N_MEMO_PLAN
 
-__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "L_W0", "M_BUDGET", "M_WIDTH", "MC_PARAM_NAMES", "N_PARAMS",
-           "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "decide"]
+__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "L_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
+           "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide"]
 
 Memo = namedtuple("Memo", ["plan", "scratch"])
 Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of every turn).
@@ -143,6 +156,15 @@ def hazard_flip(kind, params, rng, obs, legal):
 
 
 @jit(inline="always")
+def base_kind(kind, params):
+    """The family that decides for a seat of family ``kind`` outside rollouts: a Monte Carlo seat's base
+    policy (the heuristic, or the learned family when ``params[M_LEARNED]``), else ``kind`` itself."""
+    if kind == KIND_MC:
+        return KIND_LEARNED if params[M_LEARNED] > 0.0 else KIND_HEURISTIC
+    return kind
+
+
+@jit(inline="always")
 def decide(t, rules):
     """The pending decision of table ``t`` (:mod:`gnoming_sim.kernel.step`), answered by the deciding
     seat's strategy from its observation and memo: the base decision function of every game loop."""
@@ -150,8 +172,8 @@ def decide(t, rules):
     st = t.st
     kind = st[S_PENDING]
     s = st[S_SEAT]
-    k = t.kinds[s]
     prm = t.params[s]
+    k = base_kind(t.kinds[s], prm)
     if kind == DEC_SOURCE:
         return draw_source(k, prm, t.rng, t.obs, t.memo, t.legal)
     if kind == DEC_PLACE:

@@ -53,8 +53,22 @@ PARAM_HELP = {
 MC_PARAM_HELP = {
     "mc_budget": "Monte Carlo: rollouts per option per decision (an integer >= 1)",
     "mc_width": "Monte Carlo: placements rolled out besides the base choice, not keeping and finishing",
+    "mc_adaptive": "Monte Carlo: 1: drop options by paired tests and stop early (mc_budget: most per option); 0: fixed",
+    "mc_min": "Monte Carlo, adaptive: rollouts per option before any option is dropped (an integer >= 2)",
+    "mc_max": "Monte Carlo, adaptive: most rollouts per decision, all options together (0: no cap)",
+    "mc_z": "Monte Carlo, adaptive: drop an option when its paired mean difference to the best exceeds "
+            "-mc_eps by this many standard errors",
+    "mc_eps": "Monte Carlo, adaptive: the indifference margin, in points per round",
+    "mc_bounce": "Monte Carlo: 1: bounces by rollouts too; 0: by the base policy",
+    "mc_hazard_flip": "Monte Carlo: 1: flips for another's hazard by rollouts too; 0: by the base policy",
+    "mc_learned_base": "Monte Carlo: 1: the base policy is the learned family (set by policy = a learned strategy)",
 }
-MC_DEFAULTS = dict(mc_budget=16.0, mc_width=3.0)
+MC_DEFAULTS = dict(mc_budget=16.0, mc_width=3.0, mc_adaptive=0.0, mc_min=8.0, mc_max=0.0, mc_z=2.0, mc_eps=0.0,
+                   mc_bounce=0.0, mc_hazard_flip=0.0, mc_learned_base=0.0)
+# the MC settings' allowed values: whole numbers in a range, a choice, or a real number in a range
+MC_INTEGER = {"mc_budget": 1, "mc_width": 0, "mc_min": 2, "mc_max": 0}    # the lowest allowed
+MC_CHOICE = ("mc_adaptive", "mc_bounce", "mc_hazard_flip", "mc_learned_base")              # 0 or 1
+MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0}                               # 0 up to this
 MC_BASE = "expert"   # the mc preset's base policy
 ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES
 
@@ -115,22 +129,6 @@ TUNED = (
 )
 
 
-def _mc(name, description, base, **changes):
-    """A Monte Carlo strategy: the heuristic parameters of ``base`` (its base policy) and the MC settings."""
-    params = dict(base.params)
-    params.update(MC_DEFAULTS)
-    params.update(changes)
-    return Strategy(name, KIND_MC, description, params)
-
-
-MC = (
-    _mc("mc", f"Monte Carlo: decides whether to take a discard and where to place (finishing included) "
-              f"by {int(MC_DEFAULTS['mc_budget'])} rollouts per option to the end of the round from its own "
-              f"observation (hidden cards dealt at random), every seat playing expert in them; "
-              f"expert for the rest",
-        TUNED[0]),
-)
-
 # The learned player's weights: fitted by `gnoming-sim train` (gnoming_sim/tune/learn.py), committed
 # here with their provenance (the run itself, its log and curve: tuning/learned/).
 LEARNED_WEIGHTS = Path(__file__).with_name("learned_weights.json")
@@ -150,7 +148,33 @@ def learned_from_file(path=LEARNED_WEIGHTS, name: str = "learned", base: Strateg
 
 
 LEARNED = (learned_from_file(),)
-BUILTIN = PRESETS + TUNED + MC + LEARNED
+
+
+def _mc(name, description, base, **changes):
+    """A Monte Carlo strategy: the heuristic parameters of ``base`` (its base policy) and the MC settings."""
+    params = dict(base.params)
+    params.update(MC_DEFAULTS)
+    params.update(changes)
+    return Strategy(name, KIND_MC, description, params)
+
+
+MC = (
+    _mc("mc", f"Monte Carlo: decides whether to take a discard and where to place (finishing included) "
+              f"by {int(MC_DEFAULTS['mc_budget'])} rollouts per option to the end of the round from its own "
+              f"observation (hidden cards dealt at random), every seat playing expert in them; "
+              f"expert for the rest",
+        TUNED[0]),
+    _mc("mcx", "adaptive Monte Carlo: the decisions of mc, but its rollouts go in rounds on common random numbers "
+               "and an option is dropped once its paired difference to the best is significantly worse or within "
+               "the indifference margin (z 2, margin 1 point, at least 6 rollouts per option, at most 64 per "
+               "decision): about mc's cost per decision, 2-3 points a game stronger at 4 players; expert for the rest",
+        TUNED[0], mc_adaptive=1.0, mc_budget=64.0, mc_min=6.0, mc_max=64.0, mc_z=2.0, mc_eps=1.0),
+    _mc("mc-learned", "Monte Carlo as mc (16 rollouts per option), with the learned player as its base policy: "
+                      "every seat plays learned in its rollouts, and learned decides the rest",
+        LEARNED[0], mc_learned_base=1.0),
+)
+
+BUILTIN = PRESETS + TUNED + LEARNED + MC
 
 class Registry:
     """Strategies by name: the built-ins (by default) and those registered since."""
@@ -209,17 +233,21 @@ class Registry:
         return Strategy(name, base.kind, description, params)
 
     def _mc_policy(self, where: str, policy) -> dict:
-        """The heuristic parameters of an MC strategy's ``policy`` (a heuristic strategy's name)."""
-        known = ", ".join(s.name for s in self._by_name.values() if s.kind == KIND_HEURISTIC)
+        """The parameters an MC strategy takes from its ``policy`` (a heuristic or learned strategy's name):
+        the heuristic's, or a learned strategy's weights and base heuristic with ``mc_learned_base`` 1."""
+        known = ", ".join(s.name for s in self._by_name.values() if s.kind in (KIND_HEURISTIC, KIND_LEARNED))
         if not isinstance(policy, str):
             raise GnomingError(f"{where}: 'policy' must be a heuristic strategy's name ({known})")
         try:
             p = self.get(policy)
         except GnomingError as exc:
             raise GnomingError(f"{where}: policy: {exc}") from None
+        if p.kind == KIND_LEARNED:
+            return {**{key: p.params[key] for key in PARAM_NAMES + WEIGHT_NAMES if key in p.params},
+                    "mc_learned_base": 1.0}
         if p.kind != KIND_HEURISTIC:
-            raise GnomingError(f"{where}: 'policy' must be a heuristic strategy ({known}), not '{policy}'")
-        return {key: p.params[key] for key in PARAM_NAMES if key in p.params}
+            raise GnomingError(f"{where}: 'policy' must be a heuristic or learned strategy ({known}), not '{policy}'")
+        return {key: p.params[key] for key in PARAM_NAMES if key in p.params} | {"mc_learned_base": 0.0}
 
     def load_file(self, path) -> list[Strategy]:
         """Register every ``[strategy.NAME]`` table of a TOML file; return the new strategies."""
@@ -284,8 +312,18 @@ def _heuristic_presets() -> list[str]:
 def _param_value(where: str, key: str, value, mc: bool = False) -> float:
     """One parameter of a strategy table, checked: a finite number, or one of its choices
     (an MC strategy's ``mc_*`` settings: whole numbers, the budget >= 1)."""
+    if mc and key in MC_CHOICE:
+        if isinstance(value, bool) or value not in (0, 1):
+            raise GnomingError(f"{where}: parameter '{key}' must be 0 or 1 ({MC_PARAM_HELP[key]}), got {value!r}")
+        return float(value)
+    if mc and key in MC_REAL:
+        top = MC_REAL[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top:
+            raise GnomingError(f"{where}: parameter '{key}' must be a number in 0..{top:g} "
+                               f"({MC_PARAM_HELP[key]}), got {value!r}")
+        return float(value)
     if mc and key in MC_PARAM_HELP:
-        low = 1 if key == "mc_budget" else 0
+        low = MC_INTEGER[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 1_000_000:
             raise GnomingError(f"{where}: parameter '{key}' must be an integer in {low}..1000000 "
                                f"({MC_PARAM_HELP[key]}), got {value!r}")
