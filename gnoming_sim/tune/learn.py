@@ -7,7 +7,7 @@ One iteration:
    at a random sample of the placement and draw-source decisions, every legal answer's features and
    its value by ``budget`` Monte Carlo rollouts from the decider's observation
    (:func:`gnoming_sim.search.targets.collect`, the rollouts of the ``mc`` player:
-   :func:`gnoming_sim.search.bot.rollout_values`).
+   :func:`gnoming_sim.search.bot.option_values`).
 2. **Fit.**  Per decision the answers' values and features are centred (the state's own worth cancels:
    only differences between answers are fitted), and the weights are the ridge least-squares solution
    of value on features, one model for placements (and bounces) and one for the draw source
