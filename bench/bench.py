@@ -24,7 +24,7 @@ import numba
 
 from gnoming_sim.kernel.engine import simulate
 
-PRESETS = ("random", "greedy", "builder", "rusher", "cautious")
+PRESETS = ("random", "greedy", "builder", "rusher", "cautious", "expert", "learned")   # the fast players
 
 
 def machine() -> str:

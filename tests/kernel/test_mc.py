@@ -37,7 +37,7 @@ def test_mc_preset_and_toml_strategies(tmp_path, own_registry):
     assert made.kind == KIND_MC and made.params["mc_budget"] == 4
     assert made.params["pair_weight"] == registry.get("builder").params["pair_weight"]
     for text, msg in [('base = "mc"\nmc_budget = 0\n', "'mc_budget' must be an integer in 1..1000000"),
-                      ('base = "mc"\npolicy = "random"\n', "'policy' must be a heuristic strategy"),
+                      ('base = "mc"\npolicy = "random"\n', "'policy' must be a heuristic or learned strategy"),
                       ('base = "greedy"\nmc_budget = 4\n', "unknown parameter 'mc_budget'")]:
         path.write_text("[strategy.bad]\n" + text)
         with pytest.raises(GnomingError, match=msg) as err:
