@@ -147,7 +147,7 @@ STRINGS = {
                  "--scheduler": [""]},
     "report": {"--scheduler": [""]},
     "ladder": {"--strategies": ["", ",", "greedy", "nobody", "ok\n", "greedy,,expert", "greedy,greedy", "$\\frac{$",
-                                "mcx,greedy", "mc0,greedy"]},
+                                "mcz,greedy", "mc0,greedy"]},
 }
 
 # hostile contents of each kind of TOML file: (id, option, body, command)
