@@ -106,7 +106,7 @@ def place_delta(params, pub, vis, fd, scratch, row, eu, q, c):
 
 
 @jit
-def _mulligan_fits(row, pub):
+def mulligan_fits(row, pub):
     """Whether the rules let a mulligan go into ``row`` (the layout as seen: its face-up mulligans)."""
     n = 0
     for q in range(LAYOUT):
@@ -173,7 +173,7 @@ def draw_source(params, obs, memo, legal):
             continue
         if k == 1 and legal[1] and top == pub[O_TOP0]:   # pile 0 offered the same card: a tie, which does not win
             continue
-        if top == MULLIGAN and not _mulligan_fits(row, pub):
+        if top == MULLIGAN and not mulligan_fits(row, pub):
             continue
         d, q = _best_place(params, obs, memo, top, legal, False, eu)
         if d < best:

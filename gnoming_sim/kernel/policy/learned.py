@@ -31,7 +31,6 @@ from gnoming_sim.game.observation import (
     CHOICE_NOKEEP,
     O_FINISHER,
     O_ME,
-    O_MULLIGAN_LIMIT,
     O_MULLIGANS_PER_LINE,
     O_PLAYERS,
     O_TOP0,
@@ -43,7 +42,7 @@ from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH, estimate, pair_value, quick_delta
-from gnoming_sim.kernel.scoring import LINES, card_cost, line_match_value, mulligan_allowed
+from gnoming_sim.kernel.scoring import LINES, card_cost, line_match_value
 
 # placement / bounce option features
 F_DELTA = 0          # the heuristic's estimate change (pair and mulligan credit of the base heuristic)
@@ -281,15 +280,6 @@ def bounce_target(prm, w0, obs, memo, card, legal):
 
 
 @jit(inline="always")
-def _mulligan_fits(row, pub):
-    n = 0
-    for q in range(LAYOUT):
-        if row[q] == MULLIGAN:
-            n += 1
-    return mulligan_allowed(n, pub[O_MULLIGAN_LIMIT])
-
-
-@jit(inline="always")
 def source_features(buf, value, is_draw, final, my_fd, eu, card):
     """The features of a draw-source option (its ``value`` from the placement model) into ``buf[FB:FB + NF_S]``."""
     for i in range(NF_S):
@@ -315,7 +305,7 @@ def source_values(prm, w0, obs, memo, legal):
     ctx = context(pub, obs.vis, obs.fd, eu)
     row = obs.vis[pub[O_ME]]
     scratch = memo.scratch
-    mfits = _mulligan_fits(row, pub)
+    mfits = H.mulligan_fits(row, pub)
     v0 = INF
     v1 = INF
     for k in range(2):
