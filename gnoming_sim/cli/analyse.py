@@ -38,16 +38,27 @@ NO_SECOND = "none"
               help="Play the rollouts to the end of the round, or of the game.")
 @click.option("--peek", is_flag=True,
               help="Use the true hidden cards of the simulated game: the perfect-information value.")
+@click.option("--why", "why", is_flag=True,
+              help="Explain the verdict: split the best option's lead over --versus into own cards, the finishing "
+                   "bonus and what the rivals scored, and tell sample continuations of both on the same cards.")
+@click.option("--versus", default=None, metavar="KEY",
+              help="With --why: the option to explain against the best (an option key such as pos4, discard, pile0; "
+                   "default: the runner-up).")
 @opt.threads
 @opt.as_json
 def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, position_path, game,
-            turn, policy, second_policy, rollouts, half_width, max_rollouts, horizon, peek, threads, as_json):
+            turn, policy, second_policy, rollouts, half_width, max_rollouts, horizon, peek, why, versus, threads,
+            as_json):
     """Roll out every legal option of a decision; print each option's mean score and its difference to
     the best option with a paired 95% interval (common random numbers over the rollouts)."""
     opt.check_range("--rollouts", rollouts, 2, opt.MAX_ROLLOUTS)
     opt.check_range("--max-rollouts", max_rollouts, 2, opt.MAX_ROLLOUTS)
     opt.check_threads(threads)
     opt.check_seed(seed)
+    if versus is not None and not why:
+        raise GnomingError("--versus names the option --why explains: give --why too")
+    if why and peek:
+        raise GnomingError("--why tells continuations of the imperfect-information analysis: drop --peek")
     if half_width is not None and not opt.MIN_HALF_WIDTH <= half_width <= opt.MAX_HALF_WIDTH:
         # a tinier target sizes the batch as (pilot / target)**2 rollouts: a float overflow, and far past the cap
         raise GnomingError(f"--half-width must be a number of points in {opt.MIN_HALF_WIDTH:g}.."
@@ -86,11 +97,27 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         pos = position_from_game(seed, game, turn, players, spec.seats, rules_, deck_, spec.rotate)
     res = run(pos, policies, seed=seed, rollouts=rollouts, half_width=half_width, max_rollouts=max_rollouts,
               horizon=horizon, peek=peek, threads=threads, second_policies=second)
+    if why:
+        res["why"] = _why(pos, res, policies, seed, rollouts, horizon, threads, versus)
     if as_json:
         res["position_record"] = pos.to_dict()
         click.echo(json.dumps(res, indent=1))
     else:
         click.echo(render(res))
+
+
+def _why(pos, res, policies, seed, rollouts, horizon, threads, versus):
+    """:func:`gnoming_sim.search.why.explain` of the best option against ``versus`` (default the runner-up),
+    on the analysis's own first rollouts."""
+    from gnoming_sim.search.why import explain
+
+    other = versus if versus is not None else res.get("runner_up")
+    if other is None:
+        raise GnomingError("--why: no option differs from the best in any rollout: nothing to explain")
+    if other == res["best"]:
+        raise GnomingError(f"--versus {other}: that is the best option itself; name another option")
+    return explain(pos, [res["best"], other], policies, seed=seed, rollouts=rollouts, horizon=horizon,
+                   threads=threads)
 
 
 def _check_rollout_policies(option: str, names) -> None:
@@ -161,6 +188,10 @@ def render(res: dict) -> str:
                          *(_ratio(v.get(k, float("nan"))) for k in
                            ("crn", "crn+strata", "crn+strata+control", "crn+strata+control+luck"))))
     lines += _robustness_lines(res)
+    if res.get("why"):
+        from gnoming_sim.search.why import render_text
+
+        lines += render_text(res["why"])
     return "\n".join(lines)
 
 

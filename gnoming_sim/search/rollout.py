@@ -35,8 +35,11 @@ from gnoming_sim.kernel.state import (
     DEC_PLACE,
     DEC_SOURCE,
     RNG_WORDS,
+    S_DEND,
+    S_DPTR,
     S_HAND,
     S_PENDING,
+    S_PLEN0,
     S_RESHUFFLES,
     S_SEAT,
     new_table,
@@ -59,7 +62,8 @@ X_GAME = 4       # game score at the end of the horizon (finished rounds + this 
 X_WIN = 5        # win credit (--horizon game; shared wins split)
 X_LUCK = 6       # the player's luck in this round's blind draws (mean 0: a control variate, roll_on)
 X_LUCK_OTHERS = 7  # the other players' luck, summed
-N_X = 8
+X_RIVALS = 8     # the mean of the other players' round scores, bonuses included (what the rivals gained)
+N_X = 9
 
 # ``cov[i, C_*]``: covariates of rollout i's determinization, with known means
 C_TOP = 0        # the first unseen card of the draw pile (NO_CARD if the pile is empty)
@@ -133,6 +137,11 @@ def _record(t, me, r, res, luck, o):
             others += luck[s]
     o[X_LUCK] = luck[me]
     o[X_LUCK_OTHERS] = others
+    rivals = 0.0
+    for s in range(P):
+        if s != me:
+            rivals += res[r, s, F_SCORE]
+    o[X_RIVALS] = rivals / (P - 1)
 
 
 @jit
@@ -167,9 +176,43 @@ def _play_on(t, start, roll, res, order, rng_future, totals, win, o):
     o[X_WIN] = win[me]
 
 
+@jit
+def _snapshot(t, snap):
+    """The entered table's true cards into ``snap`` int64 (a traced rollout, :func:`traced_rollout`):
+    lay[P*9], up[P*9], the two pile sizes, piles[0, :N], piles[1, :N], then the draw pile's size and
+    draw[:size], top first."""
+    P = t.lay.shape[0]
+    N = t.draw.shape[0]
+    j = 0
+    for s in range(P):
+        for q in range(LAYOUT):
+            snap[j] = t.lay[s, q]
+            snap[j + P * LAYOUT] = t.up[s, q]
+            j += 1
+    j = 2 * P * LAYOUT
+    snap[j] = t.st[S_PLEN0]
+    snap[j + 1] = t.st[S_PLEN0 + 1]
+    for k in range(2):
+        for c in range(N):
+            snap[j + 2 + k * N + c] = t.piles[k, c]
+    j += 2 + 2 * N
+    n = t.st[S_DEND] - t.st[S_DPTR]
+    snap[j] = n
+    for c in range(n):
+        snap[j + 1 + c] = t.draw[t.st[S_DPTR] + c]
+
+
+def snapshot_size(P: int, N: int) -> int:
+    return 2 * P * LAYOUT + 2 + 3 * N + 1
+
+
 @jit(nrt=True)
-def _one_rollout(first, seed, start, roll, i, out, cov):
-    """Rollout ``first + i`` of every option (row i of ``out`` and ``cov``)."""
+def _one_rollout(first, seed, start, roll, i, out, cov, tr, res_keep, snap):
+    """Rollout ``first + i`` of every option (row i of ``out`` and ``cov``); returns the trace's length.
+
+    A traced rollout (:func:`traced_rollout`) also hands a trace buffer ``tr`` int32[cap, 4], and
+    keeps the round stats in ``res_keep`` int32[ROUNDS, P, N_FIELDS] and the entered table's cards
+    in ``snap`` (:func:`_snapshot`); the batch passes them empty."""
     options = roll.options
     K = options.shape[0]
     P = start.vis0.shape[0]
@@ -179,7 +222,7 @@ def _one_rollout(first, seed, start, roll, i, out, cov):
     m = start.slots.shape[0]
     n_draw = n_u - m
     me = start.me
-    t = new_table(P, N, roll.kinds, roll.params, roll.seat_strategy, np.empty((0, 4), dtype=np.int32), new_memo())
+    t = new_table(P, N, roll.kinds, roll.params, roll.seat_strategy, tr, new_memo())
     cards = np.empty(n_u, dtype=np.int8)
     rng_det = np.empty(RNG_WORDS, dtype=np.uint64)
     rng_future = np.empty(RNG_WORDS, dtype=np.uint64)
@@ -204,6 +247,8 @@ def _one_rollout(first, seed, start, roll, i, out, cov):
         # a draw decision's options that take a pile card: the blind card goes to the bottom
         first_last = roll.align and start.draw_top == NO_CARD and options[k, 0] > 0
         enter(t, roll.rules, start, cards, first_last)
+        if snap.shape[0] > 0:
+            _snapshot(t, snap)
         for s in range(P):
             luck[s] = 0.0
         seed_stream(t.rng, seed, idx, STREAM_ROLL_PLAY + stream)
@@ -217,6 +262,12 @@ def _one_rollout(first, seed, start, roll, i, out, cov):
         else:
             o[X_GAME] = start.scores0[me] + o[X_SCORE]
             o[X_WIN] = np.nan
+    if res_keep.shape[0] > 0:
+        for r in range(ROUNDS):
+            for s in range(P):
+                for f in range(N_FIELDS):
+                    res_keep[r, s, f] = res[r, s, f]
+    return t.tn[0]
 
 
 @jit(parallel=True, nrt=True)
@@ -226,5 +277,17 @@ def rollout_batch(first, seed, start, roll, out, cov):
     ``start``: the position (:class:`gnoming_sim.search.start.Start`); ``roll``: how to play
     (:class:`Roll`); ``out`` float64[n, K, N_X]; ``cov`` float64[n, N_C].
     """
+    no_trace = np.empty((0, 4), dtype=np.int32)
+    no_res = np.empty((0, 0, 0), dtype=np.int32)
+    no_snap = np.empty(0, dtype=np.int64)
     for i in prange(out.shape[0]):
-        _one_rollout(first, seed, start, roll, i, out, cov)
+        _one_rollout(first, seed, start, roll, i, out, cov, no_trace, no_res, no_snap)
+
+
+@jit(nrt=True)
+def traced_rollout(i, seed, start, roll, out, cov, tr, res_keep, snap):
+    """Rollout ``i`` alone, with its action trace (:mod:`gnoming_sim.game.trace`) in ``tr`` from the
+    entered table on, its round stats and the entered table's cards (:func:`_snapshot`); the trace's
+    length.  With one option in ``roll`` (and common random numbers) it is the very rollout ``i`` of
+    that option in :func:`rollout_batch`: the same determinization, the same play stream."""
+    return _one_rollout(i, seed, start, roll, 0, out, cov, tr, res_keep, snap)

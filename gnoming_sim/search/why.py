@@ -1,0 +1,263 @@
+"""Why one option beats another: the component that makes the difference, and narrated sample
+continuations of both on the same cards (``analyse --why``, and each graded decision of ``review``).
+
+Components.  Every rollout of an option records the player's round score, its early-finish bonus and
+the mean of the rivals' round scores (:mod:`gnoming_sim.search.rollout`, ``X_SCORE``, ``X_BONUS``,
+``X_RIVALS``).  The difference of two options, rollout by rollout on common random numbers, splits
+the player's margin over the rivals (own round score minus the rivals' mean; lower is better)
+exactly into
+
+    own cards (the round score before the bonus)  +  the finishing bonus  -  what the rivals scored
+
+each a paired mean over the rollouts with its 95% interval (rollouts are the independent units).
+The component with the largest share of the margin's change is named as the one that makes the
+difference.  With ``horizon="game"`` the later rounds and the chance of winning are added.
+
+Continuations.  A continuation is one rollout replayed with its action trace
+(:func:`gnoming_sim.search.rollout.traced_rollout`): the very rollout ``i`` of the option in the
+analysis, so the two options' stories share the hidden cards and the play stream (common random
+numbers).  The samples are the rollouts at the quartiles of the margin's paired difference (a
+typical one, and one either side), told to the end of the round by the story-teller of ``play``
+(:class:`gnoming_sim.reference.narrate.Narrator`) over the one trace walker
+(:func:`gnoming_sim.game.replay.apply_record`), which checks every card of the trace against the
+dealt table.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gnoming_sim.batch.stats import mean_ci
+from gnoming_sim.game import trace as T
+from gnoming_sim.game.cards import NO_CARD
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.fields import F_STALLED
+from gnoming_sim.game.position import Position
+from gnoming_sim.game.rules import LAYOUT, ROUNDS
+from gnoming_sim.reference.narrate import _ENDS_A_TURN, Narrator
+
+SAMPLES = 3
+TRACE_CAP = 16_384
+QUANTILES = (0.5, 0.25, 0.75)
+QUANTILE_NAMES = {0.5: "a typical continuation (the median difference)",
+                  0.25: "a continuation at the lower quartile of the difference",
+                  0.75: "a continuation at the upper quartile of the difference"}
+
+
+def _paired(x: np.ndarray) -> dict:
+    m, lo, hi, _ = mean_ci(x)
+    return {"diff": float(m), "ci95": [float(lo), float(hi)]}
+
+
+def components(out_a: np.ndarray, out_b: np.ndarray, scores0_me: float, horizon: str) -> list[dict]:
+    """The paired differences b - a (rollout rows ``out_*`` float64[n, N_X]) of each component of the
+    margin over the rivals, then the margin itself (and with ``horizon="game"`` the later rounds and
+    the chance of winning)."""
+    from gnoming_sim.search.rollout import X_BONUS, X_GAME, X_RIVALS, X_SCORE, X_WIN
+
+    own = lambda o: o[:, X_SCORE] - o[:, X_BONUS]   # noqa: E731
+    rows = [("own", "own cards (round score before the bonus)", own(out_b) - own(out_a)),
+            ("bonus", "the early-finish bonus", out_b[:, X_BONUS] - out_a[:, X_BONUS]),
+            ("rivals", "what the rivals scored (their mean round score; higher is better for you)",
+             out_b[:, X_RIVALS] - out_a[:, X_RIVALS]),
+            ("margin", "margin over the rivals (own round score minus the rivals' mean)",
+             (out_b[:, X_SCORE] - out_b[:, X_RIVALS]) - (out_a[:, X_SCORE] - out_a[:, X_RIVALS]))]
+    if horizon == "game":
+        later = lambda o: o[:, X_GAME] - scores0_me - o[:, X_SCORE]   # noqa: E731
+        rows += [("later", "your later rounds", later(out_b) - later(out_a)),
+                 ("win", "chance of winning the game", out_b[:, X_WIN] - out_a[:, X_WIN])]
+    return [{"key": k, "name": name, "n": int(x.size), **_paired(x)} for k, name, x in rows]
+
+
+def deciding(comps: list[dict]) -> dict:
+    """The component of the margin's change (own cards, bonus, rivals: margin = own + bonus - rivals)
+    with the largest share, as ``{"key", "name", "share", "text"}``."""
+    by = {c["key"]: c for c in comps}
+    parts = {"own": by["own"]["diff"], "bonus": by["bonus"]["diff"], "rivals": -by["rivals"]["diff"]}
+    total = sum(abs(v) for v in parts.values())
+    key = max(parts, key=lambda k: abs(parts[k]))
+    share = abs(parts[key]) / total if total > 0 else 0.0
+    words = {"own": "your own cards", "bonus": "the early-finish bonus", "rivals": "what the rivals score"}
+    return {"key": key, "name": words[key], "share": share,
+            "text": f"{words[key]} ({100 * share:.0f}% of the margin's change, by absolute parts)"}
+
+
+def explain(pos: Position, keys: list[str], policies="learned", seed: int = 0, rollouts: int = 2000,
+            samples: int = SAMPLES, horizon: str = "round", threads: int | None = None) -> dict:
+    """Why option ``keys[0]`` (the reference, e.g. the best) and ``keys[1]`` (e.g. the one played)
+    differ at ``pos``: their components over ``rollouts`` paired rollouts (seeds as ``analyse`` with
+    ``seed``: the same rollouts as its analysis) and ``samples`` narrated continuations of each.
+
+    Returns ``{"options": [{"key", "label"}] * 2, "n", "policies", "horizon", "components": [...],
+    "deciding": {...}, "samples": [{"rollout", "why_chosen", "diff", "stories": [{"key", "lines",
+    "score", "rivals"}, ...]}]}``."""
+    from gnoming_sim.search.analyse import run_rollouts, setup
+    from gnoming_sim.search.rollout import X_RIVALS, X_SCORE
+
+    if len(keys) != 2 or keys[0] == keys[1]:
+        raise GnomingError("--why compares two different options")
+    policies = [policies] if isinstance(policies, str) else list(policies)
+    s = setup(pos, policies)
+    index = {o.key: k for k, o in enumerate(s.options)}
+    for key in keys:
+        if key not in index:
+            raise GnomingError(f"--why: {key!r} is not a legal option here; the options are "
+                               f"{', '.join(index)}")
+    ks = [index[k] for k in keys]
+    s2 = type(s)(s.start, s.roll._replace(options=np.ascontiguousarray(s.roll.options[ks])),
+                 [s.options[k] for k in ks])
+    out, _ = run_rollouts(s2, rollouts, seed, 0, horizon, True, False, threads)
+    me = pos.me
+    comps = components(out[:, 0], out[:, 1], float(pos.scores[me]), horizon)
+    margin = (out[:, 1, X_SCORE] - out[:, 1, X_RIVALS]) - (out[:, 0, X_SCORE] - out[:, 0, X_RIVALS])
+    order = np.argsort(margin, kind="stable")
+    picked: list[tuple[int, float]] = []
+    for q in QUANTILES[:max(0, samples)]:
+        i = int(order[min(len(order) - 1, int(q * (len(order) - 1) + 0.5))])
+        if all(i != j for j, _ in picked):
+            picked.append((i, q))
+    names = [getattr(p, "name", p) for p in policies]
+    stories = []
+    for i, q in picked:
+        told = []
+        for j, key in enumerate(keys):
+            lines, score, rivals = continuation(pos, s2, j, i, seed, horizon, policies)
+            told.append({"key": key, "label": s2.options[j].label, "lines": lines,
+                         "score": score, "rivals": rivals})
+        stories.append({"rollout": i, "why_chosen": QUANTILE_NAMES[q], "diff": float(margin[i]), "stories": told})
+    return {"options": [{"key": o.key, "label": o.label} for o in s2.options], "n": int(out.shape[0]),
+            "seed": seed, "policies": names, "horizon": horizon, "components": comps,
+            "deciding": deciding(comps), "samples": stories}
+
+
+def continuation(pos: Position, s, j: int, i: int, seed: int, horizon: str, policies) -> tuple[list[str], int, float]:
+    """(lines, the player's round score, the rivals' mean round score) of rollout ``i`` of option
+    ``j`` of setup ``s``, told from the decision to the end of the round."""
+    from gnoming_sim.game.fields import F_SCORE
+
+    P = pos.players
+    tr, res, snap = traced(pos, s, j, i, seed, horizon)
+    table = _table(pos, snap)
+    names = [getattr(p, "name", p) for p in policies]
+    teller = _Teller(pos, table, res, names * P if len(names) == 1 else names)
+    lines = teller.tell(tr)
+    mine = int(res[pos.round, pos.me, F_SCORE])
+    rivals = float(np.mean([res[pos.round, q, F_SCORE] for q in range(P) if q != pos.me]))
+    return lines, mine, rivals
+
+
+def traced(pos: Position, s, j: int, i: int, seed: int, horizon: str):
+    """(trace int32[n, 4], round stats, the entered table's snapshot) of rollout ``i`` of option ``j``
+    of setup ``s`` (:func:`gnoming_sim.search.rollout.traced_rollout`)."""
+    from gnoming_sim.game.fields import N_FIELDS
+    from gnoming_sim.search.rollout import N_C, N_X, snapshot_size, traced_rollout
+
+    P, N = pos.players, pos.deck.size
+    roll = s.roll._replace(options=np.ascontiguousarray(s.roll.options[j:j + 1]), horizon_game=horizon == "game",
+                           crn=True, align=True, peek=False)
+    out = np.empty((1, 1, N_X), dtype=np.float64)
+    cov = np.empty((1, N_C), dtype=np.float64)
+    tr = np.zeros((TRACE_CAP, 4), dtype=np.int32)
+    res = np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32)
+    snap = np.zeros(snapshot_size(P, N), dtype=np.int64)
+    n = int(traced_rollout(i, np.uint64(seed), s.start, roll, out, cov, tr, res, snap))
+    return tr[:min(n, TRACE_CAP)], res, snap
+
+
+def _table(pos: Position, snap: np.ndarray):
+    """The replay :class:`gnoming_sim.game.replay.Table` of a rollout's entered table (its snapshot)."""
+    from gnoming_sim.game import replay as R
+
+    P, N = pos.players, pos.deck.size
+    t = R.Table(np.zeros((ROUNDS, N), dtype=np.int8), P)
+    k = P * LAYOUT
+    t.lay[:] = snap[:k].reshape(P, LAYOUT)
+    t.up[:] = snap[k:2 * k].reshape(P, LAYOUT)
+    t.fd[:] = LAYOUT - t.up.sum(axis=1)
+    j = 2 * k
+    t.plen[:] = snap[j:j + 2]
+    for q in range(2):
+        t.piles[q, :] = snap[j + 2 + q * N:j + 2 + (q + 1) * N]
+    j += 2 + 2 * N
+    nd = int(snap[j])
+    t.draw[:nd] = snap[j + 1:j + 1 + nd]
+    sc = t.sc
+    sc[R.SC_ROUND], sc[R.SC_STARTER], sc[R.SC_TURN] = pos.round, pos.starter, pos.turn
+    sc[R.SC_FINISHER], sc[R.SC_HAND], sc[R.SC_REMOVED] = pos.finisher, NO_CARD, pos.removed
+    sc[R.SC_DTOP], sc[R.SC_DLEN], sc[R.SC_DEALT] = 0, nd, -1
+    return t
+
+
+class _Result:
+    """What :class:`Narrator` reads of a result beyond the trace: the rules."""
+
+    def __init__(self, rules):
+        self.rules = rules
+
+
+class _Teller(Narrator):
+    """The story-teller of ``play``, told from a rollout's entered table to the end of its round."""
+
+    def __init__(self, pos: Position, table, stats: np.ndarray, seats: list[str]):
+        self.res = _Result(pos.rules)
+        self.i = 0
+        self.players = pos.players
+        self.me = pos.me
+        self.seats = seats
+        self.stats = stats
+        self.table = table
+        self.round = pos.round
+        self.starter = pos.starter
+        self.game_turn = 0
+        self.drawn = 0
+        self.candidate = pos.hand if pos.decision == "place" else 0
+        self.grid_seat = None
+        self.out = []
+        self.tags = []
+        self.in_round = True
+        self.about = None
+        self.final_layouts = []
+
+    def who(self, seat: int) -> str:
+        return f"you (seat {seat})" if seat == self.me else f"seat {seat}"
+
+    def _on_turn(self, seat: int, number: int, final: int) -> None:
+        lap = ", final lap" if final else ""
+        self.say(f"Turn {number} of the round: {self.who(seat)}{lap}")
+
+    def tell(self, records: np.ndarray) -> list[str]:
+        """Lines for ``records`` up to the end of the round (the later rounds' deals are not told)."""
+        for rec in np.asarray(records).tolist():
+            kind, seat, a, b = rec
+            if self.table.apply(kind, seat, a, b):
+                raise ValueError(f"traced rollout record {T.NAMES.get(kind, kind)} {rec} disagrees with its table")
+            if kind in _ENDS_A_TURN:
+                self._flush_grid()
+            self.about = seat if seat >= 0 else None
+            getattr(self, f"_on_{T.NAMES[kind].lower()}")(seat, a, b)
+            if kind == T.ROUND_END:
+                return self.out
+        # a rollout's round ends without a ROUND_END record (the game loop writes it, not the steps)
+        self._flush_grid()
+        self._on_round_end(-1, self.round, int(self.stats[self.round, 0, F_STALLED]))
+        return self.out
+
+
+def render_text(why: dict) -> list[str]:
+    """``analyse --why`` as text lines."""
+    a, b = why["options"]
+    lines = ["", f"why: {b['label']} against {a['label']} (n = {why['n']:,} paired rollouts, base policy "
+                 f"{', '.join(why['policies'])}; differences are {b['key']} minus {a['key']}, "
+                 "points: positive = worse for you)"]
+    for c in why["components"]:
+        lo, hi = c["ci95"]
+        unit = " pp" if c["key"] == "win" else ""
+        scale = 100 if c["key"] == "win" else 1
+        lines.append(f"  {c['name']:<78} {scale * c['diff']:+7.2f}{unit} [{scale * lo:+.2f}, {scale * hi:+.2f}]")
+    lines.append(f"  what makes the difference: {why['deciding']['text']}")
+    for smp in why["samples"]:
+        lines += ["", f"{smp['why_chosen']} (rollout {smp['rollout']}: margin difference {smp['diff']:+.1f}), "
+                      "the same hidden cards and play stream for both:"]
+        for st in smp["stories"]:
+            lines.append(f"  -- {st['label']}: your round score {st['score']}, the rivals' mean {st['rivals']:.1f}")
+            lines += ["    " + x for x in st["lines"]]
+    return lines
