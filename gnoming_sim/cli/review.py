@@ -12,8 +12,8 @@ from gnoming_sim.game.errors import GnomingError
 
 # the search's defaults (gnoming_sim.search.review), spelt here so that `--help` does not import the search;
 # tests/cli/test_review_cli.py checks that they agree
-SCREEN = 150
-CONFIRM = 600
+SCREEN = 100
+CONFIRM = 500
 DEFAULT_POLICY = "learned"
 MAX_REVIEW_ROLLOUTS = 100_000
 
@@ -91,7 +91,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
 
     checked = check(record, rules_, deck_)
     found = find_decisions(checked.deals, checked.trace, record.players, record.seat, rules_, deck_,
-                           checked.round_scores)
+                           checked.round_scores, record.origin)
     with progress_bar(len(found), "decisions") as advance:
         res = grade_all(found, policies, rollout_seed, rollouts, confirm, threads, advance)
     res["game"] = _game_facts(record, checked, rules_, deck_, record_path, seed, game)

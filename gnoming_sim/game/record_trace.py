@@ -321,7 +321,8 @@ def decisions(deals, trace, players: int, seat: int, rules: RuleConfig, deck: De
               origin: str = "") -> list[Decision]:
     """Every draw, place and hazard-flip decision of ``seat`` in the trace, in order.
 
-    ``round_scores`` [round][seat]: the score of each finished round (the game scores so far)."""
+    ``round_scores`` [round][seat]: the score of each finished round (the game scores so far);
+    ``origin``: where the game comes from, the positions' ``origin``."""
     recs = [tuple(int(v) for v in r) for r in np.asarray(trace).tolist()]
     out = []
     scores = np.zeros(players, dtype=np.int64)
@@ -334,7 +335,7 @@ def decisions(deals, trace, players: int, seat: int, rules: RuleConfig, deck: De
         return None
 
     def label(table):
-        return f"{origin + ': ' if origin else ''}round {table.round + 1}, turn {table.turn}"
+        return f"round {table.round + 1}, turn {table.turn}"
 
     for i, (kind, s, a, b), table in walk(deals, trace, players):
         if kind == T.ROUND_END:
@@ -344,19 +345,19 @@ def decisions(deals, trace, players: int, seat: int, rules: RuleConfig, deck: De
         if kind == T.TURN and s == seat:
             d = nxt(i, (T.DRAW, T.STALL, T.TURN))
             if d is not None and d[0] == T.DRAW:
-                pos = table.position(seat, rules, deck, label(table), scores)
+                pos = table.position(seat, rules, deck, origin, scores)
                 out.append(Decision(pos, ("draw", "pile0", "pile1")[d[2]], table.round, table.turn, label(table)))
         elif kind == T.DRAW and s == seat:
             d = nxt(i, (T.PLACE, T.NOKEEP))
             if d is not None:
-                pos = table.position(seat, rules, deck, label(table), scores, decision="place", hand=table.hand,
+                pos = table.position(seat, rules, deck, origin, scores, decision="place", hand=table.hand,
                                      source=a)
                 out.append(Decision(pos, f"pos{d[2]}" if d[0] == T.PLACE else "discard", table.round, table.turn,
                                     label(table)))
         if i + 1 < len(recs):
             k2, s2, a2, _ = recs[i + 1]
             if k2 == T.HAZARD_FLIP and s2 == seat and a2 != T.HFLIP_NOT_ALLOWED:
-                pos = table.position(seat, rules, deck, label(table), scores, decision="hazard_flip",
+                pos = table.position(seat, rules, deck, origin, scores, decision="hazard_flip",
                                      discarder=discarder)
                 out.append(Decision(pos, f"flip{a2}" if a2 >= 0 else "decline", table.round, table.turn,
                                     label(table)))

@@ -27,15 +27,18 @@ from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.search.analyse import (DEFAULT_POLICY, Setup, adjusted_each, design, luck, run_rollouts, setup,
                                         summarize)
 
-SCREEN = 150          # rollouts per option, every option
-CONFIRM = 600         # fresh rollouts per candidate
-CANDIDATES = 3        # the best options by win chance that are confirmed (beside the best by points and the move played)
+SCREEN = 100          # rollouts per option, every option
+CONFIRM = 500         # fresh rollouts per candidate
+CANDIDATES = 2        # the best options by win chance that are confirmed (beside the best by points and the move played)
 STRIDE = 1 << 24      # rollout indices per decision: decision i uses i * STRIDE onwards
-# (mark, symbol, the least separated loss in win chance, as a probability)
-MARKS = (("blunder", "??", 0.10), ("mistake", "?", 0.05), ("inaccuracy", "?!", 0.02))
-# (verdict, the error rate below which it is given, in pp of win chance per graded decision)
-VERDICTS = (("Supernatural", 0.2), ("World class", 0.5), ("Expert", 0.8), ("Advanced", 1.2),
-            ("Intermediate", 1.8), ("Casual player", 2.6), ("Beginner", 3.5), ("Awful!", float("inf")))
+# GNU Backgammon's thresholds and rating bands are in equity (-1..1), which moves 2 units per unit of
+# win chance in a plain game: halved, they are win chance.  (mark, symbol, the least separated loss in
+# win chance, a probability): gnubg's doubtful 0.04, bad 0.08, very bad 0.16
+MARKS = (("blunder", "??", 0.08), ("mistake", "?", 0.04), ("inaccuracy", "?!", 0.02))
+# (verdict, the error rate below which it is given, in pp of win chance per graded decision): gnubg's
+# bands of 2, 5, 8, 12, 18, 25 and 35 millipoints of equity per move, halved
+VERDICTS = (("Supernatural", 0.1), ("World class", 0.25), ("Expert", 0.4), ("Advanced", 0.6),
+            ("Intermediate", 0.9), ("Casual player", 1.25), ("Beginner", 1.75), ("Awful!", float("inf")))
 
 
 def mark_of(loss: float, separated: bool) -> tuple[str, str]:
