@@ -84,7 +84,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
     refuse_mc(policies, "--policy")
     started = time.perf_counter()
     if record_path is None:
-        record = _simulated_record(players, names, seed, rotate, rules_, deck_, game, seat)
+        record = simulated_record(players, names, seed, rotate, rules_, deck_, game, seat)
     from gnoming_sim.game.record_trace import decisions as find_decisions
     from gnoming_sim.reference.record_check import check
     from gnoming_sim.search.review import review as grade_all
@@ -126,7 +126,7 @@ def _check_save(path, force: bool, target) -> None:
                            "name a file outside it")
 
 
-def _simulated_record(players, names, seed, rotate, rules_, deck_, game, seat):
+def simulated_record(players, names, seed, rotate, rules_, deck_, game, seat):
     from gnoming_sim.batch.runner import BatchSpec
     from gnoming_sim.game.record_trace import from_trace
     from gnoming_sim.kernel.engine import simulate

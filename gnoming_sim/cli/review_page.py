@@ -60,7 +60,8 @@ decisions)</td></tr>
 seat (common random numbers): {{ m.screen }} screening rollouts per option, then {{ m.confirm }} fresh rollouts for the
 best {{ m.candidates }} by win chance, the best by points and the move played. Marks by the loss in win chance
 against the best move, only where its 95% interval excludes 0:
-{% for x in m.marks %}{{ x.mark }} {{ x.symbol }} &ge; {{ x.least_loss_pp }} pp{% if not loop.last %}, {% endif %}{% endfor %}.
+{% for x in m.marks %}{{ x.mark }} {{ x.symbol }} &ge; {{ x.least_loss_pp }} pp{% if not loop.last %}, {% endif %}
+{%- endfor %}.
 Verdict bands (error rate, pp): {% for v in m.verdicts %}{{ v.verdict }}{% if v.below_pp is not none %} &lt;
 {{ v.below_pp }}{% endif %}{% if not loop.last %}; {% endif %}{% endfor %}.</p>
 </section>

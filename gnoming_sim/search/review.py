@@ -29,7 +29,7 @@ from gnoming_sim.search.analyse import (DEFAULT_POLICY, Setup, adjusted_each, de
 
 SCREEN = 100          # rollouts per option, every option
 CONFIRM = 500         # fresh rollouts per candidate
-CANDIDATES = 2        # the best options by win chance that are confirmed (beside the best by points and the move played)
+CANDIDATES = 2        # the best options by win chance confirmed (beside the best by points and the move played)
 STRIDE = 1 << 24      # rollout indices per decision: decision i uses i * STRIDE onwards
 # GNU Backgammon's thresholds and rating bands are in equity (-1..1), which moves 2 units per unit of
 # win chance in a plain game: halved, they are win chance.  (mark, symbol, the least separated loss in
@@ -167,4 +167,5 @@ def review(decisions, policies=DEFAULT_POLICY, seed: int = 0, screen: int = SCRE
                        "horizon": "game", "seed": seed, "screen": screen, "confirm": confirm,
                        "candidates": CANDIDATES,
                        "marks": [{"mark": m, "symbol": s, "least_loss_pp": 100 * t} for m, s, t in MARKS],
-                       "verdicts": [{"verdict": v, "below_pp": b if b != float("inf") else None} for v, b in VERDICTS]}}
+                       "verdicts": [{"verdict": v, "below_pp": None if b == float("inf") else b}
+                                    for v, b in VERDICTS]}}

@@ -65,3 +65,16 @@ def test_the_commands_defaults_are_the_searchs():
 
     assert (command.SCREEN, command.CONFIRM, command.DEFAULT_POLICY) == (search.SCREEN, search.CONFIRM,
                                                                          search.DEFAULT_POLICY)
+
+
+def test_the_example_record_is_the_game_the_documented_command_saves():
+    """docs/review.md: `review --seed 3 --game 0 --seat 2 --seats expert,builder,greedy,rusher --save-record`
+    writes examples/review-record.toml (less its comments)."""
+    from gnoming_sim.cli.review import simulated_record
+    from gnoming_sim.game import record as R
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.rules import RuleConfig
+
+    seats = ("expert", "builder", "greedy", "rusher")
+    rec = simulated_record(4, seats, 3, True, RuleConfig(), PUBLISHED, 0, 2)
+    assert rec.to_mapping() == R.load(EXAMPLE).to_mapping()

@@ -118,6 +118,8 @@ CASES = [
     ("a turn after the round's end", _extra_turn, "field 'seat': the round is over"),
     ("no reveal before the next round", _no_reveal, "round 1: missing field 'reveal'"),
     ("the wrong starter", _set(["rounds", 1, "starter", 0]), "round 2: field 'starter': ROUND by seat 0, expected"),
+    ("a stall that cannot be", _set(["rounds", 0, "stalled", True]),
+     "round 1: field 'stalled': the draw pile still holds"),
     ("an unknown field", _unknown, "round 1, turn 3: unknown field 'colour'"),
     ("a bad card name", _set(["rounds", 0, "turns", 5, "card", "9"]),
      "round 1, turn 5 (seat 1): field 'card': the deck 'published' has no 9"),
