@@ -52,19 +52,12 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         raise GnomingError("give a RECORD file or --game G (a simulated game), not both")
     if record_path is None and game is None:
         raise GnomingError("give a RECORD file, or --seed S --game G --seat K (a simulated game)")
-    if record_path is not None:
+    from gnoming_sim.game import record as R
+
+    if record_path is not None:   # every input is read and checked before the output folder is looked at
         from gnoming_sim.game.input_file import check_regular
 
         check_regular(record_path, "record")
-    inputs = [record_path, rules_path, deck_path, strategies_path]
-    from gnoming_sim.batch.safe_folder import check_target
-
-    target = check_target(out, "--out", force, inputs, own_needs_force=True)
-    if save_record is not None:
-        _check_save(save_record, force, target)
-    from gnoming_sim.game import record as R
-
-    if record_path is not None:
         opt.load_strategies_file(strategies_path)
         rules_, deck_ = opt.load_rules_file(rules_path), opt.load_deck_file(deck_path)
         record = R.load(record_path)
@@ -78,6 +71,12 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         opt.check_range("--game", game, 0, opt.MAX_GAME)
         names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path, strategies_path)
         opt.check_range("--seat", seat, 0, players - 1, f"0..{players - 1} (seats count from 0)")
+    from gnoming_sim.batch.safe_folder import check_target
+
+    target = check_target(out, "--out", force, [record_path, rules_path, deck_path, strategies_path],
+                          own_needs_force=True)
+    if save_record is not None:
+        _check_save(save_record, force, target)
     policies = opt.strategy_names("--policy", policy, players, (1, players))
     from gnoming_sim.search.analyse import refuse_mc
 
