@@ -78,3 +78,30 @@ def test_the_example_record_is_the_game_the_documented_command_saves():
     seats = ("expert", "builder", "greedy", "rusher")
     rec = simulated_record(4, seats, 3, True, RuleConfig(), PUBLISHED, 0, 2)
     assert rec.to_mapping() == R.load(EXAMPLE).to_mapping()
+
+
+@pytest.mark.slow
+def test_the_page_renders_extra_sections_of_a_decision():
+    """The place for later per-decision analyses: a decision's "extras" appear under its options table."""
+    from gnoming_sim.cli.review_page import page
+    from gnoming_sim.game import record as R
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.record_trace import decisions
+    from gnoming_sim.game.rules import RuleConfig
+    from gnoming_sim.reference.record_check import check
+    from gnoming_sim.search.review import review
+
+    data = R.load(EXAMPLE).to_mapping()
+    data["rounds"] = data["rounds"][:1]
+    data["rounds"][0]["turns"] = data["rounds"][0]["turns"][:3]
+    del data["rounds"][0]["reveal"]
+    rec = R.from_mapping(data, "short")
+    done = check(rec, RuleConfig(), PUBLISHED)
+    found = decisions(done.deals, done.trace, 4, 2, RuleConfig(), PUBLISHED, done.round_scores, "short")
+    res = review(found, screen=20, confirm=20)
+    res["decisions"][0]["extras"] = [{"title": "Why", "html": "<p id='why'>because</p>"}]
+    res["game"] = {"source": {"kind": "record", "file": "short"}, "players": 4, "seat": 2, "seats": [],
+                   "rules": RuleConfig().to_dict(), "deck": "published", "version": "x", "round_scores": []}
+    html = page(res)
+    assert html.count('<div class="extras">') == len(res["decisions"]) == 2
+    assert "<h3>Why</h3><p id='why'>because</p>" in html and "<script" not in html
