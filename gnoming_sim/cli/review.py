@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 
 import click
@@ -98,7 +99,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
     from gnoming_sim.cli.review_page import page, summary_lines
     from gnoming_sim.batch.safe_folder import staged_report
 
-    text = json.dumps(res, indent=1)
+    text = json.dumps(_finite(res), indent=1, allow_nan=False)
     with staged_report(target, "--out") as stage:
         stage.write("index.html", page(res))
         stage.write("review.json", text + "\n")
@@ -110,6 +111,17 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         click.echo(text)
     else:
         click.echo("\n".join(summary_lines(res) + [f"wrote {target / 'index.html'} and {target / 'review.json'}"]))
+
+
+def _finite(x):
+    """``x`` with every NaN or infinite float as None (JSON has no NaN; an interval of a constant column)."""
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
 
 
 def _check_save(path, force: bool, target) -> None:
