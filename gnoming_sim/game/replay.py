@@ -179,13 +179,14 @@ class Table:
         return [int(c) for c in self.draw[self.sc[SC_DTOP]:self.sc[SC_DLEN]]]
 
     def position(self, me: int, rules: RuleConfig, deck: Deck, origin: str, scores, decision: str = "draw",
-                 hand: int = NO_CARD, source: int = -1) -> Position:
-        """The position seat ``me`` faces now (validated), the true hidden cards kept as ``truth``."""
+                 hand: int = NO_CARD, source: int = -1, discarder: int = -1) -> Position:
+        """The position seat ``me`` faces now (validated), the true hidden cards kept as ``truth``
+        (``discarder``: the seat that removed the hazard, for a ``hazard_flip`` decision)."""
         vis = np.where(self.up == 1, self.lay, np.int8(HIDDEN)).astype(np.int8)
         truth = (self.lay.copy(), np.array(self.draw_pile(), dtype=np.int8))
         return Position(self.players, me, self.starter, self.round, self.turn, self.finisher,
                         tuple(int(v) for v in scores), vis, (tuple(self.pile(0)), tuple(self.pile(1))), self.removed,
-                        len(truth[1]), decision, hand, source, -1, rules, deck, truth, origin).validate(
+                        len(truth[1]), decision, hand, source, discarder, rules, deck, truth, origin).validate(
                             origin or "position")
 
 

@@ -32,7 +32,17 @@ _ZERO_RECORD = [0, 0, 0, 0]
 
 
 class RefereeError(AssertionError):
-    """A trace broke a rule, or disagreed with the referee's own state or scores."""
+    """A trace broke a rule, or disagreed with the referee's own state or scores.
+
+    ``record``: the index of the record at fault (-1: none); ``reason``: the message without the
+    game, round and record it names (for a caller that names them its own way)."""
+
+    record: int = -1
+    reason: str = ""
+
+
+class _TraceEnd(Exception):
+    """A prefix replay (:func:`replay_prefix`) reached the end of its records."""
 
 
 @dataclass
@@ -92,6 +102,19 @@ def replay_game(deals, trace, rules: RuleConfig, players: int, round_stats, tota
     return replay.counts
 
 
+def replay_prefix(deals, trace, rules: RuleConfig, players: int, deck=None) -> list:
+    """Replay the start of a game, as far as its records go (a game record that stops mid-game),
+    checking every record as :func:`replay_game` does; return the referee's own round-stats rows
+    (``[round][seat] -> fields``) of every round the records finish.  RefereeError on any fault."""
+    replay = _Replay(deals, trace, rules, players, None, None, deck, True)
+    replay.prefix = True
+    try:
+        replay.run(None, None, None)
+    except _TraceEnd:
+        pass
+    return replay.scored
+
+
 def _as_list(x):
     return x.tolist() if hasattr(x, "tolist") else list(x)
 
@@ -111,6 +134,8 @@ class _Replay:
         self.i = 0  # index of the next record
         self.counts = RefereeCounts(games=1)
         self.round = self.turn = -1
+        self.prefix = False     # replay_prefix: the records may stop anywhere, scores are computed
+        self.scored = []        # replay_prefix: the round-stats rows of each finished round
 
     # ------------------------------------------------------------------ cursor
     def fail(self, message: str):
@@ -119,8 +144,10 @@ class _Replay:
         if 0 <= last < len(self.recs):
             kind, seat, a, b = self.recs[last]
             where = f" [record {last}: {T.NAMES.get(kind, kind)} seat={seat} a={a} b={b}]"
-        raise RefereeError(f"seed={self.seed} game={self.game} round={self.round} "
+        err = RefereeError(f"seed={self.seed} game={self.game} round={self.round} "
                            f"turn={self.turn}: {message}{where}")
+        err.record, err.reason = last, message
+        raise err
 
     def peek(self):
         return self.recs[self.i][0] if self.i < len(self.recs) else None
@@ -128,6 +155,8 @@ class _Replay:
     def take(self, kind: int, seat: int):
         """Read the next record, which must be ``kind`` by ``seat``; return its (a, b)."""
         if self.i >= len(self.recs):
+            if self.prefix:
+                raise _TraceEnd
             self.fail(f"trace ended, expected {T.NAMES[kind]}")
         k, s, a, b = self.recs[self.i]
         self.i += 1
@@ -149,10 +178,11 @@ class _Replay:
         for r in range(ROUNDS):
             if r > 0 and self.rules.rotate_start:
                 starter = (starter + 1) % self.players
-            self.play_round(r, starter, round_stats[r])
+            self.play_round(r, starter, None if self.prefix else round_stats[r])
         if self.i != len(self.recs):
             self.fail(f"{len(self.recs) - self.i} records after the last ROUND_END")
-        self.check_game(round_stats, totals, credit)
+        if not self.prefix:
+            self.check_game(round_stats, totals, credit)
 
     def check_game(self, round_stats, totals, credit):
         self.turn = -1
@@ -257,6 +287,9 @@ class _Replay:
     def check_scores(self, stats, stalled: bool, starter: int):
         want = round_rows(self.layouts, self.finisher, stalled, self.turns, starter, self.rules,
                           self.at_finish)
+        if stats is None:   # replay_prefix: the referee's scores are the result
+            self.scored.append(want)
+            return
         for seat in range(self.players):
             got = list(stats[seat])
             if got != want[seat]:

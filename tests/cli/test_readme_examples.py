@@ -43,6 +43,8 @@ SKIPPED = [
     ("gnoming-sim report", "takes minutes, or reads a file another line wrote (tested in tests/analyses/test_report.py "
                            "and tests/cli/test_report_batch.py)"),
     ("zsh_source", "zsh completion (the bash one is run)"),
+    ("gnoming-sim review", "grades a whole game by rollouts (a minute at the default budget); the acceptance commands run "
+                           "in tests/analyses/test_review_page.py"),
     ("gnoming-sim train", "compiles the rollout-target kernels and trains: minutes even with few games (a small "
                           "train runs in tests/tune/test_learn.py)"),
 ]

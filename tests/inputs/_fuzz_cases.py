@@ -86,6 +86,7 @@ BASE = {
     "strategies": ["strategies"],
     "ladder": ["ladder", "--players", "2", "--strategies", "random,greedy", "--games", "4", "--bootstrap", "100"],
     "train": ["train", "--out", "@tmp/learned", "--iterations", "1", "--games", "4", "--check-games", "8"],
+    "review": ["review", "--game", "0", "--seat", "0", "--rollouts", "20", "--out", "@tmp/rev"],
 }
 FILE_OPTIONS = {
     "simulate": ("--rules", "--deck", "--strategies-file"),
@@ -99,6 +100,7 @@ FILE_OPTIONS = {
     "rules": ("--rules", "--deck"),
     "strategies": ("--strategies-file",),
     "ladder": ("--rules", "--deck", "--strategies-file"),
+    "review": ("--rules", "--deck", "--strategies-file"),
 }
 
 # values each number option must refuse (every one of them is out of range or not a number)
@@ -127,6 +129,9 @@ NUMBERS = {
     "train": {"--iterations": ["0", "51", str(BIG)], "--games": ["0", str(BIG)], "--budget": ["0", str(BIG)],
               "--check-games": ["0", "3", str(BIG)], "--players": ["3,3", "", "1", "3,,4", str(BIG), "x", "8"],
               "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)]},
+    "review": {"--players": ["1", "8", str(BIG)], "--game": ["-1", str(2**63)], "--seat": ["-1", "4", str(BIG)],
+               "--rollouts": ["1", "19", str(10**6), str(BIG)], "--confirm": ["0", str(10**6), "x"],
+               "--rollout-seed": ["-1", str(2**64)], "--seed": ["-1", str(2**64)], "--threads": ["0", str(BIG)]},
 }
 
 ODD_NAMES = ["", " ", "nobody", "ok\n", "$\\frac{$", "a,b,c", "\udcff"]
@@ -146,6 +151,8 @@ STRINGS = {
     "held-out": {"--candidate": ["", "nobody", "ok\n", "greedy"], "--baseline": ["", "ok\n"],
                  "--scheduler": [""]},
     "report": {"--scheduler": [""]},
+    "review": {"--policy": ["", "mc", "nobody", "ok\n", "a,b,c"], "--strategy": ["", "ok\n"],
+               "--seats": ["", "random", "a,,b,c"]},
     "ladder": {"--strategies": ["", ",", "greedy", "nobody", "ok\n", "greedy,,expert", "greedy,greedy", "$\\frac{$",
                                 "mcz,greedy", "mc0,greedy"]},
 }
@@ -194,6 +201,8 @@ def cases() -> list[tuple[str, list[str]]]:
                 out.append((f"{cmd}{option}={kind}", [*BASE[cmd], option, f"@{kind}"]))
     for kind in BAD_PATHS:
         out.append((f"report--from={kind}", ["report", "--from", f"@{kind}"]))
+    for kind in BAD_FILES:   # review's RECORD argument
+        out.append((f"review-record={kind}", ["review", f"@{kind}", "--out", "@tmp/rev"]))
     for kind in ("fifo", "deep_array", "deep_table", "devzero", "loop"):
         out.append((f"compare--variant=rules:{kind}", [*BASE["compare"], "--variant", f"x=@{kind}"]))
         out.append((f"compare--variant=deck:{kind}", [*BASE["compare"], "--variant", f"x=,@{kind}"]))

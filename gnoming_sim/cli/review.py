@@ -1,0 +1,159 @@
+"""``gnoming-sim review``: grade every decision of one seat in a game (a record file or a simulated game)."""
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import click
+
+from gnoming_sim.cli import options as opt
+from gnoming_sim.cli.group import cli, progress_bar
+from gnoming_sim.game.errors import GnomingError
+
+# the search's defaults (gnoming_sim.search.review), spelt here so that `--help` does not import the search;
+# tests/cli/test_review_cli.py checks that they agree
+SCREEN = 100
+CONFIRM = 500
+DEFAULT_POLICY = "learned"
+MAX_REVIEW_ROLLOUTS = 100_000
+
+
+@cli.command()
+@click.argument("record_path", required=False, type=click.Path(dir_okay=True), metavar="[RECORD]")
+@opt.table_options
+@click.option("--game", type=int, default=None, metavar="G", help="Review game G of --seed (as `simulate` plays it).")
+@click.option("--seat", type=int, default=None, metavar="S",
+              help="The seat to grade (seats count from 0); with a RECORD, instead of its 'seat'.")
+@click.option("--out", "out", default="review", show_default=True, metavar="DIR",
+              help="Folder for the page (index.html) and review.json.")
+@click.option("--force", is_flag=True, help="Write into an --out folder that holds other files or an earlier review.")
+@click.option("--save-record", "save_record", default=None, metavar="FILE",
+              help="Also write the game's record (TOML, or JSON for a .json name), the input a person would enter.")
+@click.option("--policy", default=DEFAULT_POLICY, show_default=True, metavar="NAME|A,B,...",
+              help="Base policy of the rollouts: one strategy for every seat, or one per seat.")
+@click.option("--rollouts", type=int, default=SCREEN, show_default=True, metavar="N",
+              help="Screening rollouts per option and decision.")
+@click.option("--confirm", type=int, default=CONFIRM, show_default=True, metavar="N",
+              help="Confirmatory rollouts (fresh ones) per candidate: the best options and the move played.")
+@click.option("--rollout-seed", type=int, default=0, show_default=True, metavar="S", help="Seed of the rollouts.")
+@opt.threads
+@opt.as_json
+def review(record_path, players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, game, seat,
+           out, force, save_record, policy, rollouts, confirm, rollout_seed, threads, as_json):
+    """Grade every draw, placement and hazard flip of one seat by rollouts to the end of the game: each
+    move against the best in win chance and points, marked ?! ? ?? by the win chance it gives away;
+    writes a self-contained HTML page (and review.json), with a summary and a one-line verdict."""
+    opt.check_range("--rollouts", rollouts, 20, MAX_REVIEW_ROLLOUTS)
+    opt.check_range("--confirm", confirm, 20, MAX_REVIEW_ROLLOUTS)
+    opt.check_threads(threads)
+    opt.check_seed(seed)
+    opt.check_seed(rollout_seed)
+    if record_path is not None and game is not None:
+        raise GnomingError("give a RECORD file or --game G (a simulated game), not both")
+    if record_path is None and game is None:
+        raise GnomingError("give a RECORD file, or --seed S --game G --seat K (a simulated game)")
+    from gnoming_sim.game import record as R
+
+    if record_path is not None:   # every input is read and checked before the output folder is looked at
+        from gnoming_sim.game.input_file import check_regular
+
+        check_regular(record_path, "record")
+        opt.load_strategies_file(strategies_path)
+        rules_, deck_ = opt.load_rules_file(rules_path), opt.load_deck_file(deck_path)
+        record = R.load(record_path)
+        if seat is not None:
+            opt.check_range("--seat", seat, 0, record.players - 1, f"0..{record.players - 1} (the record's seats)")
+            record = R.Record(record.players, seat, record.rounds, record.seats, record.origin)
+        players = record.players
+    else:
+        if seat is None:
+            raise GnomingError("--game needs --seat S: the seat to grade (seats count from 0)")
+        opt.check_range("--game", game, 0, opt.MAX_GAME)
+        names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path, strategies_path)
+        opt.check_range("--seat", seat, 0, players - 1, f"0..{players - 1} (seats count from 0)")
+    from gnoming_sim.batch.safe_folder import check_target
+
+    target = check_target(out, "--out", force, [record_path, rules_path, deck_path, strategies_path],
+                          own_needs_force=True)
+    if save_record is not None:
+        _check_save(save_record, force, target)
+    policies = opt.strategy_names("--policy", policy, players, (1, players))
+    from gnoming_sim.search.analyse import refuse_mc
+
+    refuse_mc(policies, "--policy")
+    started = time.perf_counter()
+    if record_path is None:
+        record = simulated_record(players, names, seed, rotate, rules_, deck_, game, seat)
+    from gnoming_sim.game.record_trace import decisions as find_decisions
+    from gnoming_sim.reference.record_check import check
+    from gnoming_sim.search.review import review as grade_all
+
+    checked = check(record, rules_, deck_)
+    found = find_decisions(checked.deals, checked.trace, record.players, record.seat, rules_, deck_,
+                           checked.round_scores, record.origin)
+    with progress_bar(len(found), "decisions") as advance:
+        res = grade_all(found, policies, rollout_seed, rollouts, confirm, threads, advance)
+    res["game"] = _game_facts(record, checked, rules_, deck_, record_path, seed, game)
+    res["seconds"] = time.perf_counter() - started
+    from gnoming_sim.cli.review_page import page, summary_lines
+    from gnoming_sim.batch.safe_folder import staged_report
+
+    text = json.dumps(_finite(res), indent=1, allow_nan=False)
+    with staged_report(target, "--out") as stage:
+        stage.write("index.html", page(res))
+        stage.write("review.json", text + "\n")
+    if save_record is not None:
+        from gnoming_sim.batch.safe_write import write_file
+
+        write_file(save_record, R.dumps(record, save_record), "--save-record")
+    if as_json:
+        click.echo(text)
+    else:
+        click.echo("\n".join(summary_lines(res) + [f"wrote {target / 'index.html'} and {target / 'review.json'}"]))
+
+
+def _finite(x):
+    """``x`` with every NaN or infinite float as None (JSON has no NaN; an interval of a constant column)."""
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def _check_save(path, force: bool, target) -> None:
+    from pathlib import Path
+
+    p = Path(path)
+    if p.exists() and not force:
+        raise GnomingError(f"--save-record {path} exists; add --force to replace it")
+    if p.is_dir():
+        raise GnomingError(f"--save-record {path} is a folder; name a file")
+    if p.resolve().parent == Path(target).resolve():
+        raise GnomingError(f"--save-record {path} lies in the --out folder, which the review replaces; "
+                           "name a file outside it")
+
+
+def simulated_record(players, names, seed, rotate, rules_, deck_, game, seat):
+    from gnoming_sim.batch.runner import BatchSpec
+    from gnoming_sim.game.record_trace import from_trace
+    from gnoming_sim.kernel.engine import simulate
+
+    spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
+    res = simulate(players=players, strategies=spec.seats, games=1, seed=seed, rules=rules_, deck=deck_,
+                   first_game=game, rotate=spec.rotate, trace=True, threads=1)
+    sat = [res.strategy_names[k] for k in res.seat_strategy[0]]
+    return from_trace(res.deals[0], res.traces[0], players, seat, sat, f"seed {seed} game {game}")
+
+
+def _game_facts(record, checked, rules_, deck_, record_path, seed, game) -> dict:
+    from gnoming_sim.game.version import __version__
+
+    source = ({"kind": "record", "file": str(record_path)} if record_path is not None
+              else {"kind": "simulated", "seed": seed, "game": game})
+    return {"source": source, "players": record.players, "seat": record.seat, "seats": list(record.seats),
+            "rounds_recorded": len(record.rounds), "round_scores": checked.round_scores,
+            "rules": rules_.to_dict(), "deck": deck_.name, "version": __version__}
