@@ -116,8 +116,10 @@ def _why(pos, res, policies, seed, rollouts, horizon, threads, versus):
         raise GnomingError("--why: no option differs from the best in any rollout: nothing to explain")
     if other == res["best"]:
         raise GnomingError(f"--versus {other}: that is the best option itself; name another option")
-    return explain(pos, [res["best"], other], policies, seed=seed, rollouts=rollouts, horizon=horizon,
-                   threads=threads)
+    from gnoming_sim.cli.why_text import tell_samples
+
+    return tell_samples(explain(pos, [res["best"], other], policies, seed=seed, rollouts=rollouts, horizon=horizon,
+                                threads=threads), pos)
 
 
 def _check_rollout_policies(option: str, names) -> None:
@@ -189,7 +191,7 @@ def render(res: dict) -> str:
                            ("crn", "crn+strata", "crn+strata+control", "crn+strata+control+luck"))))
     lines += _robustness_lines(res)
     if res.get("why"):
-        from gnoming_sim.search.why import render_text
+        from gnoming_sim.cli.why_text import render_text
 
         lines += render_text(res["why"])
     return "\n".join(lines)

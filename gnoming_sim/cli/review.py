@@ -17,6 +17,7 @@ SCREEN = 100
 CONFIRM = 500
 DEFAULT_POLICY = "learned"
 MAX_REVIEW_ROLLOUTS = 100_000
+WHY_ROLLOUTS = 400
 
 
 @cli.command()
@@ -37,10 +38,13 @@ MAX_REVIEW_ROLLOUTS = 100_000
 @click.option("--confirm", type=int, default=CONFIRM, show_default=True, metavar="N",
               help="Confirmatory rollouts (fresh ones) per candidate: the best options and the move played.")
 @click.option("--rollout-seed", type=int, default=0, show_default=True, metavar="S", help="Seed of the rollouts.")
+@click.option("--why-rollouts", type=int, default=WHY_ROLLOUTS, show_default=True, metavar="N",
+              help="Explain every marked move against the best (as `analyse --why`) on N paired rollouts; 0: no "
+                   "explanations.")
 @opt.threads
 @opt.as_json
 def review(record_path, players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, game, seat,
-           out, force, save_record, policy, rollouts, confirm, rollout_seed, threads, as_json):
+           out, force, save_record, policy, rollouts, confirm, rollout_seed, why_rollouts, threads, as_json):
     """Grade every draw, placement and hazard flip of one seat by rollouts to the end of the game: each
     move against the best in win chance and points, marked ?! ? ?? by the win chance it gives away;
     writes a self-contained HTML page (and review.json), with a summary and a one-line verdict."""
@@ -49,6 +53,8 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
     opt.check_threads(threads)
     opt.check_seed(seed)
     opt.check_seed(rollout_seed)
+    if why_rollouts != 0:
+        opt.check_range("--why-rollouts", why_rollouts, 20, MAX_REVIEW_ROLLOUTS, f"0 or 20..{MAX_REVIEW_ROLLOUTS:,}")
     if record_path is not None and game is not None:
         raise GnomingError("give a RECORD file or --game G (a simulated game), not both")
     if record_path is None and game is None:
@@ -94,6 +100,8 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
                            checked.round_scores, record.origin)
     with progress_bar(len(found), "decisions") as advance:
         res = grade_all(found, policies, rollout_seed, rollouts, confirm, threads, advance)
+    if why_rollouts:
+        explain_marked(res, found, policies, rollout_seed, why_rollouts, threads)
     res["game"] = _game_facts(record, checked, rules_, deck_, record_path, seed, game)
     res["seconds"] = time.perf_counter() - started
     from gnoming_sim.cli.review_page import page, summary_lines
@@ -111,6 +119,22 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         click.echo(text)
     else:
         click.echo("\n".join(summary_lines(res) + [f"wrote {target / 'index.html'} and {target / 'review.json'}"]))
+
+
+def explain_marked(res: dict, found, policies, seed: int, rollouts: int, threads) -> None:
+    """Each marked decision's move against the best, as ``analyse --why`` (the components and one typical
+    continuation of both on the same cards): ``why`` in its result and a section of its page."""
+    from gnoming_sim.cli.why_text import tell_samples, why_html
+    from gnoming_sim.search.why import explain
+
+    for g, d in zip(res["decisions"], found):
+        if g["forced"] or g["mark"] in (None, "ok"):
+            continue
+        why = tell_samples(explain(d.position, [g["best"], g["played"]], policies, seed=seed, rollouts=rollouts,
+                                   samples=1, horizon="game", threads=threads), d.position)
+        g["why"] = why
+        g.setdefault("extras", []).append({"title": "Why: the move played against the best",
+                                           "html": why_html(why)})
 
 
 def _finite(x):

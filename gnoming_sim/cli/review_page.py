@@ -49,7 +49,7 @@ win chance per decision over {{ s.graded }} graded decisions</div>
 <section id="summary"><h2>Summary</h2>
 <table><tbody>
 <tr><th class="l">decisions</th><td>{{ s.decisions }} ({{ s.graded }} graded, {{ s.forced }} forced)</td></tr>
-<tr><th class="l">error rate</th><td>{{ "%.2f"|format(s.error_rate_pp) }} pp of win chance per graded decision</td></tr>
+<tr><th class="l">error rate</th><td>{{ "%.2f"|format(s.error_rate_pp) }} pp of win chance per graded decision{% if s.graded > 1 %} (95% CI {{ "%.2f"|format(s.error_rate_ci95[0]) }}..{{ "%.2f"|format(s.error_rate_ci95[1]) }}, n = {{ s.graded }}){% endif %}</td></tr>
 <tr><th class="l">win chance lost</th><td>{{ "%.1f"|format(s.win_chance_lost_pp) }} pp in all</td></tr>
 <tr><th class="l">points lost</th><td>{{ "%.1f"|format(s.points_lost) }} (over {{ s.points_lost_n }} separated
 decisions)</td></tr>
@@ -144,13 +144,15 @@ def summary_lines(res: dict) -> list[str]:
     """The text the command prints: the verdict, the counts, then one line per marked decision."""
     s = res["summary"]
     marks = s["marks"]
+    ci = (f", 95% CI {s['error_rate_ci95'][0]:.2f}..{s['error_rate_ci95'][1]:.2f}" if s["graded"] > 1 else "")
     lines = [f"seat {res['game']['seat']}: {s['verdict']} (error rate {s['error_rate_pp']:.2f} pp of win chance per "
-             f"decision; {s['graded']} graded, {s['forced']} forced)",
+             f"decision{ci}; {s['graded']} graded, {s['forced']} forced)",
              f"ok {marks['ok']}, inaccuracies ?! {marks['inaccuracy']}, mistakes ? {marks['mistake']}, "
              f"blunders ?? {marks['blunder']}; win chance lost {s['win_chance_lost_pp']:.1f} pp, "
              f"points lost {s['points_lost']:.1f} (over {s['points_lost_n']} decisions)"]
     for d in res["decisions"]:
         if d["symbol"]:
             lines.append(f"  {d['symbol']:<2} {d['where']}: played {d['played_label']}, best {d['best_label']} "
-                         f"(-{100 * d['loss_win']['est']:.1f} pp)")
+                         f"(-{100 * d['loss_win']['est']:.1f} pp)"
+                         + (f"; it comes mostly from {d['why']['deciding']['text']}" if d.get("why") else ""))
     return lines

@@ -18,7 +18,7 @@ from gnoming_sim.game.replay import Table, walk
 from gnoming_sim.game.rules import LAYOUT, ROUNDS
 
 _LINE_NAMES = ("row 1", "row 2", "row 3", "col 1", "col 2", "col 3")
-_ENDS_A_TURN = (T.TURN, T.FINISH, T.STALL, T.ROUND_END)
+ENDS_A_TURN = (T.TURN, T.FINISH, T.STALL, T.ROUND_END)
 _ABOUT_THE_TABLE = (T.ROUND, T.RESHUFFLE, T.STALL, T.ROUND_END)   # lines about no seat in particular
 _STALLS = {
     T.STALL_NO_CARDS: "the draw pile is empty and reshuffling the discards leaves nothing to draw",
@@ -99,7 +99,7 @@ class Narrator:
         self._intro()
         for _, (kind, seat, a, b), table in walk(self.res.deals[self.i], self.res.traces[self.i], self.players):
             self.table = table        # as it stands after the record being told
-            if kind in _ENDS_A_TURN:
+            if kind in ENDS_A_TURN:
                 self._flush_grid()
             if kind == T.ROUND:
                 self.in_round = True

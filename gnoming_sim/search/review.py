@@ -15,14 +15,16 @@ estimator (:func:`gnoming_sim.search.analyse.adjusted_each`: the same covariates
 decision is *forced* (never graded, never marked) when it has one legal option or when every option
 gives the same outcome in every screening rollout.  Marks (:data:`MARKS`) go by the loss, and only
 when its interval excludes 0 (*separated*); an unseparated loss counts as none.  The summary's error
-rate is the mean separated loss per graded decision, in points of win chance (pp), and its verdict
-the band of :data:`VERDICTS` it falls in.
+rate is the mean separated loss per graded decision, in points of win chance (pp), with a 95% interval
+over the graded decisions (how much the rate would move over other positions of this player's; the
+marks' own rollout noise is in each loss's interval), and its verdict the band of :data:`VERDICTS` it
+falls in.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.batch.stats import Z95
+from gnoming_sim.batch.stats import Z95, mean_ci
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.search.analyse import (DEFAULT_POLICY, Setup, adjusted_each, design, luck, run_rollouts, setup,
                                         summarize)
@@ -147,8 +149,9 @@ def summary(graded: list[dict]) -> dict:
     points = [g["loss_points"]["est"] for g in done if g["loss_points"]["separated"]]
     counts = {name: sum(1 for g in done if g["mark"] == name) for name in ("ok", "inaccuracy", "mistake", "blunder")}
     rate = 100 * float(np.mean(lost)) if done else 0.0
+    ci = [100 * float(v) for v in mean_ci(np.asarray(lost))[1:3]] if len(done) > 1 else [float("nan")] * 2
     return {"decisions": len(graded), "graded": len(done), "forced": len(graded) - len(done),
-            "error_rate_pp": rate, "win_chance_lost_pp": 100 * float(np.sum(lost)),
+            "error_rate_pp": rate, "error_rate_ci95": ci, "win_chance_lost_pp": 100 * float(np.sum(lost)),
             "points_lost": float(np.sum(points)), "points_lost_n": len(points), "marks": counts,
             "verdict": verdict_of(rate) if done else "no decision to grade"}
 

@@ -17,23 +17,19 @@ Continuations.  A continuation is one rollout replayed with its action trace
 (:func:`gnoming_sim.search.rollout.traced_rollout`): the very rollout ``i`` of the option in the
 analysis, so the two options' stories share the hidden cards and the play stream (common random
 numbers).  The samples are the rollouts at the quartiles of the margin's paired difference (a
-typical one, and one either side), told to the end of the round by the story-teller of ``play``
-(:class:`gnoming_sim.reference.narrate.Narrator`) over the one trace walker
-(:func:`gnoming_sim.game.replay.apply_record`), which checks every card of the trace against the
-dealt table.
+typical one, and one either side), each kept as its trace and its entered table's cards; the
+command line tells them to the end of the round in the words of ``play``
+(:mod:`gnoming_sim.cli.why_text`, over the one trace walker, which checks every card of the trace
+against the dealt table).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from gnoming_sim.batch.stats import mean_ci
-from gnoming_sim.game import trace as T
-from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.fields import F_STALLED
 from gnoming_sim.game.position import Position
-from gnoming_sim.game.rules import LAYOUT, ROUNDS
-from gnoming_sim.reference.narrate import _ENDS_A_TURN, Narrator
+from gnoming_sim.game.rules import ROUNDS
 
 SAMPLES = 3
 TRACE_CAP = 16_384
@@ -88,8 +84,9 @@ def explain(pos: Position, keys: list[str], policies="learned", seed: int = 0, r
     ``seed``: the same rollouts as its analysis) and ``samples`` narrated continuations of each.
 
     Returns ``{"options": [{"key", "label"}] * 2, "n", "policies", "horizon", "components": [...],
-    "deciding": {...}, "samples": [{"rollout", "why_chosen", "diff", "stories": [{"key", "lines",
-    "score", "rivals"}, ...]}]}``."""
+    "deciding": {...}, "samples": [{"rollout", "why_chosen", "diff", "stories": [{"key", "label",
+    "score", "rivals", "trace", "stats", "snap"}, ...]}]}`` (:func:`continuation`; the arrays become
+    lines with :func:`gnoming_sim.cli.why_text.tell_samples`)."""
     from gnoming_sim.search.analyse import run_rollouts, setup
     from gnoming_sim.search.rollout import X_RIVALS, X_SCORE
 
@@ -118,31 +115,25 @@ def explain(pos: Position, keys: list[str], policies="learned", seed: int = 0, r
     names = [getattr(p, "name", p) for p in policies]
     stories = []
     for i, q in picked:
-        told = []
-        for j, key in enumerate(keys):
-            lines, score, rivals = continuation(pos, s2, j, i, seed, horizon, policies)
-            told.append({"key": key, "label": s2.options[j].label, "lines": lines,
-                         "score": score, "rivals": rivals})
+        told = [{"key": key, "label": s2.options[j].label, **continuation(pos, s2, j, i, seed, horizon)}
+                for j, key in enumerate(keys)]
         stories.append({"rollout": i, "why_chosen": QUANTILE_NAMES[q], "diff": float(margin[i]), "stories": told})
     return {"options": [{"key": o.key, "label": o.label} for o in s2.options], "n": int(out.shape[0]),
             "seed": seed, "policies": names, "horizon": horizon, "components": comps,
             "deciding": deciding(comps), "samples": stories}
 
 
-def continuation(pos: Position, s, j: int, i: int, seed: int, horizon: str, policies) -> tuple[list[str], int, float]:
-    """(lines, the player's round score, the rivals' mean round score) of rollout ``i`` of option
-    ``j`` of setup ``s``, told from the decision to the end of the round."""
+def continuation(pos: Position, s, j: int, i: int, seed: int, horizon: str) -> dict:
+    """Rollout ``i`` of option ``j`` of setup ``s`` as ``{"trace", "stats", "snap", "score", "rivals"}``:
+    its action trace from the decision on, its round stats, the entered table's cards (what
+    :func:`gnoming_sim.cli.why_text.tell` turns into a story), the player's round score and the rivals' mean."""
     from gnoming_sim.game.fields import F_SCORE
 
     P = pos.players
     tr, res, snap = traced(pos, s, j, i, seed, horizon)
-    table = _table(pos, snap)
-    names = [getattr(p, "name", p) for p in policies]
-    teller = _Teller(pos, table, res, names * P if len(names) == 1 else names)
-    lines = teller.tell(tr)
     mine = int(res[pos.round, pos.me, F_SCORE])
     rivals = float(np.mean([res[pos.round, q, F_SCORE] for q in range(P) if q != pos.me]))
-    return lines, mine, rivals
+    return {"trace": tr, "stats": res, "snap": snap, "score": mine, "rivals": rivals}
 
 
 def traced(pos: Position, s, j: int, i: int, seed: int, horizon: str):
@@ -163,101 +154,3 @@ def traced(pos: Position, s, j: int, i: int, seed: int, horizon: str):
     return tr[:min(n, TRACE_CAP)], res, snap
 
 
-def _table(pos: Position, snap: np.ndarray):
-    """The replay :class:`gnoming_sim.game.replay.Table` of a rollout's entered table (its snapshot)."""
-    from gnoming_sim.game import replay as R
-
-    P, N = pos.players, pos.deck.size
-    t = R.Table(np.zeros((ROUNDS, N), dtype=np.int8), P)
-    k = P * LAYOUT
-    t.lay[:] = snap[:k].reshape(P, LAYOUT)
-    t.up[:] = snap[k:2 * k].reshape(P, LAYOUT)
-    t.fd[:] = LAYOUT - t.up.sum(axis=1)
-    j = 2 * k
-    t.plen[:] = snap[j:j + 2]
-    for q in range(2):
-        t.piles[q, :] = snap[j + 2 + q * N:j + 2 + (q + 1) * N]
-    j += 2 + 2 * N
-    nd = int(snap[j])
-    t.draw[:nd] = snap[j + 1:j + 1 + nd]
-    sc = t.sc
-    sc[R.SC_ROUND], sc[R.SC_STARTER], sc[R.SC_TURN] = pos.round, pos.starter, pos.turn
-    sc[R.SC_FINISHER], sc[R.SC_HAND], sc[R.SC_REMOVED] = pos.finisher, NO_CARD, pos.removed
-    sc[R.SC_DTOP], sc[R.SC_DLEN], sc[R.SC_DEALT] = 0, nd, -1
-    return t
-
-
-class _Result:
-    """What :class:`Narrator` reads of a result beyond the trace: the rules."""
-
-    def __init__(self, rules):
-        self.rules = rules
-
-
-class _Teller(Narrator):
-    """The story-teller of ``play``, told from a rollout's entered table to the end of its round."""
-
-    def __init__(self, pos: Position, table, stats: np.ndarray, seats: list[str]):
-        self.res = _Result(pos.rules)
-        self.i = 0
-        self.players = pos.players
-        self.me = pos.me
-        self.seats = seats
-        self.stats = stats
-        self.table = table
-        self.round = pos.round
-        self.starter = pos.starter
-        self.game_turn = 0
-        self.drawn = 0
-        self.candidate = pos.hand if pos.decision == "place" else 0
-        self.grid_seat = None
-        self.out = []
-        self.tags = []
-        self.in_round = True
-        self.about = None
-        self.final_layouts = []
-
-    def who(self, seat: int) -> str:
-        return f"you (seat {seat})" if seat == self.me else f"seat {seat}"
-
-    def _on_turn(self, seat: int, number: int, final: int) -> None:
-        lap = ", final lap" if final else ""
-        self.say(f"Turn {number} of the round: {self.who(seat)}{lap}")
-
-    def tell(self, records: np.ndarray) -> list[str]:
-        """Lines for ``records`` up to the end of the round (the later rounds' deals are not told)."""
-        for rec in np.asarray(records).tolist():
-            kind, seat, a, b = rec
-            if self.table.apply(kind, seat, a, b):
-                raise ValueError(f"traced rollout record {T.NAMES.get(kind, kind)} {rec} disagrees with its table")
-            if kind in _ENDS_A_TURN:
-                self._flush_grid()
-            self.about = seat if seat >= 0 else None
-            getattr(self, f"_on_{T.NAMES[kind].lower()}")(seat, a, b)
-            if kind == T.ROUND_END:
-                return self.out
-        # a rollout's round ends without a ROUND_END record (the game loop writes it, not the steps)
-        self._flush_grid()
-        self._on_round_end(-1, self.round, int(self.stats[self.round, 0, F_STALLED]))
-        return self.out
-
-
-def render_text(why: dict) -> list[str]:
-    """``analyse --why`` as text lines."""
-    a, b = why["options"]
-    lines = ["", f"why: {b['label']} against {a['label']} (n = {why['n']:,} paired rollouts, base policy "
-                 f"{', '.join(why['policies'])}; differences are {b['key']} minus {a['key']}, "
-                 "points: positive = worse for you)"]
-    for c in why["components"]:
-        lo, hi = c["ci95"]
-        unit = " pp" if c["key"] == "win" else ""
-        scale = 100 if c["key"] == "win" else 1
-        lines.append(f"  {c['name']:<78} {scale * c['diff']:+7.2f}{unit} [{scale * lo:+.2f}, {scale * hi:+.2f}]")
-    lines.append(f"  what makes the difference: {why['deciding']['text']}")
-    for smp in why["samples"]:
-        lines += ["", f"{smp['why_chosen']} (rollout {smp['rollout']}: margin difference {smp['diff']:+.1f}), "
-                      "the same hidden cards and play stream for both:"]
-        for st in smp["stories"]:
-            lines.append(f"  -- {st['label']}: your round score {st['score']}, the rivals' mean {st['rivals']:.1f}")
-            lines += ["    " + x for x in st["lines"]]
-    return lines

@@ -94,3 +94,28 @@ def test_a_forced_move_is_never_marked():
     assert len(place) == 1 and place[0]["forced"] and place[0]["mark"] is None and place[0]["symbol"] == ""
     assert place[0]["n_screen"] == 0   # nothing rolled out for it
     assert res["summary"]["forced"] == 1 and res["summary"]["graded"] == len(res["decisions"]) - 1
+
+
+@pytest.mark.slow
+def test_a_marked_move_is_explained_by_its_components_and_a_story_of_both_moves():
+    """review explains each marked move as ``analyse --why`` does: throwing the line-completing mulligan
+    away costs the player's own cards, and the page shows both continuations on the same cards."""
+    from gnoming_sim.cli.review import explain_marked
+    from gnoming_sim.cli.review_page import page
+
+    data = _one_turn([[0, "8"], [1, "8"]], {"seat": 0, "draw": "draw", "card": "M", "place": "discard", "pile": 0})
+    found = _decisions(data, "place")
+    res = review(found)
+    explain_marked(res, found, ["learned"], 0, 200, None)
+    (g,) = res["decisions"]
+    why = g["why"]
+    assert [o["key"] for o in why["options"]] == [g["best"], "discard"] and why["n"] == 200
+    own = next(c for c in why["components"] if c["key"] == "own")
+    assert why["deciding"]["key"] == "own" and own["ci95"][0] > 0
+    (smp,) = why["samples"]
+    best, played = smp["stories"]
+    assert "discards a mulligan" in "\n".join(played["lines"]) and played["score"] > best["score"]
+    html = page({**res, "game": {"seat": 0, "players": 4, "seats": [], "source": {"kind": "record", "file": "x"},
+                                 "rules": {}, "deck": "published", "version": "", "rounds_recorded": 1,
+                                 "round_scores": []}, "seconds": 1.0})
+    assert "Why: the move played against the best" in html and html.count("<details>") == 2

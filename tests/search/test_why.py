@@ -24,9 +24,10 @@ def pos():
 
 @pytest.fixture(scope="module")
 def why(pos):
+    from gnoming_sim.cli.why_text import tell_samples
     from gnoming_sim.search.why import explain
 
-    return explain(pos, ["pos1", "discard"], "expert", seed=3, rollouts=300, samples=3)
+    return tell_samples(explain(pos, ["pos1", "discard"], "expert", seed=3, rollouts=300, samples=3), pos)
 
 
 def test_the_components_add_up_to_the_margin(why):
