@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from gnoming_sim.cli import analyse, compare, info, ladder, play, report, simulate, train, tune  # noqa: F401  (each registers its commands)
+from gnoming_sim.cli import analyse, compare, guide, info, ladder, play, report, simulate, train, tune  # noqa: F401  (each registers its commands)
 from gnoming_sim.cli.group import PROG, UserError, cli
 from gnoming_sim.game.errors import GnomingError, one_line
 
