@@ -24,22 +24,27 @@ MAX_CHECK_DEALS = 100_000
 @cli.command()
 @click.option("--out", type=click.Path(), required=True, metavar="DIR",
               help="Folder for guide.json (every cell and the chart's cells), card.png and index.html.")
-@click.option("--games", type=int, default=150, show_default=True, metavar="G",
+@click.option("--games", type=int, default=600, show_default=True, metavar="G",
               help="Self-play rounds per table size (at most).")
 @click.option("--decisions", type=int, default=None, metavar="N",
               help="Stop the self-play once N decisions are recorded (all table sizes together).")
 @click.option("--players", "players_", default="2,3,4,5,6,7", show_default=True, metavar="P,...",
               help="Table sizes of the self-play rounds.")
 @click.option("--budget", type=int, default=8, show_default=True, metavar="N", help="Rollouts per candidate answer.")
+@click.option("--rollouts", type=click.Choice(["expert", "self"]), default="expert", show_default=True,
+              help="The rollouts' policy at every seat: expert (the chart's own play outside its cells), or "
+                   "self (learned, the self-play strategy).")
 @click.option("--check-deals", type=int, default=1000, show_default=True, metavar="N",
               help="Deals of the chart-among-experts check at 4 players (each played in every rotation, "
                    "and by experts alone); 0 skips the check and the ladder.")
 @click.option("--ladder-games", type=int, default=500, show_default=True, metavar="N",
-              help="Deals per table of the chart's ladder at 4 players (with greedy, expert, learned); 0 skips it.")
+              help="Deals per table of the chart's ladder at 4 players (with random, greedy, expert, learned); 0 skips it.")
+@click.option("--records", is_flag=True, help="Also write OUT/decisions.csv.gz: every sampled decision's cell and "
+              "candidates' values (the raw material of the cells).")
 @opt.seed
 @opt.threads
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty.")
-def guide(out, games, decisions, players_, budget, check_deals, ladder_games, seed, threads, force):
+def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder_games, records, seed, threads, force):
     """Derive the basic-strategy guide from rollouts at self-play decisions of learned, and write
     OUT/guide.json, OUT/card.png (printable) and OUT/index.html.
 
@@ -69,11 +74,16 @@ def guide(out, games, decisions, players_, budget, check_deals, ladder_games, se
     command = " ".join(["gnoming-sim"] + [shlex.quote(a) for a in sys.argv[1:]])
     say = lambda line: click.echo(line, file=group.stderr())   # noqa: E731
     t0 = time.perf_counter()
-    cfg = gd.GuideConfig(players=sizes, games=games, decisions=decisions, budget=budget, seed=seed, threads=threads)
-    result, records = gd.derive(cfg, registry.get("learned"), progress=say)
+    cfg = gd.GuideConfig(players=sizes, games=games, decisions=decisions, budget=budget, rollouts=rollouts, seed=seed,
+                         threads=threads)
+    result, frame = gd.derive(cfg, registry.get("learned"), progress=say)
     cells = {"description": f"the resolved cells of the player's guide ({len(result['cells'])} of "
                             f"{sum(len(t['cells']) for t in result['tables'].values())} seen), by lookup; expert elsewhere",
-             "cells": result["cells"], "provenance": {"command": command, "seed": seed, "decisions": result["decisions"]}}
+             "cells": result["cells"],
+             "provenance": {"command": command, "seed": seed, "decisions": result["decisions"],
+                            "rounds": result["rounds"], "budget": budget, "self_play": result["self_play"],
+                            "rollouts": rollouts,
+                            "derive_s": result["derive_s"]}}
     write_file(folder / "chart_cells.json", json.dumps(cells, indent=1) + "\n", "--out")
     chart = registry.chart_from_file(folder / "chart_cells.json")
     result["check"] = {}
@@ -87,11 +97,14 @@ def guide(out, games, decisions, players_, budget, check_deals, ladder_games, se
             result["check"]["ladder"] = chart_check.ladder_rating(chart, 4, ladder_games, seed, threads=threads)
     result["command"] = command
     result["wall_s"] = round(time.perf_counter() - t0, 1)
+    cells.update(check=result["check"], tables=result["tables"])   # what the report's guide section renders
+    write_file(folder / "chart_cells.json", json.dumps(cells, indent=1, default=float) + "\n", "--out")
     write_file(folder / "guide.json", json.dumps(result, indent=1, default=float) + "\n", "--out")
     write_file(folder / "card.png", guide_card.card_png(result), "--out")
     write_file(folder / "index.html", guide_card.page_html(result), "--out")
-    records.to_csv(folder / "decisions.csv", index=False)
+    if records:
+        frame.to_csv(folder / "decisions.csv.gz", index=False)
     click.echo(f"{PROG} guide: {result['decisions']:,} decisions, {len(result['cells'])} cells resolved, "
                f"{result['wall_s']:.0f} s; {guide_card.value_line(result)}; wrote {folder}/guide.json, card.png, "
-               f"index.html, chart_cells.json, decisions.csv")
+               f"index.html, chart_cells.json{', decisions.csv.gz' if records else ''}")
 

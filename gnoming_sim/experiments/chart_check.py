@@ -23,7 +23,7 @@ from gnoming_sim.kernel.policy import registry
 
 CHECK_FIRST = 2**59 + 2**58   # game numbers of the check's deals (and play streams)
 REFERENCE = "expert"
-LADDER_POOL = ("greedy", "expert", "learned")
+LADDER_POOL = ("random", "greedy", "expert", "learned")   # random: the field of Order
 
 
 def _focal(totals: np.ndarray, win: np.ndarray, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

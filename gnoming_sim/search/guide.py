@@ -15,8 +15,10 @@ the chart player does (:mod:`gnoming_sim.kernel.policy.chart`, from the decider'
 
 values every candidate by :func:`gnoming_sim.search.bot.option_values` (the mean over ``budget``
 determinized rollouts, common random numbers across the answers, of the decider's round score minus
-the mean of the others', every seat playing the decider's own strategy), writes one record (``R_*``)
-and lets the seat's own strategy decide.  Games have their own streams from (seed, game), so the
+the mean of the others', every seat playing the *rollout policy*: the decider's own strategy, or the
+family ``roll_kind`` with the decider's parameters — ``KIND_HEURISTIC`` for a learned decider is
+expert, whose parameters a learned strategy carries for the decisions it does not model), writes one
+record (``R_*``) and lets the seat's own strategy decide.  Games have their own streams from (seed, game), so the
 records are identical at any thread count.
 """
 from __future__ import annotations
@@ -68,7 +70,19 @@ def _record(rec, n, table, cell, players, card, use, game):
 
 
 @jit(nrt=True)
-def _source(t, rules, s, budget, rec, n, game):
+def _values(t, rules, s, mode, card, src, opts, K, budget, roll_kind):
+    """:func:`option_values` with every rollout seat playing family ``roll_kind`` (-1: the decider's own):
+    the seat's family is swapped for the rollouts' table only and restored at once."""
+    own = t.kinds[s]
+    if roll_kind >= 0:
+        t.kinds[s] = roll_kind
+    v = option_values(t, rules, s, mode, card, src, opts, K, budget)
+    t.kinds[s] = own
+    return v
+
+
+@jit(nrt=True)
+def _source(t, rules, s, budget, roll_kind, rec, n, game):
     """Records of a draw-source decision from ``rec[n]`` on; the new n."""
     obs = t.obs
     pub = obs.pub
@@ -89,7 +103,7 @@ def _source(t, rules, s, budget, rec, n, game):
             K += 1
     if K < 2:
         return n
-    v = option_values(t, rules, s, COST_SOURCE, NO_CARD, -1, opts, K, budget)
+    v = _values(t, rules, s, COST_SOURCE, NO_CARD, -1, opts, K, budget, roll_kind)
     row = obs.vis[pub[O_ME]]
     for k in range(1, K):
         if n >= cap:
@@ -104,8 +118,9 @@ def _source(t, rules, s, budget, rec, n, game):
 
 
 @jit(nrt=True)
-def _place(t, rules, s, budget, p_sample, p_finish, srng, rec, n, game):
+def _place(t, rules, s, sampling, srng, rec, n, game):
     """The record of a placement decision (if sampled and it has two candidates) at ``rec[n]``; the new n."""
+    budget, p_sample, p_finish, roll_kind = sampling
     obs = t.obs
     pub = obs.pub
     prm = t.params[s]
@@ -144,7 +159,7 @@ def _place(t, rules, s, budget, p_sample, p_finish, srng, rec, n, game):
             return n
         table = C.T_PLACE
         use = (cell - C.CELL_OFFSET[C.T_PLACE]) % C.N_USE
-    v = option_values(t, rules, s, COST_PLACE, card, src, opts, K, budget)
+    v = _values(t, rules, s, COST_PLACE, card, src, opts, K, budget, roll_kind)
     _record(rec, n, table, cell, pub[O_PLAYERS], card, use, game)
     for k in range(K):
         rec[n, R_V + acts[k] - 1] = v[k]
@@ -158,8 +173,11 @@ def _place(t, rules, s, budget, p_sample, p_finish, srng, rec, n, game):
 
 
 @jit(nrt=True)
-def guide_round(t, rules, r, starter, order, deck_counts, budget, p_sample, p_finish, srng, rec, game):
-    """Play round r from ``order``; write up to ``rec.shape[0]`` records (float64[cap, NR]); return how many."""
+def guide_round(t, rules, r, starter, order, deck_counts, sampling, srng, rec, game):
+    """Play round r from ``order``; write up to ``rec.shape[0]`` records (float64[cap, NR]); return how many.
+    ``sampling`` = (rollouts per candidate, chance of sampling a decision, ... a finishing chance, the
+    rollout policy's family or -1)."""
+    budget, p_sample, p_finish, roll_kind = sampling
     start_round(t, rules, r, starter, order, deck_counts)
     cap = rec.shape[0]
     n = 0
@@ -170,9 +188,9 @@ def guide_round(t, rules, r, starter, order, deck_counts, budget, p_sample, p_fi
             legal_actions(t, rules)
             if kind == DEC_SOURCE:
                 if uniform01(srng) < p_sample:
-                    n = _source(t, rules, s, budget, rec, n, game)
+                    n = _source(t, rules, s, budget, roll_kind, rec, n, game)
             else:
-                n = _place(t, rules, s, budget, p_sample, p_finish, srng, rec, n, game)
+                n = _place(t, rules, s, sampling, srng, rec, n, game)
         step(t, rules, decide(t, rules))
     return n
 
@@ -181,8 +199,7 @@ def guide_round(t, rules, r, starter, order, deck_counts, budget, p_sample, p_fi
 def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling, rec):
     """Round ``(first_game + i) % 3`` of game first_game + i, for every row i of ``seat_strategy``
     (int16[G, P]), its records into ``rec[i]`` (float64[G, cap, NR]; rows past the last stay NaN);
-    ``sampling`` = (rollouts per candidate, chance of sampling a decision, ... a finishing chance)."""
-    budget, p_sample, p_finish = sampling
+    ``sampling``: see :func:`guide_round`."""
     N = deck.shape[0]
     for i in prange(seat_strategy.shape[0]):
         game = first_game + i
@@ -196,14 +213,14 @@ def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules
         srng = np.empty(RNG_WORDS, dtype=np.uint64)
         seed_stream(srng, seed, game, STREAM_GUIDE)
         r = game % ROUNDS
-        guide_round(t, rules, r, r % players, order[r], deck_counts, budget, p_sample, p_finish, srng, rec[i],
-                    game)
+        guide_round(t, rules, r, r % players, order[r], deck_counts, sampling, srng, rec[i], game)
 
 
-def collect(players: int, strategy, games: int, seed: int, budget: int = 8, p_sample: float = 0.1,
+def collect(players: int, strategy, games: int, seed: int, *, budget: int = 8, p_sample: float = 0.1,
             p_finish: float = 1.0, cap: int = 16, first_game: int = 0, rules=None, deck=None,
-            threads: int | None = None) -> np.ndarray:
-    """The records (float64[n, NR], ``R_*``) of ``games`` self-play rounds of ``strategy`` at ``players`` seats."""
+            threads: int | None = None, roll_kind: int = -1) -> np.ndarray:
+    """The records (float64[n, NR], ``R_*``) of ``games`` self-play rounds of ``strategy`` at ``players`` seats;
+    the rollouts play family ``roll_kind`` with the strategy's parameters (-1: the strategy itself)."""
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.rules import RuleConfig
     from gnoming_sim.kernel.engine import deck_counts, numba_threads, parallel_chunks, seat_table
@@ -220,7 +237,7 @@ def collect(players: int, strategy, games: int, seed: int, budget: int = 8, p_sa
     rec = np.full((games, cap, NR), np.nan)
     with numba_threads(threads), parallel_chunks(1):
         collect_batch(first_game, np.uint64(seed), players, kinds, params, table, rules.to_array(), deck_arr,
-                      deck_counts(deck_arr), (int(budget), float(p_sample), float(p_finish)), rec)
+                      deck_counts(deck_arr), (int(budget), float(p_sample), float(p_finish), int(roll_kind)), rec)
     rec = rec.reshape(-1, NR)
     return rec[~np.isnan(rec[:, R_TABLE])]
 

@@ -3,8 +3,11 @@
 How it is made.  Self-play rounds of the strongest fast player (``learned``) at every table size of
 the run; at a random sample of its decisions the collector (:mod:`gnoming_sim.search.guide`) names the
 chart's candidate answers (:mod:`gnoming_sim.kernel.policy.chart`) and values each by rollouts from
-the decider's observation (learned play to the end of the round, common random numbers across the
-answers): the decider's round score minus the mean of the others', lower is better.  Each sampled
+the decider's observation (to the end of the round, common random numbers across the answers): the
+decider's round score minus the mean of the others', lower is better.  The rollouts' policy is expert
+at every seat by default (``rollouts="expert"``): the chart plays expert's rules outside its cells, so
+a cell's value is that of one decision changed on top of expert's play, which is what following the
+card can deliver; ``"self"`` rolls out with learned itself.  Each sampled
 decision is one unit, in one cell of one table (take or draw; where to put a kept card; finish or
 play on), by features a player sees at the table.
 
@@ -26,6 +29,7 @@ from typing import Callable
 
 import numpy as np
 
+from gnoming_sim.kernel.kinds import KIND_HEURISTIC
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy.registry import CELL_NAMES
 
@@ -33,6 +37,9 @@ GUIDE_FIRST = 2**59        # game numbers: apart from tuning's (< 2**58), held-o
 MIN_N = 10                 # fewest decisions in a cell before it is tested
 ALPHA = 0.05               # family-wise error per table (Holm)
 CHUNK = 64                 # rounds per collector call and table size
+# the rollouts' policy: the heuristic with the self-play strategy's heuristic parameters (expert's, for
+# learned: the chart's own play outside its cells), or the self-play strategy itself
+ROLLOUT_KINDS = {"expert": KIND_HEURISTIC, "self": -1}
 
 
 @dataclass
@@ -43,6 +50,7 @@ class GuideConfig:
     budget: int = 8            # rollouts per candidate answer
     p_sample: float = 0.1      # chance that a take/draw or placement decision is sampled
     p_finish: float = 1.0      # chance that a finishing chance is sampled
+    rollouts: str = "expert"   # the rollouts' policy: "expert" (every seat), or "self" (the self-play strategy)
     seed: int = 0
     threads: int | None = None
     rounds: dict = field(default_factory=dict)   # filled: rounds played per table size
@@ -66,7 +74,8 @@ def collect(cfg: GuideConfig, strategy, progress: Callable[[str], None] | None =
             n = min(CHUNK, cfg.games - done[p])
             first = GUIDE_FIRST + k * 2**40 + done[p]
             rec = G.collect(p, strategy, n, cfg.seed, budget=cfg.budget, p_sample=cfg.p_sample,
-                            p_finish=cfg.p_finish, first_game=first, threads=cfg.threads)
+                            p_finish=cfg.p_finish, first_game=first, threads=cfg.threads,
+                            roll_kind=ROLLOUT_KINDS[cfg.rollouts])
             parts.append(rec)
             done[p] += n
             total += len(rec)
@@ -200,7 +209,7 @@ def derive(cfg: GuideConfig, strategy, progress=None) -> tuple[dict, object]:
     t0 = time.perf_counter()
     df = collect(cfg, strategy, progress)
     tables = cell_stats(df)
-    guide = {"self_play": strategy.name, "players": list(cfg.players), "budget": cfg.budget,
+    guide = {"self_play": strategy.name, "rollouts": cfg.rollouts, "players": list(cfg.players), "budget": cfg.budget,
              "p_sample": cfg.p_sample, "p_finish": cfg.p_finish, "seed": cfg.seed,
              "rounds": {str(p): n for p, n in cfg.rounds.items()}, "decisions": int(len(df)),
              "tables": tables, "cells": chart_cells(tables), "derive_s": round(time.perf_counter() - t0, 1)}

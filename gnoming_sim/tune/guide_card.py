@@ -109,7 +109,7 @@ def card_png(guide: dict) -> bytes:
              "after finishing minus the best rival's visible score; ? = not resolved (play as you would)",
              ha="center", fontsize=6)
     foot = [value_line(guide), ladder_line(guide),
-            f"rollouts of {guide['self_play']} self-play ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
+            f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
             f"players, seed {guide['seed']}); a cell is resolved when its action wins every paired comparison after "
             f"Holm's correction per table (5%); on average over the positions self-play of {guide['self_play']} reaches"]
     import textwrap
@@ -154,6 +154,11 @@ TABLE_TEXT = {
 }
 
 
+def _roll(guide: dict) -> str:
+    """Who plays the rollouts, in words."""
+    return guide["self_play"] if guide.get("rollouts") == "self" else "expert"
+
+
 def page_html(guide: dict, card_file: str | None = "card.png") -> str:
     """The guide's page: how it was made, what following it is worth, and every cell of every table."""
     parts = ["<!doctype html><html><head><meta charset=utf-8><title>Gnoming A Round: basic strategy</title>",
@@ -174,7 +179,7 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
         f"({rounds} players); at a random sample of its decisions ({guide['decisions']:,} recorded; "
         f"{guide['p_sample']:.0%} of take-or-draw and placement decisions, {guide['p_finish']:.0%} of finishing "
         f"chances) every candidate answer of the cell was rolled out {guide['budget']} times to the end of the round "
-        f"from what the player sees (hidden cards dealt at random, every seat playing {html.escape(guide['self_play'])}, "
+        f"from what the player sees (hidden cards dealt at random, every seat playing {html.escape(_roll(guide))}, "
         f"the same random numbers for every answer). Value: the player's round score minus the mean of the "
         f"others'. A decision is one unit. Margin = the recommended action's mean advantage over the closest "
         f"other candidate (points per round, positive), with its 95% t interval and n decisions. "

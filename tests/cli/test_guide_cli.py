@@ -12,21 +12,21 @@ from gnoming_sim.cli.app import cli
 from gnoming_sim.kernel.policy import registry
 
 SMALL = ["guide", "--games", "12", "--players", "2,4", "--budget", "2", "--check-deals", "4", "--ladder-games", "8",
-         "--threads", "1", "--seed", "2"]
+         "--threads", "1", "--seed", "2", "--records"]
 
 
 def test_a_small_guide_writes_its_files(tmp_path):
     out = tmp_path / "g"
     r = CliRunner().invoke(cli, [*SMALL, "--out", str(out)], catch_exceptions=False)
     assert r.exit_code == 0, r.output
-    for name in ("guide.json", "card.png", "index.html", "chart_cells.json", "decisions.csv"):
+    for name in ("guide.json", "card.png", "index.html", "chart_cells.json", "decisions.csv.gz"):
         assert (out / name).stat().st_size > 0, name
     assert (out / "card.png").read_bytes()[:4] == b"\x89PNG"
     g = json.loads((out / "guide.json").read_text())
     assert set(g["tables"]) == {"source", "place", "finish"} and g["decisions"] > 0
     chk = g["check"]["versus_expert"]
     assert chk["players"] == 4 and chk["diff"]["n"] == 4
-    assert set(g["check"]["ladder"]["ratings"]) == {"greedy", "expert", "learned", "chart"}
+    assert set(g["check"]["ladder"]["ratings"]) == {"random", "greedy", "expert", "learned", "chart"}
     page = (out / "index.html").read_text()
     assert "margin [95% CI]" in page and "following this card" in page and "points per game" in page
     s = registry.chart_from_file(out / "chart_cells.json")

@@ -73,3 +73,8 @@ def test_the_collector_records_real_decisions():
     assert (np.isfinite(place["v3"]) == (place["blind"] == 1)).all()   # only a blind draw may be thrown away
     again = gd.collect(gd.GuideConfig(players=(3,), games=24, budget=2, seed=3, threads=1), registry.get("learned"))
     pd.testing.assert_frame_equal(df, again)
+    # learned's own rollouts: the same decisions are sampled (the games are learned's either way), valued otherwise
+    own = gd.collect(gd.GuideConfig(players=(3,), games=24, budget=2, seed=3, threads=1, rollouts="self"),
+                     registry.get("learned"))
+    assert len(own) > 20 and not np.allclose(own[["v1", "v2"]].to_numpy()[:10], df[["v1", "v2"]].to_numpy()[:10],
+                                             equal_nan=True)
