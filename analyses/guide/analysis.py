@@ -27,7 +27,8 @@ def _cells(table: dict, keys) -> list[dict]:
             continue
         out.append({"where": ", ".join(str(c[k]) for k in keys), "action": c["action"], "rival": c["rival"],
                     "margin": Estimate(c["margin"], c["lo"], c["hi"], c["margin_n"]), "resolved": c["resolved"],
-                    "status": "resolved" if c["resolved"] else c.get("note", "not resolved")})
+                    "status": ("resolved; the chart plays it" if c.get("chart") else
+                               c.get("note", "resolved" if c["resolved"] else "not resolved"))})
     return sorted(out, key=lambda c: (not c["resolved"], -c["margin"].mean))
 
 

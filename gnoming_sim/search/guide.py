@@ -13,7 +13,8 @@ the chart player does (:mod:`gnoming_sim.kernel.policy.chart`, from the decider'
 * any other placement: expert's position among those of the card's best use, its face-down
   position and not keeping it (when legal), when at least two of them exist;
 
-values every candidate by :func:`gnoming_sim.search.bot.option_values` (the mean over ``budget``
+notes which of them expert's own rules would take (the chart's answer where no cell applies), values
+every candidate by :func:`gnoming_sim.search.bot.option_values` (the mean over ``budget``
 determinized rollouts, common random numbers across the answers, of the decider's round score minus
 the mean of the others', every seat playing the *rollout policy*: the decider's own strategy, or the
 family ``roll_kind`` with the decider's parameters — ``KIND_HEURISTIC`` for a learned decider is
@@ -54,7 +55,8 @@ R_BLIND = 8        # place table: 1 if drawn blind
 R_GAP = 9          # finish table: the gap and the rivals' mean face-down cards
 R_OFD = 10
 R_GAME = 11        # the game (the round's deal) it comes from
-NR = 12
+R_EXPERT = 12      # the action (chart.A_*) expert's own rules take here, 0 when that is none of the candidates
+NR = 13
 
 
 @jit(inline="always")
@@ -103,8 +105,9 @@ def _source(t, rules, s, budget, roll_kind, rec, n, game):
             K += 1
     if K < 2:
         return n
+    prm = t.params[s]
+    mine = H.draw_source(prm, obs, t.memo, t.legal)   # expert's own answer (what the chart falls back to)
     v = _values(t, rules, s, COST_SOURCE, NO_CARD, -1, opts, K, budget, roll_kind)
-    row = obs.vis[pub[O_ME]]
     for k in range(1, K):
         if n >= cap:
             break
@@ -113,6 +116,7 @@ def _source(t, rules, s, budget, roll_kind, rec, n, game):
         _record(rec, n, C.T_SOURCE, cell, pub[O_PLAYERS], top, (cell - C.CELL_OFFSET[C.T_SOURCE]) % C.N_USE, game)
         rec[n, R_V + C.A_TAKE - 1] = v[k]
         rec[n, R_V + C.A_DRAW - 1] = v[0]
+        rec[n, R_EXPERT] = C.A_TAKE if mine == opts[k] else (C.A_DRAW if mine == SRC_DRAW else 0)
         n += 1
     return n
 
@@ -159,10 +163,14 @@ def _place(t, rules, s, sampling, srng, rec, n, game):
             return n
         table = C.T_PLACE
         use = (cell - C.CELL_OFFSET[C.T_PLACE]) % C.N_USE
+    mine = H.placement(prm, obs, memo, card, t.legal)   # expert's own answer (what the chart falls back to)
     v = _values(t, rules, s, COST_PLACE, card, src, opts, K, budget, roll_kind)
     _record(rec, n, table, cell, pub[O_PLAYERS], card, use, game)
+    rec[n, R_EXPERT] = 0
     for k in range(K):
         rec[n, R_V + acts[k] - 1] = v[k]
+        if opts[k] == mine:
+            rec[n, R_EXPERT] = acts[k]
     if finishing:
         gap, ofd = C.finish_context(obs, q_fin, card)
         rec[n, R_GAP] = gap
@@ -243,4 +251,4 @@ def collect(players: int, strategy, games: int, seed: int, *, budget: int = 8, p
 
 
 __all__ = ["collect", "collect_batch", "guide_round", "NR", "R_TABLE", "R_CELL", "R_V", "R_PLAYERS", "R_CARD",
-           "R_USE", "R_BLIND", "R_GAP", "R_OFD", "R_GAME"]
+           "R_USE", "R_BLIND", "R_GAP", "R_OFD", "R_GAME", "R_EXPERT"]

@@ -17,7 +17,9 @@ advantage over the closest candidate, in points per round, with a 95% t interval
 and their number n.  A cell is **resolved** when every comparison of its recommendation with another
 candidate is significant after Holm's correction over all the comparisons of its table (family-wise
 error 5% per table); cells with fewer than :data:`MIN_N` decisions are not tested.  The chart plays
-only resolved cells (:func:`chart_cells`).  Everything holds on average over the positions that
+a resolved cell (:func:`chart_cells`) when its action also beats *expert's own choice* at the same
+decisions (one more test per cell, in the same Holm family): elsewhere expert's rules, which it plays
+anyway, do as well.  Everything holds on average over the positions that
 self-play of learned reaches.
 """
 from __future__ import annotations
@@ -88,7 +90,8 @@ def collect(cfg: GuideConfig, strategy, progress: Callable[[str], None] | None =
     cols = {"table": rec[:, G.R_TABLE].astype(int), "cell": rec[:, G.R_CELL].astype(int),
             "players": rec[:, G.R_PLAYERS].astype(int), "card": rec[:, G.R_CARD].astype(int),
             "use": rec[:, G.R_USE].astype(int), "blind": rec[:, G.R_BLIND], "gap": rec[:, G.R_GAP],
-            "rivals_fd": rec[:, G.R_OFD], "game": rec[:, G.R_GAME].astype(np.int64)}
+            "rivals_fd": rec[:, G.R_OFD], "game": rec[:, G.R_GAME].astype(np.int64),
+            "expert": rec[:, G.R_EXPERT].astype(int)}
     for a in range(1, C.N_ACTIONS + 1):
         cols[f"v{a}"] = rec[:, G.R_V + a - 1]
     return pd.DataFrame(cols)
@@ -153,6 +156,15 @@ def _one_cell(df, table: int) -> dict:
     close = min(comps, key=lambda c: c["margin"])
     out.update(best=best, action=names[best - 1], comparisons=comps, margin=close["margin"], lo=close["lo"],
                hi=close["hi"], margin_n=close["n"], rival=close["rival"])
+    if "expert" in df:   # the recommendation against expert's own rules at the same decisions
+        mine = df["expert"].to_numpy()
+        known = np.isin(mine, cand) & np.isfinite(vals[best])
+        v_exp = np.array([vals[a][i] if a in vals else np.nan for i, a in enumerate(mine)])
+        d = (v_exp - vals[best])[known]
+        out["expert_agrees"] = float(np.mean(mine[known] == best)) if known.any() else float("nan")
+        if len(d) >= 2 and np.any(d != 0):
+            m, lo, hi, p = _t_test(d)
+            out["versus_expert"] = {"margin": m, "lo": lo, "hi": hi, "n": int(len(d)), "p": p}
     if min(c["n"] for c in comps) < MIN_N:
         out.update(note=f"fewer than {MIN_N} decisions", testable=False)
     else:
@@ -181,25 +193,31 @@ def cell_stats(df) -> dict:
         for cell, group in sub.groupby("cell"):
             c = {"table": tname, "cell": int(cell), **cell_label(table, int(cell)), **_one_cell(group, table)}
             cells.append(c)
-        tested = [(ci, k) for ci, c in enumerate(cells) if c.get("testable") for k in range(len(c["comparisons"]))]
-        rejects = holm([cells[ci]["comparisons"][k]["p"] for ci, k in tested])
-        for (ci, k), r in zip(tested, rejects):
-            cells[ci]["comparisons"][k]["holm_reject"] = bool(r)
+        tested = [c["comparisons"][k] for c in cells if c.get("testable") for k in range(len(c["comparisons"]))]
+        # the recommendation against expert's own choice: one more test per cell, in the same family
+        tested += [c["versus_expert"] for c in cells if c.get("testable") and "versus_expert" in c]
+        for x, r in zip(tested, holm([x["p"] for x in tested])):
+            x["holm_reject"] = bool(r)
         for c in cells:
             c["resolved"] = bool(c.get("testable")) and all(x.get("holm_reject") for x in c["comparisons"])
+            vs = c.get("versus_expert")
+            c["chart"] = c["resolved"] and vs is not None and vs["margin"] > 0 and vs.get("holm_reject", False)
             if c.get("testable") and not c["resolved"]:
                 c["note"] = "not resolved (Holm, 5% per table)"
+            elif c["resolved"] and not c["chart"]:
+                c["note"] = "resolved; expert's own rule does as well here (the chart keeps it)"
         tables[tname] = {"cells": cells, "tests": len(tested), "actions": list(C.ACTION_NAMES[table]),
                          "decisions": int(len(sub))}
     return tables
 
 
 def chart_cells(tables: dict) -> dict:
-    """The chart player's cells: ``{"chart.<table>.<cell>": action}`` for every resolved cell."""
+    """The chart player's cells: ``{"chart.<cell>": action}`` for every resolved cell whose action also
+    beats expert's own choice at the same decisions (elsewhere the chart plays expert, which does as well)."""
     out = {}
     for table, tname in enumerate(C.TABLE_NAMES):
         for c in tables[tname]["cells"]:
-            if c["resolved"]:
+            if c["chart"]:
                 out[CELL_NAMES[c["cell"]]] = int(c["best"])
     return out
 

@@ -28,7 +28,7 @@ def _mark(c: dict | None) -> tuple[str, str]:
     if c is None:
         return "", "#f4f4f4"
     if c.get("resolved"):
-        return SHORT[c["action"]], COLOURS[c["action"]]
+        return SHORT[c["action"]] + ("*" if c.get("chart") else ""), COLOURS[c["action"]]
     return "?", UNRESOLVED
 
 
@@ -105,9 +105,10 @@ def card_png(guide: dict) -> bytes:
               [[_mark(fin.get(C.finish_cell_of(g, o, s))) for o in range(C.N_OFD)] for g in range(C.N_GAP)])
         ax.set_xlabel("rivals' face-down cards (mean)", fontsize=6)
     fig.suptitle("Gnoming A Round: basic strategy, derived by simulation", fontsize=11, weight="bold", y=0.985)
-    fig.text(0.5, 0.935, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
-             "after finishing minus the best rival's visible score; ? = not resolved (play as you would)",
-             ha="center", fontsize=6)
+    fig.text(0.5, 0.93, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
+             "after finishing minus the best rival's visible score\n? = not resolved (play as you would); "
+             "* = beats expert's own rule there (the chart player follows the starred cells, expert elsewhere)",
+             ha="center", fontsize=6, linespacing=1.4)
     foot = [value_line(guide), ladder_line(guide),
             f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
             f"players, seed {guide['seed']}); a cell is resolved when its action wins every paired comparison after "
@@ -126,8 +127,20 @@ def _fmt(x: float, digits: int = 2) -> str:
     return "n/a" if x is None or not math.isfinite(x) else f"{x:+.{digits}f}".replace("-", "\u2212")
 
 
+def _versus_expert(c: dict) -> str:
+    vs = c.get("versus_expert")
+    agree = c.get("expert_agrees")
+    agree = "" if agree is None or not math.isfinite(agree) else f"expert agrees {agree:.0%}"
+    if not vs:
+        return agree
+    return f"{_fmt(vs['margin'])} [{_fmt(vs['lo'])}, {_fmt(vs['hi'])}] n {vs['n']:,}; {agree}"
+
+
 def _cell_row(c: dict, keys: list[str]) -> str:
-    status = "resolved" if c.get("resolved") else html.escape(c.get("note", "not resolved"))
+    if c.get("chart"):
+        status = "resolved; the chart plays it"
+    else:
+        status = html.escape(c.get("note", "resolved" if c.get("resolved") else "not resolved"))
     cls = "ok" if c.get("resolved") else "open"
     if c.get("best") is None:
         act, margin, n = "\u2014", "", str(c["n"])
@@ -138,7 +151,7 @@ def _cell_row(c: dict, keys: list[str]) -> str:
     means = "; ".join(f"{html.escape(a)} {_fmt(v['mean'])} (n {v['n']})" for a, v in c["actions"].items())
     tds = "".join(f"<td>{html.escape(str(c[k]))}</td>" for k in keys)
     return (f"<tr class={cls}>{tds}<td>{act}</td><td class=num>{margin}</td><td class=num>{n}</td>"
-            f"<td>{status}</td><td class=small>{means}</td></tr>")
+            f"<td>{status}</td><td class=small>{_versus_expert(c)}</td><td class=small>{means}</td></tr>")
 
 
 TABLE_TEXT = {
@@ -185,7 +198,9 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
         f"other candidate (points per round, positive), with its 95% t interval and n decisions. "
         f"A cell is <b>resolved</b> when its action beats every other candidate after Holm's correction over all "
         f"comparisons of its table (family-wise error 5% per table); cells with fewer than 10 decisions are not "
-        f"tested. Grey rows are not resolved: the chart player plays expert there. All of it holds on average "
+        f"tested. The chart player plays a resolved cell when its action also beats expert's own rule at the same "
+        f"decisions (one more test per cell, in the same Holm family; * on the card), and expert's rules "
+        f"everywhere else. Grey rows are not resolved. All of it holds on average "
         f"over the positions self-play of {html.escape(guide['self_play'])} reaches. Seed {guide['seed']}; "
         f"derivation {guide['derive_s']:.0f} s.</p>")
     for tname in C.TABLE_NAMES:
@@ -193,11 +208,13 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
         t = guide["tables"][tname]
         cells = t["cells"]
         resolved = sum(c.get("resolved", False) for c in cells)
+        played = sum(c.get("chart", False) for c in cells)
         parts.append(f"<h2>{html.escape(title)}</h2><p>{html.escape(text)}. {len(cells)} cells seen, "
-                     f"{resolved} resolved; {t['decisions']:,} decisions, {t['tests']} tests.</p>")
+                     f"{resolved} resolved, {played} played by the chart; {t['decisions']:,} decisions, "
+                     f"{t['tests']} tests.</p>")
         head = "".join(f"<th>{html.escape(k)}</th>" for k in keys)
         parts.append(f"<table><tr>{head}<th>recommended</th><th>margin [95% CI]</th><th>n</th><th>status</th>"
-                     f"<th>mean value per candidate (lower is better)</th></tr>")
+                     f"<th>over expert's own rule [95% CI]</th><th>mean value per candidate (lower is better)</th></tr>")
         order = sorted(cells, key=lambda c: (not c.get("resolved"), c["cell"]))
         parts += [_cell_row(c, keys) for c in order]
         parts.append("</table>")

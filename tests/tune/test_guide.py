@@ -16,12 +16,15 @@ def test_holm_is_step_down():
     assert gd.holm([]) == []
 
 
-def _records(rng, cell, table, means, n):
+def _records(rng, cell, table, means, n, expert):
+    """n decisions of one cell: the candidates' values (normal, these means) and expert's own choice
+    (an action, or a sequence of them: one per decision, cycled)."""
     vals = {f"v{a + 1}": rng.normal(m, 6.0, n) if m is not None else np.full(n, np.nan)
             for a, m in enumerate(means)}
     for a in range(len(means), 3):
         vals[f"v{a + 1}"] = np.full(n, np.nan)
-    return pd.DataFrame({"table": table, "cell": cell, **vals})
+    mine = np.resize(np.atleast_1d(expert), n)
+    return pd.DataFrame({"table": table, "cell": cell, **vals, "expert": mine})
 
 
 def test_a_clear_cell_is_resolved_and_a_null_cell_is_not():
@@ -31,11 +34,11 @@ def test_a_clear_cell_is_resolved_and_a_null_cell_is_not():
     tiny = C.source_cell_of(C.CC_HIGH, C.U_PAIR)
     fin = C.finish_cell_of(0, 2, 1)
     place = C.place_cell_of(1, C.CC_HIGH, C.U_REPL1)
-    df = pd.concat([_records(rng, take, C.T_SOURCE, [-3.0, 0.0], 400),       # taking saves 3 points
-                    _records(rng, null, C.T_SOURCE, [0.0, 0.0], 400),        # no difference
-                    _records(rng, tiny, C.T_SOURCE, [-5.0, 0.0], 5),         # too few decisions
-                    _records(rng, fin, C.T_FINISH, [-4.0, 0.0], 300),        # finishing saves 4
-                    _records(rng, place, C.T_PLACE, [1.0, 0.0, 2.0], 500)])  # face-down beats use and throw
+    df = pd.concat([_records(rng, take, C.T_SOURCE, [-3.0, 0.0], 400, [1, 2]),       # taking saves 3; expert draws half
+                    _records(rng, null, C.T_SOURCE, [0.0, 0.0], 400, 1),             # no difference
+                    _records(rng, tiny, C.T_SOURCE, [-5.0, 0.0], 5, 2),              # too few decisions
+                    _records(rng, fin, C.T_FINISH, [-4.0, 0.0], 300, 1),             # finishing saves 4; expert finishes
+                    _records(rng, place, C.T_PLACE, [1.0, 0.0, 2.0], 500, 1)])       # face-down wins; expert: best use
     tables = gd.cell_stats(df)
     src = {c["cell"]: c for c in tables["source"]["cells"]}
     assert src[take]["resolved"] and src[take]["action"] == "take"
@@ -45,12 +48,14 @@ def test_a_clear_cell_is_resolved_and_a_null_cell_is_not():
     assert not src[tiny]["resolved"] and "fewer than" in src[tiny]["note"]
     f = tables["finish"]["cells"][0]
     assert f["resolved"] and f["action"] == "finish" and f["players"] == "4-5" and f["gap"] == "< -10"
+    assert f["expert_agrees"] == 1.0 and not f["chart"]          # expert finishes there anyway: the chart leaves it
+    assert src[take]["chart"] and src[take]["expert_agrees"] == 0.5
+    assert src[take]["versus_expert"]["margin"] == pytest.approx(1.5, abs=0.8)   # half the decisions differ
     p = tables["place"]["cells"][0]
     assert p["resolved"] and p["action"] == "face-down" and p["rival"] == "best use"   # the closer rival
     assert {c["rival"] for c in p["comparisons"]} == {"best use", "throw away"}
     cells = gd.chart_cells(tables)
-    assert cells == {registry.CELL_NAMES[take]: C.A_TAKE, registry.CELL_NAMES[fin]: C.A_FINISH,
-                     registry.CELL_NAMES[place]: C.A_FACEDOWN}
+    assert cells == {registry.CELL_NAMES[take]: C.A_TAKE, registry.CELL_NAMES[place]: C.A_FACEDOWN}
 
 
 def test_the_collector_records_real_decisions():
@@ -71,6 +76,7 @@ def test_the_collector_records_real_decisions():
     assert np.isfinite(fin["gap"]).all() and np.isfinite(fin["rivals_fd"]).all()
     place = df[df["table"] == C.T_PLACE]
     assert (np.isfinite(place["v3"]) == (place["blind"] == 1)).all()   # only a blind draw may be thrown away
+    assert df["expert"].isin([0, 1, 2, 3]).all() and (df["expert"] > 0).mean() > 0.8   # expert's own choice, mostly a candidate
     again = gd.collect(gd.GuideConfig(players=(3,), games=24, budget=2, seed=3, threads=1), registry.get("learned"))
     pd.testing.assert_frame_equal(df, again)
     # learned's own rollouts: the same decisions are sampled (the games are learned's either way), valued otherwise

@@ -4,6 +4,6 @@
 # installs the cells; run.out is its output.
 set -eu
 start=$(date +%s)
-gnoming-sim guide --out tuning/guide --games 3000 --players 2,3,4,5,6,7 --budget 8 --check-deals 2000 \
-    --ladder-games 1000 --seed 1 --force
+gnoming-sim guide --out tuning/guide --games 20000 --players 2,3,4,5,6,7 --budget 8 --rollouts expert \
+    --check-deals 5000 --ladder-games 2000 --seed 1 --force
 echo "wall: $(( $(date +%s) - start )) s"
