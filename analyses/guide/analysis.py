@@ -27,6 +27,7 @@ def _cells(table: dict, keys) -> list[dict]:
             continue
         out.append({"where": ", ".join(str(c[k]) for k in keys), "action": c["action"], "rival": c["rival"],
                     "margin": Estimate(c["margin"], c["lo"], c["hi"], c["margin_n"]), "resolved": c["resolved"],
+                    "chart": bool(c.get("chart")),
                     "status": ("resolved; the chart plays it" if c.get("chart") else
                                c.get("note", "resolved" if c["resolved"] else "not resolved"))})
     return sorted(out, key=lambda c: (not c["resolved"], -c["margin"].mean))
@@ -56,12 +57,12 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
     head = next((c for c in checks if c["players"] == HEADLINE_PLAYERS), checks[0] if checks else None)
     if head is not None and head["diff"].finite and not math.isnan(head["diff"].mean):
         findings.append(Finding("guide.chart_vs_expert",
-                                f"Following the player's guide ({len(guide['cells'])} resolved cells, expert's rules "
+                                f"Following the player's guide (the {len(guide['cells'])} cells that beat expert's own rule; expert's rules "
                                 f"elsewhere) instead of expert's rules changes a seat's game score by {{value}} "
                                 f"points per game at {head['players']} players among experts (negative is better)",
                                 head["diff"], "signed", "deals"))
     precision = [Precision("chart against expert", max(c["diff"].half_width for c in checks), "points")] if checks else []
-    figures = [figs.margins_figure(sections)] if any(c["resolved"] for s in sections for c in s["cells"]) else []
+    figures = [figs.margins_figure(sections)] if any(c["chart"] for s in sections for c in s["cells"]) else []
     return StudyResult(findings=findings, figures=figures, frames=frames, summary=summary, precision=precision,
                        context={"sections": sections, "checks": checks, "resolved": len(guide["cells"]),
                                 "provenance": guide.get("provenance", {})})

@@ -89,7 +89,7 @@ def card_png(guide: dict) -> bytes:
     uses = [u.replace("replaces ", "repl. ") for u in C.USE_NAMES]
     fig = plt.figure(figsize=(8.3, 5.8), dpi=200)
     gs = fig.add_gridspec(2, 6, height_ratios=[1.0, 0.85], hspace=0.75, wspace=0.9,
-                          left=0.07, right=0.99, top=0.88, bottom=0.17)
+                          left=0.07, right=0.99, top=0.855, bottom=0.17)
     classes = list(C.CLASS_NAMES)
     ax = fig.add_subplot(gs[0, 0:2])
     _grid(ax, "1. Take the pile's top card, or draw?", classes[:5], uses,
@@ -104,8 +104,8 @@ def card_png(guide: dict) -> bytes:
               list(C.OFD_NAMES),
               [[_mark(fin.get(C.finish_cell_of(g, o, s))) for o in range(C.N_OFD)] for g in range(C.N_GAP)])
         ax.set_xlabel("rivals' face-down cards (mean)", fontsize=6)
-    fig.suptitle("Gnoming A Round: basic strategy, derived by simulation", fontsize=11, weight="bold", y=0.985)
-    fig.text(0.5, 0.93, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
+    fig.suptitle("Gnoming A Round: basic strategy, derived by simulation", fontsize=11, weight="bold", y=0.995)
+    fig.text(0.5, 0.915, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
              "after finishing minus the best rival's visible score\n? = not resolved (play as you would); "
              "* = beats expert's own rule there (the chart player follows the starred cells, expert elsewhere)",
              ha="center", fontsize=6, linespacing=1.4)
