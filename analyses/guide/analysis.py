@@ -19,6 +19,14 @@ def est(e: dict) -> Estimate:
     return Estimate(float(e["mean"]), float(e["ci95"][0]), float(e["ci95"][1]), int(e["n"]))
 
 
+def _status(c: dict) -> str:
+    if c.get("chart"):
+        return "resolved; the chart plays it"
+    if c.get("resolved"):
+        return "resolved; expert's own rule does as well here, and the chart plays that"
+    return c.get("note", "not resolved")
+
+
 def _cells(table: dict, keys) -> list[dict]:
     """A table's cells with a recommendation, resolved first: their words, action, margin and status."""
     out = []
@@ -28,8 +36,7 @@ def _cells(table: dict, keys) -> list[dict]:
         out.append({"where": ", ".join(str(c[k]) for k in keys), "action": c["action"], "rival": c["rival"],
                     "margin": Estimate(c["margin"], c["lo"], c["hi"], c["margin_n"]), "resolved": c["resolved"],
                     "chart": bool(c.get("chart")),
-                    "status": ("resolved; the chart plays it" if c.get("chart") else
-                               c.get("note", "resolved" if c["resolved"] else "not resolved"))})
+                    "status": _status(c)})
     return sorted(out, key=lambda c: (not c["resolved"], -c["margin"].mean))
 
 

@@ -62,7 +62,7 @@ def value_line(guide: dict) -> str:
     return (f"following this card instead of expert's rules: {d['mean']:+.2f} [{lo:+.2f}, {hi:+.2f}] points per game "
             f"at {chk['players']} players (lower is better; 95%, n = {d['n']:,} deals), win share "
             f"{100 * chk['win_x']['mean']:.1f}% vs {100 * chk['win_expert']:.1f}% for an expert in that seat "
-            f"({100 * w['mean']:+.1f} [{100 * w['ci95'][0]:+.1f}, {100 * w['ci95'][1]:+.1f}] points)")
+            f"({100 * w['mean']:+.1f} [{100 * w['ci95'][0]:+.1f}, {100 * w['ci95'][1]:+.1f}] percentage points)")
 
 
 def ladder_line(guide: dict) -> str:
@@ -136,11 +136,17 @@ def _versus_expert(c: dict) -> str:
     return f"{_fmt(vs['margin'])} [{_fmt(vs['lo'])}, {_fmt(vs['hi'])}] n {vs['n']:,}; {agree}"
 
 
-def _cell_row(c: dict, keys: list[str]) -> str:
+def status_of(c: dict) -> str:
+    """A cell's status in words: played by the chart, resolved but left to expert's rule, or why not resolved."""
     if c.get("chart"):
-        status = "resolved; the chart plays it"
-    else:
-        status = html.escape(c.get("note", "resolved" if c.get("resolved") else "not resolved"))
+        return "resolved; the chart plays it"
+    if c.get("resolved"):
+        return "resolved; expert's own rule does as well here, and the chart plays that"
+    return c.get("note", "not resolved")
+
+
+def _cell_row(c: dict, keys: list[str]) -> str:
+    status = html.escape(status_of(c))
     cls = "ok" if c.get("resolved") else "open"
     if c.get("best") is None:
         act, margin, n = "\u2014", "", str(c["n"])
@@ -157,7 +163,7 @@ def _cell_row(c: dict, keys: list[str]) -> str:
 TABLE_TEXT = {
     "source": ("1. Take a discard pile's top card, or draw blind?",
                ["card", "use"], "by the card and its best use in your layout; margin: points per round saved by "
-               "the recommended action over the other (taking: the card placed as learned would)"),
+               "the recommended action over the other (after taking or drawing, the rollouts' policy plays on)"),
     "place": ("2-3. Where to put a kept card (or throw a blind draw away)",
               ["drawn", "card", "use"], "best use = the column's use (expert's position among those); face-down = "
               "expert's face-down slot; a mulligan and a hazard are rows of their own"),
@@ -222,4 +228,4 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
     return "\n".join(parts)
 
 
-__all__ = ["card_png", "page_html", "value_line", "ladder_line"]
+__all__ = ["card_png", "page_html", "value_line", "ladder_line", "status_of"]
