@@ -77,8 +77,11 @@ def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder
     cfg = gd.GuideConfig(players=sizes, games=games, decisions=decisions, budget=budget, rollouts=rollouts, seed=seed,
                          threads=threads)
     result, frame = gd.derive(cfg, registry.get("learned"), progress=say)
-    cells = {"description": f"the resolved cells of the player's guide ({len(result['cells'])} of "
-                            f"{sum(len(t['cells']) for t in result['tables'].values())} seen), by lookup; expert elsewhere",
+    seen = sum(len(t["cells"]) for t in result["tables"].values())
+    resolved = sum(c["resolved"] for t in result["tables"].values() for c in t["cells"])
+    cells = {"description": f"plays the player's guide by lookup: the {len(result['cells'])} cells whose action beats "
+                            f"expert's own rule ({resolved} resolved of {seen} seen; `gnoming-sim guide`), expert's "
+                            f"rules elsewhere",
              "cells": result["cells"],
              "provenance": {"command": command, "seed": seed, "decisions": result["decisions"],
                             "rounds": result["rounds"], "budget": budget, "self_play": result["self_play"],
@@ -104,7 +107,8 @@ def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder
     write_file(folder / "index.html", guide_card.page_html(result), "--out")
     if records:
         frame.to_csv(folder / "decisions.csv.gz", index=False)
-    click.echo(f"{PROG} guide: {result['decisions']:,} decisions, {len(result['cells'])} cells resolved, "
+    click.echo(f"{PROG} guide: {result['decisions']:,} decisions, {resolved} cells resolved of {seen} seen, "
+               f"{len(result['cells'])} played by the chart (they beat expert's own rule), "
                f"{result['wall_s']:.0f} s; {guide_card.value_line(result)}; wrote {folder}/guide.json, card.png, "
                f"index.html, chart_cells.json{', decisions.csv.gz' if records else ''}")
 
