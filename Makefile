@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 export NUMBA_CACHE_DIR
 
-.PHONY: setup test test-fast test-nojit bench report golden train clean
+.PHONY: setup test test-fast test-nojit bench report golden train guide clean
 
 setup: $(STAMP)
 
@@ -37,6 +37,12 @@ golden: $(STAMP)
 train: $(STAMP)
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/learned/run.sh
 	cp tuning/learned/weights.json gnoming_sim/kernel/policy/learned_weights.json
+
+# re-derive the player's guide (tuning/guide/run.sh) and install its resolved cells as the `chart` preset;
+# commit tuning/guide/ and gnoming_sim/kernel/policy/chart_cells.json together
+guide: $(STAMP)
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/guide/run.sh
+	cp tuning/guide/chart_cells.json gnoming_sim/kernel/policy/chart_cells.json
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py

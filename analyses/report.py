@@ -31,6 +31,7 @@ from .early_finish import EarlyFinish
 from .finish_play_on import FinishPlayOn
 from .framework.render import data_uri, environment, figure_png, format_mean
 from .framework.study import Context, Study, StudyRun, play_study
+from .guide import PlayersGuide
 from .hazard_risk import HazardRisk
 from .house_rules import HouseRules
 from .ladder import StrengthLadder
@@ -38,7 +39,7 @@ from .mulligan_value import MulliganValue
 from .tournament import Tournament
 
 # the studies a report runs, in order (the registry)
-STUDIES = (Tournament(), StrengthLadder(), EarlyFinish(), FinishPlayOn(), MulliganValue(), HazardRisk(), HouseRules())
+STUDIES = (Tournament(), StrengthLadder(), PlayersGuide(), EarlyFinish(), FinishPlayOn(), MulliganValue(), HazardRisk(), HouseRules())
 
 ProgressFactory = Callable[[Study, int], contextlib.AbstractContextManager]
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from gnoming_sim.cli import analyse, compare, info, ladder, play, report, review, simulate, train, tune  # noqa: F401  (each registers its commands)
+from gnoming_sim.cli import (analyse, compare, guide, info, ladder, play, report, review, simulate,  # noqa: F401
+                             train, tune)  # (each registers its commands)
 from gnoming_sim.cli.group import PROG, UserError, cli
 from gnoming_sim.game.errors import GnomingError, one_line
 

@@ -85,10 +85,15 @@ def strategies(strategies_path, as_json):
     for s in found:
         click.echo(f"{s.name:<{width}}  {s.description}")
         if s.params:
-            shown = {k: v for k, v in s.params.items() if k not in registry.WEIGHT_NAMES}
+            hidden = set(registry.WEIGHT_NAMES) | set(registry.CELL_NAMES)
+            shown = {k: v for k, v in s.params.items() if k not in hidden}
             params = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items())
-            if len(shown) < len(s.params):   # the learned player's weights: in its weights file, and in --json
-                params += f" (and {len(s.params) - len(shown)} learned weights: --json lists them)"
+            weights = sum(k in registry.WEIGHT_NAMES for k in s.params)
+            cells = sum(k in registry.CELL_NAMES for k in s.params)
+            if weights:   # the learned player's weights: in its weights file, and in --json
+                params += f" (and {weights} learned weights: --json lists them)"
+            if cells:     # the chart player's cells: in its cells file, and in --json
+                params += f" (and {cells} resolved cells of the player's guide: --json lists them)"
             pad = " " * (width + 4)
             click.echo(textwrap.fill(params, width=100, initial_indent=pad, subsequent_indent=pad,
                                      break_on_hyphens=False))

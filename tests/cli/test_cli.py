@@ -485,12 +485,15 @@ def test_strategies_lists_the_registry():
         line = next(l for l in lines if l.startswith(name + " "))
         assert strategy.description in line
         for param in strategy.params:
-            if param in registry.WEIGHT_NAMES:   # the learned weights are counted, and listed by --json
+            if param in registry.WEIGHT_NAMES or param in registry.CELL_NAMES:   # counted, and listed by --json
                 continue
             assert f"{param}=" in result.stdout
     learned = registry.get("learned")
     assert f"(and {len(registry.WEIGHT_NAMES)} learned weights: --json lists them)" in result.stdout
     assert len([p for p in learned.params if p in registry.WEIGHT_NAMES]) == len(registry.WEIGHT_NAMES)
+    cells = [p for p in registry.get("chart").params if p in registry.CELL_NAMES]
+    assert cells and f"(and {len(cells)} resolved cells of the player's guide: --json lists them)" in " ".join(
+        result.stdout.split())
 
 
 def test_strategies_json():

@@ -47,6 +47,8 @@ SKIPPED = [
                            "in tests/analyses/test_review_page.py"),
     ("gnoming-sim train", "compiles the rollout-target kernels and trains: minutes even with few games (a small "
                           "train runs in tests/tune/test_learn.py)"),
+    ("gnoming-sim guide", "compiles the guide collector's rollout kernels and rolls out thousands of decisions: "
+                          "minutes (a small guide runs in tests/cli/test_guide_cli.py)"),
 ]
 
 

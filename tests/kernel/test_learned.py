@@ -12,7 +12,7 @@ from gnoming_sim.game.cards import N_SLOTS, SLOT_OFFSET
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.kernel.policy.dispatch import KIND_LEARNED, L_W0, N_PARAMS, new_memo
+from gnoming_sim.kernel.policy.dispatch import C_W0, KIND_LEARNED, L_W0, N_PARAMS, new_memo
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.state import Obs
 
@@ -83,7 +83,7 @@ def test_the_weights_file_holds_every_weight_with_provenance():
     assert s.kind == KIND_LEARNED
     v = s.param_vector()
     assert v.shape == (N_PARAMS,)
-    np.testing.assert_array_equal(v[L_W0:], [data["weights"][n] for n in L.WEIGHT_NAMES])
+    np.testing.assert_array_equal(v[L_W0:C_W0], [data["weights"][n] for n in L.WEIGHT_NAMES])
     # the decisions it does not model are expert's
     np.testing.assert_array_equal(v[:H.N_PARAMS], registry.get("expert").param_vector()[:H.N_PARAMS])
 

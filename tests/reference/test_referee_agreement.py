@@ -118,6 +118,14 @@ def test_learned_player_plays_legally(players):
     assert c.games == 300 and c.bounces > 0
 
 
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_chart_player_plays_legally(players):
+    """The chart player (the guide's cells, expert elsewhere) beside other seats: the referee accepts every game."""
+    seats = ["chart", "expert", "learned", "chart", "random", "builder"][:players]
+    c = referee_check(players, 300, seed=90 + players, strategies=seats)
+    assert c.games == 300 and c.bounces > 0
+
+
 @pytest.mark.parametrize("players,rules", [(3, RuleConfig()), (4, RuleConfig(discard_draw_must_be_kept=False))])
 def test_monte_carlo_games_agree_with_the_referee(players, rules):
     """The MC bot (small budget) beside heuristic and random seats: the referee accepts every game."""

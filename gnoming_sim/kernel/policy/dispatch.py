@@ -1,7 +1,8 @@
 """Strategy decisions inside the jitted core: one function per decision point.
 
 Every function takes ``(kind, params, rng, obs, memo, ...)``: the strategy's family
-(``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_MC``, which
+(``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_LEARNED``; ``KIND_CHART``,
+whose draw source and placement follow the guide's cells and the rest the heuristic; ``KIND_MC``, which
 decides here as the heuristic with its base policy's parameters: its rollout decisions are
 made by the bot of :mod:`gnoming_sim.search.bot`, which asks this module for everything else),
 its parameters (float64[N_PARAMS], read-only: the heuristic's, then the Monte Carlo settings M_*), the game's random stream, the public observation
@@ -18,7 +19,8 @@ import numpy as np
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.kinds import KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM
+from gnoming_sim.kernel.kinds import KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM
+from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH
@@ -57,9 +59,11 @@ MEMO_MC_COST = H.N_MEMO_PLAN
 N_MEMO_PLAN = H.N_MEMO_PLAN + 8
 # the learned family's weights (kernel.policy.learned) follow the Monte Carlo settings (0 for other kinds)
 L_W0 = H.N_PARAMS + len(MC_PARAM_NAMES)
-N_PARAMS = L_W0 + L.N_WEIGHTS
+# the chart family's cells (kernel.policy.chart: one action per cell, 0 = not resolved) follow them (0 for other kinds)
+C_W0 = L_W0 + L.N_WEIGHTS
+N_PARAMS = C_W0 + C.N_CELLS
 
-__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "L_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
+__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "L_W0", "C_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
            "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide"]
 
 Memo = namedtuple("Memo", ["plan", "scratch"])
@@ -112,6 +116,8 @@ def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
     if kind == KIND_LEARNED:
         return L.draw_source(params, L_W0, obs, memo, legal)
+    if kind == KIND_CHART:
+        return C.draw_source(params, C_W0, obs, memo, legal)
     if kind != KIND_RANDOM:
         return H.draw_source(params, obs, memo, legal)
     return pick_uniform(rng, legal, N_SOURCES)
@@ -122,6 +128,8 @@ def placement(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to place ``card``, or ``CHOICE_NOKEEP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_LEARNED:
         return L.placement(params, L_W0, obs, memo, card, legal)
+    if kind == KIND_CHART:
+        return C.placement(params, C_W0, obs, memo, card, legal)
     if kind != KIND_RANDOM:
         return H.placement(params, obs, memo, card, legal)
     return pick_uniform(rng, legal, N_CHOICES)

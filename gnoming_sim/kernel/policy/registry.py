@@ -31,7 +31,9 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
-from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM, MC_PARAM_NAMES, N_PARAMS
+from gnoming_sim.kernel.policy.dispatch import KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM, MC_PARAM_NAMES, \
+    N_PARAMS
+from gnoming_sim.kernel.policy.chart import N_CELLS
 from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
 from gnoming_sim.game.toml_io import read_toml
 from gnoming_sim.game.errors import GnomingError
@@ -70,7 +72,9 @@ MC_INTEGER = {"mc_budget": 1, "mc_width": 0, "mc_min": 2, "mc_max": 0}    # the 
 MC_CHOICE = ("mc_adaptive", "mc_bounce", "mc_hazard_flip", "mc_learned_base")              # 0 or 1
 MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0}                               # 0 up to this
 MC_BASE = "expert"   # the mc preset's base policy
-ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES
+# the chart family's cells (kernel.policy.chart): "chart.<cell>" -> the cell's action (0: not resolved)
+CELL_NAMES = tuple(f"chart.{i}" for i in range(N_CELLS))
+ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES
 
 MAX_PARAM_ABS = 1e6   # a weight or a margin in points: far past any game's scores (a round is within +-200)
 # parameters that are choices, not weights: their allowed values
@@ -150,6 +154,28 @@ def learned_from_file(path=LEARNED_WEIGHTS, name: str = "learned", base: Strateg
 LEARNED = (learned_from_file(),)
 
 
+# The chart player's cells: the resolved cells of the player's guide, derived by `gnoming-sim guide`
+# (gnoming_sim/tune/guide.py), committed here with their provenance (the run itself: tuning/guide/).
+CHART_CELLS = Path(__file__).with_name("chart_cells.json")
+
+
+def chart_from_file(path=CHART_CELLS, name: str = "chart", base: Strategy = TUNED[0]) -> Strategy:
+    """The chart strategy of a cells file (``{"cells": {"chart.<cell>": action}, "provenance": ...}``, the
+    guide's resolved cells): those cells, and the base heuristic's parameters for everything else."""
+    data = json.loads(Path(path).read_text())
+    cells = data["cells"]
+    bad = [k for k, v in cells.items() if k not in CELL_NAMES or v not in (1, 2, 3)]
+    if bad:
+        raise GnomingError(f"{path}: cells not known or actions not 1..3: {', '.join(map(str, bad[:5]))}")
+    params = dict(base.params)
+    params.update({k: float(v) for k, v in cells.items()})
+    return Strategy(name, KIND_CHART, data.get("description", "plays the player's guide by lookup, expert elsewhere"),
+                    params)
+
+
+CHART = (chart_from_file(),)
+
+
 def _mc(name, description, base, **changes):
     """A Monte Carlo strategy: the heuristic parameters of ``base`` (its base policy) and the MC settings."""
     params = dict(base.params)
@@ -174,7 +200,7 @@ MC = (
         LEARNED[0], mc_learned_base=1.0),
 )
 
-BUILTIN = PRESETS + TUNED + LEARNED + MC
+BUILTIN = PRESETS + TUNED + LEARNED + CHART + MC
 
 class Registry:
     """Strategies by name: the built-ins (by default) and those registered since."""

@@ -1,0 +1,85 @@
+"""What following the guide is worth: a strategy among experts against an expert among experts.
+
+:func:`versus_expert` plays every deal ``P`` times, rotation ``r`` seating the strategy X at seat ``r``
+and ``expert`` at the other seats, and the same deals with ``expert`` at every seat (common random
+numbers).  Game ``d * P + r`` is deal ``d``, rotation ``r``, the same game number (so the same play stream)
+in both.  Per deal, averaged over the rotations: X's game score minus the mean of the expert seats',
+minus the same for the expert at X's seat in the all-expert games (negative: X scores less, plays
+better), and X's win credit minus that expert's.  The deal is the unit: means with 95% t intervals
+over the deals.  The deals are their own (:data:`CHECK_FIRST`), apart from the guide's self-play,
+tuning, held-out and ladder games.
+
+:func:`ladder_rating` rates X on the strength ladder (:mod:`gnoming_sim.experiments.ladder`) in a small
+pool with expert and learned.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gnoming_sim.experiments.ladder_stats import t_interval
+from gnoming_sim.game.deck import check_players
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.kernel.policy import registry
+
+CHECK_FIRST = 2**59 + 2**58   # game numbers of the check's deals (and play streams)
+REFERENCE = "expert"
+LADDER_POOL = ("random", "greedy", "expert", "learned")   # random: the field of Order
+
+
+def _focal(totals: np.ndarray, win: np.ndarray, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per game: the score of the seat ``seat[g]`` minus the mean of the others, and its win credit."""
+    G, P = totals.shape
+    idx = np.arange(G)
+    mine = totals[idx, seat].astype(np.float64)
+    others = (totals.sum(axis=1) - mine) / (P - 1)
+    return mine - others, win[idx, seat]
+
+
+def versus_expert(strategy, players: int = 4, deals: int = 2000, seed: int = 0, rules=None, deck=None,
+                  threads: int | None = None, first_game: int = CHECK_FIRST) -> dict:
+    """``{players, deals, games, diff: {mean, ci95, n}, win: {...}, win_x, win_expert}`` (see the module
+    docstring): X's margin over expert in points per game and in win credit, on the same deals
+    (game numbers from ``first_game``)."""
+    from gnoming_sim.kernel.engine import deal_orders, simulate
+
+    x = registry.get(strategy)
+    if x.name == REFERENCE:
+        raise GnomingError(f"versus expert: the strategy must not be {REFERENCE} itself")
+    check_players(players)
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 2:
+        raise GnomingError(f"deals must be an integer >= 2, got {deals!r}")
+    G = deals * players
+    reps = np.repeat(deal_orders(deals, seed, deck, first_game=first_game), players, axis=0)   # game d * P + r
+    ref = registry.get(REFERENCE)
+    common = dict(games=G, seed=seed, rules=rules, deck=deck, deals=reps, first_game=first_game,
+                  rotate=True, threads=threads)
+    res_x = simulate(players, [x] + [ref] * (players - 1), **common)
+    res_e = simulate(players, [ref] * players, **common)
+    seat = np.argmax(res_x.seat_strategy == list(res_x.strategy_names).index(x.name), axis=1)   # X's seat
+    d_x, w_x = _focal(res_x.totals, res_x.win_credit, seat)
+    d_e, w_e = _focal(res_e.totals, res_e.win_credit, seat)   # the expert in that seat, same deal and stream
+    diff, win, win_x = d_x - d_e, w_x - w_e, w_x
+    per_deal = lambda v: v.reshape(deals, players).mean(axis=1)   # noqa: E731
+    return {"strategy": x.name, "reference": REFERENCE, "players": players, "deals": deals,
+            "games": 2 * G, "diff": t_interval(per_deal(diff)), "win": t_interval(per_deal(win)),
+            "win_x": t_interval(per_deal(win_x)), "win_expert": float(w_e.mean())}
+
+
+def ladder_rating(strategy, players: int = 4, games: int = 1000, seed: int = 0, threads: int | None = None,
+                  pool=LADDER_POOL) -> dict:
+    """X's row of a small ladder (``pool`` and X, at ``players``): ``{rating, margin, order, pool, games}``
+    (Elo, expert = 0, with 95% bootstrap intervals; margin vs expert by t; n = deals)."""
+    from gnoming_sim.experiments import ladder
+
+    x = registry.get(strategy)
+    names = tuple(pool) + (x.name,)
+    with registry.using(registry.Registry(registry.BUILTIN + (x,))):
+        lad = ladder.run(names, players=(players,), games=games, seed=seed, threads=threads, bootstrap=500)
+    size = lad.sizes[0]
+    rows = {r["strategy"]: r for r in size["strategies"]}
+    out = {"pool": list(names), "players": players, "games": games, "seed": seed, "wall_s": round(lad.wall_s, 1)}
+    out["ratings"] = {n: {k: rows[n][k] for k in ("rating", "margin", "order")} for n in names}
+    return out
+
+
+__all__ = ["versus_expert", "ladder_rating", "CHECK_FIRST", "LADDER_POOL"]

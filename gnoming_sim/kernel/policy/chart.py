@@ -1,0 +1,354 @@
+"""The chart family (``KIND_CHART``): the player's guide played by lookup, expert's rules elsewhere.
+
+The guide (``gnoming-sim guide``, :mod:`gnoming_sim.guide`) groups three decisions by what a player
+sees at the table and recommends one action per group (a *cell*):
+
+* **take or draw** (``T_SOURCE``): a discard pile's top card against drawing blind, by the card's
+  class (:func:`card_class`) and its best use in the own layout (:func:`best_use`: completes a line,
+  pairs in a line, replaces a face-up card that costs ``d`` more, or goes on a face-down slot);
+* **where to put a kept card** (``T_PLACE``): by where it came from (a pile or a blind draw), its
+  class and its best use: that use, a face-down slot, or (a blind draw) throwing it away; a
+  mulligan and a hazard are classes of their own;
+* **finish or play on** (``T_FINISH``): when placing over the last face-down card would end the
+  round, by the gap of the finished layout's score to the best rival's visible score, the rivals'
+  mean face-down cards and the table size.
+
+Each cell's action is a small number in the parameter vector, at ``params[c0 + cell]`` (``c0`` =
+:data:`gnoming_sim.kernel.policy.dispatch.C_W0`; 0 = no resolved recommendation).  The chart
+decides a decision by its cell when the cell is resolved, and as expert (the heuristic with the
+parameters at ``params[:H.N_PARAMS]``) otherwise; within a recommended action the position is
+expert's (its one-ply estimate, :func:`gnoming_sim.kernel.policy.heuristic.place_delta`, among the
+positions of that action).  The guide's collector (:mod:`gnoming_sim.search.guide`) uses the same
+functions to name the candidate answers it rolls out, so the chart plays what was measured.
+"""
+from __future__ import annotations
+
+from gnoming_sim.game.cards import HIDDEN, MULLIGAN, NO_CARD, HAZARD
+from gnoming_sim.game.observation import (
+    CHOICE_NOKEEP,
+    O_FINISHER,
+    O_FROM_PILE,
+    O_ME,
+    O_MULLIGANS_PER_LINE,
+    O_PLAYERS,
+    O_TOP0,
+    SRC_DRAW,
+)
+from gnoming_sim.game.rules import LAYOUT
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.policy import heuristic as H
+from gnoming_sim.kernel.policy.estimate import estimate, pair_value
+from gnoming_sim.kernel.scoring import LINES, card_cost, line_match_value
+
+# card classes (rows of the take and place tables)
+CC_NEG, CC_LOW, CC_MID, CC_HIGH, CC_MULLIGAN, CC_HAZARD = 0, 1, 2, 3, 4, 5
+CLASS_NAMES = ("negative", "3-4", "5-6", "7-8", "mulligan", "hazard")
+N_CLASS = len(CLASS_NAMES)
+# a card's use at a position, best first (columns of the take and place tables)
+U_COMPLETE, U_PAIR, U_REPL6, U_REPL3, U_REPL1, U_FACEDOWN, U_NONE = 0, 1, 2, 3, 4, 5, 6
+USE_NAMES = ("completes a line", "pairs in a line", "replaces d>=6", "replaces d=3-5", "replaces d=1-2",
+             "face-down slot", "no use")
+N_USE = len(USE_NAMES)
+# finish table: gap (finished score - best rival's visible score) bins, rivals' mean face-down bins, table sizes
+GAP_EDGES = (-10.0, -5.0, 0.0, 5.0, 10.0)      # bins: < -10, [-10, -5), [-5, 0), [0, 5), [5, 10), >= 10
+GAP_NAMES = ("< -10", "-10..-6", "-5..-1", "0..4", "5..9", ">= 10")
+N_GAP = len(GAP_NAMES)
+OFD_EDGES = (2.0, 4.0)                         # bins: < 2, [2, 4), >= 4
+OFD_NAMES = ("< 2", "2-4", ">= 4")
+N_OFD = len(OFD_NAMES)
+SIZE_NAMES = ("2-3", "4-5", "6-7")
+N_SIZE = len(SIZE_NAMES)
+
+# the tables, their cells laid out one after the other in the parameter vector
+T_SOURCE, T_PLACE, T_FINISH = 0, 1, 2
+TABLE_NAMES = ("source", "place", "finish")
+N_SOURCE_CELLS = N_CLASS * N_USE
+N_PLACE_CELLS = 2 * N_CLASS * N_USE            # (from a pile, blind) x class x use
+N_FINISH_CELLS = N_GAP * N_OFD * N_SIZE
+CELL_OFFSET = (0, N_SOURCE_CELLS, N_SOURCE_CELLS + N_PLACE_CELLS)
+N_CELLS = N_SOURCE_CELLS + N_PLACE_CELLS + N_FINISH_CELLS
+
+# actions (the value of a cell; 0: not resolved, expert decides)
+A_NONE = 0
+A_TAKE, A_DRAW = 1, 2                          # source
+A_USE, A_FACEDOWN, A_THROW = 1, 2, 3           # place
+A_FINISH, A_PLAYON = 1, 2                      # finish
+ACTION_NAMES = (("take", "draw"), ("best use", "face-down", "throw away"), ("finish", "play on"))
+N_ACTIONS = 3                                  # most actions of a table
+
+
+def source_cell_of(cls: int, use: int) -> int:
+    return CELL_OFFSET[T_SOURCE] + cls * N_USE + use
+
+
+def place_cell_of(blind: int, cls: int, use: int) -> int:
+    return CELL_OFFSET[T_PLACE] + (blind * N_CLASS + cls) * N_USE + use
+
+
+def finish_cell_of(gap_bin: int, ofd_bin: int, size_bin: int) -> int:
+    return CELL_OFFSET[T_FINISH] + (gap_bin * N_OFD + ofd_bin) * N_SIZE + size_bin
+
+
+source_cell = jit(inline="always")(source_cell_of)
+place_cell = jit(inline="always")(place_cell_of)
+finish_cell = jit(inline="always")(finish_cell_of)
+
+
+@jit(inline="always")
+def card_class(c):
+    if c == MULLIGAN:
+        return CC_MULLIGAN
+    if c == HAZARD:
+        return CC_HAZARD
+    if c < 0:
+        return CC_NEG
+    if c <= 4:
+        return CC_LOW
+    if c <= 6:
+        return CC_MID
+    return CC_HIGH
+
+
+@jit(inline="always")
+def _at(row, q, c, p):
+    return c if p == q else row[p]
+
+
+@jit
+def position_use(row, q, c, mpl):
+    """The use (U_*) of putting ``c`` at ``q`` of ``row`` (int8[9] as seen): it completes a line through q
+    (a line of three face-up cards that matches, and did not), pairs in a line (it makes a pair in a line
+    through q that the old card did not), replaces a face-up card costing ``d`` > 0 more, goes on a
+    face-down slot, or none of these (it replaces a face-up card that costs no more)."""
+    pair = False
+    for li in (q // 3, 3 + q % 3):
+        a = LINES[li, 0]
+        b = LINES[li, 1]
+        d = LINES[li, 2]
+        x = _at(row, q, c, a)
+        y = _at(row, q, c, b)
+        z = _at(row, q, c, d)
+        if line_match_value(x, y, z, mpl) >= 0 and line_match_value(row[a], row[b], row[d], mpl) < 0:
+            return U_COMPLETE
+        if pair_value(x, y, z, mpl) > pair_value(row[a], row[b], row[d], mpl):
+            pair = True
+    if pair:
+        return U_PAIR
+    old = row[q]
+    if old == HIDDEN:
+        return U_FACEDOWN
+    gain = card_cost(old) - card_cost(c)
+    if gain >= 6:
+        return U_REPL6
+    if gain >= 3:
+        return U_REPL3
+    if gain >= 1:
+        return U_REPL1
+    return U_NONE
+
+
+@jit
+def best_use(row, c, mpl, legal, use_mask):
+    """The best (lowest) use of ``c`` over the positions (those ``legal`` allows if ``use_mask``)."""
+    best = U_NONE
+    for q in range(LAYOUT):
+        if use_mask and not legal[q]:
+            continue
+        u = position_use(row, q, c, mpl)
+        if u < best:
+            best = u
+    return best
+
+
+@jit
+def expert_among(prm, obs, memo, row, eu, c, legal, use_mask, mask):
+    """(expert's estimate change, position) of the best position for ``c`` in bit set ``mask`` (and in
+    ``legal`` if ``use_mask``); position -1 when none.  ``memo.scratch`` must hold this layout's
+    :func:`H.prepare_me`."""
+    pub = obs.pub
+    best = 1e18
+    best_q = -1
+    for q in range(LAYOUT):
+        if not (mask >> q) & 1:
+            continue
+        if use_mask and not legal[q]:
+            continue
+        d = H.place_delta(prm, pub, obs.vis, obs.fd, memo.scratch, row, eu, q, c)
+        if d < best:
+            best = d
+            best_q = q
+    return best, best_q
+
+
+@jit
+def use_mask_of(row, c, mpl, use):
+    """Bit set of the positions where ``c``'s use is ``use`` (U_FACEDOWN: every face-down position)."""
+    m = 0
+    for q in range(LAYOUT):
+        if use == U_FACEDOWN:
+            if row[q] == HIDDEN:
+                m |= 1 << q
+        elif position_use(row, q, c, mpl) == use:
+            m |= 1 << q
+    return m
+
+
+@jit
+def finish_slot(obs):
+    """The face-down position whose covering would finish the round now, or -1 (not one face-down card
+    left, or somebody has finished)."""
+    pub = obs.pub
+    me = pub[O_ME]
+    if obs.fd[me] != 1 or pub[O_FINISHER] >= 0:
+        return -1
+    row = obs.vis[me]
+    for q in range(LAYOUT):
+        if row[q] == HIDDEN:
+            return q
+    return -1
+
+
+@jit
+def finish_context(obs, q, c):
+    """(gap, rivals' mean face-down cards) of finishing with ``c`` at ``q``: the finished layout's score
+    minus the lowest visible score of a rival (face-down cards count 0)."""
+    pub = obs.pub
+    me = pub[O_ME]
+    P = pub[O_PLAYERS]
+    mpl = pub[O_MULLIGANS_PER_LINE]
+    mine = estimate(obs.vis[me], q, c, 0.0, mpl, 0.0, 0.0)
+    best = 1e18
+    fd = 0.0
+    for o in range(P):
+        if o == me:
+            continue
+        e = estimate(obs.vis[o], -1, 0, 0.0, mpl, 0.0, 0.0)
+        if e < best:
+            best = e
+        fd += obs.fd[o]
+    return mine - best, fd / (P - 1)
+
+
+@jit
+def finish_cell_at(obs, q, c):
+    """The finish table's cell of finishing with ``c`` at ``q``."""
+    gap, ofd = finish_context(obs, q, c)
+    g = 0
+    for e in GAP_EDGES:
+        if gap >= e:
+            g += 1
+    f = 0
+    for e in OFD_EDGES:
+        if ofd >= e:
+            f += 1
+    P = obs.pub[O_PLAYERS]
+    size = 0 if P <= 3 else (1 if P <= 5 else 2)
+    return finish_cell(g, f, size)
+
+
+@jit
+def play_on(prm, obs, memo, row, eu, c, legal, q_fin):
+    """Expert's answer for ``c`` among everything but covering ``q_fin``: a face-up position, or not
+    keeping it (when legal) unless a position improves the estimate by more than its keep threshold."""
+    d, q = expert_among(prm, obs, memo, row, eu, c, legal, True, ((1 << LAYOUT) - 1) & ~(1 << q_fin))
+    if legal[CHOICE_NOKEEP] and (q < 0 or d > -prm[H.H_KEEP]):
+        return CHOICE_NOKEEP
+    return q
+
+
+@jit
+def place_candidates(prm, obs, memo, c, legal):
+    """The place table's cell of ``c`` in hand and its candidate answers, (cell, use, face-down, throw):
+    expert's position among those of the best use (if that is not a face-down slot), its face-down
+    position, and not keeping it (``CHOICE_NOKEEP``, when legal); -1 where there is none.
+    ``memo.scratch`` must hold this layout's :func:`H.prepare_me`."""
+    pub = obs.pub
+    row = obs.vis[pub[O_ME]]
+    mpl = pub[O_MULLIGANS_PER_LINE]
+    eu = H.unseen_mean(obs.unknown, prm)
+    use = best_use(row, c, mpl, legal, True)
+    q_use = -1
+    if use < U_FACEDOWN:
+        d, q_use = expert_among(prm, obs, memo, row, eu, c, legal, True, use_mask_of(row, c, mpl, use))
+    d, q_fd = expert_among(prm, obs, memo, row, eu, c, legal, True, use_mask_of(row, c, mpl, U_FACEDOWN))
+    q_throw = CHOICE_NOKEEP if legal[CHOICE_NOKEEP] else -1
+    blind = 1 if pub[O_FROM_PILE] < 0 else 0
+    return place_cell(blind, card_class(c), use), q_use, q_fd, q_throw
+
+
+@jit
+def pile_cell(obs, legal, k):
+    """The take table's cell of discard pile k's top, or -1 when it cannot be taken (not legal, empty,
+    or a mulligan the layout cannot hold)."""
+    pub = obs.pub
+    top = pub[O_TOP0 + k]
+    if not legal[1 + k] or top == NO_CARD:
+        return -1
+    row = obs.vis[pub[O_ME]]
+    if top == MULLIGAN and not H.mulligan_fits(row, pub):
+        return -1
+    return source_cell(card_class(top), best_use(row, top, pub[O_MULLIGANS_PER_LINE], legal, False))
+
+
+# ----------------------------------------------------------------- decisions
+@jit
+def draw_source(prm, c0, obs, memo, legal):
+    """Take a pile whose cell says take (the better use first, then the cheaper card); draw blind when
+    every pile that can be taken says draw; expert's choice when a cell is not resolved."""
+    pub = obs.pub
+    take = -1
+    rank = 1 << 30
+    piles = 0
+    draws = 0
+    for k in range(2):
+        cell = pile_cell(obs, legal, k)
+        if cell < 0:
+            continue
+        piles += 1
+        a = prm[c0 + cell]
+        if a == A_TAKE:
+            top = pub[O_TOP0 + k]
+            r = ((cell - CELL_OFFSET[T_SOURCE]) % N_USE) * 64 + card_cost(top) + 32
+            if r < rank:
+                rank = r
+                take = 1 + k
+        elif a == A_DRAW:
+            draws += 1
+    if take >= 0:
+        return take
+    if piles > 0 and draws == piles:
+        return SRC_DRAW
+    return H.draw_source(prm, obs, memo, legal)
+
+
+@jit
+def placement(prm, c0, obs, memo, card, legal):
+    """The chart's answer for ``card`` in hand: the finish table's when covering the last face-down card
+    would finish, else the place table's; expert's where the cell is not resolved."""
+    H.prepare_me(prm, obs, memo, True)
+    pub = obs.pub
+    row = obs.vis[pub[O_ME]]
+    q_fin = finish_slot(obs)
+    if q_fin >= 0 and legal[q_fin]:
+        a = prm[c0 + finish_cell_at(obs, q_fin, card)]
+        if a == A_FINISH:
+            return q_fin
+        if a == A_PLAYON:
+            q = play_on(prm, obs, memo, row, H.unseen_mean(obs.unknown, prm), card, legal, q_fin)
+            if q >= 0:
+                return q
+        return H.placement(prm, obs, memo, card, legal)
+    cell, q_use, q_fd, q_throw = place_candidates(prm, obs, memo, card, legal)
+    a = prm[c0 + cell]
+    if a == A_USE and q_use >= 0:
+        return q_use
+    if a == A_FACEDOWN and q_fd >= 0:
+        return q_fd
+    if a == A_THROW and q_throw >= 0:
+        return q_throw
+    return H.placement(prm, obs, memo, card, legal)
+
+
+__all__ = ["N_CELLS", "CELL_OFFSET", "TABLE_NAMES", "CLASS_NAMES", "USE_NAMES", "GAP_NAMES", "OFD_NAMES",
+           "SIZE_NAMES", "ACTION_NAMES", "card_class", "position_use", "best_use", "finish_slot", "finish_context",
+           "finish_cell_at", "play_on", "place_candidates", "pile_cell", "draw_source", "placement"]

@@ -1,0 +1,254 @@
+"""The guide's raw material: at sampled self-play decisions, the chart's candidate answers and their
+rollout values.
+
+:func:`collect_batch` plays one round of each of G games (round ``game % 3``, its starter rotating as
+in a game) with the given seats through the action-level API (:mod:`gnoming_sim.kernel.step`), as
+:mod:`gnoming_sim.search.targets` does.  At a sampled decision it names the candidate answers the way
+the chart player does (:mod:`gnoming_sim.kernel.policy.chart`, from the decider's observation only):
+
+* a draw source with a pile that can be taken: drawing blind and taking each such pile
+  (one record per pile, in that pile's take-table cell; a second pile in the same cell is left out);
+* a placement that could finish (the last face-down card, nobody finished; sampled with
+  ``p_finish``): covering it, and expert's best answer that plays on;
+* any other placement: expert's position among those of the card's best use, its face-down
+  position and not keeping it (when legal), when at least two of them exist;
+
+notes which of them expert's own rules would take (the chart's answer where no cell applies), values
+every candidate by :func:`gnoming_sim.search.bot.option_values` (the mean over ``budget``
+determinized rollouts, common random numbers across the answers, of the decider's round score minus
+the mean of the others', every seat playing the *rollout policy*: the decider's own strategy, or the
+family ``roll_kind`` with the decider's parameters — ``KIND_HEURISTIC`` for a learned decider is
+expert, whose parameters a learned strategy carries for the decisions it does not model), writes one
+record (``R_*``) and lets the seat's own strategy decide.  Games have their own streams from (seed, game), so the
+records are identical at any thread count.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from gnoming_sim.game.cards import NO_CARD
+from gnoming_sim.game.observation import O_ME, O_PLAYERS, O_TOP0, SRC_DRAW
+from gnoming_sim.game.rules import ROUNDS
+from gnoming_sim.kernel.game_loop import deal_game
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import heuristic as H
+from gnoming_sim.kernel.policy.dispatch import decide, new_memo
+from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream, uniform01
+from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, N_ST, RNG_WORDS, S_HAND, S_PENDING, \
+    S_SEAT, S_SRC, new_table
+from gnoming_sim.kernel.step import legal_actions, start_round, step
+from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
+
+STREAM_GUIDE = 41   # which decisions are sampled (beside the games', the rollouts' and the targets' streams)
+
+# one record: its table and cell, the values of the table's actions 1..3 (NaN: not a candidate), and
+# what the cell was computed from
+R_TABLE = 0
+R_CELL = 1
+R_V = 2            # R_V + a - 1: the value of action a (chart.A_*), points (own round score - others' mean)
+R_PLAYERS = 5
+R_CARD = 6         # the card (taken from the pile, or in hand)
+R_USE = 7          # its best use (chart.U_*); finish table: -1
+R_BLIND = 8        # place table: 1 if drawn blind
+R_GAP = 9          # finish table: the gap and the rivals' mean face-down cards
+R_OFD = 10
+R_GAME = 11        # the game (the round's deal) it comes from
+R_EXPERT = 12      # the action (chart.A_*) expert's own rules take here, 0 when that is none of the candidates
+NR = 13
+
+
+@jit(inline="always")
+def _record(rec, n, table, cell, players, card, use, game):
+    for j in range(NR):
+        rec[n, j] = np.nan
+    rec[n, R_TABLE] = table
+    rec[n, R_CELL] = cell
+    rec[n, R_PLAYERS] = players
+    rec[n, R_CARD] = card
+    rec[n, R_USE] = use
+    rec[n, R_GAME] = game
+
+
+@jit(nrt=True)
+def _values(t, rules, s, mode, card, src, opts, K, budget, roll_kind):
+    """:func:`option_values` with every rollout seat playing family ``roll_kind`` (-1: the decider's own):
+    the seat's family is swapped for the rollouts' table only and restored at once."""
+    own = t.kinds[s]
+    if roll_kind >= 0:
+        t.kinds[s] = roll_kind
+    v = option_values(t, rules, s, mode, card, src, opts, K, budget)
+    t.kinds[s] = own
+    return v
+
+
+@jit(nrt=True)
+def _source(t, rules, s, budget, roll_kind, rec, n, game):
+    """Records of a draw-source decision from ``rec[n]`` on; the new n."""
+    obs = t.obs
+    pub = obs.pub
+    cap = rec.shape[0]
+    c0 = C.pile_cell(obs, t.legal, 0)
+    c1 = C.pile_cell(obs, t.legal, 1)
+    if c1 == c0:
+        c1 = -1
+    opts = np.empty(3, dtype=np.int64)
+    cells = np.empty(3, dtype=np.int64)
+    opts[0] = SRC_DRAW
+    K = 1
+    for k in range(2):
+        c = c0 if k == 0 else c1
+        if c >= 0:
+            opts[K] = 1 + k
+            cells[K] = c
+            K += 1
+    if K < 2:
+        return n
+    prm = t.params[s]
+    mine = H.draw_source(prm, obs, t.memo, t.legal)   # expert's own answer (what the chart falls back to)
+    v = _values(t, rules, s, COST_SOURCE, NO_CARD, -1, opts, K, budget, roll_kind)
+    for k in range(1, K):
+        if n >= cap:
+            break
+        top = pub[O_TOP0 + opts[k] - 1]
+        cell = cells[k]
+        _record(rec, n, C.T_SOURCE, cell, pub[O_PLAYERS], top, (cell - C.CELL_OFFSET[C.T_SOURCE]) % C.N_USE, game)
+        rec[n, R_V + C.A_TAKE - 1] = v[k]
+        rec[n, R_V + C.A_DRAW - 1] = v[0]
+        rec[n, R_EXPERT] = C.A_TAKE if mine == opts[k] else (C.A_DRAW if mine == SRC_DRAW else 0)
+        n += 1
+    return n
+
+
+@jit(nrt=True)
+def _place(t, rules, s, sampling, srng, rec, n, game):
+    """The record of a placement decision (if sampled and it has two candidates) at ``rec[n]``; the new n."""
+    budget, p_sample, p_finish, roll_kind = sampling
+    obs = t.obs
+    pub = obs.pub
+    prm = t.params[s]
+    memo = t.memo
+    card = t.st[S_HAND]
+    src = t.st[S_SRC]
+    q_fin = C.finish_slot(obs)
+    finishing = q_fin >= 0 and t.legal[q_fin] != 0
+    if uniform01(srng) >= (p_finish if finishing else p_sample):
+        return n
+    H.prepare_me(prm, obs, memo, True)
+    opts = np.empty(3, dtype=np.int64)
+    acts = np.empty(3, dtype=np.int64)
+    if finishing:
+        q_on = C.play_on(prm, obs, memo, obs.vis[pub[O_ME]], H.unseen_mean(obs.unknown, prm), card, t.legal, q_fin)
+        if q_on < 0:
+            return n
+        opts[0] = q_fin
+        opts[1] = q_on
+        acts[0] = C.A_FINISH
+        acts[1] = C.A_PLAYON
+        K = 2
+        table = C.T_FINISH
+        cell = C.finish_cell_at(obs, q_fin, card)
+        use = -1
+    else:
+        cell, q_use, q_fd, q_throw = C.place_candidates(prm, obs, memo, card, t.legal)
+        K = 0
+        for a in range(1, 4):
+            q = q_use if a == C.A_USE else (q_fd if a == C.A_FACEDOWN else q_throw)
+            if q >= 0:
+                opts[K] = q
+                acts[K] = a
+                K += 1
+        if K < 2:
+            return n
+        table = C.T_PLACE
+        use = (cell - C.CELL_OFFSET[C.T_PLACE]) % C.N_USE
+    mine = H.placement(prm, obs, memo, card, t.legal)   # expert's own answer (what the chart falls back to)
+    v = _values(t, rules, s, COST_PLACE, card, src, opts, K, budget, roll_kind)
+    _record(rec, n, table, cell, pub[O_PLAYERS], card, use, game)
+    rec[n, R_EXPERT] = 0
+    for k in range(K):
+        rec[n, R_V + acts[k] - 1] = v[k]
+        if opts[k] == mine:
+            rec[n, R_EXPERT] = acts[k]
+    if finishing:
+        gap, ofd = C.finish_context(obs, q_fin, card)
+        rec[n, R_GAP] = gap
+        rec[n, R_OFD] = ofd
+    else:
+        rec[n, R_BLIND] = 1.0 if src == SRC_DRAW else 0.0
+    return n + 1
+
+
+@jit(nrt=True)
+def guide_round(t, rules, r, starter, order, deck_counts, sampling, srng, rec, game):
+    """Play round r from ``order``; write up to ``rec.shape[0]`` records (float64[cap, NR]); return how many.
+    ``sampling`` = (rollouts per candidate, chance of sampling a decision, ... a finishing chance, the
+    rollout policy's family or -1)."""
+    budget, p_sample, p_finish, roll_kind = sampling
+    start_round(t, rules, r, starter, order, deck_counts)
+    cap = rec.shape[0]
+    n = 0
+    while t.st[S_PENDING] != DEC_NONE:
+        kind = t.st[S_PENDING]
+        if n < cap and (kind == DEC_PLACE or kind == DEC_SOURCE):
+            s = t.st[S_SEAT]
+            legal_actions(t, rules)
+            if kind == DEC_SOURCE:
+                if uniform01(srng) < p_sample:
+                    n = _source(t, rules, s, budget, roll_kind, rec, n, game)
+            else:
+                n = _place(t, rules, s, sampling, srng, rec, n, game)
+        step(t, rules, decide(t, rules))
+    return n
+
+
+@jit(parallel=True, nrt=True)
+def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling, rec):
+    """Round ``(first_game + i) % 3`` of game first_game + i, for every row i of ``seat_strategy``
+    (int16[G, P]), its records into ``rec[i]`` (float64[G, cap, NR]; rows past the last stay NaN);
+    ``sampling``: see :func:`guide_round`."""
+    N = deck.shape[0]
+    for i in prange(seat_strategy.shape[0]):
+        game = first_game + i
+        t = new_table(players, N, kinds, params, seat_strategy[i], np.empty((0, 4), dtype=np.int32), new_memo())
+        order = np.empty((ROUNDS, N), dtype=np.int8)
+        deal_game(game, seed, deck, order, t.rng)
+        seed_stream(t.rng, seed, game, STREAM_PLAY)
+        for j in range(N_ST):
+            t.st[j] = 0
+        t.tn[0] = 0
+        srng = np.empty(RNG_WORDS, dtype=np.uint64)
+        seed_stream(srng, seed, game, STREAM_GUIDE)
+        r = game % ROUNDS
+        guide_round(t, rules, r, r % players, order[r], deck_counts, sampling, srng, rec[i], game)
+
+
+def collect(players: int, strategy, games: int, seed: int, *, budget: int = 8, p_sample: float = 0.1,
+            p_finish: float = 1.0, cap: int = 16, first_game: int = 0, rules=None, deck=None,
+            threads: int | None = None, roll_kind: int = -1) -> np.ndarray:
+    """The records (float64[n, NR], ``R_*``) of ``games`` self-play rounds of ``strategy`` at ``players`` seats;
+    the rollouts play family ``roll_kind`` with the strategy's parameters (-1: the strategy itself)."""
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.rules import RuleConfig
+    from gnoming_sim.kernel.engine import deck_counts, numba_threads, parallel_chunks, seat_table
+    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
+
+    rules = rules or RuleConfig()
+    deck = deck or PUBLISHED
+    distinct, table = seat_table(players, [strategy], games, first_game, rotate=True)
+    kinds = np.array([s.kind for s in distinct], dtype=np.int64)
+    params = np.zeros((len(distinct), N_PARAMS), dtype=np.float64)
+    for j, s in enumerate(distinct):
+        params[j] = s.param_vector()
+    deck_arr = deck.to_array()
+    rec = np.full((games, cap, NR), np.nan)
+    with numba_threads(threads), parallel_chunks(1):
+        collect_batch(first_game, np.uint64(seed), players, kinds, params, table, rules.to_array(), deck_arr,
+                      deck_counts(deck_arr), (int(budget), float(p_sample), float(p_finish), int(roll_kind)), rec)
+    rec = rec.reshape(-1, NR)
+    return rec[~np.isnan(rec[:, R_TABLE])]
+
+
+__all__ = ["collect", "collect_batch", "guide_round", "NR", "R_TABLE", "R_CELL", "R_V", "R_PLAYERS", "R_CARD",
+           "R_USE", "R_BLIND", "R_GAP", "R_OFD", "R_GAME", "R_EXPERT"]

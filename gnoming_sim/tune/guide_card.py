@@ -1,0 +1,231 @@
+"""The guide's two faces: a printable card (PNG, the compact tables) and a self-contained HTML page
+(every cell with its action, margin [95% interval], n, and whether it is resolved).
+
+Both read only the guide's dict (:func:`gnoming_sim.tune.guide.derive`, plus ``"check"``: what
+following it is worth, :mod:`gnoming_sim.experiments.chart_check`).
+"""
+from __future__ import annotations
+
+import html
+import io
+import math
+
+from gnoming_sim.kernel.policy import chart as C
+
+SHORT = {"take": "TAKE", "draw": "draw", "best use": "use", "face-down": "down", "throw away": "throw",
+         "finish": "FINISH", "play on": "on"}
+COLOURS = {"take": "#9fd89f", "draw": "#d9d9d9", "best use": "#9fd89f", "face-down": "#f5d88c",
+           "throw away": "#d9d9d9", "finish": "#9fd89f", "play on": "#f5b38c"}
+UNRESOLVED = "#ffffff"
+
+
+def _by_cell(guide: dict, table: str) -> dict:
+    return {c["cell"]: c for c in guide["tables"][table]["cells"]}
+
+
+def _mark(c: dict | None) -> tuple[str, str]:
+    """(text, colour) of a cell on the card: its action when resolved, '?' when seen but not resolved."""
+    if c is None:
+        return "", "#f4f4f4"
+    if c.get("resolved"):
+        return SHORT[c["action"]] + ("*" if c.get("chart") else ""), COLOURS[c["action"]]
+    return "?", UNRESOLVED
+
+
+def _grid(ax, title, rows, cols, marks):
+    """One compact table: ``marks[i][j]`` = (text, colour)."""
+    import numpy as np
+    from matplotlib.colors import to_rgb
+
+    img = np.array([[to_rgb(m[1]) for m in row] for row in marks])
+    ax.imshow(img, aspect="auto", interpolation="nearest")
+    for i, row in enumerate(marks):
+        for j, (text, _) in enumerate(row):
+            ax.text(j, i, text, ha="center", va="center", fontsize=6.5, weight="bold" if text.isupper() else None)
+    ax.set_xticks(range(len(cols)), cols, fontsize=5.5, rotation=30, ha="right")
+    ax.set_yticks(range(len(rows)), rows, fontsize=6)
+    ax.set_xticks([x - 0.5 for x in range(1, len(cols))], minor=True)
+    ax.set_yticks([y - 0.5 for y in range(1, len(rows))], minor=True)
+    ax.grid(which="minor", color="white", linewidth=1.2)
+    ax.tick_params(which="both", length=0)
+    ax.set_title(title, fontsize=7.5, loc="left")
+
+
+def value_line(guide: dict) -> str:
+    """'Following this card is worth ...' in one line (or what is missing)."""
+    chk = guide.get("check", {}).get("versus_expert")
+    if not chk:
+        return "the chart's value against expert play was not measured in this run"
+    d = chk["diff"]
+    lo, hi = d["ci95"]
+    w = chk["win"]
+    return (f"following this card instead of expert's rules: {d['mean']:+.2f} [{lo:+.2f}, {hi:+.2f}] points per game "
+            f"at {chk['players']} players (lower is better; 95%, n = {d['n']:,} deals), win share "
+            f"{100 * chk['win_x']['mean']:.1f}% vs {100 * chk['win_expert']:.1f}% for an expert in that seat "
+            f"({100 * w['mean']:+.1f} [{100 * w['ci95'][0]:+.1f}, {100 * w['ci95'][1]:+.1f}] percentage points)")
+
+
+def ladder_line(guide: dict) -> str:
+    lad = guide.get("check", {}).get("ladder")
+    if not lad:
+        return ""
+    parts = []
+    for name, r in lad["ratings"].items():
+        lo, hi = r["rating"]["ci95"]
+        parts.append(f"{name} {r['rating']['mean']:+.0f} [{lo:+.0f}, {hi:+.0f}]")
+    return f"ladder at {lad['players']} players (Elo, expert = 0, 95%): " + ", ".join(parts)
+
+
+def card_png(guide: dict) -> bytes:
+    """The card: take or draw, where to put a kept card (from a pile / blind) and finish or play on
+    (by table size), one compact table each; resolved cells name the action, '?' marks a cell seen
+    but not resolved, blank one never seen."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    src, place, fin = (_by_cell(guide, t) for t in C.TABLE_NAMES)
+    uses = [u.replace("replaces ", "repl. ") for u in C.USE_NAMES]
+    fig = plt.figure(figsize=(8.3, 5.8), dpi=200)
+    gs = fig.add_gridspec(2, 6, height_ratios=[1.0, 0.85], hspace=0.75, wspace=0.9,
+                          left=0.07, right=0.99, top=0.855, bottom=0.17)
+    classes = list(C.CLASS_NAMES)
+    ax = fig.add_subplot(gs[0, 0:2])
+    _grid(ax, "1. Take the pile's top card, or draw?", classes[:5], uses,
+          [[_mark(src.get(C.source_cell_of(k, u))) for u in range(C.N_USE)] for k in range(5)])
+    for b, where in enumerate(("2. Kept from a pile: where?", "3. Drawn blind: keep where, or throw?")):
+        ax = fig.add_subplot(gs[0, 2 + 2 * b:4 + 2 * b])
+        _grid(ax, where, classes, uses,
+              [[_mark(place.get(C.place_cell_of(b, k, u))) for u in range(C.N_USE)] for k in range(C.N_CLASS)])
+    for s, size in enumerate(C.SIZE_NAMES):
+        ax = fig.add_subplot(gs[1, 2 * s:2 * s + 2])
+        _grid(ax, f"4. Can finish, {size} players: finish?", [f"gap {g}" for g in C.GAP_NAMES],
+              list(C.OFD_NAMES),
+              [[_mark(fin.get(C.finish_cell_of(g, o, s))) for o in range(C.N_OFD)] for g in range(C.N_GAP)])
+        ax.set_xlabel("rivals' face-down cards (mean)", fontsize=6)
+    fig.suptitle("Gnoming A Round: basic strategy, derived by simulation", fontsize=11, weight="bold", y=0.995)
+    fig.text(0.5, 0.915, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
+             "after finishing minus the best rival's visible score\n? = not resolved (play as you would); "
+             "* = beats expert's own rule there (the chart player follows the starred cells, expert elsewhere)",
+             ha="center", fontsize=6, linespacing=1.4)
+    foot = [value_line(guide), ladder_line(guide),
+            f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
+            f"players, seed {guide['seed']}); a cell is resolved when its action wins every paired comparison after "
+            f"Holm's correction per table (5%); on average over the positions self-play of {guide['self_play']} reaches"]
+    import textwrap
+
+    lines = [w for f in foot if f for w in textwrap.wrap(f, 190)]
+    fig.text(0.01, 0.01, "\n".join(lines), fontsize=5.5, va="bottom")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _fmt(x: float, digits: int = 2) -> str:
+    return "n/a" if x is None or not math.isfinite(x) else f"{x:+.{digits}f}".replace("-", "\u2212")
+
+
+def _versus_expert(c: dict) -> str:
+    vs = c.get("versus_expert")
+    agree = c.get("expert_agrees")
+    agree = "" if agree is None or not math.isfinite(agree) else f"expert agrees {agree:.0%}"
+    if not vs:
+        return agree
+    return f"{_fmt(vs['margin'])} [{_fmt(vs['lo'])}, {_fmt(vs['hi'])}] n {vs['n']:,}; {agree}"
+
+
+def status_of(c: dict) -> str:
+    """A cell's status in words: played by the chart, resolved but left to expert's rule, or why not resolved."""
+    if c.get("chart"):
+        return "resolved; the chart plays it"
+    if c.get("resolved"):
+        return "resolved; expert's own rule does as well here, and the chart plays that"
+    return c.get("note", "not resolved")
+
+
+def _cell_row(c: dict, keys: list[str]) -> str:
+    status = html.escape(status_of(c))
+    cls = "ok" if c.get("resolved") else "open"
+    if c.get("best") is None:
+        act, margin, n = "\u2014", "", str(c["n"])
+    else:
+        act = html.escape(c["action"]) + f" <span class=vs>vs {html.escape(c['rival'])}</span>"
+        margin = f"{_fmt(c['margin'])} [{_fmt(c['lo'])}, {_fmt(c['hi'])}]"
+        n = f"{c['margin_n']:,}"
+    means = "; ".join(f"{html.escape(a)} {_fmt(v['mean'])} (n {v['n']})" for a, v in c["actions"].items())
+    tds = "".join(f"<td>{html.escape(str(c[k]))}</td>" for k in keys)
+    return (f"<tr class={cls}>{tds}<td>{act}</td><td class=num>{margin}</td><td class=num>{n}</td>"
+            f"<td>{status}</td><td class=small>{_versus_expert(c)}</td><td class=small>{means}</td></tr>")
+
+
+TABLE_TEXT = {
+    "source": ("1. Take a discard pile's top card, or draw blind?",
+               ["card", "use"], "by the card and its best use in your layout; margin: points per round saved by "
+               "the recommended action over the other (after taking or drawing, the rollouts' policy plays on)"),
+    "place": ("2-3. Where to put a kept card (or throw a blind draw away)",
+              ["drawn", "card", "use"], "best use = the column's use (expert's position among those); face-down = "
+              "expert's face-down slot; a mulligan and a hazard are rows of their own"),
+    "finish": ("4. Finish the round, or play on?", ["gap", "rivals_fd", "players"],
+               "gap = your score after finishing minus the lowest visible score of a rival (face-down cards "
+               "count 0); rivals' face-down = their mean number; play on = expert's best move that does not finish"),
+}
+
+
+def _roll(guide: dict) -> str:
+    """Who plays the rollouts, in words."""
+    return guide["self_play"] if guide.get("rollouts") == "self" else "expert"
+
+
+def page_html(guide: dict, card_file: str | None = "card.png") -> str:
+    """The guide's page: how it was made, what following it is worth, and every cell of every table."""
+    parts = ["<!doctype html><html><head><meta charset=utf-8><title>Gnoming A Round: basic strategy</title>",
+             "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+             "table{border-collapse:collapse;font-size:13px;margin-bottom:1.5em}td,th{border:1px solid #ccc;"
+             "padding:2px 6px}th{background:#eee}.num{text-align:right;white-space:nowrap}tr.open{color:#888}"
+             "tr.ok td:nth-last-child(5){font-weight:bold}.small{font-size:11px}.vs{font-weight:normal;color:#666;"
+             "font-size:11px}</style></head><body>",
+             "<h1>Gnoming A Round: basic strategy, derived by simulation</h1>"]
+    if card_file:
+        parts.append(f"<p><img src='{html.escape(card_file)}' alt='the printable card' style='max-width:100%'></p>")
+    parts.append(f"<p><b>{html.escape(value_line(guide))}</b></p>")
+    if ladder_line(guide):
+        parts.append(f"<p>{html.escape(ladder_line(guide))}</p>")
+    rounds = ", ".join(f"{n:,} at {p}" for p, n in guide["rounds"].items())
+    parts.append(
+        f"<p><b>How it is made.</b> Self-play rounds of <code>{html.escape(guide['self_play'])}</code> "
+        f"({rounds} players); at a random sample of its decisions ({guide['decisions']:,} recorded; "
+        f"{guide['p_sample']:.0%} of take-or-draw and placement decisions, {guide['p_finish']:.0%} of finishing "
+        f"chances) every candidate answer of the cell was rolled out {guide['budget']} times to the end of the round "
+        f"from what the player sees (hidden cards dealt at random, every seat playing {html.escape(_roll(guide))}, "
+        f"the same random numbers for every answer). Value: the player's round score minus the mean of the "
+        f"others'. A decision is one unit. Margin = the recommended action's mean advantage over the closest "
+        f"other candidate (points per round, positive), with its 95% t interval and n decisions. "
+        f"A cell is <b>resolved</b> when its action beats every other candidate after Holm's correction over all "
+        f"comparisons of its table (family-wise error 5% per table); cells with fewer than 10 decisions are not "
+        f"tested. The chart player plays a resolved cell when its action also beats expert's own rule at the same "
+        f"decisions (one more test per cell, in the same Holm family; * on the card), and expert's rules "
+        f"everywhere else. Grey rows are not resolved. All of it holds on average "
+        f"over the positions self-play of {html.escape(guide['self_play'])} reaches. Seed {guide['seed']}; "
+        f"derivation {guide['derive_s']:.0f} s.</p>")
+    for tname in C.TABLE_NAMES:
+        title, keys, text = TABLE_TEXT[tname]
+        t = guide["tables"][tname]
+        cells = t["cells"]
+        resolved = sum(c.get("resolved", False) for c in cells)
+        played = sum(c.get("chart", False) for c in cells)
+        parts.append(f"<h2>{html.escape(title)}</h2><p>{html.escape(text)}. {len(cells)} cells seen, "
+                     f"{resolved} resolved, {played} played by the chart; {t['decisions']:,} decisions, "
+                     f"{t['tests']} tests.</p>")
+        head = "".join(f"<th>{html.escape(k)}</th>" for k in keys)
+        parts.append(f"<table><tr>{head}<th>recommended</th><th>margin [95% CI]</th><th>n</th><th>status</th>"
+                     f"<th>over expert's own rule [95% CI]</th><th>mean value per candidate (lower is better)</th></tr>")
+        order = sorted(cells, key=lambda c: (not c.get("resolved"), c["cell"]))
+        parts += [_cell_row(c, keys) for c in order]
+        parts.append("</table>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+__all__ = ["card_png", "page_html", "value_line", "ladder_line", "status_of"]

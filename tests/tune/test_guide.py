@@ -1,0 +1,86 @@
+"""The guide's derivation: Holm's step-down, the cells' recommendations and resolution on synthetic
+records whose truth is known, and the collector's records from real self-play."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import registry
+from gnoming_sim.tune import guide as gd
+
+
+def test_holm_is_step_down():
+    # 0.001, 0.01, 0.04, 0.6 among 4: compared in order with 0.05/4, 0.05/3, 0.05/2: the first two only
+    assert gd.holm([0.6, 0.001, 0.04, 0.01]) == [False, True, False, True]
+    assert gd.holm([0.03, 0.03]) == [False, False]
+    assert gd.holm([]) == []
+
+
+def _records(rng, cell, table, means, n, expert):
+    """n decisions of one cell: the candidates' values (normal, these means) and expert's own choice
+    (an action, or a sequence of them: one per decision, cycled)."""
+    vals = {f"v{a + 1}": rng.normal(m, 6.0, n) if m is not None else np.full(n, np.nan)
+            for a, m in enumerate(means)}
+    for a in range(len(means), 3):
+        vals[f"v{a + 1}"] = np.full(n, np.nan)
+    mine = np.resize(np.atleast_1d(expert), n)
+    return pd.DataFrame({"table": table, "cell": cell, **vals, "expert": mine})
+
+
+def test_a_clear_cell_is_resolved_and_a_null_cell_is_not():
+    rng = np.random.default_rng(7)
+    take = C.source_cell_of(C.CC_NEG, C.U_REPL6)
+    null = C.source_cell_of(C.CC_MID, C.U_FACEDOWN)
+    tiny = C.source_cell_of(C.CC_HIGH, C.U_PAIR)
+    fin = C.finish_cell_of(0, 2, 1)
+    place = C.place_cell_of(1, C.CC_HIGH, C.U_REPL1)
+    df = pd.concat([_records(rng, take, C.T_SOURCE, [-3.0, 0.0], 400, [1, 2]),       # taking saves 3; expert draws half
+                    _records(rng, null, C.T_SOURCE, [0.0, 0.0], 400, 1),             # no difference
+                    _records(rng, tiny, C.T_SOURCE, [-5.0, 0.0], 5, 2),              # too few decisions
+                    _records(rng, fin, C.T_FINISH, [-4.0, 0.0], 300, 1),             # finishing saves 4; expert finishes
+                    _records(rng, place, C.T_PLACE, [1.0, 0.0, 2.0], 500, 1)])       # face-down wins; expert: best use
+    tables = gd.cell_stats(df)
+    src = {c["cell"]: c for c in tables["source"]["cells"]}
+    assert src[take]["resolved"] and src[take]["action"] == "take"
+    assert src[take]["lo"] <= src[take]["margin"] <= src[take]["hi"]
+    assert src[take]["margin"] == pytest.approx(3.0, abs=1.2) and src[take]["margin_n"] == 400
+    assert not src[null]["resolved"]
+    assert not src[tiny]["resolved"] and "fewer than" in src[tiny]["note"]
+    f = tables["finish"]["cells"][0]
+    assert f["resolved"] and f["action"] == "finish" and f["players"] == "4-5" and f["gap"] == "< -10"
+    assert f["expert_agrees"] == 1.0 and not f["chart"]          # expert finishes there anyway: the chart leaves it
+    assert src[take]["chart"] and src[take]["expert_agrees"] == 0.5
+    assert src[take]["versus_expert"]["margin"] == pytest.approx(1.5, abs=0.8)   # half the decisions differ
+    p = tables["place"]["cells"][0]
+    assert p["resolved"] and p["action"] == "face-down" and p["rival"] == "best use"   # the closer rival
+    assert {c["rival"] for c in p["comparisons"]} == {"best use", "throw away"}
+    cells = gd.chart_cells(tables)
+    assert cells == {registry.CELL_NAMES[take]: C.A_TAKE, registry.CELL_NAMES[place]: C.A_FACEDOWN}
+
+
+def test_the_collector_records_real_decisions():
+    """A few self-play rounds of learned: every record's cell lies in its table, its candidates have
+    values, the take table's card is a pile card, and the finishing chances carry their gap."""
+    cfg = gd.GuideConfig(players=(3,), games=24, budget=2, seed=3, threads=1)
+    df = gd.collect(cfg, registry.get("learned"))
+    assert len(df) > 20 and cfg.rounds == {3: 24}
+    for t in range(3):
+        sub = df[df["table"] == t]
+        lo = C.CELL_OFFSET[t]
+        hi = lo + (C.N_SOURCE_CELLS, C.N_PLACE_CELLS, C.N_FINISH_CELLS)[t]
+        assert ((sub["cell"] >= lo) & (sub["cell"] < hi)).all()
+        n_vals = np.isfinite(sub[["v1", "v2", "v3"]].to_numpy()).sum(axis=1)
+        assert (n_vals >= 2).all()
+    assert set(df["table"]) >= {C.T_SOURCE, C.T_PLACE}
+    fin = df[df["table"] == C.T_FINISH]
+    assert np.isfinite(fin["gap"]).all() and np.isfinite(fin["rivals_fd"]).all()
+    place = df[df["table"] == C.T_PLACE]
+    assert (np.isfinite(place["v3"]) == (place["blind"] == 1)).all()   # only a blind draw may be thrown away
+    assert df["expert"].isin([0, 1, 2, 3]).all() and (df["expert"] > 0).mean() > 0.8   # expert's own choice, mostly a candidate
+    again = gd.collect(gd.GuideConfig(players=(3,), games=24, budget=2, seed=3, threads=1), registry.get("learned"))
+    pd.testing.assert_frame_equal(df, again)
+    # learned's own rollouts: the same decisions are sampled (the games are learned's either way), valued otherwise
+    own = gd.collect(gd.GuideConfig(players=(3,), games=24, budget=2, seed=3, threads=1, rollouts="self"),
+                     registry.get("learned"))
+    assert len(own) > 20 and not np.allclose(own[["v1", "v2"]].to_numpy()[:10], df[["v1", "v2"]].to_numpy()[:10],
+                                             equal_nan=True)
