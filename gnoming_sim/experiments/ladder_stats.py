@@ -48,10 +48,13 @@ class Tally:
         """One table's games: float64 (deals, rotations, seats), seat s of rotation r holding
         ``table.seats[(s + r) % P]``."""
         D, P = scores.shape[0], self.players
-        idx = np.array([[self.pool.index(table.seats[(s + r) % P]) for s in range(P)] for r in range(P)])
         focal = [(-r) % P for r in range(P)]   # the seat of table.seats[0] in rotation r
         self.tables.append({"kind": table.kind, "seats": list(table.seats), "deals": D})
-        self._pairs(self.wins, idx, scores)
+        # the expert and random tables seat their opponents even when the pool leaves them out: then their
+        # games give the margin or Order only, no pairs for the ratings
+        if all(name in self.pool for name in table.seats):
+            idx = np.array([[self.pool.index(table.seats[(s + r) % P]) for s in range(P)] for r in range(P)])
+            self._pairs(self.wins, idx, scores)
         if table.kind == "expert":
             x = np.stack([scores[:, r, focal[r]] for r in range(P)], axis=1)
             rest = (scores.sum(axis=2) - x) / (P - 1)
@@ -183,7 +186,7 @@ def table_size_result(tally: Tally, pool: Sequence[str], seed: int, bootstrap: i
     lineup_pairs = lineup_pairs + lineup_pairs.T
     deals_of = np.zeros(S, dtype=np.int64)   # the deals a strategy's games were played on (a prefix)
     for t in tally.tables:
-        for name in set(t["seats"]):
+        for name in set(t["seats"]) & set(pool):   # an opponent outside the pool is not rated
             deals_of[pool.index(name)] = max(deals_of[pool.index(name)], t["deals"])
     strategies = []
     for i, name in enumerate(pool):

@@ -86,6 +86,21 @@ def test_the_tally_counts_every_pair_of_seats_holding_different_strategies():
     assert t.seat_games.tolist() == [[2, 2, 2], [1, 1, 1]]
 
 
+def test_a_pool_without_random_or_expert_still_gets_its_order_and_margin():
+    """The Order and margin tables seat random and expert even when the pool leaves them out: their games
+    give each strategy's Order and margin, and no pair for the ratings (no traceback, no unrated entry)."""
+    rng = np.random.default_rng(5)
+    pool, P, D = ("greedy", "builder"), 2, 6
+    t = Tally(pool, P, D)
+    for table in ladder.design(pool, P, D, 0, min_slow=D):
+        scores = rng.normal(size=(table.deals, P, P))
+        t.add(table, scores, (scores == scores.min(axis=2, keepdims=True)).astype(float))
+    res = table_size_result(t, pool, 0, 100, anchor="greedy")
+    assert [r["strategy"] for r in res["strategies"]] == ["greedy", "builder"]
+    assert all(r["order"]["n"] == D and r["margin"]["n"] == D for r in res["strategies"])
+    assert t.wins[:, 0, 1].sum() + t.wins[:, 1, 0].sum() == t.lineup_wins.sum()   # pairs from the lineups only
+
+
 # ----------------------------------------------------------------- design
 def test_lineups_cover_every_pair_and_depend_only_on_the_seed(own_registry):
     for players in (2, 4, 6):
