@@ -139,6 +139,22 @@ def deal_game(game, seed, deck, order, rng):
         shuffle_prefix(rng, order[r], N)
 
 
+@jit(nrt=True)
+def self_play_table(game, seed, players, kinds, params, seat_strategy, deck):
+    """``(t, order)``: a fresh untraced table for game ``game`` of ``seed`` with its play stream seeded as
+    :func:`play_game` seeds it, and the game's deals ``order`` int8[3, N] (the self-play collectors of
+    :mod:`gnoming_sim.search.targets` and :mod:`gnoming_sim.search.guide` start their rounds from it)."""
+    N = deck.shape[0]
+    t = new_table(players, N, kinds, params, seat_strategy, np.empty((0, 4), dtype=np.int32), new_memo())
+    order = np.empty((ROUNDS, N), dtype=np.int8)
+    deal_game(game, seed, deck, order, t.rng)
+    seed_stream(t.rng, seed, game, STREAM_PLAY)
+    for j in range(N_ST):
+        t.st[j] = 0
+    t.tn[0] = 0
+    return t, order
+
+
 @jit(parallel=True, nrt=True)
 def deal_batch(first_game, seed, deck, orders):
     """``orders[i]`` = the deals of game ``first_game + i`` (exactly those :func:`play_game` plays)."""

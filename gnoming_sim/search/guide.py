@@ -30,14 +30,14 @@ from numba import prange
 from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.observation import O_ME, O_PLAYERS, O_TOP0, SRC_DRAW
 from gnoming_sim.game.rules import ROUNDS
-from gnoming_sim.kernel.game_loop import deal_game
+from gnoming_sim.kernel.game_loop import self_play_table
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
-from gnoming_sim.kernel.policy.dispatch import decide, new_memo
-from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream, uniform01
-from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, N_ST, RNG_WORDS, S_HAND, S_PENDING, \
-    S_SEAT, S_SRC, new_table
+from gnoming_sim.kernel.policy.dispatch import decide
+from gnoming_sim.kernel.rng import seed_stream, uniform01
+from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_HAND, S_PENDING, \
+    S_SEAT, S_SRC
 from gnoming_sim.kernel.step import legal_actions, start_round, step
 from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
 
@@ -208,16 +208,9 @@ def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules
     """Round ``(first_game + i) % 3`` of game first_game + i, for every row i of ``seat_strategy``
     (int16[G, P]), its records into ``rec[i]`` (float64[G, cap, NR]; rows past the last stay NaN);
     ``sampling``: see :func:`guide_round`."""
-    N = deck.shape[0]
     for i in prange(seat_strategy.shape[0]):
         game = first_game + i
-        t = new_table(players, N, kinds, params, seat_strategy[i], np.empty((0, 4), dtype=np.int32), new_memo())
-        order = np.empty((ROUNDS, N), dtype=np.int8)
-        deal_game(game, seed, deck, order, t.rng)
-        seed_stream(t.rng, seed, game, STREAM_PLAY)
-        for j in range(N_ST):
-            t.st[j] = 0
-        t.tn[0] = 0
+        t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
         srng = np.empty(RNG_WORDS, dtype=np.uint64)
         seed_stream(srng, seed, game, STREAM_GUIDE)
         r = game % ROUNDS

@@ -20,14 +20,14 @@ from numba import prange
 from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES, O_FINISHER, O_ME, O_PLAYERS, O_TOP0
 from gnoming_sim.game.rules import LAYOUT, ROUNDS
-from gnoming_sim.kernel.game_loop import deal_game
+from gnoming_sim.kernel.game_loop import self_play_table
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
-from gnoming_sim.kernel.policy.dispatch import L_W0, decide, new_memo
-from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream, uniform01
-from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, N_ST, RNG_WORDS, S_HAND, S_PENDING, \
-    S_SEAT, S_SRC, new_table
+from gnoming_sim.kernel.policy.dispatch import L_W0, decide
+from gnoming_sim.kernel.rng import seed_stream, uniform01
+from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_HAND, S_PENDING, \
+    S_SEAT, S_SRC
 from gnoming_sim.kernel.step import legal_actions, step, start_round
 from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
 
@@ -113,16 +113,9 @@ def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules
     nopt int64[G, cap], dkind int64[G, cap], dseat int64[G, cap]).  Decisions are sampled with
     probability ``p_sample`` each, at most ``cap`` per game."""
     feats, vals, nopt, dkind, dseat = out
-    N = deck.shape[0]
     for i in prange(seat_strategy.shape[0]):
         game = first_game + i
-        t = new_table(players, N, kinds, params, seat_strategy[i], np.empty((0, 4), dtype=np.int32), new_memo())
-        order = np.empty((ROUNDS, N), dtype=np.int8)
-        deal_game(game, seed, deck, order, t.rng)
-        seed_stream(t.rng, seed, game, STREAM_PLAY)
-        for j in range(N_ST):
-            t.st[j] = 0
-        t.tn[0] = 0
+        t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
         srng = np.empty(RNG_WORDS, dtype=np.uint64)
         seed_stream(srng, seed, game, STREAM_SAMPLE)
         r = game % ROUNDS

@@ -136,7 +136,8 @@ NUMBERS = {
               "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)]},
     "review": {"--players": ["1", "8", str(BIG)], "--game": ["-1", str(2**63)], "--seat": ["-1", "4", str(BIG)],
                "--rollouts": ["1", "19", str(10**6), str(BIG)], "--confirm": ["0", str(10**6), "x"],
-               "--rollout-seed": ["-1", str(2**64)], "--seed": ["-1", str(2**64)], "--threads": ["0", str(BIG)]},
+               "--rollout-seed": ["-1", str(2**64)], "--seed": ["-1", str(2**64)], "--threads": ["0", str(BIG)],
+               "--why-rollouts": ["-1", "1", "19", str(10**6), str(BIG), "x"]},
 }
 
 ODD_NAMES = ["", " ", "nobody", "ok\n", "$\\frac{$", "a,b,c", "\udcff"]
@@ -148,7 +149,7 @@ STRINGS = {
     "analyse": {"--policy": ["", "mc", "nobody", "ok\n", "a,b,c"], "--strategy": ["", "ok\n"],
                 "--second-policy": ["", "mc", "nobody", "ok\n", "a,b,c"],
                 "--seats": ["", "random", "a,,b,c"],
-                "--horizon": ["week", ""]},
+                "--horizon": ["week", ""], "--versus": ["", "zzz", "ok\n"]},
     "compare": {"--variant": ["", "=", "x=", "=a.toml", "x=a,b,c", "x=@missing"], "--strategy": ["", "$x$"],
                 "--seats": ["", ","]},
     "tune": {"--name": ["ok\n", "", "1x", "a" * 41, "random", "$x", "a b", "\udcff"],
