@@ -16,12 +16,12 @@ import numpy as np
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.fields import F_SCORE, N_FIELDS
 from gnoming_sim.game.rules import LAYOUT, R_MAX_TURNS, R_ROTATE_START, ROUNDS
-from gnoming_sim.kernel.game_loop import deal_game, play_out_base, score_round
+from gnoming_sim.kernel.game_loop import play_out_base, score_round, self_play_table
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream, shuffle_prefix
-from gnoming_sim.kernel.policy.dispatch import KIND_MC, decide, new_memo
-from gnoming_sim.kernel.state import DEC_BOUNCE, DEC_HAZARD_FLIP, DEC_NONE, DEC_PLACE, DEC_SOURCE, N_ST, \
-    NOT_STALLED, RNG_WORDS, S_DEND, S_DPTR, S_FINISHER, S_HAND, S_PENDING, S_SEAT, S_SRC, S_STALLED, new_table
+from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
+from gnoming_sim.kernel.policy.dispatch import KIND_MC, decide
+from gnoming_sim.kernel.state import DEC_BOUNCE, DEC_HAZARD_FLIP, DEC_NONE, DEC_PLACE, DEC_SOURCE, \
+    NOT_STALLED, RNG_WORDS, S_DEND, S_DPTR, S_FINISHER, S_HAND, S_PENDING, S_SEAT, S_SRC, S_STALLED
 from gnoming_sim.kernel.step import start_round, step
 from gnoming_sim.kernel.turn import begin_turn
 from gnoming_sim.search.bot import COST_BOUNCE, COST_HAZARD, COST_PLACE, COST_SOURCE, N_COST, choose_placement, \
@@ -69,15 +69,9 @@ def probe(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, tu
     after it, so the draw itself takes the true card.  ``peek``: the rollouts deal the true cards.
     """
     P = seat_strategy.shape[0]
-    N = deck.shape[0]
     for i in range(out.shape[0]):
         out[i] = -2
-    t = new_table(P, N, kinds, params, seat_strategy, np.empty((0, 4), dtype=np.int32), new_memo())
-    order = np.empty((ROUNDS, N), dtype=np.int8)
-    deal_game(game, seed, deck, order, t.rng)
-    seed_stream(t.rng, seed, game, STREAM_PLAY)
-    for i in range(N_ST):
-        t.st[i] = 0
+    t, order = self_play_table(game, seed, P, kinds, params, seat_strategy, deck)
     stop = rules.copy()
     stop[R_MAX_TURNS] = turn
     start_round(t, stop, 0, 0, order[0], deck_counts)
@@ -131,15 +125,7 @@ def check_game(game, seed, seat_strategy, kinds, params, rules, deck, deck_count
     took by rollouts, then the ones whose two answers differed.  ``peek``: the rollouts deal the true cards.
     """
     P = seat_strategy.shape[0]
-    N = deck.shape[0]
-    t = new_table(P, N, kinds, params, seat_strategy, np.empty((0, 4), dtype=np.int32), new_memo())
-    order = np.empty((ROUNDS, N), dtype=np.int8)
-    deal_game(game, seed, deck, order, t.rng)
-    seed_stream(t.rng, seed, game, STREAM_PLAY)
-    for i in range(N_ST):
-        t.st[i] = 0
-    for s in range(P):
-        t.scores[s] = 0
+    t, order = self_play_table(game, seed, P, kinds, params, seat_strategy, deck)
     res = np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32)
     n = 0
     for r in range(ROUNDS):
