@@ -6,16 +6,14 @@ import json
 import numpy as np
 import pytest
 
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, N_SLOTS, SLOT_OFFSET
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.observation import N_OBS, O_FINISHER, O_ME, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, \
-    O_PLAYERS, U_COST, U_COUNT
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.kernel.policy.dispatch import C_W0, KIND_CHART, L_W0, N_PARAMS
-from gnoming_sim.kernel.state import Obs
+from _observations import observation as _obs
 
 H_ = HIDDEN
 NONE = np.ones(10, dtype=np.int8)
@@ -53,24 +51,6 @@ def test_best_use_takes_the_best_position():
 def test_card_classes():
     assert [C.card_class(c) for c in (-4, -1, 3, 4, 5, 6, 7, 8, MULLIGAN, HAZARD)] == \
         [C.CC_NEG, C.CC_NEG, C.CC_LOW, C.CC_LOW, C.CC_MID, C.CC_MID, C.CC_HIGH, C.CC_HIGH, C.CC_MULLIGAN, C.CC_HAZARD]
-
-
-def _obs(rows, finisher=-1):
-    P = len(rows)
-    vis = np.array(rows, dtype=np.int8)
-    pub = np.zeros(N_OBS, dtype=np.int64)
-    pub[O_ME] = 0
-    pub[O_PLAYERS] = P
-    pub[O_FINISHER] = finisher
-    pub[O_MULLIGAN_LIMIT] = 1
-    pub[O_MULLIGANS_PER_LINE] = 1
-    fd = np.array([(r == HIDDEN).sum() for r in vis], dtype=np.int64)
-    unknown = np.zeros(N_SLOTS, dtype=np.int64)
-    for v in (3, 4, 5, 6, 7, 8):
-        unknown[v + SLOT_OFFSET] = 4
-    unknown[U_COUNT] = 24
-    unknown[U_COST] = 4 * (3 + 4 + 5 + 6 + 7 + 8)
-    return Obs(pub, vis, fd, unknown, np.zeros(P, dtype=np.int64))
 
 
 def test_the_finish_cell_reads_the_gap_the_rivals_and_the_table():

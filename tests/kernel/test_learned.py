@@ -6,33 +6,12 @@ import pytest
 
 from gnoming_sim.game.cards import HIDDEN, MULLIGAN, NO_CARD
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.observation import N_OBS, O_FINISHER, O_ME, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, \
-    O_PLAYERS, U_COST, U_COUNT
-from gnoming_sim.game.cards import N_SLOTS, SLOT_OFFSET
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.kernel.policy.dispatch import C_W0, KIND_LEARNED, L_W0, N_PARAMS, new_memo
 from gnoming_sim.kernel.policy import heuristic as H
-from gnoming_sim.kernel.state import Obs
-
-
-def _obs(rows, fd=None, finisher=-1):
-    P = len(rows)
-    vis = np.array(rows, dtype=np.int8)
-    pub = np.zeros(N_OBS, dtype=np.int64)
-    pub[O_ME] = 0
-    pub[O_PLAYERS] = P
-    pub[O_FINISHER] = finisher
-    pub[O_MULLIGAN_LIMIT] = 1
-    pub[O_MULLIGANS_PER_LINE] = 1
-    fd = np.array([(r == HIDDEN).sum() for r in vis] if fd is None else fd, dtype=np.int64)
-    unknown = np.zeros(N_SLOTS, dtype=np.int64)
-    for v in (3, 4, 5, 6, 7, 8):
-        unknown[v + SLOT_OFFSET] = 4
-    unknown[U_COUNT] = 24
-    unknown[U_COST] = 4 * (3 + 4 + 5 + 6 + 7 + 8)
-    return Obs(pub, vis, fd, unknown, np.zeros(P, dtype=np.int64))
+from _observations import observation as _obs
 
 
 def _features(obs, q, c):
