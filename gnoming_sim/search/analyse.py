@@ -65,6 +65,12 @@ class Setup:
     def slots(self) -> np.ndarray:
         return self.start.slots
 
+    def only(self, keep) -> "Setup":
+        """The same position with options ``keep`` (indices, in that order) alone: with common random
+        numbers rollout i of each kept option is the one the whole setup plays."""
+        return Setup(self.start, self.roll._replace(options=np.ascontiguousarray(self.roll.options[list(keep)])),
+                     [self.options[k] for k in keep])
+
 
 def refuse_mc(policies, option: str = "") -> None:
     """GnomingError for a Monte Carlo strategy among ``policies`` (names or strategies): the base decision

@@ -57,11 +57,6 @@ def verdict_of(error_rate_pp: float) -> str:
     return next(name for name, below in VERDICTS if error_rate_pp < below)
 
 
-def _subset(s: Setup, keep: list[int]) -> Setup:
-    opts = s.roll.options[keep]
-    return Setup(s.start, s.roll._replace(options=np.ascontiguousarray(opts)), [s.options[k] for k in keep])
-
-
 def _win_loss(out, cov, s: Setup, pos, best: int):
     """(loss, se) per option of the win chance behind option ``best`` (positive: worse), paired."""
     from gnoming_sim.search.rollout import X_WIN
@@ -103,7 +98,7 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
                 "best": decision.played, "options": [_row(r, "screen") for r in res1["options"]]}
     by_win = sorted(range(len(keys)), key=lambda k: -rows1[keys[k]]["p_win"]["p"])
     keep = sorted(set(by_win[:CANDIDATES]) | {keys.index(res1["best"]), keys.index(decision.played)})
-    sub = _subset(s, keep)
+    sub = s.only(keep)
     out2, cov2 = run_rollouts(sub, confirm, seed, first + screen, "game", threads=threads)
     res2 = summarize(out2, cov2, sub, pos, "game")
     base["n_confirm"] = confirm

@@ -100,8 +100,7 @@ def explain(pos: Position, keys: list[str], policies="learned", seed: int = 0, r
             raise GnomingError(f"--why: {key!r} is not a legal option here; the options are "
                                f"{', '.join(index)}")
     ks = [index[k] for k in keys]
-    s2 = type(s)(s.start, s.roll._replace(options=np.ascontiguousarray(s.roll.options[ks])),
-                 [s.options[k] for k in ks])
+    s2 = s.only(ks)
     out, _ = run_rollouts(s2, rollouts, seed, 0, horizon, True, False, threads)
     me = pos.me
     comps = components(out[:, 0], out[:, 1], float(pos.scores[me]), horizon)
