@@ -122,11 +122,69 @@ class FigureOut:
 
 @dataclass(frozen=True)
 class Precision:
-    """The half-width an estimate reached: what it is about, and its unit."""
+    """The half-width an estimate reached: what it is about, and its unit.
+
+    ``target`` is the half-width the study was sized for (a decision-relevant precision
+    stated before the run), or None where the estimate carries no advice.
+    """
 
     what: str
     half_width: float
     kind: str = "points"
+    target: float | None = None
+
+    @property
+    def met(self) -> bool | None:
+        """Whether the estimate reached its target (None without one)."""
+        if self.target is None:
+            return None
+        return bool(self.half_width <= self.target)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One of the report's answers: one sentence a player can act on, with one figure.
+
+    ``sentence`` holds ``{value}`` where the estimate's mean goes (formatted by ``kind``);
+    ``holds_under`` names the players under which it holds ("the preset mix, expert and
+    learned"), and ``rank`` orders the answers section (lowest first; the report keeps at
+    most :data:`MAX_ANSWERS`).
+    """
+
+    key: str
+    sentence: str
+    estimate: Estimate
+    holds_under: str
+    kind: str = "pct"
+    unit: str = "deals"
+    rank: int = 50
+
+    def to_json(self) -> dict:
+        text = self.sentence.format(value=format_mean(self.estimate, self.kind))
+        return {"key": self.key, "text": text, "unit": self.unit, "holds_under": self.holds_under,
+                **self.estimate.to_json(),
+                "display": f"{text} (95% interval {format_interval(self.estimate, self.kind)}; "
+                           f"n = {self.estimate.n:,} {self.unit}; holds under {self.holds_under})"}
+
+
+MAX_ANSWERS = 8
+# the rungs an answer is read along, weakest first (summary.json's estimands use these keys)
+RUNGS = ("mix", "expert", "learned")
+
+
+def estimand(definition: str, unit: str, by_player: dict, differences: dict, *, n_unit: str = "deals",
+             settled: bool | None = None) -> dict:
+    """One estimand of summary.json's ``estimands``: its value under each rung and the paired differences.
+
+    ``by_player`` maps a rung (:data:`RUNGS`) to an :class:`Estimate`; ``differences`` maps
+    ``"learned-mix"`` style keys to the paired :class:`Estimate` of the difference on the same
+    deals (or decisions).  ``settled``: whether the answer has stopped moving with strength
+    (e.g. the strongest two rungs' difference includes 0), if the study judges it.
+    """
+    return {"definition": definition, "unit": unit, "n_unit": n_unit,
+            "players": {k: v.to_json() for k, v in by_player.items()},
+            "differences": {k: v.to_json() for k, v in differences.items()},
+            "settled": settled}
 
 
 @dataclass
@@ -139,6 +197,8 @@ class StudyResult:
     summary: dict
     precision: list[Precision]
     context: dict = field(default_factory=dict)   # the template's own variables
+    answers: list[Answer] = field(default_factory=list)      # candidates for the report's answers section
+    estimands: dict = field(default_factory=dict)           # question -> measure -> :func:`estimand`
 
 
 class Study(abc.ABC):
