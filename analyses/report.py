@@ -30,7 +30,7 @@ from gnoming_sim.game.version import __version__
 from .early_finish import EarlyFinish
 from .finish_play_on import FinishPlayOn
 from .framework.render import data_uri, environment, figure_png, format_mean
-from .framework.study import Context, Study, StudyRun, play_study
+from .framework.study import MAX_ANSWERS, Context, Study, StudyRun, play_study
 from .guide import PlayersGuide
 from .hazard_risk import HazardRisk
 from .house_rules import HouseRules
@@ -40,6 +40,9 @@ from .tournament import Tournament
 
 # the studies a report runs, in order (the registry)
 STUDIES = (Tournament(), StrengthLadder(), PlayersGuide(), EarlyFinish(), FinishPlayOn(), MulliganValue(), HazardRisk(), HouseRules())
+# the studies whose findings are the designers' balance figures (skill against luck, seats, round
+# length, house rules under strong play); the other studies' findings are details of their sections
+DESIGNER_STUDIES = ("tournament", "ladder", "house-rules")
 
 ProgressFactory = Callable[[Study, int], contextlib.AbstractContextManager]
 
@@ -82,8 +85,11 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
         sections = [_write_study(run, stage) for run in runs]
         wall = time.perf_counter() - t0
         summary = _summary(ctx, runs, wall, command)
+        designer = [f for run in runs if run.study.id in DESIGNER_STUDIES for f in run.result.findings]
+        details = [f for run in runs if run.study.id not in DESIGNER_STUDIES for f in run.result.findings]
         html = environment().get_template("report.html").render(
-            sections=sections, findings=[_finding_parts(f) for run in runs for f in run.result.findings],
+            sections=sections, answers=[_finding_parts(a) | {"holds_under": a.holds_under} for a in answers_of(runs)],
+            designer=[_finding_parts(f) for f in designer], findings=[_finding_parts(f) for f in details],
             meta=_meta(ctx, runs, wall, command), deck=ctx.deck, rules=ctx.rules.describe())
         stage.write("index.html", html)
         stage.write("summary.json", json.dumps(summary, indent=2) + "\n")
@@ -125,6 +131,12 @@ def _write_study(run: StudyRun, out) -> dict:
     return {"id": study.id, "title": study.title, "html": Markup(html)}
 
 
+def answers_of(runs) -> list:
+    """The report's answers: every study's, by rank, at most :data:`MAX_ANSWERS`."""
+    every = [a for run in runs for a in run.result.answers]
+    return sorted(every, key=lambda a: a.rank)[:MAX_ANSWERS]
+
+
 def _finding_parts(finding) -> dict:
     """A finding split around its number, so the template can set the number in bold."""
     before, _, after = finding.sentence.partition("{value}")
@@ -141,6 +153,7 @@ def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
         "studies": [{"id": r.study.id, "title": r.study.title, "seed": r.seed, "tables": len(r.tables),
                      "games": r.games, "cell_games": r.study.cell_games(ctx), "wall_s": r.wall_s,
                      "example": next((t.command(r.seed) for t in r.tables if t.command(r.seed)), ""),
+                     "share": r.wall_s / wall if wall > 0 else 0.0,
                      "precision": r.result.precision} for r in runs],
     }
 
@@ -151,10 +164,15 @@ def _summary(ctx: Context, runs, wall: float, command: str) -> dict:
         "games_per_cell": ctx.games, "wall_s": wall,
         "rules": ctx.rules.to_dict(), "deck": {"name": ctx.deck.name, "size": ctx.deck.size,
                                               "cards": ctx.deck.to_dict()},
+        "answers": [a.to_json() for a in answers_of(runs)],
+        "estimands": {q: m for r in runs for q, m in r.result.estimands.items()},
         "findings": [f.to_json() for r in runs for f in r.result.findings],
+        "designer_findings": [f.key for r in runs if r.study.id in DESIGNER_STUDIES for f in r.result.findings],
         "studies": {r.study.key: {"title": r.study.title, "seed": r.seed, "tables": len(r.tables),
                                   "games": r.games, "wall_s": r.wall_s,
-                                  "half_widths": {p.what: p.half_width for p in r.result.precision}}
+                                  "half_widths": {p.what: p.half_width for p in r.result.precision},
+                                  "targets": {p.what: {"half_width": p.half_width, "target": p.target, "met": p.met}
+                                              for p in r.result.precision if p.target is not None}}
                     for r in runs},
     }
     for r in runs:

@@ -234,3 +234,27 @@ def estimates_frame(rows: list[dict]):
                 out[k] = v
         flat.append(out)
     return pd.DataFrame(flat)
+
+
+def stratified_mean(x, strata) -> Estimate:
+    """The mean of ``x`` over strata weighted by their sizes, with the within-stratum variance.
+
+    Where a design fixes a nuisance factor by the unit's number (a rotated lineup puts a given
+    strategy in a given seat every ``P``-th deal), stratifying by it (``strata = game % P``)
+    removes that factor's share of the variance the plain mean's interval would count.  The
+    point estimate equals the plain mean; the interval is
+    ``mean -/+ 1.96 sqrt(sum_k w_k**2 s_k**2 / n_k)`` with ``w_k = n_k / n``.  ``n`` counts units.
+    """
+    x = np.asarray(x, dtype=np.float64).ravel()
+    strata = np.asarray(strata).ravel()
+    n = int(x.size)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = float(x.mean())
+    var = 0.0
+    for k in np.unique(strata):
+        xk = x[strata == k]
+        if xk.size > 1:
+            var += (xk.size / n) ** 2 * float(xk.var(ddof=1)) / xk.size
+    half = Z95 * math.sqrt(var)
+    return Estimate(mean, mean - half, mean + half, n)

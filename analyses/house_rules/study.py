@@ -1,8 +1,14 @@
-"""The house-rules study: the baseline and seven variants played on the same deals.
+"""The house-rules study: the baseline and seven variants played on the same deals, by three sets of
+players: the preset mix, four ``expert`` s and four ``learned`` players (the strong fast player).
 
 The experiment itself is :func:`gnoming_sim.experiments.compare.compare` (the engine of
-``gnoming-sim compare``); this module turns its comparison into findings, a table, a
-figure and CSV frames.  The baseline is always the published rules and deck.
+``gnoming-sim compare``); this module turns its comparisons into findings, tables, a figure and CSV
+frames.  The baseline is always the published rules and deck.  A variant whose every game plays
+exactly as under the published rules (the same scores, turns and winners in every game) is marked
+*not exercised* by those players: its change of 0 says the rule never mattered to them, not that it
+does not matter.  Which variant changes a measure most is claimed only when it is separated from the
+runner-up (a paired test of the two changes on the same deals) and its own change survives Holm's
+correction over the variants.
 """
 from __future__ import annotations
 
@@ -13,12 +19,15 @@ import pandas as pd
 
 from gnoming_sim.experiments.compare import CHANGE_KIND, HOUSE_RULES, KIND, LABELS, MEASURES, compare
 
-from ..framework.estimates import Estimate
+from ..framework.estimates import Estimate, holm
 from ..framework.study import Finding, Precision, Study, StudyResult, Table
 from . import figures
 
 PLAYERS = 4
 SEATS = ("builder", "greedy", "rusher", "cautious")
+# the sets of players, weakest first: (key, seats, share of the games per variant)
+ARMS = (("mix", SEATS, 1.0), ("expert", ("expert",) * PLAYERS, 1.0), ("learned", ("learned",) * PLAYERS, 0.1))
+ARM_TEXT = {"mix": f"the preset mix ({', '.join(SEATS)})", "expert": "four experts", "learned": "four learned players"}
 SHORT = {"turns": "turns per round\n(all players)", "stalled": "rounds\nstalled", "score": "game score\nper seat",
          "seat_spread": "seat advantage\n(max - min win share)", "skill_gap": "skill gap\n(win share)",
          "close": "games won by\n<= 5 points", "minus5": "finisher's\n-bonus rate"}
@@ -36,79 +45,165 @@ class HouseRules(Study):
     id = "house-rules"
     title = "House rules"
     template = "house_rules/template.html"
-    default_games = 40_000   # games per variant, the same deals for each
+    # games per variant for the mix and for experts (learned plays 10% of it: it is ~10x slower), the
+    # same deals for each variant: a change in turns per round to about +-0.3 turns, in a share to
+    # about +-1 percentage point
+    default_games = 8_000
     quick_games = 400
 
     def design(self, ctx) -> list[Table]:
         games = ctx.cell_games(self)
-        return [Table(PLAYERS, SEATS, games, label=name) for name in ("baseline", *(v.name for v in HOUSE_RULES))]
+        return [Table(PLAYERS, seats, max(int(games * share), 2), label=f"{arm}: {name}")
+                for arm, seats, share in ARMS for name in ("baseline", *(v.name for v in HOUSE_RULES))]
 
     def play(self, ctx, seed, tables, advance):
-        games = tables[0].games
-        done = [0]
+        out = {}
+        for arm, seats, share in ARMS:
+            games = next(t.games for t in tables if t.label.startswith(f"{arm}:"))
+            done = [0]
 
-        def progress(total):
-            advance(total - done[0])
-            done[0] = total
+            def progress(total):
+                advance(total - done[0])
+                done[0] = total
 
-        return compare(HOUSE_RULES, PLAYERS, SEATS, games, seed, rotate=True, threads=ctx.threads,
-                       progress=progress)
+            out[arm] = compare(HOUSE_RULES, PLAYERS, seats, games, seed, rotate=True, threads=ctx.threads,
+                               progress=progress)
+        return out
 
     def analyse(self, ctx, tables, data) -> StudyResult:
-        c = data
-        G = c.games
-        rows, cells = [], []
-        for variant, est, ch in zip(c.variants, c.estimates, c.changes):
-            row = {"variant": variant.name, "deck": variant.deck.name, "paired": ch.get("paired") if ch else None,
-                   "values": {}, "changes": {}}
-            for m in MEASURES:
-                value = _est(est.get(m), G)
-                change = _est(ch.get(m), G) if ch else None
-                row["values"][m] = value
-                row["changes"][m] = change
-                cells.append({"variant": variant.name, "measure": m, "label": LABELS[m], "unit": UNIT[m],
-                              "mean": value.mean if value else np.nan, "lo": value.lo if value else np.nan,
-                              "hi": value.hi if value else np.nan,
-                              "change": change.mean if change else np.nan,
-                              "change_lo": change.lo if change else np.nan,
-                              "change_hi": change.hi if change else np.nan,
-                              "paired": row["paired"], "n_games": G})
-            rows.append(row)
+        arms = {arm: _rows(c) for arm, c in data.items()}
+        mix = data["mix"]
+        rows = arms["mix"]
+        G = mix.games
+        cells = []
+        for arm, arm_rows in arms.items():
+            for r in arm_rows:
+                for m in MEASURES:
+                    value, change = r["values"][m], r["changes"][m]
+                    cells.append({"players_set": arm, "variant": r["variant"], "measure": m, "label": LABELS[m],
+                                  "unit": UNIT[m], "exercised": r["exercised"],
+                                  "mean": value.mean if value else np.nan, "lo": value.lo if value else np.nan,
+                                  "hi": value.hi if value else np.nan,
+                                  "change": change.mean if change else np.nan,
+                                  "change_lo": change.lo if change else np.nan,
+                                  "change_hi": change.hi if change else np.nan,
+                                  "paired": r["paired"], "n_games": data[arm].games})
         frame = pd.DataFrame(cells)
-        findings = _findings(rows)
+        findings = _findings(arms, data)
         summary = {"players": PLAYERS, "seats": list(SEATS), "games_per_variant": G,
-                   "skill_gap_between": [c.strongest, c.weakest],
-                   "variants": {r["variant"]: {
-                       "paired": r["paired"],
-                       "values": {m: (e.to_json() if e else None) for m, e in r["values"].items()},
-                       "change_vs_baseline": ({m: (e.to_json() if e else None) for m, e in r["changes"].items()}
-                                              if r["paired"] is not None else None)}
-                       for r in rows}}
+                   "games_per_variant_by_players": {arm: c.games for arm, c in data.items()},
+                   "skill_gap_between": [mix.strongest, mix.weakest],
+                   "variants": _variants_json(rows),
+                   "under_strong_play": {arm: _variants_json(arms[arm]) for arm in arms if arm != "mix"}}
+        precision = []
+        for arm, arm_rows in arms.items():
+            turns = max(r["changes"]["turns"].half_width for r in arm_rows[1:] if r["changes"]["turns"])
+            precision.append(Precision(f"change in turns per round ({ARM_TEXT[arm]})", turns, "points",
+                                       TARGET_TURNS[arm]))
         worst = max((e.half_width, m) for r in rows[1:] for m, e in r["changes"].items() if e)
-        precision = [Precision(f"change in {LABELS[worst[1]]}", worst[0], KIND[worst[1]])]
+        precision.append(Precision(f"change in {LABELS[worst[1]]} (the mix)", worst[0], KIND[worst[1]]))
         figs = [figures.changes_grid(rows[1:], MEASURES, SHORT, CHANGE_KIND)]
-        context = {"rows": rows, "measures": MEASURES, "labels": LABELS, "kinds": KIND, "change_kinds": CHANGE_KIND,
-                   "units": UNIT,
-                   "players": PLAYERS, "seats": SEATS, "games": G, "strongest": c.strongest,
-                   "weakest": c.weakest}
+        context = {"rows": rows, "arms": arms, "arm_text": ARM_TEXT, "measures": MEASURES, "labels": LABELS,
+                   "kinds": KIND, "change_kinds": CHANGE_KIND, "units": UNIT, "players": PLAYERS, "seats": SEATS,
+                   "games": G, "games_by_arm": {arm: c.games for arm, c in data.items()},
+                   "strongest": mix.strongest, "weakest": mix.weakest}
         return StudyResult(findings, figs, {"variants": frame}, summary, precision, context)
 
 
-def _findings(rows) -> list[Finding]:
-    """Two headlines, chosen from the data: the variant that lengthens or shortens rounds
-    most, and the one that changes the skill gap most (each with its paired interval)."""
+# the precision a change in round length is sized for (turns per round, all players together; a round
+# takes about 27): a third of a turn for the mix and experts, one turn for the slower learned players
+TARGET_TURNS = {"mix": 0.35, "expert": 0.35, "learned": 1.0}
+
+
+def _exercised(c, k: int) -> bool:
+    """False when variant ``k`` played every game exactly as the baseline did (same deals, same scores,
+    turns and win credit): these players never met the rule."""
+    if k == 0 or not c.variants[k].same_deals_as(c.variants[0]):
+        return True
+    a, b = c.values[k], c.values[0]
+    return not (np.array_equal(a.score, b.score) and np.array_equal(a.turns, b.turns)
+                and np.array_equal(a.seat_win, b.seat_win) and np.array_equal(a.stalled, b.stalled))
+
+
+def _rows(c) -> list[dict]:
+    G = c.games
+    rows = []
+    for k, (variant, est, ch) in enumerate(zip(c.variants, c.estimates, c.changes)):
+        row = {"variant": variant.name, "deck": variant.deck.name, "paired": ch.get("paired") if ch else None,
+               "exercised": _exercised(c, k), "index": k, "values": {}, "changes": {}}
+        for m in MEASURES:
+            row["values"][m] = _est(est.get(m), G)
+            row["changes"][m] = _est(ch.get(m), G) if ch else None
+        rows.append(row)
+    return rows
+
+
+def _variants_json(rows) -> dict:
+    return {r["variant"]: {
+        "paired": r["paired"], "exercised": r["exercised"],
+        "values": {m: (e.to_json() if e else None) for m, e in r["values"].items()},
+        "change_vs_baseline": ({m: (e.to_json() if e else None) for m, e in r["changes"].items()}
+                               if r["paired"] is not None else None)}
+        for r in rows}
+
+
+def _separated(c, rows, measure: str) -> tuple[dict | None, dict | None, Estimate | None, bool]:
+    """The variant changing ``measure`` most (paired, exercised), the runner-up, their paired difference
+    in |change| (same deals), and whether the leader is clear: its change survives Holm over the
+    variants and the difference to the runner-up excludes 0."""
+    cand = [r for r in rows[1:] if r["paired"] and r["exercised"] and r["changes"][measure] is not None]
+    if not cand:
+        return None, None, None, False
+    keep = dict(zip((r["variant"] for r in cand), holm([r["changes"][measure] for r in cand])))
+    cand.sort(key=lambda r: -abs(r["changes"][measure].mean))
+    lead = cand[0]
+    if len(cand) == 1 or measure not in ("turns", "score", "stalled", "close"):
+        return lead, None, None, keep[lead["variant"]]
+    second = cand[1]
+    base = getattr(c.values[0], measure)
+    da = getattr(c.values[lead["index"]], measure) - base
+    db = getattr(c.values[second["index"]], measure) - base
+    sa, sb = np.sign(lead["changes"][measure].mean), np.sign(second["changes"][measure].mean)
+    gap = Estimate.of_mean(sa * da - sb * db)   # |change| of the leader minus the runner-up's, per game
+    return lead, second, gap, bool(keep[lead["variant"]] and gap.lo > 0)
+
+
+def _findings(arms, data) -> list[Finding]:
+    """The rule that changes a round's length most, under the mix and under strong play, said only as
+    far as it is separated from the runner-up; the rules these players never exercised."""
     out = []
-    variants = [r for r in rows[1:] if r["paired"]]
-    by_turns = max(variants, key=lambda r: abs(r["changes"]["turns"].mean))
-    out.append(Finding("house_rules_turns",
-                       f"Of the house rules on the published deck, '{by_turns['variant']}' changes a round's "
-                       "length most: {value} turns per round (all players) against the published rules",
-                       by_turns["changes"]["turns"], "signed", "games"))
-    gaps = [r for r in rows[1:] if r["changes"]["skill_gap"] is not None]
-    if gaps:
-        by_skill = max(gaps, key=lambda r: abs(r["changes"]["skill_gap"].mean))
-        out.append(Finding("house_rules_skill",
-                           f"'{by_skill['variant']}' changes the skill gap (win share of the strongest minus the "
-                           "weakest heuristic at the table) most: {value} (percentage points)",
-                           by_skill["changes"]["skill_gap"], "dpct", "games"))
+    for arm in ("mix", "expert"):
+        rows, c = arms[arm], data[arm]
+        lead, second, gap, clear = _separated(c, rows, "turns")
+        if lead is None:
+            continue
+        who = ARM_TEXT[arm]
+        if clear:
+            tail = (f"; clearly more than the runner-up '{second['variant']}' (by {gap.mean:.1f} turns "
+                    f"[{gap.lo:.1f}, {gap.hi:.1f}])" if second is not None else "")
+            text = (f"House rules, played by {who}: '{lead['variant']}' changes a round's length most, by {{value}} "
+                    f"turns per round (all players) against the published rules{tail}")
+        else:
+            text = (f"House rules, played by {who}: no rule clearly changes a round's length most; the largest "
+                    f"change, '{lead['variant']}', is {{value}} turns per round (all players), not separated from "
+                    f"'{second['variant'] if second else ''}'")
+        out.append(Finding(f"house_rules_turns_{arm}" if arm != "mix" else "house_rules_turns", text,
+                           lead["changes"]["turns"], "signed", "games"))
+    rows = arms["mix"]
+    lead, second, _, clear = _separated(data["mix"], rows, "skill_gap")
+    if lead is not None:
+        if clear:
+            text = (f"'{lead['variant']}' changes the skill gap (win share of the strongest minus the weakest "
+                    f"heuristic at the table, the preset mix) by {{value}} (percentage points; clear after Holm's "
+                    f"correction over the variants)")
+        else:
+            text = (f"No house rule clearly changes the skill gap (win share of the strongest minus the weakest "
+                    f"heuristic, the preset mix) after Holm's correction over the variants; the largest change, "
+                    f"'{lead['variant']}', is {{value}} (percentage points)")
+        out.append(Finding("house_rules_skill", text, lead["changes"]["skill_gap"], "dpct", "games"))
     return out
+
+
+def not_exercised(arms) -> dict[str, list[str]]:
+    """The variants each set of players never exercised."""
+    return {arm: [r["variant"] for r in rows[1:] if not r["exercised"]] for arm, rows in arms.items()}

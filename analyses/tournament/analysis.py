@@ -7,10 +7,18 @@ import numpy as np
 import pandas as pd
 
 from ..framework.design import PRESET_NAMES
-from ..framework.estimates import Estimate, estimates_frame, holm
+from ..framework.estimates import Estimate, estimates_frame, holm, stratified_mean
 from ..framework.study import Finding, Precision, StudyResult
 from . import figures as figs
 from .design import HEADLINE_PLAYERS, PLAYERS, is_slow
+
+
+# the precision the design is sized for (95% half-widths): a win share to within a percentage point,
+# a head-to-head gap and a seat's edge to within about half a point a game, small against the gaps
+# between presets (5 to 20 percentage points, several points a game) that the standings are read for
+TARGET_WIN = 0.01
+TARGET_H2H = 0.5
+TARGET_SEAT = 0.3
 
 
 def analyse(ctx, tables, data) -> StudyResult:
@@ -19,7 +27,7 @@ def analyse(ctx, tables, data) -> StudyResult:
     slow = _slow(data[data["lineup"].isin(slow_lineups)], tables)
     data = data[~data["lineup"].isin(slow_lineups)]
     tables = [t for t in tables if not is_slow(t)]
-    standings, h2h, seats = [], [], []
+    standings, h2h, seats, lengths, beats = [], [], [], [], {}
     for p in PLAYERS:
         block = _Block.of(data[data["players"] == p], p, names)
         if block is None:
@@ -27,24 +35,38 @@ def analyse(ctx, tables, data) -> StudyResult:
         standings += _standings(block)
         h2h += _head_to_head(block)
         seats += _seats(block, ctx.rules.rotate_start)
+        length = _round_length(block)
+        if length is not None:
+            lengths.append(length)
+        if p == HEADLINE_PLAYERS:
+            top = [r for r in standings if r["players"] == p][:2]
+            if len(top) == 2:
+                est = _beats(block, names.index(top[0]["strategy"]), names.index(top[1]["strategy"]))
+                if est is not None:
+                    beats = {"a": top[0]["strategy"], "b": top[1]["strategy"], "players": p, "share": est}
     # families of tests: every seat against the table average; every head-to-head pair
     for family, key in ((seats, "dev"), (h2h, "diff")):
         for r, keep in zip(family, holm([r[key] for r in family])):
             r["holm"] = keep
     frames = {"standings": estimates_frame(standings), "head_to_head": estimates_frame(h2h), "seats": estimates_frame(seats)}
-    findings = _findings(standings, h2h, seats) + _slow_findings(slow)
+    findings = _findings(standings, h2h, seats, beats, lengths) + _slow_findings(slow)
     precision = [
         Precision("mean game score of a preset", max(r["score"].half_width for r in standings), "points"),
-        Precision("win share of a preset", max(r["win"].half_width for r in standings), "pct"),
-        Precision("head-to-head difference", max(r["diff"].half_width for r in h2h), "points"),
-        Precision("seat advantage", max(r["dev"].half_width for r in seats), "points"),
+        Precision("win share of a preset", max(r["win"].half_width for r in standings), "pct", TARGET_WIN),
+        Precision("head-to-head difference", max(r["diff"].half_width for r in h2h), "points", TARGET_H2H),
+        Precision("seat advantage (stratified by game mod table size)", max(r["dev"].half_width for r in seats),
+                  "points", TARGET_SEAT),
     ]
     lineups = {p: [t.seats for t in tables if t.players == p] for p in PLAYERS}
     figures = [figs.standings_figure(standings, PLAYERS, names), figs.head_to_head_figure(h2h, PLAYERS, names),
                figs.seats_figure(seats, PLAYERS)]
     return StudyResult(
         findings=findings, figures=figures, frames=frames, precision=precision,
-        summary={**_summary(standings, h2h, seats), **_slow_summary(slow)},
+        summary={**_summary(standings, h2h, seats), **_slow_summary(slow),
+                 "round_length": {str(r["players"]): {"own_turns": r["own"].to_json(), "all_turns": r["all"].to_json()}
+                                  for r in lengths},
+                 **({"skill_vs_luck": {"a": beats["a"], "b": beats["b"], "players": beats["players"],
+                                       "a_ahead_share": beats["share"].to_json()}} if beats else {})},
         context={"slow": slow, "standings": standings, "h2h_rows": _h2h_rows(h2h), "h2h_count": len(h2h), "seats": seats,
                  "players": [p for p in PLAYERS if lineups[p]], "lineups": lineups, "presets": names,
                  "games": tables[0].games if tables else 0},
@@ -59,8 +81,10 @@ class _Block:
     array is seat ``s`` of lineup ``l`` on deal ``g``.
     """
 
-    def __init__(self, players, score, win, code, names):
+    def __init__(self, players, score, win, code, names, game=None, turns=None):
         self.players = players
+        self.game = game              # int (G,) the deals' game numbers (rotation fixes who sits where by game % P)
+        self.turns = turns            # float64 (L, G, P) a seat's own turns per round, or None
         self.names = names            # the strategy names ``code`` indexes
         self.score = score            # float64 (L, G, P) game scores
         self.win = win                # float64 (L, G, P) win credit
@@ -76,8 +100,10 @@ class _Block:
         game = rows["game"].to_numpy().reshape(shape)
         if not ((game == game[:1, :, :1]).all() and (rows["seat"].to_numpy().reshape(shape) == np.arange(players)).all()):
             raise ValueError("tournament rows must be ordered by lineup, game and seat, every lineup on the same games")
+        turns = rows["turns"].to_numpy(np.float64).reshape(shape) if "turns" in rows else None
         return cls(players, rows["score"].to_numpy(np.float64).reshape(shape),
-                   rows["win"].to_numpy(np.float64).reshape(shape), rows["strategy"].cat.codes.to_numpy().reshape(shape), tuple(names))
+                   rows["win"].to_numpy(np.float64).reshape(shape), rows["strategy"].cat.codes.to_numpy().reshape(shape),
+                   tuple(names), game[0, :, 0], turns)
 
     def per_deal(self, values: np.ndarray, by_lineup: bool = False) -> np.ndarray:
         """Mean of ``values`` per deal and strategy: float (G, S), or (L, G, S) per lineup; nan if absent."""
@@ -128,15 +154,49 @@ def _head_to_head(b: _Block) -> list[dict]:
 
 
 def _seats(b: _Block, rotate_start: bool) -> list[dict]:
-    """Per seat: score minus the table mean, and win share, each averaged per deal over lineups."""
+    """Per seat: score minus the table mean, and win share, each averaged per deal over lineups.
+
+    Seats rotate one place per game and every lineup lists its strategies in one order, so which
+    strategy sits in a seat is fixed by the game number mod ``P``: the intervals are stratified by
+    it (:func:`stratified_mean`), which removes the lineup's share of the variance that a plain
+    mean's interval would count (about 3.4 times too wide at 3 to 5 players otherwise).
+    """
     dev = (b.score - b.score.mean(axis=2, keepdims=True)).mean(axis=0)   # (G, P)
     wins = b.win.mean(axis=0)
+    strata = np.asarray(b.game if b.game is not None else np.arange(b.deals)) % b.players
     rows = []
     for s in range(b.players):
         starts = [r + 1 for r in range(3) if (r if rotate_start else 0) % b.players == s]
-        rows.append({"players": b.players, "seat": s, "starts": starts, "dev": Estimate.of_mean(dev[:, s]),
-                     "win": Estimate.of_mean(wins[:, s])})
+        rows.append({"players": b.players, "seat": s, "starts": starts, "dev": stratified_mean(dev[:, s], strata),
+                     "win": stratified_mean(wins[:, s], strata),
+                     "dev_unstratified": Estimate.of_mean(dev[:, s])})
     return rows
+
+
+def _round_length(b: _Block) -> dict | None:
+    """Turns per round at this table size: a seat's own turns and all players' together, per deal over
+    every lineup (the tournament's entrants, so conditional on that mix)."""
+    if b.turns is None:
+        return None
+    per_deal = b.turns.mean(axis=(0, 2))
+    return {"players": b.players, "own": Estimate.of_mean(per_deal), "all": Estimate.of_mean(per_deal * b.players)}
+
+
+def _beats(b: _Block, a: int, c: int) -> Estimate | None:
+    """How often ``a`` finishes a game ahead of ``c`` at a table seating both (a tie counts a half),
+    per deal over those tables: skill against luck (0.5 is a coin toss)."""
+    means = []
+    for lineup in range(b.lineups):
+        codes = b.code[lineup]
+        sa, sc = codes == a, codes == c
+        if not (sa.any() and sc.any()):
+            continue
+        xa = (b.score[lineup] * sa).sum(axis=1) / sa.sum(axis=1)
+        xc = (b.score[lineup] * sc).sum(axis=1) / sc.sum(axis=1)
+        means.append((xa < xc) + 0.5 * (xa == xc))
+    if not means:
+        return None
+    return Estimate.of_mean(np.mean(means, axis=0))
 
 
 def _slow(rows: pd.DataFrame, tables) -> list[dict]:
@@ -184,7 +244,7 @@ def _h2h_rows(h2h: list[dict]) -> list[dict]:
     return [{"a": a, "b": b, "by_players": cells} for (a, b), cells in pairs.items()]
 
 
-def _findings(standings, h2h, seats) -> list[Finding]:
+def _findings(standings, h2h, seats, beats=None, lengths=()) -> list[Finding]:
     p = HEADLINE_PLAYERS
     table = [r for r in standings if r["players"] == p]
     if not table:
@@ -205,10 +265,12 @@ def _findings(standings, h2h, seats) -> list[Finding]:
         seat_sentence = (f"No seat has a clear edge at {p} players after Holm's correction over the {tests} seats "
                          f"tested: the best-looking one, seat {best_seat['seat']} (numbered from 0), scores {{value}} "
                          f"points per game against the table average")
-    return [
+    out = [
         Finding("tournament.best_win_share",
-                f"With {p} players, {top_win['strategy']} is the strongest full-design (heuristic) entrant "
-                f"(of {', '.join(r['strategy'] for r in table)}): it wins {{value}} of the games",
+                f"Skill: with {p} players, {top_win['strategy']} wins {{value}} of its games against the other heuristic "
+                f"entrants ({', '.join(r['strategy'] for r in table if r is not top_win)}), against "
+                f"{100 / p:.0f}% for an even share; it is the strongest of them, not of all players (the strength "
+                f"ladder places the learned and Monte Carlo players on one scale with it)",
                 top_win["win"], "pct", "deals"),
         Finding("tournament.head_to_head",
                 f"On the same deals, {best['strategy']}'s game score minus {second['strategy']}'s (the runner-up) "
@@ -216,6 +278,18 @@ def _findings(standings, h2h, seats) -> list[Finding]:
                 diff, "signed", "deals"),
         Finding("tournament.seat_advantage", seat_sentence, best_seat["dev"], "signed", "deals"),
     ]
+    if beats:
+        out.insert(1, Finding("tournament.skill_vs_luck",
+                              f"Luck: at a {beats['players']}-player table seating both, {beats['a']} ends a game "
+                              f"ahead of {beats['b']} (the runner-up) {{value}} of the time (a tie counts a half; "
+                              f"50% would be pure luck)", beats["share"], "pct", "deals"))
+    length = next((r for r in lengths if r["players"] == p), None)
+    if length is not None:
+        others = ", ".join(f"{r['all'].mean:.0f} at {r['players']}" for r in lengths if r["players"] != p)
+        out.append(Finding("tournament.round_length",
+                           f"Round length: a round takes {{value}} turns of all players together at {p} players "
+                           f"({others}; the tournament's entrants)", length["all"], "score", "deals"))
+    return out
 
 
 def _summary(standings, h2h, seats) -> dict:

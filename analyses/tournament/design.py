@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from gnoming_sim.game.fields import F_TURNS
 from gnoming_sim.kernel.policy import registry
 
 from ..framework.design import EXPERT, PRESET_NAMES, TABLE_NAMES, balanced_lineups, cell_first_game
@@ -19,9 +20,9 @@ from ..framework.study import Table
 PLAYERS = (3, 4, 5, 7)
 HEADLINE_PLAYERS = 4
 # entrants too slow for the full design (the Monte Carlo player): one seat among ``expert``s at
-# every table size, seats rotated, on deals of their own, 1/SLOW_SHARE of a lineup's games
+# the headline table size, seats rotated, on deals of their own, 1/SLOW_SHARE of a lineup's games
 SLOW = ("mc",)
-SLOW_SHARE = 60
+SLOW_SHARE = 10
 SLOW_MIN_GAMES = 12
 
 
@@ -42,7 +43,7 @@ def tables(games: int, extra: tuple[str, ...] = ()) -> list[Table]:
            for p in PLAYERS for lineup in balanced_lineups(names, p)]
     n_slow = max(games // SLOW_SHARE, SLOW_MIN_GAMES)
     for name in slow:
-        for p in PLAYERS:
+        for p in (HEADLINE_PLAYERS,):   # the headline size only: at 7 players a Monte Carlo game costs minutes of a second
             lineup = (name,) + (EXPERT,) * (p - 1)
             out.append(Table(p, lineup, n_slow, first_game=cell_first_game("tournament", name, p), pool=pool,
                              label=f"{p} players: {', '.join(lineup)} (slow entrant)"))
@@ -60,7 +61,7 @@ def is_slow(table: Table) -> bool:
 
 
 def tidy(index, table, result) -> pd.DataFrame:
-    """One row per (game, seat): lineup index, strategy, game score and win credit."""
+    """One row per (game, seat): lineup index, strategy, game score, win credit and turns per round."""
     games, players = result.totals.shape
     names = np.asarray(result.strategy_names)[result.seat_strategy].ravel()
     return pd.DataFrame({
@@ -71,4 +72,6 @@ def tidy(index, table, result) -> pd.DataFrame:
         "strategy": pd.Categorical(names, categories=table.pool or PRESET_NAMES),
         "score": result.totals.ravel().astype(np.int16),
         "win": result.win_credit.ravel().astype(np.float64),
+        # a seat's own turns per round (the mean over the game's rounds)
+        "turns": result.round_stats[:, :, :, F_TURNS].mean(axis=1).ravel().astype(np.float32),
     })
