@@ -8,7 +8,9 @@ import pandas as pd
 from ..framework.estimates import Estimate
 from ..framework.study import Finding, Precision, StudyResult
 from . import figures as figs
-from .design import HEADLINE_PLAYERS
+from gnoming_sim.experiments.ladder import mc_cost
+
+from .design import HEADLINE_PLAYERS, TARGET_RATING
 
 MEASURES = ("rating", "margin", "order")
 
@@ -23,14 +25,19 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
     frames = {"ratings": pd.DataFrame([_flat(s["players"], r) for s in sizes for r in s["rows"]]),
               "measures": pd.DataFrame([{"players": s["players"], "measure": name, **_cols(s[name])}
                                         for s in sizes for name in ("head_to_head", "skill_share")])}
+    best = strongest_fast(sizes)
+    fast = [r["rating"].half_width for s in sizes for r in s["rows"]
+            if r["rating"].finite and r["strategy"] == best.get(s["players"])]
     precision = [
+        Precision("rating of the strongest fast player against expert", max(fast) if fast else math.nan, "elo",
+                  TARGET_RATING),
         Precision("rating of a strategy", max(r["rating"].half_width for s in sizes for r in s["rows"]
                                               if r["rating"].finite), "elo"),
         Precision("margin against expert", max(r["margin"].half_width for s in sizes for r in s["rows"]
                                                if r["margin"].finite), "points"),
         Precision("Order", max(r["order"].half_width for s in sizes for r in s["rows"] if r["order"].finite), "points"),
     ]
-    summary = {"pool": data["pool"], "bootstrap": data["bootstrap"], "anchor": sizes[0]["anchor"] if sizes else None,
+    summary = {"pool": data["pool"], "strongest_fast": {str(k): v for k, v in strongest_fast(sizes).items()}, "bootstrap": data["bootstrap"], "anchor": sizes[0]["anchor"] if sizes else None,
                "scale": "Bradley-Terry on the Elo scale (400 points = odds of 10 to 1 in a pairwise result)",
                "margin_sign": "game score minus the expert seats' per game: negative is better",
                "by_players": {str(s["players"]): {
@@ -72,6 +79,17 @@ def _flat(players: int, r: dict) -> dict:
     return out
 
 
+def _fast(name: str) -> bool:
+    return mc_cost(name) == 0.0
+
+
+def strongest_fast(sizes) -> dict[int, str]:
+    """Per table size, the top-rated player that is not a Monte Carlo player (the other studies' strong player
+    should be it)."""
+    return {s["players"]: max((r for r in s["rows"] if _fast(r["strategy"])), key=lambda r: r["rating"].mean)["strategy"]
+            for s in sizes if any(_fast(r["strategy"]) for r in s["rows"])}
+
+
 def _findings(sizes) -> list[Finding]:
     head = next((s for s in sizes if s["players"] == HEADLINE_PLAYERS), sizes[0] if sizes else None)
     if head is None:
@@ -84,6 +102,7 @@ def _findings(sizes) -> list[Finding]:
                    f"against {anchor} (Bradley-Terry on shared deals; {top['strategy']} is "
                    f"{'the top of the pool' if above else 'the best after ' + anchor})",
                    top["rating"], "elo", "deals"),
+           *_fast_findings(head, anchor),
            Finding("ladder.head_to_head",
                    f"At {p} players the higher-rated of two strategies of the ladder's pool wins {{value}} of "
                    f"their pairwise results (the mean over its {head['pairs']} pairs)",
@@ -93,3 +112,18 @@ def _findings(sizes) -> list[Finding]:
                    f"players, in the ladder's lineups (the rest is the deal and the other players)",
                    head["skill_share"], "pct", "deals")]
     return [f for f in out if f.estimate.finite and not math.isnan(f.estimate.mean)]
+
+
+def _fast_findings(head, anchor) -> list[Finding]:
+    """The strongest fast player (the studies' strong rung) against expert, when the pool's top is a Monte Carlo one."""
+    fast = [r for r in head["rows"] if _fast(r["strategy"]) and r["strategy"] != anchor]
+    if not fast:
+        return []
+    best = max(fast, key=lambda r: r["rating"].mean)
+    top = max(head["rows"], key=lambda r: r["rating"].mean)
+    if _fast(top["strategy"]) or best["rating"].mean <= 0:   # the top finding already names it
+        return []
+    return [Finding("ladder.strongest_fast",
+                    f"The strongest fast player (no Monte Carlo search) at {head['players']} players is "
+                    f"{best['strategy']}, rated {{value}} Elo points against {anchor}; the answers are read under it",
+                    best["rating"], "elo", "deals")]

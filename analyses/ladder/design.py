@@ -9,6 +9,13 @@ from ..framework.study import Table
 
 PLAYERS = (2, 4, 6)
 HEADLINE_PLAYERS = 4
+# the Monte Carlo players (mcN) sit at the headline table size only: one of their games costs as much
+# as thousands of a fast player's, and at 2 and 6 players the fast players' order is what the other
+# studies need
+SLOW_AT = (HEADLINE_PLAYERS,)
+# the precision a fast player's rating is sized for (95% half-width, Elo): the rungs the studies read
+# their answers along (the preset mix, expert, learned) are 100+ Elo apart
+TARGET_RATING = 10.0
 BOOTSTRAP = 1000
 # --quick, a preview: a Monte Carlo table plays at least 2 deals (the full report: MIN_SLOW_DEALS),
 # and the bootstrap draws 200 replicates
@@ -29,9 +36,19 @@ def pool(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     return ladder.DEFAULT_POOL + tuple(n for n in extra if n not in ladder.DEFAULT_POOL)
 
 
+def pools(names: tuple[str, ...]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
+    """(table sizes, pool) to play: the whole pool at :data:`SLOW_AT`, the fast players elsewhere."""
+    fast = tuple(n for n in names if ladder.mc_cost(n) == 0.0)
+    rest = tuple(p for p in PLAYERS if p not in SLOW_AT)
+    out = [(tuple(p for p in PLAYERS if p in SLOW_AT), names)]
+    if rest:
+        out.append((rest, fast))
+    return [(players, pool) for players, pool in out if players]
+
+
 def tables(games: int, seed: int, extra: tuple[str, ...] = (), quick: bool = False) -> list[Table]:
     """Every table the ladder plays: its seats at rotation 0 and its games (deals x players)."""
     names = pool(extra)
     return [Table(p, t.seats, t.deals * p, first_game=ladder.first_game(p), pool=names,
                   label=f"{p} players, {t.kind}: {', '.join(t.seats)}")
-            for p in PLAYERS for t in ladder.design(names, p, games, seed, min_slow(quick))]
+            for players, sub in pools(names) for p in players for t in ladder.design(sub, p, games, seed, min_slow(quick))]

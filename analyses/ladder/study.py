@@ -13,8 +13,9 @@ class StrengthLadder(Study):
     title = "Strength ladder"
     template = "ladder/template.html"
     # deals per table without a Monte Carlo seat (played once per rotation); a table with one plays
-    # fewer by its cost (experiments.ladder.deals_for), at least MIN_SLOW_DEALS
-    default_games = 1000
+    # fewer by its cost (experiments.ladder.deals_for), at least MIN_SLOW_DEALS.  600 puts a fast
+    # player's rating to about +-6 Elo (design.TARGET_RATING)
+    default_games = 600
     quick_games = 60
 
     def design(self, ctx) -> list[Table]:
@@ -22,9 +23,19 @@ class StrengthLadder(Study):
 
     def play(self, ctx, seed, tables, advance):
         names = tables[0].pool if tables else design.pool(ctx.strategies)
-        return ladder.run(names, design.PLAYERS, ctx.cell_games(self), seed, ctx.rules, ctx.deck, ctx.threads,
-                          design.bootstrap(ctx.quick), progress=lambda games, units: advance(games),
-                          min_slow=design.min_slow(ctx.quick)).to_dict()
+        out = None
+        for players, pool in design.pools(names):
+            part = ladder.run(pool, players, ctx.cell_games(self), seed, ctx.rules, ctx.deck, ctx.threads,
+                              design.bootstrap(ctx.quick), progress=lambda games, units: advance(games),
+                              min_slow=design.min_slow(ctx.quick)).to_dict()
+            if out is None:
+                out = part
+            else:
+                out["tables"] += part["tables"]
+                out["wall_s"] += part["wall_s"]
+        out["tables"].sort(key=lambda size: size["players"])
+        out["players"] = sorted(size["players"] for size in out["tables"])
+        return out
 
     def analyse(self, ctx, tables, data) -> StudyResult:
         return analysis.analyse(ctx, tables, data)

@@ -71,3 +71,23 @@ def test_the_quick_section_is_written(tmp_path):
     assert on_disk["ladder"]["by_players"].keys() == {"2", "4", "6"}
     assert set(on_disk["ladder"]["by_players"]["4"]["strategies"]) == set(ladder.DEFAULT_POOL)
     assert any(f["key"] == "ladder.top_rating" for f in summary["findings"])
+
+
+def test_the_strongest_fast_player_is_named_when_a_monte_carlo_player_tops_the_pool():
+    data = ladder.run(("random", "expert", "learned", "mc4"), players=(2,), games=40, seed=4, threads=1,
+                      bootstrap=100).to_dict()
+    # make the Monte Carlo player the top of the pool whatever 40 deals say, to test the naming alone
+    for r in data["tables"][0]["strategies"]:
+        if r["strategy"] == "mc4":
+            r["rating"] = {"mean": 900.0, "ci95": [800.0, 1000.0], "n": 40}
+    result = analysis.analyse(Context(), [], data)
+    assert analysis.strongest_fast(analysis_sizes(data)) == {2: "learned"}
+    keys = [f.key for f in result.findings]
+    assert keys[:2] == ["ladder.top_rating", "ladder.strongest_fast"]
+    assert result.summary["strongest_fast"] == {"2": "learned"}
+    # the split design: Monte Carlo players at the headline size only
+    assert [pl for pl, pool in design.pools(ladder.DEFAULT_POOL) if "mc16" in pool] == [design.SLOW_AT]
+
+
+def analysis_sizes(data):
+    return [analysis._size(s) for s in data["tables"]]
