@@ -16,114 +16,41 @@ START = "<!-- headlines:start: generated from reports/summary.json by `python -m
 END = "<!-- headlines:end -->"
 MINUS = "\u2212"
 
-CONVENTION = ("Every difference is treatment minus control on the same deals: a change in score, where "
-              "negative is better (the lowest score wins), or a change in the chance of winning, where "
-              "positive is better. Every interval is a 95% interval over independent units (deals or games, "
-              "never seats), and n counts those units.")
-
-
 def _minutes(seconds: float) -> str:
     m, s = divmod(int(round(seconds)), 60)
     return f"{m} min {s:02d} s"
 
 
-def _rule_cell(rule: dict | None) -> str:
-    if rule is None:
-        return "no crossing"
-    e = rule["even_bet"]
-    lo, hi = e["ci95"]
-    text = f"{e['mean']:.1f} [{lo:.1f}, {hi:.1f}]"
-    head = f"at most {rule['at_most']}" if rule["clear"] else "no clear rule"
-    cut = " (cut at the observed values)" if rule.get("open") else ""
-    return f"{head}; even bet {text}{cut}".replace("-", MINUS)
+WORD_BUDGET = 400   # the README's headline block, at most (issue 23: answers first, not a wall)
 
 
-def _rules_table(summary: dict) -> list[str]:
-    rules = summary.get("early_finish", {}).get("rules_by_preset", {})
-    if not rules:
-        return []
-    sizes = sorted({int(k.split(".")[0]) for k in rules})
-    presets = list(dict.fromkeys(k.split(".", 1)[1] for k in rules))
-    lines = ["Finishing score rules per preset (the round score before the bonus at which the \u22125 is at "
-             "least an even bet; each conditional on that preset's own choice to finish, so not advice to "
-             "finish; \"no clear rule\" where P(bonus) at the rule and one above it straddle 50%):", "",
-             "| preset | " + " | ".join(f"{p} players" for p in sizes) + " |",
-             "|---|" + "---|" * len(sizes)]
-    for name in presets:
-        cells = [_rule_cell(rules[f"{p}.{name}"]["score_rule"]) if f"{p}.{name}" in rules else "too few finishes"
-                 for p in sizes]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return lines
-
-
-def _signed_interval(e: dict, digits: int, scale: float = 1.0, unit: str = "") -> str:
-    m, (lo, hi) = scale * e["mean"], e["ci95"]
-    return f"{m:+.{digits}f}{unit} [{scale * lo:+.{digits}f}, {scale * hi:+.{digits}f}]".replace("-", MINUS)
-
-
-def _gap_label(label: str) -> str:
-    return label.replace("<=", "\u2264 ").replace(">=", "\u2265 ").replace("..", " to ").replace("-", MINUS)
-
-
-def _finish_play_on(summary: dict) -> list[str]:
-    """The finish-or-play-on advice and tables (nothing when the summary has no such study)."""
-    study = summary.get("finish_play_on")
-    if not study or not study.get("rules"):
-        return []
-    rules = study["rules"]
-    sizes = sorted(rules, key=int)
-    win = "; ".join(f"at {p} players, {rules[p]['win']['text']}" for p in sizes)
-    points = "; ".join(f"at {p} players, {rules[p]['points']['text']}" for p in sizes)
-    lines = [f"**When to finish** (the finish-or-play-on study: {study['decisions']:,} finishing chances, one drawn "
-             f"per self-play game of the presets, each rolled out with every seat playing {study['base_policy']} "
-             f"afterwards, {study['rollouts_per_batch']:,} rollouts per batch and criterion; conditional on "
-             f"{study['conditioning']}; \"no clear rule\" where an interval straddles 0). To win the game: {win}. "
-             f"For the round score alone, which ignores what a finish does to the rivals: {points}.", "",
-             "| players | gap to the best visible rival | finish \u2212 best play-on: chance of winning (percentage "
-             "points; positive: finish) | the same in round score (points; negative: finish) | n decisions |",
-             "|---|---|---|---|---|"]
-    for p in sizes:
-        for b, c in study["boundary"]["gap"].get(p, {}).items():
-            w = _signed_interval(c["win_difference"], 1, 100) if "win_difference" in c else "\u2013"
-            lines.append(f"| {p} | {_gap_label(b)} | {w} | {_signed_interval(c['finish_minus_play_on'], 1)} | "
-                         f"{c['finish_minus_play_on']['n']:,} |")
-    regret = study.get("regret", {})
-    presets = [k for k in regret if "." not in k]
-    if presets:
-        lines += ["", "Regret of each preset's own choice at its finishing chances against the rollout choice, per "
-                  "player-round (round score in points; chance of winning the game in percentage points; positive "
-                  "is a loss; 95% interval over games; n = games / decisions):",
-                  "", "| preset | " + " | ".join(f"{p} players" for p in sizes) + " | all sizes |",
-                  "|---|" + "---|" * (len(sizes) + 1)]
-        for name in presets:
-            cells = []
-            for key in [f"{name}.{p}" for p in sizes] + [name]:
-                r = regret.get(key)
-                if r is None:
-                    cells.append("too few games")
-                    continue
-                text = f"{_signed_interval(r['per_round'], 2)} points"
-                if r.get("per_round_win"):
-                    text += f"; {_signed_interval(r['per_round_win'], 2, 100)} pp"
-                cells.append(f"{text} (n = {r['games']:,} / {r['decisions']:,})")
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return lines
+def words(text: str) -> int:
+    """Words as a reader counts them: whitespace-separated runs holding a letter or a digit."""
+    return sum(1 for w in text.split() if any(c.isalnum() for c in w))
 
 
 def headline_markdown(summary: dict) -> str:
-    """The headline block (markers excluded) for ``summary``."""
+    """The headline block (markers excluded) for ``summary``: the report's answers, then as many of the
+    designers' balance figures as fit in :data:`WORD_BUDGET` words, then where the rest is."""
     games = sum(s["games"] for s in summary["studies"].values())
-    lines = [f"**Headline findings** of the committed report (`{summary['command'] or 'gnoming-sim report'}`; "
-             f"master seed {summary['seed']}; {len(summary['studies'])} studies, {games:,} games, "
-             f"{_minutes(summary['wall_s'])} on the machine that made it). {CONVENTION}", ""]
-    lines += [f"- {f['display']}" for f in summary["findings"]]
-    table = _rules_table(summary)
-    if table:
-        lines += [""] + table
-    finish = _finish_play_on(summary)
-    if finish:
-        lines += [""] + finish
-    return "\n".join(lines)
+    lines = [f"**Answers** of the committed report (`{summary['command'] or 'gnoming-sim report'}`; master seed "
+             f"{summary['seed']}; {len(summary['studies'])} studies, {games:,} games, {_minutes(summary['wall_s'])} on "
+             f"2 cores). Each is one figure, its 95% interval over independent units (n counts them) and the players "
+             f"it was measured under (the preset mix, `expert`, `learned`: see the strength ladder).", ""]
+    lines += [f"{k}. {a['display']}" for k, a in enumerate(summary.get("answers", []), 1)]
+    tail = ["", "Designers' balance figures, house rules under strong play, the finish boundary per table size and "
+            "every study's details and precision are in [reports/index.html](reports/index.html)."]
+    by_key = {f["key"]: f for f in summary["findings"]}
+    designer = [by_key[k] for k in summary.get("designer_findings", []) if k in by_key]
+    balance = []
+    for f in designer:
+        trial = lines + ["", "**For designers:**"] + balance + [f"- {f['display']}"] + tail
+        if words("\n".join(trial)) > WORD_BUDGET:
+            continue
+        balance.append(f"- {f['display']}")
+    if balance:
+        lines += ["", "**For designers:**"] + balance
+    return "\n".join(lines + tail)
 
 
 def replace_block(text: str, block: str) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gnoming_sim.analyses.headlines import END, START, headline_markdown, replace_block
+from gnoming_sim.analyses.headlines import END, START, WORD_BUDGET, headline_markdown, replace_block, words
 
 ROOT = Path(__file__).resolve().parents[2]
 SUMMARY = ROOT / "reports" / "summary.json"
@@ -27,8 +27,28 @@ def test_the_block_states_the_summary_numbers():
     block = headline_markdown(summary)
     games = sum(s["games"] for s in summary["studies"].values())
     assert f"{games:,} games" in block
-    for finding in summary["findings"]:
-        assert finding["display"] in block
+    assert 1 <= len(summary["answers"]) <= 8
+    for answer in summary["answers"]:
+        assert answer["display"] in block
+        assert "holds under" in answer["display"] and "95% interval" in answer["display"]
+
+
+def test_the_block_keeps_to_its_word_budget():
+    summary = json.loads(SUMMARY.read_text(encoding="utf-8"))
+    assert words(headline_markdown(summary)) <= WORD_BUDGET
+
+
+def test_a_long_summary_is_cut_to_the_budget_by_leaving_out_designer_figures():
+    answer = {"display": "A mulligan is worth +1.2 pp of winning (95% interval [+0.9, +1.5]; n = 1,000 deals; "
+                         "holds under the preset mix, expert and learned)"}
+    long = {"display": " ".join(["word"] * 60), "key": "x"}
+    summary = {"command": "gnoming-sim report", "seed": 0, "wall_s": 500, "studies": {"a": {"games": 10}},
+               "answers": [answer] * 8, "findings": [dict(long, key=f"k{i}") for i in range(6)],
+               "designer_findings": [f"k{i}" for i in range(6)]}
+    block = headline_markdown(summary)
+    assert words(block) <= WORD_BUDGET
+    assert block.count(answer["display"]) == 8
+    assert 0 < block.count("word word") < 6 * 59   # some designer lines fit, not all
 
 
 def test_replace_block_keeps_the_rest_and_needs_the_markers():

@@ -119,11 +119,19 @@ def test_figures_are_embedded_and_saved_beside(report, page):
         assert name in files
 
 
-def test_headlines_open_the_report_with_numbers(page, summary):
+def test_answers_open_the_report_then_the_designers_figures(page, summary):
+    html_order = list(page.sections)
+    assert html_order.index("answers") < html_order.index("balance") < html_order.index("headlines") \
+        < html_order.index("tournament")
+    answers = page.sections["answers"]
+    assert 1 <= len(summary["answers"]) <= 8
+    assert answers.count("95% interval") == len(summary["answers"]) == answers.count("holds under")
+    designer = set(summary["designer_findings"])
+    assert page.sections["balance"].count("95% interval") == len(designer)
     head = page.sections["headlines"]
     assert len(summary["findings"]) >= 4
-    assert head.count("95% interval") == len(summary["findings"])
-    assert head.count("n = ") == len(summary["findings"])
+    assert head.count("95% interval") == len(summary["findings"]) - len(designer)
+    assert head.count("n = ") == len(summary["findings"]) - len(designer)
     keys = {f["key"] for f in summary["findings"]}
     assert {"early_finish.bonus_probability", "tournament.head_to_head"} <= keys
     for key in ("score_change_per_round", "paired_se", "unpaired_se"):
