@@ -204,3 +204,25 @@ def test_report_rejects_an_out_that_is_a_file(tmp_path):
     target.write_text("x")
     result = CliRunner().invoke(cli, ["report", "--out", str(target)])
     assert result.exit_code == 2 and "--out" in result.stderr
+
+
+def test_the_three_answers_are_estimands_along_the_ladder(summary):
+    """summary.json holds, for mulligan, hazard and finishing, the win-chance and margin estimands under
+    the preset mix, expert and learned, with the paired differences between rungs (issue 23)."""
+    estimands = summary["estimands"]
+    for question in ("mulligan", "hazard", "finishing"):
+        for measure in ("win_chance", "margin"):
+            e = estimands[question][measure]
+            assert e["definition"] and e["unit"], (question, measure)
+            assert set(e["players"]) == {"mix", "expert", "learned"}, (question, measure)
+            assert set(e["differences"]) == {"expert-mix", "learned-mix", "learned-expert"}, (question, measure)
+            for part in (*e["players"].values(), *e["differences"].values()):
+                lo, hi = part["ci95"]
+                assert part["n"] > 0 and lo <= part["mean"] <= hi, (question, measure, part)
+
+
+def test_every_advice_bearing_precision_states_its_target(summary):
+    targets = [t for s in summary["studies"].values() for t in s.get("targets", {}).values()]
+    assert len(targets) >= 6
+    for t in targets:
+        assert t["target"] > 0 and isinstance(t["met"], bool)
