@@ -7,11 +7,11 @@ Design, at 2 to 7 players, seats rotated:
 * ``drawn`` (paired deals, the four heuristic presets in the cyclic lineups): in game
   ``g`` round ``g % 3`` is edited.  Its other hazards are moved to the bottom of the draw
   pile in every arm, so one hazard is in play; arm *hazard* puts it at a depth of the draw
-  pile drawn uniformly from 0 to :data:`DEPTH` ``[players] - 1`` cards (the deepest card the
-  round reaches in 99% of rounds, at every rung, in a pilot; capped by the pile), where the
+  pile drawn uniformly from 0 to :data:`DEPTH` ``[players] - 1`` cards (below the deepest card
+  any rung's blind draw reached in a pilot; capped by the pile), where the
   player whose blind draw reaches it gets it.  A shuffled hazard lies at every depth alike, so
   the draws this gives come at the depths, and hence the times, hazards are drawn in natural
-  games, up to the 1% of rounds that draw deeper;
+  games, up to the rare rounds that draw deeper;
   arm *ordinary* swaps it for the deepest ordinary card; arm *no-flips* is arm *hazard*
   with every player declining the flips a discarded hazard offers.  The trace of arm
   *hazard* tells who drew it, when, and whether they kept it.  Hazard against ordinary
@@ -82,13 +82,13 @@ DRAWN_STRONG = {player: strong_arm(DRAWN, player) for player in STRONG_LADDER}
 DRAWN_ARMS = ("hazard", "ordinary", "no-flips")
 DENY_LEVELS = (0.0, 1.5, 3.0, 6.0)     # 1.5: the cautious preset
 DENY_BASE = "cautious"
-# the hazard lies 0 .. DEPTH[players] - 1 cards deep in the draw pile: the 99th percentile of a round's turns
-# (every draw, blind or from a pile) at that table size, the largest over the preset mix, expert and learned
-# (pilot, 1,000 to 4,000 games each): deeper cards come into play in under 1% of rounds
-DEPTH = {2: 48, 3: 52, 4: 44, 5: 64, 6: 60, 7: 74}
+# the hazard lies 0 .. DEPTH[players] - 1 cards deep in the draw pile: just below the deepest planted hazard
+# any rung's blind draw reached in a pilot (1,500 deals per table size, hazards up to 90 cards deep; the
+# heuristic presets reach deepest, and their 99th percentile is 2 to 10 cards shallower than this)
+DEPTH = {2: 40, 3: 48, 4: 30, 5: 44, 6: 42, 7: 40}
 SHARE = {NATURAL: 1, DRAWN: 1, DENY: 2}  # each plays cell_games // SHARE games per table size (preset mix)
 # each rung's share of the preset mix's games, per experiment (the strong player plays ten times slower)
-RUNG_SHARE = {NATURAL: {EXPERT: 0.5, STRONG: 0.1}, DRAWN: {EXPERT: 1.0, STRONG: 0.6}}
+RUNG_SHARE = {NATURAL: {EXPERT: 0.25, STRONG: 0.05}, DRAWN: {EXPERT: 1.0, STRONG: 0.5}}
 RUNG_ARMS = {EXPERT: DRAWN_ARMS, STRONG: ("hazard", "ordinary")}
 
 

@@ -22,7 +22,7 @@ SOURCES = ((MODE_PILE, "pile", "taken from a discard pile"), (MODE_BLIND, "blind
 # size: the paired win change has sd 0.30 (mix) to 0.37 (expert, learned), the margin sd 16-17 points).
 # A mulligan moves its holder's win chance by 0 to 2 percentage points, so +-0.5 pp tells "worth about a
 # point of winning" from "worth nothing"; +-0.3 points of margin is a tenth of a typical hand card.  Fixed
-# sizes from that pilot: 5,000 deals per table size in the mix and expert, 3,500 for the strong player.
+# sizes from that pilot: 5,000 deals per table size in the mix and expert, 4,250 for the strong player.
 TARGET_WIN = 0.005
 TARGET_MARGIN = 0.3
 RUNG_DATA = {"mix": "dealt", EXPERT: DEALT_STRONG[EXPERT], STRONG: DEALT_STRONG[STRONG]}
@@ -207,12 +207,23 @@ def _answers(ladder: dict, estimands: dict) -> list[Answer]:
     return [
         Answer("mulligan_value.win_chance",
                "A mulligan dealt to you changes your chance of winning by {value} against strong players "
-               f"({STRONG} at every seat), compared with the same mulligan left in the draw pile ({tail})",
+               f"({STRONG} at every seat, 2 to 7 players), compared with the same mulligan left in the draw pile; "
+               f"{_two_players(ladder[STRONG].get('2', {}).get(MAIN))} ({tail})",
                top["win"], holds("win_chance"), kind="dpct", unit="deals", rank=14),
         Answer("mulligan_value.margin",
                "It changes your final score minus your rivals' average by {value} points against strong players "
                "(negative is good: the lowest score wins)", top["margin"], holds("margin"), kind="signed", unit="deals",
                rank=24)]
+
+
+def _two_players(e: dict | None) -> str:
+    if e is None:
+        return ""
+    w = e["win"]
+    if w.hi < 0:
+        return (f"at 2 players it costs you {format_estimate(w, 'dpct')}, since the one rival who picks it up is "
+                "the one you must beat")
+    return f"at 2 players it changes it by {format_estimate(w, 'dpct')}"
 
 
 def _ladder_rows(ladder: dict) -> list[dict]:
@@ -355,16 +366,17 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
                        f"{_ci(d['margin'], 'signed')} points ({verdict(d['margin'])}): where the interval includes 0 "
                        "the answer has settled with strength." + _mix_verdict(diffs))
     if EXPERT in fates and "mix" in fates:
-        e2, m2 = fates[EXPERT].get("2"), fates["mix"].get("2")
-        ex = ladder.get(EXPERT, {}).get("2", {}).get(MAIN)
-        if e2 and m2 and ex:
-            out.append(f"Why it can even cost you: with {EXPERT} at every seat, a dealt mulligan stays in its holder's "
-                       f"layout in only {_ci(fates[EXPERT]['all']['kept'], 'pct')} of deals; in "
-                       f"{_ci(fates[EXPERT]['all']['to_rival'], 'pct')} it ends the round in a rival's layout "
-                       f"(its holder replaced it and a rival took it from the discard pile), "
-                       f"against {_ci(fates['mix']['all']['to_rival'], 'pct')} in the preset mix. At 2 players the "
-                       f"share is {_ci(e2['to_rival'], 'pct')} and the holder's win chance changes by "
-                       f"{_ci(ex['win'], 'dpct')}.")
+        two = [(r, fates[r].get("2"), ladder.get(r, {}).get("2", {}).get(MAIN)) for r in (EXPERT, STRONG) if r in fates]
+        two = [(r, f, e) for r, f, e in two if f and e]
+        if two:
+            at2 = "; ".join(f"{RUNG_TEXT[r]}: {_ci(f['to_rival'], 'pct')} of dealt mulligans end in the rival's layout "
+                            f"and the holder's win chance changes by {_ci(e['win'], 'dpct')}" for r, f, e in two)
+            out.append(f"Why it can cost you: with {EXPERT} at every seat a dealt mulligan stays in its holder's layout "
+                       f"in only {_ci(fates[EXPERT]['all']['kept'], 'pct')} of deals; in "
+                       f"{_ci(fates[EXPERT]['all']['to_rival'], 'pct')} it ends the round in a rival's layout (its "
+                       f"holder replaced it and a rival took it from the discard pile), against "
+                       f"{_ci(fates['mix']['all']['to_rival'], 'pct')} in the preset mix. At 2 players that rival is the "
+                       f"only one you must beat, so the gift weighs most: {at2}.")
     buried = ladder.get("mix", {}).get("all", {}).get("o")
     if buried is not None:
         out.append(f"Against the mulligan buried where nobody gets it (the second control), the preset mix's holder "

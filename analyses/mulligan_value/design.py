@@ -71,7 +71,7 @@ CONTROLS = {"ordinary": "o", "placed": "p"}    # control arm -> column suffix (t
 FLOW_SHARE = 4     # the flow experiment plays 1/FLOW_SHARE of the deals of the dealt one (it is traced)
 # deals of each rung's dealt cells, as a share of the preset mix's (the strong player plays ten times
 # slower than expert; it plays the first deals of every lineup block, edited alike)
-RUNG_SHARE = {EXPERT: 1.0, STRONG: 0.7}
+RUNG_SHARE = {EXPERT: 1.0, STRONG: 0.85}
 # the arms each rung plays: the strong player only the mulligan and its natural control (placed)
 RUNG_ARMS = {EXPERT: ARMS[DEALT], STRONG: ("mulligan", "placed")}
 TRACED = ("mulligan", *(strong_arm("mulligan", pl) for pl in STRONG_LADDER), "natural")
