@@ -223,7 +223,7 @@ def _differences(frames: dict, sizes) -> dict:
         out[key] = {}
         for p in ["all", *sizes]:
             sel = np.ones(len(both), dtype=bool) if p == "all" else (both["players"] == p).to_numpy()
-            if sel.sum() < 2:
+            if sel.sum() < 2 or both["drawn"][sel].sum() < 2 or both["drawn_y"][sel].sum() < 2:
                 continue
             out[key][str(p)] = {m: ratio_difference(a[sel], b[sel], m) for m in ("win", "margin")}
     return out

@@ -354,9 +354,12 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
                    "2 to 7 players equally weighted).")
         margins = [f"{RUNG_TEXT[r]} {_ci(ladder[r]['all'][MAIN]['margin'], 'signed')}" for r in ladder
                    if MAIN in ladder[r]["all"]]
+        strong = ladder.get(STRONG, {}).get("all", {}).get(MAIN)
+        gain = (f" Your own points alone overstate it: with {STRONG} at every seat your round score changes by "
+                f"{_ci(strong['points'], 'signed')} but the rivals' mean round score by {_ci(strong['others'], 'signed')} "
+                "as well (they gain from your mulligan too)." if strong and strong["others"].hi < 0 else "")
         out.append("Your final score minus your rivals' average changes by: " + "; ".join(margins)
-                   + " points (negative is good for you). Your own points alone overstate it: the rivals "
-                   "gain from your mulligan too.")
+                   + " points (negative is good for you)." + gain)
         d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all")
         if d is not None:
             def verdict(e):
