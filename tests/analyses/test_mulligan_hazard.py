@@ -82,7 +82,7 @@ def test_the_dealt_arms_differ_in_two_cards_only():
     # placed: the moved mulligan lies at a random depth of the pile, not at its bottom
     moved = (placed != plain) & (placed == MULLIGAN)
     depth = np.argmax(moved, axis=1)[ok] - draw_pile_start(rows, 5)[ok]
-    assert depth.min() < 5 and np.median(depth) < 30 < depth.max()
+    assert depth.min() < 3 and 20 < np.median(depth) < 40 < 50 < depth.max()   # uniform over a 61-card pile
 
 
 @pytest.mark.parametrize("players", [2, 4, 7])
