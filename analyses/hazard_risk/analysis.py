@@ -417,7 +417,8 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
     ladder, diffs = ladder or {}, diffs or {}
     rungs = [r for r in ladder if "all" in ladder[r]]
     if rungs:
-        out.append("A hazard you draw blind (one hazard in play, at a depth the round reaches as naturally) changes "
+        out.append("A hazard you draw blind (one hazard in play, at a random depth of the draw pile, so drawn when "
+                   "hazards are drawn in natural games) changes "
                    "your chance of winning the game by: " + "; ".join(
                        f"{RUNG_TEXT[r]} {_ci(ladder[r]['all']['win'], 'dpct')} (n = {ladder[r]['all']['win'].n:,} draws)"
                        for r in rungs) + ", and your final score minus the others' average by: " + "; ".join(
@@ -428,12 +429,11 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
             word = "settled" if d["win"].lo <= 0 <= d["win"].hi else "not settled"
             out.append(f"Between the two strongest players ({STRONG} minus {EXPERT}, paired over deals) the cost in win "
                        f"chance differs by {_ci(d['win'], 'dpct')}: {word}.")
-        mix = ladder.get("mix", {}).get("all")
-        if mix is not None:
-            ph = mix["phases"]
-            out.append(f"Among the heuristic presets {_ci(ph['early'], 'pct')} "
-                       f"of draws come early (6-7 face-down cards), {_ci(ph['late'], 'pct')} late (1-2), and "
-                       f"{_ci(mix['drawn'], 'pct')} of the planted hazards are drawn at all.")
+        when = [f"{RUNG_TEXT[r]}: {_ci(ladder[r]['all']['phases']['early'], 'pct')} early (6-7 face-down cards), "
+                f"{_ci(ladder[r]['all']['phases']['late'], 'pct')} late (1-2), {_ci(ladder[r]['all']['drawn'], 'pct')} "
+                "of planted hazards drawn blind at all" for r in rungs]
+        out.append("When the draws come differs with the players, which is why every table is read on its own draws: "
+                   + "; ".join(when) + ".")
     ranked = sorted(ending["by_strategy"], key=lambda r: r["share"].mean)
     out.append(f"A player ends a round stuck with a hazard in {_ci(ending['all']['share'], 'pct')} of rounds; "
                f"{ranked[-1]['strategy']} most often ({_ci(ranked[-1]['share'], 'pct')}), {ranked[0]['strategy']} "

@@ -86,9 +86,9 @@ DENY_BASE = "cautious"
 # any rung's blind draw reached in a pilot (1,500 deals per table size, hazards up to 90 cards deep; the
 # heuristic presets reach deepest, and their 99th percentile is 2 to 10 cards shallower than this)
 DEPTH = {2: 40, 3: 48, 4: 30, 5: 44, 6: 42, 7: 40}
-SHARE = {NATURAL: 1, DRAWN: 1, DENY: 2}  # each plays cell_games // SHARE games per table size (preset mix)
+SHARE = {NATURAL: 1, DRAWN: 1, DENY: 4}  # each plays cell_games // SHARE games per table size (preset mix)
 # each rung's share of the preset mix's games, per experiment (the strong player plays ten times slower)
-RUNG_SHARE = {NATURAL: {EXPERT: 0.25, STRONG: 0.05}, DRAWN: {EXPERT: 1.0, STRONG: 0.5}}
+RUNG_SHARE = {NATURAL: {EXPERT: 0.25, STRONG: 0.05}, DRAWN: {EXPERT: 1.0, STRONG: 0.6}}
 RUNG_ARMS = {EXPERT: DRAWN_ARMS, STRONG: ("hazard", "ordinary")}
 
 

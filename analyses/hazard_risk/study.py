@@ -21,7 +21,7 @@ class HazardRisk(Study):
     title = "What a hazard costs"
     template = "hazard_risk/template.html"
     # games per table size of the natural tables and drawn cells (x3 arms) in the preset mix; the deny
-    # experiment (x4 arms) plays half as many; the rungs play design.RUNG_SHARE of them
+    # experiment (x4 arms) plays a quarter as many; the rungs play design.RUNG_SHARE of them
     default_games = 4_000
     quick_games = 200
 

@@ -336,3 +336,24 @@ def test_a_deck_without_mulligans_or_hazards_says_so(tmp_path):
     assert "no mulligans" in summary["mulligan_value"]["skipped"]
     assert "no hazards" in summary["hazard_risk"]["skipped"]
     assert "nothing to measure" in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+def test_both_hazard_arms_play_alike_until_the_draw():
+    """The drawer is fixed before the arms diverge: where nobody draws the planted hazard, the hazard and
+    ordinary arms play the very same round (every seat's score equal), so a table's own draws select
+    nothing the edit caused."""
+    from gnoming_sim.analyses.hazard_risk.design import drawn_arms
+    from gnoming_sim.analyses.framework.trace_follow import FO_FIRST_SEAT
+
+    games, players = 300, 4
+    deals = deal_orders(games, 8, PUBLISHED)
+    arms, facts = drawn_arms(players, 0, deals, None, seed=8)
+    res = {a: simulate(players, ("expert",) * players, games, seed=8, deals=arms[a], trace=(a == "hazard"), rotate=True)
+           for a in ("hazard", "ordinary")}
+    follow = follow_cards(res["hazard"].traces, res["hazard"].deals, players, facts["rounds"], facts["pos"])
+    undrawn = follow[:, FO_FIRST_SEAT] < 0
+    g = np.arange(games)
+    scores = {a: r.round_stats[g, facts["rounds"], :, F.F_SCORE] for a, r in res.items()}
+    assert 0.2 < undrawn.mean() < 0.99
+    assert (scores["hazard"][undrawn] == scores["ordinary"][undrawn]).all()
+    assert (scores["hazard"][~undrawn] != scores["ordinary"][~undrawn]).any(axis=1).mean() > 0.5
