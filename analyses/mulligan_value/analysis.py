@@ -154,7 +154,8 @@ def _fates(frames: dict, players) -> dict:
             rows = f if p == "all" else f[f["players"] == p]
             n = len(rows)
             if n:
-                out[rung][str(p)] = {"kept": Estimate.of_share(int(rows["kept_dealt"].sum()), n),
+                out[rung][str(p)] = {"overwritten": Estimate.of_share(int(rows["overwritten"].sum()), n),
+                                     "blind_to_rival": Estimate.of_share(int(rows["placed_by_rival"].sum()), n),
                                      "to_rival": Estimate.of_share(int(rows["to_rival"].sum()), n)}
     return out
 
@@ -372,14 +373,17 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
         two = [(r, fates[r].get("2"), ladder.get(r, {}).get("2", {}).get(MAIN)) for r in (EXPERT, STRONG) if r in fates]
         two = [(r, f, e) for r, f, e in two if f and e]
         if two:
-            at2 = "; ".join(f"{RUNG_TEXT[r]}: {_ci(f['to_rival'], 'pct')} of dealt mulligans end in the rival's layout "
-                            f"and the holder's win chance changes by {_ci(e['win'], 'dpct')}" for r, f, e in two)
-            out.append(f"Why it can cost you: with {EXPERT} at every seat a dealt mulligan stays in its holder's layout "
-                       f"in only {_ci(fates[EXPERT]['all']['kept'], 'pct')} of deals; in "
-                       f"{_ci(fates[EXPERT]['all']['to_rival'], 'pct')} it ends the round in a rival's layout (its "
-                       f"holder replaced it and a rival took it from the discard pile), against "
-                       f"{_ci(fates['mix']['all']['to_rival'], 'pct')} in the preset mix. At 2 players that rival is the "
-                       f"only one you must beat, so the gift weighs most: {at2}.")
+            at2 = "; ".join(f"{RUNG_TEXT[r]}: {_ci(f['blind_to_rival'], 'pct')} of dealt mulligans are overwritten "
+                            f"blind and then placed by the rival, and the holder's win chance changes by "
+                            f"{_ci(e['win'], 'dpct')}" for r, f, e in two)
+            ex, mx = fates[EXPERT]["all"], fates["mix"]["all"]
+            out.append(f"Why it can cost you: a dealt mulligan lies face down, and with {EXPERT} at every seat its "
+                       f"holder replaces it unseen (overwrites it blind) in {_ci(ex['overwritten'], 'pct')} of deals; in "
+                       f"{_ci(ex['blind_to_rival'], 'pct')} a rival then takes it from the discard pile and places it, "
+                       f"and in {_ci(ex['to_rival'], 'pct')} it ends the round in a rival's layout (the preset mix: "
+                       f"{_ci(mx['overwritten'], 'pct')} overwritten blind, {_ci(mx['blind_to_rival'], 'pct')} then "
+                       f"placed by a rival). At 2 players that rival is the only one you must beat, so the gift weighs "
+                       f"most: {at2}.")
     buried = ladder.get("mix", {}).get("all", {}).get("o")
     if buried is not None:
         out.append(f"Against the mulligan buried where nobody gets it (the second control), the preset mix's holder "
@@ -438,8 +442,9 @@ def _findings(ladder, diffs, fates) -> list[Finding]:
     if fate is not None:
         found.append(Finding(
             "mulligan_value.to_rival_expert",
-            f"With {EXPERT} at every seat, a dealt mulligan ends the round in a rival's layout in {{value}} of deals "
-            "(its holder replaced it and a rival took it from the discard pile)", fate["to_rival"], "pct", "deals"))
+            f"With {EXPERT} at every seat, a mulligan dealt face down is overwritten blind by its holder and then "
+            "placed by a rival in {value} of deals, which is how a dealt mulligan can lower its holder's chance of "
+            "winning (at 2 players)", fate["blind_to_rival"], "pct", "deals"))
     return found
 
 

@@ -251,10 +251,13 @@ def keep_rows(experiment, players, lo, results, facts, limit) -> dict[str, pd.Da
                 frame.update({f"score_{k}": s, f"win_{k}": w, f"others_{k}": o, f"margin_{k}": _margin(res, focal)})
             if held.traces is not None:   # where the dealt mulligan went
                 follow = follow_cards(held.traces, held.deals, players, rounds, facts["slot"])
+                # the trace credits a dealt card to its holder once it is turned up there or left there to the
+                # end of the round; a dealt mulligan not so credited was replaced face down, unseen (overwritten
+                # blind), and the first to place it afterwards was a rival, or nobody
                 kept = (follow[:, FO_ACQ_SEAT] == focal) & (follow[:, FO_ACQ_MODE] == MODE_DEALT)
                 end_rival = (follow[:, FO_FATE] == FATE_LAYOUT) & (follow[:, FO_END_SEAT] != focal)
-                frame.update({"kept_dealt": kept, "to_rival": end_rival,
-                              "placed_by_rival": (follow[:, FO_ACQ_SEAT] >= 0) & (follow[:, FO_ACQ_SEAT] != focal)})
+                frame.update({"kept_dealt": kept, "overwritten": ~kept, "to_rival": end_rival,
+                              "placed_by_rival": ~kept & (follow[:, FO_ACQ_SEAT] >= 0) & (follow[:, FO_ACQ_SEAT] != focal)})
             out[key] = pd.DataFrame(frame)
         return out
     natural, removed = results["natural"], results["removed"]

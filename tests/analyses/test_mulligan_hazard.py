@@ -301,7 +301,7 @@ def test_the_mulligan_rows_have_both_controls_and_the_fate_of_the_card(quick_res
     fates = mv.context["fates"]
     for rung in ("mix", "expert", "learned"):
         f = fates[rung]["all"]
-        assert 0 < f["kept"].mean < 1 and 0 < f["to_rival"].mean < 1 and f["kept"].mean + f["to_rival"].mean <= 1
+        assert 0 < f["blind_to_rival"].mean <= f["overwritten"].mean < 1 and 0 < f["to_rival"].mean < 1
 
 
 def test_strong_arms_get_the_very_deals_and_edits_of_the_mix():
