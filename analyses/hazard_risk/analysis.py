@@ -426,9 +426,14 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
                    + " points (positive is bad for you).")
         d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all")
         if d is not None:
-            word = "settled" if d["win"].lo <= 0 <= d["win"].hi else "not settled"
+            def status(e, target):
+                if e.lo <= 0 <= e.hi:
+                    return "settled" if e.half_width <= 2 * target else "too wide to tell"
+                return "not settled"
             out.append(f"Between the two strongest players ({STRONG} minus {EXPERT}, paired over deals) the cost in win "
-                       f"chance differs by {_ci(d['win'], 'dpct')}: {word}.")
+                       f"chance differs by {_ci(d['win'], 'dpct')} ({status(d['win'], TARGET_WIN)}) and in margin by "
+                       f"{_ci(d['margin'], 'signed')} points ({status(d['margin'], TARGET_MARGIN)}); settled means the "
+                       "interval includes 0 and is at most twice the target half-width wide.")
         when = [f"{RUNG_TEXT[r]}: {_ci(ladder[r]['all']['phases']['early'], 'pct')} early (6-7 face-down cards), "
                 f"{_ci(ladder[r]['all']['phases']['late'], 'pct')} late (1-2), {_ci(ladder[r]['all']['drawn'], 'pct')} "
                 "of planted hazards drawn blind at all" for r in rungs]

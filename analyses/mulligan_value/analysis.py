@@ -363,12 +363,14 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
                    + " points (negative is good for you)." + gain)
         d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all")
         if d is not None:
-            def verdict(e):
-                return "includes 0" if e.lo <= 0 <= e.hi else "excludes 0"
+            def status(e, target):
+                if _settled(e, target):
+                    return "settled"
+                return "too wide to tell" if e.lo <= 0 <= e.hi else "not settled"
             out.append(f"Between the two strongest rungs ({STRONG} minus {EXPERT}, paired on the same deals) the win "
-                       f"chance differs by {_ci(d['win'], 'dpct')} ({verdict(d['win'])}) and the margin by "
-                       f"{_ci(d['margin'], 'signed')} points ({verdict(d['margin'])}): where the interval includes 0 "
-                       "the answer has settled with strength." + _mix_verdict(diffs))
+                       f"chance differs by {_ci(d['win'], 'dpct')} ({status(d['win'], TARGET_WIN)}) and the margin by "
+                       f"{_ci(d['margin'], 'signed')} points ({status(d['margin'], TARGET_MARGIN)}); settled means the "
+                       "interval includes 0 and is at most twice the target half-width wide." + _mix_verdict(diffs))
     if EXPERT in fates and "mix" in fates:
         two = [(r, fates[r].get("2"), ladder.get(r, {}).get("2", {}).get(MAIN)) for r in (EXPERT, STRONG) if r in fates]
         two = [(r, f, e) for r, f, e in two if f and e]
@@ -377,7 +379,7 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
                             f"blind and then placed by the rival, and the holder's win chance changes by "
                             f"{_ci(e['win'], 'dpct')}" for r, f, e in two)
             ex, mx = fates[EXPERT]["all"], fates["mix"]["all"]
-            out.append(f"Why it can cost you: a dealt mulligan lies face down, and with {EXPERT} at every seat its "
+            out.append(f"Why it can cost you: a mulligan is mostly dealt face down, and with {EXPERT} at every seat its "
                        f"holder replaces it unseen (overwrites it blind) in {_ci(ex['overwritten'], 'pct')} of deals; in "
                        f"{_ci(ex['blind_to_rival'], 'pct')} a rival then takes it from the discard pile and places it, "
                        f"and in {_ci(ex['to_rival'], 'pct')} it ends the round in a rival's layout (the preset mix: "
