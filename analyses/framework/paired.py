@@ -173,3 +173,36 @@ def nothing_to_measure(reason: str) -> StudyResult:
     """The result of a study whose experiment the deck rules out (its template shows ``empty``)."""
     return StudyResult(findings=[], figures=[], frames={}, summary={"skipped": reason}, precision=[],
                        context={"empty": reason})
+
+
+# ----------------------------------------------------------------- edit randomness keyed by game number
+_M1, _M2, _GOLD = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB), np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix64(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser, elementwise on uint64."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+def game_uniforms(seed: int, games, stream: int, width: int) -> np.ndarray:
+    """Uniforms in [0, 1), float64 (G, width), that depend only on (seed, game number, stream, column).
+
+    An edit drawn from them is the same for a game whatever chunk, cell size or table plays it, so
+    arms and rungs of different sizes that share game numbers get the very same edits (a smaller
+    rung plays the first deals of a bigger one's, edited alike).
+    """
+    g = np.asarray(games, dtype=np.uint64).reshape(-1, 1)
+    c = np.arange(width, dtype=np.uint64).reshape(1, -1)
+    with np.errstate(over="ignore"):
+        z = _mix64(np.uint64(seed & 0xFFFFFFFFFFFFFFFF) + _GOLD * (np.uint64(stream) + np.uint64(1)))
+        z = _mix64(z ^ (g * _GOLD))
+        z = _mix64(z + (c + np.uint64(1)) * _GOLD)
+    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+
+
+def pick_with(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Per row of a bool (G, N) mask: the True column with the largest uniform ``u`` (G, N), or -1."""
+    weights = (u + 1e-12) * mask
+    return np.where(mask.any(axis=1), np.argmax(weights, axis=1), -1)

@@ -1,17 +1,29 @@
 """Estimates, findings and summary of the hazard-risk study (design in :mod:`.design`)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
+
+from gnoming_sim.batch.stats import Z95
 
 from ..framework.design import EXPERT, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
 from ..framework.render import format_estimate
-from ..framework.study import Finding, Precision, StudyResult
+from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from . import figures as figs
-from .design import DENY_LEVELS, DRAWN_STRONG, NATURAL_STRONG, PLAYERS
+from .design import DENY_LEVELS, DEPTH, DRAWN_STRONG, NATURAL_STRONG, PLAYERS
 
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5"), ("late", 0, 2, "1-2"))
+# advice-bearing estimates and the half-widths they were sized for: a drawn hazard moves its drawer's win
+# chance by several percentage points, so +-1 pp tells a big cost from a small one at every rung, and
+# +-0.4 points of margin is a fortieth of the hazard's face value (sizes fixed from a pilot's spread)
+TARGET_WIN = 0.01
+TARGET_MARGIN = 0.4
+RUNG_DATA = {"mix": "drawn", EXPERT: DRAWN_STRONG[EXPERT], STRONG: DRAWN_STRONG[STRONG]}
+RUNG_TEXT = {"mix": "the heuristic presets", EXPERT: f"{EXPERT} at every seat", STRONG: f"{STRONG} at every seat"}
+DIFFERENCES = ((EXPERT, "mix"), (STRONG, "mix"), (STRONG, EXPERT))
 
 
 def analyse(ctx, tables, data) -> StudyResult:
@@ -30,12 +42,24 @@ def analyse(ctx, tables, data) -> StudyResult:
     strong = _strong(natural, drawn, {pl: (data.get(NATURAL_STRONG[pl]), data.get(DRAWN_STRONG[pl]))
                                       for pl in STRONG_LADDER}, sizes)
 
+    rung_frames = {r: data[k][data[k]["ok"]] for r, k in RUNG_DATA.items() if k in data and not data[k].empty}
+    ladder = _ladder(rung_frames, sizes)
+    diffs = _differences(rung_frames, sizes)
+    estimands = _estimands(ladder, diffs)
+
     cells = [r for r in ending["cells"] if r["share"].n >= min_n]
     precision = [Precision("P(ending a round with a hazard), all player-rounds", ending["all"]["share"].half_width,
                            "pct"),
                  Precision("P(ending a round with a hazard), one table size and preset",
                            max(r["share"].half_width for r in cells), "pct")]
     flips = [r["flip_value"] for r in by_size if r.get("flip_value") is not None]
+    for rung, by in ladder.items():
+        top = by.get("all")
+        if top:
+            precision += [Precision(f"change in the drawer's win chance, {RUNG_TEXT[rung]}", top["win"].half_width,
+                                    "pct", target=TARGET_WIN),
+                          Precision(f"change in the drawer's margin over the others, {RUNG_TEXT[rung]}",
+                                    top["margin"].half_width, "points", target=TARGET_MARGIN)]
     if flips:
         precision.append(Precision("worth of the flips to an opponent, one table size",
                                    max(e.half_width for e in flips), "points"))
@@ -47,17 +71,23 @@ def analyse(ctx, tables, data) -> StudyResult:
                figs.deny_figure(deny_rows)]
     frames = {"end_with_hazard": estimates_frame(ending["by_players"] + cells),
               "drawn": estimates_frame(by_size + by_phase + ([drawn_all] if drawn_all else [])),
-              "deny": estimates_frame(deny_rows)}
+              "deny": estimates_frame(deny_rows),
+              "ladder": estimates_frame([{"player": r, "players": p, **{k: v for k, v in e.items() if k != "phases"}}
+                                         for r, by in ladder.items() for p, e in by.items()])}
     deny_all = [r for r in deny_rows if r["players"] == 0]
     return StudyResult(
-        findings=_findings(ending["all"], drawn_all, deny_all, strong),
-        figures=figures, frames=frames, precision=precision,
-        summary={**_summary(ending, by_size, drawn_all, by_phase, deny_rows), **_strong_summary(strong)},
+        findings=_findings(ladder, drawn_all, deny_all),
+        figures=figures, frames=frames, precision=precision, estimands=estimands, answers=_answers(ladder, estimands),
+        summary={**_summary(ending, by_size, drawn_all, by_phase, deny_rows), **_strong_summary(strong),
+                 **_ladder_summary(ladder, diffs)},
         context={"ending": ending, "grid": _grid(cells), "sizes": sizes, "by_size": by_size, "drawn_all": drawn_all,
                  "by_phase": by_phase, "deny": deny_rows, "deny_levels": DENY_LEVELS,
                  "deny_grid": _deny_grid(deny_rows, DENY_LEVELS), "deny_verdict": verdict,
                  "strong": strong, "strong_ladder": STRONG_LADDER, "strong_player": STRONG,
-                 "games": _games(tables), "conclusions": _conclusions(ending, drawn_all, by_phase, deny_rows)},
+                 "ladder": ladder, "diffs": diffs, "rung_text": RUNG_TEXT, "depth": DEPTH, "expert": EXPERT,
+                 "target_win": TARGET_WIN, "target_margin": TARGET_MARGIN, "estimands": estimands,
+                 "rung_deals": {r: {p: int((f["players"] == p).sum()) for p in sizes} for r, f in rung_frames.items()},
+                 "games": _games(tables), "conclusions": _conclusions(ending, drawn_all, by_phase, deny_rows, ladder, diffs)},
     )
 
 
@@ -135,6 +165,125 @@ def _drawn(rows: pd.DataFrame, key: dict, min_n: int = 2) -> dict | None:
     return out
 
 
+# ----------------------------------------------------------------- what a drawn hazard costs, along the ladder
+def _ladder(frames: dict, sizes) -> dict:
+    """rung -> table size ("all", "2".."7") -> the cost of a hazard drawn blind to its drawer, on that table's own
+    draws: the deals where its arm *hazard* drew it (play is identical in both arms until that draw, so the
+    drawer is the same player in the control).  Win chance (hazard minus ordinary card: negative is bad for the
+    drawer), margin (game total minus the others' mean: positive is bad), round score; the share of planted
+    hazards drawn; the per-planted-hazard (intention-to-treat) win change over every deal; the drawer's phase."""
+    out = {}
+    for rung, f in frames.items():
+        out[rung] = {}
+        for p in ["all", *sizes]:
+            rows = f if p == "all" else f[f["players"] == p]
+            hit = rows[rows["drawn"]]
+            if len(hit) < 2:
+                continue
+            phase = _phase(hit["fd"])
+            out[rung][str(p)] = {
+                "win": Estimate.of_paired(hit["win_h"], hit["win_o"]),
+                "margin": Estimate.of_paired(hit["margin_h"], hit["margin_o"]),
+                "points": Estimate.of_paired(hit["score_h"], hit["score_o"]),
+                "drawn": Estimate.of_share(int(rows["drawn"].sum()), len(rows)),
+                "kept": Estimate.of_share(int(hit["kept"].sum()), len(hit)),
+                "itt_win": Estimate.of_paired(rows["win_h"], rows["win_o"]),
+                "phases": {name: Estimate.of_share(int((phase == name).sum()), len(hit)) for name, *_ in PHASES}}
+    return out
+
+
+def ratio_difference(a: pd.DataFrame, b: pd.DataFrame, measure: str) -> Estimate:
+    """Rung a's cost per drawn hazard minus rung b's, on the deals both played (merged rows ``a``/``b``).
+
+    Each cost is a ratio over deals, sum(effect * drawn) / sum(drawn), and a deal drawn at one table need not be
+    drawn at the other, so the interval is the delta method's over deals (the independent units): the
+    influence of deal i is (y_ai - R_a d_ai) / mean(d_a) - (y_bi - R_b d_bi) / mean(d_b)."""
+    parts = []
+    for rows in (a, b):
+        d = rows["drawn"].to_numpy(dtype=np.float64)
+        y = (rows[f"{measure}_h"] - rows[f"{measure}_o"]).to_numpy(dtype=np.float64) * d
+        r = y.sum() / d.sum() if d.sum() else math.nan
+        parts.append((r, (y - r * d) / d.mean() if d.sum() else np.full(d.size, math.nan)))
+    (ra, ia), (rb, ib) = parts
+    n = len(a)
+    se = float(np.std(ia - ib, ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    diff = ra - rb
+    return Estimate(diff, diff - Z95 * se, diff + Z95 * se, n)
+
+
+def _differences(frames: dict, sizes) -> dict:
+    out = {}
+    for x, y in DIFFERENCES:
+        if x not in frames or y not in frames:
+            continue
+        both = frames[x].merge(frames[y], on=["players", "game"], suffixes=("", "_y"))
+        a = both
+        b = both[[c for c in both.columns if c.endswith("_y")] + ["players"]].rename(columns=lambda c: c.removesuffix("_y"))
+        key = f"{x}-{y}"
+        out[key] = {}
+        for p in ["all", *sizes]:
+            sel = np.ones(len(both), dtype=bool) if p == "all" else (both["players"] == p).to_numpy()
+            if sel.sum() < 2 or both["drawn"][sel].sum() < 2 or both["drawn_y"][sel].sum() < 2:
+                continue
+            out[key][str(p)] = {m: ratio_difference(a[sel], b[sel], m) for m in ("win", "margin")}
+    return out
+
+
+def _estimands(ladder: dict, diffs: dict) -> dict:
+    if not ladder:
+        return {}
+    base = ("one round of the game edited, one hazard in play (the round's others buried at the bottom of the pile): "
+            "a hazard at a random depth of the draw pile (uniform over the depths rounds reach, so drawn when hazards "
+            "are drawn in natural games) against an ordinary card there; every deal where that table's drawer drew it "
+            "blind (each table its own draws), 2 to 7 players equally weighted in the deals; ")
+
+    def one(measure, text, unit, target):
+        by = {r: ladder[r]["all"][measure] for r in ladder if "all" in ladder[r]}
+        dd = {k: v["all"][measure] for k, v in diffs.items() if "all" in v}
+        d = dd.get(f"{STRONG}-{EXPERT}")
+        settled = None if d is None else bool(d.lo <= 0 <= d.hi and d.half_width <= 2 * target)
+        return estimand(base + text, unit, by, dd, settled=settled)
+
+    return {"hazard": {
+        "win_chance": one("win", "the change in the drawer's chance of winning the game (negative is bad for the "
+                          "drawer; ties share the win)", "probability", TARGET_WIN),
+        "margin": one("margin", "the change in the drawer's game total minus the mean of the others' game totals "
+                      "(positive is bad for the drawer, since the lowest score wins)", "points", TARGET_MARGIN)}}
+
+
+def _answers(ladder: dict, estimands: dict) -> list[Answer]:
+    top = ladder.get(STRONG, {}).get("all")
+    if top is None or not estimands:
+        return []
+    others = "; ".join(f"with {RUNG_TEXT[r]} {format_estimate(ladder[r]['all']['win'], 'dpct')}"
+                       for r in ladder if r != STRONG and "all" in ladder[r])
+
+    def holds(measure):
+        if estimands["hazard"][measure]["settled"]:
+            return f"{EXPERT} and {STRONG} (settled: their paired difference includes 0)"
+        return f"{STRONG} (not settled: {EXPERT} and {STRONG} differ)"
+
+    return [Answer("hazard_risk.win_chance",
+                   "A hazard you draw blind changes your chance of winning the game by {value} against strong "
+                   f"players ({STRONG} at every seat), against an ordinary card ({others})",
+                   top["win"], holds("win_chance"), kind="dpct", unit="draws", rank=16),
+            Answer("hazard_risk.margin",
+                   "It changes your final score minus the others' average by {value} points against strong players "
+                   "(positive is bad: the lowest score wins)", top["margin"], holds("margin"), kind="signed",
+                   unit="draws", rank=26)]
+
+
+def _ladder_summary(ladder: dict, diffs: dict) -> dict:
+    if not ladder:
+        return {}
+    return {"ladder": {
+        "definition": "per hazard drawn blind, each table's own draws; hazard minus ordinary card on the same deal",
+        "by_player": {r: {p: {k: ({n: x.to_json() for n, x in v.items()} if k == "phases" else v.to_json())
+                              for k, v in e.items()} for p, e in by.items()} for r, by in ladder.items()},
+        "differences": {k: {p: {m: e.to_json() for m, e in v.items()} for p, v in by.items()}
+                        for k, by in diffs.items()}}}
+
+
 # ----------------------------------------------------------------- under strong play
 def _strong(natural, drawn, ladder: dict, sizes) -> list[dict]:
     """Per table size (0: all): P(ending a round with a hazard) and the cost of a drawn hazard to its
@@ -151,8 +300,9 @@ def _strong(natural, drawn, ladder: dict, sizes) -> list[dict]:
             continue
         ends = mix_g.merge(natural_x.groupby(["players", "game"])[cols].sum(), left_index=True, right_index=True,
                            suffixes=("", "_x")).reset_index()
-        hits = drawn_x[drawn_x["ok"] & drawn_x["drawn"]] if drawn_x is not None else drawn.iloc[:0]
-        pairs[name] = (ends, drawn.merge(hits, on=["players", "game"], suffixes=("", "_x")))
+        # the drawn hazard's cost is estimated on each table's own draws (_ladder), never on the deals where
+        # two tables both drew it (a selected subset)
+        pairs[name] = (ends, drawn.iloc[:0])
     if STRONG not in pairs:
         return []
     out = []
@@ -258,12 +408,37 @@ def _ci(e: Estimate, kind: str = "points") -> str:
     return format_estimate(e, kind)
 
 
-def _conclusions(ending, drawn_all, by_phase, deny_rows) -> list[str]:
+def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None) -> list[str]:
     """Plain-words conclusions, written from the estimates; 95% intervals in brackets.
 
     Every score difference is a change in score (negative is better: lower scores win).
     """
     out = []
+    ladder, diffs = ladder or {}, diffs or {}
+    rungs = [r for r in ladder if "all" in ladder[r]]
+    if rungs:
+        out.append("A hazard you draw blind (one hazard in play, at a random depth of the draw pile, so drawn when "
+                   "hazards are drawn in natural games) changes "
+                   "your chance of winning the game by: " + "; ".join(
+                       f"{RUNG_TEXT[r]} {_ci(ladder[r]['all']['win'], 'dpct')} (n = {ladder[r]['all']['win'].n:,} draws)"
+                       for r in rungs) + ", and your final score minus the others' average by: " + "; ".join(
+                       f"{RUNG_TEXT[r]} {_ci(ladder[r]['all']['margin'], 'signed')}" for r in rungs)
+                   + " points (positive is bad for you).")
+        d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all")
+        if d is not None:
+            def status(e, target):
+                if e.lo <= 0 <= e.hi:
+                    return "settled" if e.half_width <= 2 * target else "too wide to tell"
+                return "not settled"
+            out.append(f"Between the two strongest players ({STRONG} minus {EXPERT}, paired over deals) the cost in win "
+                       f"chance differs by {_ci(d['win'], 'dpct')} ({status(d['win'], TARGET_WIN)}) and in margin by "
+                       f"{_ci(d['margin'], 'signed')} points ({status(d['margin'], TARGET_MARGIN)}); settled means the "
+                       "interval includes 0 and is at most twice the target half-width wide.")
+        when = [f"{RUNG_TEXT[r]}: {_ci(ladder[r]['all']['phases']['early'], 'pct')} early (6-7 face-down cards), "
+                f"{_ci(ladder[r]['all']['phases']['late'], 'pct')} late (1-2), {_ci(ladder[r]['all']['drawn'], 'pct')} "
+                "of planted hazards drawn blind at all" for r in rungs]
+        out.append("When the draws come differs with the players, which is why every table is read on its own draws: "
+                   + "; ".join(when) + ".")
     ranked = sorted(ending["by_strategy"], key=lambda r: r["share"].mean)
     out.append(f"A player ends a round stuck with a hazard in {_ci(ending['all']['share'], 'pct')} of rounds; "
                f"{ranked[-1]['strategy']} most often ({_ci(ranked[-1]['share'], 'pct')}), {ranked[0]['strategy']} "
@@ -306,40 +481,24 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows) -> list[str]:
     return out
 
 
-def _findings(ending_all, drawn_all, deny_all, strong=()) -> list[Finding]:
-    found = [Finding("hazard_risk.end_with_hazard_probability",
-                     "A player ends a round with a hazard (+10) in their layout in {value} of rounds "
-                     "(all presets, 2 to 7 players; player-rounds clustered by game)", ending_all["share"], "pct",
-                     "games")]
-    every = next((r for r in strong if r["players"] == 0), None)
-    if every is not None:
-        rungs = {g["player"]: g for g in every["ladder"]}
-        expert = rungs.get(EXPERT) if EXPERT != STRONG else None
-        found.append(Finding("hazard_risk.end_with_hazard_probability_strong",
-                             f"Under strong play ({STRONG_TEXT}, at every seat) a player ends a round "
-                             "with a hazard in {value} of rounds (the same deals; "
-                             f"{_ci(every['end_mix'], 'pct')} in the preset mix"
-                             + (f", {_ci(expert['end'], 'pct')} with {EXPERT} at every seat" if expert else "") + ")",
-                             every["end_strong"], "pct", "games"))
-        if every["cost_strong"] is not None:
-            middle = (f", {_ci(expert['cost'], 'signed')} with {EXPERT} at every seat"
-                      if expert and expert["cost"] is not None else "")
-            found.append(Finding("hazard_risk.drawn_cost_strong",
-                                 f"Under strong play ({STRONG}) a hazard drawn blind changes its drawer's round score by "
-                                 "{value} points against an ordinary card (same deals and edits, games where both "
-                                 f"tables drew it; {_ci(every['cost_mix'], 'signed')} in the preset mix{middle}; the "
-                                 f"difference {STRONG} minus mix {_ci(every['cost_strong_minus_mix'], 'signed')})",
-                                 every["cost_strong"], "signed", "deals"))
+def _findings(ladder, drawn_all, deny_all) -> list[Finding]:
+    found = []
+    top = ladder.get(STRONG, {}).get("all")
+    if top is not None:
+        found.append(Finding("hazard_risk.win_chance_strong",
+                             f"Against strong players ({STRONG_TEXT}, at every seat), a hazard you draw blind changes "
+                             "your chance of winning the game by {value}, against an ordinary card in its place (same "
+                             "deals paired; every draw of that table; one hazard in play)", top["win"], "dpct", "draws"))
+        found.append(Finding("hazard_risk.margin_strong",
+                             f"Against strong players ({STRONG} at every seat), a hazard you draw blind changes your game "
+                             "total minus the others' average by {value} points (positive is bad for you, since the "
+                             "lowest score wins)", top["margin"], "signed", "draws"))
     if drawn_all and drawn_all.get("flip_value") is not None:
         found.append(Finding("hazard_risk.flip_value",
-                             "Taking the flips a discarded hazard hands out, rather than declining them, changes "
-                             "each opponent's score in that round by {value} points (same deals, only that round "
-                             "differing; negative is better for the opponent)",
+                             "Among the heuristic presets, taking the flips a discarded hazard hands out, rather than "
+                             "declining them, changes each opponent's score in that round by {value} points (same "
+                             "deals, only that round differing; negative is better for the opponent)",
                              drawn_all["flip_value"], "signed", "discards"))
-        found.append(Finding("hazard_risk.flip_standing",
-                             "The same flips change the discarder's margin over the average opponent by {value} points "
-                             "(positive is worse for the discarder, since the lowest score wins)",
-                             drawn_all["standing"], "signed", "discards"))
     preset = next((r for r in deny_all if r["level"] == 1.5), None)
     if preset is not None:
         found.append(Finding("hazard_risk.deny_flips",

@@ -6,8 +6,12 @@ Design, at 2 to 7 players, seats rotated:
   often each preset ends a round with a hazard (+10) in its layout.
 * ``drawn`` (paired deals, the four heuristic presets in the cyclic lineups): in game
   ``g`` round ``g % 3`` is edited.  Its other hazards are moved to the bottom of the draw
-  pile in every arm, so one hazard is in play; arm *hazard* puts it at a random depth
-  (0 to 15 cards) of the draw pile, where the player whose blind draw reaches it gets it;
+  pile in every arm, so one hazard is in play; arm *hazard* puts it at a depth of the draw
+  pile drawn uniformly from 0 to :data:`DEPTH` ``[players] - 1`` cards (below the deepest card
+  any rung's blind draw reached in a pilot; capped by the pile), where the
+  player whose blind draw reaches it gets it.  A shuffled hazard lies at every depth alike, so
+  the draws this gives come at the depths, and hence the times, hazards are drawn in natural
+  games, up to the rare rounds that draw deeper;
   arm *ordinary* swaps it for the deepest ordinary card; arm *no-flips* is arm *hazard*
   with every player declining the flips a discarded hazard offers.  The trace of arm
   *hazard* tells who drew it, when, and whether they kept it.  Hazard against ordinary
@@ -17,7 +21,9 @@ Design, at 2 to 7 players, seats rotated:
 * Under strong play: every natural and drawn cell also plays its arms with one player at every
   seat, for each rung of :data:`~gnoming_sim.analyses.framework.design.STRONG_LADDER` (``expert``,
   then the strong player ``learned``), on the same deals with the same edits (arms
-  ``<arm>@expert`` and ``<arm>@learned``).
+  ``<arm>@expert`` and ``<arm>@learned``); the strong player, ten times slower, plays the first
+  deals of each cell (:data:`RUNG_SHARE`) and, in the drawn cells, arms *hazard* and *ordinary*
+  only.  The depth is drawn from uniforms keyed by game number, so every rung gets the same edit.
 * ``deny`` (same deals in every arm): one seat plays ``cautious`` with ``hazard_deny``
   0, 1.5 (the preset), 3 or 6 (the worth, per opponent who could flip, of keeping a drawn
   hazard rather than discarding it), against the heuristic presets.
@@ -36,7 +42,9 @@ from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.cards import HAZARD
 
 from ..framework.design import (
+    EXPERT,
     HEURISTIC_NAMES,
+    STRONG,
     PLAYER_NAMES,
     PRESET_NAMES,
     STRONG_LADDER,
@@ -49,6 +57,7 @@ from ..framework.paired import (
     ArmTable,
     bury_ordinary_partner,
     deepest,
+    game_uniforms,
     is_special,
     round_rows,
     swap,
@@ -73,8 +82,14 @@ DRAWN_STRONG = {player: strong_arm(DRAWN, player) for player in STRONG_LADDER}
 DRAWN_ARMS = ("hazard", "ordinary", "no-flips")
 DENY_LEVELS = (0.0, 1.5, 3.0, 6.0)     # 1.5: the cautious preset
 DENY_BASE = "cautious"
-MAX_DEPTH = 16                         # the hazard lies 0 .. MAX_DEPTH - 1 cards deep in the draw pile
-SHARE = {NATURAL: 1, DRAWN: 2, DENY: 2}  # each plays cell_games // SHARE games per table size
+# the hazard lies 0 .. DEPTH[players] - 1 cards deep in the draw pile: just below the deepest planted hazard
+# any rung's blind draw reached in a pilot (1,500 deals per table size, hazards up to 90 cards deep; the
+# heuristic presets reach deepest, and their 99th percentile is 2 to 10 cards shallower than this)
+DEPTH = {2: 40, 3: 48, 4: 30, 5: 44, 6: 42, 7: 40}
+SHARE = {NATURAL: 1, DRAWN: 1, DENY: 4}  # each plays cell_games // SHARE games per table size (preset mix)
+# each rung's share of the preset mix's games, per experiment (the strong player plays ten times slower)
+RUNG_SHARE = {NATURAL: {EXPERT: 0.25, STRONG: 0.05}, DRAWN: {EXPERT: 1.0, STRONG: 0.6}}
+RUNG_ARMS = {EXPERT: DRAWN_ARMS, STRONG: ("hazard", "ordinary")}
 
 
 def deny_name(level: float) -> str:
@@ -108,11 +123,13 @@ def tables(games: int) -> list[ArmTable]:
             share = -(-max(games // SHARE[experiment], 1) // len(lineups))
             for k, lineup in enumerate(lineups):
                 first = cell_first_game("hazard-risk", experiment, p) + k * share
-                strong = [(strong_arm(a, pl), strong_seats(p, pl)) for pl in STRONG_LADDER for a in arms]
-                for arm, seats in [(a, lineup) for a in arms] + strong:
+                strong = [(strong_arm(a, pl), strong_seats(p, pl), max(1, int(round(share * RUNG_SHARE[experiment][pl]))))
+                          for pl in STRONG_LADDER for a in arms
+                          if experiment == NATURAL or a in RUNG_ARMS[pl]]
+                for arm, seats, n in [(a, lineup, share) for a in arms] + strong:
                     if arm.startswith("no-flips"):
                         seats = tuple(f"{s}/no-flip" for s in seats)
-                    tables.append(ArmTable(p, seats, share, first_game=first, experiment=experiment, arm=arm,
+                    tables.append(ArmTable(p, seats, n, first_game=first, experiment=experiment, arm=arm,
                                            label=f"{experiment}, {arm}: {p} players, {', '.join(seats)}"))
         share = max(games // SHARE[DENY], 1)
         for level in DENY_LEVELS:
@@ -160,7 +177,7 @@ def bury_all(rows: np.ndarray, card: int = HAZARD) -> np.ndarray:
     return out
 
 
-def drawn_arms(players: int, lo: int, deals: np.ndarray, rng):
+def drawn_arms(players: int, lo: int, deals: np.ndarray, rng, seed: int | None = None):
     """The three arms of the drawn experiment on ``deals`` (G, 3, N).
 
     The edited round ``g % 3`` holds one hazard (see :func:`drawn_edit`); in the two other
@@ -172,7 +189,9 @@ def drawn_arms(players: int, lo: int, deals: np.ndarray, rng):
     rounds = games % 3
     n_special = int(is_special(deals[0, 0]).sum())
     room = deals.shape[2] - (9 * players + 2) - n_special - 1
-    depth = rng.integers(0, max(min(MAX_DEPTH, room), 1), size=games.size)
+    top = max(min(DEPTH.get(players, 16), room), 1)
+    u = game_uniforms(seed, games, 7, 1)[:, 0] if seed is not None else rng.random(games.size)
+    depth = np.minimum((u * top).astype(np.int64), top - 1)
     quiet = deals.copy()
     for r in range(3):
         quiet[:, r] = bury_all(deals[:, r])
@@ -211,9 +230,19 @@ def _round_values(res, rounds, seat):
     return own, win, (scores.sum(axis=1) - own) / (P - 1), (res.win_credit.sum(axis=1) - win) / (P - 1)
 
 
+def _margin(res, seat) -> np.ndarray:
+    """The seat's game total minus the mean of the others' game totals (negative: ahead, since low wins)."""
+    g = np.arange(res.games)
+    totals = res.totals[g].astype(np.float64)
+    own = totals[g, seat]
+    return own - (totals.sum(axis=1) - own) / max(res.players - 1, 1)
+
+
 def drawn_rows(players, lo, results, facts, suffix: str = "") -> pd.DataFrame:
     """The drawn experiment's rows of the arms named ``<arm><suffix>`` (suffix "", or ``strong_arm("", player)``)."""
     rounds = facts["rounds"]
+    if "hazard" + suffix not in results:
+        return None
     hazard = results["hazard" + suffix]
     follow = follow_cards(hazard.traces, hazard.deals, players, rounds, facts["pos"])
     drawer = follow[:, FO_FIRST_SEAT]
@@ -226,9 +255,12 @@ def drawn_rows(players, lo, results, facts, suffix: str = "") -> pd.DataFrame:
              "discarded_at_once": (follow[:, FO_FIRST_KEPT] == 0) & (follow[:, FO_REMOVED_BY] == drawer),
              "flips": follow[:, FO_FLIPS], "stuck": (follow[:, FO_FATE] == 0) & (follow[:, FO_END_SEAT] == drawer)}
     for arm, key in (("hazard", "h"), ("ordinary", "o"), ("no-flips", "n")):
-        own, win, others, others_win = _round_values(results[arm + suffix], rounds, seat)
+        if arm + suffix not in results:   # an arm this rung does not play
+            continue
+        res = results[arm + suffix]
+        own, win, others, others_win = _round_values(res, rounds, seat)
         frame.update({f"score_{key}": own, f"win_{key}": win, f"others_{key}": others,
-                      f"others_win_{key}": others_win})
+                      f"others_win_{key}": others_win, f"margin_{key}": _margin(res, seat)})
     return pd.DataFrame(frame)
 
 

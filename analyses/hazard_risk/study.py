@@ -20,10 +20,10 @@ class HazardRisk(Study):
     id = "hazard-risk"
     title = "What a hazard costs"
     template = "hazard_risk/template.html"
-    # games per table size of the natural tables; the drawn (x3 arms) and deny (x4 arms)
-    # experiments play half as many
-    default_games = 32_000
-    quick_games = 1_200
+    # games per table size of the natural tables and drawn cells (x3 arms) in the preset mix; the deny
+    # experiment (x4 arms) plays a quarter as many; the rungs play design.RUNG_SHARE of them
+    default_games = 4_800
+    quick_games = 200
 
     def design(self, ctx) -> list[ArmTable]:
         if ctx.deck.count(HAZARD) == 0:
@@ -35,17 +35,20 @@ class HazardRisk(Study):
             experiment, players = arms[0].experiment, arms[0].players
             if experiment != DRAWN:
                 return {t.arm: deals for t in arms}, {}
-            return drawn_arms(players, lo, deals, cell_rng(seed, players, lo))
+            return drawn_arms(players, lo, deals, cell_rng(seed, players, lo), seed=seed)
 
         def keep(arms, lo, results, facts):
             experiment, players = arms[0].experiment, arms[0].players
             if experiment == NATURAL:
-                return {NATURAL: natural_rows(results[NATURAL]),
-                        **{NATURAL_STRONG[pl]: natural_rows(results[NATURAL_STRONG[pl]]) for pl in STRONG_LADDER}}
+                out = {NATURAL: natural_rows(results[NATURAL])} if NATURAL in results else {}
+                out.update({NATURAL_STRONG[pl]: natural_rows(results[NATURAL_STRONG[pl]]) for pl in STRONG_LADDER
+                            if NATURAL_STRONG[pl] in results})
+                return out
             if experiment == DRAWN:
-                return {DRAWN: drawn_rows(players, lo, results, facts),
-                        **{DRAWN_STRONG[pl]: drawn_rows(players, lo, results, facts, strong_arm("", pl))
-                           for pl in STRONG_LADDER}}
+                out = {DRAWN: drawn_rows(players, lo, results, facts),
+                       **{DRAWN_STRONG[pl]: drawn_rows(players, lo, results, facts, strong_arm("", pl))
+                          for pl in STRONG_LADDER}}
+                return {k: v for k, v in out.items() if v is not None}
             return {DENY: deny_rows(players, lo, results)}
 
         return play_cells(ctx, seed, tables, advance, edit, keep, resolve,

@@ -6,7 +6,7 @@ import pandas as pd
 from ..framework.design import EXPERT, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
 from ..framework.render import format_estimate
-from ..framework.study import Finding, Precision, StudyResult
+from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from . import figures as figs
 from .design import DEALT_STRONG, PLAYERS
 from ..framework.paired import difference, standard_errors
@@ -18,10 +18,26 @@ PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5 face-dow
 SOURCES = ((MODE_PILE, "pile", "taken from a discard pile"), (MODE_BLIND, "blind", "drawn blind"))
 
 
+# the advice-bearing estimates and the half-widths they were sized for (from a pilot of 2,000 deals per table
+# size: the paired win change has sd 0.30 (mix) to 0.37 (expert, learned), the margin sd 16-17 points).
+# A mulligan moves its holder's win chance by 0 to 2 percentage points, so +-0.5 pp tells "worth about a
+# point of winning" from "worth nothing"; +-0.3 points of margin is a tenth of a typical hand card.  Fixed
+# sizes from that pilot: 5,000 deals per table size in the mix and expert, 4,250 for the strong player.
+TARGET_WIN = 0.005
+TARGET_MARGIN = 0.3
+RUNG_DATA = {"mix": "dealt", EXPERT: DEALT_STRONG[EXPERT], STRONG: DEALT_STRONG[STRONG]}
+RUNG_TEXT = {"mix": "the preset mix", EXPERT: f"{EXPERT} at every seat", STRONG: f"{STRONG} at every seat"}
+DIFFERENCES = ((EXPERT, "mix"), (STRONG, "mix"), (STRONG, EXPERT))
+MAIN = "p"      # the headline control: the mulligan at a random depth of the draw pile (arm placed)
+CONTROL_TEXT = {"p": "the same mulligan at a random depth of the draw pile (where anyone may draw it)",
+                "o": "the same mulligan buried at the bottom of the draw pile (nobody has it)"}
+
+
 def analyse(ctx, tables, data) -> StudyResult:
     min_n = 10 if ctx.quick else 30
     dealt = data["dealt"]
     invalid = int((~dealt["ok"]).sum())
+    skipped = {str(p): int((~dealt["ok"] & (dealt["players"] == p)).sum()) for p in PLAYERS}
     dealt = dealt[dealt["ok"]]
     players = [p for p in PLAYERS if (dealt["players"] == p).any()]
     overall = _worth(dealt)
@@ -32,14 +48,24 @@ def analyse(ctx, tables, data) -> StudyResult:
     flow, arrivals = _flow(data["flow"], min_n), _arrivals(data["flow"], players)
     limit_rows, limit_all = _limit(data["limit"], players, min_n)
     limit = ctx.rules.mulligan_limit
-    strong = _strong(dealt, {player: data.get(DEALT_STRONG[player]) for player in STRONG_LADDER}, players)
+    frames_by_rung = {r: data[k][data[k]["ok"]] for r, k in RUNG_DATA.items() if k in data and not data[k].empty}
+    ladder = _ladder(frames_by_rung, players)
+    diffs = _differences(frames_by_rung, players)
+    fates = _fates(frames_by_rung, players)
+    estimands = _estimands(ladder, diffs)
 
-    precision = [Precision("mulligan worth, all deals", overall["points"].half_width, "points")]
+    precision = [Precision("mulligan worth in the holder's round score (mix, buried control), all deals",
+                           overall["points"].half_width, "points")]
+    for rung in ladder:
+        top = ladder[rung]["all"].get(MAIN)
+        if top:
+            precision += [Precision(f"change in the holder's win chance, {RUNG_TEXT[rung]}", top["win"].half_width,
+                                    "pct", target=TARGET_WIN),
+                          Precision(f"change in the holder's margin over the rivals, {RUNG_TEXT[rung]}",
+                                    top["margin"].half_width, "points", target=TARGET_MARGIN)]
     if cells:
-        precision += [Precision("mulligan worth at one table size, one preset",
-                                max(c["points"].half_width for c in cells), "points"),
-                      Precision("win-probability worth at one table size, one preset",
-                                max(c["win"].half_width for c in cells), "pct")]
+        precision.append(Precision("mulligan worth at one table size, one preset",
+                                   max(c["points"].half_width for c in cells), "points"))
     if flow:
         precision.append(Precision("worth by source and phase", max(r["points"].half_width for r in flow), "points"))
     if limit and limit_rows:
@@ -50,23 +76,173 @@ def analyse(ctx, tables, data) -> StudyResult:
     if limit and limit_rows:
         figures.append(figs.limit_figure(limit_rows))
     frames = {"by_players": estimates_frame(by_players), "by_players_strategy": estimates_frame(cells),
-              "by_source": estimates_frame(flow), "arrivals": estimates_frame(arrivals), "limit": estimates_frame(limit_rows)}
+              "by_source": estimates_frame(flow), "arrivals": estimates_frame(arrivals), "limit": estimates_frame(limit_rows),
+              "ladder": estimates_frame(_ladder_rows(ladder))}
     games = {p: sum(t.games for t in tables if t.players == p and t.experiment == "dealt" and t.arm == "mulligan")
              for p in players}
+    rung_games = {rung: {p: int((f["players"] == p).sum()) for p in players} for rung, f in frames_by_rung.items()}
     flow_games = {p: sum(t.games for t in tables if t.players == p and t.experiment == "flow" and t.arm == "natural")
                   for p in players}
     return StudyResult(
-        findings=_findings(overall, flow, limit_all, limit, strong), figures=figures, frames=frames,
-        precision=precision,
+        findings=_findings(ladder, diffs, fates), figures=figures, frames=frames,
+        precision=precision, estimands=estimands, answers=_answers(ladder, estimands),
         summary={**_summary(overall, by_players, cells, by_strategy, flow, arrivals, limit_rows, limit_all, limit,
-                            invalid), **_strong_summary(strong)},
+                            invalid), "skipped_by_players": skipped, **_ladder_summary(ladder, diffs, fates)},
         context={"overall": overall, "by_players": by_players, "grid": _grid(cells), "by_strategy": by_strategy,
                  "sizes": players, "flow": flow, "arrivals": arrivals, "limit_rows": _limit_grid(limit_rows),
                  "limit_all": limit_all, "limit": limit, "invalid": invalid, "games": games,
-                 "flow_games": flow_games, "phases": PHASES, "presets": PRESET_NAMES, "strong": strong,
-                 "strong_ladder": STRONG_LADDER, "strong_player": STRONG,
-                 "conclusions": _conclusions(overall, by_players, by_strategy, flow, limit_all, limit_rows, limit)},
+                 "flow_games": flow_games, "phases": PHASES, "presets": PRESET_NAMES,
+                 "ladder": ladder, "diffs": diffs, "fates": fates, "rungs": list(ladder), "rung_text": RUNG_TEXT,
+                 "rung_games": rung_games, "control_text": CONTROL_TEXT, "strong_ladder": STRONG_LADDER,
+                 "strong_player": STRONG, "expert": EXPERT, "target_win": TARGET_WIN, "target_margin": TARGET_MARGIN,
+                 "estimands": estimands,
+                 "conclusions": _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, limit)},
     )
+
+
+# ----------------------------------------------------------------- along the ladder
+def _effects(rows: pd.DataFrame, c: str) -> dict | None:
+    """The mulligan arm minus control ``c`` on the same deals: the holder's win credit (positive is better),
+    margin over the rivals (game total minus the rivals' mean; negative is better), round score, and the
+    rivals' mean round score."""
+    if f"win_{c}" not in rows or len(rows) < 2:
+        return None
+    return {"win": Estimate.of_paired(rows["win_m"], rows[f"win_{c}"]),
+            "margin": Estimate.of_paired(rows["margin_m"], rows[f"margin_{c}"]),
+            "points": Estimate.of_paired(rows["score_m"], rows[f"score_{c}"]),
+            "others": Estimate.of_paired(rows["others_m"], rows[f"others_{c}"])}
+
+
+def _ladder(frames: dict, players) -> dict:
+    """rung -> table size ("all" or "2".."7") -> control ("p", "o") -> effects."""
+    out = {}
+    for rung, f in frames.items():
+        out[rung] = {}
+        for p in ["all", *players]:
+            rows = f if p == "all" else f[f["players"] == p]
+            out[rung][str(p)] = {c: e for c in CONTROL_TEXT if (e := _effects(rows, c)) is not None}
+    return out
+
+
+def _differences(frames: dict, players) -> dict:
+    """"a-b" -> table size -> {"win", "margin"}: rung a's effect minus rung b's, paired deal by deal
+    (the headline control; the deals both rungs played)."""
+    out = {}
+    for a, b in DIFFERENCES:
+        if a not in frames or b not in frames:
+            continue
+        both = frames[a].merge(frames[b], on=["players", "game"], suffixes=("", "_y"))
+        key = f"{a}-{b}"
+        out[key] = {}
+        for p in ["all", *players]:
+            rows = both if p == "all" else both[both["players"] == p]
+            if len(rows) < 2:
+                continue
+            out[key][str(p)] = {m: Estimate.of_paired(rows[f"{m}_m"] - rows[f"{m}_{MAIN}"],
+                                                      rows[f"{m}_m_y"] - rows[f"{m}_{MAIN}_y"]) for m in ("win", "margin")}
+    return out
+
+
+def _fates(frames: dict, players) -> dict:
+    """rung -> table size -> where the dealt mulligan went (shares of deals, from the traced mulligan arm)."""
+    out = {}
+    for rung, f in frames.items():
+        if "to_rival" not in f:
+            continue
+        out[rung] = {}
+        for p in ["all", *players]:
+            rows = f if p == "all" else f[f["players"] == p]
+            n = len(rows)
+            if n:
+                out[rung][str(p)] = {"overwritten": Estimate.of_share(int(rows["overwritten"].sum()), n),
+                                     "blind_to_rival": Estimate.of_share(int(rows["placed_by_rival"].sum()), n),
+                                     "to_rival": Estimate.of_share(int(rows["to_rival"].sum()), n)}
+    return out
+
+
+def _mix_verdict(diffs: dict) -> str:
+    d = diffs.get(f"{STRONG}-mix", {}).get("all")
+    if d is None or d["win"].lo <= 0 <= d["win"].hi:
+        return ""
+    word = "overstates" if d["win"].hi < 0 else "understates"
+    return (f" The preset mix {word} the mulligan's worth to strong players ({STRONG} minus mix "
+            f"{_ci(d['win'], 'dpct')} of win chance).")
+
+
+def _settled(d: Estimate | None, target: float) -> bool | None:
+    """Settled: the strongest two rungs' paired difference includes 0 and lies within twice the target."""
+    if d is None:
+        return None
+    return bool(d.lo <= 0 <= d.hi and d.half_width <= 2 * target)
+
+
+def _estimands(ladder: dict, diffs: dict) -> dict:
+    def one(measure, definition, unit, target):
+        by = {rung: ladder[rung]["all"][MAIN][measure] for rung in ladder if MAIN in ladder[rung]["all"]}
+        dd = {k: v["all"][measure] for k, v in diffs.items() if "all" in v}
+        return estimand(definition, unit, by, dd, settled=_settled(dd.get(f"{STRONG}-{EXPERT}"), target))
+
+    if not ladder:
+        return {}
+    base = ("one round of the game edited: a mulligan at a random slot of the holder's layout (in place of an "
+            "ordinary card) against " + CONTROL_TEXT[MAIN] + "; same deals, 2 to 7 players equally weighted; ")
+    return {"mulligan": {
+        "win_chance": one("win", base + "the change in the holder's chance of winning the game (positive is good "
+                          "for the holder; ties share the win)", "probability", TARGET_WIN),
+        "margin": one("margin", base + "the change in the holder's game total minus the mean of the rivals' game "
+                      "totals (negative is good for the holder, since the lowest score wins)", "points",
+                      TARGET_MARGIN)}}
+
+
+def _answers(ladder: dict, estimands: dict) -> list[Answer]:
+    if STRONG not in ladder or not estimands:
+        return []
+    top = ladder[STRONG]["all"][MAIN]
+    others = [(r, ladder[r]["all"][MAIN]["win"]) for r in ladder if r != STRONG and MAIN in ladder[r]["all"]]
+    tail = "; ".join(f"with {RUNG_TEXT[r]} {format_estimate(e, 'dpct')}" for r, e in others)
+
+    def holds(measure):
+        if estimands["mulligan"][measure]["settled"]:
+            return f"{EXPERT} and {STRONG} (settled: their paired difference includes 0); not the preset mix"
+        return f"{STRONG} (not settled: {EXPERT} and {STRONG} differ); not the preset mix"
+    return [
+        Answer("mulligan_value.win_chance",
+               "A mulligan dealt to you changes your chance of winning by {value} against strong players "
+               f"({STRONG} at every seat, 2 to 7 players), compared with the same mulligan left in the draw pile; "
+               f"{_two_players(ladder[STRONG].get('2', {}).get(MAIN))} ({tail})",
+               top["win"], holds("win_chance"), kind="dpct", unit="deals", rank=14),
+        Answer("mulligan_value.margin",
+               "It changes your final score minus your rivals' average by {value} points against strong players "
+               "(negative is good: the lowest score wins)", top["margin"], holds("margin"), kind="signed", unit="deals",
+               rank=24)]
+
+
+def _two_players(e: dict | None) -> str:
+    if e is None:
+        return ""
+    w = e["win"]
+    if w.hi < 0:
+        return (f"at 2 players it costs you {format_estimate(w, 'dpct')}, since the one rival who picks it up is "
+                "the one you must beat")
+    return f"at 2 players it changes it by {format_estimate(w, 'dpct')}"
+
+
+def _ladder_rows(ladder: dict) -> list[dict]:
+    return [{"player": rung, "players": p, "control": c, **e}
+            for rung, by in ladder.items() for p, cs in by.items() for c, e in cs.items()]
+
+
+def _ladder_summary(ladder: dict, diffs: dict, fates: dict) -> dict:
+    if not ladder:
+        return {}
+    return {"ladder": {
+        "controls": {"placed": CONTROL_TEXT["p"], "ordinary": CONTROL_TEXT["o"]},
+        "by_player": {rung: {p: {("placed" if c == "p" else "ordinary"): {k: v.to_json() for k, v in e.items()}
+                                 for c, e in cs.items()} for p, cs in by.items()} for rung, by in ladder.items()},
+        "differences": {k: {p: {m: e.to_json() for m, e in v.items()} for p, v in by.items()}
+                        for k, by in diffs.items()},
+        "where_the_mulligan_went": {rung: {p: {k: e.to_json() for k, e in v.items()} for p, v in by.items()}
+                                    for rung, by in fates.items()}}}
 
 
 # ----------------------------------------------------------------- estimates
@@ -80,54 +256,6 @@ def _worth(rows: pd.DataFrame) -> dict:
             "others": Estimate.of_paired(rows["others_m"], rows["others_o"]),
             "paired_se": paired, "unpaired_se": unpaired,
             "saving": (unpaired / paired) ** 2 if paired > 0 else float("nan")}
-
-
-def _strong(mix: pd.DataFrame, ladder: dict, players) -> list[dict]:
-    """The dealt mulligan's worth with one player at every seat beside the preset mix, for each rung of
-    :data:`STRONG_LADDER` (``ladder``: player -> its rows, or None), per table size and over all
-    (``players`` 0): every arm of every table is the same deals with the same edit, so "player minus mix"
-    is paired deal by deal (the difference of the two worths).  Each row's ``ladder`` lists the rungs,
-    weakest first; ``strong``, ``strong_win`` and ``strong_minus_mix`` are :data:`STRONG`'s."""
-    frames = {name: f[f["ok"]] for name, f in ladder.items() if f is not None and not f.empty}
-    if STRONG not in frames:
-        return []
-    out = []
-    for p in [*players, 0]:
-        rungs = []
-        for name, frame in frames.items():
-            both = mix.merge(frame, on=["players", "game"], suffixes=("", "_x"))
-            rows = both if p == 0 else both[both["players"] == p]
-            if len(rows) < 2:
-                continue
-            rungs.append({"player": name, "mix": Estimate.of_paired(rows["score_m"], rows["score_o"]),
-                          "worth": Estimate.of_paired(rows["score_m_x"], rows["score_o_x"]),
-                          "win": Estimate.of_paired(rows["win_m_x"], rows["win_o_x"]),
-                          "minus_mix": Estimate.of_paired(rows["score_m_x"] - rows["score_o_x"],
-                                                          rows["score_m"] - rows["score_o"])})
-        top = next((r for r in rungs if r["player"] == STRONG), None)
-        if top is None:
-            continue
-        out.append({"players": p, "mix": top["mix"], "strong": top["worth"], "strong_win": top["win"],
-                    "strong_minus_mix": top["minus_mix"], "ladder": rungs})
-    return out
-
-
-def _strong_summary(strong: list[dict]) -> dict:
-    if not strong:
-        return {}
-    return {"strong_play": {
-        "strong_player": STRONG, "ladder": list(STRONG_LADDER),
-        "table": f"one player at every seat ({', then '.join(STRONG_LADDER)}), on the dealt experiment's deals "
-                 f"and edits; the strong_* estimates are {STRONG}'s",
-        "by_players": {("all" if r["players"] == 0 else str(r["players"])): {
-            "mix_score_change_per_round": r["mix"].to_json(),
-            "strong_score_change_per_round": r["strong"].to_json(),
-            "strong_win_probability": r["strong_win"].to_json(),
-            "strong_minus_mix": r["strong_minus_mix"].to_json(),
-            "by_player": {g["player"]: {"score_change_per_round": g["worth"].to_json(),
-                                        "win_probability": g["win"].to_json(),
-                                        "minus_mix": g["minus_mix"].to_json()} for g in r["ladder"]}}
-            for r in strong}}}
 
 
 def _phase(fd: pd.Series) -> pd.Series:
@@ -212,25 +340,57 @@ def _ci(e: Estimate, kind: str = "points") -> str:
     return format_estimate(e, kind)
 
 
-def _conclusions(overall, by_players, by_strategy, flow, limit_all, limit_rows, limit) -> list[str]:
+def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, limit) -> list[str]:
     """Plain-words conclusions, written from the estimates (so they follow the data); 95% intervals in brackets.
 
-    Points are changes in round score with the mulligan minus without it: negative is better.
+    Win chances are in percentage points (positive is better for the holder); margins are the holder's game
+    total minus the rivals' mean (negative is better).
     """
     out = []
-    first, last = by_players[0], by_players[-1]
-    # a bigger saving is a more negative change
-    trend = ("more" if last["points"].hi < first["points"].lo else
-             "less" if last["points"].lo > first["points"].hi else "about as much")
-    out.append(f"A mulligan dealt to you changes your score in that round by {_ci(overall['points'], 'signed')} "
-               f"points, and your chance of winning the game by {_ci(overall['win'], 'pct')} (percentage points). "
-               f"It is worth {trend} at a big table: {_ci(first['points'], 'signed')} points with "
-               f"{first['players']} players, {_ci(last['points'], 'signed')} with {last['players']}.")
-    if len(by_strategy) > 1:
-        ranked = sorted(by_strategy, key=lambda r: r["points"].mean)
-        out.append(f"How you play matters: {ranked[0]['strategy']} gets the most out of a mulligan "
-                   f"({_ci(ranked[0]['points'], 'signed')} points per round), {ranked[-1]['strategy']} the least "
-                   f"({_ci(ranked[-1]['points'], 'signed')}).")
+    if ladder:
+        parts = [f"{RUNG_TEXT[r]} {_ci(ladder[r]['all'][MAIN]['win'], 'dpct')}" for r in ladder
+                 if MAIN in ladder[r]["all"]]
+        out.append("A mulligan dealt to you, against the same mulligan left at a random depth of the draw pile, "
+                   "changes your chance of winning the game by: " + "; ".join(parts) + " (percentage points, "
+                   "2 to 7 players equally weighted).")
+        margins = [f"{RUNG_TEXT[r]} {_ci(ladder[r]['all'][MAIN]['margin'], 'signed')}" for r in ladder
+                   if MAIN in ladder[r]["all"]]
+        strong = ladder.get(STRONG, {}).get("all", {}).get(MAIN)
+        gain = (f" Your own points alone overstate it: with {STRONG} at every seat your round score changes by "
+                f"{_ci(strong['points'], 'signed')} but the rivals' mean round score by {_ci(strong['others'], 'signed')} "
+                "as well (they gain from your mulligan too)." if strong and strong["others"].hi < 0 else "")
+        out.append("Your final score minus your rivals' average changes by: " + "; ".join(margins)
+                   + " points (negative is good for you)." + gain)
+        d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all")
+        if d is not None:
+            def status(e, target):
+                if _settled(e, target):
+                    return "settled"
+                return "too wide to tell" if e.lo <= 0 <= e.hi else "not settled"
+            out.append(f"Between the two strongest rungs ({STRONG} minus {EXPERT}, paired on the same deals) the win "
+                       f"chance differs by {_ci(d['win'], 'dpct')} ({status(d['win'], TARGET_WIN)}) and the margin by "
+                       f"{_ci(d['margin'], 'signed')} points ({status(d['margin'], TARGET_MARGIN)}); settled means the "
+                       "interval includes 0 and is at most twice the target half-width wide." + _mix_verdict(diffs))
+    if EXPERT in fates and "mix" in fates:
+        two = [(r, fates[r].get("2"), ladder.get(r, {}).get("2", {}).get(MAIN)) for r in (EXPERT, STRONG) if r in fates]
+        two = [(r, f, e) for r, f, e in two if f and e]
+        if two:
+            at2 = "; ".join(f"{RUNG_TEXT[r]}: {_ci(f['blind_to_rival'], 'pct')} of dealt mulligans are overwritten "
+                            f"blind and then placed by the rival, and the holder's win chance changes by "
+                            f"{_ci(e['win'], 'dpct')}" for r, f, e in two)
+            ex, mx = fates[EXPERT]["all"], fates["mix"]["all"]
+            out.append(f"Why it can cost you: a mulligan is mostly dealt face down, and with {EXPERT} at every seat its "
+                       f"holder replaces it unseen (overwrites it blind) in {_ci(ex['overwritten'], 'pct')} of deals; in "
+                       f"{_ci(ex['blind_to_rival'], 'pct')} a rival then takes it from the discard pile and places it, "
+                       f"and in {_ci(ex['to_rival'], 'pct')} it ends the round in a rival's layout (the preset mix: "
+                       f"{_ci(mx['overwritten'], 'pct')} overwritten blind, {_ci(mx['blind_to_rival'], 'pct')} then "
+                       f"placed by a rival). At 2 players that rival is the only one you must beat, so the gift weighs "
+                       f"most: {at2}.")
+    buried = ladder.get("mix", {}).get("all", {}).get("o")
+    if buried is not None:
+        out.append(f"Against the mulligan buried where nobody gets it (the second control), the preset mix's holder "
+                   f"gains {_ci(buried['win'], 'dpct')} of win chance and {_ci(buried['points'], 'signed')} points "
+                   f"in that round, while the rivals' round score changes by {_ci(buried['others'], 'signed')}.")
     pile = {r["phase"]: r for r in flow if r["source"] == "pile"}
     blind = {r["phase"]: r for r in flow if r["source"] == "blind"}
     both = [ph for ph, *_ in PHASES if ph in pile and ph in blind]
@@ -244,13 +404,13 @@ def _conclusions(overall, by_players, by_strategy, flow, limit_all, limit_rows, 
             parts.append(f"{when}, a mulligan taken from a discard pile changes the score by "
                          f"{_ci(pile[ph]['points'], 'signed')} points against {_ci(blind[ph]['points'], 'signed')} "
                          f"drawn blind ({verdict})")
-        out.append("To the player who places it: " + "; ".join(parts) + f" ({len(both)} comparisons; \"clearly\" "
-                   "only where the difference survives Holm's correction for all of them).")
+        out.append("In the preset mix, to the player who places it: " + "; ".join(parts) + f" ({len(both)} "
+                   "comparisons; \"clearly\" only where the difference survives Holm's correction for all of them).")
     if limit and limit_rows:
         top = max(limit_rows, key=lambda r: r["rounds"].mean)
         out.append(f"The {limit}-mulligan limit binds in {_ci(limit_all['rounds'], 'pct')} of player-rounds "
-                   f"(a mulligan on offer while the player already shows one), most often for {top['strategy']} "
-                   f"at {top['players']} players ({_ci(top['rounds'], 'pct')}).")
+                   f"(preset mix; a mulligan on offer while the player already shows one), most often for "
+                   f"{top['strategy']} at {top['players']} players ({_ci(top['rounds'], 'pct')}).")
     return out
 
 
@@ -266,35 +426,27 @@ def _limit_grid(rows: list[dict]) -> list[dict]:
     return _grid(rows)
 
 
-def _findings(overall, flow, limit_all, limit, strong=()) -> list[Finding]:
-    found = [
-        Finding("mulligan_value.points_per_round",
-                "Being dealt a mulligan instead of an ordinary card changes its holder's score by {value} points "
-                "in that round (2 to 7 players, all presets, same deals paired; negative is better)",
-                overall["points"], "signed", "deals"),
-        Finding("mulligan_value.win_probability",
-                "A mulligan dealt in one round changes its holder's chance of winning the game by {value} "
-                "(percentage points, same deals paired; positive is better)",
-                overall["win"], "pct", "deals"),
-    ]
-    every = next((r for r in strong if r["players"] == 0), None)
-    if every is not None:
-        rungs = {g["player"]: g for g in every["ladder"]}
-        middle = (f", with {EXPERT} at every seat {_ci(rungs[EXPERT]['worth'], 'signed')}"
-                  if EXPERT in rungs and EXPERT != STRONG else "")
+def _findings(ladder, diffs, fates) -> list[Finding]:
+    found = []
+    top = ladder.get(STRONG, {}).get("all", {}).get(MAIN)
+    if top is not None:
         found.append(Finding(
-            "mulligan_value.points_per_round_strong",
-            f"Under strong play ({STRONG_TEXT}, at every seat) the same dealt mulligan changes its "
-            "holder's score by {value} points in that round (same deals and edits as the preset mix, where it is "
-            f"{_ci(every['mix'], 'signed')}{middle}; the difference, {STRONG} minus mix, is "
-            f"{_ci(every['strong_minus_mix'], 'signed')})",
-            every["strong"], "signed", "deals"))
-    if limit:
+            "mulligan_value.win_chance_strong",
+            f"Against strong players ({STRONG_TEXT}, at every seat), a mulligan dealt to you changes your chance "
+            "of winning the game by {value}, against the same mulligan left at a random depth of the draw pile "
+            "(same deals paired; 2 to 7 players)", top["win"], "dpct", "deals"))
         found.append(Finding(
-            "mulligan_value.limit_binds",
-            f"The {limit}-mulligan limit bars a player from a mulligan on offer in {{value}} of their rounds "
-            f"(player-rounds clustered by game)",
-            limit_all["rounds"], "pct", "games"))
+            "mulligan_value.margin_strong",
+            f"Against strong players ({STRONG} at every seat), a mulligan dealt to you changes your game total minus "
+            "your rivals' average by {value} points (negative is good for you, since the lowest score wins; same "
+            "deals and control)", top["margin"], "signed", "deals"))
+    fate = fates.get(EXPERT, {}).get("all")
+    if fate is not None:
+        found.append(Finding(
+            "mulligan_value.to_rival_expert",
+            f"With {EXPERT} at every seat, a mulligan dealt face down is overwritten blind by its holder and then "
+            "placed by a rival in {value} of deals, which is how a dealt mulligan can lower its holder's chance of "
+            "winning (at 2 players)", fate["blind_to_rival"], "pct", "deals"))
     return found
 
 

@@ -1,22 +1,33 @@
-"""Study ``mulligan-value``: how many points, and how much of a win, is a mulligan worth?
+"""Study ``mulligan-value``: how much of a win is a mulligan in your hand worth, against the rivals?
 
-Design: paired experiments on the same deals (:mod:`analyses._paired`), at 2 to 7
-players, tables of the five presets in the cyclic lineups (every preset fills the same
-share of the seats), seats rotated.  In game ``g`` one round is edited: round ``g % 3``,
-and the player it is about (the focal seat) is ``(g // 3) % players``.
+Design: paired experiments on the same deals (:mod:`analyses.framework.paired`), at 2 to 7
+players.  In game ``g`` one round is edited: round ``g % 3``, and the player it is about (the
+holder, the focal seat) is ``(g // 3) % players``.  Every edit is drawn from uniforms keyed by
+the game number (:func:`~gnoming_sim.analyses.framework.paired.game_uniforms`), so every table
+that plays game ``g`` plays it with the same edit.
 
-* ``dealt``: arm *mulligan* puts a mulligan at a random slot of the focal layout (one of
-  its ordinary cards trades places with the deepest mulligan of the draw pile, never one
-  dealt to another player); arm *ordinary* is the same deal with that mulligan swapped
-  for the deepest ordinary card of the draw pile, i.e. buried at the bottom of the pile,
-  out of play unless the pile runs out.  The two arms differ in those two cards only.
-  Worth = the focal player's round score in arm *mulligan* minus arm *ordinary* (a
-  change in score: negative is better), and the change in its win credit for the game.
-  Each dealt cell also plays both arms with one player at every seat, for each rung of
-  :data:`~gnoming_sim.analyses.framework.design.STRONG_LADDER` (``expert``, then the strong
-  player ``learned``), on the same deals with the same edits (arms ``mulligan@learned`` and
-  ``ordinary@learned``, and the same ``@expert``): the worth under strong play, and its paired
-  difference to the worth in the preset mix.
+* ``dealt``: arm *mulligan* puts a mulligan at a random slot of the holder's layout that held
+  an ordinary card.  The mulligan is the deepest one of the draw pile; where the draw pile
+  holds none (0.5% of deals at 2 players, 20% at 7), one from anywhere else (another layout
+  or a discard pile's seed, which gets the holder's ordinary card in exchange).  Only deals
+  whose holder already holds every mulligan (about 4 in 10,000 at every table size) are
+  skipped, so no table size loses a share of its deals, and every deal stays a permutation of the deck.  Two controls, the
+  same deal with that mulligan moved out of the holder's layout (the slot gets the deepest
+  ordinary card of the draw pile in both):
+
+  - arm *ordinary* buries it at the bottom of the draw pile: "you hold it" against
+    "nobody has it" (it comes into play only if the pile runs out);
+  - arm *placed* puts it at a random depth of the draw pile (swapping with the ordinary
+    card there): "you hold it" against "it lies in the pile, where anyone (you too) may
+    draw it", the natural place of a mulligan nobody was dealt.
+
+  Each arm is played by three rungs of players on the same deals with the same edits: the
+  preset mix (the five presets in the cyclic lineups, seats rotated), :data:`EXPERT` at every
+  seat and the strong player :data:`STRONG` at every seat (arms ``<arm>@expert`` and
+  ``<arm>@learned``); the strong player, ten times slower, plays the first deals of each
+  lineup block only (:data:`RUNG_SHARE`), and only arms *mulligan* and *placed* (:data:`RUNG_ARMS`).  The holder's arm *mulligan* is traced at every rung,
+  so the analysis can tell where the dealt mulligan ended (kept by its holder, or placed by a
+  rival after its holder replaced it).
 * ``flow``: arm *natural* plays the deal as shuffled, with traces; arm *removed* swaps
   one of its mulligans, chosen at random, for the deepest ordinary card.  The trace
   tells who first placed that mulligan (or kept it from the deal), how it came (kept
@@ -34,30 +45,40 @@ import pandas as pd
 from gnoming_sim.game import fields as F
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 
-from ..framework.design import (PLAYER_NAMES, PRESET_NAMES, STRONG_LADDER, cell_first_game, cyclic_lineups, strong_arm,
-                                strong_seats)
+from ..framework.design import (EXPERT, PLAYER_NAMES, PRESET_NAMES, STRONG, STRONG_LADDER, cell_first_game,
+                                cyclic_lineups, strong_arm, strong_seats)
 from ..framework.paired import (
     ArmTable,
     bury_ordinary_partner,
     deepest,
+    game_uniforms,
     is_special,
     pick,
+    pick_with,
     round_rows,
     swap,
     with_rounds,
 )
-from ..framework.trace_follow import FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ_TURN, FO_FATE, follow_cards, mulligan_bars
+from ..framework.trace_follow import (FATE_LAYOUT, FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ_TURN, FO_END_SEAT,
+                                      FO_FATE, MODE_DEALT, follow_cards, mulligan_bars)
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 DEALT, FLOW = "dealt", "flow"
 # the dealt experiment's rows with one player at every seat, per rung of the strong-play ladder
 DEALT_STRONG = {player: strong_arm(DEALT, player) for player in STRONG_LADDER}
-ARMS = {DEALT: ("mulligan", "ordinary"), FLOW: ("natural", "removed")}
-FLOW_SHARE = 2     # the flow experiment plays 1/FLOW_SHARE of the games of the dealt one (it is traced)
+ARMS = {DEALT: ("mulligan", "ordinary", "placed"), FLOW: ("natural", "removed")}
+CONTROLS = {"ordinary": "o", "placed": "p"}    # control arm -> column suffix (the mulligan arm's is "m")
+FLOW_SHARE = 4     # the flow experiment plays 1/FLOW_SHARE of the deals of the dealt one (it is traced)
+# deals of each rung's dealt cells, as a share of the preset mix's (the strong player plays ten times
+# slower than expert; it plays the first deals of every lineup block, edited alike)
+RUNG_SHARE = {EXPERT: 1.0, STRONG: 0.85}
+# the arms each rung plays: the strong player only the mulligan and its natural control (placed)
+RUNG_ARMS = {EXPERT: ARMS[DEALT], STRONG: ("mulligan", "placed")}
+TRACED = ("mulligan", *(strong_arm("mulligan", pl) for pl in STRONG_LADDER), "natural")
 
 
 def tables(games: int) -> list[ArmTable]:
-    """The design: every arm of every cell, ``games`` games per design cell."""
+    """The design: every arm of every cell, ``games`` deals per table size in the preset mix."""
     tables = []
     for experiment, total in ((DEALT, games), (FLOW, max(games // FLOW_SHARE, 1))):
         for p in PLAYERS:
@@ -68,12 +89,13 @@ def tables(games: int) -> list[ArmTable]:
                 for arm in ARMS[experiment]:
                     tables.append(ArmTable(p, lineup, share, first_game=first, experiment=experiment,
                                            arm=arm, label=f"{experiment}, {arm}: {p} players, {', '.join(lineup)}"))
-                if experiment == DEALT:   # the same deals and edits under strong play
+                if experiment == DEALT:   # the same deals and edits, one player at every seat
                     for player in STRONG_LADDER:
                         seats = strong_seats(p, player)
-                        for arm in ARMS[experiment]:
+                        n = max(1, int(round(share * RUNG_SHARE[player])))
+                        for arm in RUNG_ARMS[player]:
                             name = strong_arm(arm, player)
-                            tables.append(ArmTable(p, seats, share, first_game=first, experiment=experiment, arm=name,
+                            tables.append(ArmTable(p, seats, n, first_game=first, experiment=experiment, arm=name,
                                                    label=f"{experiment}, {name}: {p} players, {', '.join(seats)}"))
     return tables
 
@@ -92,42 +114,70 @@ def draw_pile_start(rows: np.ndarray, players: int) -> np.ndarray:
     return np.argmax(seeds >= 2, axis=1) + 1
 
 
-def dealt_edit(rows: np.ndarray, players: int, focal: np.ndarray, rng, card: int | None = MULLIGAN):
-    """The two arms of the dealt experiment on one round of every game.
+def _uniforms(rng, G: int, N: int) -> np.ndarray:
+    """(3, G, N) uniforms: ``rng`` itself when it is such an array, else drawn from the Generator."""
+    if isinstance(rng, np.ndarray):
+        return rng
+    return rng.random((3, G, N))
 
-    ``rows`` int8 (G, N): the round's deck order.  Returns ``(mulligan arm, ordinary arm,
-    slot, ok)``: in the first, deal position ``slot[g]`` (a random slot of the focal
-    layout that held an ordinary card) holds ``card``, moved there from the deepest
-    position of the draw pile holding one (never another player's layout or a discard
-    pile's seed, so no opponent loses a card); the second swaps it back out for the
-    deepest ordinary card of the deal, burying it at the bottom of the draw pile.  ``ok``
-    is False where the draw pile had no such card (both arms then keep the deal as it was).
+
+def edit_uniforms(seed: int, games: np.ndarray, N: int) -> np.ndarray:
+    """The dealt edit's uniforms of these game numbers: (3, G, N), keyed by game number."""
+    return np.stack([game_uniforms(seed, games, k, N) for k in range(3)])
+
+
+def dealt_edit(rows: np.ndarray, players: int, focal: np.ndarray, rng, card: int | None = MULLIGAN):
+    """The three arms of the dealt experiment on one round of every game.
+
+    ``rows`` int8 (G, N): the round's deck order; ``rng``: a Generator, or the (3, G, N)
+    uniforms of :func:`edit_uniforms`.  Returns ``(mulligan arm, ordinary arm, slot, ok,
+    placed arm, source)``.  In the first, deal position ``slot[g]`` (a random slot of the
+    focal layout that held an ordinary card) holds ``card``, moved there from the deepest
+    position of the draw pile holding one; where the pile holds none, from a random other
+    place outside the focal layout (another layout, a discard pile's seed: it gets the slot's
+    ordinary card).  Only where every copy of ``card`` is already in the focal layout (4 deals in
+    10,000 at any table size: the engine plays permutations of the deck, so none can be planted)
+    is there no source (``source`` -1, ``ok`` False).  The ordinary arm swaps it for the deepest ordinary card of the deal,
+    burying it at the bottom of the draw pile; the placed arm then moves it from there to a
+    random ordinary card's place in the draw pile (a random depth).  ``ok`` is False only where
+    there is no source, or the focal layout holds no ordinary card.
 
     ``card=None`` is the placebo: the card moved to the slot is an ordinary card from a
-    random place of the draw pile, so both arms put a random ordinary card at the slot
-    and the true difference is 0 by exchangeability (tests use it).
+    random place of the draw pile, so both the mulligan and ordinary arms put a random
+    ordinary card at the slot and the true difference is 0 by exchangeability (tests use it).
     """
-    G = rows.shape[0]
+    G, N = rows.shape
+    u = _uniforms(rng, G, N)
     g = np.arange(G)
     layout = 9 * focal[:, None] + np.arange(9)
     special = is_special(rows)
-    slot = 9 * focal + pick(~special[g[:, None], layout], rng)
-    in_pile = np.arange(rows.shape[1]) >= draw_pile_start(rows, players)[:, None]
+    free = ~special[g[:, None], layout]
+    slot = 9 * focal + np.maximum(pick_with(free, u[0][g[:, None], layout]), 0)
+    in_pile = np.arange(N) >= draw_pile_start(rows, players)[:, None]
+    in_focal = np.zeros((G, N), dtype=bool)
+    in_focal[g[:, None], layout] = True
     if card is None:
         ordinary = ~special
         ordinary[g, slot] = False
         partner = deepest(ordinary)
         source = ~special & in_pile
         source[g, np.maximum(partner, 0)] = False
-        src = pick(source, rng)
+        src = pick_with(source, u[1])
     else:
         src = deepest((rows == card) & in_pile)
-    ok = src >= 0
+        elsewhere = pick_with((rows == card) & ~in_focal, u[1])
+        src = np.where(src >= 0, src, elsewhere)
     held = rows.copy()
-    swap(held, slot, src, ok)
+    swap(held, slot, src, src >= 0)
     plain = held.copy()
-    partner = bury_ordinary_partner(plain, slot, ok)
-    return held, plain, slot, ok & (partner >= 0)
+    partner = bury_ordinary_partner(plain, slot, src >= 0)
+    ok = free.any(axis=1) & (partner >= 0) & (src >= 0)
+    placed = plain.copy()
+    target = ~is_special(placed) & in_pile
+    target[g, np.maximum(partner, 0)] = False
+    depth = pick_with(target, u[2])
+    swap(placed, np.maximum(partner, 0), np.maximum(depth, 0), ok & (depth >= 0))
+    return held, plain, slot, ok, placed, src
 
 
 def flow_edit(rows: np.ndarray, rng, card: int = MULLIGAN):
@@ -139,15 +189,21 @@ def flow_edit(rows: np.ndarray, rng, card: int = MULLIGAN):
     return removed, tag, ok & (partner >= 0)
 
 
-def edit_arms(experiment: str, players: int, lo: int, deals: np.ndarray, rng):
+def edit_arms(experiment: str, players: int, lo: int, deals: np.ndarray, rng, seed: int | None = None):
+    """Every arm's deals of one chunk (games ``lo ..``).  The dealt edit is keyed by game number
+    (``seed``: the study seed; without it, drawn from ``rng``)."""
     games = lo + np.arange(deals.shape[0])
     rounds, focal = focal_of(games, players)
     rows = round_rows(deals, rounds)
     if experiment == DEALT:
-        held, plain, slot, ok = dealt_edit(rows, players, focal, rng)
-        arms = {"mulligan": with_rounds(deals, rounds, held), "ordinary": with_rounds(deals, rounds, plain)}
+        u = rng if seed is None else edit_uniforms(seed, games, rows.shape[1])
+        held, plain, slot, ok, placed, src = dealt_edit(rows, players, focal, u)
+        arms = {"mulligan": with_rounds(deals, rounds, held), "ordinary": with_rounds(deals, rounds, plain),
+                "placed": with_rounds(deals, rounds, placed)}
         arms.update({strong_arm(a, player): d for player in STRONG_LADDER for a, d in list(arms.items())})
-        return arms, {"rounds": rounds, "focal": focal, "slot": slot, "ok": ok}
+        start = draw_pile_start(rows, players)
+        source = np.where(src < 0, "none", np.where(src >= start, "pile", "elsewhere"))
+        return arms, {"rounds": rounds, "focal": focal, "slot": slot, "ok": ok, "source": source}
     removed, tag, ok = flow_edit(rows, rng)
     return ({"natural": deals, "removed": with_rounds(deals, rounds, removed)},
             {"rounds": rounds, "tag": tag, "ok": ok})
@@ -155,7 +211,7 @@ def edit_arms(experiment: str, players: int, lo: int, deals: np.ndarray, rng):
 
 # ----------------------------------------------------------------- what is kept
 def _seat_values(res, rounds, seats):
-    """Round score, game win credit and strategy name of ``seats[g]`` in game ``g``."""
+    """Round score, game win credit, the rivals' mean round score and strategy name of ``seats[g]`` in game ``g``."""
     g = np.arange(res.games)
     score = res.round_stats[g, rounds, seats, F.F_SCORE].astype(np.float64)
     others = (res.round_stats[g, rounds, :, F.F_SCORE].sum(axis=1) - score) / max(res.players - 1, 1)
@@ -163,22 +219,46 @@ def _seat_values(res, rounds, seats):
     return score, res.win_credit[g, seats], others, names
 
 
+def _margin(res, seats) -> np.ndarray:
+    """The seat's game total minus the mean of its rivals' game totals (negative: ahead, since low wins)."""
+    g = np.arange(res.games)
+    totals = res.totals[g].astype(np.float64)
+    own = totals[g, seats]
+    return own - (totals.sum(axis=1) - own) / max(res.players - 1, 1)
+
+
 def keep_rows(experiment, players, lo, results, facts, limit) -> dict[str, pd.DataFrame]:
     rounds = facts["rounds"]
-    games = lo + np.arange(rounds.size)
+    n = rounds.size
+    games = lo + np.arange(n)
     if experiment == DEALT:
         out = {}
         for key, suffix in ((DEALT, ""), *((DEALT_STRONG[pl], strong_arm("", pl)) for pl in STRONG_LADDER)):
             if "mulligan" + suffix not in results:
                 continue
-            held, plain = results["mulligan" + suffix], results["ordinary" + suffix]
-            s_m, w_m, o_m, names = _seat_values(held, rounds, facts["focal"])
-            s_o, w_o, o_o, _ = _seat_values(plain, rounds, facts["focal"])
-            out[key] = pd.DataFrame({
-                "players": players, "game": games, "round": rounds, "seat": facts["focal"],
-                "slot": facts["slot"] % 9, "strategy": pd.Categorical(names, categories=PLAYER_NAMES),
-                "score_m": s_m, "score_o": s_o, "win_m": w_m, "win_o": w_o, "others_m": o_m, "others_o": o_o,
-                "ok": facts["ok"]})
+            focal = facts["focal"]
+            held = results["mulligan" + suffix]
+            s_m, w_m, o_m, names = _seat_values(held, rounds, focal)
+            frame = {"players": players, "game": games, "round": rounds, "seat": focal, "slot": facts["slot"] % 9,
+                     "strategy": pd.Categorical(names, categories=PLAYER_NAMES), "source": facts["source"],
+                     "score_m": s_m, "win_m": w_m, "others_m": o_m, "margin_m": _margin(held, focal),
+                     "ok": facts["ok"]}
+            for arm, k in CONTROLS.items():
+                res = results.get(arm + suffix)
+                if res is None:   # a control this rung does not play
+                    continue
+                s, w, o, _ = _seat_values(res, rounds, focal)
+                frame.update({f"score_{k}": s, f"win_{k}": w, f"others_{k}": o, f"margin_{k}": _margin(res, focal)})
+            if held.traces is not None:   # where the dealt mulligan went
+                follow = follow_cards(held.traces, held.deals, players, rounds, facts["slot"])
+                # the trace credits a dealt card to its holder once it is turned up there or left there to the
+                # end of the round; a dealt mulligan not so credited was replaced face down, unseen (overwritten
+                # blind), and the first to place it afterwards was a rival, or nobody
+                kept = (follow[:, FO_ACQ_SEAT] == focal) & (follow[:, FO_ACQ_MODE] == MODE_DEALT)
+                end_rival = (follow[:, FO_FATE] == FATE_LAYOUT) & (follow[:, FO_END_SEAT] != focal)
+                frame.update({"kept_dealt": kept, "overwritten": ~kept, "to_rival": end_rival,
+                              "placed_by_rival": ~kept & (follow[:, FO_ACQ_SEAT] >= 0) & (follow[:, FO_ACQ_SEAT] != focal)})
+            out[key] = pd.DataFrame(frame)
         return out
     natural, removed = results["natural"], results["removed"]
     follow = follow_cards(natural.traces, natural.deals, players, rounds, np.maximum(facts["tag"], 0))

@@ -9,17 +9,18 @@ from gnoming_sim.kernel.policy import registry
 from ..framework.paired import ArmTable, cell_rng, nothing_to_measure, play_cells
 from ..framework.study import Study, StudyResult
 from . import analysis
-from .design import ARMS, FLOW, edit_arms, keep_rows, tables
+from .design import ARMS, TRACED, edit_arms, keep_rows, tables
 
 
 class MulliganValue(Study):
     id = "mulligan-value"
     title = "What a mulligan is worth"
     template = "mulligan_value/template.html"
-    # deals per table size in the dealt experiment (x2 arms), split over 5 lineups; the flow
-    # experiment plays half as many (x2 arms, one traced)
-    default_games = 48_000
-    quick_games = 1_500
+    # deals per table size in the dealt experiment's preset mix (x3 arms), split over 5 lineups; expert
+    # and the strong player play design.RUNG_SHARE of them (x3 arms each); the flow experiment plays
+    # 1/FLOW_SHARE of them (x2 arms, one traced)
+    default_games = 5_000
+    quick_games = 150
 
     def design(self, ctx) -> list[ArmTable]:
         if ctx.deck.count(MULLIGAN) == 0:
@@ -30,13 +31,13 @@ class MulliganValue(Study):
         def edit(arms, lo, deals):
             experiment, players = arms[0].experiment, arms[0].players
             rng = cell_rng(seed, list(ARMS).index(experiment), players, lo)
-            return edit_arms(experiment, players, lo, deals, rng)
+            return edit_arms(experiment, players, lo, deals, rng, seed=seed)
 
         def keep(arms, lo, results, facts):
             return keep_rows(arms[0].experiment, arms[0].players, lo, results, facts, ctx.rules.mulligan_limit)
 
         return play_cells(ctx, seed, tables, advance, edit, keep, registry.get,
-                          traced=lambda t: t.experiment == FLOW and t.arm == "natural")
+                          traced=lambda t: t.arm in TRACED)
 
     def analyse(self, ctx, tables, data) -> StudyResult:
         if not tables:

@@ -34,7 +34,7 @@ def _dealt_arms(games: int, seed: int, card, players: int = 4, deck=PUBLISHED):
     """Play both arms of the dealt experiment; return the focal seat's round scores (held, plain) and ok."""
     deals = deal_orders(games, seed, deck)
     rounds, focal = focal_of(np.arange(games), players)
-    held, plain, slot, ok = dealt_edit(round_rows(deals, rounds), players, focal, cell_rng(seed, 1), card=card)
+    held, plain, slot, ok, *_ = dealt_edit(round_rows(deals, rounds), players, focal, cell_rng(seed, 1), card=card)
     scores = []
     for rows in (held, plain):
         res = simulate(players, SEATS, games, seed=seed, deck=deck, deals=with_rounds(deals, rounds, rows), rotate=True)
@@ -66,34 +66,99 @@ def test_a_zero_card_in_place_of_the_mulligan_in_both_arms_is_worth_exactly_zero
 
 def test_the_dealt_arms_differ_in_two_cards_only():
     """Arm mulligan holds the mulligan at the focal slot, arm ordinary an ordinary card; nothing else moves
-    but the card they trade with (at the bottom of the draw pile)."""
+    but the card they trade with (at the bottom of the draw pile).  Arm placed is arm ordinary with the
+    mulligan moved from the bottom to a random depth of the draw pile: the same card at the slot."""
     deals = deal_orders(2000, 3)
     rounds, focal = focal_of(np.arange(2000), 5)
-    held, plain, slot, ok = dealt_edit(round_rows(deals, rounds), 5, focal, cell_rng(3, 0))
+    rows = round_rows(deals, rounds)
+    held, plain, slot, ok, placed, _ = dealt_edit(rows, 5, focal, cell_rng(3, 0))
     g = np.arange(2000)
-    assert ok.mean() > 0.85    # deals with a mulligan in the draw pile
+    assert ok.mean() > 0.99
     assert (held[g, slot] == MULLIGAN)[ok].all() and (plain[g, slot] != MULLIGAN)[ok].all()
     assert ((held != plain).sum(axis=1)[ok] == 2).all()
-    assert (np.sort(held, axis=1) == np.sort(deals[g, rounds], axis=1)).all()   # still the deck
+    assert ((placed != plain).sum(axis=1)[ok] == 2).all() and (placed[g, slot] == plain[g, slot]).all()
+    for arm in (held, plain, placed):
+        assert (np.sort(arm, axis=1) == np.sort(rows, axis=1)).all()   # still the deck
+    # placed: the moved mulligan lies at a random depth of the pile, not at its bottom
+    moved = (placed != plain) & (placed == MULLIGAN)
+    depth = np.argmax(moved, axis=1)[ok] - draw_pile_start(rows, 5)[ok]
+    assert depth.min() < 3 and 20 < np.median(depth) < 40 < 50 < depth.max()   # uniform over a 61-card pile
 
 
-def test_the_dealt_mulligan_comes_from_the_draw_pile_never_an_opponents_hand():
-    """The mulligan moved into the focal layout comes from the draw pile proper (after the discard
-    piles' seeds): no other layout and no discard pile loses a card (issue 12 item 7)."""
-    players = 7
-    deals = deal_orders(2000, 3)
-    rounds, focal = focal_of(np.arange(2000), players)
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_no_table_size_loses_dealt_mulligan_deals(players):
+    """The mulligan comes from the draw pile when it holds one, else from another layout or a discard seed
+    (audit item 11: dropping deals without one in the pile lost 20% of them at 7 players).  Only deals whose
+    holder already holds every mulligan are skipped: a few in 10,000 at any size."""
+    deals = deal_orders(4000, 3)
+    rounds, focal = focal_of(np.arange(4000), players)
     rows = round_rows(deals, rounds)
-    held, _, slot, ok = dealt_edit(rows, players, focal, cell_rng(3, 0))
-    moved = held != rows
+    held, _, slot, ok, _, src = dealt_edit(rows, players, focal, cell_rng(3, 0))
+    assert ok.mean() > 0.997
     start = draw_pile_start(rows, players)
-    g = np.arange(2000)
-    assert ok.any() and (moved.sum(axis=1)[ok] == 2).all()
-    other = moved.copy()
-    other[g, slot] = False
-    source = np.argmax(other, axis=1)
-    assert (source[ok] >= start[ok]).all()
-    assert (rows[g, source] == MULLIGAN)[ok].all()
+    pile_has = ((rows == MULLIGAN) & (np.arange(rows.shape[1]) >= start[:, None])).any(axis=1)
+    assert (src[pile_has] >= start[pile_has]).all()             # from the pile whenever it can
+    other = ok & ~pile_has
+    if players == 7:
+        assert other.mean() > 0.1                                # the deals the old design dropped
+    g = np.arange(4000)
+    assert (held[g, slot] == MULLIGAN)[ok].all()
+    assert ((src[other] < start[other]) & (src[other] // 9 != focal[other])).all()   # never the holder's own
+
+
+def test_the_edits_are_the_same_for_a_game_whatever_chunk_plays_it():
+    """Rungs of different sizes play the same game numbers: an edit keyed by game number is the same in any chunk."""
+    from gnoming_sim.analyses.hazard_risk.design import drawn_arms
+    from gnoming_sim.analyses.mulligan_value.design import DEALT, edit_arms
+
+    whole = deal_orders(60, 5, PUBLISHED)
+    tail = deal_orders(20, 5, PUBLISHED, first_game=40)
+    assert np.array_equal(whole[40:], tail)
+    a, _ = edit_arms(DEALT, 4, 0, whole, None, seed=5)
+    b, _ = edit_arms(DEALT, 4, 40, tail, None, seed=5)
+    h, fa = drawn_arms(4, 0, whole, None, seed=5)
+    k, fb = drawn_arms(4, 40, tail, None, seed=5)
+    assert np.array_equal(fa["depth"][40:], fb["depth"])
+    for arm in ("mulligan", "ordinary", "placed"):
+        assert np.array_equal(a[arm][40:], b[arm])
+    for arm in ("hazard", "ordinary"):
+        assert np.array_equal(h[arm][40:], k[arm])
+
+
+def test_the_drawn_hazard_depth_covers_the_rounds_reach():
+    """The planted hazard's depth is uniform up to the deepest card 99% of rounds reach, not the first 16 cards
+    (audit item 3: a 0-15 window put three quarters of the draws early in the round)."""
+    from gnoming_sim.analyses.hazard_risk.design import DEPTH, drawn_arms
+
+    deals = deal_orders(3000, 2, PUBLISHED)
+    _, facts = drawn_arms(2, 0, deals, None, seed=2)
+    assert facts["depth"].min() == 0 and facts["depth"].max() == DEPTH[2] - 1 > 30
+    assert abs(np.mean(facts["depth"] >= DEPTH[2] // 2) - 0.5) < 0.05
+
+
+def test_the_hazard_cost_uses_every_draw_of_each_table():
+    """Each table's estimate rests on all of its own draws (not the deals both tables drew it), and the rung
+    difference is the delta-method one over every deal: known answers on made-up rows."""
+    import pandas as pd
+    from gnoming_sim.analyses.hazard_risk.analysis import _differences, _ladder, ratio_difference
+
+    rng = np.random.default_rng(0)
+    n = 4000
+    def frame(drawn, shift):
+        win_o = rng.random(n)
+        return pd.DataFrame({"players": 4, "game": np.arange(n), "drawn": drawn, "fd": rng.integers(0, 8, n),
+                             "kept": rng.random(n) < 0.3, "win_o": win_o, "win_h": win_o - shift * drawn,
+                             "margin_o": 0.0, "margin_h": 3.0 * drawn, "score_o": 0.0, "score_h": 5.0 * drawn})
+    mix = frame(rng.random(n) < 0.5, 0.05)
+    strong = frame(rng.random(n) < 0.4, 0.08)
+    ladder = _ladder({"mix": mix, "learned": strong}, [4])
+    assert ladder["mix"]["all"]["win"].n == int(mix["drawn"].sum())
+    assert ladder["learned"]["all"]["win"].n == int(strong["drawn"].sum())
+    assert ladder["learned"]["all"]["win"].mean == pytest.approx(-0.08)
+    d = ratio_difference(strong, mix, "win")
+    assert d.mean == pytest.approx(-0.03) and d.n == n and d.half_width < 1e-9
+    assert ratio_difference(mix, mix, "margin").mean == pytest.approx(0.0)
+    assert _differences({"mix": mix, "learned": strong}, [4])["learned-mix"]["all"]["win"].n == n
 
 
 def test_the_drawn_hazard_sits_at_its_depth_with_the_others_buried():
@@ -196,29 +261,47 @@ def test_summary_keys_and_intervals(quick_report):
         assert lo <= e["mean"] <= hi and e["n"] > 0, (path, e)
 
 
-@pytest.mark.slow   # builds a quick report
-def test_strong_play_rows_are_ladder_tables_on_the_same_deals(quick_report):
-    from gnoming_sim.analyses.framework.design import EXPERT, STRONG, STRONG_LADDER
+@pytest.fixture(scope="module")
+def quick_results():
+    from gnoming_sim.analyses.framework.study import Context, play_study
 
-    summary = json.loads((quick_report / "summary.json").read_text(encoding="utf-8"))
-    mv, hr = summary["mulligan_value"]["strong_play"], summary["hazard_risk"]["strong_play"]
-    # the "all" mix column of the strong-play table is the study's own headline on the same deals
-    assert mv["by_players"]["all"]["mix_score_change_per_round"] == summary["mulligan_value"]["score_change_per_round"]
-    assert hr["by_players"]["all"]["end_mix"] == summary["hazard_risk"]["end_with_hazard_probability"]
-    assert STRONG == "learned" and STRONG_LADDER == (EXPERT, STRONG)
-    for block in (mv, hr):
-        assert block["strong_player"] == STRONG and block["ladder"] == list(STRONG_LADDER)
-        assert STRONG in block["table"]
-        assert {"2", "7", "all"} <= set(block["by_players"])
-        for row in block["by_players"].values():   # every rung, the strong player's strong_* keys its own
-            assert set(row["by_player"]) == set(STRONG_LADDER)
-    top = mv["by_players"]["all"]
-    assert top["strong_score_change_per_round"] == top["by_player"][STRONG]["score_change_per_round"]
-    assert hr["by_players"]["all"]["end_strong"] == hr["by_players"]["all"]["by_player"][STRONG]["end"]
-    found = {f["key"]: f for f in summary["findings"]}
-    for key in ("mulligan_value.points_per_round_strong", "hazard_risk.end_with_hazard_probability_strong"):
-        assert f"{STRONG}, the learned one-ply evaluator" in found[key]["display"]
-        assert EXPERT in found[key]["display"]   # the middle rung, read between mix and the strong player
+    ctx = Context(seed=3, quick=True)
+    return {study.key: play_study(study, ctx).result for study in (MulliganValue(), HazardRisk())}
+
+
+@pytest.mark.slow   # plays both studies quick
+def test_estimands_hold_the_three_rungs_and_their_differences(quick_results):
+    from gnoming_sim.analyses.framework.study import RUNGS
+
+    for key, question in (("mulligan_value", "mulligan"), ("hazard_risk", "hazard")):
+        result = quick_results[key]
+        block = result.estimands[question]
+        assert set(block) == {"win_chance", "margin"}
+        for name, e in block.items():
+            assert set(e["players"]) == set(RUNGS) == {"mix", "expert", "learned"}
+            assert set(e["differences"]) == {"expert-mix", "learned-mix", "learned-expert"}
+            assert e["unit"] == ("probability" if name == "win_chance" else "points")
+            for est in [*e["players"].values(), *e["differences"].values()]:
+                lo, hi = est["ci95"]
+                assert lo <= est["mean"] <= hi and est["n"] > 0
+        assert 1 <= len(result.answers) <= 2
+        for answer in result.answers:
+            assert "learned" in answer.holds_under and 10 <= answer.rank <= 30
+            assert answer.estimate.lo <= answer.estimate.mean <= answer.estimate.hi
+        targets = [p for p in result.precision if p.target is not None]
+        assert len(targets) == 6 and all(p.what for p in targets)   # win chance and margin at each rung
+
+
+@pytest.mark.slow   # plays both studies quick
+def test_the_mulligan_rows_have_both_controls_and_the_fate_of_the_card(quick_results):
+    mv = quick_results["mulligan_value"]
+    ladder = mv.context["ladder"]
+    assert set(ladder["mix"]["all"]) == {"p", "o"} and set(ladder["learned"]["all"]) == {"p"}
+    assert set(mv.summary["ladder"]["by_player"]["expert"]["all"]) == {"placed", "ordinary"}
+    fates = mv.context["fates"]
+    for rung in ("mix", "expert", "learned"):
+        f = fates[rung]["all"]
+        assert 0 < f["blind_to_rival"].mean <= f["overwritten"].mean < 1 and 0 < f["to_rival"].mean < 1
 
 
 def test_strong_arms_get_the_very_deals_and_edits_of_the_mix():
@@ -227,25 +310,24 @@ def test_strong_arms_get_the_very_deals_and_edits_of_the_mix():
     from gnoming_sim.analyses.mulligan_value.design import DEALT, edit_arms, tables as mulligan_tables
 
     deals = deal_orders(40, 5, PUBLISHED)
-    arms, _ = edit_arms(DEALT, 4, 0, deals, cell_rng(5, 0, 4, 0))
-    harms, _ = drawn_arms(4, 0, deals, cell_rng(5, 4, 0))
+    arms, _ = edit_arms(DEALT, 4, 0, deals, None, seed=5)
+    harms, _ = drawn_arms(4, 0, deals, None, seed=5)
     assert not np.array_equal(arms["mulligan"], arms["ordinary"])
     for player in STRONG_LADDER:
         assert np.array_equal(arms["mulligan"], arms[strong_arm("mulligan", player)])
         assert np.array_equal(arms["ordinary"], arms[strong_arm("ordinary", player)])
+        assert np.array_equal(arms["placed"], arms[strong_arm("placed", player)])
         for arm in ("hazard", "ordinary", "no-flips"):
             assert np.array_equal(harms[arm], harms[strong_arm(arm, player)])
-    for tables in (mulligan_tables(60), hazard_tables(60)):
-        cells = {}
-        for t in tables:
-            cells.setdefault(t.cell, []).append(t)
+    for tables in (mulligan_tables(600), hazard_tables(600)):
+        mix = {(t.experiment, t.players, t.first_game, t.arm): t for t in tables if "@" not in t.arm}
         for player in STRONG_LADDER:
             strong = [t for t in tables if t.arm.endswith(strong_arm("", player))]
             assert strong and all(set(t.seats) <= {player, player + "/no-flip"} for t in strong)
-            for t in strong:   # every strong arm shares its cell (deals, chunks, edits) with the mix arm
-                mates = {u.arm for u in cells[t.cell]}
-                assert t.arm.removesuffix(strong_arm("", player)) in mates
-            assert any(t.experiment == DRAWN and t.seats[0] == player + "/no-flip" for t in hazard_tables(60))
+            for t in strong:   # every strong arm plays the first deals of a mix arm's block (same game numbers)
+                mate = mix[(t.experiment, t.players, t.first_game, t.arm.removesuffix(strong_arm("", player)))]
+                assert 0 < t.games <= mate.games
+    assert any(t.experiment == DRAWN and t.seats[0] == "expert/no-flip" for t in hazard_tables(60))
 
 
 def test_a_deck_without_mulligans_or_hazards_says_so(tmp_path):
@@ -254,3 +336,24 @@ def test_a_deck_without_mulligans_or_hazards_says_so(tmp_path):
     assert "no mulligans" in summary["mulligan_value"]["skipped"]
     assert "no hazards" in summary["hazard_risk"]["skipped"]
     assert "nothing to measure" in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+def test_both_hazard_arms_play_alike_until_the_draw():
+    """The drawer is fixed before the arms diverge: where nobody draws the planted hazard, the hazard and
+    ordinary arms play the very same round (every seat's score equal), so a table's own draws select
+    nothing the edit caused."""
+    from gnoming_sim.analyses.hazard_risk.design import drawn_arms
+    from gnoming_sim.analyses.framework.trace_follow import FO_FIRST_SEAT
+
+    games, players = 300, 4
+    deals = deal_orders(games, 8, PUBLISHED)
+    arms, facts = drawn_arms(players, 0, deals, None, seed=8)
+    res = {a: simulate(players, ("expert",) * players, games, seed=8, deals=arms[a], trace=(a == "hazard"), rotate=True)
+           for a in ("hazard", "ordinary")}
+    follow = follow_cards(res["hazard"].traces, res["hazard"].deals, players, facts["rounds"], facts["pos"])
+    undrawn = follow[:, FO_FIRST_SEAT] < 0
+    g = np.arange(games)
+    scores = {a: r.round_stats[g, facts["rounds"], :, F.F_SCORE] for a, r in res.items()}
+    assert 0.2 < undrawn.mean() < 0.99
+    assert (scores["hazard"][undrawn] == scores["ordinary"][undrawn]).all()
+    assert (scores["hazard"][~undrawn] != scores["ordinary"][~undrawn]).any(axis=1).mean() > 0.5
