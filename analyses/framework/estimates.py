@@ -234,3 +234,92 @@ def estimates_frame(rows: list[dict]):
                 out[k] = v
         flat.append(out)
     return pd.DataFrame(flat)
+
+
+# ----------------------------------------------------------------- where a fitted straight line crosses 0
+@dataclass(frozen=True)
+class Root:
+    """Where a fitted line ``a + b (x - centre)`` (plus centred covariates) crosses 0, with Fieller's interval.
+
+    ``point`` is the root in ``x`` (its interval from Fieller's theorem with a t quantile;
+    ``lo`` / ``hi`` are -inf / +inf when the interval is unbounded on that side, and the whole
+    line when the slope is not clear of 0); ``slope`` the fitted slope with its t interval;
+    ``bounded`` True when the interval is a finite segment.
+    """
+
+    point: Estimate
+    slope: Estimate
+    intercept: Estimate
+    bounded: bool
+    df: int
+
+
+def linear_root(x, y, covariates=None) -> Root | None:
+    """Root of the OLS line of ``y`` on ``x`` (and centred ``covariates``: the root is read at their means).
+
+    One row per independent unit (a decision).  The covariance is the heteroskedasticity-robust
+    HC1 sandwich, the quantile Student's t with n - k degrees of freedom.  Fieller's interval is
+    the set of x0 at which ``a + b x0 = 0`` is not rejected at 5%; it is a finite segment only when
+    the slope is clear of 0 (``b**2 > t**2 var(b)``), else unbounded (one or both sides infinite).
+    None with fewer than k + 2 rows or no spread in ``x``.
+    """
+    from scipy.stats import t as student
+
+    x = np.asarray(x, dtype=np.float64).ravel()
+    y = np.asarray(y, dtype=np.float64).ravel()
+    cols = [np.ones_like(x), x - x.mean()]
+    if covariates is not None:
+        c = np.asarray(covariates, dtype=np.float64).reshape(x.size, -1)
+        cols += [c[:, j] - c[:, j].mean() for j in range(c.shape[1]) if np.ptp(c[:, j]) > 0]
+    X = np.column_stack(cols)
+    n, k = X.shape
+    if n < k + 2 or np.ptp(x) == 0:
+        return None
+    inv = np.linalg.pinv(X.T @ X)
+    beta = inv @ (X.T @ y)
+    e = y - X @ beta
+    V = n / (n - k) * inv @ (X.T * e ** 2) @ X @ inv
+    q = float(student.ppf(0.975, n - k))
+    a, b = float(beta[0]), float(beta[1])
+    vaa, vab, vbb = float(V[0, 0]), float(V[0, 1]), float(V[1, 1])
+    centre = float(x.mean())
+    slope = Estimate(b, b - q * math.sqrt(vbb), b + q * math.sqrt(vbb), n)
+    inter = Estimate(a, a - q * math.sqrt(vaa), a + q * math.sqrt(vaa), n)
+    point = -a / b + centre if b != 0 else math.nan
+    # (a + b t)^2 <= q^2 (vaa + 2 t vab + t^2 vbb), t = x0 - centre
+    A, B, C = b * b - q * q * vbb, 2 * (a * b - q * q * vab), a * a - q * q * vaa
+    disc = B * B - 4 * A * C
+    if A > 0 and disc >= 0:
+        r = sorted(((-B - math.sqrt(disc)) / (2 * A), (-B + math.sqrt(disc)) / (2 * A)))
+        lo, hi, bounded = r[0] + centre, r[1] + centre, True
+    elif A < 0 and disc >= 0:   # the complement of a segment: unbounded on both sides; report the whole line
+        lo, hi, bounded = -math.inf, math.inf, False
+    else:
+        lo, hi, bounded = -math.inf, math.inf, False
+    return Root(Estimate(point, lo, hi, n), slope, inter, bounded, n - k)
+
+
+def t_mean(x) -> Estimate:
+    """Mean of ``x`` over independent units with the Student-t 95% interval (for small n)."""
+    from scipy.stats import t as student
+
+    x = np.asarray(x, dtype=np.float64).ravel()
+    n = x.size
+    if n < 2:
+        m = float(x.mean()) if n else math.nan
+        return Estimate(m, m, m, n)
+    m, s = float(x.mean()), float(x.std(ddof=1))
+    h = float(student.ppf(0.975, n - 1)) * s / math.sqrt(n)
+    return Estimate(m, m - h, m + h, n)
+
+
+def bootstrap_mean(x, rng: np.random.Generator, replicates: int = 2000) -> Estimate:
+    """Mean of ``x`` over independent units with a percentile bootstrap 95% interval (for skewed values)."""
+    x = np.asarray(x, dtype=np.float64).ravel()
+    n = x.size
+    if n < 2:
+        m = float(x.mean()) if n else math.nan
+        return Estimate(m, m, m, n)
+    means = x[rng.integers(0, n, size=(replicates, n))].mean(axis=1)
+    lo, hi = np.percentile(means, [2.5, 97.5])
+    return Estimate(float(x.mean()), float(lo), float(hi), n)
