@@ -40,8 +40,8 @@ PLAYERS = (3, 4, 5, 6)
 BASE_POLICY = STRONG   # the headline rung: the strong player at every seat after the decision
 SELECT_POLICY = EXPERT  # the selection batch's base policy (cheap; picks the play-on option every rung is scored on)
 RUNGS = ("mix", "expert", "learned")
-SELECT_ROLLOUTS = 100   # per decision, every option (the selection batch)
-ROLLOUTS = {"mix": 32, "expert": 32, "learned": 24}   # per decision and rung: finish, play on, own choice
+SELECT_ROLLOUTS = 64    # per decision, every option (the selection batch)
+ROLLOUTS = {"mix": 16, "expert": 16, "learned": 16}   # per decision and rung: finish, play on, own choice
 QUICK_ROLLOUTS = {"mix": 8, "expert": 8, "learned": 8}
 QUICK_SELECT = 24
 

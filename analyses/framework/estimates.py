@@ -323,3 +323,80 @@ def bootstrap_mean(x, rng: np.random.Generator, replicates: int = 2000) -> Estim
     means = x[rng.integers(0, n, size=(replicates, n))].mean(axis=1)
     lo, hi = np.percentile(means, [2.5, 97.5])
     return Estimate(float(x.mean()), float(lo), float(hi), n)
+
+
+def crossing_label(x, earned, clusters, at_most: int, level: float = 0.5) -> tuple[Estimate, Estimate, float]:
+    """Analytic check of an integer rule "at most ``at_most``" read off a falling fit (no bootstrap).
+
+    The non-increasing fit pools adjacent values into blocks; the fitted probability at ``at_most``
+    (and at ``at_most + 1``) is the share of its block.  Returns those two block shares with their
+    cluster-robust intervals (:func:`clustered_share`, clusters e.g. games) and the p-value of the
+    rule being clear: the larger of the one-sided normal p-values of "P at the rule > ``level``" and
+    "P above it < ``level``" (an intersection-union test), for :func:`holm_p` over a family of rules.
+    """
+    x = np.asarray(x, dtype=np.int64).ravel()
+    earned = np.asarray(earned, dtype=bool).ravel()
+    _, cluster = np.unique(np.asarray(clusters).ravel(), return_inverse=True)
+    grid = np.arange(x.min(), x.max() + 1)
+    xi = x - x.min()
+    n = np.bincount(xi, minlength=grid.size).astype(np.float64)
+    k = np.bincount(xi[earned], minlength=grid.size).astype(np.float64)
+    ok = n > 0
+    fit = np.full(grid.size, np.nan)
+    fit[ok] = isotonic_regression(k[ok] / n[ok], weights=n[ok], increasing=False).x
+    fit = _fill(fit)
+
+    def block(i: int) -> Estimate:
+        same = np.isclose(fit, fit[i]) & ok
+        lo, hi = i, i
+        while lo > 0 and same[lo - 1]:
+            lo -= 1
+        while hi < grid.size - 1 and same[hi + 1]:
+            hi += 1
+        rows = (xi >= lo) & (xi <= hi)
+        y = np.bincount(cluster[rows], weights=earned[rows].astype(np.float64), minlength=int(cluster.max()) + 1)
+        m = np.bincount(cluster[rows], minlength=int(cluster.max()) + 1).astype(np.float64)
+        keep = m > 0
+        return clustered_share(y[keep], m[keep])
+
+    i = int(at_most - grid[0])
+    if i < 0 or i + 1 >= grid.size:
+        nan = Estimate(math.nan, math.nan, math.nan, 0)
+        return nan, nan, 1.0
+    e_at, e_next = block(i), block(i + 1)
+
+    def one_sided(e: Estimate, above: bool) -> float:
+        se = e.half_width / Z95
+        if not se > 0:
+            return 0.0 if (e.mean > level if above else e.mean < level) else 1.0
+        z = (e.mean - level) / se if above else (level - e.mean) / se
+        return float(norm.sf(z))
+
+    return e_at, e_next, max(one_sided(e_at, True), one_sided(e_next, False))
+
+
+def holm_p(pvalues, alpha: float = 0.05) -> list[bool]:
+    """Holm's step-down on raw p-values: which hypotheses are rejected with family-wise error ``alpha``."""
+    p = np.asarray(list(pvalues), dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    keep = [False] * p.size
+    for rank, i in enumerate(order):
+        if p[i] > alpha / (p.size - rank):
+            break
+        keep[int(i)] = True
+    return keep
+
+
+def paired_ratio_difference(y1, m1, y2, m2) -> Estimate:
+    """``sum(y1)/sum(m1) - sum(y2)/sum(m2)`` over the same clusters (e.g. two arms on the same deals), with the
+    normal interval of the linearized (delta-method) cluster-robust variance.  One entry per cluster in each
+    array, the same cluster at the same index; ``n`` counts clusters."""
+    y1, m1, y2, m2 = (np.asarray(v, dtype=np.float64).ravel() for v in (y1, m1, y2, m2))
+    n = y1.size
+    if n < 2 or m1.sum() <= 0 or m2.sum() <= 0:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    p1, p2 = y1.sum() / m1.sum(), y2.sum() / m2.sum()
+    u = (y1 - p1 * m1) / m1.sum() - (y2 - p2 * m2) / m2.sum()
+    half = Z95 * math.sqrt(n / (n - 1) * float((u * u).sum()))
+    d = float(p1 - p2)
+    return Estimate(d, d - half, d + half, n)
