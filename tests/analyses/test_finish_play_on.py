@@ -252,15 +252,8 @@ def test_quick_study_renders_and_states_its_estimates(quick):
     for p in ("3", "4", "5", "6"):
         b = study["boundary"][p]
         assert b is None or (b["n"] > 0 and "model" in b and len(b["ci95"]) == 2)
-    est = summary["estimands"]["finish_play_on"]["finishing"] if "estimands" in summary and \
-        "finish_play_on" in summary["estimands"] else None
-    for measure in ("win_chance", "margin"):
-        got = est[measure] if est else None
-        if got is not None:
-            assert set(got["players"]) == {"mix", "expert", "learned"}
-            assert set(got["differences"]) == {"expert-mix", "learned-mix", "learned-expert"}
     html = (out / "index.html").read_text(encoding="utf-8")
-    assert 'id="finish-play-on"' in html and "A rule per table size" in html
+    assert 'id="finish-play-on"' in html and "The boundary per table size" in html
     for fig in ("boundary", "by-score", "hidden", "regret"):
         assert (out / f"finish-play-on-{fig}.png").stat().st_size > 5000
     assert json.loads((out / "summary.json").read_text())["finish_play_on"]["rules"] == study["rules"]
@@ -289,3 +282,21 @@ def test_the_readme_advice_is_generated_from_the_summary(quick):
         for b, c in study["boundary"]["gap"].get(p, {}).items():
             assert f"| {c['finish_minus_play_on']['n']:,} |" in block
     assert "conditional on " + study["conditioning"] in block
+
+
+@pytest.mark.slow
+def test_quick_study_states_estimands_along_the_ladder_and_answers():
+    from gnoming_sim.analyses.finish_play_on import FinishPlayOn
+    from gnoming_sim.analyses.framework.study import Context, play_study
+
+    run = play_study(FinishPlayOn(), Context(quick=True, seed=3))
+    fin = run.result.estimands["finishing"]
+    for measure in ("win_chance", "margin"):
+        assert set(fin[measure]["players"]) == {"mix", "expert", "learned"}
+        assert set(fin[measure]["differences"]) == {"expert-mix", "learned-mix", "learned-expert"}
+        for e in (*fin[measure]["players"].values(), *fin[measure]["differences"].values()):
+            assert e["n"] == run.result.summary["decisions"] and e["ci95"][0] <= e["mean"] <= e["ci95"][1]
+    for a in run.result.answers:
+        assert "{value}" in a.sentence and a.holds_under and 30 <= a.rank <= 60
+    for p in ("3", "4", "5", "6"):
+        assert p in run.result.summary["boundary"]
