@@ -101,7 +101,7 @@ def _design_effect(rows: pd.DataFrame) -> float:
     return float((clustered.half_width / 1.96) ** 2 / iid) if iid > 0 else float("nan")
 
 
-def _rule(rows: pd.DataFrame, column: str, rng, replicates: int = 400) -> dict:
+def _rule(rows: pd.DataFrame, column: str, rng, replicates: int = 200) -> dict:
     """Where P(bonus) falls through 1/2 as ``column`` grows: read off the per-value proportions
     (a non-increasing fit), the even-bet point with a bootstrap over games (``replicates``; it only
     sets the point's interval); the integer rule's label from analytic intervals clustered by game

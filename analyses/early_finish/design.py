@@ -27,7 +27,7 @@ from ..framework.study import Table
 PLAYERS = (2, 3, 4, 5, 6, 7)
 HEADLINE_PLAYERS = 4
 LADDER = (EXPERT, STRONG)   # the rungs above the mix, each at every seat of a table
-LADDER_SHARE = 8            # the ladder tables play 1/8 of each lineup's games (its first game numbers)
+LADDER_SHARE = 6            # the ladder tables play 1/6 of each lineup's games (its first game numbers)
 
 
 def arm(table: Table) -> str:
