@@ -68,13 +68,14 @@ def analyse(ctx, tables, data) -> StudyResult:
         precision.append(Precision("even-bet score, one table size (and preset)",
                                    max(e.half_width for e in crossings), "points"))
     return StudyResult(
-        findings=_findings(overall, by_players, presets, rules), figures=figures, frames=frames,
+        findings=_findings(overall, by_players, presets, rules) + _ladder_findings(ladder), figures=figures,
+        frames={**frames, "ladder": estimates_frame([{"players": p, **c} for p, c in ladder.items()])},
         precision=precision,
         summary={**_summary(overall, by_players, presets, rules, stalled, design_effect),
                  "bonus_by_rung": _ladder_json(ladder)},
         estimands=_estimands(ladder),
         context={"overall": overall, "by_players": by_players, "presets": _preset_rows(presets),
-                 "rules": _rule_grid(rules), "headline": HEADLINE_PLAYERS, "ladder": ladder, "rule_text": rule_text, "design_effect": design_effect,
+                 "rules": _rule_grid(rules), "headline": HEADLINE_PLAYERS, "ladder": ladder, "rule_text": rule_text, "half_open": half_open, "design_effect": design_effect,
                  "stalled": stalled, "finished": len(data), "sizes": [r["players"] for r in by_players],
                  "games": {p: sum(t.games for t in tables if t.players == p) for p in PLAYERS},
                  "lineups": {p: [t.seats for t in tables if t.players == p] for p in PLAYERS}},
@@ -294,6 +295,19 @@ def half_open(c: Crossing, span) -> str:
     left = "(\u2212\u221e" if below else f"[{lo:.1f}"
     right = "\u221e)" if above else f"{hi:.1f}]"
     return f"{left}, {right}".replace("-", "\u2212")
+
+
+def _ladder_findings(ladder: dict) -> list[Finding]:
+    c = ladder.get(HEADLINE_PLAYERS)
+    if c is None:
+        return []
+    return [Finding("early_finish.bonus_learned",
+                    f"When the strong player learned sits at every seat of a {HEADLINE_PLAYERS}-player table, the "
+                    f"finisher earns the \u22125 in {{value}} of finished rounds, against "
+                    f"{100 * c['mix'].mean:.0f}% for the preset mix and {100 * c['expert'].mean:.0f}% for expert "
+                    f"on the same deals (learned \u2212 expert {100 * c['learned-expert'].mean:+.1f} pp "
+                    f"[{100 * c['learned-expert'].lo:+.1f}, {100 * c['learned-expert'].hi:+.1f}]; clustered by game)",
+                    c["learned"], "pct", "games")]
 
 
 def _lineup_text(presets: list[dict], p: int) -> str:

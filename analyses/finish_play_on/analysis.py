@@ -219,8 +219,11 @@ def fit_boundary(rows: pd.DataFrame, rung: str = "learned") -> dict | None:
     noise = float((rows[f"win_{rung}_se"] ** 2).mean() / y.var()) if y.var() > 0 else math.nan
     finish_side = (fitted > 0)
     v = verdicts(y, rows[f"win_{rung}_se"].to_numpy(), rows[f"n_{rung}"].to_numpy())
-    own_better = (y - 2 * rows[f"win_{rung}_se"].to_numpy() > 0)
-    own_worse = (y + 2 * rows[f"win_{rung}_se"].to_numpy() < 0)
+    from scipy.stats import t as student
+
+    q = student.ppf(0.975, np.maximum(rows[f"n_{rung}"].to_numpy(dtype=np.float64) - 1, 1))
+    own_better = (y - q * rows[f"win_{rung}_se"].to_numpy() > 0)
+    own_worse = (y + q * rows[f"win_{rung}_se"].to_numpy() < 0)
     other_way = int((finish_side & own_worse).sum() + (~finish_side & own_better).sum())
     return {"root": root, "r2": r2, "rollout_noise_share": noise, "verdicts": v,
             "other_way": Estimate.of_share(other_way, len(rows)), "n": len(rows),
@@ -430,10 +433,11 @@ def _answers(fits, lad) -> list[Answer]:
         out.append(Answer("finish_play_on.boundary_4",
                           f"At 4 players, finish when your visible score minus the best rival's visible score is "
                           f"{word} {{value}} points; above it, play on (a line fitted over finishing chances that "
-                          f"self-play reaches, learned playing on; single decisions go the other way at "
-                          f"{100 * f['other_way'].mean:.0f}% of chances)",
-                          r, "expert and learned (settled)" if same else "learned (expert reads it elsewhere)",
-                          kind="signed", unit="decisions", rank=35))
+                          f"self-play reaches, learned playing on; it explains {100 * f['r2']:.0f}% of the spread of "
+                          f"single decisions, and {100 * f['other_way'].mean:.0f}% clearly go the other way)",
+                          r, "expert and learned (expert's crossing lies inside this interval)" if same
+                          else "learned (expert's crossing lies outside this interval)",
+                          kind="score", unit="decisions", rank=35))
     if lad is not None:
         w = lad["win"]
         settled = _settled(w["differences"])
