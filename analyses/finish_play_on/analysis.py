@@ -230,6 +230,39 @@ def fit_boundary(rows: pd.DataFrame, rung: str = "learned") -> dict | None:
             "finish_below": bool(b < 0), "face_down_mean": float(rows["others_face_down_min"].mean())}
 
 
+def _root_of(gap, fd, y) -> float:
+    """The OLS line's zero crossing in the gap, read at the mean face-down cards (as :func:`fit_boundary`)."""
+    X = np.column_stack([np.ones_like(gap), gap - gap.mean(), fd - fd.mean()])
+    beta = np.linalg.lstsq(X, y, rcond=None)[0]
+    return float(-beta[0] / beta[1] + gap.mean()) if beta[1] != 0 else math.nan
+
+
+def crossing_differences(rows: pd.DataFrame, rng, replicates: int = 1000) -> dict:
+    """Paired differences of the crossings between rungs (same decisions), with a percentile bootstrap over
+    decisions: ``{"learned-expert": Estimate, ...}`` in points of gap."""
+    if len(rows) < 10:
+        return {}
+    gap = rows["gap"].to_numpy(dtype=np.float64)
+    fd = rows["others_face_down_min"].to_numpy(dtype=np.float64)
+    ys = {r: rows[f"win_{r}"].to_numpy(dtype=np.float64) for r in RUNGS}
+    point = {r: _root_of(gap, fd, y) for r, y in ys.items()}
+    boot = {r: np.empty(replicates) for r in RUNGS}
+    n = len(rows)
+    for b in range(replicates):
+        i = rng.integers(0, n, n)
+        for r, y in ys.items():
+            boot[r][b] = _root_of(gap[i], fd[i], y[i])
+    out = {}
+    for a, c in DIFFS:
+        d = boot[a] - boot[c]
+        d = d[np.isfinite(d)]
+        lo, hi = np.percentile(d, [2.5, 97.5]) if d.size else (math.nan, math.nan)
+        m = point[a] - point[c]
+        # a ratio with a slope near 0 can leave the full-data point outside the percentiles: widen to hold it
+        out[f"{a}-{c}"] = Estimate(m, float(min(lo, m)), float(max(hi, m)), n)
+    return out
+
+
 def _crossing_json(fit: dict | None, rung: str) -> dict | None:
     if fit is None:
         return None
@@ -300,6 +333,7 @@ def analyse(ctx, tables, data) -> StudyResult:
     by_own = boundary(dec, "own_visible", OWN_EDGES, min_n)
     by_hidden = _hidden(dec, min_n)
     fits = {p: {r: fit_boundary(dec[dec["players"] == p], r) for r in RUNGS} for p in sizes}
+    moves = {p: crossing_differences(dec[dec["players"] == p], rng, 200 if ctx.quick else 1000) for p in sizes}
     rules = {p: {"win": _rule_from_fit(fits[p]["learned"], p),
                  "points": read_rule([c for c in by_gap if c["players"] == p], "diff", False)} for p in sizes}
     regret = regret_rows(dec, rng)
@@ -342,10 +376,11 @@ def analyse(ctx, tables, data) -> StudyResult:
                                n_unit="decisions", settled=_settled(lad["margin"]["differences"]))}
     return StudyResult(
         findings=_findings(lad, verdict, fits), figures=figures, frames=frames, precision=precision,
-        summary=_summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, data["rollouts"], len(dec)),
+        summary={**_summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, data["rollouts"], len(dec)),
+                 "boundary_differences": {str(p): {k: e.to_json() for k, e in m.items()} for p, m in moves.items()}},
         answers=_answers(fits, lad), estimands=estimands,
         context={"sizes": sizes, "presets": PRESETS, "base": BASE_POLICY, "overall": overall, "ladder": lad,
-                 "rungs": RUNGS, "verdict": verdict,
+                 "rungs": RUNGS, "verdict": verdict, "moves": moves,
                  "fits": {p: {r: _crossing_json(f, r) for r, f in fs.items()} for p, fs in fits.items()},
                  "gap_grid": _grid(by_gap), "own_grid": _grid(by_own), "hidden_grid": _grid(by_hidden),
                  "rules": rules, "regret": _regret_grid(regret),

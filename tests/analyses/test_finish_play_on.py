@@ -300,3 +300,14 @@ def test_quick_study_states_estimands_along_the_ladder_and_answers():
         assert "{value}" in a.sentence and a.holds_under and 30 <= a.rank <= 60
     for p in ("3", "4", "5", "6"):
         assert p in run.result.summary["boundary"]
+
+
+def test_crossing_differences_are_paired_over_the_same_decisions():
+    from gnoming_sim.analyses.finish_play_on.analysis import crossing_differences
+
+    frame = _ladder_frame(np.random.default_rng(9), n=1500)
+    moves = crossing_differences(frame, np.random.default_rng(1), replicates=300)
+    # each rung is shifted by +0.01 in win chance: at slope -0.015 the crossing moves +0.67 points per rung
+    e = moves["learned-expert"]
+    assert e.lo < 0.01 / 0.015 < e.hi and e.n == 1500
+    assert moves["learned-mix"].lo < 0.02 / 0.015 < moves["learned-mix"].hi
