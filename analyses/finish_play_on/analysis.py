@@ -199,6 +199,17 @@ def with_holm(cells: list[dict], key: str = "win") -> list[dict]:
     return cells
 
 
+def _holm_points(cells: list[dict]) -> list[dict]:
+    """The bins with ``diff_holm``: the round-score estimate, its interval stretched to hold 0 where the bin
+    is not clear of 0 after Holm's correction over all bins (so :func:`read_rule` reads it as straddling)."""
+    keep = holm([c["diff"] for c in cells]) if cells else []
+    out = []
+    for c, k in zip(cells, keep):
+        e = c["diff"]
+        out.append({**c, "diff_holm": e if k else Estimate(e.mean, min(e.lo, 0.0), max(e.hi, 0.0), e.n)})
+    return out
+
+
 # ---------------------------------------------------------------- the boundary
 def fit_boundary(rows: pd.DataFrame, rung: str = "learned") -> dict | None:
     """The line of finish - play on (chance of winning) in the gap, with the closest rival's face-down
@@ -335,7 +346,8 @@ def analyse(ctx, tables, data) -> StudyResult:
     fits = {p: {r: fit_boundary(dec[dec["players"] == p], r) for r in RUNGS} for p in sizes}
     moves = {p: crossing_differences(dec[dec["players"] == p], rng, 200 if ctx.quick else 1000) for p in sizes}
     rules = {p: {"win": _rule_from_fit(fits[p]["learned"], p),
-                 "points": read_rule([c for c in by_gap if c["players"] == p], "diff", False)} for p in sizes}
+                 "points": read_rule([c for c in _holm_points(by_gap) if c["players"] == p], "diff_holm", False)}
+             for p in sizes}
     regret = regret_rows(dec, rng)
     lad = ladder(dec) if len(dec) > 1 else None
     overall = cell(dec) if len(dec) > 1 else None
@@ -378,7 +390,7 @@ def analyse(ctx, tables, data) -> StudyResult:
         findings=_findings(lad, verdict, fits), figures=figures, frames=frames, precision=precision,
         summary={**_summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, data["rollouts"], len(dec)),
                  "boundary_differences": {str(p): {k: e.to_json() for k, e in m.items()} for p, m in moves.items()}},
-        answers=_answers(fits, lad), estimands=estimands,
+        answers=_answers(fits, lad, moves), estimands=estimands,
         context={"sizes": sizes, "presets": PRESETS, "base": BASE_POLICY, "overall": overall, "ladder": lad,
                  "rungs": RUNGS, "verdict": verdict, "moves": moves,
                  "fits": {p: {r: _crossing_json(f, r) for r, f in fs.items()} for p, fs in fits.items()},
@@ -457,21 +469,22 @@ def _findings(lad, verdict, fits) -> list[Finding]:
     return found
 
 
-def _answers(fits, lad) -> list[Answer]:
+def _answers(fits, lad, moves) -> list[Answer]:
     out = []
     f = fits.get(4, {}).get("learned")
-    fe = fits.get(4, {}).get("expert")
+    move = (moves.get(4) or {}).get("learned-expert")
     if f is not None and f["root"].bounded:
         r = f["root"].point
-        same = fe is not None and fe["root"].bounded and r.lo <= fe["root"].point.mean <= r.hi
+        same = move is not None and not move.excludes(0.0)
         word = "at most" if f["finish_below"] else "at least"
         out.append(Answer("finish_play_on.boundary_4",
                           f"At 4 players, finish when your visible score minus the best rival's visible score is "
                           f"{word} {{value}} points; above it, play on (a line fitted over finishing chances that "
                           f"self-play reaches, learned playing on; it explains {100 * f['r2']:.0f}% of the spread of "
                           f"single decisions, and {100 * f['other_way'].mean:.0f}% clearly go the other way)",
-                          r, "expert and learned (expert's crossing lies inside this interval)" if same
-                          else "learned (expert's crossing lies outside this interval)",
+                          r, f"expert and learned (paired learned \u2212 expert {move.mean:+.1f} points, 95% "
+                             f"interval {move.lo:+.1f} to {move.hi:+.1f}: not clear of 0)".replace("-", MINUS) if same
+                          else "learned (its crossing differs from expert's on the same decisions)",
                           kind="score", unit="decisions", rank=35))
     if lad is not None:
         w = lad["win"]

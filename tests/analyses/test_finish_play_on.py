@@ -311,3 +311,16 @@ def test_crossing_differences_are_paired_over_the_same_decisions():
     e = moves["learned-expert"]
     assert e.lo < 0.01 / 0.015 < e.hi and e.n == 1500
     assert moves["learned-mix"].lo < 0.02 / 0.015 < moves["learned-mix"].hi
+
+
+def test_the_points_rule_reads_bins_after_holm():
+    from gnoming_sim.analyses.finish_play_on.analysis import _holm_points
+
+    # a bin at z = 2.3 alone says "play on"; among 20 such-sized bins Holm stretches it to straddle 0
+    cells = [{**c, "players": 4} for c in _cells([(0.023, 0.0196)] + [(0.0, 0.02)] * 19,
+                                                 edges=tuple(range(-18, 1)))]
+    alone = read_rule([{**cells[0], "diff_holm": cells[0]["diff"]}], "diff_holm")
+    assert alone["text"].startswith("play on")
+    family = _holm_points(cells)
+    assert family[0]["diff_holm"].lo <= 0 <= family[0]["diff_holm"].hi
+    assert read_rule(family, "diff_holm")["text"].startswith("no clear rule")
