@@ -176,7 +176,8 @@ def _estimands(ladder: dict) -> dict:
                                  "lineups, expert and learned at every seat, on the same deals; clustered by game",
                                  "probability", {k: cell[k] for k in ("mix", "expert", "learned")},
                                  {k: cell[k] for k in ("expert-mix", "learned-mix", "learned-expert")},
-                                 n_unit="deals", settled=not cell["learned-expert"].excludes(0.0))
+                                 n_unit="deals", settled=bool(not cell["learned-expert"].excludes(0.0)
+                                                             and cell["learned-expert"].half_width <= 2 * TARGET_BONUS))
         for p, cell in ladder.items()}}
 
 

@@ -71,7 +71,7 @@ def tidy(index, table, result) -> pd.DataFrame:
         "lineup": np.full(seat.size, index, dtype=np.int16),
         "game": (game + result.first_game).astype(np.int64),
         "round": rnd.astype(np.int8),
-        "strategy": pd.Categorical(names, categories=HEURISTIC_NAMES),
+        "strategy": pd.Categorical(names, categories=HEURISTIC_NAMES + LADDER),
         "score": score.astype(np.int16),
         "bonus": row[:, F.F_BONUS].astype(np.int8),
         "earned": row[:, F.F_BONUS] < 0,

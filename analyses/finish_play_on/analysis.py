@@ -307,9 +307,10 @@ def ladder(dec: pd.DataFrame) -> dict:
     return out
 
 
-def _settled(diffs: dict) -> bool:
+def _settled(diffs: dict, target: float = TARGET_WIN) -> bool:
+    """Settled with strength: the learned - expert interval includes 0 and is at most twice the target wide."""
     e = diffs["learned-expert"]
-    return bool(not e.excludes(0.0))
+    return bool(not e.excludes(0.0) and e.half_width <= 2 * target)
 
 
 def regret_rows(dec: pd.DataFrame, rng, rung: str = "learned") -> list[dict]:
@@ -385,7 +386,7 @@ def analyse(ctx, tables, data) -> StudyResult:
             "margin": estimand("the same in the margin over the rivals this round (the rivals' mean round score "
                                "minus the player's own, bonus included); positive favours finishing",
                                "points", lad["margin"]["by_rung"], lad["margin"]["differences"],
-                               n_unit="decisions", settled=_settled(lad["margin"]["differences"]))}
+                               n_unit="decisions", settled=_settled(lad["margin"]["differences"], TARGET_MARGIN))}
     return StudyResult(
         findings=_findings(lad, verdict, fits), figures=figures, frames=frames, precision=precision,
         summary={**_summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, data["rollouts"], len(dec)),

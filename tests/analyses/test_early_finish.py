@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from gnoming_sim.analyses.early_finish.analysis import _holm_labels, _rule, clustered_curve, half_open
 from gnoming_sim.analyses.framework.estimates import (Crossing, Estimate, crossing_label, holm_p,
@@ -90,3 +91,23 @@ def test_the_design_plays_the_ladder_on_the_mix_deals():
             assert len(ladder) == len(mix) and all(set(t.seats) == {rung} for t in ladder)
             for lt, mt in zip(ladder, mix):   # the first game numbers of every lineup's own deals
                 assert lt.first_game == mt.first_game and 0 < lt.games < mt.games
+
+
+@pytest.mark.slow   # plays a quick study (seconds once compiled), under the suite's warnings-as-errors
+def test_quick_study_states_p_bonus_along_the_ladder(tmp_path):
+    from gnoming_sim.analyses.early_finish import EarlyFinish
+    from gnoming_sim.analyses.framework.study import Context, play_study
+
+    run = play_study(EarlyFinish(), Context(quick=True, seed=3))
+    ladder = run.result.summary["bonus_by_rung"]
+    assert set(ladder) == {"2", "3", "4", "5", "6", "7"}
+    for cell in ladder.values():
+        assert set(cell) == {"mix", "expert", "learned", "expert-mix", "learned-mix", "learned-expert"}
+        n = {e["n"] for e in cell.values()}
+        assert len(n) == 1   # every rung and difference on the same deals
+        for e in cell.values():
+            assert e["ci95"][0] <= e["mean"] <= e["ci95"][1]
+    est = run.result.estimands["early_finish_bonus"]["4_players"]
+    assert set(est["players"]) == {"mix", "expert", "learned"}
+    sized = [p for p in run.result.precision if p.what.startswith("P(bonus) at one table size")]
+    assert len(sized) == 4 and all(p.target == 0.01 for p in sized)
