@@ -347,6 +347,9 @@ def crossing_label(x, earned, clusters, at_most: int, level: float = 0.5) -> tup
     fit = _fill(fit)
 
     def block(i: int) -> Estimate:
+        # a value with no rows carries the fit of the nearest observed value below (above, at the start)
+        below = np.nonzero(ok[:i + 1])[0]
+        i = int(below[-1]) if below.size else int(np.nonzero(ok)[0][0])
         same = np.isclose(fit, fit[i]) & ok
         lo, hi = i, i
         while lo > 0 and same[lo - 1]:

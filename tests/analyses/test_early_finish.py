@@ -111,3 +111,12 @@ def test_quick_study_states_p_bonus_along_the_ladder(tmp_path):
     assert set(est["players"]) == {"mix", "expert", "learned"}
     sized = [p for p in run.result.precision if p.what.startswith("P(bonus) at one table size")]
     assert len(sized) == 4 and all(p.target == 0.01 for p in sized)
+
+
+def test_crossing_label_at_a_value_without_rows_reads_the_carried_block():
+    # no rows at score 5: the fit there is carried from 4, and so are its rows
+    x = np.array([3] * 40 + [4] * 40 + [6] * 40)
+    earned = np.array([True] * 36 + [False] * 4 + [True] * 30 + [False] * 10 + [False] * 36 + [True] * 4)
+    e_at, e_next, p = crossing_label(x, earned, np.arange(x.size), 5)
+    assert e_at.n > 0 and math.isfinite(e_at.mean) and math.isclose(e_at.mean, 30 / 40)
+    assert math.isclose(e_next.mean, 4 / 40) and 0 <= p <= 1
