@@ -8,6 +8,11 @@ no rival, which would flatter every finisher.  One observation per finished roun
 the finisher's true score when it turned its last card (it takes no more turns),
 the other players' visible scores and face-down cards at that moment, and the turn.
 A round whose final lap stalled pays no bonus and is left out (and counted).
+
+Along the ladder.  On a share of the same deals (:data:`LADDER_SHARE` of every lineup's games, the
+first game numbers of each lineup), ``expert`` and the strong player ``learned`` also play at every
+seat, so P(bonus | finish) per table size under the mix, expert and learned is compared on the
+same deals (paired by game).
 """
 from __future__ import annotations
 
@@ -16,11 +21,18 @@ import pandas as pd
 
 from gnoming_sim.game import fields as F
 
-from ..framework.design import HEURISTIC_NAMES, cell_first_game, cyclic_lineups
+from ..framework.design import EXPERT, HEURISTIC_NAMES, STRONG, cell_first_game, cyclic_lineups
 from ..framework.study import Table
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 HEADLINE_PLAYERS = 4
+LADDER = (EXPERT, STRONG)   # the rungs above the mix, each at every seat of a table
+LADDER_SHARE = 6            # the ladder tables play 1/6 of each lineup's games (its first game numbers)
+
+
+def arm(table: Table) -> str:
+    """"mix" for a lineup of the presets, else the rung that sits at every seat."""
+    return "mix" if table.seats[0] in HEURISTIC_NAMES else table.seats[0]
 
 
 def tables(games: int) -> list[Table]:
@@ -32,6 +44,11 @@ def tables(games: int) -> list[Table]:
         for k, lineup in enumerate(lineups):
             tables.append(Table(p, lineup, share, first_game=cell_first_game("early-finish", p) + k * share,
                                 label=f"{p} players: {', '.join(lineup)}"))
+        ladder = -(-share // LADDER_SHARE)
+        for rung in LADDER:
+            for k in range(len(lineups)):
+                tables.append(Table(p, (rung,) * p, ladder, first_game=cell_first_game("early-finish", p) + k * share,
+                                    label=f"{p} players: {rung} at every seat (the deals of lineup {k + 1})"))
     return tables
 
 
@@ -50,10 +67,11 @@ def tidy(index, table, result) -> pd.DataFrame:
     names = np.asarray(result.strategy_names)[result.seat_strategy[game, seat]]
     return pd.DataFrame({
         "players": np.full(seat.size, table.players, dtype=np.int8),
+        "arm": np.full(seat.size, arm(table), dtype=object),
         "lineup": np.full(seat.size, index, dtype=np.int16),
         "game": (game + result.first_game).astype(np.int64),
         "round": rnd.astype(np.int8),
-        "strategy": pd.Categorical(names, categories=HEURISTIC_NAMES),
+        "strategy": pd.Categorical(names, categories=HEURISTIC_NAMES + LADDER),
         "score": score.astype(np.int16),
         "bonus": row[:, F.F_BONUS].astype(np.int8),
         "earned": row[:, F.F_BONUS] < 0,

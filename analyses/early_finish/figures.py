@@ -42,7 +42,7 @@ def score_figure(curve: list[dict], preset_curve: list[dict], headline: int) -> 
                      "How often the finisher earns the \u22125, by its score at the moment it turned its final "
                      "card. Each curve is conditional on the finisher having chosen to finish there: left, per "
                      "preset at the headline table size; right, all presets pooled in the shares they happen to "
-                     "finish. Shaded: 95% Wilson intervals; dashed: an even bet.",
+                     "finish. Shaded: 95% intervals clustered by game; dashed: an even bet.",
                      "Falling curves of bonus probability against finishing score, per preset and per table size.")
 
 
@@ -67,7 +67,7 @@ def gap_figure(curve: list[dict], facedown: list[dict]) -> FigureOut:
     return FigureOut("by-gap", fig,
                      "Left: P(bonus) by the finisher's score minus the lowest visible score among the others "
                      "(their face-down cards count 0). Right, at 4 players: the same split by how many cards "
-                     "that best-looking rival still had face down. Shaded: 95% Wilson intervals.",
+                     "that best-looking rival still had face down. Shaded: 95% intervals clustered by game.",
                      "Bonus probability against the gap to the best visible opponent.")
 
 
@@ -97,7 +97,7 @@ def players_figure(by_players: list[dict], presets: list[dict]) -> FigureOut:
     return FigureOut("by-players", fig,
                      "Left: P(bonus) at each table size, for all finishers and per preset. Right: each preset's "
                      "share of the finished rounds (dashed: an even share; every preset fills a quarter of the "
-                     "seats). 95% Wilson intervals.",
+                     "seats). 95% intervals clustered by game.",
                      "Bonus probability and finishing rate by number of players and preset.")
 
 
@@ -113,5 +113,5 @@ def turn_figure(curve: list[dict]) -> FigureOut:
     ax.legend(fontsize=8, frameon=False)
     return FigureOut("by-turn", fig,
                      "P(bonus) by the finisher's own turn number in the round (its n-th turn), with 95% "
-                     "Wilson intervals.",
+                     "intervals clustered by game (a game's rounds are one unit).",
                      "Bonus probability against the turn of the finish for 2 to 7 players.")

@@ -1,14 +1,19 @@
-"""Estimates, the rules read off them, findings and summary of the finish-or-play-on study
+"""Estimates, the boundary fitted to them, findings, answers and summary of the finish-or-play-on study
 (design in :mod:`.design`).
 
-What the data can say.  Every number is conditional on the base policy of the rollouts
-(:data:`.design.BASE_POLICY`, the strong player, at every seat after the decision) and on the positions sampled (the finishing
-chances that self-play of the presets reaches).  Two criteria: the player's chance of winning
-the game (``win``: the one advice should follow, since a finish also cuts the rivals' round
-short) and the player's own round score, bonus included (``diff``: points, which counts
-nothing of what the finish does to the rivals).  Every decision comes from a game of its own,
-so intervals over decisions are over independent units; the regret per round is a mean over
-games (each game's drawn decision stands for all its chances).
+What the data can say.  Every number is conditional on the rung's base policy at every seat after
+the decision (``mix``: the preset whose self-play game the decision comes from; ``expert``; the
+strong player ``learned``, the headline) and on the positions sampled: the finishing chances that
+self-play of the presets reaches, one drawn per game, so decisions are independent units and every
+interval is over decisions.  Averages are "on average over the positions self-play reaches";
+single decisions spread widely around them, and the study says how often they go the other way.
+Three criteria, finish - best play-on: the chance of winning the game (``win``, probability;
+advice follows it), the margin over the rivals this round (``margin``: the rivals' mean round
+score minus the player's own, points; positive favours finishing) and the player's own round
+score (``points``; negative favours finishing; it ignores what a finish does to the rivals).
+The boundary is a straight line in the gap fitted per table size (with the closest rival's
+face-down cards as a centred covariate), read where it crosses 0, with Fieller's interval; the
+gap bins are only descriptive, and a bin's sign counts only after Holm's correction over all bins.
 """
 from __future__ import annotations
 
@@ -17,10 +22,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..framework.estimates import Estimate, clustered_share, estimates_frame
-from ..framework.study import Finding, Precision, StudyResult
+from ..framework.estimates import (Estimate, bootstrap_mean, clustered_share, estimates_frame, holm, linear_root,
+                                   t_mean)
+from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from . import figures as figs
-from .design import BASE_POLICY, PLAYERS, PRESETS
+from .design import BASE_POLICY, PLAYERS, PRESETS, RUNGS
 
 MINUS = "\u2212"
 GAP_EDGES = (-10, -5, 0, 5, 10, 20)     # bins <= -10, -9..-5, -4..0, 1..5, 6..10, 11..20, >= 21
@@ -28,9 +34,14 @@ OWN_EDGES = (-10, -5, 0, 5, 10, 20)
 COARSE_GAP_EDGES = (0, 10)              # <= 0, 1..10, >= 11 (for the split by hidden cards)
 HIDDEN_EDGES = (1, 2)                   # the rival with the fewest face-down cards: 1, 2, 3+
 CONDITIONING = (f"rollouts with every seat playing {BASE_POLICY} after the decision, to the end of the game; "
-                "the finishing chances that self-play of the presets reaches")
+                "the finishing chances that self-play of the presets (greedy, builder, rusher, cautious, expert) "
+                "reaches, one drawn per game")
 # criterion -> (column of finish - best play-on, column of "finishing pays", True when higher favours finishing)
 CRITERIA = {"win": ("diff_win", "finish_pays_win", True), "points": ("diff", "finish_pays", False)}
+TARGET_CROSSING = 1.0    # points of gap: the boundary's decision-relevant half-width (one card's worth)
+TARGET_WIN = 0.01        # probability: the average finish - play on, chance of winning
+TARGET_MARGIN = 0.5      # points: the same in the margin over the rivals
+DIFFS = (("expert", "mix"), ("learned", "mix"), ("learned", "expert"))
 
 
 # ---------------------------------------------------------------- bins
@@ -155,96 +166,259 @@ def read_rule(cells: list[dict], key: str = "diff", higher_finishes: bool = Fals
             "straddle": straddle, "text": text}
 
 
-# ---------------------------------------------------------------- regret
-def regret_rows(decisions: pd.DataFrame, games: pd.DataFrame) -> list[dict]:
-    """Per preset and table size (``players`` 0: all sizes): the regret of the preset's own choice.
+# ---------------------------------------------------------------- per decision
+def verdicts(d, se, n_rollouts) -> dict:
+    """Shares of decisions where finishing is better / worse / indistinguishable by the decision's own
+    95% interval (Student t with ``n_rollouts - 1`` degrees of freedom; ``d`` higher favours finishing).
+    Exact ties (both options identical in every rollout: se 0, d 0) count as indistinguishable."""
+    from scipy.stats import t as student
 
-    ``per_round``: mean over games of (chances x regret of the drawn decision) / player-rounds,
-    i.e. points per player-round, every game a unit (games without a chance count 0);
-    ``per_decision``: the ratio sum(chances x regret) / sum(chances) with the cluster-robust
-    interval; ``per_round_win``: the same as ``per_round`` in the chance of winning the game
-    (when the decisions have ``regret_win``); ``agree``: share of decisions where the preset's
-    finish-or-not matches the rollout choice's (by the win criterion when there is one).
-    """
-    if games.empty:
-        return []
-    g = games.copy()
-    index = pd.MultiIndex.from_frame(g[["preset", "players", "game"]])
-    keyed = decisions.set_index(["preset", "players", "game"]) if not decisions.empty else None
-    for column, loss in (("regret", "loss"), ("regret_win", "loss_win")):
-        if keyed is not None and column in keyed:
-            value = keyed[column].reindex(index).fillna(0.0).to_numpy()
-            g[loss] = np.where(g["chances"] > 0, g["chances"] * value, 0.0)
-    if "loss" not in g:
-        g["loss"] = 0.0
-    win = "loss_win" in g
-    agree_with = "rollout_finishes_win" if win else "rollout_finishes"
+    d, se = np.asarray(d, dtype=np.float64), np.asarray(se, dtype=np.float64)
+    q = student.ppf(0.975, np.maximum(np.asarray(n_rollouts, dtype=np.float64) - 1, 1))
+    better, worse = d - q * se > 0, d + q * se < 0
+    n = d.size
+    return {"better": Estimate.of_share(int(better.sum()), n), "worse": Estimate.of_share(int(worse.sum()), n),
+            "indistinguishable": Estimate.of_share(int(n - better.sum() - worse.sum()), n),
+            "ties": Estimate.of_share(int(((se == 0) & (d == 0)).sum()), n)}
+
+
+def headline_columns(dec: pd.DataFrame, rung: str = "learned") -> pd.DataFrame:
+    """The frame with the bin helpers' columns (``diff_win``, ``diff``, ``finish_pays*``) from ``rung``."""
+    if dec.empty:
+        return dec
+    return dec.assign(diff_win=dec[f"win_{rung}"], diff=dec[f"points_{rung}"],
+                      finish_pays_win=dec[f"win_{rung}"] > 0, finish_pays=dec[f"points_{rung}"] < 0)
+
+
+def with_holm(cells: list[dict], key: str = "win") -> list[dict]:
+    """Mark every bin (all table sizes together: one family) with its sign after Holm's correction:
+    ``holm`` is "finish", "play on" or "" (not clear of 0 once the family is accounted for)."""
+    keep = holm([c[key] for c in cells]) if cells else []
+    for c, k in zip(cells, keep):
+        c["holm"] = ("finish" if c[key].mean > 0 else "play on") if k else ""
+    return cells
+
+
+def _holm_points(cells: list[dict]) -> list[dict]:
+    """The bins with ``diff_holm``: the round-score estimate, its interval stretched to hold 0 where the bin
+    is not clear of 0 after Holm's correction over all bins (so :func:`read_rule` reads it as straddling)."""
+    keep = holm([c["diff"] for c in cells]) if cells else []
     out = []
+    for c, k in zip(cells, keep):
+        e = c["diff"]
+        out.append({**c, "diff_holm": e if k else Estimate(e.mean, min(e.lo, 0.0), max(e.hi, 0.0), e.n)})
+    return out
+
+
+# ---------------------------------------------------------------- the boundary
+def fit_boundary(rows: pd.DataFrame, rung: str = "learned") -> dict | None:
+    """The line of finish - play on (chance of winning) in the gap, with the closest rival's face-down
+    cards as a centred covariate, and its zero crossing with Fieller's interval (None if it cannot be fit)."""
+    if len(rows) < 6:
+        return None
+    root = linear_root(rows["gap"].to_numpy(), rows[f"win_{rung}"].to_numpy(),
+                       rows[["others_face_down_min"]].to_numpy())
+    if root is None:
+        return None
+    y = rows[f"win_{rung}"].to_numpy()
+    gap = rows["gap"].to_numpy()
+    b, a = root.slope.mean, root.intercept.mean
+    fitted = a + b * (gap - gap.mean())
+    resid = y - fitted
+    r2 = 1 - float(resid.var()) / float(y.var()) if y.var() > 0 else math.nan
+    # rollout noise: the mean squared standard error of the decisions against their total variance
+    noise = float((rows[f"win_{rung}_se"] ** 2).mean() / y.var()) if y.var() > 0 else math.nan
+    finish_side = (fitted > 0)
+    v = verdicts(y, rows[f"win_{rung}_se"].to_numpy(), rows[f"n_{rung}"].to_numpy())
+    from scipy.stats import t as student
+
+    q = student.ppf(0.975, np.maximum(rows[f"n_{rung}"].to_numpy(dtype=np.float64) - 1, 1))
+    own_better = (y - q * rows[f"win_{rung}_se"].to_numpy() > 0)
+    own_worse = (y + q * rows[f"win_{rung}_se"].to_numpy() < 0)
+    other_way = int((finish_side & own_worse).sum() + (~finish_side & own_better).sum())
+    return {"root": root, "r2": r2, "rollout_noise_share": noise, "verdicts": v,
+            "other_way": Estimate.of_share(other_way, len(rows)), "n": len(rows),
+            "finish_below": bool(b < 0), "face_down_mean": float(rows["others_face_down_min"].mean())}
+
+
+def _root_of(gap, fd, y) -> float:
+    """The OLS line's zero crossing in the gap, read at the mean face-down cards (as :func:`fit_boundary`)."""
+    X = np.column_stack([np.ones_like(gap), gap - gap.mean(), fd - fd.mean()])
+    beta = np.linalg.lstsq(X, y, rcond=None)[0]
+    return float(-beta[0] / beta[1] + gap.mean()) if beta[1] != 0 else math.nan
+
+
+def crossing_differences(rows: pd.DataFrame, rng, replicates: int = 1000) -> dict:
+    """Paired differences of the crossings between rungs (same decisions), with a percentile bootstrap over
+    decisions: ``{"learned-expert": Estimate, ...}`` in points of gap."""
+    if len(rows) < 10:
+        return {}
+    gap = rows["gap"].to_numpy(dtype=np.float64)
+    fd = rows["others_face_down_min"].to_numpy(dtype=np.float64)
+    ys = {r: rows[f"win_{r}"].to_numpy(dtype=np.float64) for r in RUNGS}
+    point = {r: _root_of(gap, fd, y) for r, y in ys.items()}
+    boot = {r: np.empty(replicates) for r in RUNGS}
+    n = len(rows)
+    for b in range(replicates):
+        i = rng.integers(0, n, n)
+        for r, y in ys.items():
+            boot[r][b] = _root_of(gap[i], fd[i], y[i])
+    out = {}
+    for a, c in DIFFS:
+        d = boot[a] - boot[c]
+        d = d[np.isfinite(d)]
+        lo, hi = np.percentile(d, [2.5, 97.5]) if d.size else (math.nan, math.nan)
+        m = point[a] - point[c]
+        # a ratio with a slope near 0 can leave the full-data point outside the percentiles: widen to hold it
+        out[f"{a}-{c}"] = Estimate(m, float(min(lo, m)), float(max(hi, m)), n)
+    return out
+
+
+def _crossing_json(fit: dict | None, rung: str) -> dict | None:
+    if fit is None:
+        return None
+    r = fit["root"]
+
+    def num(v):
+        return float(v) if math.isfinite(v) else None
+
+    return {"crossing": num(r.point.mean), "ci95": [num(r.point.lo), num(r.point.hi)], "bounded": r.bounded,
+            "n": fit["n"], "unit": "points of gap (own visible score minus the best rival's)",
+            "model": ("OLS line of finish - best play-on (chance of winning) in the gap, the closest rival's "
+                      "face-down cards a centred covariate (read at their mean "
+                      f"{fit['face_down_mean']:.2f}); HC1 covariance, Fieller interval with t({r.df})"),
+            "rung": rung, "finish_below": fit["finish_below"], "slope_per_point": r.slope.to_json(),
+            "r2": fit["r2"], "rollout_noise_share": fit["rollout_noise_share"],
+            "decisions_other_way": fit["other_way"].to_json()}
+
+
+# ---------------------------------------------------------------- along the ladder
+def ladder(dec: pd.DataFrame) -> dict:
+    """Per criterion: the mean over decisions (weighted by game: each decision stands for its game) under
+    every rung, the paired differences per decision, and the mean weighted by chance (a game's decision
+    counts its number of finishing chances) under every rung."""
+    out = {}
+    for crit in ("win", "margin", "points"):
+        by = {r: t_mean(dec[f"{crit}_{r}"].to_numpy()) for r in RUNGS}
+        diffs = {f"{a}-{b}": t_mean((dec[f"{crit}_{a}"] - dec[f"{crit}_{b}"]).to_numpy()) for a, b in DIFFS}
+        w = dec["chances"].to_numpy(dtype=np.float64)
+        by_chance = {r: clustered_share(w * dec[f"{crit}_{r}"].to_numpy(), w) for r in RUNGS}
+        out[crit] = {"by_rung": by, "differences": diffs, "by_chance": by_chance}
+    return out
+
+
+def _settled(diffs: dict, target: float = TARGET_WIN) -> bool:
+    """Settled with strength: the learned - expert interval includes 0 and is at most twice the target wide."""
+    e = diffs["learned-expert"]
+    return bool(not e.excludes(0.0) and e.half_width <= 2 * target)
+
+
+def regret_rows(dec: pd.DataFrame, rng, rung: str = "learned") -> list[dict]:
+    """Per preset (and table size; ``players`` 0 all sizes): the loss of the preset's own choice at its drawn
+    finishing chance against the rollout choice, in the chance of winning under ``rung`` (a loss when
+    positive), per decision: a mean over decisions with a percentile bootstrap interval (the losses are
+    skewed: most are 0); with the shares where the preset finished and where it agrees with the rollouts."""
+    out = []
+    if dec.empty:
+        return out
     for name in PRESETS:
         for p in (*PLAYERS, 0):
-            rows = g[(g["preset"] == name) & ((g["players"] == p) if p else True)]
+            rows = dec[(dec["preset"] == name) & ((dec["players"] == p) if p else True)]
             if len(rows) < 2:
                 continue
-            dec = decisions[(decisions["preset"] == name) & ((decisions["players"] == p) if p else True)] \
-                if not decisions.empty else decisions
-            has = rows[rows["chances"] > 0]
-            agree = (dec["preset_finished"] == dec[agree_with]) if len(dec) else None
-            out.append({
-                "preset": name, "players": p, "games": len(rows), "decisions": len(dec),
-                "player_rounds": int(rows["player_rounds"].sum()), "chances": int(rows["chances"].sum()),
-                "per_round": Estimate.of_mean((rows["loss"] / rows["player_rounds"]).to_numpy()),
-                "per_round_win": Estimate.of_mean((rows["loss_win"] / rows["player_rounds"]).to_numpy()) if win
-                else None,
-                "per_decision": clustered_share(has["loss"].to_numpy(), has["chances"].to_numpy()) if len(has) > 1
-                else None,
-                "agree": Estimate.of_share(int(agree.sum()), len(dec)) if len(dec) else None,
-                "finished": Estimate.of_share(int(dec["preset_finished"].sum()), len(dec)) if len(dec) else None})
+            agree = rows["preset_finished"] == rows["rollout_finishes"]
+            out.append({"preset": name, "players": p, "decisions": len(rows),
+                        "per_decision_win": bootstrap_mean(rows[f"regret_{rung}"].to_numpy(), rng),
+                        "agree": Estimate.of_share(int(agree.sum()), len(rows)),
+                        "finished": Estimate.of_share(int(rows["preset_finished"].sum()), len(rows))})
     return out
 
 
 # ---------------------------------------------------------------- the analysis
 def analyse(ctx, tables, data) -> StudyResult:
-    dec, games = data["decisions"], data["games"]
+    raw, games = data["decisions"], data["games"]
+    rng = np.random.default_rng(ctx.study_seed("finish-play-on/bootstrap"))
+    dec = headline_columns(raw)
     min_n = 2 if ctx.quick else 10
     sizes = [p for p in PLAYERS if not dec.empty and (dec["players"] == p).any()]
-    by_gap = boundary(dec, "gap", GAP_EDGES, min_n)
+    by_gap = with_holm(boundary(dec, "gap", GAP_EDGES, min_n))
     by_own = boundary(dec, "own_visible", OWN_EDGES, min_n)
     by_hidden = _hidden(dec, min_n)
-    rules = {p: {"win": read_rule([c for c in by_gap if c["players"] == p], "win", True),
-                 "points": read_rule([c for c in by_gap if c["players"] == p], "diff", False)} for p in sizes}
-    regret = regret_rows(dec, games)
+    fits = {p: {r: fit_boundary(dec[dec["players"] == p], r) for r in RUNGS} for p in sizes}
+    moves = {p: crossing_differences(dec[dec["players"] == p], rng, 200 if ctx.quick else 1000) for p in sizes}
+    rules = {p: {"win": _rule_from_fit(fits[p]["learned"], p),
+                 "points": read_rule([c for c in _holm_points(by_gap) if c["players"] == p], "diff_holm", False)}
+             for p in sizes}
+    regret = regret_rows(dec, rng)
+    lad = ladder(dec) if len(dec) > 1 else None
     overall = cell(dec) if len(dec) > 1 else None
-    figures = [figs.boundary_figure(by_gap, sizes), figs.score_figure(by_own, sizes),
+    verdict = verdicts(dec["win_learned"], dec["win_learned_se"], dec["n_learned"]) if len(dec) > 1 else None
+    figures = [figs.boundary_figure(by_gap, sizes, fits), figs.score_figure(by_own, sizes),
                figs.hidden_figure(by_hidden, sizes), figs.regret_figure(regret, sizes)]
     precision = []
-    if overall is not None:
-        precision += [Precision("finish \u2212 play on, chance of winning, all decisions", overall["win"].half_width,
-                                "pct"),
-                      Precision("finish \u2212 play on, round score, all decisions", overall["diff"].half_width)]
-    if by_gap:
-        precision += [Precision("the same at one table size and gap bin, chance of winning",
-                                max(c["win"].half_width for c in by_gap), "pct"),
-                      Precision("the same in round score", max(c["diff"].half_width for c in by_gap))]
-    per = [r for r in regret if r["players"] == 0]
-    if per:
-        precision.append(Precision("regret per round, one preset (all sizes)",
-                                   max(r["per_round"].half_width for r in per)))
-    frames = {"decisions": dec.drop(columns=[c for c in ("n",) if c in dec.columns]),
+    if lad is not None:
+        precision += [Precision(f"finish \u2212 play on, chance of winning, all decisions ({r})",
+                                lad["win"]["by_rung"][r].half_width, "pct", target=TARGET_WIN) for r in RUNGS]
+        precision += [Precision("finish \u2212 play on, margin over the rivals, all decisions (learned)",
+                                lad["margin"]["by_rung"]["learned"].half_width, "points", target=TARGET_MARGIN)]
+    for p in sizes:
+        f = fits[p]["learned"]
+        if f is not None:
+            r = f["root"].point
+            hw = (r.hi - r.lo) / 2 if f["root"].bounded else math.inf
+            precision.append(Precision(f"finish boundary at {p} players (zero crossing in the gap, learned)",
+                                       hw, "points", target=TARGET_CROSSING))
+    frames = {"decisions": raw,
               "boundary": estimates_frame(by_gap + by_own + by_hidden), "regret": estimates_frame(regret),
-              "rules": pd.DataFrame([{"players": p, "criterion": c, "clear": r["clear"], "text": r["text"],
-                                      "finish_at_most": r["finish_at_most"], "play_on_above": r["play_on_above"],
-                                      "straddle": " ".join(r["straddle"])}
+              "crossings": pd.DataFrame([{"players": p, "rung": r, **(_crossing_json(f, r) or {})}
+                                         for p in sizes for r, f in fits[p].items()]).drop(
+                  columns=["ci95", "slope_per_point", "decisions_other_way"], errors="ignore"),
+              "rules": pd.DataFrame([{"players": p, "criterion": c, "clear": r["clear"], "text": r["text"]}
                                      for p, both in rules.items() for c, r in both.items()])}
+    estimands = {}
+    if lad is not None:
+        estimands["finishing"] = {
+            "win_chance": estimand("mean over finishing chances (one drawn per self-play game of the presets) of "
+                                   "finish minus the best play-on in the chance of winning the game, rollouts with "
+                                   "every seat playing the rung after the decision; positive favours finishing",
+                                   "probability", lad["win"]["by_rung"], lad["win"]["differences"],
+                                   n_unit="decisions", settled=_settled(lad["win"]["differences"])),
+            "margin": estimand("the same in the margin over the rivals this round (the rivals' mean round score "
+                               "minus the player's own, bonus included); positive favours finishing",
+                               "points", lad["margin"]["by_rung"], lad["margin"]["differences"],
+                               n_unit="decisions", settled=_settled(lad["margin"]["differences"], TARGET_MARGIN))}
     return StudyResult(
-        findings=_findings(overall, regret), figures=figures, frames=frames, precision=precision,
-        summary=_summary(overall, by_gap, by_own, by_hidden, rules, regret, data["rollouts"], len(dec)),
-        context={"sizes": sizes, "presets": PRESETS, "base": BASE_POLICY, "overall": overall,
+        findings=_findings(lad, verdict, fits), figures=figures, frames=frames, precision=precision,
+        summary={**_summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, data["rollouts"], len(dec)),
+                 "boundary_differences": {str(p): {k: e.to_json() for k, e in m.items()} for p, m in moves.items()}},
+        answers=_answers(fits, lad, moves), estimands=estimands,
+        context={"sizes": sizes, "presets": PRESETS, "base": BASE_POLICY, "overall": overall, "ladder": lad,
+                 "rungs": RUNGS, "verdict": verdict, "moves": moves,
+                 "fits": {p: {r: _crossing_json(f, r) for r, f in fs.items()} for p, fs in fits.items()},
                  "gap_grid": _grid(by_gap), "own_grid": _grid(by_own), "hidden_grid": _grid(by_hidden),
                  "rules": rules, "regret": _regret_grid(regret),
                  "size_n": {p: int((dec["players"] == p).sum()) for p in sizes},
                  "decisions": len(dec), "games": int(len(games)), "rollouts": data["rollouts"],
                  "per_cell": tables[0].games if tables else 0, "pretty": pretty, "min_n": min_n,
                  "chances": int(games["chances"].sum()) if len(games) else 0})
+
+
+def _rule_from_fit(fit: dict | None, p: int) -> dict:
+    """The rule in words from the fitted boundary (learned rollouts)."""
+    if fit is None:
+        return {"clear": False, "text": "no clear rule (too few decisions)", "crossing": None}
+    r = fit["root"]
+    m = r.point.mean
+    if not r.bounded:
+        side = "finishing pays more the lower your gap" if fit["finish_below"] else "the line rises with the gap"
+        return {"clear": False, "crossing": None,
+                "text": f"no clear rule: the boundary is not pinned down ({side}; slope interval "
+                        f"[{100 * r.slope.lo:+.2f}, {100 * r.slope.hi:+.2f}] pp per point)".replace("-", MINUS)}
+    lo, hi = r.point.lo, r.point.hi
+    word = "at most" if fit["finish_below"] else "at least"
+    text = (f"on average, finish when your visible score minus the best rival's is {word} {m:+.1f} "
+            f"(95% interval {lo:+.1f} to {hi:+.1f}); play on otherwise").replace("-", MINUS)
+    return {"clear": True, "text": text, "crossing": float(m)}
 
 
 def _hidden(dec: pd.DataFrame, min_n: int) -> list[dict]:
@@ -271,71 +445,101 @@ def _regret_grid(rows: list[dict]) -> list[dict]:
     out: dict = {}
     for r in rows:
         out.setdefault(r["preset"], {"preset": r["preset"], "cells": {}})["cells"][r["players"]] = r
-    return [out[s] for s in PRESETS if s in out]
+    return list(out.values())
 
 
-def _findings(overall, regret) -> list[Finding]:
-    if overall is None:
+WHERE = ("at a finishing chance (a card in hand that could go on your last face-down card; one drawn per self-play "
+         "game of greedy, builder, rusher, cautious and expert, 3 to 6 players), rolled out with every seat playing "
+         "{rung} afterwards, on average over the positions self-play reaches")
+
+
+def _findings(lad, verdict, fits) -> list[Finding]:
+    if lad is None:
         return []
-    where = ("at a finishing chance (a card in hand that could go on the last face-down card; one drawn per "
-             "self-play game of the 5 presets, 3 to 6 players; rollouts with every seat playing "
-             f"{BASE_POLICY} afterwards)")
+    w = lad["win"]["by_rung"]["learned"]
     found = [Finding("finish_play_on.win_difference",
-                     f"Finishing rather than playing on in the best way changes the player's chance of winning the "
-                     f"game by {{value}} {where}; finishing is the better choice at "
-                     f"{100 * overall['pays_win'].mean:.0f}% of them (percentage points; positive favours finishing)",
-                     overall["win"], "dpct", "decisions"),
-             Finding("finish_play_on.points_difference",
-                     f"In the player's own round score alone, finishing costs {{value}} points against the best way "
-                     f"of playing on at the same chances (negative would favour finishing); this criterion does "
-                     f"not count that a finish cuts the rivals' round short",
-                     overall["diff"], "signed", "decisions")]
-    pooled = [r for r in regret if r["players"] == 0]
-    if pooled:
-        worst = max(pooled, key=lambda r: r["per_round"].mean)
-        found.append(Finding("finish_play_on.largest_regret",
-                             f"Of the presets' own choices at their finishing chances, {worst['preset']}'s loses most "
-                             f"round score against the rollout choice: {{value}} points per player-round (3 to 6 "
-                             f"players, its own self-play games; positive is a loss)",
-                             worst["per_round"], "signed", "games"))
+                     "Finishing rather than playing on in the best way changes your chance of winning the game by "
+                     "{value} " + WHERE.format(rung=BASE_POLICY) + "; by their own rollout intervals finishing is "
+                     f"better at {100 * verdict['better'].mean:.0f}%, worse at {100 * verdict['worse'].mean:.0f}% "
+                     f"and indistinguishable at {100 * verdict['indistinguishable'].mean:.0f}% of the decisions "
+                     "(weighted by game; positive favours finishing)", w, "dpct", "decisions"),
+             Finding("finish_play_on.margin_difference",
+                     "In the margin over the rivals this round (their mean round score minus yours), finishing "
+                     "rather than playing on changes it by {value} points at the same chances (learned rollouts; "
+                     "positive favours finishing)", lad["margin"]["by_rung"]["learned"], "signed", "decisions")]
     return found
+
+
+def _answers(fits, lad, moves) -> list[Answer]:
+    out = []
+    f = fits.get(4, {}).get("learned")
+    move = (moves.get(4) or {}).get("learned-expert")
+    if f is not None and f["root"].bounded:
+        r = f["root"].point
+        same = move is not None and not move.excludes(0.0)
+        word = "at most" if f["finish_below"] else "at least"
+        out.append(Answer("finish_play_on.boundary_4",
+                          f"At 4 players, finish when your visible score minus the best rival's visible score is "
+                          f"{word} {{value}} points; above it, play on (a line fitted over finishing chances that "
+                          f"self-play reaches, learned playing on; it explains {100 * f['r2']:.0f}% of the spread of "
+                          f"single decisions, and {100 * f['other_way'].mean:.0f}% clearly go the other way)",
+                          r, f"expert and learned (paired learned \u2212 expert {move.mean:+.1f} points, 95% "
+                             f"interval {move.lo:+.1f} to {move.hi:+.1f}: not clear of 0)".replace("-", MINUS) if same
+                          else "learned (its crossing differs from expert's on the same decisions)",
+                          kind="score", unit="decisions", rank=35))
+    if lad is not None:
+        w = lad["win"]
+        settled = _settled(w["differences"])
+        out.append(Answer("finish_play_on.win_difference",
+                          "When you could turn your last card, finishing rather than playing on in the best way "
+                          "changes your chance of winning by {value} on average over the chances self-play reaches "
+                          "(3 to 6 players)", w["by_rung"]["learned"],
+                          "expert and learned (settled)" if settled else "learned (expert differs)",
+                          kind="dpct", unit="decisions", rank=45))
+    return out
 
 
 def _cell_json(c: dict) -> dict:
     out = {"lo": None if math.isinf(c["lo"]) else int(c["lo"]), "hi": None if math.isinf(c["hi"]) else int(c["hi"]),
            "finish_minus_play_on": c["diff"].to_json(), "finish_pays_share": c["pays"].to_json(),
-           "preset_finished_share": c["preset_finished"]}
+           "preset_finished_share": c["preset_finished"], "holm": c.get("holm")}
     if "win" in c:
         out.update(win_difference=c["win"].to_json(), finish_pays_share_win=c["pays_win"].to_json())
     return out
 
 
-def _summary(overall, by_gap, by_own, by_hidden, rules, regret, rollouts, decisions) -> dict:
-    def opt(e):
-        return None if e is None else e.to_json()
-
+def _summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, rollouts, decisions) -> dict:
     def nest(rows, key="bin"):
         out: dict = {}
         for r in rows:
             out.setdefault(str(r["players"]), {})[r[key]] = _cell_json(r)
         return out
 
-    ov = overall or {}
+    boundary_ = {str(p): _crossing_json(fs["learned"], "learned") for p, fs in fits.items()}
+    boundary_.update({"gap": nest(by_gap), "own_visible": nest(by_own), "hidden_and_gap": nest(by_hidden, "key")})
+    ladder_ = None
+    if lad is not None:
+        ladder_ = {crit: {"by_rung": {r: e.to_json() for r, e in v["by_rung"].items()},
+                          "differences": {k: e.to_json() for k, e in v["differences"].items()},
+                          "by_chance": {r: e.to_json() for r, e in v["by_chance"].items()}}
+                   for crit, v in lad.items()}
     return {
-        "base_policy": BASE_POLICY, "conditioning": CONDITIONING, "rollouts_per_batch": rollouts,
-        "decisions": decisions,
+        "base_policy": BASE_POLICY, "conditioning": CONDITIONING, "rollouts": rollouts,
+        "rollouts_per_batch": rollouts[BASE_POLICY], "decisions": decisions,
         "criteria": {"win": "the player's chance of winning the game (win credit, shared wins split); positive "
                             "differences favour finishing",
+                     "margin": "the rivals' mean round score minus the player's own (points, bonus included); "
+                               "positive differences favour finishing",
                      "points": "the player's own round score, bonus included; negative differences favour "
                                "finishing; it does not count what a finish does to the rivals"},
-        "win_difference": opt(ov.get("win")), "finish_pays_share_win": opt(ov.get("pays_win")),
-        "finish_minus_play_on": opt(ov.get("diff")), "finish_pays_share": opt(ov.get("pays")),
-        "boundary": {"gap": nest(by_gap), "own_visible": nest(by_own), "hidden_and_gap": nest(by_hidden, "key")},
+        "weighting": "by game (each decision one unit); by_chance weights a decision by its game's chances",
+        "ladder": ladder_,
+        "verdicts_learned": None if verdict is None else {k: e.to_json() for k, e in verdict.items()},
+        "boundary": boundary_,
+        "boundary_by_rung": {str(p): {r: _crossing_json(f, r) for r, f in fs.items()} for p, fs in fits.items()},
         "rules": {str(p): r for p, r in rules.items()},
-        "regret": {r["preset"] + ("" if not r["players"] else f".{r['players']}"): {
-            "players": r["players"] or "all", "per_round": r["per_round"].to_json(),
-            "per_round_win": opt(r["per_round_win"]), "per_decision": opt(r["per_decision"]),
-            "agree_share": opt(r["agree"]), "preset_finished_share": opt(r["finished"]), "games": r["games"],
-            "decisions": r["decisions"], "player_rounds": r["player_rounds"], "chances": r["chances"]}
-            for r in regret},
+        "regret_per_decision": {r["preset"] + ("" if not r["players"] else f".{r['players']}"): {
+            "players": r["players"] or "all", "per_decision_win": r["per_decision_win"].to_json(),
+            "agree_share": r["agree"].to_json(), "preset_finished_share": r["finished"].to_json(),
+            "decisions": r["decisions"]} for r in regret},
     }

@@ -78,3 +78,50 @@ def _features(pos) -> dict:
     return {"players": pos.players, "own_visible": mine, "best_rival_visible": min(rivals),
             "gap": mine - min(rivals), "others_face_down": int(fd.sum() - fd[pos.me]),
             "others_face_down_min": int(fd[others].min()), "best_rival_face_down": int(fd[best])}
+
+
+def evaluate_ladder(pos, chosen: str, select_policy: str, rungs: dict, select_rollouts: int, rollouts: dict,
+                    seed: int, threads: int | None = None) -> dict:
+    """One decision along the ladder: finish against the best way of playing on, under each rung's base policy.
+
+    A selection batch of ``select_rollouts`` (every option, ``select_policy`` at every seat, the
+    game played out) picks the best non-finishing option by the chance of winning, and the
+    rollout choice (finish or that option).  Then, for every rung ``r`` (``rungs[r]`` the base
+    policy at every seat after the decision), a fresh batch of ``rollouts[r]`` rollouts (indices
+    after the selection batch's, the same for every rung: common random numbers across rungs)
+    rolls out finish, that option and the game's own choice alone, and estimates, free of the
+    selection: ``win_<r>`` finish - play on in the chance of winning the game (higher favours
+    finishing), ``margin_<r>`` the same in the rivals' mean round score minus the player's own
+    (points, bonus included; higher favours finishing), ``points_<r>`` the player's own round
+    score (lower favours finishing), ``regret_<r>`` the rollout choice's chance of winning minus
+    the game's own choice's (a loss when positive), each with its standard error ``*_se``.
+    """
+    from gnoming_sim.search.rollout import X_RIVALS, X_SCORE, X_WIN
+
+    s = setup(pos, [select_policy])
+    keys = [o.key for o in s.options]
+    fin = next(k for k, o in enumerate(s.options) if o.finishes)
+    game = keys.index(chosen)
+    out, cov = run_rollouts(s, select_rollouts, seed, horizon="game", threads=threads)
+    est, _ = adjusted_means(out[:, :, X_WIN], design(cov, s, pos))
+    alt = max((k for k in range(len(keys)) if k != fin), key=lambda k: est[k])
+    pick = fin if est[fin] > est[alt] else alt
+    keep = [fin, alt] + ([game] if game not in (fin, alt) else [])
+    row = {**_features(pos), "preset_finished": game == fin, "rollout_finishes": pick == fin,
+           "options": len(keys), "select_n": select_rollouts}
+    for rung, policy in rungs.items():
+        r = setup(pos, [policy]).only(keep)
+        n = rollouts[rung]
+        y, c = run_rollouts(r, n, seed, first=select_rollouts, horizon="game", threads=threads)
+        g = keep.index(game)
+        p = 0 if pick == fin else 1
+        win, score, rivals = y[:, :, X_WIN], y[:, :, X_SCORE], y[:, :, X_RIVALS]
+        margin = rivals - score
+        cols = np.column_stack([win[:, 0] - win[:, 1], margin[:, 0] - margin[:, 1], score[:, 0] - score[:, 1],
+                                win[:, p] - win[:, g]])
+        d, se = adjusted_means(cols, design(c, r, pos))
+        for j, name in enumerate(("win", "margin", "points", "regret")):
+            row[f"{name}_{rung}"] = float(d[j])
+            row[f"{name}_{rung}_se"] = float(se[j])
+        row[f"n_{rung}"] = n
+    return row

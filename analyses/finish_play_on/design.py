@@ -9,16 +9,18 @@ seed, the cell and the game number), so every decision comes from a distinct gam
 decisions are independent units; the number of chances in the game (``chances``) is kept,
 so the regret per round counts every chance, not only the one drawn.
 
-Each decision is rolled out with :func:`.decisions.evaluate`: every seat
-plays the base policy ``expert`` after the decision (the tuned preset: one base policy keeps the
-decisions of all presets on one scale).  Not yet the strong player ``learned`` of the other
-studies and of ``analyse``: its rollouts play a one-ply evaluator about 5x slower than expert, which
-would make this study about five times as long; the re-sized finishing study moves to it.  The rollouts play the game out, and each
-decision is judged by two criteria: the player's own round score (bonus included; points, as the
-regret per round is asked in) and the player's chance of winning the game (which also counts
-what a finish does to the rivals: it cuts their round short).  A first batch of rollouts picks,
-per criterion, the best way of not finishing and the rollout choice; a second, independent batch
-estimates finish − that option, and the preset's own choice − the rollout choice (its regret).
+Each decision is rolled out along the ladder (:func:`.decisions.evaluate_ladder`).  A selection
+batch (every option, ``expert`` at every seat, the game played out) picks the best way of not
+finishing by the chance of winning.  Then finish, that option and the game's own choice are
+rolled out again on fresh rollouts (the same rollout indices for every rung: common random
+numbers across rungs) with every seat playing each rung's base policy after the decision:
+``mix`` (the preset whose self-play game the decision comes from), ``expert`` and the strong
+player ``learned``.  So the three rungs' answers are paired per decision.  The estimates are
+free of the selection (a fresh batch); what remains is that the selected option can fall short of
+the truly best play-on under a rung, which can only flatter finishing, by little (the selection
+batch is far larger than any per-decision difference needs; the old two-batch design measured
+about 0.1 percentage point).  Few rollouts per decision and many decisions: the spread of the
+decisions, not the rollout noise, sets the precision of every average and of the boundary.
 """
 from __future__ import annotations
 
@@ -29,16 +31,24 @@ import pandas as pd
 
 from gnoming_sim.game.rules import ROUNDS
 
-from ..framework.design import EXPERT, cell_first_game
+from ..framework.design import EXPERT, STRONG, cell_first_game
 from ..framework.study import Table
-from .decisions import evaluate, game_chances
+from .decisions import evaluate_ladder, game_chances
 
 PRESETS = ("greedy", "builder", "rusher", "cautious", "expert")
 PLAYERS = (3, 4, 5, 6)
-BASE_POLICY = EXPERT   # the rollouts' base policy (see the docstring: not yet STRONG, for the report's time)
-HORIZON = "game"        # play the game out: the win credit criterion beside the round score
-ROLLOUTS = 200          # per batch and decision (two batches) in a full report
-QUICK_ROLLOUTS = 40
+BASE_POLICY = STRONG   # the headline rung: the strong player at every seat after the decision
+SELECT_POLICY = EXPERT  # the selection batch's base policy (cheap; picks the play-on option every rung is scored on)
+RUNGS = ("mix", "expert", "learned")
+SELECT_ROLLOUTS = 64    # per decision, every option (the selection batch)
+ROLLOUTS = {"mix": 16, "expert": 16, "learned": 16}   # per decision and rung: finish, play on, own choice
+QUICK_ROLLOUTS = {"mix": 8, "expert": 8, "learned": 8}
+QUICK_SELECT = 24
+
+
+def rung_policies(preset: str) -> dict:
+    """The base policy of each rung for a decision from ``preset``'s self-play game."""
+    return {"mix": preset, "expert": EXPERT, "learned": STRONG}
 
 
 def tables(games: int) -> list[Table]:
@@ -55,7 +65,7 @@ def _stream(seed: int, table: Table, game: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(words)
 
 
-def play_table(ctx, seed: int, table: Table, result, rollouts: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+def play_table(ctx, seed: int, table: Table, result, rollouts: tuple) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(one row per decision, one row per game) of one played table (``result`` traced).
 
     The games frame has every game, with its finishing chances (0 when it had none) and the
@@ -74,7 +84,9 @@ def play_table(ctx, seed: int, table: Table, result, rollouts: int) -> tuple[pd.
         pick, roll = stream.spawn(2)
         pos, chosen = chances[int(np.random.default_rng(pick).integers(len(chances)))]
         rollout_seed = int(roll.generate_state(1, np.uint64)[0])
-        row = evaluate(pos, chosen, BASE_POLICY, rollouts, rollout_seed, threads=ctx.threads, horizon=HORIZON)
+        select, rolls = rollouts
+        row = evaluate_ladder(pos, chosen, SELECT_POLICY, rung_policies(name), select, rolls, rollout_seed,
+                              threads=ctx.threads)
         rows.append({"preset": name, "game": number, "chances": len(chances), "round": pos.round,
                      "turn": pos.turn, **row})
     return pd.DataFrame(rows), pd.DataFrame(games)
@@ -82,7 +94,7 @@ def play_table(ctx, seed: int, table: Table, result, rollouts: int) -> tuple[pd.
 
 def play(ctx, seed: int, tables: list[Table], advance) -> dict[str, pd.DataFrame]:
     """Play every table traced, evaluate one decision per game; the concatenated frames."""
-    rollouts = QUICK_ROLLOUTS if ctx.quick else ROLLOUTS
+    rollouts = (QUICK_SELECT, QUICK_ROLLOUTS) if ctx.quick else (SELECT_ROLLOUTS, ROLLOUTS)
     calls = (dict(players=t.players, strategies=t.seats, games=t.games, seed=seed, rules=ctx.rules, deck=ctx.deck,
                   threads=ctx.threads, first_game=t.first_game, rotate=False, trace=True) for t in tables)
     decisions, games = [], []
@@ -93,4 +105,4 @@ def play(ctx, seed: int, tables: list[Table], advance) -> dict[str, pd.DataFrame
         advance(table.games)
     frame = pd.concat(decisions, ignore_index=True) if decisions else pd.DataFrame()
     return {"decisions": frame, "games": pd.concat(games, ignore_index=True) if games else pd.DataFrame(),
-            "rollouts": rollouts}
+            "rollouts": {"select": rollouts[0], **rollouts[1]}}

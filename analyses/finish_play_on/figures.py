@@ -55,9 +55,22 @@ def _two_criteria(rows, sizes, xlabel, what):
     return fig
 
 
-def boundary_figure(by_gap: list[dict], sizes) -> FigureOut:
-    """Finish - best play-on by the gap to the best visible rival, in both criteria."""
+def boundary_figure(by_gap: list[dict], sizes, fits=None) -> FigureOut:
+    """Finish - best play-on by the gap to the best visible rival, in both criteria; the fitted crossing
+    of each table size (learned rollouts) marked on the win panel's gap axis as text."""
     fig = _two_criteria(by_gap, sizes, "own visible score \u2212 best rival's visible score", "by the gap")
+    if fits:
+        ax = fig.axes[0]
+        lines = []
+        for p in sizes:
+            f = (fits.get(p) or {}).get("learned")
+            if f is not None and f["root"].bounded:
+                r = f["root"].point
+                lines.append(f"{p} players: crossing {r.mean:+.1f} [{r.lo:+.1f}, {r.hi:+.1f}]".replace("-", "\u2212"))
+            elif f is not None:
+                lines.append(f"{p} players: crossing not pinned down")
+        if lines:
+            ax.text(0.02, 0.02, "\n".join(lines), transform=ax.transAxes, fontsize=7, va="bottom")
     return FigureOut("boundary", fig,
                      "Finishing minus the best way of playing on at finishing chances of self-play games (one per "
                      f"game), rolled out with every seat playing {BASE_POLICY} afterwards. Left: the player's chance of "
@@ -96,9 +109,9 @@ def hidden_figure(by_hidden: list[dict], sizes) -> FigureOut:
 
 def regret_figure(regret: list[dict], sizes) -> FigureOut:
     """Each preset's regret per player-round by table size, in points and in the chance of winning."""
-    fig, (ax_pts, ax_win) = new_figure(11, 4.3, ncols=2)
+    fig, (ax_win, ax_agree) = new_figure(11, 4.3, ncols=2)
     names = list(dict.fromkeys(r["preset"] for r in regret))
-    for ax, value in ((ax_pts, "per_round"), (ax_win, "per_round_win")):
+    for ax, value in ((ax_win, "per_decision_win"), (ax_agree, "agree")):
         for k, name in enumerate(names):
             rows = [r for r in regret if r["preset"] == name and r["players"] in sizes and r[value] is not None]
             if rows:
@@ -108,12 +121,13 @@ def regret_figure(regret: list[dict], sizes) -> FigureOut:
         _zero(ax)
         ax.set_xticks(list(sizes))
         ax.legend(fontsize=8, frameon=False)
-    style(ax_pts, "Round score lost per player-round", "players", "regret (points per player-round)")
-    style(ax_win, "Chance of winning lost per player-round", "players", "regret (percentage points)")
+    style(ax_win, "Chance of winning lost at a finishing chance", "players", "regret (percentage points)")
+    style(ax_agree, "Agrees with the rollout choice", "players", "share of decisions (%)")
     _pp_axis(ax_win)
+    ax_agree.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}")
     return FigureOut("regret", fig,
-                     "What each preset's own choice at its finishing chances loses against the rollout choice, per "
-                     "round of a player (games without a chance count 0), from the second, independent batch of "
-                     "rollouts: left in round score, right in the chance of winning the game. 95% intervals over "
-                     "games.",
-                     "Regret per player-round of each preset's finishing choices, by table size.")
+                     "What each preset's own choice at its drawn finishing chance loses against the rollout choice "
+                     f"in the chance of winning the game ({BASE_POLICY} playing on, fresh rollouts), per decision "
+                     "(left; bootstrap 95% intervals over decisions), and how often its finish-or-not agrees with "
+                     "the rollout choice (right; Wilson intervals over decisions).",
+                     "Regret per finishing chance of each preset's finishing choices, by table size.")

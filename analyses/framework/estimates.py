@@ -258,3 +258,171 @@ def stratified_mean(x, strata) -> Estimate:
             var += (xk.size / n) ** 2 * float(xk.var(ddof=1)) / xk.size
     half = Z95 * math.sqrt(var)
     return Estimate(mean, mean - half, mean + half, n)
+
+# ----------------------------------------------------------------- where a fitted straight line crosses 0
+@dataclass(frozen=True)
+class Root:
+    """Where a fitted line ``a + b (x - centre)`` (plus centred covariates) crosses 0, with Fieller's interval.
+
+    ``point`` is the root in ``x`` (its interval from Fieller's theorem with a t quantile;
+    ``lo`` / ``hi`` are -inf / +inf when the interval is unbounded on that side, and the whole
+    line when the slope is not clear of 0); ``slope`` the fitted slope with its t interval;
+    ``bounded`` True when the interval is a finite segment.
+    """
+
+    point: Estimate
+    slope: Estimate
+    intercept: Estimate
+    bounded: bool
+    df: int
+
+
+def linear_root(x, y, covariates=None) -> Root | None:
+    """Root of the OLS line of ``y`` on ``x`` (and centred ``covariates``: the root is read at their means).
+
+    One row per independent unit (a decision).  The covariance is the heteroskedasticity-robust
+    HC1 sandwich, the quantile Student's t with n - k degrees of freedom.  Fieller's interval is
+    the set of x0 at which ``a + b x0 = 0`` is not rejected at 5%; it is a finite segment only when
+    the slope is clear of 0 (``b**2 > t**2 var(b)``), else unbounded (one or both sides infinite).
+    None with fewer than k + 2 rows or no spread in ``x``.
+    """
+    from scipy.stats import t as student
+
+    x = np.asarray(x, dtype=np.float64).ravel()
+    y = np.asarray(y, dtype=np.float64).ravel()
+    cols = [np.ones_like(x), x - x.mean()]
+    if covariates is not None:
+        c = np.asarray(covariates, dtype=np.float64).reshape(x.size, -1)
+        cols += [c[:, j] - c[:, j].mean() for j in range(c.shape[1]) if np.ptp(c[:, j]) > 0]
+    X = np.column_stack(cols)
+    n, k = X.shape
+    if n < k + 2 or np.ptp(x) == 0:
+        return None
+    inv = np.linalg.pinv(X.T @ X)
+    beta = inv @ (X.T @ y)
+    e = y - X @ beta
+    V = n / (n - k) * inv @ (X.T * e ** 2) @ X @ inv
+    q = float(student.ppf(0.975, n - k))
+    a, b = float(beta[0]), float(beta[1])
+    vaa, vab, vbb = float(V[0, 0]), float(V[0, 1]), float(V[1, 1])
+    centre = float(x.mean())
+    slope = Estimate(b, b - q * math.sqrt(vbb), b + q * math.sqrt(vbb), n)
+    inter = Estimate(a, a - q * math.sqrt(vaa), a + q * math.sqrt(vaa), n)
+    point = -a / b + centre if b != 0 else math.nan
+    # (a + b t)^2 <= q^2 (vaa + 2 t vab + t^2 vbb), t = x0 - centre
+    A, B, C = b * b - q * q * vbb, 2 * (a * b - q * q * vab), a * a - q * q * vaa
+    disc = B * B - 4 * A * C
+    if A > 0 and disc >= 0:
+        r = sorted(((-B - math.sqrt(disc)) / (2 * A), (-B + math.sqrt(disc)) / (2 * A)))
+        lo, hi, bounded = r[0] + centre, r[1] + centre, True
+    elif A < 0 and disc >= 0:   # the complement of a segment: unbounded on both sides; report the whole line
+        lo, hi, bounded = -math.inf, math.inf, False
+    else:
+        lo, hi, bounded = -math.inf, math.inf, False
+    return Root(Estimate(point, lo, hi, n), slope, inter, bounded, n - k)
+
+
+def t_mean(x) -> Estimate:
+    """Mean of ``x`` over independent units with the Student-t 95% interval (for small n)."""
+    from scipy.stats import t as student
+
+    x = np.asarray(x, dtype=np.float64).ravel()
+    n = x.size
+    if n < 2:
+        m = float(x.mean()) if n else math.nan
+        return Estimate(m, m, m, n)
+    m, s = float(x.mean()), float(x.std(ddof=1))
+    h = float(student.ppf(0.975, n - 1)) * s / math.sqrt(n)
+    return Estimate(m, m - h, m + h, n)
+
+
+def bootstrap_mean(x, rng: np.random.Generator, replicates: int = 2000) -> Estimate:
+    """Mean of ``x`` over independent units with a percentile bootstrap 95% interval (for skewed values)."""
+    x = np.asarray(x, dtype=np.float64).ravel()
+    n = x.size
+    if n < 2:
+        m = float(x.mean()) if n else math.nan
+        return Estimate(m, m, m, n)
+    means = x[rng.integers(0, n, size=(replicates, n))].mean(axis=1)
+    lo, hi = np.percentile(means, [2.5, 97.5])
+    return Estimate(float(x.mean()), float(lo), float(hi), n)
+
+
+def crossing_label(x, earned, clusters, at_most: int, level: float = 0.5) -> tuple[Estimate, Estimate, float]:
+    """Analytic check of an integer rule "at most ``at_most``" read off a falling fit (no bootstrap).
+
+    The non-increasing fit pools adjacent values into blocks; the fitted probability at ``at_most``
+    (and at ``at_most + 1``) is the share of its block.  Returns those two block shares with their
+    cluster-robust intervals (:func:`clustered_share`, clusters e.g. games) and the p-value of the
+    rule being clear: the larger of the one-sided normal p-values of "P at the rule > ``level``" and
+    "P above it < ``level``" (an intersection-union test), for :func:`holm_p` over a family of rules.
+    """
+    x = np.asarray(x, dtype=np.int64).ravel()
+    earned = np.asarray(earned, dtype=bool).ravel()
+    _, cluster = np.unique(np.asarray(clusters).ravel(), return_inverse=True)
+    grid = np.arange(x.min(), x.max() + 1)
+    xi = x - x.min()
+    n = np.bincount(xi, minlength=grid.size).astype(np.float64)
+    k = np.bincount(xi[earned], minlength=grid.size).astype(np.float64)
+    ok = n > 0
+    fit = np.full(grid.size, np.nan)
+    fit[ok] = isotonic_regression(k[ok] / n[ok], weights=n[ok], increasing=False).x
+    fit = _fill(fit)
+
+    def block(i: int) -> Estimate:
+        # a value with no rows carries the fit of the nearest observed value below (above, at the start)
+        below = np.nonzero(ok[:i + 1])[0]
+        i = int(below[-1]) if below.size else int(np.nonzero(ok)[0][0])
+        same = np.isclose(fit, fit[i]) & ok
+        lo, hi = i, i
+        while lo > 0 and same[lo - 1]:
+            lo -= 1
+        while hi < grid.size - 1 and same[hi + 1]:
+            hi += 1
+        rows = (xi >= lo) & (xi <= hi)
+        y = np.bincount(cluster[rows], weights=earned[rows].astype(np.float64), minlength=int(cluster.max()) + 1)
+        m = np.bincount(cluster[rows], minlength=int(cluster.max()) + 1).astype(np.float64)
+        keep = m > 0
+        return clustered_share(y[keep], m[keep])
+
+    i = int(at_most - grid[0])
+    if i < 0 or i + 1 >= grid.size:
+        nan = Estimate(math.nan, math.nan, math.nan, 0)
+        return nan, nan, 1.0
+    e_at, e_next = block(i), block(i + 1)
+
+    def one_sided(e: Estimate, above: bool) -> float:
+        se = e.half_width / Z95
+        if not se > 0:
+            return 0.0 if (e.mean > level if above else e.mean < level) else 1.0
+        z = (e.mean - level) / se if above else (level - e.mean) / se
+        return float(norm.sf(z))
+
+    return e_at, e_next, max(one_sided(e_at, True), one_sided(e_next, False))
+
+
+def holm_p(pvalues, alpha: float = 0.05) -> list[bool]:
+    """Holm's step-down on raw p-values: which hypotheses are rejected with family-wise error ``alpha``."""
+    p = np.asarray(list(pvalues), dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    keep = [False] * p.size
+    for rank, i in enumerate(order):
+        if p[i] > alpha / (p.size - rank):
+            break
+        keep[int(i)] = True
+    return keep
+
+
+def paired_ratio_difference(y1, m1, y2, m2) -> Estimate:
+    """``sum(y1)/sum(m1) - sum(y2)/sum(m2)`` over the same clusters (e.g. two arms on the same deals), with the
+    normal interval of the linearized (delta-method) cluster-robust variance.  One entry per cluster in each
+    array, the same cluster at the same index; ``n`` counts clusters."""
+    y1, m1, y2, m2 = (np.asarray(v, dtype=np.float64).ravel() for v in (y1, m1, y2, m2))
+    n = y1.size
+    if n < 2 or m1.sum() <= 0 or m2.sum() <= 0:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    p1, p2 = y1.sum() / m1.sum(), y2.sum() / m2.sum()
+    u = (y1 - p1 * m1) / m1.sum() - (y2 - p2 * m2) / m2.sum()
+    half = Z95 * math.sqrt(n / (n - 1) * float((u * u).sum()))
+    d = float(p1 - p2)
+    return Estimate(d, d - half, d + half, n)
