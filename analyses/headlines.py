@@ -29,17 +29,43 @@ def words(text: str) -> int:
     return sum(1 for w in text.split() if any(c.isalnum() for c in w))
 
 
+def _interval_text(m: float, lo: float, hi: float, digits: int = 1) -> str:
+    return f"{m:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]".replace("-", MINUS)
+
+
+def boundary_line(summary: dict) -> str:
+    """The finish boundary per table size in one line (nothing without the finish-or-play-on study)."""
+    bounds = summary.get("finish_play_on", {}).get("boundary", {})
+    sizes = sorted((k for k in bounds if k.isdigit() and "crossing" in bounds[k]), key=int)
+    if not sizes:
+        return ""
+    cells = []
+    for p in sizes:
+        b = bounds[p]
+        lo, hi = b.get("ci95") or (None, None)
+        if b.get("crossing") is None or lo is None or hi is None or not b.get("bounded", True):
+            cells.append(f"{p} players not pinned down (n = {b['n']:,})")
+        else:
+            cells.append(f"{p} players {_interval_text(b['crossing'], lo, hi)} (n = {b['n']:,})")
+    rung = bounds[sizes[0]].get("rung", "")
+    return (f"**Finish boundary** (finish when your visible score minus the best rival's is below it; {rung} "
+            f"rollouts; 95% interval): " + "; ".join(cells) + ".")
+
+
 def headline_markdown(summary: dict) -> str:
     """The headline block (markers excluded) for ``summary``: the report's answers, then as many of the
     designers' balance figures as fit in :data:`WORD_BUDGET` words, then where the rest is."""
     games = sum(s["games"] for s in summary["studies"].values())
-    lines = [f"**Answers** of the committed report (`{summary['command'] or 'gnoming-sim report'}`; master seed "
-             f"{summary['seed']}; {len(summary['studies'])} studies, {games:,} games, {_minutes(summary['wall_s'])} on "
-             f"2 cores). Each is one figure, its 95% interval over independent units (n counts them) and the players "
-             f"it was measured under (the preset mix, `expert`, `learned`: see the strength ladder).", ""]
+    lines = [f"**Answers** of the committed report (`{summary['command'] or 'gnoming-sim report'}`: "
+             f"{games:,} games, {_minutes(summary['wall_s'])} on 2 cores). Each has its 95% interval over independent "
+             f"units, n, and the players it holds under (the strength ladder places them). Changes in the chance of "
+             f"winning are in percentage points.", ""]
     lines += [f"{k}. {a['display']}" for k, a in enumerate(summary.get("answers", []), 1)]
-    tail = ["", "Designers' balance figures, house rules under strong play, the finish boundary per table size and "
-            "every study's details and precision are in [reports/index.html](reports/index.html)."]
+    boundary = boundary_line(summary)
+    if boundary:
+        lines += ["", boundary]
+    tail = ["", "Designers' balance figures, house rules under strong play and every study's details and precision "
+            "are in [reports/index.html](reports/index.html)."]
     by_key = {f["key"]: f for f in summary["findings"]}
     designer = [by_key[k] for k in summary.get("designer_findings", []) if k in by_key]
     balance = []

@@ -18,7 +18,7 @@ from ..framework.design import HEURISTIC_NAMES
 from ..framework.estimates import (Crossing, Estimate, clustered_share, crossing_label, estimates_frame,
                                    finishing_crossing, holm_p, paired_ratio_difference)
 from ..framework.render import format_estimate
-from ..framework.study import Finding, Precision, StudyResult, estimand
+from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from . import figures as figs
 from .design import EXPERT, HEADLINE_PLAYERS, PLAYERS, STRONG, arm
 
@@ -73,7 +73,7 @@ def analyse(ctx, tables, data) -> StudyResult:
         precision=precision,
         summary={**_summary(overall, by_players, presets, rules, stalled, design_effect),
                  "bonus_by_rung": _ladder_json(ladder)},
-        estimands=_estimands(ladder),
+        estimands=_estimands(ladder), answers=_answers(ladder),
         context={"overall": overall, "by_players": by_players, "presets": _preset_rows(presets),
                  "rules": _rule_grid(rules), "headline": HEADLINE_PLAYERS, "ladder": ladder, "rule_text": rule_text, "half_open": half_open, "design_effect": design_effect,
                  "stalled": stalled, "finished": len(data), "sizes": [r["players"] for r in by_players],
@@ -309,6 +309,17 @@ def _ladder_findings(ladder: dict) -> list[Finding]:
                     f"on the same deals (learned \u2212 expert {100 * c['learned-expert'].mean:+.1f} pp "
                     f"[{100 * c['learned-expert'].lo:+.1f}, {100 * c['learned-expert'].hi:+.1f}]; clustered by game)",
                     c["learned"], "pct", "games")]
+
+
+def _answers(ladder: dict) -> list[Answer]:
+    c = ladder.get(HEADLINE_PLAYERS)
+    if c is None:
+        return []
+    return [Answer("early_finish.bonus_learned",
+                   f"Finishing first at {HEADLINE_PLAYERS} players among strong players (learned), you earn the "
+                   f"\u22125 rather than the +5 {{value}} of the time (expert {100 * c['expert'].mean:.0f}%, the "
+                   f"preset mix {100 * c['mix'].mean:.0f}%: it rises with strength)", c["learned"],
+                   "learned, when learned chooses to finish", kind="pct", unit="games", rank=40)]
 
 
 def _lineup_text(presets: list[dict], p: int) -> str:

@@ -479,23 +479,20 @@ def _answers(fits, lad, moves) -> list[Answer]:
         same = move is not None and not move.excludes(0.0)
         word = "at most" if f["finish_below"] else "at least"
         out.append(Answer("finish_play_on.boundary_4",
-                          f"At 4 players, finish when your visible score minus the best rival's visible score is "
-                          f"{word} {{value}} points; above it, play on (a line fitted over finishing chances that "
-                          f"self-play reaches, learned playing on; it explains {100 * f['r2']:.0f}% of the spread of "
-                          f"single decisions, and {100 * f['other_way'].mean:.0f}% clearly go the other way)",
-                          r, f"expert and learned (paired learned \u2212 expert {move.mean:+.1f} points, 95% "
-                             f"interval {move.lo:+.1f} to {move.hi:+.1f}: not clear of 0)".replace("-", MINUS) if same
-                          else "learned (its crossing differs from expert's on the same decisions)",
-                          kind="score", unit="decisions", rank=35))
+                          f"At 4 players, finish when your visible score minus the best rival's is {word} {{value}} "
+                          f"points, else play on (a line over the chances self-play reaches; single decisions "
+                          f"scatter widely around it)", r,
+                          f"expert and learned (their crossings do not differ clearly)" if same
+                          else "learned only (its crossing differs from expert's)",
+                          kind="score", unit="decisions", rank=30))
     if lad is not None:
         w = lad["win"]
         settled = _settled(w["differences"])
         out.append(Answer("finish_play_on.win_difference",
-                          "When you could turn your last card, finishing rather than playing on in the best way "
-                          "changes your chance of winning by {value} on average over the chances self-play reaches "
-                          "(3 to 6 players)", w["by_rung"]["learned"],
-                          "expert and learned (settled)" if settled else "learned (expert differs)",
-                          kind="dpct", unit="decisions", rank=45))
+                          "Finishing when you can, rather than playing on well, changes your chance of winning by "
+                          "{value} on average (3 to 6 players, the chances self-play reaches)", w["by_rung"]["learned"],
+                          "expert and learned (settled)" if settled else "learned only (expert differs; see the section)",
+                          kind="dpct", unit="decisions", rank=31))
     return out
 
 

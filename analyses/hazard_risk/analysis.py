@@ -255,22 +255,20 @@ def _answers(ladder: dict, estimands: dict) -> list[Answer]:
     top = ladder.get(STRONG, {}).get("all")
     if top is None or not estimands:
         return []
-    others = "; ".join(f"with {RUNG_TEXT[r]} {format_estimate(ladder[r]['all']['win'], 'dpct')}"
-                       for r in ladder if r != STRONG and "all" in ladder[r])
 
     def holds(measure):
         if estimands["hazard"][measure]["settled"]:
-            return f"{EXPERT} and {STRONG} (settled: their paired difference includes 0)"
-        return f"{STRONG} (not settled: {EXPERT} and {STRONG} differ)"
+            return f"{EXPERT} and {STRONG} (settled)"
+        return f"{STRONG} only ({EXPERT} differs; see the section)"
 
     return [Answer("hazard_risk.win_chance",
-                   "A hazard you draw blind changes your chance of winning the game by {value} against strong "
-                   f"players ({STRONG} at every seat), against an ordinary card ({others})",
-                   top["win"], holds("win_chance"), kind="dpct", unit="draws", rank=16),
+                   "A hazard you draw blind changes your chance of winning by {value} against strong players "
+                   f"({STRONG}), against an ordinary card", top["win"], holds("win_chance"), kind="dpct",
+                   unit="draws", rank=20),
             Answer("hazard_risk.margin",
-                   "It changes your final score minus the others' average by {value} points against strong players "
-                   "(positive is bad: the lowest score wins)", top["margin"], holds("margin"), kind="signed",
-                   unit="draws", rank=26)]
+                   "A hazard drawn blind changes your game score minus the others' average by {value} points "
+                   "against strong players (positive is bad)", top["margin"], holds("margin"), kind="signed",
+                   unit="draws", rank=21)]
 
 
 def _ladder_summary(ladder: dict, diffs: dict) -> dict:

@@ -16,6 +16,13 @@ SLOW_AT = (HEADLINE_PLAYERS,)
 # the precision a fast player's rating is sized for (95% half-width, Elo): the rungs the studies read
 # their answers along (the preset mix, expert, learned) are 100+ Elo apart
 TARGET_RATING = 10.0
+# deals per fast table at a table size, as a multiple of the study's size: a 2-player deal holds one
+# pairwise result per game where a 6-player one holds 15, so 2 players need more deals for the target
+DEALS_FACTOR = {2: 2.5}
+
+
+def deals_at(players: int, games: int) -> int:
+    return max(int(round(games * DEALS_FACTOR.get(players, 1.0))), 1)
 BOOTSTRAP = 1000
 # --quick, a preview: a Monte Carlo table plays at least 2 deals (the full report: MIN_SLOW_DEALS),
 # and the bootstrap draws 200 replicates
@@ -37,13 +44,10 @@ def pool(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
 
 
 def pools(names: tuple[str, ...]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
-    """(table sizes, pool) to play: the whole pool at :data:`SLOW_AT`, the fast players elsewhere."""
+    """(table sizes, pool) to play, one table size each: the whole pool at :data:`SLOW_AT`, the fast
+    players elsewhere."""
     fast = tuple(n for n in names if ladder.mc_cost(n) == 0.0)
-    rest = tuple(p for p in PLAYERS if p not in SLOW_AT)
-    out = [(tuple(p for p in PLAYERS if p in SLOW_AT), names)]
-    if rest:
-        out.append((rest, fast))
-    return [(players, pool) for players, pool in out if players]
+    return [((p,), names if p in SLOW_AT else fast) for p in PLAYERS]
 
 
 def tables(games: int, seed: int, extra: tuple[str, ...] = (), quick: bool = False) -> list[Table]:
@@ -51,4 +55,5 @@ def tables(games: int, seed: int, extra: tuple[str, ...] = (), quick: bool = Fal
     names = pool(extra)
     return [Table(p, t.seats, t.deals * p, first_game=ladder.first_game(p), pool=names,
                   label=f"{p} players, {t.kind}: {', '.join(t.seats)}")
-            for players, sub in pools(names) for p in players for t in ladder.design(sub, p, games, seed, min_slow(quick))]
+            for players, sub in pools(names) for p in players
+            for t in ladder.design(sub, p, deals_at(p, games), seed, min_slow(quick))]

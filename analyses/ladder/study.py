@@ -25,7 +25,7 @@ class StrengthLadder(Study):
         names = tables[0].pool if tables else design.pool(ctx.strategies)
         out = None
         for players, pool in design.pools(names):
-            part = ladder.run(pool, players, ctx.cell_games(self), seed, ctx.rules, ctx.deck, ctx.threads,
+            part = ladder.run(pool, players, design.deals_at(players[0], ctx.cell_games(self)), seed, ctx.rules, ctx.deck, ctx.threads,
                               design.bootstrap(ctx.quick), progress=lambda games, units: advance(games),
                               min_slow=design.min_slow(ctx.quick)).to_dict()
             if out is None:

@@ -198,23 +198,21 @@ def _answers(ladder: dict, estimands: dict) -> list[Answer]:
     if STRONG not in ladder or not estimands:
         return []
     top = ladder[STRONG]["all"][MAIN]
-    others = [(r, ladder[r]["all"][MAIN]["win"]) for r in ladder if r != STRONG and MAIN in ladder[r]["all"]]
-    tail = "; ".join(f"with {RUNG_TEXT[r]} {format_estimate(e, 'dpct')}" for r, e in others)
 
     def holds(measure):
         if estimands["mulligan"][measure]["settled"]:
-            return f"{EXPERT} and {STRONG} (settled: their paired difference includes 0); not the preset mix"
-        return f"{STRONG} (not settled: {EXPERT} and {STRONG} differ); not the preset mix"
+            return f"{EXPERT} and {STRONG} (settled)"
+        return f"{STRONG} only ({EXPERT} differs; see the section)"
     return [
         Answer("mulligan_value.win_chance",
-               "A mulligan dealt to you changes your chance of winning by {value} against strong players "
-               f"({STRONG} at every seat, 2 to 7 players), compared with the same mulligan left in the draw pile; "
-               f"{_two_players(ladder[STRONG].get('2', {}).get(MAIN))} ({tail})",
-               top["win"], holds("win_chance"), kind="dpct", unit="deals", rank=14),
+               "A mulligan dealt to you adds {value} to your chance of winning against strong players "
+               f"({STRONG}, 2 to 7 players), against leaving it in the draw pile"
+               f"{_two_players(ladder[STRONG].get('2', {}).get(MAIN))}",
+               top["win"], holds("win_chance"), kind="dpct", unit="deals", rank=10),
         Answer("mulligan_value.margin",
-               "It changes your final score minus your rivals' average by {value} points against strong players "
-               "(negative is good: the lowest score wins)", top["margin"], holds("margin"), kind="signed", unit="deals",
-               rank=24)]
+               "A dealt mulligan changes your game score minus your rivals' average by {value} points against "
+               "strong players (negative is good)", top["margin"], holds("margin"), kind="signed", unit="deals",
+               rank=11)]
 
 
 def _two_players(e: dict | None) -> str:
@@ -222,9 +220,9 @@ def _two_players(e: dict | None) -> str:
         return ""
     w = e["win"]
     if w.hi < 0:
-        return (f"at 2 players it costs you {format_estimate(w, 'dpct')}, since the one rival who picks it up is "
-                "the one you must beat")
-    return f"at 2 players it changes it by {format_estimate(w, 'dpct')}"
+        return (f"; at 2 players it costs {format_estimate(w, 'dpct')}: the rival who ends up with it is the one "
+                "you must beat")
+    return f"; at 2 players {format_estimate(w, 'dpct')}"
 
 
 def _ladder_rows(ladder: dict) -> list[dict]:

@@ -87,6 +87,7 @@ def test_the_strongest_fast_player_is_named_when_a_monte_carlo_player_tops_the_p
     assert result.summary["strongest_fast"] == {"2": "learned"}
     # the split design: Monte Carlo players at the headline size only
     assert [pl for pl, pool in design.pools(ladder.DEFAULT_POOL) if "mc16" in pool] == [design.SLOW_AT]
+    assert design.deals_at(2, 600) > design.deals_at(4, 600) == 600   # 2 players: fewer pairwise results a deal
 
 
 def analysis_sizes(data):
