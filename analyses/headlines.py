@@ -49,7 +49,7 @@ def boundary_line(summary: dict) -> str:
             cells.append(f"{p} players {_interval_text(b['crossing'], lo, hi)} (n = {b['n']:,})")
     rung = bounds[sizes[0]].get("rung", "")
     return (f"**Finish boundary** (finish when your visible score minus the best rival's is below it; {rung} "
-            f"rollouts; 95% interval): " + "; ".join(cells) + ".")
+            f"rollouts): " + "; ".join(cells) + ".")
 
 
 def headline_markdown(summary: dict) -> str:
@@ -57,15 +57,14 @@ def headline_markdown(summary: dict) -> str:
     designers' balance figures as fit in :data:`WORD_BUDGET` words, then where the rest is."""
     games = sum(s["games"] for s in summary["studies"].values())
     lines = [f"**Answers** of the committed report (`{summary['command'] or 'gnoming-sim report'}`: "
-             f"{games:,} games, {_minutes(summary['wall_s'])} on 2 cores). Each has its 95% interval over independent "
-             f"units, n, and the players it holds under (the strength ladder places them). Changes in the chance of "
-             f"winning are in percentage points.", ""]
+             f"{games:,} games, {_minutes(summary['wall_s'])} on 2 cores), each with its 95% interval over independent "
+             f"units, n, and the players it holds under (the strength ladder places them). Win-chance changes are in "
+             f"percentage points.", ""]
     lines += [f"{k}. {a['display']}" for k, a in enumerate(summary.get("answers", []), 1)]
     boundary = boundary_line(summary)
     if boundary:
         lines += ["", boundary]
-    tail = ["", "Designers' balance figures, house rules under strong play and every study's details and precision "
-            "are in [reports/index.html](reports/index.html)."]
+    tail = ["", "Designers' balance figures and every study's details: [reports/index.html](reports/index.html)."]
     by_key = {f["key"]: f for f in summary["findings"]}
     designer = [by_key[k] for k in summary.get("designer_findings", []) if k in by_key]
     balance = []

@@ -480,9 +480,8 @@ def _answers(fits, lad, moves) -> list[Answer]:
         word = "at most" if f["finish_below"] else "at least"
         out.append(Answer("finish_play_on.boundary_4",
                           f"At 4 players, finish when your visible score minus the best rival's is {word} {{value}} "
-                          f"points, else play on (a line over the chances self-play reaches; single decisions "
-                          f"scatter widely around it)", r,
-                          f"expert and learned (their crossings do not differ clearly)" if same
+                          f"points, else play on (on average over the chances self-play reaches)", r,
+                          "expert and learned (settled)" if same
                           else "learned only (its crossing differs from expert's)",
                           kind="score", unit="decisions", rank=30))
     if lad is not None:
@@ -491,7 +490,7 @@ def _answers(fits, lad, moves) -> list[Answer]:
         out.append(Answer("finish_play_on.win_difference",
                           "Finishing when you can, rather than playing on well, changes your chance of winning by "
                           "{value} on average (3 to 6 players, the chances self-play reaches)", w["by_rung"]["learned"],
-                          "expert and learned (settled)" if settled else "learned only (expert differs; see the section)",
+                          "expert and learned (settled)" if settled else "learned only (expert differs)",
                           kind="dpct", unit="decisions", rank=31))
     return out
 

@@ -259,7 +259,7 @@ def _answers(ladder: dict, estimands: dict) -> list[Answer]:
     def holds(measure):
         if estimands["hazard"][measure]["settled"]:
             return f"{EXPERT} and {STRONG} (settled)"
-        return f"{STRONG} only ({EXPERT} differs; see the section)"
+        return f"{STRONG} only ({EXPERT} differs)"
 
     return [Answer("hazard_risk.win_chance",
                    "A hazard you draw blind changes your chance of winning by {value} against strong players "

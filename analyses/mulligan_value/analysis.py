@@ -202,7 +202,7 @@ def _answers(ladder: dict, estimands: dict) -> list[Answer]:
     def holds(measure):
         if estimands["mulligan"][measure]["settled"]:
             return f"{EXPERT} and {STRONG} (settled)"
-        return f"{STRONG} only ({EXPERT} differs; see the section)"
+        return f"{STRONG} only ({EXPERT} differs)"
     return [
         Answer("mulligan_value.win_chance",
                "A mulligan dealt to you adds {value} to your chance of winning against strong players "
@@ -220,8 +220,7 @@ def _two_players(e: dict | None) -> str:
         return ""
     w = e["win"]
     if w.hi < 0:
-        return (f"; at 2 players it costs {format_estimate(w, 'dpct')}: the rival who ends up with it is the one "
-                "you must beat")
+        return f"; at 2 players it costs {format_estimate(w, 'dpct')}"
     return f"; at 2 players {format_estimate(w, 'dpct')}"
 
 
