@@ -14,7 +14,7 @@ from gnoming_sim.game.errors import GnomingError
 
 @cli.command()
 @click.option("--quick", is_flag=True,
-              help="Small samples: a complete report in about 70 s on 2 cores (tests, previews).")
+              help="Small samples: a complete report in about 30 s on 2 cores (tests, previews).")
 @click.option("--games", type=int, default=None, metavar="N",
               help="Games per design cell of every study (a tournament lineup, an early-finish table size; "
                    "at most 512 for finish-or-play-on, where each game costs a rollout analysis) "
@@ -39,7 +39,7 @@ def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_pat
            from_path, force):
     """Run the studies (tournament, early-finish bonus, ...) and write an HTML report.
 
-    The full report takes about 40 minutes on 2 cores (--quick: about 70 s).  Strategies of
+    The full report takes about 6 minutes on 2 cores (--quick: about 30 s).  Strategies of
     --strategies-file join the presets in the tournament.  With --from, the report of one
     `simulate --out` batch file instead.
     """
