@@ -366,7 +366,8 @@ def _rule_json(c: Crossing | None, span=None) -> dict | None:
     return {"at_most": c.at_most, "clear": c.clear, "open": c.open, "even_bet": c.point.to_json(),
             "even_bet_interval": half_open(c, span),
             "p_at_rule": c.p_at.to_json(), "p_above_rule": c.p_next.to_json(),
-            "label": "clear after Holm's correction over the rule table (analytic intervals clustered by game)"}
+            "clear_means": "P(bonus) at the rule and one above it each clear of 50% after Holm's correction over the "
+                           "rule table (analytic intervals clustered by game)"}
 
 
 def _summary(overall, by_players, presets, rules, stalled, design_effect) -> dict:

@@ -1,0 +1,124 @@
+"""The committed report against the 15 defects of issue 23's statistical audit (docs/audit.md): each
+check reads reports/summary.json and fails if a defect is back (a regenerated report that reintroduces
+one fails here before a reader finds it)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def summary() -> dict:
+    return json.loads((ROOT / "reports" / "summary.json").read_text(encoding="utf-8"))
+
+
+def _ok(e: dict) -> bool:
+    lo, hi = e["ci95"]
+    return e["n"] > 0 and lo <= e["mean"] <= hi
+
+
+def test_1_the_finish_boundary_is_a_fitted_crossing_with_an_interval_and_bins_are_under_holm(summary):
+    fp = summary["finish_play_on"]
+    sizes = [k for k in fp["boundary"] if k.isdigit()]
+    assert sorted(sizes, key=int) == ["3", "4", "5", "6"]
+    for p in sizes:
+        b = fp["boundary"][p]
+        assert "Fieller" in b["model"] and "t(" in b["model"]
+        assert b["n"] >= 1000 and 0.0 <= b["r2"] <= 1.0
+        assert _ok(b["decisions_other_way"])           # how often single decisions go the other way
+        if b["bounded"]:
+            assert b["ci95"][0] <= b["crossing"] <= b["ci95"][1]
+        assert all("holm" in cell for cell in fp["boundary"]["gap"][p].values())
+
+
+def test_2_mulligan_worth_is_win_chance_and_margin_and_the_reversal_is_explained(summary):
+    e = summary["estimands"]["mulligan"]
+    assert "rivals" in e["margin"]["definition"]
+    keys = [a["key"] for a in summary["answers"]]
+    assert "mulligan_value.win_chance" in keys and "mulligan_value.margin" in keys
+    text = next(a["display"] for a in summary["answers"] if a["key"] == "mulligan_value.win_chance")
+    assert "at 2 players" in text                    # the sign reversal is stated where it holds
+    fates = summary["mulligan_value"]["ladder"]["where_the_mulligan_went"]
+    assert fates                                     # ... and explained with numbers (the traced fate)
+    assert any(f["key"] == "mulligan_value.to_rival_expert" for f in summary["findings"])
+
+
+def test_3_the_hazard_cost_uses_each_tables_own_draws(summary):
+    ladder = summary["hazard_risk"]["ladder"]
+    assert "own draws" in ladder["definition"]
+    n = {rung: ladder["by_player"][rung]["all"]["win"]["n"] for rung in ("mix", "expert", "learned")}
+    assert len(set(n.values())) == 3                 # not one intersection of deals shared by all tables
+
+
+def test_4_regret_is_per_decision_with_bootstrap_intervals_not_per_player_round(summary):
+    fp = summary["finish_play_on"]
+    assert "regret" not in fp and fp["regret_per_decision"]
+
+
+def test_5_per_decision_verdicts_are_better_worse_or_indistinguishable(summary):
+    v = summary["finish_play_on"]["verdicts_learned"]
+    assert abs(v["better"]["mean"] + v["worse"]["mean"] + v["indistinguishable"]["mean"] - 1) < 1e-9
+
+
+def test_6_the_weighting_is_said_and_both_are_given(summary):
+    fp = summary["finish_play_on"]
+    assert "by game" in fp["weighting"] and "by_chance" in fp["weighting"]
+    assert set(fp["ladder"]["win"]["by_chance"]) == {"mix", "expert", "learned"}
+
+
+def test_7_expert_is_the_strongest_heuristic_not_the_strongest_player(summary):
+    text = next(f["text"] for f in summary["findings"] if f["key"] == "tournament.best_win_share")
+    assert "not of all players" in text
+
+
+def test_8_seat_intervals_are_stratified(summary):
+    studies = summary["studies"]["tournament"]["half_widths"]
+    assert any("stratified" in k for k in studies)
+
+
+def test_9_the_rule_table_is_analytic_and_under_holm_with_half_open_intervals(summary):
+    for rule in summary["early_finish"]["rules_by_preset"].values():
+        for key in ("score_rule", "gap_rule"):
+            r = rule.get(key)
+            if r is None:
+                continue
+            assert "Holm" in r["clear_means"] and "analytic" in r["clear_means"]
+            if r["open"]:
+                assert "\u221e" in r["even_bet_interval"]
+
+
+def test_10_house_rules_mark_what_is_not_exercised_and_replay_under_strong_play(summary):
+    hr = summary["house_rules"]
+    assert not hr["variants"]["no reshuffle"]["exercised"]
+    assert set(hr["under_strong_play"]) == {"expert", "learned"}
+
+
+def test_11_no_table_size_loses_dealt_mulligan_deals(summary):
+    skipped = summary["mulligan_value"]["skipped_by_players"]
+    deals = summary["mulligan_value"]["ladder"]["by_player"]["mix"]
+    for p, k in skipped.items():
+        assert k <= 0.001 * deals[p]["placed"]["win"]["n"] + 3, (p, k)
+
+
+def test_12_shares_over_rounds_are_clustered_by_game(summary):
+    ef = summary["early_finish"]
+    # n counts games (clusters), at most the study's games; finished rounds would be up to 3 a game
+    assert ef["bonus_probability"]["n"] <= summary["studies"]["early_finish"]["games"]
+    assert ef["design_effect_rounds_in_a_game"] > 1.0
+
+
+def test_14_the_mulligan_has_both_controls(summary):
+    assert len(summary["mulligan_value"]["ladder"]["controls"]) == 2
+
+
+def test_every_answer_and_estimand_has_an_interval_and_n(summary):
+    for a in summary["answers"]:
+        assert _ok(a) and a["holds_under"]
+    for q, measures in summary["estimands"].items():
+        for m, e in measures.items():
+            for part in (*e["players"].values(), *e["differences"].values()):
+                assert _ok(part), (q, m)
