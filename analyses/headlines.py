@@ -48,18 +48,17 @@ def boundary_line(summary: dict) -> str:
         else:
             cells.append(f"{p} players {_interval_text(b['crossing'], lo, hi)} (n = {b['n']:,})")
     rung = bounds[sizes[0]].get("rung", "")
-    return (f"**Finish boundary** (finish when your visible score minus the best rival's is below it; {rung} "
-            f"rollouts): " + "; ".join(cells) + ".")
+    return (f"**Finish boundary** (your visible score minus the best rival's; finish below it; {rung}): "
+            + "; ".join(cells) + ".")
 
 
 def headline_markdown(summary: dict) -> str:
     """The headline block (markers excluded) for ``summary``: the report's answers, then as many of the
     designers' balance figures as fit in :data:`WORD_BUDGET` words, then where the rest is."""
     games = sum(s["games"] for s in summary["studies"].values())
-    lines = [f"**Answers** of the committed report (`{summary['command'] or 'gnoming-sim report'}`: "
-             f"{games:,} games, {_minutes(summary['wall_s'])} on 2 cores), each with its 95% interval over independent "
-             f"units, n, and the players it holds under (the strength ladder places them). Win-chance changes are in "
-             f"percentage points.", ""]
+    lines = [f"**Answers** (`{summary['command'] or 'gnoming-sim report'}`: {games:,} games, "
+             f"{_minutes(summary['wall_s'])} on 2 cores), each with its 95% interval, n and the players it holds "
+             f"under. Win-chance changes are percentage points.", ""]
     lines += [f"{k}. {a['display']}" for k, a in enumerate(summary.get("answers", []), 1)]
     boundary = boundary_line(summary)
     if boundary:

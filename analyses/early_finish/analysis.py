@@ -317,8 +317,8 @@ def _answers(ladder: dict) -> list[Answer]:
         return []
     return [Answer("early_finish.bonus_learned",
                    f"Finishing first at {HEADLINE_PLAYERS} players among strong players (learned), you earn the "
-                   f"\u22125 rather than the +5 {{value}} of the time (expert {100 * c['expert'].mean:.0f}%, the "
-                   f"preset mix {100 * c['mix'].mean:.0f}%: it rises with strength)", c["learned"],
+                   f"\u22125, not the +5, {{value}} of the time (expert {100 * c['expert'].mean:.0f}%, preset mix "
+                   f"{100 * c['mix'].mean:.0f}%)", c["learned"],
                    "learned, when learned chooses to finish", kind="pct", unit="games", rank=40)]
 
 

@@ -6,7 +6,7 @@ import math
 import pandas as pd
 
 from ..framework.estimates import Estimate
-from ..framework.study import Finding, Precision, StudyResult
+from ..framework.study import Answer, Finding, Precision, StudyResult
 from . import figures as figs
 from .design import HEADLINE_PLAYERS
 
@@ -68,8 +68,14 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
                                 f"elsewhere) instead of expert's rules changes a seat's game score by {{value}} "
                                 f"points per game at {head['players']} players among experts (negative is better)",
                                 head["diff"], "signed", "deals"))
+    answers = []
+    if findings and head["diff"].excludes(0.0):
+        answers.append(Answer("guide.chart_vs_expert",
+                              f"Playing by the guide's card (docs/guide.md) instead of expert's rules changes your game "
+                              f"score by {{value}} points a game at {head['players']} players", head["diff"],
+                              "expert (one guide seat among experts)", kind="signed", unit="deals", rank=50))
     precision = [Precision("chart against expert", max(c["diff"].half_width for c in checks), "points")] if checks else []
     figures = [figs.margins_figure(sections)] if any(c["chart"] for s in sections for c in s["cells"]) else []
     return StudyResult(findings=findings, figures=figures, frames=frames, summary=summary, precision=precision,
-                       context={"sections": sections, "checks": checks, "resolved": len(guide["cells"]),
+                       answers=answers, context={"sections": sections, "checks": checks, "resolved": len(guide["cells"]),
                                 "provenance": guide.get("provenance", {})})
