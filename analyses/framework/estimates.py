@@ -81,8 +81,7 @@ def clustered_share(successes, trials) -> Estimate:
         return Estimate(p, p, p, 1)
     var = n / (n - 1) * float(np.sum((y - p * m) ** 2)) / total ** 2
     half = Z95 * math.sqrt(var)
-    # a share's interval stays within [0, 1] (the normal interval of a few clusters can leave it)
-    return Estimate(p, max(p - half, 0.0), min(p + half, 1.0), n)
+    return Estimate(p, p - half, p + half, n)
 
 
 def holm(estimates, null: float = 0.0, alpha: float = 0.05) -> list[bool]:

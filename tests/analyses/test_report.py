@@ -125,7 +125,7 @@ def test_answers_open_the_report_then_the_designers_figures(page, summary):
         < html_order.index("tournament")
     answers = page.sections["answers"]
     assert 1 <= len(summary["answers"]) <= 8
-    assert answers.count("95% interval") == len(summary["answers"]) == answers.count("holds under")
+    assert answers.count("95% interval [") == len(summary["answers"]) == answers.count("holds under ")
     designer = set(summary["designer_findings"])
     assert page.sections["balance"].count("95% interval") == len(designer)
     head = page.sections["headlines"]
