@@ -167,7 +167,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     for j, s in enumerate(strats):
         params[j] = s.param_vector()
 
-    play_batch = batch_kernel(kinds)
+    play_batch = batch_kernel(kinds, params)
     per_thread = MC_PARALLEL_CHUNK if (kinds == KIND_MC).any() else PARALLEL_CHUNK
     deck_arr = deck.to_array()
     counts = deck_counts(deck_arr)
@@ -191,8 +191,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
             tlen = np.zeros(n, dtype=np.int64)
             games_rec = Games(first_game + lo, np.uint64(seed), players, seat_strategy[lo:hi], kinds, params,
                               rules_arr, deck_arr, counts, ords, use_given)
-            with parallel_chunks(per_thread):
-                play_batch(games_rec, Results(out[lo:hi], totals[lo:hi], win[lo:hi], tr, tlen))
+            play_batch(games_rec, Results(out[lo:hi], totals[lo:hi], win[lo:hi], tr, tlen), per_thread)
             if trace:
                 trace_list.extend(_collect_traces(games_rec, tr, tlen))
             if progress is not None:
@@ -201,19 +200,29 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
                      totals, win, orders if keep_deals else None, trace_list)
 
 
-def batch_kernel(kinds: np.ndarray):
-    """The batch kernel for these strategy kinds: the base one, or the one registered for a family
-    that decides above the kernel stage (:mod:`gnoming_sim.kernel.kinds`: the Monte Carlo bot's)."""
-    from gnoming_sim.kernel.game_loop import play_batch
+def batch_kernel(kinds: np.ndarray, params: np.ndarray):
+    """``run(g, res, block)``: plays the batch ``g`` (a ``Games`` record) into ``res``, handing blocks of
+    ``block`` games to the threads, with the kernel these strategy families need: the base loop of the
+    random and heuristic families alone when they are all the table plays (nothing else compiles),
+    the base loop of every family, or the one registered for a family that decides above the kernel
+    stage (:mod:`gnoming_sim.kernel.kinds`: the Monte Carlo bot's)."""
+    from gnoming_sim.kernel import game_loop
     from gnoming_sim.kernel.kinds import KIND_MC, batch_kernel_loader
+    from gnoming_sim.kernel.policy.dispatch import families_known_to_hr
 
     special = sorted({int(k) for k in kinds if batch_kernel_loader(k) is not None or int(k) == KIND_MC})
     if not special:
-        return play_batch
+        kernel = game_loop.play_range_hr if families_known_to_hr(kinds, params) else game_loop.play_range_base
+        return lambda g, res, block: game_loop.play_blocks(kernel, g, res, block)
     loader = batch_kernel_loader(special[0])
     if len(special) > 1 or loader is None:
         raise GnomingError("a Monte Carlo strategy needs its bot: import gnoming_sim.search")
-    return loader()
+    parallel_kernel = loader()
+
+    def run(g, res, block):
+        with parallel_chunks(block):
+            parallel_kernel(g, res)
+    return run
 
 
 def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game: int = 0) -> np.ndarray:
@@ -240,7 +249,7 @@ def _collect_traces(g, tr, tlen):
     any game that overflowed the buffer."""
     from gnoming_sim.kernel.game_loop import Games, Results
 
-    play_batch = batch_kernel(g.kinds)
+    play_batch = batch_kernel(g.kinds, g.params)
     result = []
     P = g.players
     for i in range(tr.shape[0]):
@@ -253,7 +262,7 @@ def _collect_traces(g, tr, tlen):
                     g.deck_counts, g.orders[i:i + 1], True)
         play_batch(one, Results(np.zeros((1, ROUNDS, P, N_FIELDS), dtype=np.int32),
                                 np.zeros((1, P), dtype=np.int32), np.zeros((1, P), dtype=np.float64), big,
-                                np.zeros(1, dtype=np.int64)))
+                                np.zeros(1, dtype=np.int64)), 1)
         result.append(big[0, :n].copy())
     return result
 

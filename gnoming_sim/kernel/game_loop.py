@@ -57,6 +57,7 @@ from gnoming_sim.kernel.scoring import (
     score_parts,
 )
 from gnoming_sim.kernel.policy.dispatch import decide as decide_base
+from gnoming_sim.kernel.policy.dispatch import decide_hr
 from gnoming_sim.kernel.policy.dispatch import new_memo
 from gnoming_sim.kernel.state import N_ST, NOT_STALLED, RNG_WORDS, S_FINISH_TURN, S_FINISHER, S_STALLED, new_table
 from gnoming_sim.kernel.step import play_out, start_round
@@ -237,10 +238,17 @@ def play_one(g, res, i, play):
 @jit
 def play_out_base(t, rules):
     """The round played on from its pending decision by the policies (:func:`gnoming_sim.kernel.step.play_out`
-    with :func:`gnoming_sim.kernel.policy.dispatch.decide`): the one compiled copy of the base turn
-    loop, shared by the games, the later rounds of a rollout and the MC probe.  Compiled without
+    with :func:`gnoming_sim.kernel.policy.dispatch.decide`, every family): the one compiled copy of the
+    full turn loop, shared by the games, the later rounds of a rollout and the MC probe.  Compiled without
     numba's reference counting (with it the loop ran 8x slower)."""
     play_out(t, rules, decide_base)
+
+
+@jit
+def play_out_hr(t, rules):
+    """:func:`play_out_base` for tables of random and heuristic seats only
+    (:func:`gnoming_sim.kernel.policy.dispatch.decide_hr`): the learned and chart players are not compiled."""
+    play_out(t, rules, decide_hr)
 
 
 @jit
@@ -249,23 +257,52 @@ def play_game_base(t, game, seed, rules, deck, deck_counts, order, use_given, ou
     play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, play_out_base)
 
 
+@jit
+def play_game_hr(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win):
+    """:func:`play_game` with the random and heuristic families deciding (:func:`play_out_hr`)."""
+    play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, play_out_hr)
+
+
+# The batch kernels are serial and release the GIL (``nogil``): :func:`play_blocks` hands blocks of
+# games to a pool of Python threads.  A numba ``parallel=True`` loop did the same, but compiling its
+# parfor cost more than the rest of the game loop; results are identical at any thread count either way,
+# since every game draws from its own streams.
 @jit(nrt=True)
-def _play_one_base(g, res, i):
-    # the game function is named here, and the functions it and the decision function are handed
-    # down to (play_one; play_game, play_out) are inlined: a dispatcher passed as a value into a
-    # compiled call is a "dynamic global", which numba refuses to cache
-    play_one(g, res, i, play_game_base)
+def play_range_base(g, res, lo, hi):
+    """Games ``lo .. hi - 1`` of ``g`` (:class:`Games`) into ``res`` (:class:`Results`), every family
+    deciding (:func:`play_game_base`).
+
+    Race freedom: each game allocates its whole mutable state with :func:`new_table` and writes only
+    its row of the outputs; the strategy tables, rules and deck are shared and only read."""
+    for i in range(lo, hi):
+        # the game function is named here, and the functions it and the decision function are handed
+        # down to (play_one; play_game, play_out) are inlined: a dispatcher passed as a value into a
+        # compiled call is a "dynamic global", which numba refuses to cache
+        play_one(g, res, i, play_game_base)
 
 
-@jit(parallel=True, nrt=True)
-def play_batch(g, res):
-    """Play the games of ``g`` (:class:`Games`) into ``res`` (:class:`Results`) in parallel, each from
-    its own streams, every seat deciding by :func:`gnoming_sim.kernel.policy.dispatch.decide` (a
-    Monte Carlo seat as its base policy; :func:`gnoming_sim.search.bot.play_batch` asks the MC bot).
+@jit(nrt=True)
+def play_range_hr(g, res, lo, hi):
+    """:func:`play_range_base` with the random and heuristic families only (:func:`play_game_hr`)."""
+    for i in range(lo, hi):
+        play_one(g, res, i, play_game_hr)
 
-    Race freedom: each iteration allocates its game's whole mutable state with
-    :func:`new_table` and writes only row i of the outputs; the strategy tables, rules and deck
-    are shared and only read.
-    """
-    for i in prange(g.seat_strategy.shape[0]):
-        _play_one_base(g, res, i)
+
+def play_blocks(kernel, g, res, block: int, threads: int | None = None) -> None:
+    """Run ``kernel(g, res, lo, hi)`` over blocks of ``block`` games on ``threads`` threads (None: numba's
+    current thread count), handing out blocks as threads free up (no core idles at the end)."""
+    import numba
+
+    n = g.seat_strategy.shape[0]
+    blocks = [(lo, min(n, lo + block)) for lo in range(0, n, max(1, block))]
+    k = min(len(blocks), threads or numba.get_num_threads())
+    if k <= 1:
+        for lo, hi in blocks:
+            kernel(g, res, lo, hi)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    kernel(g, res, *blocks[0])   # the first block alone: a cold cache compiles once, not in k threads
+    with ThreadPoolExecutor(k) as pool:
+        for _ in pool.map(lambda b: kernel(g, res, b[0], b[1]), blocks[1:]):
+            pass

@@ -368,7 +368,7 @@ def play_game_mc(t, game, seed, rules, deck, deck_counts, order, use_given, out,
 
 @jit(nrt=True)
 def _play_one_mc(g, res, i):
-    # named here, not in the parallel loop, so that play_batch stays cacheable (game_loop._play_one_base)
+    # named here, not in the parallel loop, so that play_batch stays cacheable (game_loop.play_range_base)
     play_one(g, res, i, play_game_mc)
 
 

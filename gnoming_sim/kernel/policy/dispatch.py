@@ -64,7 +64,8 @@ C_W0 = L_W0 + L.N_WEIGHTS
 N_PARAMS = C_W0 + C.N_CELLS
 
 __all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "L_W0", "C_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
-           "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide"]
+           "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide", "decide_hr",
+           "families_known_to_hr"]
 
 Memo = namedtuple("Memo", ["plan", "scratch"])
 Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of every turn).
@@ -172,10 +173,38 @@ def base_kind(kind, params):
     return kind
 
 
+# Two families of dispatchers, so that a batch compiles only the families its seats play: the
+# ``*_hr`` functions know only the random and heuristic families (the presets but ``learned`` and
+# ``chart``, and a Monte Carlo seat's heuristic base), the unmarked ones every family.  A game loop
+# names the one it needs (``game_loop.play_out_hr`` / ``play_out_base``), so greedy's first game
+# never compiles the learned or chart players.
 @jit(inline="always")
-def decide(t, rules):
-    """The pending decision of table ``t`` (:mod:`gnoming_sim.kernel.step`), answered by the deciding
-    seat's strategy from its observation and memo: the base decision function of every game loop."""
+def draw_source_hr(kind, params, rng, obs, memo, legal):
+    """:func:`draw_source` for the random and heuristic families only."""
+    if kind != KIND_RANDOM:
+        return H.draw_source(params, obs, memo, legal)
+    return pick_uniform(rng, legal, N_SOURCES)
+
+
+@jit(inline="always")
+def placement_hr(kind, params, rng, obs, memo, card, legal):
+    """:func:`placement` for the random and heuristic families only."""
+    if kind != KIND_RANDOM:
+        return H.placement(params, obs, memo, card, legal)
+    return pick_uniform(rng, legal, N_CHOICES)
+
+
+@jit(inline="always")
+def bounce_target_hr(kind, params, rng, obs, memo, card, legal):
+    """:func:`bounce_target` for the random and heuristic families only."""
+    if kind != KIND_RANDOM:
+        return H.bounce_target(params, obs, memo, card, legal)
+    return pick_uniform(rng, legal, N_CHOICES)
+
+
+@jit(inline="always")
+def _decide_with(t, rules, source_f, place_f, bounce_f):
+    """The pending decision answered through the family dispatchers given (inlined: they are only called)."""
     legal_actions(t, rules)
     st = t.st
     kind = st[S_PENDING]
@@ -183,11 +212,11 @@ def decide(t, rules):
     prm = t.params[s]
     k = base_kind(t.kinds[s], prm)
     if kind == DEC_SOURCE:
-        return draw_source(k, prm, t.rng, t.obs, t.memo, t.legal)
+        return source_f(k, prm, t.rng, t.obs, t.memo, t.legal)
     if kind == DEC_PLACE:
-        return placement(k, prm, t.rng, t.obs, t.memo, st[S_HAND], t.legal)
+        return place_f(k, prm, t.rng, t.obs, t.memo, st[S_HAND], t.legal)
     if kind == DEC_BOUNCE:
-        return bounce_target(k, prm, t.rng, t.obs, t.memo, st[S_HAND], t.legal)
+        return bounce_f(k, prm, t.rng, t.obs, t.memo, st[S_HAND], t.legal)
     if kind == DEC_DISCARD:
         return discard_pile(k, prm, t.rng, t.obs, t.memo, st[S_HAND])
     if kind == DEC_HAZARD_FLIP:
@@ -196,3 +225,30 @@ def decide(t, rules):
         initial_flips(k, prm, t.rng, t.obs, t.flips)
         return t.flips[0] * LAYOUT + t.flips[1]
     return -1
+
+
+@jit(inline="always")
+def decide(t, rules):
+    """The pending decision of table ``t`` (:mod:`gnoming_sim.kernel.step`), answered by the deciding
+    seat's strategy from its observation and memo: the base decision function of every game loop."""
+    return _decide_with(t, rules, draw_source, placement, bounce_target)
+
+
+@jit(inline="always")
+def decide_hr(t, rules):
+    """:func:`decide` for tables whose seats are all of the random or heuristic family (what
+    :func:`base_kind` makes of them): the learned and chart players are not compiled."""
+    return _decide_with(t, rules, draw_source_hr, placement_hr, bounce_target_hr)
+
+
+def families_known_to_hr(kinds, params) -> bool:
+    """Whether every strategy (``kinds`` int64[S], ``params`` float64[S, N_PARAMS]) decides, outside
+    rollouts, as the random or heuristic family: then :func:`decide_hr` serves the table."""
+    for k, prm in zip(kinds, params):
+        k = int(k)
+        if k == KIND_MC:
+            if prm[M_LEARNED] > 0.0:
+                return False
+        elif k not in (KIND_RANDOM, KIND_HEURISTIC):
+            return False
+    return True
