@@ -3,12 +3,14 @@
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
-NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
-export NUMBA_CACHE_DIR
+# One numba cache for the make targets and the installed command: the user's cache folder
+# (~/.cache/gnoming-sim/<hash of the kernel sources>, gnoming_sim/kernel/jit.py), so nothing compiles twice.
 
 .PHONY: setup test test-fast test-nojit bench report golden train guide clean
 
+# install, then compile the common kernel groups in parallel (both cores; a second or two once cached)
 setup: $(STAMP)
+	$(VENV)/bin/python -m gnoming_sim.cli.warmup
 
 # re-install only when the project metadata changed
 $(STAMP): pyproject.toml
@@ -17,11 +19,13 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # every test (slow ones included); test-fast skips the long replays, reports and Dask clusters
-test: $(STAMP)
-	$(VENV)/bin/python -m pytest
+# in parallel on every core (pytest-xdist; a file's tests stay on one worker, so its fixtures are built once);
+# the 20 slowest tests are listed at the end
+test: setup
+	$(VENV)/bin/python -m pytest -n auto --dist loadfile --durations=20
 
-test-fast: $(STAMP)
-	$(VENV)/bin/python -m pytest -m "not slow"
+test-fast: setup
+	$(VENV)/bin/python -m pytest -m "not slow" -n auto --dist loadfile --durations=10
 
 # the game and kernel tests with every kernel run as plain Python (NUMBA_DISABLE_JIT: slow, but a
 # debugger can step through the rules); tests/kernel/test_nojit.py checks the same in a subprocess
@@ -49,7 +53,7 @@ bench: $(STAMP)
 
 # the HTML report (reports/index.html, figures, summary.json): about 7 minutes on 2 cores with a warm numba cache
 # (the committed report took 6 min 56 s; `gnoming-sim report --quick` previews it in about 30 s)
-report: $(STAMP)
+report: setup
 	$(VENV)/bin/gnoming-sim report --out reports
 	$(VENV)/bin/python -m gnoming_sim.analyses.headlines README.md reports/summary.json
 

@@ -6,6 +6,7 @@ Parquet, and how that batch's wall time splits between the engine and the writer
 
     python bench/bench.py                # the README table (a few minutes on 2 cores)
     python bench/bench.py --quick        # a smoke run
+    python bench/bench.py --compile      # only the cold compile of each command (fresh cache folders)
     python bench/bench.py --rollouts     # only the rollout section: rollouts/s at 2-7 players and the
                                          # wall time of an `analyse` call to a +-0.1 half-width
 """
@@ -48,17 +49,44 @@ def throughput(players, strategy, threads, games, seed=1):
     return games / dt, 3 * games / dt
 
 
-_FIRST_CALL = ("import time; t = time.perf_counter(); from gnoming_sim.kernel.engine import simulate; "
-               "simulate(players=4, strategies=['greedy'], games=10); print(time.perf_counter() - t)")
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
+# a command's arguments after `gnoming-sim` ({tmp}: a scratch folder)
+COMMANDS = {
+    "simulate greedy": ["simulate", "--players", "4", "--strategy", "greedy", "--games", "1000"],
+    "simulate learned": ["simulate", "--players", "4", "--strategy", "learned", "--games", "1000"],
+    "play": ["play", "--players", "3", "--seats", "greedy,builder,random", "--seed", "1", "--game", "0",
+             "--round", "1"],
+    "analyse": ["analyse", "--position", os.path.join(EXAMPLES, "position.toml"), "--rollouts", "200"],
+    "report --quick": ["report", "--quick", "--out", "{tmp}/quick"],
+}
 
 
-def compile_and_load_times():
-    """Seconds to the first game with an empty numba cache, then with the cache just written."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        cold = float(subprocess.check_output([sys.executable, "-c", _FIRST_CALL], env=env))
-        warm = float(subprocess.check_output([sys.executable, "-c", _FIRST_CALL], env=env))
-    return cold, warm
+def _timed(args, env, tmp):
+    t, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "gnoming_sim", *[a.format(tmp=tmp) for a in args]], env=env,
+                   check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.perf_counter() - t, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def command_compile_times(names=tuple(COMMANDS)):
+    """Per command: (wall s, CPU s) with an empty numba cache (everything it uses compiles), then
+    (wall s, CPU s) run again on the cache just written."""
+    rows = {}
+    for name in names:
+        with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            cold = _timed(COMMANDS[name], env, tmp)
+            warm = _timed(COMMANDS[name], env, tmp)
+        rows[name] = (cold, warm)
+    return rows
+
+
+def compile_section(names=tuple(COMMANDS)):
+    print("| command (after `gnoming-sim`) | empty cache: wall s | CPU s | cached: wall s | CPU s |")
+    print("|---|---|---|---|---|")
+    for name, ((cw, cc), (ww, wc)) in command_compile_times(names).items():
+        print(f"| {name} | {cw:.1f} | {cc:.1f} | {ww:.1f} | {wc:.1f} |", flush=True)
 
 
 _STREAM = """
@@ -146,7 +174,12 @@ def main(argv=None):
     ap.add_argument("--stream-games", type=int, default=400_000)
     ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     ap.add_argument("--rollouts", action="store_true", help="only the rollout section (issue 13)")
+    ap.add_argument("--compile", action="store_true", help="only the cold-compile table of the commands")
     args = ap.parse_args(argv)
+    if args.compile:
+        print(f"machine: {machine()}\n")
+        compile_section()
+        return
     if args.rollouts:
         simulate(players=4, strategies=["greedy"], games=10)  # load the kernels (and the threading layer)
         print(f"machine: {machine()}\n")
@@ -170,8 +203,8 @@ def main(argv=None):
             cells = " | ".join(f"{g:,.0f}" for g, _ in rates)
             print(f"| {p} | {name} | {cells} | {rates[-1][1]:,.0f} | "
                   f"{rates[-1][0] / rates[0][0]:.2f}x |", flush=True)
-    cold, warm = compile_and_load_times()
-    print(f"\nfirst game with an empty numba cache (compile): {cold:.1f} s; with the cache: {warm:.1f} s")
+    print("\nEach command's first run with an empty numba cache (it compiles what it uses), then cached:\n")
+    compile_section(("simulate greedy", "play") if args.quick else tuple(COMMANDS))
     batch, engine, rss = streamed(args.stream_games)
     print(f"{args.stream_games:,} greedy 4-player games streamed to Parquet: {batch:.1f} s "
           f"({args.stream_games / batch:,.0f} games/s), engine alone {engine:.1f} s "

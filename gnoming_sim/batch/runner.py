@@ -30,6 +30,7 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from gnoming_sim.kernel.policy import registry
+from gnoming_sim.batch.compile_clock import compile_clock
 from gnoming_sim.batch.batch_writer import ParquetSink
 from gnoming_sim.batch.interrupts import Interrupts
 from gnoming_sim.batch.output import check_output, find_existing
@@ -283,7 +284,7 @@ class Batch:
         report = _Monotone(progress)
         t0 = time.perf_counter()
         abrupt = False
-        with Interrupts(notice) as signals:
+        with compile_clock() as compiling, Interrupts(notice) as signals:
             if pool is None:
                 pool = InProcess(threads, should_stop=lambda: signals.stop_requested,
                                  on_block=lambda lo, k: report(lo + k))
@@ -293,7 +294,7 @@ class Batch:
                 if self.lock is not None:
                     self.lock.release()
         wall = time.perf_counter() - t0
-        return self._outcome(tally, done, stopped, wall, abrupt)
+        return self._outcome(tally, done, stopped, wall, abrupt, compiling.seconds)
 
     # ------------------------------------------------------------------ parts of run
     def _write(self, tally, pool, report, signals, stop_after_chunks):
@@ -396,14 +397,15 @@ class Batch:
         finally:
             played.close()  # a pool cancels the chunks it started ahead
 
-    def _outcome(self, tally: Tally, done: int, stopped, wall: float, abrupt: bool = False) -> Outcome:
+    def _outcome(self, tally: Tally, done: int, stopped, wall: float, abrupt: bool = False,
+                 compile_s: float = 0.0) -> Outcome:
         spec = self.spec
         extra = {"seats": list(spec.seats), "rotate": spec.rotate, "resumed_games": self.resumed_games,
                  "out": None if self.out is None else str(self.out),
                  "games_requested": spec.games, "complete": done == spec.games,
                  "interrupted": stopped}
         summary = build_summary(tally, seed=spec.seed, rules=spec.rules, deck=spec.deck, wall_s=wall,
-                                games_run=done - self.resumed_games, extra=extra)
+                                games_run=done - self.resumed_games, extra=extra, compile_s=compile_s)
         return Outcome(summary, done, spec.games, self.resumed_games, stopped, self.out, abrupt,
                        self.kept_partial)
 

@@ -127,11 +127,12 @@ class Tally:
 
 
 def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_run: int | None = None,
-                  extra: dict | None = None) -> dict:
+                  extra: dict | None = None, compile_s: float = 0.0) -> dict:
     """The summary dict of a tallied batch.
 
     ``games_run`` is the number of games simulated in ``wall_s`` (default: all of them;
-    fewer when a run resumed a file); ``extra`` adds keys (seats, output file, ...).
+    fewer when a run resumed a file); ``compile_s`` the part of ``wall_s`` numba spent compiling
+    kernels, which the games per second leave out; ``extra`` adds keys (seats, output file, ...).
     Per strategy, a sample is one (game, seat) play; per seat, one game.  ``bonus_rate``
     is the fraction of finished rounds that earned the -5 bonus (``None`` if none).
     """
@@ -146,7 +147,8 @@ def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_
         "stalled_rounds": tally.stalled_rounds,
         "stalled_share": _num(tally.stalled_rounds / (ROUNDS * tally.games)) if tally.games else None,
         "wall_s": _num(wall_s),
-        "games_per_s": _num(run / wall_s) if wall_s > 0 and run else None,
+        "compile_s": _num(compile_s),
+        "games_per_s": _num(run / (wall_s - compile_s)) if wall_s - compile_s > 0 and run else None,
         "seed": int(seed),
         "rules": rules.to_dict(),
         "deck": {"name": deck.name, "size": deck.size, "cards": deck.to_dict()},
@@ -158,6 +160,13 @@ def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_
     summary["by_strategy"] = tally.by_strategy()
     summary["by_seat"] = tally.by_seat()
     return summary
+
+
+def _time_line(s: dict) -> str:
+    """``time W s (G games/s)``, saying how much of W was compiling (the games/s leave it out)."""
+    compiling = s.get("compile_s") or 0.0
+    note = f", of which compiling the kernels {compiling:.1f} s (not counted in games/s)" if compiling >= 0.05 else ""
+    return f"time {_fmt(s['wall_s'], '.2f')} s{note}  ({_fmt(s['games_per_s'], ',.0f')} games/s)"
 
 
 def stall_warning(stalled: int, rounds: int, rules) -> str | None:
@@ -232,7 +241,7 @@ def _header(s: dict) -> list[str]:
     out += [
         f"gnoming-sim {s.get('version', '')}".rstrip(),
         f"games {s['games']}  players {s['players']}  seed {s['seed']}  rounds {s['rounds']} ({stalled})",
-        f"time {_fmt(s['wall_s'], '.2f')} s  ({_fmt(s['games_per_s'], ',.0f')} games/s)",
+        _time_line(s),
         f"deck {deck['name']} ({deck['size']} cards)",
         f"rules {rules}",
     ]

@@ -1,51 +1,87 @@
-"""The notice that the kernels are being compiled, for every command and every kernel.
+"""What a command says while numba compiles the kernels it needs, for every command and every kernel.
 
 A cold numba cache makes the first call of a kernel compile for tens of seconds; without a
 word the run looks frozen.  Rather than guess beforehand which kernels a command will call
 (a guess that missed the rollout kernels of ``analyse``), a listener on numba's
-``numba:compile`` event prints the notice the moment numba starts to compile one of this
-project's functions, once per command.  numba fires that event only on a real compile, never
-when it loads a kernel from its cache, so a warm cache prints nothing.
+``numba:compile`` event speaks the moment numba starts to compile one of this project's
+functions: once per command, the notice, with the measured time of the kernel group it starts
+with; then, as each kernel group (a compile entered from Python, with everything it calls)
+is ready, one line with its elapsed seconds.  numba fires that event only on a real compile,
+never when it loads a kernel from its cache, so a warm cache prints nothing.
+
+The seconds in :data:`GROUPS` are measured: ``python -m gnoming_sim.warmup`` (what ``make setup``
+runs) compiles each group in a fresh cache and prints them; ``make bench`` prints them too.
 """
 from __future__ import annotations
 
+import time
 from typing import Callable
 
-COLD_CACHE_NOTICE = "compiling the game kernels (first run after an install or an update, about a minute)"
+COLD_CACHE_NOTICE = ("compiling the game kernels this command needs (once after an install or an update; "
+                     "`make setup` compiles the common ones ahead)")
 _OURS = "gnoming_sim"
+
+# a kernel group, by the function Python calls: (what it is, seconds to compile it alone with an empty
+# cache, measured on one core of the project's 2-core machine by gnoming_sim.warmup)
+GROUPS = {
+    "play_range_hr": ("the game loop of the random and heuristic players", 40),
+    "play_range_base": ("the game loop of every player family", 150),
+}
+
+
+def group_label(qualname: str) -> str:
+    """Words for a kernel group: its entry in :data:`GROUPS`, else the function's name."""
+    entry = GROUPS.get(qualname)
+    return entry[0] if entry else qualname.replace("_", " ")
+
+
+def notice_text(qualname: str) -> str:
+    """The notice for a command whose first compile is of ``qualname``."""
+    entry = GROUPS.get(qualname)
+    if entry is None:
+        return COLD_CACHE_NOTICE
+    return f"{COLD_CACHE_NOTICE}: {entry[0]} first, about {entry[1]} s on one core"
 
 
 def _listener_class():
     from numba.core import event
 
-    class _FirstCompile(event.Listener):
-        """Prints the notice when numba starts to compile the first of our functions."""
+    class _Compiles(event.Listener):
+        """The notice at the first compile of ours, then a line per finished kernel group."""
 
         def __init__(self):
             self.told = False
             self.say: Callable[[str], None] = print
+            self.depth = 0
+            self.started = 0.0
+            self.group = ""
 
         def on_start(self, ev):
-            if self.told:
-                return
             dispatcher = (ev.data or {}).get("dispatcher")
             module = getattr(dispatcher, "__module__", None) or ""
-            if module.split(".")[0] != _OURS:
-                return   # another library's function: not ours to announce
-            self.told = True
-            self.say(COLD_CACHE_NOTICE)
+            self.depth += 1
+            if self.depth > 1 or module.split(".")[0] != _OURS:
+                return   # inside a group, or another library's function: not ours to announce
+            self.group = getattr(dispatcher, "__qualname__", "") or ""
+            self.started = time.perf_counter()
+            if not self.told:
+                self.told = True
+                self.say(notice_text(self.group))
 
         def on_end(self, ev):
-            pass
+            self.depth -= 1
+            if self.depth == 0 and self.group:
+                self.say(f"  compiled {group_label(self.group)} in {time.perf_counter() - self.started:.0f} s")
+                self.group = ""
 
-    return _FirstCompile
+    return _Compiles
 
 
 _installed = None
 
 
 def install(say: Callable[[str], None]):
-    """Arm the notice for one command: ``say(COLD_CACHE_NOTICE)`` at its first compile.
+    """Arm the notice for one command: ``say(...)`` at its first compile, then a line per kernel group.
 
     The listener is registered with numba once per process; each call re-arms it (a process
     that runs several commands, as the tests do, gets the notice once per command)."""
@@ -57,4 +93,6 @@ def install(say: Callable[[str], None]):
         event.register("numba:compile", _installed)
     _installed.told = False
     _installed.say = say
+    _installed.depth = 0
+    _installed.group = ""
     return _installed

@@ -60,7 +60,7 @@ from gnoming_sim.kernel.policy.dispatch import decide as decide_base
 from gnoming_sim.kernel.policy.dispatch import decide_hr
 from gnoming_sim.kernel.policy.dispatch import new_memo
 from gnoming_sim.kernel.state import N_ST, NOT_STALLED, RNG_WORDS, S_FINISH_TURN, S_FINISHER, S_STALLED, new_table
-from gnoming_sim.kernel.step import play_out, start_round
+from gnoming_sim.kernel.step import play_out, start_round, step
 from gnoming_sim.kernel.table import emit
 
 NO_SCORE = 1 << 30  # larger than any score: the start of a running minimum
@@ -242,6 +242,21 @@ def play_out_base(t, rules):
     full turn loop, shared by the games, the later rounds of a rollout and the MC probe.  Compiled without
     numba's reference counting (with it the loop ran 8x slower)."""
     play_out(t, rules, decide_base)
+
+
+@jit
+def step_once(t, rules, action):
+    """:func:`gnoming_sim.kernel.step.step`, compiled once and called (not inlined): every search path
+    steps through it outside its hot loop (the collectors, the probes, a rollout's bounce, Python callers),
+    so the ~500 lines of the turn are not compiled again for each of them."""
+    step(t, rules, action)
+
+
+@jit
+def decide_once(t, rules):
+    """:func:`gnoming_sim.kernel.policy.dispatch.decide` (every family), compiled once and called: the
+    search paths' base decisions outside their hot loop (:func:`step_once`)."""
+    return decide_base(t, rules)
 
 
 @jit

@@ -48,15 +48,15 @@ from gnoming_sim.game.fields import F_SCORE, N_FIELDS
 from gnoming_sim.game.observation import CHOICE_NOKEEP, CHOICE_STOP, N_CHOICES, N_SOURCES, O_DRAWN, O_FROM_PILE, \
     O_ME, SRC_DRAW
 from gnoming_sim.game.rules import LAYOUT, ROUNDS
-from gnoming_sim.kernel.game_loop import play_game, play_one, score_round
+from gnoming_sim.kernel.game_loop import decide_once, play_game, play_one, score_round, step_once
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy.dispatch import KIND_MC, M_BOUNCE, M_HAZARD, M_WIDTH, MEMO_MC_COST, N_PARAMS, \
-    base_kind, bounce_target, decide, draw_source, hazard_flip, new_memo, placement
+    base_kind, bounce_target, draw_source, hazard_flip, new_memo, placement
 from gnoming_sim.kernel.rng import next_u64, seed_stream, shuffle_prefix
 from gnoming_sim.kernel.state import DEC_BOUNCE, DEC_HAZARD_FLIP, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_ACTOR, \
     S_DPTR, S_FILLED, S_FINISHER, S_HAND, S_PENDING, S_SEAT, S_SRC, new_table
-from gnoming_sim.kernel.step import legal_actions, play_out, step
+from gnoming_sim.kernel.step import legal_actions, play_out
 from gnoming_sim.kernel.table import legal_placements, legal_sources
 from gnoming_sim.search.allocate import allocate, rounds_at_most
 from gnoming_sim.search.rollout import STREAM_DETERMINIZE, STREAM_ROLL_PLAY, roll_on
@@ -123,7 +123,7 @@ def _roll_round(ctx, i, active, values):
         else:   # a bounce: the pending decision itself is stepped
             enter(rt, rules, start, cards, False)
             seed_stream(rt.rng, key, i, STREAM_ROLL_PLAY)
-            step(rt, rules, a)
+            step_once(rt, rules, a)
             roll_on(rt, rules, -1, -1, -1, ctx.no_luck)
         score_round(rt, rules, r, start.starter, res)
         others = 0.0
@@ -350,7 +350,7 @@ def decide_mc(t, rules):
     a = mc_answer(t, rules, False)
     if a >= 0:
         return a
-    return decide(t, rules)
+    return decide_once(t, rules)
 
 
 @jit

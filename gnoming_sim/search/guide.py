@@ -30,15 +30,14 @@ from numba import prange
 from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.observation import O_ME, O_PLAYERS, O_TOP0, SRC_DRAW
 from gnoming_sim.game.rules import ROUNDS
-from gnoming_sim.kernel.game_loop import self_play_table
+from gnoming_sim.kernel.game_loop import decide_once, self_play_table, step_once
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
-from gnoming_sim.kernel.policy.dispatch import decide
 from gnoming_sim.kernel.rng import seed_stream, uniform01
 from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_HAND, S_PENDING, \
     S_SEAT, S_SRC
-from gnoming_sim.kernel.step import legal_actions, start_round, step
+from gnoming_sim.kernel.step import legal_actions, start_round
 from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
 
 STREAM_GUIDE = 41   # which decisions are sampled (beside the games', the rollouts' and the targets' streams)
@@ -199,7 +198,7 @@ def guide_round(t, rules, r, starter, order, deck_counts, sampling, srng, rec, g
                     n = _source(t, rules, s, budget, roll_kind, rec, n, game)
             else:
                 n = _place(t, rules, s, sampling, srng, rec, n, game)
-        step(t, rules, decide(t, rules))
+        step_once(t, rules, decide_once(t, rules))
     return n
 
 

@@ -20,7 +20,8 @@ def legal_mask(pos: Position) -> np.ndarray:
     the card in hand is drawn again from its source)."""
     from gnoming_sim.kernel.policy.dispatch import N_PARAMS, new_memo
     from gnoming_sim.kernel.state import new_table
-    from gnoming_sim.kernel.step import legal_actions, step
+    from gnoming_sim.kernel.game_loop import step_once as step
+    from gnoming_sim.kernel.step import legal_actions
     from gnoming_sim.search.start import enter, start_of_position
 
     start = start_of_position(pos)

@@ -16,13 +16,13 @@ import numpy as np
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.fields import F_SCORE, N_FIELDS
 from gnoming_sim.game.rules import LAYOUT, R_MAX_TURNS, R_ROTATE_START, ROUNDS
-from gnoming_sim.kernel.game_loop import play_out_base, score_round, self_play_table
+from gnoming_sim.kernel.game_loop import decide_once, play_out_base, score_round, self_play_table, step_once
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
-from gnoming_sim.kernel.policy.dispatch import KIND_MC, decide
+from gnoming_sim.kernel.policy.dispatch import KIND_MC
 from gnoming_sim.kernel.state import DEC_BOUNCE, DEC_HAZARD_FLIP, DEC_NONE, DEC_PLACE, DEC_SOURCE, \
     NOT_STALLED, RNG_WORDS, S_DEND, S_DPTR, S_FINISHER, S_HAND, S_PENDING, S_SEAT, S_SRC, S_STALLED
-from gnoming_sim.kernel.step import start_round, step
+from gnoming_sim.kernel.step import start_round
 from gnoming_sim.kernel.turn import begin_turn
 from gnoming_sim.search.bot import COST_BOUNCE, COST_HAZARD, COST_PLACE, COST_SOURCE, N_COST, choose_placement, \
     choose_source, mc_answer
@@ -90,7 +90,7 @@ def probe(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, tu
     t.lay[:] = lay
     t.draw[:] = draw
     t.rng[:] = rng
-    step(t, rules, out[0] if out[0] >= 0 else decide(t, rules))
+    step_once(t, rules, out[0] if out[0] >= 0 else decide_once(t, rules))
     if t.st[S_PENDING] != DEC_PLACE:   # the round stalled
         return
     card = t.st[S_HAND]
@@ -151,7 +151,7 @@ def check_game(game, seed, seat_strategy, kinds, params, rules, deck, deck_count
                 if a != other:
                     out[N_COST + j] += 1
                 n += 1
-            step(t, rules, a if a >= 0 else decide(t, rules))
+            step_once(t, rules, a if a >= 0 else decide_once(t, rules))
         score_round(t, rules, r, starter, res)
         for s in range(P):
             t.scores[s] += res[r, s, F_SCORE]

@@ -95,6 +95,9 @@ def roll_on(t, rules, src, pos, flip, luck):
     draw — mean 0, as every unseen card is equally likely to be on top (a control variate)."""
     st = t.st
     keep_luck = luck.shape[0] > 0
+    luck_seat = -1
+    cost = 0
+    count = 1
     while st[S_PENDING] != DEC_NONE:
         kind = st[S_PENDING]
         if kind == DEC_SOURCE and src >= 0:
@@ -109,14 +112,14 @@ def roll_on(t, rules, src, pos, flip, luck):
         else:
             a = decide(t, rules)
             if keep_luck and kind == DEC_SOURCE and a == SRC_DRAW:
-                s = st[S_SEAT]
+                luck_seat = st[S_SEAT]
                 cost = t.unknown[U_COST]
                 count = t.unknown[U_COUNT]
-                step(t, rules, a)
-                if st[S_PENDING] == DEC_PLACE and st[S_RESHUFFLES] == 0:  # drawn, from the round's own pile
-                    luck[s] += card_cost(st[S_HAND]) - cost / count
-                continue
-        step(t, rules, a)
+        step(t, rules, a)   # one inlined copy of the turn (the hot loop of a rollout)
+        if luck_seat >= 0:
+            if st[S_PENDING] == DEC_PLACE and st[S_RESHUFFLES] == 0:  # drawn, from the round's own pile
+                luck[luck_seat] += card_cost(st[S_HAND]) - cost / count
+            luck_seat = -1
 
 
 @jit

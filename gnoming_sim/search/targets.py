@@ -20,15 +20,15 @@ from numba import prange
 from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES, O_FINISHER, O_ME, O_PLAYERS, O_TOP0
 from gnoming_sim.game.rules import LAYOUT, ROUNDS
-from gnoming_sim.kernel.game_loop import self_play_table
+from gnoming_sim.kernel.game_loop import decide_once, self_play_table, step_once
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
-from gnoming_sim.kernel.policy.dispatch import L_W0, decide
+from gnoming_sim.kernel.policy.dispatch import L_W0
 from gnoming_sim.kernel.rng import seed_stream, uniform01
 from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_HAND, S_PENDING, \
     S_SEAT, S_SRC
-from gnoming_sim.kernel.step import legal_actions, step, start_round
+from gnoming_sim.kernel.step import legal_actions, start_round
 from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
 
 STREAM_SAMPLE = 40   # which decisions are sampled (beside the games' and the rollouts' streams)
@@ -101,7 +101,7 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
                 dkind[n] = kind
                 dseat[n] = s
                 n += 1
-        step(t, rules, decide(t, rules))
+        step_once(t, rules, decide_once(t, rules))
     return n
 
 

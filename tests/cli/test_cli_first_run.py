@@ -4,6 +4,7 @@ the kernels load from a warm cache."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -27,13 +28,42 @@ def _fresh_kernel(module: str):
     return numba.njit(add_one)
 
 
-def test_the_notice_comes_once_at_the_first_compile_of_a_project_kernel():
+def test_the_notice_comes_once_at_the_first_compile_then_a_line_per_kernel_group():
     said = []
     compile_notice.install(said.append)
     assert said == []                       # arming alone says nothing
     _fresh_kernel("gnoming_sim.kernel.probe")(1)
     _fresh_kernel("gnoming_sim.search.probe")(2)
-    assert said == [COLD_CACHE_NOTICE]      # once, however many kernels compile
+    assert said[0] == COLD_CACHE_NOTICE     # once, however many kernels compile
+    assert len(said) == 3 and all(re.fullmatch(r"  compiled add one in \d+ s", x) for x in said[1:]), said
+    # each group as it is ready, with its seconds
+
+
+def test_a_known_kernel_group_is_announced_with_its_measured_time():
+    name, (label, seconds) = next(iter(compile_notice.GROUPS.items()))
+    text = compile_notice.notice_text(name)
+    assert text.startswith(COLD_CACHE_NOTICE) and label in text and f"about {seconds} s" in text
+    assert compile_notice.group_label(name) == label
+    assert compile_notice.notice_text("something_else") == COLD_CACHE_NOTICE
+
+
+def test_the_throughput_line_leaves_the_compile_out():
+    from gnoming_sim.batch.summary import _time_line
+
+    line = _time_line({"wall_s": 60.0, "compile_s": 50.0, "games_per_s": 100.0})
+    assert line.startswith("time 60.00 s, of which compiling the kernels 50.0 s") and "(100 games/s)" in line
+    assert _time_line({"wall_s": 2.0, "compile_s": 0.0, "games_per_s": 500.0}) == "time 2.00 s  (500 games/s)"
+
+
+def test_the_compile_clock_counts_only_the_outermost_compiles_of_our_kernels():
+    from gnoming_sim.batch.compile_clock import compile_clock
+
+    with compile_clock() as clock:
+        _fresh_kernel("somebody_else.kernels")(1)
+    assert clock.seconds == 0.0
+    with compile_clock() as clock:
+        _fresh_kernel("gnoming_sim.kernel.clock_probe")(1)
+    assert clock.seconds > 0.0
 
 
 def test_another_librarys_compile_gets_no_notice():
@@ -58,7 +88,8 @@ def test_every_command_is_covered_because_the_group_arms_the_notice():
         cli.commands.pop("compile-probe")
     assert result.exit_code == 0, result.output
     assert result.stdout == "done\n"
-    assert result.stderr.splitlines() == [NOTICE_LINE]
+    first, then = result.stderr.splitlines()
+    assert first == NOTICE_LINE and re.fullmatch(r"gnoming-sim:   compiled add one in \d+ s", then), then
 
 
 def test_no_notice_when_the_kernels_load_from_a_warm_cache():

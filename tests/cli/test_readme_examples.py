@@ -199,12 +199,39 @@ def test_documented_command_runs(tmp_path, page, line):
     while words and re.fullmatch(r"[A-Z_]+=\S*", words[0]):
         key, value = words.pop(0).split("=", 1)
         env[key] = value
+    if words[:1] == [PROGRAM] and env == _env():   # in this process: no fresh interpreter loading the kernels
+        _run_in_process(words[1:], cwd, f"{page}: {line}")
+        return
     if "--resume" in words:   # resumes the file the line before it on the page wrote
         first = [w for w in words if w != "--resume"]
         setup = subprocess.run(first, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
         assert setup.returncode == 0, setup.stderr
     proc = subprocess.run(words, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     _check(proc, f"{page}: {line}")
+
+
+def _run_in_process(args: list[str], cwd: Path, what: str) -> None:
+    """A `gnoming-sim` line run through click's runner in this interpreter (the kernels are loaded once
+    for the whole file); the checks of :func:`_check`.  The entry point itself, signals and the first run
+    are tested as real subprocesses elsewhere (tests/cli/test_cli.py, test_cli_first_run.py)."""
+    from click.testing import CliRunner
+
+    from gnoming_sim.cli import cli
+    from gnoming_sim.kernel.policy import registry
+
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with registry.using(registry.Registry()):   # a strategies file a line loads goes with it
+            if "--resume" in args:   # resumes the file the line before it on the page wrote
+                first = CliRunner().invoke(cli, [a for a in args if a != "--resume"])
+                assert first.exit_code == 0, (what, first.output, first.exception)
+            result = CliRunner().invoke(cli, args, prog_name=PROGRAM)
+    finally:
+        os.chdir(old)
+    proc = subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (what, result.exception)
+    _check(proc, what)
 
 
 @pytest.mark.slow

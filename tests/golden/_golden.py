@@ -105,7 +105,6 @@ def simulate_case(name: str) -> str:
 
 def _cli(args: list[str], cwd: Path) -> str:
     env = dict(os.environ)
-    env.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
     proc = subprocess.run([sys.executable, "-m", "gnoming_sim", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=900)
     if proc.returncode != 0:

@@ -57,13 +57,6 @@ def assert_one_line_exit_2(result, argv):
     assert result.stdout == "", result.stdout
 
 
-@pytest.mark.parametrize("argv", [c[1] for c in CASES], ids=[c[0] for c in CASES])
-def test_hostile_command_line_is_one_line_exit_2(argv, hostile_files, tmp_path, monkeypatch, alarm):
-    monkeypatch.chdir(tmp_path)   # a case that wrongly passed would write here, not in the repository
-    real = F.resolve(argv, hostile_files, tmp_path)
-    assert_one_line_exit_2(invoke(real), real)
-
-
 def test_every_option_of_every_command_is_fuzzed():
     """Completeness: each non-flag option of each command appears in some case (output paths,
     part A of issue 25, aside)."""
@@ -94,6 +87,22 @@ REGRESSIONS = [   # issue 25's hostile inputs, each by its case id
     "simulate--strategy=''", "held-out--players='3,3'", "tune--name='ok\\n'", "content:name_newline",
     "content:name_mathtext",
 ]
+
+
+SAMPLE_EVERY = 10   # `make test-fast` runs every 10th case and the issue's regressions; `make test` runs all
+
+
+def _params():
+    regressions = set(REGRESSIONS)
+    return [pytest.param(argv, id=name, marks=() if i % SAMPLE_EVERY == 0 or name in regressions else pytest.mark.slow)
+            for i, (name, argv) in enumerate(CASES)]
+
+
+@pytest.mark.parametrize("argv", _params())
+def test_hostile_command_line_is_one_line_exit_2(argv, hostile_files, tmp_path, monkeypatch, alarm):
+    monkeypatch.chdir(tmp_path)   # a case that wrongly passed would write here, not in the repository
+    real = F.resolve(argv, hostile_files, tmp_path)
+    assert_one_line_exit_2(invoke(real), real)
 
 
 def test_the_issues_hostile_inputs_are_all_cases():

@@ -11,6 +11,8 @@ Parameters (``params[H_*]``, float64):
 """
 from __future__ import annotations
 
+import numpy as np
+
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD
 from gnoming_sim.game.observation import (
     CHOICE_DECLINE,
@@ -118,8 +120,8 @@ def mulligan_fits(row, pub):
 @jit
 def _best_place(params, obs, memo, c, legal, use_mask, eu):
     """(best delta, position) over all positions, or those allowed by ``legal`` if ``use_mask``
-    (callers pass ``c`` as an int and ``use_mask`` as a run-time bool, so that one signature serves
-    them all: a constant True or False is typed as a literal, one compile per value).
+    (callers pass ``c`` as an int and ``use_mask`` as ``np.bool_``, so that one signature serves them
+    all: a plain True or False is typed as a literal, one compile per value).
 
     Compiled once and called (not inlined) by the three decisions that place a card: a call per
     decision costs nothing measurable, three inlined copies of the delta's loop cost compile time."""
@@ -180,7 +182,7 @@ def draw_source(params, obs, memo, legal):
             continue
         if top == MULLIGAN and not mulligan_fits(row, pub):
             continue
-        d, q = _best_place(params, obs, memo, int(top), legal, legal.shape[0] < 0, eu)   # False
+        d, q = _best_place(params, obs, memo, int(top), legal, np.bool_(False), eu)
         if d < best:
             best = d
             src = 1 + k
@@ -199,7 +201,7 @@ def placement(params, obs, memo, card, legal):
         return plan[MEMO_PLAN_POS]  # draw_source already found the best place for this very card
     eu = unseen_mean(obs.unknown, params)
     prepare_me(params, obs, memo, True)
-    d, q = _best_place(params, obs, memo, int(card), legal, legal.shape[0] >= 0, eu)   # True
+    d, q = _best_place(params, obs, memo, int(card), legal, np.bool_(True), eu)
     if legal[CHOICE_NOKEEP] and (q < 0 or d > -params[H_KEEP]):
         return CHOICE_NOKEEP
     return q
@@ -211,7 +213,7 @@ def bounce_target(params, obs, memo, card, legal):
         return CHOICE_STOP
     eu = unseen_mean(obs.unknown, params)
     prepare_me(params, obs, memo, False)
-    d, q = _best_place(params, obs, memo, int(card), legal, legal.shape[0] >= 0, eu)   # True
+    d, q = _best_place(params, obs, memo, int(card), legal, np.bool_(True), eu)
     if q >= 0 and d < 0.0:
         return q
     return CHOICE_STOP

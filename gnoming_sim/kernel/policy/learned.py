@@ -26,6 +26,8 @@ sit in the same vector (``params[:H.N_PARAMS]``).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
 from gnoming_sim.game.observation import (
     CHOICE_NOKEEP,
@@ -236,14 +238,18 @@ def _dot(buf, prm, w0, n):
     return v
 
 
-@jit(inline="always")
-def _best_answer(prm, w0, obs, scratch, row, eu, c, legal, use_mask, may_decline, ctx):
-    """(lowest value, answer) over the positions for ``c`` (those ``legal`` allows if ``use_mask``) and,
-    if ``may_decline``, not keeping it."""
+@jit
+def _best_answer(prm, w0, obs, scratch, row, eu, c, legal, use_mask, may_decline, ctx, keep):
+    """(lowest value, answer) over the positions for ``c`` (those ``legal`` allows if ``use_mask``; none
+    unless ``keep``) and, if ``may_decline``, not keeping it.
+
+    Compiled once and called (it was inlined at four sites, five copies of the features with the one
+    below): callers pass ``c`` as an int and the flags as ``np.bool_``, since a plain True or False is
+    typed as a literal and would compile it once per value."""
     best = INF
     best_q = -1
     last = LAYOUT + 1 if may_decline else LAYOUT
-    for q in range(last):
+    for q in range(0 if keep else LAYOUT, last):
         if q < LAYOUT and use_mask and not legal[q]:
             continue
         place_features(scratch, prm, obs, scratch, row, eu, q, c, ctx)
@@ -262,8 +268,8 @@ def placement(prm, w0, obs, memo, card, legal):
     w0 = w0 + size_bucket(pub[O_PLAYERS]) * N_WEIGHTS_ONE
     eu = H.unseen_mean(obs.unknown, prm)
     ctx = context(pub, obs.vis, obs.fd, eu)
-    v, q = _best_answer(prm, w0, obs, memo.scratch, obs.vis[pub[O_ME]], eu, card, legal, True,
-                        legal[CHOICE_NOKEEP] != 0, ctx)
+    v, q = _best_answer(prm, w0, obs, memo.scratch, obs.vis[pub[O_ME]], eu, int(card), legal, np.bool_(True),
+                        legal[CHOICE_NOKEEP] != 0, ctx, np.bool_(True))
     return q if q < LAYOUT else CHOICE_NOKEEP
 
 
@@ -275,7 +281,8 @@ def bounce_target(prm, w0, obs, memo, card, legal):
     w0 = w0 + size_bucket(pub[O_PLAYERS]) * N_WEIGHTS_ONE
     eu = H.unseen_mean(obs.unknown, prm)
     ctx = context(pub, obs.vis, obs.fd, eu)
-    v, q = _best_answer(prm, w0, obs, memo.scratch, obs.vis[pub[O_ME]], eu, card, legal, True, True, ctx)
+    v, q = _best_answer(prm, w0, obs, memo.scratch, obs.vis[pub[O_ME]], eu, int(card), legal, np.bool_(True),
+                        np.bool_(True), ctx, np.bool_(True))
     return q
 
 
@@ -314,7 +321,8 @@ def source_values(prm, w0, obs, memo, legal):
             continue
         if top == MULLIGAN and not mfits:
             continue
-        v, q = _best_answer(prm, w0, obs, scratch, row, eu, top, legal, False, False, ctx)
+        v, q = _best_answer(prm, w0, obs, scratch, row, eu, int(top), legal, np.bool_(False), np.bool_(False), ctx,
+                            np.bool_(True))
         if k == 0:
             v0 = v
         else:
@@ -328,11 +336,9 @@ def source_values(prm, w0, obs, memo, legal):
             if cnt <= 0:
                 continue
             c = sl - SLOT_OFFSET
-            if c == MULLIGAN and not mfits:   # it cannot be kept: thrown away
-                place_features(scratch, prm, obs, scratch, row, eu, LAYOUT, c, ctx)
-                v = _dot(scratch, prm, w0, NF_P)
-            else:
-                v, q = _best_answer(prm, w0, obs, scratch, row, eu, c, legal, False, True, ctx)
+            keep = not (c == MULLIGAN and not mfits)   # a mulligan that cannot be kept is thrown away
+            v, q = _best_answer(prm, w0, obs, scratch, row, eu, int(c), legal, np.bool_(False), np.bool_(True), ctx,
+                                keep)
             vd += cnt * v
         vd /= n
     return v0, v1, vd
