@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Iterable
@@ -48,7 +49,8 @@ def guard_path(out, option: str = "--out", inputs: Iterable = (), suffixes: tupl
                                "(the files written beside it need the rest of the system's 255)")
     linked = False
     try:
-        os.stat(path.parent)
+        if not stat.S_ISDIR(os.stat(path.parent).st_mode):
+            raise GnomingError(f"{option} {text}: {show(path.parent)} is a file, not a directory")
         linked = os.path.islink(path)
         if linked:
             os.stat(path)   # a loop of links: ELOOP; a dangling link: ENOENT, which is fine
@@ -57,7 +59,7 @@ def guard_path(out, option: str = "--out", inputs: Iterable = (), suffixes: tupl
             pass
         elif exc.errno == errno.ENOENT:
             return _guard_missing_parent(path, option, suffixes, folder)
-        elif not (exc.errno == errno.ELOOP and linked and force):
+        elif not (exc.errno == errno.ELOOP and linked):   # a looping link at the name itself: refused below
             what = {errno.ELOOP: "it goes through a loop of symbolic links",
                     errno.ENOTDIR: "a part of it is a file, not a folder",
                     errno.ENAMETOOLONG: "the name is too long"}.get(exc.errno, f"cannot reach it ({reason(exc)})")

@@ -85,6 +85,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         opt.check_range("--game", game, 0, opt.MAX_GAME)
         names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path, strategies_path)
         opt.check_range("--seat", seat, 0, players - 1, f"0..{players - 1} (seats count from 0)")
+        record = None   # played and recorded in _grade, under the output's lock
     from gnoming_sim.batch.safe_folder import check_target, staged_report
 
     inputs = [record_path, rules_path, deck_path, strategies_path]
