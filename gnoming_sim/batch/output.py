@@ -64,6 +64,8 @@ def guard_path(out, option: str = "--out", inputs: Iterable = (), suffixes: tupl
                     errno.ENOTDIR: "a part of it is a file, not a folder",
                     errno.ENAMETOOLONG: "the name is too long"}.get(exc.errno, f"cannot reach it ({reason(exc)})")
             raise GnomingError(f"{option} {text}: {what}") from None
+    if suffixes is not None and not linked and path.is_dir():
+        raise GnomingError(f"{option} {text} is a directory")
     _check_suffix(path, option, suffixes, folder)
     _refuse_inputs(path, option, inputs)
     if linked and not force:
