@@ -105,8 +105,8 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         if save_record is not None:
             held.enter_context(OutputLock(save_record, "--save-record"))
         stage = held.enter_context(staged_report(target, "--out"))
-        record, res = _grade(record, record_path, players, names, seed, rotate, rules_, deck_, game, seat, policies,
-                             rollout_seed, rollouts, confirm, why_rollouts, threads)
+        record, res = _grade(record, record_path, (players, names, seed, rotate, rules_, deck_, game, seat),
+                             (policies, rollout_seed, rollouts, confirm, why_rollouts, threads))
         from gnoming_sim.cli.review_page import page
 
         text = json.dumps(_finite(res), indent=1, allow_nan=False)
@@ -124,9 +124,13 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         click.echo("\n".join(summary_lines(res) + [f"wrote {target / 'index.html'} and {target / 'review.json'}"]))
 
 
-def _grade(record, record_path, players, names, seed, rotate, rules_, deck_, game, seat, policies, rollout_seed,
-           rollouts, confirm, why_rollouts, threads):
-    """Grade every decision of the record's seat (a simulated game's record made first): ``(record, result)``."""
+def _grade(record, record_path, table: tuple, search: tuple):
+    """Grade every decision of the record's seat (a simulated game's record made first): ``(record, result)``.
+
+    ``table``: (players, names, seed, rotate, rules, deck, game, seat) of a simulated game; ``search``:
+    (policies, rollout seed, rollouts, confirm, why rollouts, threads)."""
+    players, names, seed, rotate, rules_, deck_, game, seat = table
+    policies, rollout_seed, rollouts, confirm, why_rollouts, threads = search
     started = time.perf_counter()
     if record_path is None:
         record = simulated_record(players, names, seed, rotate, rules_, deck_, game, seat)
