@@ -253,7 +253,7 @@ def test_a_second_review_to_the_same_out_is_refused_before_any_game(no_engine, h
     ("nofolder/r.toml", "does not exist"),
     ("f.toml/r.toml", "is a file, not a directory"),
     ("rv/r.toml", "lies in the --out folder"),
-    ("rv", "*.toml or *.json"),
+    ("rv", "--save-record rv is a directory"),   # the --out folder itself
 ])
 def test_save_record_is_checked_before_any_game(no_engine, here, save, fragment):
     (here / "f.toml").write_text(RULES)
