@@ -366,7 +366,9 @@ def test_a_flipped_byte_in_a_column_the_report_does_not_use_is_found(no_engine, 
     names = [meta.schema.column(j).name for j in range(meta.num_columns)]
     unused = next(j for j, n in enumerate(names) if n not in COLUMNS)
     chunk = meta.row_group(0).column(unused)
-    at = chunk.data_page_offset + chunk.total_compressed_size - 1   # the last byte of its last page
+    start = chunk.dictionary_page_offset if chunk.has_dictionary_page else chunk.data_page_offset
+    at = start + chunk.total_compressed_size - 1   # the last byte of the chunk's last page
+    assert names[unused] not in COLUMNS
     data = bytearray((here / "b.parquet").read_bytes())
     data[at] ^= 0xFF
     (here / "b.parquet").write_bytes(bytes(data))
