@@ -42,11 +42,12 @@ def guard_path(out, option: str = "--out", inputs: Iterable = (), suffixes: tupl
     ``folder``: the output is a folder (its name must not end in a file extension)."""
     path = Path(out)
     text = show(path)
-    for part in path.parts:
+    for k, part in enumerate(path.parts):
         size = len(os.fsencode(part))
-        if size > MAX_NAME:
-            raise GnomingError(f"{option} {text[:60]}...: a name in it is {size} bytes long; at most {MAX_NAME} "
-                               "(the files written beside it need the rest of the system's 255)")
+        if size > (MAX_NAME if k == len(path.parts) - 1 else 255):   # the folders above hold no helper file
+            raise GnomingError(f"{option} {text[:60]}...: a name in it is {size} bytes long; at most {MAX_NAME} for "
+                               "the output's own name (the files written beside it need the rest of the "
+                               "system's 255), 255 for a folder above it")
     linked = False
     try:
         if not stat.S_ISDIR(os.stat(path.parent).st_mode):
