@@ -111,7 +111,7 @@ def check_out_dir(out_dir, force: bool = False, inputs=()) -> Path:
     An earlier report there is replaced; files it did not write are refused without
     ``force`` and kept with it; ``.`` and a folder holding one of ``inputs`` are refused.
     """
-    return check_target(out_dir, "--out", force, inputs)
+    return check_target(out_dir, "--out", force, inputs, names=("index.html", "summary.json"))
 
 
 def _write_study(run: StudyRun, out) -> dict:

@@ -13,8 +13,9 @@ must match.
 
 Files are written by :class:`gnoming_sim.batch.batch_writer.ParquetSink` (a partial file
 beside NAME, renamed into place when complete and verified, recoverable after a crash).
-Every file read back here is checked (:func:`parse_metadata`, :func:`check_rows`): a
-damaged one is refused with the game it fails at, never copied.
+Every file read back here is checked (:func:`check_magic`, :func:`parse_metadata`,
+:func:`check_rows`, the page checksums of every column): a damaged one is refused with the
+game it fails at, never copied.
 """
 from __future__ import annotations
 
@@ -124,6 +125,32 @@ def _first_bad(first_game: int, per: int, masks, what: str) -> None:
         hits = np.flatnonzero(mask)
         if hits.size:
             raise GnomingError(f"game {first_game + int(hits[0]) // per} {what}: the file is damaged")
+
+
+MAGIC = b"PAR1"
+
+
+def check_magic(path, label=None) -> None:
+    """A Parquet file starts and ends with ``PAR1``; pyarrow reads only the footer, so a damaged
+    leading magic would pass it.  A one-line GnomingError naming ``label`` otherwise."""
+    import os
+
+    label = label or path
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return   # the reader says why it cannot open it
+    try:
+        size = os.fstat(fd).st_size
+        head = os.pread(fd, 4, 0)
+        tail = os.pread(fd, 4, max(size - 4, 0))
+    except OSError:
+        return
+    finally:
+        os.close(fd)
+    if size < 12 or head != MAGIC or tail != MAGIC:
+        where = "is too short" if size < 12 else f"does not {'start' if head != MAGIC else 'end'} with PAR1"
+        raise GnomingError(f"{label} is not a readable Parquet file (it {where}): the file is damaged")
 
 
 def read_metadata(path) -> dict:
@@ -245,6 +272,7 @@ class BatchFile:
         import pyarrow.parquet as pq
 
         label = label or str(path)
+        check_magic(path, f"--resume: {label}")
         try:
             with arrow_path(path) as name:
                 meta = pq.read_metadata(name)

@@ -8,11 +8,22 @@ tool wrote; anything else in the folder is a *foreign* file, kept:
 - a target holding nothing but an earlier report is swapped whole (renamed aside, the new
   folder renamed into place, the old one removed), so it never mixes two reports;
 - a target holding foreign files is refused unless ``--force``, naming them; with
-  ``--force`` the report's files are renamed in one by one, the earlier report's
-  files removed, and the foreign files are left where they are.
+  ``--force`` the report's files are renamed in one by one beside them, the earlier
+  report's files removed, and the foreign files are left where they are;
+- a foreign file is never replaced or removed: a target holding a foreign file under a name
+  the report writes (a user's own ``index.html``) is refused even with ``--force``
+  (:func:`check_target` for the names known before the run, :meth:`StagedDir.publish` for the
+  rest, before it moves anything).
 
-:func:`check_target` runs before any game is played: it also refuses a target that is
-``.`` (or holds the current folder) or that holds one of the command's inputs.
+A folder from before the manifest (a plain-text marker, or only a ``summary.json`` of ours) is
+migrated: only the names a report of that time wrote (:data:`_LEGACY_NAMES`, and the
+``<study>-<name>.png``/``.csv`` files of the studies its ``summary.json`` lists) count as the
+tool's; every other file there stays the user's.
+
+:func:`check_target` runs before any game is played: it applies the output guard
+(:func:`gnoming_sim.batch.output.guard_path`: a name too long, a loop, a file in the way) and
+refuses a target that is ``.`` (or holds the current folder) or that holds one of the
+command's inputs.
 """
 from __future__ import annotations
 
@@ -28,14 +39,14 @@ from gnoming_sim.batch.safe_write import (OutputLock, create_exclusive, fsync_di
 from gnoming_sim.game.errors import GnomingError
 
 MANIFEST = ".gnoming-sim-report"
-_LEGACY_SUFFIXES = (".html", ".png", ".csv", ".json")   # what reports wrote before the manifest
+_LEGACY_NAMES = ("index.html", "summary.json", "review.json")   # what reports wrote before the manifest
 
 
 def written_files(folder: Path) -> set[str] | None:
     """The names gnoming-sim wrote in ``folder`` (its manifest included); None when it holds no report.
 
     A report from before the manifest (a plain-text marker, or only a summary.json of ours)
-    counts its top-level ``.html .png .csv .json`` files as its own.
+    counts only the names such a report wrote as its own (see the module docstring).
     """
     marker = folder / MANIFEST
     if marker.is_file() and not marker.is_symlink():
@@ -47,30 +58,54 @@ def written_files(folder: Path) -> set[str] | None:
         except (OSError, ValueError, KeyError, TypeError):
             pass
         return _legacy(folder) | {MANIFEST}
-    if _old_summary(folder):
+    if _old_summary(folder) is not None:
         return _legacy(folder)
     return None
 
 
 def _legacy(folder: Path) -> set[str]:
-    return {p.name for p in folder.iterdir() if p.suffix in _LEGACY_SUFFIXES and p.is_file() and not p.is_symlink()}
+    """The files a report from before the manifest wrote: its fixed names, and its studies' figures
+    and tables (``<study id>-*.png`` / ``.csv``, the ids its summary.json lists)."""
+    studies = _old_summary(folder) or set()
+    ours = set()
+    for p in folder.iterdir():
+        if not p.is_file() or p.is_symlink():
+            continue
+        study = p.name.rpartition("-")[0]
+        if p.name in _LEGACY_NAMES or (p.suffix in (".png", ".csv") and study and
+                                       any(study == s or study.startswith(f"{s}-") for s in studies)):
+            ours.add(p.name)
+    return ours
 
 
-def _old_summary(folder: Path) -> bool:
+def _old_summary(folder: Path) -> set[str] | None:
+    """The study ids of an old report's summary.json (None when there is none of ours)."""
     try:
         summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return False
-    return isinstance(summary, dict) and {"version", "findings", "studies"} <= summary.keys()
+        return None
+    if not (isinstance(summary, dict) and {"version", "findings", "studies"} <= summary.keys()):
+        return None
+    studies = summary["studies"]
+    items = studies if isinstance(studies, list) else list(studies) if isinstance(studies, dict) else []
+    ids = {i.get("id") if isinstance(i, dict) else i for i in items}
+    ids = {i for i in ids if isinstance(i, str) and i and "/" not in i}
+    return ids | {i.replace("_", "-") for i in ids}
 
 
-def check_target(out, option: str, force: bool, inputs: Iterable = (), own_needs_force: bool = False) -> Path:
+def check_target(out, option: str, force: bool, inputs: Iterable = (), own_needs_force: bool = False,
+                 names: Iterable[str] = ()) -> Path:
     """``out`` as a Path if a report may be written there; else a one-line GnomingError.
 
     ``inputs``: files the command reads (a batch file, rules, deck): ``out`` must not hold
     any.  ``own_needs_force``: an earlier report there is replaced only with ``force``.
+    ``names``: the files the command will write, when known before the run: a foreign file of
+    one of these names is refused even with ``force``.
     """
-    out = Path(out)
+    from gnoming_sim.batch.output import guard_path
+
+    inputs = list(inputs)
+    out = guard_path(out, option, inputs, None, force=False, folder=True) if not os.path.islink(out) else Path(out)
     here = Path.cwd().resolve()
     if os.fspath(out) in ("", ".") or out.resolve() in (here, *here.parents):
         raise GnomingError(f"{option} {show(out)} is the current folder or holds it; name a new folder "
@@ -88,6 +123,7 @@ def check_target(out, option: str, force: bool, inputs: Iterable = (), own_needs
         return out
     entries = sorted(os.listdir(out))
     foreign = [e for e in entries if e not in (written_files(out) or set())]
+    _refuse_clash(out, option, [e for e in foreign if e in set(names)])
     if foreign and not force:
         named = ", ".join(show(e) for e in foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
         raise GnomingError(f"{option} {show(out)} already holds files gnoming-sim did not write ({named}); "
@@ -95,6 +131,13 @@ def check_target(out, option: str, force: bool, inputs: Iterable = (), own_needs
     if entries and own_needs_force and not force:
         raise GnomingError(f"{option} {show(out)} already holds a report; add --force to replace it")
     return out
+
+
+def _refuse_clash(out: Path, option: str, clash: list[str]) -> None:
+    if clash:
+        raise GnomingError(f"{option} {show(out)} holds {', '.join(show(e) for e in clash)}, which gnoming-sim did "
+                           f"not write and this command would replace; move {'it' if len(clash) == 1 else 'them'} "
+                           "or write to another folder (nothing was changed)")
 
 
 class StagedDir:
@@ -169,6 +212,7 @@ class StagedDir:
             fsync_dir(parent)
             return
         ours = written_files(out) or set()
+        _refuse_clash(out, self.option, sorted(set(self.files) & (set(os.listdir(out)) - ours)))
         if all(e in ours for e in os.listdir(out)):
             self._swap()
         else:

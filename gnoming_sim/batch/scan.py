@@ -28,7 +28,7 @@ from typing import Callable
 import numpy as np
 
 from gnoming_sim.batch.game_sums import GroupSums, Hist
-from gnoming_sim.batch.parquet import META_KEY, parse_metadata
+from gnoming_sim.batch.parquet import META_KEY, check_magic, parse_metadata
 from gnoming_sim.batch.safe_write import arrow_path
 from gnoming_sim.batch.summary import WIN_UNIT
 from gnoming_sim.kernel.win_credit import win_credit
@@ -188,6 +188,7 @@ def open_batch(path) -> tuple[object, dict]:
         raise GnomingError(f"{path} does not exist")
     if path.is_dir():
         raise GnomingError(f"{path} is a directory, not a batch file")
+    check_magic(path, str(path))
     try:
         # pre_buffer keeps every row group's buffered bytes until the reader closes: memory
         # would grow with the file (measured: +100 MB per million games); off, it stays flat
@@ -234,7 +235,8 @@ def scan_batch(path, progress: Callable[[int], None] | None = None,
     advance = progress or (lambda rows: None)
     first, carry = 0, None
     try:
-        for batch in pf.iter_batches(batch_size=block_games * per_game, columns=list(COLUMNS)):
+        # every column is read, those the report does not use too, so that each page's checksum is verified
+        for batch in pf.iter_batches(batch_size=block_games * per_game):
             cols = _block_columns(batch, names)
             if carry is not None:
                 cols = {c: np.concatenate([carry[c], cols[c]]) for c in COLUMNS}

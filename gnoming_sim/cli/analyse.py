@@ -74,6 +74,10 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         rules_ = opt.load_rules_file(rules_path)
         deck_ = opt.load_deck_file(deck_path)
         pos = from_toml(position_path, rules_, deck_)
+        if (click.get_current_context().get_parameter_source("players") is click.core.ParameterSource.COMMANDLINE
+                and players != pos.players):
+            raise GnomingError(f"--players {players} contradicts the position, which has {pos.players} players; "
+                               "drop --players (a position file sets its own table)")
         players = pos.players
     else:
         if game is None or turn is None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import click
 
@@ -11,6 +12,11 @@ from gnoming_sim.batch.safe_write import show
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli
 from gnoming_sim.game.errors import GnomingError
+
+
+def variant_files(spec: str) -> list[str]:
+    """The rules and deck files a ``--variant NAME=rules.toml[,deck.toml]`` reads."""
+    return [p.strip() for p in spec.partition("=")[2].split(",") if p.strip()]
 
 
 def parse_variant(spec: str):
@@ -135,14 +141,16 @@ def compare(players, strategy, seats, strategies_path, seed, rotate, variants, h
         raise GnomingError("--force needs --out")
     sink = write = None
     if out is not None:
-        from gnoming_sim.batch.runner import check_output
+        from gnoming_sim.batch.output import check_output
 
-        path = check_output(out, force=force, resumable=False)
+        inputs = [strategies_path, *(f for v in variants for f in variant_files(v))]
+        path = check_output(out, force=force, resumable=False, inputs=inputs, suffixes=(".parquet",))
         sink, write = _rows_sink(path, {"players": players, "seats": list(names), "games": games,
                                         "seed": seed, "variants": [v.name for v in chosen]})
     total = games * (len(chosen) + 1)
+    kept = f"{show(out)} is unchanged" if out is not None and os.path.lexists(out) else "nothing was written"
     try:
-        with group.progress_bar(total) as advance:
+        with group.interruptible(kept), group.progress_bar(total) as advance:
             result = cmp.compare(chosen, players, names, games, seed, rotate=rotate, threads=threads,
                                  progress=advance, sink=write)
     except BaseException:

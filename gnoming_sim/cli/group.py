@@ -40,7 +40,9 @@ class _Group(click.Group):
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except _NO_ARGS:
-            raise
+            # no command at all: a one-line hint and exit 2 (the house convention for a command line
+            # that cannot run), not the whole usage; `gnoming-sim --help` prints that
+            raise UserError(f"no command given; run `{PROG} --help` for the list of commands") from None
         except click.UsageError as exc:
             raise UserError(one_line(exc.format_message())) from None
 
@@ -65,6 +67,26 @@ def cli():
 
     # every command, whichever kernels it reaches: stderr() is looked up when the notice is due
     compile_notice.install(lambda text: click.echo(f"{PROG}: {text}", file=stderr()))
+
+
+@contextlib.contextmanager
+def interruptible(kept):
+    """SIGTERM like Ctrl-C for a long command: either ends it with one line on stderr,
+    ``gnoming-sim: interrupted (SIGINT|SIGTERM); <kept>``, and exit 130 or 143.
+
+    ``kept``: what the interruption leaves (text, or a function called at the time); the
+    command's own cleanup (a staged folder discarded, a lock released) runs on the way out.
+    """
+    from gnoming_sim.batch.safe_write import Terminated, sigterm_raises
+
+    try:
+        with sigterm_raises():
+            yield
+    except KeyboardInterrupt as exc:
+        term = isinstance(exc, Terminated)
+        text = kept() if callable(kept) else kept
+        click.echo(f"{PROG}: interrupted ({'SIGTERM' if term else 'SIGINT'}); {text}", file=sys.stderr)
+        raise SystemExit(143 if term else 130) from None
 
 
 def stderr():

@@ -2,11 +2,11 @@
 chart player that follows it (:mod:`gnoming_sim.experiments.chart_check`) and write the card and the page."""
 from __future__ import annotations
 
+import gzip
 import json
 import shlex
 import sys
 import time
-from pathlib import Path
 
 import click
 
@@ -19,6 +19,7 @@ MAX_GAMES = 1_000_000
 MAX_DECISIONS = 10_000_000
 MAX_BUDGET = 10_000
 MAX_CHECK_DEALS = 100_000
+FILES = ("chart_cells.json", "guide.json", "card.png", "index.html")   # what a run writes in --out
 
 
 @cli.command()
@@ -43,16 +44,14 @@ MAX_CHECK_DEALS = 100_000
               "candidates' values (the raw material of the cells).")
 @opt.seed
 @opt.threads
-@click.option("--force", is_flag=True, help="Write into a folder that is not empty.")
+@click.option("--force", is_flag=True, help="Write into a folder that is not empty (an earlier guide's files are "
+              "replaced; other files there are kept).")
 def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder_games, records, seed, threads, force):
     """Derive the basic-strategy guide from rollouts at self-play decisions of learned, and write
     OUT/guide.json, OUT/card.png (printable) and OUT/index.html.
 
     To make its resolved cells the `chart` preset, copy OUT/chart_cells.json to
     gnoming_sim/kernel/policy/chart_cells.json (`make guide` does both)."""
-    from gnoming_sim.batch.safe_write import write_file
-    from gnoming_sim.kernel.policy import registry
-    from gnoming_sim.tune import guide as gd
     from gnoming_sim.tune import guide_card
 
     opt.check_range("--games", games, 1, MAX_GAMES)
@@ -65,14 +64,37 @@ def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder
     opt.check_seed(seed)
     opt.check_threads(threads)
     sizes = opt.table_sizes(players_, "2,4,6")
-    folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise GnomingError(f"--out {out}: exists and is not a folder")
-    if folder.is_dir() and any(folder.iterdir()) and not force:
-        raise GnomingError(f"--out {out}: the folder is not empty; pass --force to write into it")
-    folder.mkdir(parents=True, exist_ok=True)
+    from gnoming_sim.batch.safe_folder import check_target, staged_report
+
+    names = FILES + (("decisions.csv.gz",) if records else ())
+    folder = check_target(out, "--out", force, own_needs_force=True, names=names)
     command = " ".join(["gnoming-sim"] + [shlex.quote(a) for a in sys.argv[1:]])
     say = lambda line: click.echo(line, file=group.stderr())   # noqa: E731
+    kept = f"{folder} is left as it was" if folder.exists() else "nothing was written"
+    # the folder is locked and staged before the first game: a second run to it is refused at once, and
+    # Ctrl-C or SIGTERM leaves it as it was
+    with group.interruptible(kept), staged_report(folder, "--out") as stage:
+        result, cells, resolved, seen = _derive(stage, command, games, decisions, sizes, budget, rollouts, seed,
+                                                threads, check_deals, ladder_games, say)
+        frame = result.pop("_frame")
+        stage.write("chart_cells.json", json.dumps(cells, indent=1, default=float) + "\n")
+        stage.write("guide.json", json.dumps(result, indent=1, default=float) + "\n")
+        stage.write("card.png", guide_card.card_png(result))
+        stage.write("index.html", guide_card.page_html(result))
+        if records:
+            stage.write("decisions.csv.gz", gzip.compress(frame.to_csv(index=False).encode(), mtime=0))
+    click.echo(f"{PROG} guide: {result['decisions']:,} decisions, {resolved} cells resolved of {seen} seen, "
+               f"{len(result['cells'])} played by the chart (they beat expert's own rule), "
+               f"{result['wall_s']:.0f} s; {guide_card.value_line(result)}; wrote {folder}/guide.json, card.png, "
+               f"index.html, chart_cells.json{', decisions.csv.gz' if records else ''}")
+
+
+def _derive(stage, command, games, decisions, sizes, budget, rollouts, seed, threads, check_deals, ladder_games, say):
+    """Derive the guide and check its chart: ``(result, cells, resolved, seen)``; the self-play frame is
+    ``result["_frame"]``.  The chart is read back from a draft of its cells file in the staging folder."""
+    from gnoming_sim.kernel.policy import registry
+    from gnoming_sim.tune import guide as gd
+
     t0 = time.perf_counter()
     cfg = gd.GuideConfig(players=sizes, games=games, decisions=decisions, budget=budget, rollouts=rollouts, seed=seed,
                          threads=threads)
@@ -87,8 +109,12 @@ def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder
                             "rounds": result["rounds"], "budget": budget, "self_play": result["self_play"],
                             "rollouts": rollouts,
                             "derive_s": result["derive_s"]}}
-    write_file(folder / "chart_cells.json", json.dumps(cells, indent=1) + "\n", "--out")
-    chart = registry.chart_from_file(folder / "chart_cells.json")
+    draft = stage.path / ".chart_cells.draft.json"   # not a file of the report: removed before it is published
+    draft.write_text(json.dumps(cells, indent=1) + "\n")
+    try:
+        chart = registry.chart_from_file(draft)
+    finally:
+        draft.unlink()
     result["check"] = {}
     if check_deals:
         from gnoming_sim.experiments import chart_check
@@ -101,14 +127,5 @@ def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder
     result["command"] = command
     result["wall_s"] = round(time.perf_counter() - t0, 1)
     cells.update(check=result["check"], tables=result["tables"])   # what the report's guide section renders
-    write_file(folder / "chart_cells.json", json.dumps(cells, indent=1, default=float) + "\n", "--out")
-    write_file(folder / "guide.json", json.dumps(result, indent=1, default=float) + "\n", "--out")
-    write_file(folder / "card.png", guide_card.card_png(result), "--out")
-    write_file(folder / "index.html", guide_card.page_html(result), "--out")
-    if records:
-        frame.to_csv(folder / "decisions.csv.gz", index=False)
-    click.echo(f"{PROG} guide: {result['decisions']:,} decisions, {resolved} cells resolved of {seen} seen, "
-               f"{len(result['cells'])} played by the chart (they beat expert's own rule), "
-               f"{result['wall_s']:.0f} s; {guide_card.value_line(result)}; wrote {folder}/guide.json, card.png, "
-               f"index.html, chart_cells.json{', decisions.csv.gz' if records else ''}")
-
+    result["_frame"] = frame
+    return result, cells, resolved, seen

@@ -1,6 +1,7 @@
 """``gnoming-sim ladder``: every strategy of a pool rated on one scale, with what the ratings rest on."""
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 
@@ -125,11 +126,29 @@ def ladder(tables, pool, games, bootstrap, seed, threads, strategies_path, rules
     if force and out is None:
         raise GnomingError("--force needs --out")
     path = None
+    from gnoming_sim.batch.safe_write import OutputLock, show
+
+    lock = contextlib.nullcontext()
     if out is not None:
         from gnoming_sim.batch.output import check_output
 
-        path = check_output(out, force=force, resumable=False)
+        path = check_output(out, force=force, resumable=False, inputs=[rules_path, deck_path, strategies_path],
+                            suffixes=(".json", ".csv"))
+        lock = OutputLock(path)   # held for the whole run: a second ladder to the same --out is refused now
     total = lad.design_cost(names, sizes, games, seed)
+    kept = f"{show(path)} is unchanged" if path is not None and path.exists() else "nothing was written"
+    with lock, group.interruptible(kept):
+        data = _run(lad, names, sizes, games, seed, rules_, deck_, threads, bootstrap, total, path)
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(render(data), nl=False)
+        if path is not None:
+            click.echo(f"wrote {show(path)}")
+
+
+def _run(lad, names, sizes, games, seed, rules_, deck_, threads, bootstrap, total, path) -> dict:
+    """Play and rate the ladder; write ``path`` (if any); the result as a dict."""
 
     def done(size):
         click.echo(f"ladder: {size['players']} players rated ({size['wall_s']:.0f} s)", file=group.stderr())
@@ -140,14 +159,7 @@ def ladder(tables, pool, games, bootstrap, seed, threads, strategies_path, rules
     data = result.to_dict()
     if path is not None:
         _write(path, result, data)
-    if as_json:
-        click.echo(json.dumps(data, indent=2))
-    else:
-        click.echo(render(data), nl=False)
-        if path is not None:
-            from gnoming_sim.batch.safe_write import show
-
-            click.echo(f"wrote {show(path)}")
+    return data
 
 
 def _write(path, result, data: dict) -> None:

@@ -39,7 +39,7 @@ def check_out(out: Path, force: bool, option: str = "--out", inputs=()) -> Path:
     """Refuse an ``out`` that is a file, ``.``, holds an input, or holds files without ``force``."""
     from gnoming_sim.batch.safe_folder import check_target
 
-    return check_target(out, option, force, inputs, own_needs_force=True)
+    return check_target(out, option, force, inputs, own_needs_force=True, names=("index.html", "summary.json"))
 
 
 def report_from(path, out=None, force: bool = False, option: str = "--out") -> tuple[Path, dict]:

@@ -1,12 +1,14 @@
 """``gnoming-sim review``: grade every decision of one seat in a game (a record file or a simulated game)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import time
 
 import click
 
+from gnoming_sim.cli import group
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli, progress_bar
 from gnoming_sim.game.errors import GnomingError
@@ -18,6 +20,7 @@ CONFIRM = 500
 DEFAULT_POLICY = "learned"
 MAX_REVIEW_ROLLOUTS = 100_000
 WHY_ROLLOUTS = 400
+PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
 
 
 @cli.command()
@@ -52,7 +55,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
     opt.check_range("--confirm", confirm, 20, MAX_REVIEW_ROLLOUTS)
     opt.check_threads(threads)
     opt.check_seed(seed)
-    opt.check_seed(rollout_seed)
+    opt.check_range("--rollout-seed", rollout_seed, 0, opt.MAX_SEED, "0..2**64-1")
     if why_rollouts != 0:
         opt.check_range("--why-rollouts", why_rollouts, 20, MAX_REVIEW_ROLLOUTS, f"0 or 20..{MAX_REVIEW_ROLLOUTS:,}")
     if record_path is not None and game is not None:
@@ -68,26 +71,66 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         opt.load_strategies_file(strategies_path)
         rules_, deck_ = opt.load_rules_file(rules_path), opt.load_deck_file(deck_path)
         record = R.load(record_path)
+        if (click.get_current_context().get_parameter_source("players") is click.core.ParameterSource.COMMANDLINE
+                and players != record.players):
+            raise GnomingError(f"--players {players} contradicts the record, which has {record.players} players; "
+                               "drop --players (a record sets its own table)")
         if seat is not None:
             opt.check_range("--seat", seat, 0, record.players - 1, f"0..{record.players - 1} (the record's seats)")
             record = R.Record(record.players, seat, record.rounds, record.seats, record.origin)
-        players = record.players
+        players, names = record.players, None
     else:
         if seat is None:
             raise GnomingError("--game needs --seat S: the seat to grade (seats count from 0)")
         opt.check_range("--game", game, 0, opt.MAX_GAME)
         names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path, strategies_path)
         opt.check_range("--seat", seat, 0, players - 1, f"0..{players - 1} (seats count from 0)")
-    from gnoming_sim.batch.safe_folder import check_target
+        record = None   # played and recorded in _grade, under the output's lock
+    from gnoming_sim.batch.safe_folder import check_target, staged_report
 
-    target = check_target(out, "--out", force, [record_path, rules_path, deck_path, strategies_path],
-                          own_needs_force=True)
+    inputs = [record_path, rules_path, deck_path, strategies_path]
+    target = check_target(out, "--out", force, inputs, own_needs_force=True, names=PAGE_FILES)
     if save_record is not None:
-        _check_save(save_record, force, target)
+        _check_save(save_record, force, target, inputs)
     policies = opt.strategy_names("--policy", policy, players, (1, players))
     from gnoming_sim.search.analyse import refuse_mc
 
     refuse_mc(policies, "--policy")
+    from gnoming_sim.batch.safe_write import OutputLock
+
+    # both outputs are locked, and the page's folder staged, before the first rollout: a second review to
+    # the same --out is refused now, and Ctrl-C or SIGTERM leaves --out as it was
+    kept = f"{target} is left as it was" if target.exists() else "nothing was written"
+    with group.interruptible(kept), contextlib.ExitStack() as held:
+        if save_record is not None:
+            held.enter_context(OutputLock(save_record, "--save-record"))
+        stage = held.enter_context(staged_report(target, "--out"))
+        record, res = _grade(record, record_path, (players, names, seed, rotate, rules_, deck_, game, seat),
+                             (policies, rollout_seed, rollouts, confirm, why_rollouts, threads))
+        from gnoming_sim.cli.review_page import page
+
+        text = json.dumps(_finite(res), indent=1, allow_nan=False)
+        stage.write("index.html", page(res))
+        stage.write("review.json", text + "\n")
+    if save_record is not None:
+        from gnoming_sim.batch.safe_write import write_file
+
+        write_file(save_record, R.dumps(record, save_record), "--save-record")
+    if as_json:
+        click.echo(text)
+    else:
+        from gnoming_sim.cli.review_page import summary_lines
+
+        click.echo("\n".join(summary_lines(res) + [f"wrote {target / 'index.html'} and {target / 'review.json'}"]))
+
+
+def _grade(record, record_path, table: tuple, search: tuple):
+    """Grade every decision of the record's seat (a simulated game's record made first): ``(record, result)``.
+
+    ``table``: (players, names, seed, rotate, rules, deck, game, seat) of a simulated game; ``search``:
+    (policies, rollout seed, rollouts, confirm, why rollouts, threads)."""
+    players, names, seed, rotate, rules_, deck_, game, seat = table
+    policies, rollout_seed, rollouts, confirm, why_rollouts, threads = search
     started = time.perf_counter()
     if record_path is None:
         record = simulated_record(players, names, seed, rotate, rules_, deck_, game, seat)
@@ -104,21 +147,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         explain_marked(res, found, policies, rollout_seed, why_rollouts, threads)
     res["game"] = _game_facts(record, checked, rules_, deck_, record_path, seed, game)
     res["seconds"] = time.perf_counter() - started
-    from gnoming_sim.cli.review_page import page, summary_lines
-    from gnoming_sim.batch.safe_folder import staged_report
-
-    text = json.dumps(_finite(res), indent=1, allow_nan=False)
-    with staged_report(target, "--out") as stage:
-        stage.write("index.html", page(res))
-        stage.write("review.json", text + "\n")
-    if save_record is not None:
-        from gnoming_sim.batch.safe_write import write_file
-
-        write_file(save_record, R.dumps(record, save_record), "--save-record")
-    if as_json:
-        click.echo(text)
-    else:
-        click.echo("\n".join(summary_lines(res) + [f"wrote {target / 'index.html'} and {target / 'review.json'}"]))
+    return record, res
 
 
 def explain_marked(res: dict, found, policies, seed: int, rollouts: int, threads) -> None:
@@ -148,15 +177,18 @@ def _finite(x):
     return x
 
 
-def _check_save(path, force: bool, target) -> None:
+def _check_save(path, force: bool, target, inputs) -> None:
+    """``--save-record``: the output guard (TOML or JSON, not an input, creatable), and not in ``--out``."""
     from pathlib import Path
 
-    p = Path(path)
-    if p.exists() and not force:
-        raise GnomingError(f"--save-record {path} exists; add --force to replace it")
-    if p.is_dir():
-        raise GnomingError(f"--save-record {path} is a folder; name a file")
-    if p.resolve().parent == Path(target).resolve():
+    from gnoming_sim.batch.output import check_output
+
+    p = check_output(path, force=force, resumable=False, inputs=inputs, suffixes=(".toml", ".json"),
+                     option="--save-record")
+    if not p.parent.is_dir():
+        raise GnomingError(f"--save-record {path}: folder {p.parent} does not exist")
+    here, out = p.resolve(), Path(target).resolve()
+    if here == out or here.is_relative_to(out):
         raise GnomingError(f"--save-record {path} lies in the --out folder, which the review replaces; "
                            "name a file outside it")
 

@@ -48,6 +48,10 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
     names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
                                           strategies_path)
     spec = BatchSpec.make(players, names, games, seed, rotate, rules_, deck_)
+    if out is not None:   # the output guard, with this command's inputs and format, before any game
+        from gnoming_sim.batch.output import check_output
+
+        check_output(out, resume, force, inputs=[rules_path, deck_path, strategies_path], suffixes=(".parquet",))
     if report_dir is not None:   # before the batch takes its lock and before any game is played
         from gnoming_sim.cli import report_batch
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import shlex
 import sys
 import time
-from pathlib import Path
 
 import click
 
@@ -16,6 +15,7 @@ from gnoming_sim.game.errors import GnomingError
 MAX_ITERATIONS = 50
 MAX_TRAIN_GAMES = 1_000_000
 MAX_BUDGET = 10_000
+FILES = ("weights.json", "log.csv", "curve.png")   # what a run writes in --out (listed in its manifest)
 
 
 @cli.command()
@@ -32,14 +32,14 @@ MAX_BUDGET = 10_000
               help="Validation games at 4 players after each iteration (the training curve).")
 @opt.seed
 @opt.threads
-@click.option("--force", is_flag=True, help="Replace the files of an earlier run in --out.")
+@click.option("--force", is_flag=True, help="Replace the files of an earlier run in --out (only the files it wrote; "
+              "other files there are kept).")
 def train(out, iterations, games, players_, budget, check_games, seed, threads, force):
     """Train the learned player: rollout values of every answer at sampled self-play decisions, a ridge
     fit of the answers' differences on their features, repeated with the new player.
 
     To make the result the `learned` preset, copy OUT/weights.json to
     gnoming_sim/kernel/policy/learned_weights.json (`make train` does both)."""
-    from gnoming_sim.batch.safe_write import write_file
     from gnoming_sim.tune import learn
 
     opt.check_range("--iterations", iterations, 1, MAX_ITERATIONS)
@@ -56,25 +56,26 @@ def train(out, iterations, games, players_, budget, check_games, seed, threads, 
         opt.check_players(p)
     if len(set(sizes)) < len(sizes):
         raise GnomingError(f"--players: each table size once, got {players_}")
-    folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise GnomingError(f"--out {out}: exists and is not a folder")
-    files = [folder / "weights.json", folder / "log.csv", folder / "curve.png"]
-    if not force and any(f.exists() for f in files):
-        raise GnomingError(f"--out {out}: holds an earlier run's files; pass --force to replace them")
-    folder.mkdir(parents=True, exist_ok=True)
+    from gnoming_sim.batch.safe_folder import check_target, staged_report
+
+    folder = check_target(out, "--out", force, own_needs_force=True, names=FILES)
     cfg = learn.TrainConfig(iterations=iterations, games=games, players=sizes, budget=budget,
                             check_games=check_games, seed=seed, threads=threads)
     command = " ".join(["gnoming-sim"] + [shlex.quote(a) for a in sys.argv[1:]])
-    t0 = time.perf_counter()
-    weights = learn.train(cfg, progress=lambda line: click.echo(line, file=group.stderr()))
-    seconds = time.perf_counter() - t0
-    write_file(files[0], learn.weights_json(weights, cfg, command, seconds), "--out")
-    import pandas as pd
+    kept = f"{folder} is left as it was" if folder.exists() else "nothing was written"
+    # the folder is locked and staged before the first game: a second run to it is refused at once, and
+    # Ctrl-C or SIGTERM leaves it as it was
+    with group.interruptible(kept), staged_report(folder, "--out") as stage:
+        t0 = time.perf_counter()
+        weights = learn.train(cfg, progress=lambda line: click.echo(line, file=group.stderr()))
+        seconds = time.perf_counter() - t0
+        import pandas as pd
 
-    write_file(files[1], pd.DataFrame(cfg.log).to_csv(index=False), "--out")
-    write_file(files[2], learn.curve_png(cfg.log), "--out")
+        stage.write(FILES[0], learn.weights_json(weights, cfg, command, seconds))
+        stage.write(FILES[1], pd.DataFrame(cfg.log).to_csv(index=False))
+        stage.write(FILES[2], learn.curve_png(cfg.log))
     last = cfg.log[-1]
     click.echo(f"{PROG} train: {iterations} iterations, {seconds:.0f} s; validation at 4 players: "
                f"{last['margin_vs_expert_4p']:+.2f} [{last['lo']:+.2f}, {last['hi']:+.2f}] points per game vs expert "
-               f"(95%, n = {last['check_games']} games; lower is better); wrote {', '.join(map(str, files))}")
+               f"(95%, n = {last['check_games']} games; lower is better); wrote "
+               f"{', '.join(str(folder / f) for f in FILES)}")

@@ -75,22 +75,26 @@ def tune(players, budget, seed, out, field, start, name, log_path, plot_path, ga
         _say(f"--games {games} is not a multiple of --players {players}: each candidate plays "
              f"{spec.games} games per generation, so it sits in every seat equally often")
     tuner = Tuner(spec, out, log=log_path, plot=plot_path, name=name, resume=resume, force=force,
-                  command=_command_line())
+                  command=_command_line(), inputs=[strategies_path, rules_path, deck_path])
     plot = tuner.plot
     title = f"tune: {players} players vs {spec.field_label}, from {spec.start.name}, seed {seed}"
     resumed = len(tuner.state["rows"]) if tuner.state else 0
     if resumed:
         _say(f"resuming after generation {resumed - 1} ({tuner.state['seconds']:.0f} s used)")
+    from gnoming_sim.batch.safe_write import Terminated, sigterm_raises
+
     try:
-        with open_pool(workers, scheduler, threads) as pool:
+        with sigterm_raises(), open_pool(workers, scheduler, threads) as pool:
             outcome = tuner.run(budget, generations, threads, pool, progress=_progress_line)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:   # Ctrl-C, or SIGTERM (Terminated): the same way out
         done = len(tuner.state["rows"]) if tuner.state else 0
         if done:
             _write_plot(tuner.state["rows"], plot, title)
-        click.echo(f"{PROG}: interrupted; {done} generations are saved in {tuner.state_path}; run the same "
-                   f"command with --resume to continue", err=True)
-        sys.exit(130)
+        term = isinstance(exc, Terminated)
+        click.echo(f"{PROG}: interrupted ({'SIGTERM' if term else 'SIGINT'}); {done} generations are saved in "
+                   f"{tuner.state_path}; run the same command with --resume to continue", err=True)
+        tuner.lock.release()
+        sys.exit(143 if term else 130)
     _write_plot(outcome.rows, plot, title)
     last = outcome.rows[-1]
     _say(f"stopped ({outcome.stopped}) after {len(outcome.rows)} generations, {outcome.seconds:.0f} s; "
@@ -161,7 +165,7 @@ def held_out(candidate, baseline, tables, games, seed, threads, workers, schedul
             raise GnomingError(f"{option}: {exc}") from None
     rules_ = opt.load_rules_file(rules_path)
     deck_ = opt.load_deck_file(deck_path, max(sizes))
-    with open_pool(workers, scheduler, threads) as pool:
+    with group.interruptible("held-out writes nothing"), open_pool(workers, scheduler, threads) as pool:
         rows = run_held_out(candidate, baseline, sizes, games, seed, rules_, deck_, threads, pool)
     if as_json:
         click.echo(json.dumps(rows, indent=2))

@@ -26,7 +26,7 @@ from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MIN_VALUE, NO_CARD
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.naming import pile_name, round_turn_name
-from gnoming_sim.game.rules import (HAZARD_FLIP_MIN_FACE_DOWN, HAZARD_PENALTY, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS,
+from gnoming_sim.game.rules import (HAZARD_FLIP_MIN_FACE_DOWN, HAZARD_PENALTY, INITIAL_FLIPS, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS,
                                     RuleConfig)
 from gnoming_sim.game.toml_io import read_toml
 
@@ -156,6 +156,13 @@ class Position:
             raise GnomingError(
                 f"{where}: key 'draw_pile' = {self.draw_n} is impossible: the deck leaves {unseen} unseen cards "
                 f"for {int(fd.sum())} face-down cards, so the draw pile must hold {unseen - int(fd.sum())}")
+        most = LAYOUT - INITIAL_FLIPS
+        over = [s for s in range(P) if fd[s] > most]
+        if over:   # a card once face up never turns down again
+            s = over[0]
+            raise GnomingError(f"{where}: key 'layouts': seat {s} has {fd[s]} face-down cards at turn {self.turn}, "
+                               f"which cannot happen: every seat turns {INITIAL_FLIPS} cards up before the first "
+                               f"turn, so it has at most {most}")
         if self.finisher >= 0:
             if self.finisher == self.me:
                 raise GnomingError(f"{where}: key 'finisher': the finisher (seat {self.me}) has no turn left")

@@ -32,6 +32,7 @@ LAYOUT = 9
 EARLY_FINISH_BONUS = 5   # the published size of the early-finish bonus (option early_finish_bonus)
 MAX_EARLY_FINISH_BONUS = 50
 HAZARD_PENALTY = 10
+INITIAL_FLIPS = 2               # RULES.md, the deal: every player turns two cards face up before the first turn
 HAZARD_FLIP_MIN_FACE_DOWN = 2   # RULES.md §3: a hazard cannot flip a player's final face-down card
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7

@@ -37,7 +37,7 @@ from typing import Callable
 import numpy as np
 
 from gnoming_sim.tune import output as tune_output, space as tune_space, state as tune_state
-from gnoming_sim.batch.runner import check_output
+from gnoming_sim.batch.output import check_output, guard_path
 from gnoming_sim.batch.safe_write import OutputLock
 from gnoming_sim.batch.stats import mean_ci
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
@@ -191,18 +191,19 @@ class Tuner:
     """
 
     def __init__(self, spec: TuneSpec, out, *, log=None, plot=None, name: str = "tuned",
-                 resume: bool = False, force: bool = False, command: str = ""):
+                 resume: bool = False, force: bool = False, command: str = "", inputs=()):
         self.spec = spec
         self.name = tune_output.check_name(name)
         self.command = command
-        self.out = check_output(out, resume, force)
+        inputs = [i for i in inputs if i is not None]
+        self.out = check_output(out, resume, force, inputs=inputs, suffixes=(".toml",))
         self.lock = OutputLock(self.out)   # a second run to the same --out is refused; held while this lives
-        if self.out.suffix.lower() != ".toml":
-            raise GnomingError(f"--out {self.out}: the tuned strategy is written as TOML; name it *.toml")
         self.log = Path(log) if log is not None else default_path(self.out, "-log.csv")
         self.plot = Path(plot) if plot is not None else default_path(self.out, ".png")
         self.state_path = tune_state.state_path(self.out)
-        for path, what in ((self.log, "--log"), (self.plot, "--plot"), (self.state_path, "state file")):
+        for path, what, kinds in ((self.log, "--log", (".csv", ".parquet")), (self.plot, "--plot", (".png",)),
+                                  (self.state_path, "state file", None)):
+            guard_path(path, what, inputs, kinds, force)
             check_beside(path, what, self.out, resume or force)
         if resume and not self.state_path.exists() and self.out.exists():
             raise GnomingError(f"--resume: {self.out} has no tuning state beside it ({self.state_path.name}); "

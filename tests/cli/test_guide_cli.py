@@ -32,7 +32,7 @@ def test_a_small_guide_writes_its_files(tmp_path):
     s = registry.chart_from_file(out / "chart_cells.json")
     assert s.kind == registry.KIND_CHART and "chart" in r.stdout
     again = CliRunner().invoke(cli, [*SMALL, "--out", str(out)])
-    assert again.exit_code == 2 and "not empty" in again.stderr and "--force" in again.stderr
+    assert again.exit_code == 2 and "already holds a report" in again.stderr and "--force" in again.stderr
 
 
 @pytest.mark.parametrize("args,message", [

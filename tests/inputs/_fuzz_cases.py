@@ -186,8 +186,8 @@ CONTENTS = [
     ("deck_count_huge", "--deck", '[cards]\n"6" = ' + "9" * 30, "rules"),
     ("deck_card_huge", "--deck", '[cards]\n"' + "9" * 400 + '" = 4', "rules"),
 ]
-_LAYOUT = '["?", "?", "?", "?", "?", "?", "?", "?", "?"]'
-_POSITION = (f"players = 2\nme = 0\nround = {{round}}\nscores = {{scores}}\ndraw_pile = 92   # 110 cards - 18 face down\n"
+_LAYOUT = '["5", "6", "?", "?", "?", "?", "?", "?", "?"]'   # the two initial flips up, 7 face down
+_POSITION = (f"players = 2\nme = 0\nround = {{round}}\nscores = {{scores}}\ndraw_pile = 92   # 110 cards - 4 seen - 14 face down\n"
              f"layouts = [{_LAYOUT}, {_LAYOUT}]\npiles = [[], []]\n")
 POSITIONS = [
     ("scores_near_2_63", 3, f"[{2**63 - 1}, {2**63 - 2}]"),

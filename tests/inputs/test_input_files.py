@@ -145,7 +145,7 @@ def test_max_workers_is_the_usable_cores_at_most_256():
 
 
 def _position(rnd, scores):
-    row = ["?"] * 9
+    row = ["5", "6"] + ["?"] * 7   # the two initial flips up: 110 cards - 4 seen - 14 face down = 92 to draw
     return {"players": 2, "me": 0, "round": rnd, "scores": scores, "draw_pile": 92, "layouts": [row, row],
             "piles": [[], []]}
 
