@@ -1,5 +1,5 @@
 """Interval estimates of the summaries and reports: re-exported from :mod:`gnoming_sim.stats`, the
-project's one statistics module (kept so that ``from gnoming_sim.batch.stats import ...`` still works).
+project's one statistics module (kept so that ``from gnoming_sim.stats import ...`` still works).
 """
 from __future__ import annotations
 

@@ -89,13 +89,13 @@ best: <b>{{ d.best_label }}</b>, win chance lost {{ "%.1f"|format(100 * d.loss_w
 [{{ "%.1f"|format(100 * d.loss_win.ci95[0]) }}, {{ "%.1f"|format(100 * d.loss_win.ci95[1]) }}]{% if not d.separated %}
 (not kept by the game's false-discovery control: no mark){% endif %}{% else %} (the best move){% endif %}</p>
 {% if d.options|length > 1 %}
-<table><thead><tr><th class="l">option</th><th>P(win)</th><th>win chance lost against the screened best [95% CI] (positive: worse)</th>
+<table><thead><tr><th class="l">option</th><th>P(win)</th><th>win chance behind the alternative [95% CI] (positive: worse; the whole confirmation batch)</th>
 <th>margin over the rivals (lower is better)</th><th>mean game score</th><th>n</th></tr></thead><tbody>
 {% for r in d.options %}<tr class="{% if r.key == d.played %}played {% endif %}{% if r.key == d.best %}best{% endif %}">
 <td class="l">{{ r.option }}{% if r.key == d.played %} &larr; played{% endif %}</td>
 <td>{{ "%.1f"|format(100 * r.p_win) }}%</td>
-<td>{% if r.get('loss_win') %}{{ "%+.1f"|format(100 * r.loss_win.est) }} [{{ "%.1f"|format(100 * r.loss_win.ci95[0]) }},
-{{ "%.1f"|format(100 * r.loss_win.ci95[1]) }}]{% else %}<span class="small">screened only</span>{% endif %}</td>
+<td>{% if r.get('behind_alternative') %}{{ "%+.1f"|format(100 * r.behind_alternative.est) }} [{{ "%.1f"|format(100 * r.behind_alternative.ci95[0]) }},
+{{ "%.1f"|format(100 * r.behind_alternative.ci95[1]) }}]{% else %}<span class="small">screened only</span>{% endif %}</td>
 <td>{{ "%.2f"|format(r.margin.mean) }}</td>
 <td>{{ "%.2f"|format(r.points.mean) }}</td><td>{{ r.n }}</td></tr>
 {% endfor %}</tbody></table>{% endif %}

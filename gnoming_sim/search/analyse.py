@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gnoming_sim.batch.stats import Z95, mean_ci, wilson
+from gnoming_sim.stats import DIFFERS, Z95, equivalence_word, mean_ci, wilson
 from gnoming_sim.game.cards import HIDDEN, N_SLOTS, SLOT_OFFSET, card_cost
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import Position
@@ -218,7 +218,7 @@ def adjusted_mean(y: np.ndarray, Z: np.ndarray) -> tuple[float, float]:
 
 
 def proportion(x: np.ndarray) -> dict:
-    """Share of true values of the bool array ``x`` with its Wilson 95% interval (batch.stats.wilson)."""
+    """Share of true values of the bool array ``x`` with its Wilson 95% interval (gnoming_sim.stats.wilson)."""
     p, lo, hi = wilson(int(np.count_nonzero(x)), int(x.size))
     return {"p": p, "ci95": [lo, hi], "n": int(x.size)}
 
@@ -290,8 +290,10 @@ def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon
     if others:
         second = min(others, key=lambda r: r["rank"])
         lo, hi = second["diff_ci95"]
+        word = equivalence_word(second["diff"], lo, hi)   # no target here: "differs" or "not shown to differ"
         result.update(runner_up=second["key"], margin=second["diff"], margin_ci95=[lo, hi],
-                      lead_on=second["diff_on"], separated=bool(lo > 0), half_width=(hi - lo) / 2)
+                      lead_on=second["diff_on"], separated=bool(word == DIFFERS and lo > 0), lead_word=word,
+                      half_width=(hi - lo) / 2)
         k2 = rows.index(second)
         y = margin if second["diff_on"] == "margin" else loss
         result["variance"] = variance_steps(y[:, best], y[:, k2], cov, s, pos,

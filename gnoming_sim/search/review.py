@@ -138,16 +138,19 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
            "margin": np.array([res1["options"][k]["margin"]["mean"] for k in cands]), "n": screen}
     loss, se, chosen = cross_fit(scr, folds)
     p_win, _ = adjusted_each(out2[:, :, X_WIN], design(cov2, sub, pos), [luck(out2, k) for k in range(len(keep))])
+    # the alternative shown: the folds' choice, or where they differ the one with the higher win chance
+    alt = cands[max(set(chosen), key=lambda c: p_win[jc[c]])]
+    ja = sub_keys.index(keys[alt])
+    behind, behind_se = _win_loss(out2, cov2, sub, pos, ja)   # for the table: the whole batch, the alternative
     rows = []
     for k, r in enumerate(res2["options"]):
         row = _row(r, "confirm")
         row["p_win_adj"] = float(p_win[k])
+        row["behind_alternative"] = {"est": float(behind[k]), "ci95": [float(behind[k] - Z95 * behind_se[k]),
+                                                                      float(behind[k] + Z95 * behind_se[k])]}
         rows.append(row)
     rows += [_row(rows1[k], "screen") for k in keys if k not in sub_keys]
     rows.sort(key=lambda r: (r["batch"] != "confirm", -(r.get("p_win_adj", r["p_win"]))))
-    # the alternative shown: the folds' choice, or where they differ the one with the higher win chance
-    alt = cands[max(set(chosen), key=lambda c: p_win[jc[c]])]
-    ja = sub_keys.index(keys[alt])
     points = res2["options"][j]["points"]["mean"] - res2["options"][ja]["points"]["mean"]
     return {**base, "options": rows, "alternative": keys[alt], "alternative_label": s.options[alt].label,
             **judge(loss, se),
