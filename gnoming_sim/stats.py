@@ -7,8 +7,8 @@ intervals, multiple-testing corrections and equivalence words from here:
   ``statsmodels.stats.multitest.multipletests``;
 * proportions: :func:`wilson`, ``statsmodels.stats.proportion.proportion_confint(method="wilson")``;
 * means: :func:`mean_ci` (normal, ``z = 1.96``: the studies' and summaries' intervals), :func:`mean_ci_t`
-  (Student t quantiles from ``scipy.stats.t``), :func:`cluster_mean` (statsmodels OLS on a constant with
-  ``cov_type="cluster"``);
+  (Student t quantiles from ``scipy.stats.t``), :func:`cluster_mean` and :func:`cluster_ratio` (statsmodels
+  OLS / WLS on a constant with ``cov_type="cluster"``; the studies' clustered shares);
 * equivalence: :func:`tost` (two one-sided tests on an estimate and its standard error, checked against
   ``statsmodels.stats.weightstats.ttost_paired``) and :func:`equivalence_word`, the one function that says
   "holds", "differs" or "not shown to differ".
@@ -164,6 +164,23 @@ def cluster_mean(y, groups, level: float = 0.95) -> dict:
     lo, hi = fit.conf_int(alpha=1 - level)[0]
     return {"mean": float(fit.params[0]), "se": float(fit.bse[0]), "ci95": [float(lo), float(hi)],
             "n": int(y.size), "clusters": int(codes.max() + 1) if y.size else 0}
+
+
+def cluster_ratio(successes, trials) -> tuple[float, float, int]:
+    """``sum(successes) / sum(trials)`` over clusters (one entry per cluster: a deal, a game) and its
+    cluster-robust standard error: ``(ratio, se, clusters)``.  The ratio is the weighted mean of the
+    per-cluster shares (weights ``trials``), fitted as statsmodels WLS on a constant with
+    ``cov_type="cluster"`` and every cluster its own group; with one regressor its small-sample factor is
+    ``G / (G - 1)``, so ``se**2 = G / (G - 1) * sum((y_c - p m_c)**2) / (sum m_c)**2``.  A cluster with no
+    trials counts as a cluster and weighs nothing."""
+    import statsmodels.api as sm
+
+    y = np.asarray(successes, dtype=np.float64).ravel()
+    m = np.asarray(trials, dtype=np.float64).ravel()
+    share = np.divide(y, m, out=np.zeros_like(y), where=m > 0)
+    fit = sm.WLS(share, np.ones((y.size, 1)), weights=m).fit(cov_type="cluster",
+                                                             cov_kwds={"groups": np.arange(y.size)})
+    return float(fit.params[0]), float(fit.bse[0]), int(y.size)
 
 
 def mean_ci_from_sums(n: int, total, total_sq, z: float = Z95, scale=1) -> tuple[float, float, float, int]:

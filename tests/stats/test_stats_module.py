@@ -76,6 +76,17 @@ def test_cluster_mean_is_the_sandwich_of_cluster_sums():
     assert got["clusters"] == 30 and got["ci95"][0] < got["mean"] < got["ci95"][1]
 
 
+def test_cluster_ratio_is_the_delta_method_ratio_interval():
+    rng = np.random.default_rng(4)
+    m = rng.integers(0, 6, 200).astype(float)          # trials per cluster, some clusters with none
+    y = rng.binomial(m.astype(int), 0.3) * 1.0
+    y[:5] = y[:5] / 2                                   # shared wins: fractional successes
+    p, se, g = S.cluster_ratio(y, m)
+    want = y.sum() / m.sum()
+    var = 200 / 199 * float(np.sum((y - want * m) ** 2)) / m.sum() ** 2
+    assert p == pytest.approx(want, rel=1e-12) and se == pytest.approx(math.sqrt(var), rel=1e-10) and g == 200
+
+
 def test_tost_equals_statsmodels_ttost_paired():
     from statsmodels.stats.weightstats import ttost_paired
 
