@@ -87,6 +87,20 @@ def test_cluster_ratio_is_the_delta_method_ratio_interval():
     assert p == pytest.approx(want, rel=1e-12) and se == pytest.approx(math.sqrt(var), rel=1e-10) and g == 200
 
 
+def test_the_studies_clustered_share_is_statsmodels_cluster_robust_wls():
+    from gnoming_sim.analyses.framework.estimates import clustered_share
+
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        m = rng.integers(0, 8, int(rng.integers(2, 800))).astype(float)
+        m[0] = 1.0
+        y = rng.binomial(m.astype(int), rng.uniform(0.05, 0.9)) * 1.0
+        e = clustered_share(y, m)
+        p, se, g = S.cluster_ratio(y, m)
+        assert (e.mean, e.n) == (pytest.approx(p, rel=1e-12), g)
+        assert e.hi - e.mean == pytest.approx(1.96 * se, rel=1e-12)
+
+
 def test_tost_equals_statsmodels_ttost_paired():
     from statsmodels.stats.weightstats import ttost_paired
 
