@@ -16,7 +16,7 @@ import pandas as pd
 
 from gnoming_sim.batch.game_sums import GroupSums, Interval, win_share
 from gnoming_sim.batch.scan import BatchScan
-from gnoming_sim.batch.stats import wilson
+from gnoming_sim.stats import wilson
 from gnoming_sim.batch.summary import WIN_UNIT
 from gnoming_sim.game.rules import ROUNDS
 

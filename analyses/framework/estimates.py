@@ -3,7 +3,7 @@ deal), Holm's correction for a family of tests, and the crossing behind the fini
 
 Every number a report shows is an :class:`Estimate`: a mean (or share), its 95%
 interval and the sample size it rests on.  The constructors wrap
-:mod:`gnoming_sim.batch.stats`, so the report and the ``simulate`` summaries agree.
+:mod:`gnoming_sim.stats`, so the report and the ``simulate`` summaries agree.
 """
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 from scipy.stats import norm
 
-from gnoming_sim.batch.stats import Z95, mean_ci, paired_diff_ci, wilson
+from gnoming_sim import stats
+from gnoming_sim.stats import Z95, mean_ci, paired_diff_ci, wilson
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,10 @@ def clustered_share(successes, trials) -> Estimate:
     ``successes`` and ``trials`` are 1-d arrays with one entry per cluster (a deal, a
     game): the units that are independent.  The interval is the normal one of a ratio
     estimator with the cluster-robust variance
-    ``n / (n - 1) * sum((y_c - p m_c)**2) / (sum m_c)**2``, so rows that share a deal do
-    not pass for independent draws.  ``n`` of the result counts clusters.
+    ``n / (n - 1) * sum((y_c - p m_c)**2) / (sum m_c)**2``, so rows that share a deal do not pass
+    for independent draws.  ``n`` of the result counts clusters.  It is statsmodels' cluster-robust WLS
+    (:func:`gnoming_sim.stats.cluster_ratio`) to the last bit or two; the formula is kept so that the
+    committed report's numbers are reproduced bit for bit (tests/stats checks the two agree).
     """
     y = np.asarray(successes, dtype=np.float64).ravel()
     m = np.asarray(trials, dtype=np.float64).ravel()
@@ -88,23 +91,15 @@ def holm(estimates, null: float = 0.0, alpha: float = 0.05) -> list[bool]:
     """Which of a family of estimates differ from ``null`` after Holm's correction.
 
     Each test is the two-sided normal test its 95% interval stands for (standard error
-    = half-width / 1.96); Holm's step-down keeps the chance of any false claim in the
+    = half-width / 1.96, the wider side of an asymmetric interval); Holm's step-down
+    (:func:`gnoming_sim.stats.holm`, statsmodels) keeps the chance of any false claim in the
     family at most ``alpha``.  Returns one bool per estimate, in the given order.
     """
-    ests = list(estimates)
     z = []
-    for e in ests:
+    for e in estimates:
         se = e.half_width / Z95
         z.append(abs(e.mean - null) / se if se > 0 else (math.inf if e.mean != null else 0.0))
-    pvals = 2 * norm.sf(np.asarray(z, dtype=np.float64))
-    order = np.argsort(pvals, kind="stable")
-    keep = [False] * len(ests)
-    m = len(ests)
-    for rank, i in enumerate(order):
-        if pvals[i] > alpha / (m - rank):
-            break
-        keep[int(i)] = True
-    return keep
+    return stats.holm(2 * norm.sf(np.asarray(z, dtype=np.float64)), alpha)
 
 
 # ----------------------------------------------------------------- where a falling curve crosses 1/2
@@ -402,15 +397,9 @@ def crossing_label(x, earned, clusters, at_most: int, level: float = 0.5) -> tup
 
 
 def holm_p(pvalues, alpha: float = 0.05) -> list[bool]:
-    """Holm's step-down on raw p-values: which hypotheses are rejected with family-wise error ``alpha``."""
-    p = np.asarray(list(pvalues), dtype=np.float64)
-    order = np.argsort(p, kind="stable")
-    keep = [False] * p.size
-    for rank, i in enumerate(order):
-        if p[i] > alpha / (p.size - rank):
-            break
-        keep[int(i)] = True
-    return keep
+    """Holm's step-down on raw p-values (:func:`gnoming_sim.stats.holm`): which hypotheses are rejected
+    with family-wise error ``alpha``."""
+    return stats.holm(pvalues, alpha)
 
 
 def paired_ratio_difference(y1, m1, y2, m2) -> Estimate:

@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.batch.stats import Z95
+from gnoming_sim.stats import Z95
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 from gnoming_sim.kernel.engine import deal_orders
 

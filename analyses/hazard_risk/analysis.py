@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.batch.stats import Z95
+from gnoming_sim.stats import Z95
 
 from ..framework.design import EXPERT, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm

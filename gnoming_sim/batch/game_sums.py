@@ -20,7 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
-from gnoming_sim.batch.stats import mean_ci_from_sums, ratio_ci_from_sums, wilson
+from gnoming_sim.stats import mean_ci_from_sums, ratio_ci_from_sums, wilson
 from gnoming_sim.game.errors import GnomingError
 
 

@@ -31,7 +31,8 @@ NO_SECOND = "none"
 @click.option("--rollouts", type=int, default=2000, show_default=True, metavar="N",
               help=f"Rollouts per option, at most {opt.MAX_ROLLOUTS:,} (with --half-width: the pilot batch).")
 @click.option("--half-width", type=float, default=None, metavar="H",
-              help="Size a confirmatory batch so that the best option's lead is resolved to +-H points.")
+              help="Size a confirmatory batch so that the best option's lead is resolved to +-H (points of margin "
+                   "with --horizon round, percentage points of win chance with --horizon game).")
 @click.option("--max-rollouts", type=int, default=400_000, show_default=True, metavar="N",
               help="Cap of the confirmatory batch of --half-width.")
 @click.option("--horizon", type=click.Choice(["round", "game"]), default="round", show_default=True,
@@ -49,8 +50,10 @@ NO_SECOND = "none"
 def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, position_path, game,
             turn, policy, second_policy, rollouts, half_width, max_rollouts, horizon, peek, why, versus, threads,
             as_json):
-    """Roll out every legal option of a decision; print each option's mean score and its difference to
-    the best option with a paired 95% interval (common random numbers over the rollouts)."""
+    """Roll out every legal option of a decision and rank them by what the player wants: the chance of
+    winning the game (--horizon game; equal chances by the margin) or the margin over the rivals (--horizon
+    round); print each option's value and how far it is behind the best, with a paired 95% interval
+    (common random numbers over the rollouts)."""
     opt.check_range("--rollouts", rollouts, 2, opt.MAX_ROLLOUTS)
     opt.check_range("--max-rollouts", max_rollouts, 2, opt.MAX_ROLLOUTS)
     opt.check_threads(threads)
@@ -143,13 +146,19 @@ def _ratio(x: float) -> str:
     return "n/a" if x != x else f"{x:.3f}"   # nan: no variance at all (--peek)
 
 
+def _lead_unit(res: dict, on: str) -> str:
+    return "points of margin (the win chances are equal)" if res["horizon"] == "game" and on == "margin" \
+        else res["unit"]
+
+
 def render(res: dict) -> str:
-    """The text table: one row per option, then the verdict and the variance reduction."""
-    metric = res["metric"]
+    """The text table: one row per option, best first, then the verdict and the variance reduction."""
+    game = res["horizon"] == "game"
     lines = [f"position: {res['position']}",
              f"value: {res['value']}",
              f"base policy: {_policy_text(res['policies'])}; horizon: {res['horizon']}; "
-             f"seed {res['seed']}; n = {res['n']:,} rollouts per option, common random numbers"]
+             f"seed {res['seed']}; n = {res['n']:,} rollouts per option, common random numbers",
+             f"ranked by: {res['criterion']}"]
     a = res.get("adaptive")
     if a:
         lines.append(f"adaptive: a pilot of {a['pilot']:,} rollouts (half-width {a['pilot_half_width']:.3f}; "
@@ -159,18 +168,29 @@ def render(res: dict) -> str:
     width = max(len(r["option"]) for r in res["options"])
     wins = all("p_win" in r for r in res["options"])   # the game horizon: who wins the game
     shares = ("P(finish)", "P(-bonus)", "P(lowest)") + (("P(win)",) if wins else ())
-    head = (f"{'option':<{width}}  {'mean ' + metric:>22}  {'diff to best [95% CI]':>26}  "
+    crit = "win chance % (adj.)" if game else "margin (adj.)"
+    extra = ("margin", f"mean {res['points_metric']}") if game else (f"mean {res['points_metric']}",)
+    head = (f"{'option':<{width}}  {crit:>20}  {'behind the best [95% CI]':>26}  "
+            + "".join(f"{name:>16}  " for name in extra)
             + "".join(f"{name:>16}  " for name in shares) + f"{'n':>8}")
-    lines += ["", head, "-" * len(head)]
-    for r in res["options"]:
+    lines += ["", f"signs: 'behind the best' is how much worse than the best option, in {res['unit']} "
+                  "(positive: worse); margin = own round score minus the rivals' mean (lower is better)",
+              head, "-" * len(head)]
+    for r in sorted(res["options"], key=lambda r: r["rank"]):
         lo, hi = r["ci95"]
         mean = f"{r['mean']:7.2f} +-{(hi - lo) / 2:.2f}"
         diff = "best" if r["best"] else f"{r['diff']:+.2f} [{r['diff_ci95'][0]:+.2f}, {r['diff_ci95'][1]:+.2f}]"
+        if not r["best"] and r.get("diff_on") == "margin" and game:
+            diff += " m"
+        cols = ([r["margin"]] if game else []) + [r["points"]]
+        extra_cells = "".join(f"{_pm(c):>16}  " for c in cols)
         fin = _pct(r["p_finish"])
         bonus = _pct(r["p_bonus"]) if r["p_finish"]["p"] > 0 else "-"
         win = f"  {_pct(r['p_win']):>16}" if wins else ""
-        lines.append(f"{r['option']:<{width}}  {mean:>22}  {diff:>26}  {fin:>16}  {bonus:>16}  "
+        lines.append(f"{r['option']:<{width}}  {mean:>20}  {diff:>26}  {extra_cells}{fin:>16}  {bonus:>16}  "
                      f"{_pct(r['p_lowest']):>16}{win}  {r['n']:>8,}")
+    if game and any(r.get("diff_on") == "margin" and not r["best"] for r in res["options"]):
+        lines.append("m: the same win chance as the best; behind it in points of margin")
     lines.append("")
     best = next(r for r in res["options"] if r["best"])
     same = [r["option"] for r in res["options"] if r["same_as_best"]]
@@ -181,12 +201,13 @@ def render(res: dict) -> str:
     else:
         second = next(r for r in res["options"] if r["key"] == res["runner_up"])
         lo, hi = res["margin_ci95"]
+        unit = _lead_unit(res, res.get("lead_on", ""))
         if res["separated"]:
-            lines.append(f"verdict: {best['option']} is best, by {res['margin']:.2f} points of {metric} "
+            lines.append(f"verdict: {best['option']} is recommended: best by {res['margin']:.2f} {unit} "
                          f"(95% CI {lo:.2f}..{hi:.2f}) over {second['option']}")
         else:
-            lines.append(f"verdict: not separated at this budget: {best['option']} and {second['option']} differ by "
-                         f"{res['margin']:.2f} points (95% CI {lo:.2f}..{hi:.2f} includes 0); more --rollouts "
+            lines.append(f"verdict: not separated at this budget: {best['option']} leads {second['option']} by "
+                         f"{res['margin']:.2f} {unit} (95% CI {lo:.2f}..{hi:.2f} includes 0); more --rollouts "
                          "or --half-width")
         v = res["variance"]
         lines.append("variance of that difference vs independent rollouts: CRN x{}, + strata (first draw "
@@ -199,6 +220,11 @@ def render(res: dict) -> str:
 
         lines += render_text(res["why"])
     return "\n".join(lines)
+
+
+def _pm(e: dict) -> str:
+    lo, hi = e["ci95"]
+    return f"{e['mean']:6.2f} +-{(hi - lo) / 2:.2f}"
 
 
 def _policy_text(policies) -> str:
@@ -222,7 +248,7 @@ def _robustness_lines(res: dict) -> list[str]:
     first_name, second_name = rob["policies"]
     ranks = [{r["key"]: r for r in ranking} for ranking in rob["rankings"]]
     width = max(len(r["option"]) for r in res["options"])
-    cols = [f"{name}: rank, mean [95% CI]" for name in (first_name, second_name)]
+    cols = [f"{name}: rank, {res['metric']} [95% CI]" for name in (first_name, second_name)]
     cw = max(28, *(len(c) for c in cols))
     n2 = second["n"]
     a = second.get("adaptive")

@@ -51,18 +51,19 @@ win chance per decision over {{ s.graded }} graded decisions</div>
 <tr><th class="l">decisions</th><td>{{ s.decisions }} ({{ s.graded }} graded, {{ s.forced }} forced)</td></tr>
 <tr><th class="l">error rate</th><td>{{ "%.2f"|format(s.error_rate_pp) }} pp of win chance per graded decision{% if s.graded > 1 %} (95% CI {{ "%.2f"|format(s.error_rate_ci95[0]) }}..{{ "%.2f"|format(s.error_rate_ci95[1]) }}, n = {{ s.graded }}){% endif %}</td></tr>
 <tr><th class="l">win chance lost</th><td>{{ "%.1f"|format(s.win_chance_lost_pp) }} pp in all</td></tr>
-<tr><th class="l">points lost</th><td>{{ "%.1f"|format(s.points_lost) }} (over {{ s.points_lost_n }} separated
-decisions)</td></tr>
 {% for name, sym in (("ok", ""), ("inaccuracy", "?!"), ("mistake", "?"), ("blunder", "??")) %}
 <tr><th class="l">{{ name }} {{ sym }}</th><td>{{ s.marks[name] }}</td></tr>{% endfor %}
 </tbody></table>
 <p class="small">Method: each decision rolled out to the end of the game with {{ m.policies|join(", ") }} at every
-seat (common random numbers): {{ m.screen }} screening rollouts per option, then {{ m.confirm }} fresh rollouts for the
-best {{ m.candidates }} by win chance, the best by points and the move played. Marks by the loss in win chance
-against the best move, only where its 95% interval excludes 0:
+seat (common random numbers): {{ m.screen }} screening rollouts per option choose the best move (win chance; equal
+chances by the margin over the rivals), then {{ m.confirm }} fresh rollouts measure the loss of the move played against
+it (and {{ m.candidates }} more options, for the table). Marks by that loss in win chance, only where the move's
+one-sided test survives Benjamini-Hochberg over the game's decisions at a false discovery rate of
+{{ "%.0f"|format(100 * m.mark_rate) }}%:
 {% for x in m.marks %}{{ x.mark }} {{ x.symbol }} &ge; {{ x.least_loss_pp }} pp{% if not loop.last %}, {% endif %}
 {%- endfor %}.
-Verdict bands (error rate, pp): {% for v in m.verdicts %}{{ v.verdict }}{% if v.below_pp is not none %} &lt;
+The error rate counts every loss, shrunk toward the game's mean loss (never below 0), none zeroed; its interval is
+cut at 0. Verdict bands (error rate, pp): {% for v in m.verdicts %}{{ v.verdict }}{% if v.below_pp is not none %} &lt;
 {{ v.below_pp }}{% endif %}{% if not loop.last %}; {% endif %}{% endfor %}.</p>
 </section>
 <section id="decisions"><h2>Decisions</h2>
@@ -86,18 +87,17 @@ d.position.scores %}, {{ d.position.scores[loop.index0] }} pts{% endif %}</div>
 <p>Played: <b>{{ d.played_label }}</b>{% if d.forced %} &mdash; {{ d.forced_reason }}{% elif d.best != d.played %};
 best: <b>{{ d.best_label }}</b>, win chance lost {{ "%.1f"|format(100 * d.loss_win.est) }} pp
 [{{ "%.1f"|format(100 * d.loss_win.ci95[0]) }}, {{ "%.1f"|format(100 * d.loss_win.ci95[1]) }}]{% if not d.separated %}
-(not separated at this budget: no mark){% endif %}{% else %} (the best move){% endif %}</p>
+(not kept by the game's false-discovery control: no mark){% endif %}{% else %} (the best move){% endif %}</p>
 {% if d.options|length > 1 %}
-<table><thead><tr><th class="l">option</th><th>P(win)</th><th>win chance lost [95% CI]</th><th>mean game score</th>
-<th>points behind the lowest [95% CI]</th><th>n</th></tr></thead><tbody>
+<table><thead><tr><th class="l">option</th><th>P(win)</th><th>win chance behind the alternative [95% CI] (positive: worse; the whole confirmation batch)</th>
+<th>margin over the rivals (lower is better)</th><th>mean game score</th><th>n</th></tr></thead><tbody>
 {% for r in d.options %}<tr class="{% if r.key == d.played %}played {% endif %}{% if r.key == d.best %}best{% endif %}">
 <td class="l">{{ r.option }}{% if r.key == d.played %} &larr; played{% endif %}</td>
 <td>{{ "%.1f"|format(100 * r.p_win) }}%</td>
-<td>{% if r.get('loss_win') %}{{ "%+.1f"|format(100 * r.loss_win.est) }} [{{ "%.1f"|format(100 * r.loss_win.ci95[0]) }},
-{{ "%.1f"|format(100 * r.loss_win.ci95[1]) }}]{% else %}<span class="small">screened only</span>{% endif %}</td>
-<td>{{ "%.2f"|format(r.mean) }}</td>
-<td>{% if r.best_points %}lowest{% else %}{{ "%+.2f"|format(r.diff) }} [{{ "%.2f"|format(r.diff_ci95[0]) }},
-{{ "%.2f"|format(r.diff_ci95[1]) }}]{% endif %}</td><td>{{ r.n }}</td></tr>
+<td>{% if r.get('behind_alternative') %}{{ "%+.1f"|format(100 * r.behind_alternative.est) }} [{{ "%.1f"|format(100 * r.behind_alternative.ci95[0]) }},
+{{ "%.1f"|format(100 * r.behind_alternative.ci95[1]) }}]{% else %}<span class="small">screened only</span>{% endif %}</td>
+<td>{{ "%.2f"|format(r.margin.mean) }}</td>
+<td>{{ "%.2f"|format(r.points.mean) }}</td><td>{{ r.n }}</td></tr>
 {% endfor %}</tbody></table>{% endif %}
 <div class="extras">{% for x in d.extras or [] %}<section><h3>{{ x.title }}</h3>{{ x.html }}</section>{% endfor %}</div>
 </div>
@@ -148,8 +148,8 @@ def summary_lines(res: dict) -> list[str]:
     lines = [f"seat {res['game']['seat']}: {s['verdict']} (error rate {s['error_rate_pp']:.2f} pp of win chance per "
              f"decision{ci}; {s['graded']} graded, {s['forced']} forced)",
              f"ok {marks['ok']}, inaccuracies ?! {marks['inaccuracy']}, mistakes ? {marks['mistake']}, "
-             f"blunders ?? {marks['blunder']}; win chance lost {s['win_chance_lost_pp']:.1f} pp, "
-             f"points lost {s['points_lost']:.1f} (over {s['points_lost_n']} decisions)"]
+             f"blunders ?? {marks['blunder']}; win chance lost {s['win_chance_lost_pp']:.1f} pp "
+             f"(every loss, shrunk; marks at a false discovery rate of {s['mark_rate']:.0%} per game)"]
     for d in res["decisions"]:
         if d["symbol"]:
             lines.append(f"  {d['symbol']:<2} {d['where']}: played {d['played_label']}, best {d['best_label']} "

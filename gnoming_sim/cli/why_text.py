@@ -115,7 +115,7 @@ def render_text(why: dict) -> list[str]:
     a, b = why["options"]
     lines = ["", f"why: {b['label']} against {a['label']} (n = {why['n']:,} paired rollouts, base policy "
                  f"{', '.join(why['policies'])}; differences are {b['key']} minus {a['key']}, "
-                 "points: positive = worse for you)"]
+                 "every row: positive = worse for you)"]
     for c in why["components"]:
         lo, hi = c["ci95"]
         unit = " pp" if c["key"] == "win" else ""
@@ -144,7 +144,7 @@ def why_html(why: dict) -> str:
         rows.append(f"<tr><td>{escape(c['name'])}</td><td>{scale * c['diff']:+.2f}{unit}</td>"
                     f"<td>[{scale * lo:+.2f}, {scale * hi:+.2f}]</td></tr>")
     head = (f"<p>{escape(b['label'])} against {escape(a['label'])}: differences per game, the move played "
-            f"minus the best (points: positive = worse for you), n = {why['n']:,} paired rollouts, base policy "
+            f"minus the best (every row: positive = worse for you), n = {why['n']:,} paired rollouts, base policy "
             f"{escape(', '.join(why['policies']))}. What makes the difference: "
             f"<b>{escape(why['deciding']['text'])}</b>.</p>")
     table = ("<table><tr><th>part</th><th>difference</th><th>95% CI</th></tr>" + "".join(rows) + "</table>")

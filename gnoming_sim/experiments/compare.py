@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from gnoming_sim.batch.stats import Z95
+from gnoming_sim.stats import Z95
 from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_STALLED, F_TURNS

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from gnoming_sim.batch.stats import mean_ci
+from gnoming_sim.stats import mean_ci
 from gnoming_sim.game.deck import check_players
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.policy import registry

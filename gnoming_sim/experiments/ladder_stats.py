@@ -230,7 +230,7 @@ def _order(wins: np.ndarray | None, players: int) -> dict:
     wins) to 1 (always wins).  Its interval: the t interval of the per-deal win rate, clipped to
     [0, 1]; where every deal gives the same rate (a strategy that wins every game) that interval
     collapses, so the Wilson interval over the deals is used instead."""
-    from gnoming_sim.batch.stats import wilson
+    from gnoming_sim.stats import wilson
 
     if wins is None:
         return estimate(math.nan, math.nan, math.nan, 0)

@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from gnoming_sim.experiments.heldout import HELD_OUT_FIRST, format_rows, held_out
-from gnoming_sim.batch.stats import Z95, mean_ci
+from gnoming_sim.stats import Z95, mean_ci
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.kernel.policy import registry
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gnoming_sim.batch.stats import Z95, mean_ci, wilson
+from gnoming_sim.stats import DIFFERS, Z95, equivalence_word, mean_ci, wilson
 from gnoming_sim.game.cards import HIDDEN, N_SLOTS, SLOT_OFFSET, card_cost
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import Position
@@ -218,31 +218,58 @@ def adjusted_mean(y: np.ndarray, Z: np.ndarray) -> tuple[float, float]:
 
 
 def proportion(x: np.ndarray) -> dict:
-    """Share of true values of the bool array ``x`` with its Wilson 95% interval (batch.stats.wilson)."""
+    """Share of true values of the bool array ``x`` with its Wilson 95% interval (gnoming_sim.stats.wilson)."""
     p, lo, hi = wilson(int(np.count_nonzero(x)), int(x.size))
     return {"p": p, "ci95": [lo, hi], "n": int(x.size)}
 
 
+def criterion_outcomes(out: np.ndarray, horizon: str) -> tuple[np.ndarray, np.ndarray]:
+    """(win chance in percent or None, margin over the rivals in points), rollout by option (n x K)."""
+    from gnoming_sim.search.rollout import X_RIVALS, X_SCORE, X_WIN
+
+    margin = out[:, :, X_SCORE] - out[:, :, X_RIVALS]
+    return (100.0 * out[:, :, X_WIN] if horizon == "game" else None), margin
+
+
 def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon: str = "round") -> dict:
-    """Per option: mean (adjusted), paired difference to the best with a 95% interval, shares; the
-    verdict's facts and the variance ratio of each variance-reduction step."""
+    """Per option: the criterion (:mod:`gnoming_sim.search.criterion`: win chance with the game horizon,
+    the margin over the rivals with the round's), adjusted, with how far it is behind the best (positive:
+    worse) and a paired 95% interval; the margin and own points beside it; shares; the verdict's facts and
+    the variance ratio of each variance-reduction step."""
+    from gnoming_sim.search import criterion
     from gnoming_sim.search.rollout import X_BONUS, X_FINISHED, X_GAME, X_LOWEST, X_SCORE, X_WIN
 
-    target = X_GAME if horizon == "game" else X_SCORE
+    points_field = X_GAME if horizon == "game" else X_SCORE
     n, K = out.shape[0], out.shape[1]
     Z = design(cov, s, pos)
-    y = out[:, :, target]
-    est, se = adjusted_each(y, Z, [luck(out, k) for k in range(K)])
-    best = int(np.argmin(est))
-    dest, dse = adjusted_each(y - y[:, [best]], Z,
-                              [np.column_stack([luck(out, k), luck(out, best)]) for k in range(K)])
+    lucks = [luck(out, k) for k in range(K)]
+    win, margin = criterion_outcomes(out, horizon)
+    m_est, m_se = adjusted_each(margin, Z, lucks)
+    w_est, w_se = adjusted_each(win, Z, lucks) if win is not None else (None, None)
+    p_est, p_se = adjusted_each(out[:, :, points_field], Z, lucks)
+    facts = [{"margin": float(m_est[k]), "win": None if w_est is None else float(w_est[k])} for k in range(K)]
+    ranked = criterion.order(facts, horizon)
+    best = ranked[0]
+    # the criterion as a loss (lower is better), rollout by rollout: the verdict's paired differences
+    loss = -win if win is not None else margin
+    ties = [k for k in range(K) if win is not None and k != best
+            and criterion.sort_key(w_est[k], 0, horizon)[0] == criterion.sort_key(w_est[best], 0, horizon)[0]]
+    dest, dse = adjusted_each(loss - loss[:, [best]], Z,
+                              [np.column_stack([lucks[k], lucks[best]]) for k in range(K)])
+    mdest, mdse = adjusted_each(margin - margin[:, [best]], Z,
+                                [np.column_stack([lucks[k], lucks[best]]) for k in range(K)])
+    c_est, c_se = (w_est, w_se) if win is not None else (m_est, m_se)
     rows = []
     for k, opt in enumerate(s.options):
-        dm, de = (float(dest[k]), float(dse[k])) if k != best else (0.0, 0.0)
-        m, e = float(est[k]), float(se[k])
-        row = {"key": opt.key, "option": opt.label, "finishes": opt.finishes, "n": n,
-               "mean": m, "ci95": [m - Z95 * e, m + Z95 * e],
-               "diff": dm, "diff_ci95": [dm - Z95 * de, dm + Z95 * de], "best": k == best,
+        on_margin = k in ties   # equal win chance: the margin decides, so it is the difference shown
+        dm, de = ((float(mdest[k]), float(mdse[k])) if on_margin else (float(dest[k]), float(dse[k]))) \
+            if k != best else (0.0, 0.0)
+        c, e = float(c_est[k]), float(c_se[k])
+        row = {"key": opt.key, "option": opt.label, "finishes": opt.finishes, "n": n, "rank": ranked.index(k) + 1,
+               "mean": c, "ci95": [c - Z95 * e, c + Z95 * e],
+               "diff": dm, "diff_ci95": [dm - Z95 * de, dm + Z95 * de], "diff_on": "margin" if on_margin else
+               ("win" if win is not None else "margin"), "best": k == best,
+               "margin": _est(m_est[k], m_se[k]), "points": _est(p_est[k], p_se[k]),
                "round_score": float(out[:, k, X_SCORE].mean()),
                "p_finish": proportion(out[:, k, X_FINISHED] > 0),
                "p_bonus": proportion(out[:, k, X_BONUS] < 0),
@@ -251,21 +278,32 @@ def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon
             row["p_win"] = {"p": float(out[:, k, X_WIN].mean()), "n": n,
                             "ci95": _mean_ci(out[:, k, X_WIN])}
         rows.append(row)
-    result = {"n": n, "horizon": horizon, "metric": "game score" if horizon == "game" else "round score",
+    result = {"n": n, "horizon": horizon, "criterion": criterion.CRITERION[horizon], "unit": criterion.UNIT[horizon],
+              "metric": "win chance (%)" if horizon == "game" else "margin over the rivals",
+              "points_metric": "game score" if horizon == "game" else "round score",
               "options": rows, "best": s.options[best].key}
     for k, row in enumerate(rows):   # an option equal to the best in every rollout is not a rival
-        row["same_as_best"] = bool(k != best and np.all(y[:, k] == y[:, best]))
+        row["same_as_best"] = bool(k != best and np.all(loss[:, k] == loss[:, best])
+                                   and np.all(margin[:, k] == margin[:, best]))
     others = [r for r in rows if not r["best"] and not r["same_as_best"]]
     result["equivalent"] = [r["key"] for r in rows if r["same_as_best"]]
     if others:
-        second = min(others, key=lambda r: r["diff"])
+        second = min(others, key=lambda r: r["rank"])
         lo, hi = second["diff_ci95"]
+        word = equivalence_word(second["diff"], lo, hi)   # no target here: "differs" or "not shown to differ"
         result.update(runner_up=second["key"], margin=second["diff"], margin_ci95=[lo, hi],
-                      separated=bool(lo > 0), half_width=(hi - lo) / 2)
+                      lead_on=second["diff_on"], separated=bool(word == DIFFERS and lo > 0), lead_word=word,
+                      half_width=(hi - lo) / 2)
         k2 = rows.index(second)
+        y = margin if second["diff_on"] == "margin" else loss
         result["variance"] = variance_steps(y[:, best], y[:, k2], cov, s, pos,
-                                            np.column_stack([luck(out, best), luck(out, k2)]), Z)
+                                            np.column_stack([lucks[best], lucks[k2]]), Z)
     return result
+
+
+def _est(est: float, se: float) -> dict:
+    e, s = float(est), float(se)
+    return {"mean": e, "ci95": [e - Z95 * s, e + Z95 * s]}
 
 
 def _mean_ci(x):

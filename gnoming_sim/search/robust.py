@@ -6,7 +6,8 @@ rollout seeds (rollout *i* deals the same hidden cards and draws from the same p
 both), and :func:`compare` says whether the recommended option is the same under both:
 *robust*, or *depends on the policy*.
 
-The recommended option of one analysis is the one its verdict names (the lowest adjusted mean);
+The recommended option of one analysis is the one its verdict names (rank 1 by
+:func:`gnoming_sim.search.criterion.order`: win chance with the game horizon, margin with the round's);
 options equal to it in every rollout (``same_as_best``: the verdict's ties) count as the same
 recommendation.  Whether each verdict is separated at its budget is reported beside it: a
 "depends on the policy" between two unseparated verdicts may be noise.
@@ -34,9 +35,10 @@ def recommended(res: dict) -> set[str]:
 
 
 def ranking(res: dict) -> list[dict]:
-    """The options of one analysis, best first (lowest mean; ties in the order of the options), each
-    with its rank, mean, 95% interval and n."""
-    order = sorted(range(len(res["options"])), key=lambda k: (res["options"][k]["mean"], k))
+    """The options of one analysis, best first (the rank :func:`gnoming_sim.search.analyse.summarize` gave
+    each by :func:`gnoming_sim.search.criterion.order`), each with its rank, criterion value (``mean``),
+    95% interval and n."""
+    order = sorted(range(len(res["options"])), key=lambda k: res["options"][k]["rank"])
     ranked = []
     for rank, k in enumerate(order, 1):
         r = res["options"][k]

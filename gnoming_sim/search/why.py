@@ -7,9 +7,11 @@ the mean of the rivals' round scores (:mod:`gnoming_sim.search.rollout`, ``X_SCO
 the player's margin over the rivals (own round score minus the rivals' mean; lower is better)
 exactly into
 
-    own cards (the round score before the bonus)  +  the finishing bonus  -  what the rivals scored
+    own cards (the round score before the bonus)  +  the finishing bonus  +  the rivals' points held back
 
-each a paired mean over the rollouts with its 95% interval (rollouts are the independent units).
+(the last is minus the change of the rivals' mean round score), each a paired mean over the rollouts with
+its 95% interval (rollouts are the independent units).  One sign for every row: positive is worse for the
+player (more own points, fewer rival points, a smaller chance of winning).
 The component with the largest share of the margin's change is named as the one that makes the
 difference.  With ``horizon="game"`` the later rounds and the chance of winning are added.
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.batch.stats import mean_ci
+from gnoming_sim.stats import mean_ci
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import Position
 from gnoming_sim.game.rules import ROUNDS
@@ -45,30 +47,30 @@ def _paired(x: np.ndarray) -> dict:
 
 
 def components(out_a: np.ndarray, out_b: np.ndarray, scores0_me: float, horizon: str) -> list[dict]:
-    """The paired differences b - a (rollout rows ``out_*`` float64[n, N_X]) of each component of the
-    margin over the rivals, then the margin itself (and with ``horizon="game"`` the later rounds and
-    the chance of winning)."""
+    """The paired differences of option b against option a (rollout rows ``out_*`` float64[n, N_X]) of each
+    component of the margin over the rivals, then the margin itself (and with ``horizon="game"`` the later
+    rounds and the chance of winning), every one signed so that positive is worse for the player."""
     from gnoming_sim.search.rollout import X_BONUS, X_GAME, X_RIVALS, X_SCORE, X_WIN
 
     own = lambda o: o[:, X_SCORE] - o[:, X_BONUS]   # noqa: E731
     rows = [("own", "own cards (round score before the bonus)", own(out_b) - own(out_a)),
             ("bonus", "the early-finish bonus", out_b[:, X_BONUS] - out_a[:, X_BONUS]),
-            ("rivals", "what the rivals scored (their mean round score; higher is better for you)",
-             out_b[:, X_RIVALS] - out_a[:, X_RIVALS]),
+            ("rivals", "the rivals' points held back (minus their mean round score's change)",
+             out_a[:, X_RIVALS] - out_b[:, X_RIVALS]),
             ("margin", "margin over the rivals (own round score minus the rivals' mean)",
              (out_b[:, X_SCORE] - out_b[:, X_RIVALS]) - (out_a[:, X_SCORE] - out_a[:, X_RIVALS]))]
     if horizon == "game":
         later = lambda o: o[:, X_GAME] - scores0_me - o[:, X_SCORE]   # noqa: E731
         rows += [("later", "your later rounds", later(out_b) - later(out_a)),
-                 ("win", "chance of winning the game", out_b[:, X_WIN] - out_a[:, X_WIN])]
+                 ("win", "chance of winning the game lost", out_a[:, X_WIN] - out_b[:, X_WIN])]
     return [{"key": k, "name": name, "n": int(x.size), **_paired(x)} for k, name, x in rows]
 
 
 def deciding(comps: list[dict]) -> dict:
-    """The component of the margin's change (own cards, bonus, rivals: margin = own + bonus - rivals)
+    """The component of the margin's change (own cards, bonus, rivals: margin = own + bonus + rivals)
     with the largest share, as ``{"key", "name", "share", "text"}``."""
     by = {c["key"]: c for c in comps}
-    parts = {"own": by["own"]["diff"], "bonus": by["bonus"]["diff"], "rivals": -by["rivals"]["diff"]}
+    parts = {"own": by["own"]["diff"], "bonus": by["bonus"]["diff"], "rivals": by["rivals"]["diff"]}
     total = sum(abs(v) for v in parts.values())
     key = max(parts, key=lambda k: abs(parts[k]))
     share = abs(parts[key]) / total if total > 0 else 0.0

@@ -34,6 +34,7 @@ import numpy as np
 from gnoming_sim.kernel.kinds import KIND_HEURISTIC
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy.registry import CELL_NAMES
+from gnoming_sim.stats import holm
 
 GUIDE_FIRST = 2**59        # game numbers: apart from tuning's (< 2**58), held-out's (2**60) and the ladder's (2**61)
 MIN_N = 10                 # fewest decisions in a cell before it is tested
@@ -170,18 +171,6 @@ def _one_cell(df, table: int) -> dict:
     else:
         out["testable"] = True
     return out
-
-
-def holm(pvalues: list[float], alpha: float = ALPHA) -> list[bool]:
-    """Holm's step-down rejections of ``pvalues`` at family-wise error ``alpha``."""
-    order = np.argsort(pvalues, kind="mergesort")
-    m = len(pvalues)
-    reject = [False] * m
-    for rank, i in enumerate(order):
-        if pvalues[i] > alpha / (m - rank):
-            break
-        reject[i] = True
-    return reject
 
 
 def cell_stats(df) -> dict:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gnoming_sim.batch.stats import Z95, mean_ci
+from gnoming_sim.stats import Z95, mean_ci
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy import registry

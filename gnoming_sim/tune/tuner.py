@@ -39,7 +39,7 @@ import numpy as np
 from gnoming_sim.tune import output as tune_output, space as tune_space, state as tune_state
 from gnoming_sim.batch.output import check_output, guard_path
 from gnoming_sim.batch.safe_write import OutputLock
-from gnoming_sim.batch.stats import mean_ci
+from gnoming_sim.stats import mean_ci
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import RuleConfig

@@ -70,8 +70,9 @@ def test_the_simulated_game_and_its_saved_record_are_graded_alike(reviews):
     assert sum(summary["marks"].values()) == summary["graded"]
     for d in game["decisions"]:
         assert d["forced"] == (d["mark"] is None)
-        if d["mark"] not in (None, "ok"):   # never a mark where the loss is not separated from 0
-            assert d["separated"] and d["loss_win"]["ci95"][0] > 0 and d["played"] != d["best"]
+        if d["mark"] not in (None, "ok"):   # a mark only where the game's BH keeps the decision's loss
+            assert d["separated"] and d["p_adjusted"] <= summary["mark_rate"] and d["played"] != d["best"]
+            assert d["loss_win"]["est"] > 0
         assert d["position"]["me"] == 2 and len(d["position"]["layouts"]) == 4
 
 

@@ -91,7 +91,7 @@ def test_game_horizon_adds_the_later_rounds():
     assert later.std() > 0                      # rounds 2 and 3 were played
     assert np.all((out[:, :, X_WIN] >= 0) & (out[:, :, X_WIN] <= 1))
     res = analyse(pos, ["builder"], seed=1, rollouts=200, horizon="game", second_policies=None)
-    assert res["metric"] == "game score" and "p_win" in res["options"][0]
+    assert res["metric"] == "win chance (%)" and res["points_metric"] == "game score" and "p_win" in res["options"][0]
 
 
 def test_half_width_runs_a_confirmatory_batch():

@@ -41,7 +41,7 @@ def _position(decision: dict):
 
 
 def _exact(pos, layouts_of):
-    """Exact E[score], P(lowest) of the player when ``layouts_of(hidden, drawn)`` lists the equally
+    """Exact E[score], P(lowest), E[margin over the finisher] of the player when ``layouts_of(hidden, drawn)`` lists the equally
     likely final layouts for the cards dealt to its face-down slots (``hidden``, in position order)
     and the top of the draw pile (``drawn``): distinct unseen cards, enumerated by card code with
     their multiplicities."""
@@ -49,7 +49,7 @@ def _exact(pos, layouts_of):
     n = int(counts.sum())
     k = ME.count("?") + 1
     raw_f = score_layout([parse_card(c) for c in FINISHER])
-    total = low = weight = 0.0
+    total = low = margin = weight = 0.0
     for combo in itertools.product(range(len(codes)), repeat=k):
         left = dict(enumerate(counts.tolist()))
         w = 1.0
@@ -65,9 +65,10 @@ def _exact(pos, layouts_of):
             fin = raw_f - 5 if raw_f <= mine else raw_f + 5
             total += w * mine / len(finals)
             low += w * (mine <= fin) / len(finals)
+            margin += w * (mine - fin) / len(finals)
         weight += w
     assert weight == pytest.approx(np.prod([n - j for j in range(k)], dtype=float))
-    return total / weight, low / weight
+    return total / weight, low / weight, margin / weight
 
 
 def _me(hidden):
@@ -95,12 +96,14 @@ def test_place_decision_covers_the_exact_values_and_picks_the_exact_best(place_c
         exact[f"pos{q}"] = _exact(pos, lambda h, d, q=q: [_put(_me(h), q, 6)])
     exact["discard"] = _exact(pos, lambda h, d: [_me(h)])
     for row in res["options"]:
-        mean, low = exact[row["key"]]
-        se = (row["ci95"][1] - row["ci95"][0]) / 2 / 1.96
-        assert abs(row["mean"] - mean) <= Z999 * se + 1e-9, (row["key"], row["mean"], mean)
+        mean, low, margin = exact[row["key"]]
+        for est, want in ((row["points"], mean), ({"mean": row["mean"], "ci95": row["ci95"]}, margin)):
+            se = (est["ci95"][1] - est["ci95"][0]) / 2 / 1.96
+            assert abs(est["mean"] - want) <= Z999 * se + 1e-9, (row["key"], est["mean"], want)
         lo, hi = row["p_lowest"]["ci95"]
         assert lo - 1e-9 <= low <= hi + 1e-9 or abs(row["p_lowest"]["p"] - low) < 0.03, (row["key"], low)
-    assert res["best"] == min(exact, key=lambda k: exact[k][0])
+    # the round horizon ranks by the margin over the rivals (here the finisher, bonus included)
+    assert res["best"] == min(exact, key=lambda k: exact[k][2])
     assert res["separated"]
 
 
@@ -112,9 +115,10 @@ def test_draw_decision_with_a_random_base_policy_covers_the_exact_values():
     for k, top in ((0, 5), (1, 4)):
         exact[f"pile{k}"] = _exact(pos, lambda h, d, top=top: [_put(_me(h), q, top) for q in range(9)])
     for row in res["options"]:
-        se = (row["ci95"][1] - row["ci95"][0]) / 2 / 1.96
-        assert abs(row["mean"] - exact[row["key"]][0]) <= Z999 * se + 1e-9, (row["key"], row["mean"], exact)
-    best = min(exact, key=lambda k: exact[k][0])
+        for est, want in ((row["points"], exact[row["key"]][0]), (row, exact[row["key"]][2])):
+            se = (est["ci95"][1] - est["ci95"][0]) / 2 / 1.96
+            assert abs(est["mean"] - want) <= Z999 * se + 1e-9, (row["key"], est["mean"], exact)
+    best = min(exact, key=lambda k: exact[k][2])
     assert res["best"] == best
 
 
@@ -192,7 +196,7 @@ def test_hazard_flip_at_the_end_of_the_final_lap_changes_nothing():
             exact += w * score_layout([next(hidden) if x == "?" else parse_card(x) for x in HZ[2]])
     exact /= n * (n - 1) * (n - 2)
     assert res["equivalent"] == ["flip2", "flip5", "decline"]
-    row = res["options"][0]
+    row = res["options"][0]["points"]   # own points (the margin adds the finisher's, fixed, and seat 0's)
     se = (row["ci95"][1] - row["ci95"][0]) / 2 / 1.96
     assert abs(row["mean"] - exact) <= Z999 * se, (row["mean"], exact)
 

@@ -14,10 +14,15 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "position.toml"
 
 
 def _result(policy: str, means: dict, equivalent=(), separated=True) -> dict:
-    """A minimal analysis result: options keyed by name, the lowest mean best."""
-    best = min(means, key=means.get)
+    """A minimal analysis result (the round horizon): options keyed by name, ``means`` their margins,
+    ranked as the analysis ranks them (:func:`gnoming_sim.search.criterion.order`), the lowest best."""
+    from gnoming_sim.search.criterion import order
+
+    keys = list(means)
+    ranked = order([{"margin": means[k]} for k in keys], "round")
+    best = keys[ranked[0]]
     options = [{"key": k, "option": f"option {k}", "mean": m, "ci95": [m - 1, m + 1], "n": 100, "best": k == best,
-                "same_as_best": k in equivalent} for k, m in means.items()]
+                "rank": ranked.index(j) + 1, "same_as_best": k in equivalent} for j, (k, m) in enumerate(means.items())]
     return {"policies": [policy], "options": options, "best": best, "equivalent": list(equivalent),
             "separated": separated, "margin": 1.0, "n": 100}
 

@@ -32,7 +32,7 @@ def why(pos):
 
 def test_the_components_add_up_to_the_margin(why):
     c = {x["key"]: x for x in why["components"]}
-    assert c["margin"]["diff"] == pytest.approx(c["own"]["diff"] + c["bonus"]["diff"] - c["rivals"]["diff"])
+    assert c["margin"]["diff"] == pytest.approx(c["own"]["diff"] + c["bonus"]["diff"] + c["rivals"]["diff"])
     assert all(x["n"] == 300 and x["ci95"][0] <= x["diff"] <= x["ci95"][1] for x in why["components"])
     assert why["deciding"]["key"] in ("own", "bonus", "rivals") and 1 / 3 <= why["deciding"]["share"] <= 1
 

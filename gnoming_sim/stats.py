@@ -1,0 +1,254 @@
+"""The project's statistics, in one place, from the libraries statisticians maintain.
+
+Studies (``analyses/``), search (``analyse``, ``review``), tuning and the command line import their
+intervals, multiple-testing corrections and equivalence words from here:
+
+* multiple testing: :func:`holm` (family-wise error) and :func:`bh` (false discovery rate), both
+  ``statsmodels.stats.multitest.multipletests``;
+* proportions: :func:`wilson`, ``statsmodels.stats.proportion.proportion_confint(method="wilson")``;
+* means: :func:`mean_ci` (normal, ``z = 1.96``: the studies' and summaries' intervals), :func:`mean_ci_t`
+  (Student t quantiles from ``scipy.stats.t``), :func:`cluster_mean` and :func:`cluster_ratio` (statsmodels
+  OLS / WLS on a constant with ``cov_type="cluster"``; the studies' clustered shares);
+* equivalence: :func:`tost` (two one-sided tests on an estimate and its standard error, checked against
+  ``statsmodels.stats.weightstats.ttost_paired``) and :func:`equivalence_word`, the one function that says
+  "holds", "differs" or "not shown to differ".
+
+Hand-written, because no library computes them from running sums: :func:`mean_ci_from_sums` and
+:func:`ratio_ci_from_sums` (each tested against an exact value or :func:`mean_ci`).
+
+statsmodels is imported inside the functions: ``gnoming-sim --help`` and the kernels do not pay for it.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+Z95 = 1.96
+
+HOLDS, DIFFERS, NOT_SHOWN = "holds", "differs", "not shown to differ"
+
+
+@lru_cache(maxsize=None)
+def alpha_of(z: float) -> float:
+    """The two-sided level whose normal quantile is exactly ``z`` (``norm.isf(alpha / 2) == z``), so that a
+    library asked for level ``alpha_of(1.96)`` uses the same 1.96 as the hand-written intervals did."""
+    from scipy.stats import norm
+
+    a = 2 * float(norm.sf(z))
+    for direction in (-1.0, 1.0):
+        x = a
+        for _ in range(64):
+            if float(norm.isf(x / 2)) == z:
+                return float(x)
+            x = float(np.nextafter(x, direction))
+    return a
+
+
+# ----------------------------------------------------------------- multiple testing
+def _pvalues(pvalues) -> np.ndarray:
+    p = np.asarray(list(pvalues), dtype=np.float64)
+    return np.where(np.isnan(p), 1.0, p)   # an untestable hypothesis is kept, never rejected
+
+
+def holm(pvalues, alpha: float = 0.05) -> list[bool]:
+    """Holm's step-down on ``pvalues``: which hypotheses are rejected at family-wise error ``alpha``
+    (``multipletests(method="holm")``), in the given order."""
+    from statsmodels.stats.multitest import multipletests
+
+    p = _pvalues(pvalues)
+    if p.size == 0:
+        return []
+    return [bool(r) for r in multipletests(p, alpha=alpha, method="holm")[0]]
+
+
+def bh(pvalues, rate: float = 0.05) -> tuple[list[bool], list[float]]:
+    """Benjamini-Hochberg on ``pvalues`` at false discovery rate ``rate`` (``multipletests(method="fdr_bh")``):
+    (rejected, adjusted p-values), in the given order.  Under the complete null (every hypothesis true)
+    the chance of any rejection is at most ``rate``."""
+    from statsmodels.stats.multitest import multipletests
+
+    p = _pvalues(pvalues)
+    if p.size == 0:
+        return [], []
+    reject, adjusted, _, _ = multipletests(p, alpha=rate, method="fdr_bh")
+    return [bool(r) for r in reject], [float(a) for a in adjusted]
+
+
+def p_of_interval(mean: float, lo: float, hi: float, null: float = 0.0, z: float = Z95) -> float:
+    """The two-sided normal p-value of ``mean`` against ``null`` that the symmetric interval ``lo..hi``
+    (``mean -/+ z se``) stands for; a zero-width interval gives 0 (mean off the null) or 1."""
+    from scipy.stats import norm
+
+    se = (hi - lo) / (2 * z)
+    if not se > 0:
+        return 1.0 if mean == null or not math.isfinite(mean) else 0.0
+    return float(2 * norm.sf(abs(mean - null) / se))
+
+
+# ----------------------------------------------------------------- proportions and means
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """Proportion ``successes / n`` and its Wilson score interval ``(p, lo, hi)``
+    (``proportion_confint(method="wilson")`` at the level whose quantile is ``z``).
+
+    ``successes`` may be fractional: a win shared by k players is credited 1/k.  With ``n == 0``
+    everything is nan."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if n <= 0:
+        return math.nan, math.nan, math.nan
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be in 0..n, got {successes} of {n}")
+    lo, hi = proportion_confint(successes, n, alpha=alpha_of(z), method="wilson")
+    # at p = 0 (p = 1) the bound is exactly 0 (1); computed, it can round to just above (below)
+    lo = 0.0 if successes == 0 else max(0.0, float(lo))
+    hi = 1.0 if successes == n else min(1.0, float(hi))
+    return successes / n, lo, hi
+
+
+def mean_ci(x, z: float = Z95) -> tuple[float, float, float, int]:
+    """Mean of ``x`` and its normal-approximation interval: ``(mean, lo, hi, n)``.
+
+    ``lo, hi = mean -/+ z * sd / sqrt(n)`` with the sample sd (ddof=1).  With ``n == 1`` the interval
+    collapses to ``(mean, mean)``; with ``n == 0`` everything is nan."""
+    a = np.asarray(x, dtype=np.float64).ravel()
+    n = int(a.size)
+    if n == 0:
+        return math.nan, math.nan, math.nan, 0
+    mean = float(a.mean())
+    if n == 1:
+        return mean, mean, mean, 1
+    half = z * float(a.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half, n
+
+
+def mean_ci_t(x, level: float = 0.95) -> tuple[float, float, float, int]:
+    """Mean of ``x`` and its Student t interval (``scipy.stats.t`` quantile, ``n - 1`` degrees of freedom):
+    ``(mean, lo, hi, n)``; nan bounds below two values."""
+    from scipy.stats import t
+
+    a = np.asarray(x, dtype=np.float64).ravel()
+    n = int(a.size)
+    if n < 2:
+        return (float(a.mean()) if n else math.nan), math.nan, math.nan, n
+    mean = float(a.mean())
+    half = float(t.ppf(0.5 + level / 2, n - 1)) * float(a.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half, n
+
+
+def paired_diff_ci(a, b, z: float = Z95) -> tuple[float, float, float, int]:
+    """Mean of the paired differences ``a - b`` and its interval: ``(mean, lo, hi, n)`` (:func:`mean_ci`).
+
+    Use it when ``a[i]`` and ``b[i]`` come from the same deal (common random numbers): the shared noise
+    cancels and the interval is much narrower than two separate ones."""
+    a = np.asarray(a, dtype=np.float64).ravel()
+    b = np.asarray(b, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples must have the same length, got {a.size} and {b.size}")
+    return mean_ci(a - b, z=z)
+
+
+def cluster_mean(y, groups, level: float = 0.95) -> dict:
+    """The mean of ``y`` with a cluster-robust interval (observations in one cluster are not independent):
+    statsmodels OLS on a constant with ``cov_type="cluster"`` (its small-sample correction, normal
+    quantiles).  ``{"mean", "se", "ci95": [lo, hi], "n", "clusters"}``."""
+    import statsmodels.api as sm
+
+    y = np.asarray(y, dtype=np.float64).ravel()
+    g = np.asarray(groups).ravel()
+    if y.shape != g.shape:
+        raise ValueError(f"y and groups must have the same length, got {y.size} and {g.size}")
+    _, codes = np.unique(g, return_inverse=True)
+    fit = sm.OLS(y, np.ones((y.size, 1))).fit(cov_type="cluster", cov_kwds={"groups": codes})
+    lo, hi = fit.conf_int(alpha=1 - level)[0]
+    return {"mean": float(fit.params[0]), "se": float(fit.bse[0]), "ci95": [float(lo), float(hi)],
+            "n": int(y.size), "clusters": int(codes.max() + 1) if y.size else 0}
+
+
+def cluster_ratio(successes, trials) -> tuple[float, float, int]:
+    """``sum(successes) / sum(trials)`` over clusters (one entry per cluster: a deal, a game) and its
+    cluster-robust standard error: ``(ratio, se, clusters)``.  The ratio is the weighted mean of the
+    per-cluster shares (weights ``trials``), fitted as statsmodels WLS on a constant with
+    ``cov_type="cluster"`` and every cluster its own group; with one regressor its small-sample factor is
+    ``G / (G - 1)``, so ``se**2 = G / (G - 1) * sum((y_c - p m_c)**2) / (sum m_c)**2``.  A cluster with no
+    trials counts as a cluster and weighs nothing."""
+    import statsmodels.api as sm
+
+    y = np.asarray(successes, dtype=np.float64).ravel()
+    m = np.asarray(trials, dtype=np.float64).ravel()
+    share = np.divide(y, m, out=np.zeros_like(y), where=m > 0)
+    fit = sm.WLS(share, np.ones((y.size, 1)), weights=m).fit(cov_type="cluster",
+                                                             cov_kwds={"groups": np.arange(y.size)})
+    return float(fit.params[0]), float(fit.bse[0]), int(y.size)
+
+
+def mean_ci_from_sums(n: int, total, total_sq, z: float = Z95, scale=1) -> tuple[float, float, float, int]:
+    """:func:`mean_ci` from running sums: ``n``, ``sum(x)`` and ``sum(x**2)``, of ``x / scale``.
+
+    With integer sums (game scores, or values kept in integer units of ``1 / scale``) the mean is one
+    correctly rounded division and the variance is computed exactly, so a batch summed chunk by chunk
+    gives the interval of the whole sample without keeping it."""
+    n = int(n)
+    if n == 0:
+        return math.nan, math.nan, math.nan, 0
+    exact = isinstance(total, int) and isinstance(total_sq, int) and isinstance(scale, int)
+    mean = total / (n * scale) if exact else total / n / scale
+    if n == 1:
+        return float(mean), float(mean), float(mean), 1
+    if exact:
+        var = (n * total_sq - total * total) / (n * (n - 1))   # exact numerator
+    else:
+        var = (total_sq - total * total / n) / (n - 1)
+    half = z * math.sqrt(max(var, 0.0) / n) / scale
+    return float(mean), float(mean - half), float(mean + half), n
+
+
+def ratio_ci_from_sums(n: int, num, den, num_sq, den_sq, cross, z: float = Z95) -> tuple[float, float, float]:
+    """``sum(num) / sum(den)`` over ``n >= 2`` units with ``sum(den) > 0``, and its delta-method interval
+    clustered by unit, clipped to [0, 1]: ``(ratio, lo, hi)``.
+
+    ``num_sq``, ``den_sq`` and ``cross`` are the sums of ``num**2``, ``den**2`` and ``num * den`` per unit
+    (a game: its finished rounds, say, and those that earned the bonus)."""
+    r = num / den
+    resid = max(num_sq - 2 * r * cross + r * r * den_sq, 0.0)   # sum over units of (num_u - r den_u)**2
+    half = z * math.sqrt(resid * n / (n - 1)) / den
+    return r, max(0.0, r - half), min(1.0, r + half)
+
+
+# ----------------------------------------------------------------- equivalence
+def tost(estimate: float, se: float, target: float, df: float | None = None) -> float:
+    """The p-value of two one-sided tests that ``|true value| < target`` (equivalence within ``target``)
+    from an estimate and its standard error: the larger of the two one-sided p-values, normal quantiles,
+    or Student t with ``df`` degrees of freedom.  For a paired sample it equals
+    ``statsmodels.stats.weightstats.ttost_paired(a, b, -target, target)[0]`` (``df = n - 1``)."""
+    from scipy.stats import norm, t
+
+    if not target > 0:
+        raise ValueError(f"the equivalence target must be positive, got {target}")
+    if not se > 0:
+        return 0.0 if abs(estimate) < target else 1.0
+    dist = norm if df is None else t(df)
+    p_low = float(dist.sf((estimate + target) / se))    # H0: value <= -target
+    p_high = float(dist.cdf((estimate - target) / se))  # H0: value >= +target
+    return max(p_low, p_high)
+
+
+def equivalence_word(estimate: float, lo: float, hi: float, target: float | None = None,
+                     alpha: float = 0.05, z: float = Z95) -> str:
+    """What an estimate with its symmetric two-sided interval ``lo..hi`` (``estimate -/+ z se``) says:
+
+    * ``"holds"``: equivalence shown at ``target`` (:func:`tost` below ``alpha``: the value is within
+      +-target; the interval may still exclude 0 when the difference is real but smaller than target);
+    * ``"differs"``: not equivalent, and the interval excludes 0;
+    * ``"not shown to differ"``: neither.
+
+    Without a ``target`` only the last two words can be said."""
+    if not (math.isfinite(estimate) and math.isfinite(lo) and math.isfinite(hi)):
+        return NOT_SHOWN
+    se = (hi - lo) / (2 * z)
+    if target is not None and tost(estimate, se, target) < alpha:
+        return HOLDS
+    if lo > 0 or hi < 0:
+        return DIFFERS
+    return NOT_SHOWN
