@@ -10,6 +10,7 @@ import html
 import io
 import math
 
+from gnoming_sim.game.naming import times
 from gnoming_sim.kernel.policy import chart as C
 
 SHORT = {"take": "TAKE", "draw": "draw", "best use": "use", "face-down": "down", "throw away": "throw",
@@ -197,7 +198,7 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
         f"<p><b>How it is made.</b> Self-play rounds of <code>{html.escape(guide['self_play'])}</code> "
         f"({rounds} players); at a random sample of its decisions ({guide['decisions']:,} recorded; "
         f"{guide['p_sample']:.0%} of take-or-draw and placement decisions, {guide['p_finish']:.0%} of finishing "
-        f"chances) every candidate answer of the cell was rolled out {guide['budget']} times to the end of the round "
+        f"chances) every candidate answer of the cell was rolled out {times(guide['budget'])} to the end of the round "
         f"from what the player sees (hidden cards dealt at random, every seat playing {html.escape(_roll(guide))}, "
         f"the same random numbers for every answer). Value: the player's round score minus the mean of the "
         f"others'. A decision is one unit. Margin = the recommended action's mean advantage over the closest "
