@@ -133,8 +133,9 @@ def card_figure(guide: dict):
         ax.set_xlabel("rivals' face-down cards (mean)", fontsize=6)
     fig.suptitle("Gnoming A Round: basic strategy, derived by simulation", fontsize=11, weight="bold", y=0.995)
     fig.text(0.5, 0.915, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
-             "after finishing minus the best rival's visible score\n? = not resolved (play as you would); blank = never seen; "
-             "* = beats expert's own rule there (the chart player follows the starred cells, expert elsewhere)",
+             "after finishing minus the best rival's visible score\n? = not resolved (play as you would); "
+             "blank = never seen; * = beats expert's own rule there (the chart player follows the starred cells, "
+             "expert elsewhere)",
              ha="center", fontsize=6, linespacing=1.4)
     foot = [value_line(guide), ladder_line(guide), sizes_line(guide),
             f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
@@ -265,4 +266,5 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
     return "\n".join(parts)
 
 
-__all__ = ["card_figure", "card_png", "page_html", "value_line", "ladder_line", "sizes_line", "finish_sizes", "status_of"]
+__all__ = ["card_figure", "card_png", "page_html", "value_line", "ladder_line", "sizes_line", "finish_sizes",
+           "status_of"]
