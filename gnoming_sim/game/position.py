@@ -25,7 +25,7 @@ import numpy as np
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MIN_VALUE, NO_CARD, card_name, parse_card
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.naming import pile_name, round_turn_name, times
+from gnoming_sim.game.naming import pile_name, round_turn_name
 from gnoming_sim.game.rules import (HAZARD_FLIP_MIN_FACE_DOWN, HAZARD_PENALTY, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS,
                                     RuleConfig)
 from gnoming_sim.game.toml_io import read_toml
@@ -149,6 +149,7 @@ class Position:
             have[c] = have.get(c, 0) + 1
         for c, n in sorted(have.items()):
             if n > self.deck.count(c):
+                from gnoming_sim.game.naming import times   # "seen once", not "seen 1 times"
                 raise GnomingError(f"{where}: card {card_name(c)} is seen {times(n)} (layouts, piles, hand, "
                                    f"removed_hazards) but the deck '{self.deck.name}' holds {self.deck.count(c)}")
         unseen = self.deck.size - sum(have.values())
