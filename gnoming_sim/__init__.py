@@ -11,8 +11,9 @@ The package is laid out by stage, each importing only from the stages before it:
     analyses/   the studies and the HTML/PNG report (installed from the repository's analyses/)
     cli/        the ``gnoming-sim`` command
 
-This module is the public facade: ``simulate``, ``score_layout``, ``RuleConfig``, ``Deck``,
-``PUBLISHED``, ``GnomingError`` and the strategy registry ``strategies``.  The engine is
+This module is the public facade: ``simulate``, ``score_layout``, ``standings`` (a batch file's
+standings, as ``simulate`` prints them), ``RuleConfig``, ``Deck``, ``PUBLISHED``, ``GnomingError``
+and the strategy registry ``strategies``.  The engine is
 imported on first use so that ``import gnoming_sim`` stays cheap (no numba compilation).
 """
 from __future__ import annotations
@@ -24,10 +25,11 @@ from gnoming_sim.game.version import __version__
 import gnoming_sim.search  # noqa: F401,E402  (registers the Monte Carlo bot's batch kernel; compiles nothing)
 
 __all__ = ["__version__", "RuleConfig", "Deck", "PUBLISHED", "GnomingError", "score_layout", "simulate",
-           "strategies"]
+           "standings", "strategies"]
 
 _LAZY = {"score_layout": ("gnoming_sim.kernel.engine", "score_layout"),
          "simulate": ("gnoming_sim.kernel.engine", "simulate"),
+         "standings": ("gnoming_sim.batch.standings", "standings"),
          "strategies": ("gnoming_sim.kernel.policy.registry", None)}
 
 

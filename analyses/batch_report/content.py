@@ -19,12 +19,30 @@ from gnoming_sim.batch.scan import BatchScan
 from gnoming_sim.stats import wilson
 from gnoming_sim.batch.summary import WIN_UNIT
 from gnoming_sim.game.rules import ROUNDS
+from gnoming_sim.kernel.kinds import KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM
 
 from ..framework.estimates import Estimate
 
+# a strategy's family (the ``kind`` a batch file stores) in words, for the page
+KIND_WORDS = {
+    KIND_RANDOM: "random",
+    KIND_HEURISTIC: "heuristic",
+    KIND_MC: "Monte Carlo (rollouts)",
+    KIND_LEARNED: "learned (fitted evaluator)",
+    KIND_CHART: "chart (the guide's card)",
+}
 MIN_FINISHES = 30   # finisher-score bins with fewer finishes are left off the figure (kept in the CSV)
 SCORE_PARTS = (("matched", "matched lines"), ("unmatched", "unmatched cards"), ("negatives", "negative cards"),
                ("hazard_points", "hazards"), ("bonus", "early-finish bonus"), ("score", "round score"))
+
+
+def kind_name(kind) -> str:
+    """A strategy family in words: ``1`` -> ``"heuristic"``; a code this version does not know
+    (a file from another version) says so."""
+    try:
+        return KIND_WORDS[int(kind)]
+    except (KeyError, TypeError, ValueError):
+        return f"unknown kind {kind!r}"
 
 
 def est(i: Interval) -> Estimate:
@@ -154,8 +172,8 @@ def facts(scan: BatchScan) -> dict:
         "seats": list(meta["seats"]), "rotate": bool(meta.get("rotate", False)),
         "command": meta.get("command") or equivalent_command(scan),
         "command_stored": bool(meta.get("command")),
-        "strategies": [{"name": n, "kind": strategies[n].get("kind"), "params": strategies[n].get("params", {})}
-                       for n in scan.names],
+        "strategies": [{"name": n, "kind": strategies[n].get("kind"), "kind_name": kind_name(strategies[n].get("kind")),
+                        "params": strategies[n].get("params", {})} for n in scan.names],
         "params": params, "rules": rules, "rules_default": all(v == d for _, v, d, _ in rules),
         "deck_name": meta.get("deck_name", "custom"), "deck": deck, "deck_size": sum(deck.values()),
         "scan_s": scan.wall_s, "rows": scan.games * ROUNDS * scan.players,

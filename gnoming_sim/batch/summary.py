@@ -126,13 +126,14 @@ class Tally:
         return {str(s): entry(self._by_seat, s, self.players) for s in range(self.players)}
 
 
-def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_run: int | None = None,
+def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float | None, games_run: int | None = None,
                   extra: dict | None = None, compile_s: float = 0.0) -> dict:
     """The summary dict of a tallied batch.
 
     ``games_run`` is the number of games simulated in ``wall_s`` (default: all of them;
-    fewer when a run resumed a file); ``compile_s`` the part of ``wall_s`` numba spent compiling
-    kernels, which the games per second leave out; ``extra`` adds keys (seats, output file, ...).
+    fewer when a run resumed a file; ``wall_s`` None: games read back from a file, not played
+    here); ``compile_s`` the part of ``wall_s`` numba spent compiling kernels, which the games per
+    second leave out; ``extra`` adds keys (seats, output file, ...).
     Per strategy, a sample is one (game, seat) play; per seat, one game.  ``bonus_rate``
     is the fraction of finished rounds that earned the -5 bonus (``None`` if none).
     """
@@ -146,9 +147,10 @@ def build_summary(tally: Tally, *, seed: int, rules, deck, wall_s: float, games_
         "rounds": ROUNDS * tally.games,
         "stalled_rounds": tally.stalled_rounds,
         "stalled_share": _num(tally.stalled_rounds / (ROUNDS * tally.games)) if tally.games else None,
-        "wall_s": _num(wall_s),
+        "wall_s": None if wall_s is None else _num(wall_s),
         "compile_s": _num(compile_s),
-        "games_per_s": _num(run / (wall_s - compile_s)) if wall_s - compile_s > 0 and run else None,
+        "games_per_s": (_num(run / (wall_s - compile_s)) if wall_s is not None and wall_s - compile_s > 0 and run
+                        else None),
         "seed": int(seed),
         "rules": rules.to_dict(),
         "deck": {"name": deck.name, "size": deck.size, "cards": deck.to_dict()},
@@ -241,7 +243,12 @@ def _header(s: dict) -> list[str]:
     out += [
         f"gnoming-sim {s.get('version', '')}".rstrip(),
         f"games {s['games']}  players {s['players']}  seed {s['seed']}  rounds {s['rounds']} ({stalled})",
-        _time_line(s),
+    ]
+    if s.get("source"):   # read back from a batch file (gnoming_sim.batch.standings): no time to tell
+        out.append(f"read from {s['source']}")
+    else:
+        out.append(_time_line(s))
+    out += [
         f"deck {deck['name']} ({deck['size']} cards)",
         f"rules {rules}",
     ]

@@ -37,13 +37,14 @@ def _est(e: dict, fmt: str, scale: float = 1.0) -> str:
 
 
 def _rules_text(rules: dict, deck: str) -> str:
-    """The rules and deck a ladder ran under: RULES.md's defaults, or the options changed."""
+    """The rules and deck a ladder ran under: the rules' defaults (gnoming_sim/game/rules.md, as
+    ``gnoming-sim rules`` prints them), or the options changed."""
     from gnoming_sim.game.rules import RuleConfig
 
     base = RuleConfig().to_dict()
     changed = [f"{k}={v}" for k, v in rules.items() if base.get(k) != v]
-    return (f"the rules of RULES.md ({'defaults' if not changed else 'changed: ' + ', '.join(changed)}), "
-            f"the {deck} deck")
+    said = "defaults" if not changed else "changed: " + ", ".join(changed)
+    return f"the rules of gnoming_sim/game/rules.md ({said}), the {deck} deck"
 
 
 def render(result: dict) -> str:

@@ -84,7 +84,8 @@ class _Teller(Narrator):
         self.final_layouts = []
 
     def who(self, seat: int) -> str:
-        return f"you (seat {seat})" if seat == self.me else f"seat {seat}"
+        # the seat first: the story's verbs are the third person's ("seat 1 (you) turns up ...")
+        return f"seat {seat} (you)" if seat == self.me else f"seat {seat}"
 
     def _on_turn(self, seat: int, number: int, final: int) -> None:
         lap = ", final lap" if final else ""

@@ -149,7 +149,8 @@ class Position:
             have[c] = have.get(c, 0) + 1
         for c, n in sorted(have.items()):
             if n > self.deck.count(c):
-                raise GnomingError(f"{where}: card {card_name(c)} is seen {n} times (layouts, piles, hand, "
+                from gnoming_sim.game.naming import times   # "seen once", not "seen 1 times"
+                raise GnomingError(f"{where}: card {card_name(c)} is seen {times(n)} (layouts, piles, hand, "
                                    f"removed_hazards) but the deck '{self.deck.name}' holds {self.deck.count(c)}")
         unseen = self.deck.size - sum(have.values())
         if unseen != int(fd.sum()) + self.draw_n:

@@ -1,4 +1,4 @@
-"""RuleConfig: every named option of RULES.md, frozen, loadable from TOML.
+"""RuleConfig: every named option of the rules (gnoming_sim/game/rules.md), frozen, loadable from TOML.
 
 The kernels never see this object; :meth:`RuleConfig.to_array` turns it into a plain
 int64 array indexed by the ``R_*`` constants below, once, at the boundary.
@@ -53,7 +53,7 @@ _HELP = {
 
 @dataclass(frozen=True)
 class RuleConfig:
-    """The rules a batch is played under (RULES.md).  Defaults are the project's defaults."""
+    """The rules a batch is played under (gnoming_sim/game/rules.md).  Defaults are the project's defaults."""
 
     rotate_start: bool = True
     discard_draw_must_be_kept: bool = True

@@ -13,11 +13,10 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.game import trace as T
 from gnoming_sim.reference.scoring import LINES, line_value
 from gnoming_sim.game.cards import HAZARD, MULLIGAN, card_name, is_negative, is_positive
-from gnoming_sim.game.naming import pile_name, position_name, turn_name
+from gnoming_sim.game.naming import LINE_NAMES, pile_name, position_name, turn_name
 from gnoming_sim.game.replay import Table, walk
 from gnoming_sim.game.rules import LAYOUT, ROUNDS
 
-_LINE_NAMES = ("row 1", "row 2", "row 3", "col 1", "col 2", "col 3")
 ENDS_A_TURN = (T.TURN, T.FINISH, T.STALL, T.ROUND_END)
 _ABOUT_THE_TABLE = (T.ROUND, T.RESHUFFLE, T.STALL, T.ROUND_END)   # lines about no seat in particular
 _STALLS = {
@@ -258,7 +257,7 @@ class Narrator:
         lay = self.table.layout(seat)
         self.say(f"{self.who(seat)}: {int(row[F.F_SCORE])}", 1)
         covered: set[int] = set()
-        for name, line in zip(_LINE_NAMES, LINES):
+        for name, line in zip(LINE_NAMES, LINES):
             value = line_value(lay, line, self.res.rules.mulligans_per_line)
             if value is not None:
                 covered.update(line)

@@ -10,6 +10,7 @@ import html
 import io
 import math
 
+from gnoming_sim.game.naming import times
 from gnoming_sim.kernel.policy import chart as C
 
 SHORT = {"take": "TAKE", "draw": "draw", "best use": "use", "face-down": "down", "throw away": "throw",
@@ -76,10 +77,36 @@ def ladder_line(guide: dict) -> str:
     return f"ladder at {lad['players']} players (Elo, expert = 0, 95%): " + ", ".join(parts)
 
 
-def card_png(guide: dict) -> bytes:
-    """The card: take or draw, where to put a kept card (from a pile / blind) and finish or play on
-    (by table size), one compact table each; resolved cells name the action, '?' marks a cell seen
-    but not resolved, blank one never seen."""
+def _size_range(name: str) -> tuple[int, int]:
+    """A table-size bin's name, ``"4-5"``, as its players ``(4, 5)``."""
+    lo, _, hi = name.partition("-")
+    return int(lo), int(hi or lo)
+
+
+def finish_sizes(guide: dict) -> tuple[list[int], list[int]]:
+    """The finish table's size bins (indices into ``SIZE_NAMES``) the guide was derived at, and the
+    others: a guide made at 4 players has finish cells of 4-5 players only."""
+    made = [s for s, name in enumerate(C.SIZE_NAMES)
+            if any(_size_range(name)[0] <= p <= _size_range(name)[1] for p in guide["players"])]
+    return made, [s for s in range(C.N_SIZE) if s not in made]
+
+
+def sizes_line(guide: dict) -> str:
+    """Why the card has no finish table for some table sizes ('' when it has them all)."""
+    _, left = finish_sizes(guide)
+    if not left:
+        return ""
+    sizes = " and ".join(C.SIZE_NAMES[s] for s in left)
+    at = ", ".join(map(str, guide["players"]))
+    return (f"no finish table for {sizes} players: this guide was derived at {at} players only, so it has no "
+            f"decisions there (gnoming-sim guide --players with those sizes derives them)")
+
+
+def card_figure(guide: dict):
+    """The card as a matplotlib figure (:func:`card_png` saves it): take or draw, where to put a kept
+    card (from a pile / blind) and finish or play on, one compact table each, the last once per table
+    size the guide was derived at; resolved cells name the action, '?' marks a cell seen but not
+    resolved, blank one never seen."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -98,18 +125,19 @@ def card_png(guide: dict) -> bytes:
         ax = fig.add_subplot(gs[0, 2 + 2 * b:4 + 2 * b])
         _grid(ax, where, classes, uses,
               [[_mark(place.get(C.place_cell_of(b, k, u))) for u in range(C.N_USE)] for k in range(C.N_CLASS)])
-    for s, size in enumerate(C.SIZE_NAMES):
-        ax = fig.add_subplot(gs[1, 2 * s:2 * s + 2])
-        _grid(ax, f"4. Can finish, {size} players: finish?", [f"gap {g}" for g in C.GAP_NAMES],
+    for panel, s in enumerate(finish_sizes(guide)[0]):
+        ax = fig.add_subplot(gs[1, 2 * panel:2 * panel + 2])
+        _grid(ax, f"4. Can finish, {C.SIZE_NAMES[s]} players: finish?", [f"gap {g}" for g in C.GAP_NAMES],
               list(C.OFD_NAMES),
               [[_mark(fin.get(C.finish_cell_of(g, o, s))) for o in range(C.N_OFD)] for g in range(C.N_GAP)])
         ax.set_xlabel("rivals' face-down cards (mean)", fontsize=6)
     fig.suptitle("Gnoming A Round: basic strategy, derived by simulation", fontsize=11, weight="bold", y=0.995)
     fig.text(0.5, 0.915, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
              "after finishing minus the best rival's visible score\n? = not resolved (play as you would); "
-             "* = beats expert's own rule there (the chart player follows the starred cells, expert elsewhere)",
+             "blank = never seen; * = beats expert's own rule there (the chart player follows the starred cells, "
+             "expert elsewhere)",
              ha="center", fontsize=6, linespacing=1.4)
-    foot = [value_line(guide), ladder_line(guide),
+    foot = [value_line(guide), ladder_line(guide), sizes_line(guide),
             f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
             f"players, seed {guide['seed']}); a cell is resolved when its action wins every paired comparison after "
             f"Holm's correction per table (5%); on average over the positions self-play of {guide['self_play']} reaches"]
@@ -117,6 +145,14 @@ def card_png(guide: dict) -> bytes:
 
     lines = [w for f in foot if f for w in textwrap.wrap(f, 190)]
     fig.text(0.01, 0.01, "\n".join(lines), fontsize=5.5, va="bottom")
+    return fig
+
+
+def card_png(guide: dict) -> bytes:
+    """The card (:func:`card_figure`) as PNG bytes."""
+    import matplotlib.pyplot as plt
+
+    fig = card_figure(guide)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     plt.close(fig)
@@ -197,7 +233,7 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
         f"<p><b>How it is made.</b> Self-play rounds of <code>{html.escape(guide['self_play'])}</code> "
         f"({rounds} players); at a random sample of its decisions ({guide['decisions']:,} recorded; "
         f"{guide['p_sample']:.0%} of take-or-draw and placement decisions, {guide['p_finish']:.0%} of finishing "
-        f"chances) every candidate answer of the cell was rolled out {guide['budget']} times to the end of the round "
+        f"chances) every candidate answer of the cell was rolled out {times(guide['budget'])} to the end of the round "
         f"from what the player sees (hidden cards dealt at random, every seat playing {html.escape(_roll(guide))}, "
         f"the same random numbers for every answer). Value: the player's round score minus the mean of the "
         f"others'. A decision is one unit. Margin = the recommended action's mean advantage over the closest "
@@ -215,9 +251,11 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
         cells = t["cells"]
         resolved = sum(c.get("resolved", False) for c in cells)
         played = sum(c.get("chart", False) for c in cells)
+        why = sizes_line(guide) if tname == "finish" else ""
+        sizes = f" {why[:1].upper()}{why[1:]}." if why else ""
         parts.append(f"<h2>{html.escape(title)}</h2><p>{html.escape(text)}. {len(cells)} cells seen, "
                      f"{resolved} resolved, {played} played by the chart; {t['decisions']:,} decisions, "
-                     f"{t['tests']} tests.</p>")
+                     f"{t['tests']} tests.{html.escape(sizes)}</p>")
         head = "".join(f"<th>{html.escape(k)}</th>" for k in keys)
         parts.append(f"<table><tr>{head}<th>recommended</th><th>margin [95% CI]</th><th>n</th><th>status</th>"
                      f"<th>over expert's own rule [95% CI]</th><th>mean value per candidate (lower is better)</th></tr>")
@@ -228,4 +266,5 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
     return "\n".join(parts)
 
 
-__all__ = ["card_png", "page_html", "value_line", "ladder_line", "status_of"]
+__all__ = ["card_figure", "card_png", "page_html", "value_line", "ladder_line", "sizes_line", "finish_sizes",
+           "status_of"]

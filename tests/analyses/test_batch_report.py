@@ -9,6 +9,7 @@ import json
 import math
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from _pages import assert_renders, estimates
@@ -79,6 +80,31 @@ def test_every_section_is_there(report):
     for fact in ("master seed", "4", "builder, greedy, rusher, cautious", "finisher_tie_is_lowest",
                  "Deck: published", "110 cards", "pair_weight", "--seed 4", "row groups"):
         assert fact in made, fact
+
+
+def test_the_strategies_table_names_each_kind_in_words(report):
+    _, page, _ = report
+    table = next(cells for cells in page.tables if "kind" in cells)
+    i = table.index("kind")
+    assert table[i + 1:i + 5] == ["heuristic"] * 4
+
+
+def test_every_strategy_family_has_its_words():
+    """Every KIND_* code of the kernel is named on the page (a new family must be given words), and a
+    file's kind is told in words: learned is "learned ...", not "3"."""
+
+    from gnoming_sim.analyses.batch_report import content
+    from gnoming_sim.batch.scan import BatchScan
+    from gnoming_sim.kernel import kinds
+
+    codes = {value for name, value in vars(kinds).items() if name.startswith("KIND_")}
+    assert set(content.KIND_WORDS) == codes and len(codes) == 5
+    names = ("learned", "expert", "random", "mc", "chart")
+    meta = json.loads(json.dumps(BatchSpec.make(5, names, 10, seed=1).metadata()))   # as the file stores it
+    facts = content.facts(BatchScan(Path("games.parquet"), meta, names, 5, 0, 0))
+    assert [s["kind_name"] for s in facts["strategies"]] == [
+        "learned (fitted evaluator)", "heuristic", "random", "Monte Carlo (rollouts)", "chart (the guide's card)"]
+    assert content.kind_name(99) == "unknown kind 99"
 
 
 def test_figures_are_embedded_and_saved_beside(report):

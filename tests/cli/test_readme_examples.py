@@ -243,3 +243,34 @@ def test_documented_python_runs(tmp_path, page):
     proc = subprocess.run([sys.executable, "-W", "error", str(script)], cwd=cwd, env=_env(),
                           capture_output=True, text=True, timeout=600)
     _check(proc, f"the python blocks of {page}")
+
+
+def test_the_readme_python_example_prints_per_seat_means(capsys):
+    """The README's Python example prints each strategy's mean game score per seat, not the sum over
+    its two seats (issue 32: it printed expert -8.04, builder 24.09), with the 95% interval and n
+    (games) that ``simulate`` gives the same games; and the values its text states are those it prints."""
+    import numpy as np
+
+    import gnoming_sim
+    from gnoming_sim.batch.summary import summarize
+
+    readme = ROOT / "README.md"
+    [example] = blocks(readme, "python")
+    exec(compile(example, str(readme), "exec"), {"__name__": "readme_example"})
+    printed = {}
+    for line in capsys.readouterr().out.splitlines():
+        words = line.split()
+        if len(words) == 6 and re.fullmatch(r"-?\d+\.\d\d", words[1]):
+            printed[words[0]] = [float(w) for w in words[1:]]   # mean, sem, count, ci95_lo, ci95_hi
+    res = gnoming_sim.simulate(players=4, strategies=["expert", "builder"] * 2, games=2000, seed=1, rotate=True)
+    summary = summarize(res, wall_s=0.0)["by_strategy"]
+    assert set(printed) == set(summary) == {"expert", "builder"}
+    seated = np.asarray(res.strategy_names)[res.seat_strategy]    # (games, seats): who sat where
+    for name, (mean, _, count, lo, hi) in printed.items():
+        want = summary[name]
+        assert count == want["n_games"] == 2000
+        assert mean == round(want["mean_game_score"], 2)
+        assert np.allclose([lo, hi], want["ci95"], atol=0.011)
+        assert mean == round(res.totals[seated == name].mean(), 2)   # over its seats: not their sum per game
+    stated = dict(re.findall(r"(expert|builder) (−?\d+\.\d\d)", readme.read_text(encoding="utf-8")))
+    assert {k: float(v.replace("\u2212", "-")) for k, v in stated.items()} == {k: v[0] for k, v in printed.items()}

@@ -103,7 +103,7 @@ def _mutate(data, path, value):
     (("players",), 9, ["'players' must be an integer in 2..7"]),
     (("me",), 4, ["'me' must be an integer in 0..3"]),
     (("scores",), [0, 0], ["'scores' must be a list of 4 integers"]),
-    (("layouts", 2, 0), "9", ["card 9 is seen 1 times", "holds 0"]),
+    (("layouts", 2, 0), "9", ["card 9 is seen once ", "holds 0"]),
     (("layouts", 2, 0), "21", ["seat 2 position 0", "card value 21 out of range"]),
     (("layouts", 2, 0), "Q", ["seat 2 position 0", "unknown card 'Q'"]),
     (("piles", 1), ["H"], ["pile 1 holds a hazard"]),

@@ -33,8 +33,8 @@ def traced(players=3, games=1, seed=1, **kwargs):
 
 # ------------------------------------------------------------------ small pieces
 def test_where_and_describe():
-    assert position_name(0) == "0 (row 1 col 1)" and position_name(5) == "5 (row 2 col 3)"
-    assert position_name(8) == "8 (row 3 col 3)"
+    assert position_name(0) == "0 (row 0 col 0)" and position_name(5) == "5 (row 1 col 2)"
+    assert position_name(8) == "8 (row 2 col 2)"
     assert describe(HAZARD) == "a hazard" and describe(MULLIGAN) == "a mulligan"
     assert describe(8) == "an 8" and describe(-2) == "a -2" and describe(3) == "a 3"
 

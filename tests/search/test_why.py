@@ -50,7 +50,7 @@ def test_a_told_continuation_is_the_analysis_rollout(pos, why):
     for smp in why["samples"]:
         for st in smp["stories"]:
             assert st["score"] == out[smp["rollout"], k[st["key"]], X_SCORE]
-            assert st["lines"][0].startswith("Turn 13 of the round: you (seat 1)")
+            assert st["lines"][0].startswith("Turn 13 of the round: seat 1 (you)")
             assert any(line.strip().startswith(f"Scoring, round {pos.round + 1}") for line in st["lines"])
 
 

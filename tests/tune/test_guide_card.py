@@ -1,0 +1,68 @@
+"""The guide's card and page (tune/guide_card.py) show the finish table only for the table sizes the
+guide was derived at, and say why the others are missing (issue 32, item 5e).  They read the
+committed guide (tuning/guide/guide.json, derived at 2 to 7 players), cut to fewer sizes as a guide
+made at those sizes would be."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.tune import guide_card
+
+GUIDE = Path(__file__).resolve().parents[2] / "tuning" / "guide" / "guide.json"
+
+
+@pytest.fixture(scope="module")
+def full() -> dict:
+    return json.loads(GUIDE.read_text(encoding="utf-8"))
+
+
+def made_at(guide: dict, players: list[int]) -> dict:
+    """``guide`` as if derived at ``players`` only: the finish cells of the other sizes never seen."""
+    g = copy.deepcopy(guide)
+    g["players"] = players
+    g["rounds"] = {str(p): n for p, n in g["rounds"].items() if int(p) in players}
+    keep = {C.SIZE_NAMES[s] for s in guide_card.finish_sizes(g)[0]}
+    g["tables"]["finish"]["cells"] = [c for c in g["tables"]["finish"]["cells"] if c["players"] in keep]
+    return g
+
+
+def finish_titles(guide: dict) -> tuple[list[str], str]:
+    import matplotlib.pyplot as plt
+
+    fig = guide_card.card_figure(guide)
+    try:
+        titles = [ax.get_title(loc="left") for ax in fig.axes]
+        text = " ".join(t.get_text() for t in fig.texts)
+    finally:
+        plt.close(fig)
+    return [t for t in titles if t.startswith("4.")], text
+
+
+@pytest.mark.parametrize("players, drawn, left", [
+    ([4], ["4-5"], "2-3 and 6-7"),
+    ([2, 4], ["2-3", "4-5"], "6-7"),
+    ([7], ["6-7"], "2-3 and 4-5"),
+])
+def test_a_guide_for_some_table_sizes_draws_only_theirs_and_says_why(full, players, drawn, left):
+    g = made_at(full, players)
+    titles, text = finish_titles(g)
+    assert titles == [f"4. Can finish, {size} players: finish?" for size in drawn]
+    why = guide_card.sizes_line(g)
+    assert why.startswith(f"no finish table for {left} players: this guide was derived at "
+                          f"{', '.join(map(str, players))} players only")
+    assert " ".join(why.split()[:6]) in " ".join(text.split())        # the card's foot says it
+    page = guide_card.page_html(g, card_file=None)
+    assert f"No finish table for {left} players" in page
+
+
+def test_a_guide_for_every_size_draws_them_all_and_says_nothing_more(full):
+    assert full["players"] == [2, 3, 4, 5, 6, 7]
+    titles, text = finish_titles(full)
+    assert titles == [f"4. Can finish, {size} players: finish?" for size in C.SIZE_NAMES]
+    assert guide_card.sizes_line(full) == "" and "no finish table" not in text
+    assert "No finish table" not in guide_card.page_html(full, card_file=None)
