@@ -62,7 +62,7 @@ def _listener_class():
             self.depth += 1
             if self.depth > 1 or module.split(".")[0] != _OURS:
                 return   # inside a group, or another library's function: not ours to announce
-            self.group = getattr(dispatcher, "__qualname__", "") or ""
+            self.group = (getattr(dispatcher, "__qualname__", "") or "").rsplit(".", 1)[-1]
             self.started = time.perf_counter()
             if not self.told:
                 self.told = True

@@ -16,13 +16,23 @@ from multiprocessing import get_context
 
 # name -> (what it is, the Python that reaches it); longest first
 GROUPS = {
+    "monte-carlo": ("the Monte Carlo players' game loop (mc, mcx: the ladder's top, the studies)",
+                    "from gnoming_sim.cli.warmup import _monte_carlo; _monte_carlo()"),
     "every-family": ("the game loop of every player family (learned, chart)",
-                     "from gnoming_sim.kernel.engine import simulate; simulate(4, ['learned', 'chart'], 2)"),
+                     "from gnoming_sim.kernel.engine import simulate; simulate(4, ['learned', 'chart'] * 2, 2)"),
     "rollouts": ("the rollouts of analyse, review and the studies",
                  "from gnoming_sim.cli.warmup import _rollouts; _rollouts()"),
     "heuristic": ("the game loop of the random and heuristic players",
-                  "from gnoming_sim.kernel.engine import simulate; simulate(4, ['greedy', 'random'], 2)"),
+                  "from gnoming_sim.kernel.engine import simulate; simulate(4, ['greedy', 'random'] * 2, 2)"),
 }
+
+
+def _monte_carlo():
+    """One small game with a Monte Carlo seat (the bot's batch kernel and its rollouts compile)."""
+    from gnoming_sim.experiments.mc_eval import mc_strategy
+    from gnoming_sim.kernel.engine import simulate
+
+    simulate(3, [mc_strategy(budget=2), "expert", "random"], 1, threads=1)
 
 
 def _rollouts():
