@@ -84,7 +84,7 @@ def start_round(t, rules, r, starter, order, deck_counts):
     _offer_initial_flips(t, rules, 0)
 
 
-@jit(inline="always")
+@jit
 def _apply_initial_flips(t, rules, action):
     """Turn the pending seat's two chosen cards face up (``action`` = a * LAYOUT + b)."""
     s = t.st[S_SEAT]

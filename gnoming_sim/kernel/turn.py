@@ -89,6 +89,23 @@ def begin_turn(t, rules, s):
     _ask(t, DEC_SOURCE, s)
 
 
+@jit
+def _finish(t, rules, s):
+    """Seat s has turned its last card up: it finishes, the final lap begins (what each seat showed is kept)."""
+    st = t.st
+    P = t.fd.shape[0]
+    st[S_FINISHER] = s
+    st[S_FINISH_TURN] = st[S_TURN] - 1
+    emit(t, T.FINISH, s, 0, 0)
+    st[S_LAPS] = P - 1
+    mpl = rules[R_MULLIGANS_PER_LINE]
+    for o in range(P):
+        t.at_finish[o, 0] = visible_score(t.vis[o], mpl)
+        t.at_finish[o, 1] = t.fd[o]
+
+
+# The rare events of a turn (a round's first flips, a finish, a stall, a hazard's flips) are compiled once
+# and called; the common ones are inlined into the turn loop (see kernel/jit.py on why and what it costs).
 @jit(inline="always")
 def end_turn(t, rules):
     """The actor's turn is over: count it, settle the final lap or a finish; the next seat's turn follows."""
@@ -103,14 +120,7 @@ def end_turn(t, rules):
             _round_over(t)
             return NEXT_NONE
     elif t.fd[s] == 0:
-        st[S_FINISHER] = s
-        st[S_FINISH_TURN] = st[S_TURN] - 1
-        emit(t, T.FINISH, s, 0, 0)
-        st[S_LAPS] = P - 1
-        mpl = rules[R_MULLIGANS_PER_LINE]
-        for o in range(P):
-            t.at_finish[o, 0] = visible_score(t.vis[o], mpl)
-            t.at_finish[o, 1] = t.fd[o]
+        _finish(t, rules, s)
     st[S_ACTOR] = (s + 1) % P
     return NEXT_BEGIN
 
@@ -143,7 +153,7 @@ def reshuffle(t, s):
     return n
 
 
-@jit(inline="always")
+@jit
 def _stall(t, why):
     """The draw pile is empty and cannot be rebuilt: the turn counts, the round ends."""
     emit(t, T.STALL, -1, why, 0)
@@ -264,7 +274,7 @@ def apply_discard(t, rules, k):
     return NEXT_END_TURN
 
 
-@jit(inline="always")
+@jit
 def _offer_hazard_flips(t, rules):
     """After the actor removed a hazard: offer a flip to seats actor + st[S_NEXT], ..., actor + P - 1
     (in turn order) that still have enough face-down cards; once none is left, the turn is over."""
@@ -284,7 +294,7 @@ def _offer_hazard_flips(t, rules):
     return NEXT_END_TURN
 
 
-@jit(inline="always")
+@jit
 def apply_hazard_flip(t, rules, pos):
     """The deciding seat turns ``pos`` face up (or declines, ``CHOICE_DECLINE``); the next seat is offered."""
     o = t.st[S_SEAT]
