@@ -140,7 +140,7 @@ def test_the_report_pages_cite_the_rules_document_by_its_real_name():
 
 
 # options the pages name that belong to other programs: option -> whose it is
-FOREIGN_OPTIONS = {"--nthreads": "dask worker", "--nworkers": "dask worker", "--strategies": "bench/bench.py",
+FOREIGN_OPTIONS = {"--nthreads": "dask worker", "--nworkers": "dask worker", "--strategies": "bench/bench.py", "--compile": "bench/bench.py",
                    "--stream-games": "bench/bench.py", "--strict-markers": "pytest",
                    "--write": "tests/golden/_golden.py"}
 

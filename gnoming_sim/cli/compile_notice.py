@@ -25,7 +25,9 @@ _OURS = "gnoming_sim"
 # cache, measured on one core of the project's 2-core machine by gnoming_sim.warmup)
 GROUPS = {
     "play_range_hr": ("the game loop of the random and heuristic players", 40),
-    "play_range_base": ("the game loop of every player family", 150),
+    "play_range_base": ("the game loop of every player family", 80),
+    "rollout_batch": ("the rollouts of analyse, review and the studies", 60),
+    "play_batch": ("the Monte Carlo players' game loop", 330),
 }
 
 
