@@ -38,8 +38,12 @@ def machine() -> str:
     except OSError:
         pass
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    try:
+        layer = numba.threading_layer()
+    except ValueError:   # no parallel kernel ran yet (the games run on a pool of Python threads)
+        layer = "not started"
     return (f"{model}, {os.cpu_count()} cores, {mem:.0f} GiB; Python {platform.python_version()}, "
-            f"numba {numba.__version__}, threading layer {numba.threading_layer()}")
+            f"numba {numba.__version__}, threading layer {layer}")
 
 
 def throughput(players, strategy, threads, games, seed=1):
