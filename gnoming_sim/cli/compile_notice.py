@@ -27,7 +27,7 @@ GROUPS = {
     "play_range_hr": ("the game loop of the random and heuristic players", 40),
     "play_range_base": ("the game loop of every player family", 80),
     "rollout_batch": ("the rollouts of analyse, review and the studies", 60),
-    "play_batch": ("the Monte Carlo players' game loop", 330),
+    "play_range_mc": ("the Monte Carlo players' game loop", 330),
 }
 
 

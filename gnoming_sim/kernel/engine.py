@@ -217,12 +217,8 @@ def batch_kernel(kinds: np.ndarray, params: np.ndarray):
     loader = batch_kernel_loader(special[0])
     if len(special) > 1 or loader is None:
         raise GnomingError("a Monte Carlo strategy needs its bot: import gnoming_sim.search")
-    parallel_kernel = loader()
-
-    def run(g, res, block):
-        with parallel_chunks(block):
-            parallel_kernel(g, res)
-    return run
+    kernel = loader()
+    return lambda g, res, block: game_loop.play_blocks(kernel, g, res, block)
 
 
 def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game: int = 0) -> np.ndarray:

@@ -22,7 +22,8 @@ _LOADERS: dict[int, Callable[[], Callable]] = {}
 
 def register_batch_kernel(kind: int, loader: Callable[[], Callable]) -> None:
     """Play batches with a seat of family ``kind`` in the kernel ``loader()`` returns (a jitted
-    ``play_batch(Games, Results)``; loaded on first use, so registering is free)."""
+    ``play_range(Games, Results, lo, hi)``, run in blocks by ``game_loop.play_blocks``; loaded on first
+    use, so registering is free)."""
     _LOADERS[int(kind)] = loader
 
 

@@ -12,9 +12,9 @@ from gnoming_sim.kernel.kinds import KIND_MC, register_batch_kernel
 
 
 def _mc_batch_kernel():
-    from gnoming_sim.search.bot import play_batch
+    from gnoming_sim.search.bot import play_range_mc
 
-    return play_batch
+    return play_range_mc
 
 
 register_batch_kernel(KIND_MC, _mc_batch_kernel)

@@ -31,17 +31,16 @@ are pruned to the base policy's choice, not keeping, placing over the last face-
 bounce options to the base choice, stopping and the ``params[M_WIDTH]`` best legal positions.
 
 Recursion.  The bot is a decision function, :func:`decide_mc`, handed to the one game loop
-(:func:`gnoming_sim.kernel.game_loop.play_one`) by this module's :func:`play_batch`; its rollouts
+(:func:`gnoming_sim.kernel.game_loop.play_one`) by this module's :func:`play_range_mc`; its rollouts
 step the table with the *base* decision function (:func:`gnoming_sim.kernel.policy.dispatch.decide`,
 which decides an MC seat as its base heuristic), so no function calls itself and no kernel is
-copied.  :mod:`gnoming_sim.search` registers :func:`play_batch` with the engine for ``KIND_MC``.
+copied.  :mod:`gnoming_sim.search` registers :func:`play_range_mc` with the engine for ``KIND_MC``.
 """
 from __future__ import annotations
 
 from collections import namedtuple
 
 import numpy as np
-from numba import prange
 
 from gnoming_sim.game.cards import HIDDEN, NO_CARD
 from gnoming_sim.game.fields import F_SCORE, N_FIELDS
@@ -99,6 +98,9 @@ def _roll_round(ctx, i, active, values):
     n_u = cards.shape[0]
     P = rt.fd.shape[0]
     r = start.r
+    # run-time values, not literals: a literal -1 or False compiles roll_on / enter once per value (kernel/jit.py)
+    none = np.int64(-1)
+    no = np.bool_(False)
     for j in range(n_u):
         cards[j] = ctx.truth[j] if ctx.peek else start.unseen[j]
     if not ctx.peek:
@@ -111,20 +113,20 @@ def _roll_round(ctx, i, active, values):
         if ctx.mode == COST_SOURCE:
             enter(rt, rules, start, cards, a != SRC_DRAW)
             seed_stream(rt.rng, key, i, STREAM_ROLL_PLAY)
-            roll_on(rt, rules, a, -1, -1, ctx.no_luck)
+            roll_on(rt, rules, a, none, none, ctx.no_luck)
         elif ctx.mode == COST_PLACE:
-            enter(rt, rules, start, cards, False)
+            enter(rt, rules, start, cards, no)
             seed_stream(rt.rng, key, i, STREAM_ROLL_PLAY)
-            roll_on(rt, rules, ctx.src, a, -1, ctx.no_luck)
+            roll_on(rt, rules, ctx.src, a, none, ctx.no_luck)
         elif ctx.mode == COST_HAZARD:
-            enter(rt, rules, start, cards, False)
+            enter(rt, rules, start, cards, no)
             seed_stream(rt.rng, key, i, STREAM_ROLL_PLAY)
-            roll_on(rt, rules, -1, -1, a, ctx.no_luck)
+            roll_on(rt, rules, none, none, a, ctx.no_luck)
         else:   # a bounce: the pending decision itself is stepped
-            enter(rt, rules, start, cards, False)
+            enter(rt, rules, start, cards, no)
             seed_stream(rt.rng, key, i, STREAM_ROLL_PLAY)
             step_once(rt, rules, a)
-            roll_on(rt, rules, -1, -1, -1, ctx.no_luck)
+            roll_on(rt, rules, none, none, none, ctx.no_luck)
         score_round(rt, rules, r, start.starter, res)
         others = 0.0
         for o in range(P):
@@ -140,7 +142,7 @@ def _rollouts(t, rules, s, mode, card, src, discarder, bounce, opts, K, peek):
     N = t.draw.shape[0]
     prm = t.params[s]
     # the table as the player sees it; a card in hand at a placement goes back where it came from
-    start = rollout_start(t.vis, t.piles, t.st, t.unknown, t.scores, s, card, src, discarder, True, bounce)
+    start = rollout_start(t.vis, t.piles, t.st, t.unknown, t.scores, s, card, src, discarder, np.bool_(True), bounce)
     if peek:  # tests only: what a cheat would see
         truth = start_truth(start, t.lay, t.draw, t.st[S_DPTR])
     else:
@@ -186,7 +188,7 @@ def option_values(t, rules, s, mode, card, src, opts, K, budget):
     round score minus the others' mean, for each option ``opts[k]`` of its pending draw source
     (``mode`` COST_SOURCE) or placement of ``card`` from ``src`` (COST_PLACE): float64[K].  The training
     targets of the learned player (:mod:`gnoming_sim.search.targets`)."""
-    ctx = _rollouts(t, rules, s, mode, card, src, -1, 0, opts, K, False)
+    ctx = _rollouts(t, rules, s, mode, card, src, np.int64(-1), np.int64(0), opts, K, np.bool_(False))
     values = np.empty((budget, K), dtype=np.float64)
     active = np.ones(K, dtype=np.int8)
     for i in range(budget):
@@ -213,7 +215,8 @@ def choose_source(t, rules, s, peek):
         if legal[k] and k != base:
             opts[K] = k
             K += 1
-    return by_rollouts(t, rules, s, COST_SOURCE, NO_CARD, -1, -1, 0, opts, K, peek, np.zeros(2, dtype=np.int64))
+    return by_rollouts(t, rules, s, np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1), np.int64(-1), np.int64(0),
+                       opts, K, peek, np.zeros(2, dtype=np.int64))
 
 
 @jit(nrt=True)
@@ -270,10 +273,11 @@ def choose_placement(t, rules, s, card, src, peek):
                 K += 1
     # the positions the base policy's one-ply estimate rates best
     H.prepare_me(prm, t.obs, t.memo, True)
-    K = _add_ranked(prm, t.obs, t.memo, row, card, legal, False, opts, K)
+    K = _add_ranked(prm, t.obs, t.memo, row, card, legal, np.bool_(False), opts, K)
     if K == 1:
         return base
-    return by_rollouts(t, rules, s, COST_PLACE, card, src, -1, 0, opts, K, peek, np.zeros(2, dtype=np.int64))
+    return by_rollouts(t, rules, s, np.int64(COST_PLACE), card, src, np.int64(-1), np.int64(0), opts, K, peek,
+                       np.zeros(2, dtype=np.int64))
 
 
 @jit(nrt=True)
@@ -292,10 +296,10 @@ def choose_bounce(t, rules, s, peek):
         opts[K] = CHOICE_STOP
         K += 1
     H.prepare_me(prm, t.obs, t.memo, False)
-    K = _add_ranked(prm, t.obs, t.memo, t.obs.vis[s], card, legal, True, opts, K)
+    K = _add_ranked(prm, t.obs, t.memo, t.obs.vis[s], card, legal, np.bool_(True), opts, K)
     if K == 1:
         return -1
-    return by_rollouts(t, rules, s, COST_BOUNCE, card, t.st[S_SRC], -1, t.st[S_FILLED], opts, K, peek,
+    return by_rollouts(t, rules, s, np.int64(COST_BOUNCE), card, t.st[S_SRC], np.int64(-1), t.st[S_FILLED], opts, K, peek,
                        np.zeros(2, dtype=np.int64))
 
 
@@ -315,7 +319,8 @@ def choose_hazard_flip(t, rules, s, peek):
             K += 1
     if K == 1:
         return -1
-    return by_rollouts(t, rules, s, COST_HAZARD, NO_CARD, -1, t.st[S_ACTOR], 0, opts, K, peek,
+    return by_rollouts(t, rules, s, np.int64(COST_HAZARD), np.int64(NO_CARD), np.int64(-1), t.st[S_ACTOR], np.int64(0),
+                       opts, K, peek,
                        np.zeros(2, dtype=np.int64))
 
 
@@ -347,7 +352,7 @@ def decide_mc(t, rules):
     :func:`gnoming_sim.kernel.policy.dispatch.decide`.
 
     The rollouts themselves play with the base function, so this one never calls itself."""
-    a = mc_answer(t, rules, False)
+    a = mc_answer(t, rules, np.bool_(False))
     if a >= 0:
         return a
     return decide_once(t, rules)
@@ -367,15 +372,10 @@ def play_game_mc(t, game, seed, rules, deck, deck_counts, order, use_given, out,
 
 
 @jit(nrt=True)
-def _play_one_mc(g, res, i):
-    # named here, not in the parallel loop, so that play_batch stays cacheable (game_loop.play_range_base)
-    play_one(g, res, i, play_game_mc)
-
-
-@jit(parallel=True, nrt=True)
-def play_batch(g, res):
-    """:func:`gnoming_sim.kernel.game_loop.play_batch` with the Monte Carlo bot deciding for its
-    seats (:func:`decide_mc`); the engine plays every batch with a ``KIND_MC`` seat here."""
-    for i in prange(g.seat_strategy.shape[0]):
-        _play_one_mc(g, res, i)
+def play_range_mc(g, res, lo, hi):
+    """:func:`gnoming_sim.kernel.game_loop.play_range_base` with the Monte Carlo bot deciding for its
+    seats (:func:`decide_mc`); the engine plays every batch with a ``KIND_MC`` seat here, in blocks on a
+    pool of threads (``game_loop.play_blocks``: a ``parallel=True`` loop cost ~50 s more to compile)."""
+    for i in range(lo, hi):
+        play_one(g, res, i, play_game_mc)
 

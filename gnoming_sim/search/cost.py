@@ -34,7 +34,7 @@ def _play_one_counted(g, res, i, cost):
 
 @jit(parallel=True, nrt=True)
 def play_batch_counted(g, res, cost):
-    """The bot's :func:`gnoming_sim.search.bot.play_batch` (no traces, no given deals), and
+    """The bot's :func:`gnoming_sim.search.bot.play_range_mc` on every game (no traces, no given deals), and
     ``cost`` int64[G, 2 * N_COST]: per game, (decisions, rollouts) of each kind."""
     for i in prange(g.seat_strategy.shape[0]):
         _play_one_counted(g, res, i, cost)

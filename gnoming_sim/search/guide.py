@@ -106,7 +106,7 @@ def _source(t, rules, s, budget, roll_kind, rec, n, game):
         return n
     prm = t.params[s]
     mine = H.draw_source(prm, obs, t.memo, t.legal)   # expert's own answer (what the chart falls back to)
-    v = _values(t, rules, s, COST_SOURCE, NO_CARD, -1, opts, K, budget, roll_kind)
+    v = _values(t, rules, s, np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1), opts, K, budget, roll_kind)
     for k in range(1, K):
         if n >= cap:
             break
@@ -163,7 +163,7 @@ def _place(t, rules, s, sampling, srng, rec, n, game):
         table = C.T_PLACE
         use = (cell - C.CELL_OFFSET[C.T_PLACE]) % C.N_USE
     mine = H.placement(prm, obs, memo, card, t.legal)   # expert's own answer (what the chart falls back to)
-    v = _values(t, rules, s, COST_PLACE, card, src, opts, K, budget, roll_kind)
+    v = _values(t, rules, s, np.int64(COST_PLACE), card, src, opts, K, budget, roll_kind)
     _record(rec, n, table, cell, pub[O_PLAYERS], card, use, game)
     rec[n, R_EXPERT] = 0
     for k in range(K):

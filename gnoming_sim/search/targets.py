@@ -92,9 +92,10 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
             if K >= 2:
                 _option_features(t, rules, s, kind, opts, K, feats[n])
                 if kind == DEC_SOURCE:
-                    v = option_values(t, rules, s, COST_SOURCE, NO_CARD, -1, opts, K, budget)
+                    v = option_values(t, rules, s, np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1), opts, K,
+                                      budget)
                 else:
-                    v = option_values(t, rules, s, COST_PLACE, t.st[S_HAND], t.st[S_SRC], opts, K, budget)
+                    v = option_values(t, rules, s, np.int64(COST_PLACE), t.st[S_HAND], t.st[S_SRC], opts, K, budget)
                 for k in range(K):
                     vals[n, k] = v[k]
                 nopt[n] = K
