@@ -318,17 +318,12 @@ def linear_root(x, y, covariates=None) -> Root | None:
 
 
 def t_mean(x) -> Estimate:
-    """Mean of ``x`` over independent units with the Student-t 95% interval (for small n)."""
-    from scipy.stats import t as student
-
-    x = np.asarray(x, dtype=np.float64).ravel()
-    n = x.size
+    """Mean of ``x`` over independent units with the Student-t 95% interval (for small n):
+    :func:`gnoming_sim.stats.mean_ci_t`, with the interval collapsed to the mean below two units."""
+    m, lo, hi, n = stats.mean_ci_t(x)
     if n < 2:
-        m = float(x.mean()) if n else math.nan
         return Estimate(m, m, m, n)
-    m, s = float(x.mean()), float(x.std(ddof=1))
-    h = float(student.ppf(0.975, n - 1)) * s / math.sqrt(n)
-    return Estimate(m, m - h, m + h, n)
+    return Estimate(m, lo, hi, n)
 
 
 def bootstrap_mean(x, rng: np.random.Generator, replicates: int = 2000) -> Estimate:
