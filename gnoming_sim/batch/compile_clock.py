@@ -12,6 +12,13 @@ import time
 _OURS = "gnoming_sim"
 
 
+def dispatcher_of(ev):
+    """The jitted function a ``numba:compile`` event is about, and whether it is this project's."""
+    dispatcher = (ev.data or {}).get("dispatcher")
+    module = getattr(dispatcher, "__module__", None) or ""
+    return dispatcher, module.split(".")[0] == _OURS
+
+
 class CompileClock:
     """Seconds numba spent compiling our functions (outermost compiles only) while installed."""
 
@@ -24,9 +31,7 @@ class CompileClock:
     def _start(self, ev):
         self._depth += 1
         if self._depth == 1:
-            dispatcher = (ev.data or {}).get("dispatcher")
-            module = getattr(dispatcher, "__module__", None) or ""
-            self._ours = module.split(".")[0] == _OURS
+            self._ours = dispatcher_of(ev)[1]
             self._started = time.perf_counter()
 
     def _end(self, ev):

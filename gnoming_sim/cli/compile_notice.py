@@ -19,7 +19,6 @@ from typing import Callable
 
 COLD_CACHE_NOTICE = ("compiling the game kernels this command needs (once after an install or an update; "
                      "`make setup` compiles the common ones ahead)")
-_OURS = "gnoming_sim"
 
 # a kernel group, by the function Python calls: (what it is, seconds to compile it alone with an empty
 # cache, measured on one core of the project's 2-core machine by gnoming_sim.warmup)
@@ -48,6 +47,8 @@ def notice_text(qualname: str) -> str:
 def _listener_class():
     from numba.core import event
 
+    from gnoming_sim.batch.compile_clock import dispatcher_of
+
     class _Compiles(event.Listener):
         """The notice at the first compile of ours, then a line per finished kernel group."""
 
@@ -59,10 +60,9 @@ def _listener_class():
             self.group = ""
 
         def on_start(self, ev):
-            dispatcher = (ev.data or {}).get("dispatcher")
-            module = getattr(dispatcher, "__module__", None) or ""
+            dispatcher, ours = dispatcher_of(ev)
             self.depth += 1
-            if self.depth > 1 or module.split(".")[0] != _OURS:
+            if self.depth > 1 or not ours:
                 return   # inside a group, or another library's function: not ours to announce
             self.group = (getattr(dispatcher, "__qualname__", "") or "").rsplit(".", 1)[-1]
             self.started = time.perf_counter()
