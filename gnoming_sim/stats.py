@@ -11,7 +11,10 @@ intervals, multiple-testing corrections and equivalence words from here:
   OLS / WLS on a constant with ``cov_type="cluster"``; the studies' clustered shares);
 * equivalence: :func:`tost` (two one-sided tests on an estimate and its standard error, checked against
   ``statsmodels.stats.weightstats.ttost_paired``) and :func:`equivalence_word`, the one function that says
-  "holds", "differs" or "not shown to differ".
+  "holds", "differs" or "not shown to differ";
+* agreement of parts: :func:`heterogeneity`, Cochran's Q of estimates of one quantity on independent parts
+  (the table sizes of a pooled answer), ``statsmodels.stats.meta_analysis.combine_effects``: whether a pooled
+  figure is one answer or the parts must be stated apart.
 
 Hand-written, because no library computes them from running sums: :func:`mean_ci_from_sums` and
 :func:`ratio_ci_from_sums` (each tested against an exact value or :func:`mean_ci`).
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -259,3 +263,35 @@ def equivalence_word(estimate: float, lo: float, hi: float, target: float | None
     if lo > 0 or hi < 0:
         return DIFFERS
     return NOT_SHOWN
+
+
+# ----------------------------------------------------------------- do the parts agree
+class Heterogeneity(NamedTuple):
+    """Cochran's Q of ``df + 1`` independent estimates, its chi-square p-value, and whether the parts agree
+    (``p >= alpha``: a pooled figure may stand for them all)."""
+
+    q: float
+    df: int
+    p: float
+    agree: bool
+
+
+def heterogeneity(estimates, lo, hi, alpha: float = 0.05, z: float = Z95) -> Heterogeneity:
+    """Whether independent estimates of one quantity (one per part: a table size) agree: Cochran's Q
+    ``sum(w_i (x_i - x_w)**2)``, ``w_i = 1 / se_i**2``, ``se_i = (hi_i - lo_i) / (2 z)``, against chi-square
+    with ``k - 1`` degrees of freedom (``combine_effects(...).test_homogeneity()``, statsmodels).
+
+    ``agree`` is False when the test rejects at ``alpha``: the parts differ, and a pooled figure is no one
+    part's answer.  Parts with a non-finite estimate or a zero-width interval are left out; with fewer than
+    two left there is nothing to test (``q`` nan, ``agree`` True)."""
+    from statsmodels.stats.meta_analysis import combine_effects
+
+    x = np.asarray(list(estimates), dtype=np.float64)
+    se = (np.asarray(list(hi), dtype=np.float64) - np.asarray(list(lo), dtype=np.float64)) / (2 * z)
+    keep = np.isfinite(x) & np.isfinite(se) & (se > 0)
+    x, se = x[keep], se[keep]
+    if x.size < 2:
+        return Heterogeneity(math.nan, max(int(x.size) - 1, 0), math.nan, True)
+    test = combine_effects(x, se ** 2).test_homogeneity()
+    p = float(test.pvalue)
+    return Heterogeneity(float(test.statistic), int(test.df), p, bool(p >= alpha))

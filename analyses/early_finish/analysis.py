@@ -19,6 +19,7 @@ from ..framework.estimates import (Crossing, Estimate, clustered_share, crossing
                                    finishing_crossing, holm_p, paired_ratio_difference)
 from ..framework.render import format_estimate
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
+from ..framework.words import equivalence
 from . import figures as figs
 from .design import EXPERT, HEADLINE_PLAYERS, PLAYERS, STRONG, arm
 
@@ -176,8 +177,8 @@ def _estimands(ladder: dict) -> dict:
                                  "lineups, expert and learned at every seat, on the same deals; clustered by game",
                                  "probability", {k: cell[k] for k in ("mix", "expert", "learned")},
                                  {k: cell[k] for k in ("expert-mix", "learned-mix", "learned-expert")},
-                                 n_unit="deals", settled=bool(not cell["learned-expert"].excludes(0.0)
-                                                             and cell["learned-expert"].half_width <= 2 * TARGET_BONUS))
+                                 n_unit="deals", settled=equivalence(cell["learned-expert"], TARGET_BONUS),
+                                 target=TARGET_BONUS)
         for p, cell in ladder.items()}}
 
 

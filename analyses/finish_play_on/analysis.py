@@ -25,6 +25,7 @@ import pandas as pd
 from ..framework.estimates import (Estimate, bootstrap_mean, clustered_share, estimates_frame, holm, linear_root,
                                    t_mean)
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
+from ..framework.words import by_size, equivalence, holds_under, size_clause, size_json
 from . import figures as figs
 from .design import BASE_POLICY, PLAYERS, PRESETS, RUNGS
 
@@ -307,10 +308,9 @@ def ladder(dec: pd.DataFrame) -> dict:
     return out
 
 
-def _settled(diffs: dict, target: float = TARGET_WIN) -> bool:
-    """Settled with strength: the learned - expert interval includes 0 and is at most twice the target wide."""
-    e = diffs["learned-expert"]
-    return bool(not e.excludes(0.0) and e.half_width <= 2 * target)
+def _settled(diffs: dict, target: float = TARGET_WIN) -> str | None:
+    """The learned - expert difference's word at ``target`` (:func:`..framework.words.equivalence`)."""
+    return equivalence(diffs.get("learned-expert"), target)
 
 
 def regret_rows(dec: pd.DataFrame, rng, rung: str = "learned") -> list[dict]:
@@ -376,22 +376,25 @@ def analyse(ctx, tables, data) -> StudyResult:
               "rules": pd.DataFrame([{"players": p, "criterion": c, "clear": r["clear"], "text": r["text"]}
                                      for p, both in rules.items() for c, r in both.items()])}
     estimands = {}
+    win_sizes = by_size({p: t_mean(dec.loc[dec["players"] == p, "win_learned"].to_numpy()) for p in sizes})
     if lad is not None:
         estimands["finishing"] = {
             "win_chance": estimand("mean over finishing chances (one drawn per self-play game of the presets) of "
                                    "finish minus the best play-on in the chance of winning the game, rollouts with "
                                    "every seat playing the rung after the decision; positive favours finishing",
                                    "probability", lad["win"]["by_rung"], lad["win"]["differences"],
-                                   n_unit="decisions", settled=_settled(lad["win"]["differences"])),
+                                   n_unit="decisions", settled=_settled(lad["win"]["differences"]),
+                                   target=TARGET_WIN, by_size=size_json(win_sizes)),
             "margin": estimand("the same in the margin over the rivals this round (the rivals' mean round score "
                                "minus the player's own, bonus included); positive favours finishing",
                                "points", lad["margin"]["by_rung"], lad["margin"]["differences"],
-                               n_unit="decisions", settled=_settled(lad["margin"]["differences"], TARGET_MARGIN))}
+                               n_unit="decisions", settled=_settled(lad["margin"]["differences"], TARGET_MARGIN),
+                               target=TARGET_MARGIN)}
     return StudyResult(
         findings=_findings(lad, verdict, fits), figures=figures, frames=frames, precision=precision,
         summary={**_summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, data["rollouts"], len(dec)),
                  "boundary_differences": {str(p): {k: e.to_json() for k, e in m.items()} for p, m in moves.items()}},
-        answers=_answers(fits, lad, moves), estimands=estimands,
+        answers=_answers(fits, lad, moves, win_sizes), estimands=estimands,
         context={"sizes": sizes, "presets": PRESETS, "base": BASE_POLICY, "overall": overall, "ladder": lad,
                  "rungs": RUNGS, "verdict": verdict, "moves": moves,
                  "fits": {p: {r: _crossing_json(f, r) for r, f in fs.items()} for p, fs in fits.items()},
@@ -418,7 +421,8 @@ def _rule_from_fit(fit: dict | None, p: int) -> dict:
     word = "at most" if fit["finish_below"] else "at least"
     text = (f"on average, finish when your visible score minus the best rival's is {word} {m:+.1f} "
             f"(95% interval {lo:+.1f} to {hi:+.1f}); play on otherwise").replace("-", MINUS)
-    return {"clear": True, "text": text, "crossing": float(m)}
+    # "clear" only where the interval is within the boundary's precision target, not merely bounded
+    return {"clear": bool(hi - lo <= 2 * TARGET_CROSSING), "text": text, "crossing": float(m)}
 
 
 def _hidden(dec: pd.DataFrame, min_n: int) -> list[dict]:
@@ -470,27 +474,26 @@ def _findings(lad, verdict, fits) -> list[Finding]:
     return found
 
 
-def _answers(fits, lad, moves) -> list[Answer]:
+def _answers(fits, lad, moves, win_sizes=None) -> list[Answer]:
     out = []
     f = fits.get(4, {}).get("learned")
     move = (moves.get(4) or {}).get("learned-expert")
     if f is not None and f["root"].bounded:
         r = f["root"].point
-        same = move is not None and not move.excludes(0.0)
         word = "at most" if f["finish_below"] else "at least"
         out.append(Answer("finish_play_on.boundary_4",
                           f"At 4 players, finish when your visible score minus the best rival's is {word} {{value}} "
                           f"points, else play on (on average over the chances self-play reaches)", r,
-                          "expert and learned (settled)" if same
-                          else "learned only (its crossing differs from expert's)",
+                          holds_under(equivalence(move, TARGET_CROSSING), move, TARGET_CROSSING, "score"),
                           kind="score", unit="decisions", rank=30))
     if lad is not None:
         w = lad["win"]
-        settled = _settled(w["differences"])
         out.append(Answer("finish_play_on.win_difference",
                           "Finishing when you can, rather than playing on well, changes your chance of winning by "
-                          "{value} on average (3 to 6 players, the chances self-play reaches)", w["by_rung"]["learned"],
-                          "expert and learned (settled)" if settled else "learned only (expert differs)",
+                          "{value} on average (3 to 6 players, the chances self-play reaches)"
+                          f"{size_clause(win_sizes, 'dpct')}", w["by_rung"]["learned"],
+                          holds_under(_settled(w["differences"]), w["differences"]["learned-expert"], TARGET_WIN,
+                                      "dpct"),
                           kind="dpct", unit="decisions", rank=31))
     return out
 

@@ -30,6 +30,7 @@ from gnoming_sim.game.rules import RuleConfig
 
 from .estimates import Estimate
 from .render import format_interval, format_mean
+from .words import SETTLED_MEANS
 
 CHUNK_GAMES = 16_384   # games per engine call: one progress step
 
@@ -173,18 +174,23 @@ RUNGS = ("mix", "expert", "learned")
 
 
 def estimand(definition: str, unit: str, by_player: dict, differences: dict, *, n_unit: str = "deals",
-             settled: bool | None = None) -> dict:
+             settled: str | None = None, target: float | None = None, by_size: dict | None = None) -> dict:
     """One estimand of summary.json's ``estimands``: its value under each rung and the paired differences.
 
     ``by_player`` maps a rung (:data:`RUNGS`) to an :class:`Estimate`; ``differences`` maps
     ``"learned-mix"`` style keys to the paired :class:`Estimate` of the difference on the same
-    deals (or decisions).  ``settled``: whether the answer has stopped moving with strength
-    (e.g. the strongest two rungs' difference includes 0), if the study judges it.
+    deals (or decisions).  ``settled``: the word :func:`.words.equivalence` says of ``learned-expert``
+    at the precision ``target`` ("holds", "differs", "not shown to differ"; None if not judged);
+    ``by_size``: :func:`.words.size_json`, whether the table sizes of a pooled value agree.
     """
-    return {"definition": definition, "unit": unit, "n_unit": n_unit,
-            "players": {k: v.to_json() for k, v in by_player.items()},
-            "differences": {k: v.to_json() for k, v in differences.items()},
-            "settled": settled}
+    out = {"definition": definition, "unit": unit, "n_unit": n_unit,
+           "players": {k: v.to_json() for k, v in by_player.items()},
+           "differences": {k: v.to_json() for k, v in differences.items()},
+           "settled": settled, "settled_means": SETTLED_MEANS if settled is not None else None,
+           "equivalence_target": target}
+    if by_size is not None:
+        out["by_table_size"] = by_size
+    return out
 
 
 @dataclass

@@ -11,16 +11,13 @@ from gnoming_sim.stats import Z95
 from ..framework.design import EXPERT, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
 from ..framework.render import format_estimate
-from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
+from ..framework.study import Finding, Precision, StudyResult
+from ..framework.words import equivalence
 from . import figures as figs
+from .answers import TARGET_MARGIN, TARGET_WIN, answers as _answers, estimands as _estimands
 from .design import DENY_LEVELS, DEPTH, DRAWN_STRONG, NATURAL_STRONG, PLAYERS
 
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5"), ("late", 0, 2, "1-2"))
-# advice-bearing estimates and the half-widths they were sized for: a drawn hazard moves its drawer's win
-# chance by several percentage points, so +-1 pp tells a big cost from a small one at every rung, and
-# +-0.4 points of margin is a fortieth of the hazard's face value (sizes fixed from a pilot's spread)
-TARGET_WIN = 0.01
-TARGET_MARGIN = 0.4
 RUNG_DATA = {"mix": "drawn", EXPERT: DRAWN_STRONG[EXPERT], STRONG: DRAWN_STRONG[STRONG]}
 RUNG_TEXT = {"mix": "the heuristic presets", EXPERT: f"{EXPERT} at every seat", STRONG: f"{STRONG} at every seat"}
 DIFFERENCES = ((EXPERT, "mix"), (STRONG, "mix"), (STRONG, EXPERT))
@@ -77,7 +74,7 @@ def analyse(ctx, tables, data) -> StudyResult:
     deny_all = [r for r in deny_rows if r["players"] == 0]
     return StudyResult(
         findings=_findings(ladder, drawn_all, deny_all),
-        figures=figures, frames=frames, precision=precision, estimands=estimands, answers=_answers(ladder, estimands),
+        figures=figures, frames=frames, precision=precision, estimands=estimands, answers=_answers(ladder, estimands, diffs),
         summary={**_summary(ending, by_size, drawn_all, by_phase, deny_rows), **_strong_summary(strong),
                  **_ladder_summary(ladder, diffs)},
         context={"ending": ending, "grid": _grid(cells), "sizes": sizes, "by_size": by_size, "drawn_all": drawn_all,
@@ -227,48 +224,6 @@ def _differences(frames: dict, sizes) -> dict:
                 continue
             out[key][str(p)] = {m: ratio_difference(a[sel], b[sel], m) for m in ("win", "margin")}
     return out
-
-
-def _estimands(ladder: dict, diffs: dict) -> dict:
-    if not ladder:
-        return {}
-    base = ("one round of the game edited, one hazard in play (the round's others buried at the bottom of the pile): "
-            "a hazard at a random depth of the draw pile (uniform over the depths rounds reach, so drawn when hazards "
-            "are drawn in natural games) against an ordinary card there; every deal where that table's drawer drew it "
-            "blind (each table its own draws), 2 to 7 players equally weighted in the deals; ")
-
-    def one(measure, text, unit, target):
-        by = {r: ladder[r]["all"][measure] for r in ladder if "all" in ladder[r]}
-        dd = {k: v["all"][measure] for k, v in diffs.items() if "all" in v}
-        d = dd.get(f"{STRONG}-{EXPERT}")
-        settled = None if d is None else bool(d.lo <= 0 <= d.hi and d.half_width <= 2 * target)
-        return estimand(base + text, unit, by, dd, settled=settled)
-
-    return {"hazard": {
-        "win_chance": one("win", "the change in the drawer's chance of winning the game (negative is bad for the "
-                          "drawer; ties share the win)", "probability", TARGET_WIN),
-        "margin": one("margin", "the change in the drawer's game total minus the mean of the others' game totals "
-                      "(positive is bad for the drawer, since the lowest score wins)", "points", TARGET_MARGIN)}}
-
-
-def _answers(ladder: dict, estimands: dict) -> list[Answer]:
-    top = ladder.get(STRONG, {}).get("all")
-    if top is None or not estimands:
-        return []
-
-    def holds(measure):
-        if estimands["hazard"][measure]["settled"]:
-            return f"{EXPERT} and {STRONG} (settled)"
-        return f"{STRONG} only ({EXPERT} differs)"
-
-    return [Answer("hazard_risk.win_chance",
-                   "A hazard you draw blind changes your chance of winning by {value} against strong players "
-                   f"({STRONG}), against an ordinary card", top["win"], holds("win_chance"), kind="dpct",
-                   unit="draws", rank=20),
-            Answer("hazard_risk.margin",
-                   "A hazard drawn blind changes your game score minus the others' average by {value} points "
-                   "against strong players (positive is bad)", top["margin"], holds("margin"), kind="signed",
-                   unit="draws", rank=21)]
 
 
 def _ladder_summary(ladder: dict, diffs: dict) -> dict:
@@ -424,14 +379,11 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
                    + " points (positive is bad for you).")
         d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all")
         if d is not None:
-            def status(e, target):
-                if e.lo <= 0 <= e.hi:
-                    return "settled" if e.half_width <= 2 * target else "too wide to tell"
-                return "not settled"
             out.append(f"Between the two strongest players ({STRONG} minus {EXPERT}, paired over deals) the cost in win "
-                       f"chance differs by {_ci(d['win'], 'dpct')} ({status(d['win'], TARGET_WIN)}) and in margin by "
-                       f"{_ci(d['margin'], 'signed')} points ({status(d['margin'], TARGET_MARGIN)}); settled means the "
-                       "interval includes 0 and is at most twice the target half-width wide.")
+                       f"chance differs by {_ci(d['win'], 'dpct')} (verdict: {equivalence(d['win'], TARGET_WIN)}) and in "
+                       f"margin by {_ci(d['margin'], 'signed')} points (verdict: {equivalence(d['margin'], TARGET_MARGIN)}"
+                       f"); \"holds\" only where an equivalence test (TOST) shows the difference within the precision "
+                       f"target (\u00b1{100 * TARGET_WIN:.0f} pp, \u00b1{TARGET_MARGIN} points).")
         when = [f"{RUNG_TEXT[r]}: {_ci(ladder[r]['all']['phases']['early'], 'pct')} early (6-7 face-down cards), "
                 f"{_ci(ladder[r]['all']['phases']['late'], 'pct')} late (1-2), {_ci(ladder[r]['all']['drawn'], 'pct')} "
                 "of planted hazards drawn blind at all" for r in rungs]

@@ -6,8 +6,10 @@ import pandas as pd
 from ..framework.design import EXPERT, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
 from ..framework.render import format_estimate
-from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
+from ..framework.study import Finding, Precision, StudyResult
+from ..framework.words import equivalence
 from . import figures as figs
+from .answers import CONTROL, MAIN, TARGET_MARGIN, TARGET_WIN, answers as _answers, estimands as _estimands
 from .design import DEALT_STRONG, PLAYERS
 from ..framework.paired import difference, standard_errors
 from ..framework.trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
@@ -18,18 +20,10 @@ PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5 face-dow
 SOURCES = ((MODE_PILE, "pile", "taken from a discard pile"), (MODE_BLIND, "blind", "drawn blind"))
 
 
-# the advice-bearing estimates and the half-widths they were sized for (from a pilot of 2,000 deals per table
-# size: the paired win change has sd 0.30 (mix) to 0.37 (expert, learned), the margin sd 16-17 points).
-# A mulligan moves its holder's win chance by 0 to 2 percentage points, so +-0.5 pp tells "worth about a
-# point of winning" from "worth nothing"; +-0.3 points of margin is a tenth of a typical hand card.  Fixed
-# sizes from that pilot: 5,000 deals per table size in the mix and expert, 4,250 for the strong player.
-TARGET_WIN = 0.005
-TARGET_MARGIN = 0.3
 RUNG_DATA = {"mix": "dealt", EXPERT: DEALT_STRONG[EXPERT], STRONG: DEALT_STRONG[STRONG]}
 RUNG_TEXT = {"mix": "the preset mix", EXPERT: f"{EXPERT} at every seat", STRONG: f"{STRONG} at every seat"}
 DIFFERENCES = ((EXPERT, "mix"), (STRONG, "mix"), (STRONG, EXPERT))
-MAIN = "p"      # the headline control: the mulligan at a random depth of the draw pile (arm placed)
-CONTROL_TEXT = {"p": "the same mulligan at a random depth of the draw pile (where anyone may draw it)",
+CONTROL_TEXT = {"p": CONTROL,
                 "o": "the same mulligan buried at the bottom of the draw pile (nobody has it)"}
 
 
@@ -85,7 +79,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                   for p in players}
     return StudyResult(
         findings=_findings(ladder, diffs, fates), figures=figures, frames=frames,
-        precision=precision, estimands=estimands, answers=_answers(ladder, estimands),
+        precision=precision, estimands=estimands, answers=_answers(ladder, estimands, diffs),
         summary={**_summary(overall, by_players, cells, by_strategy, flow, arrivals, limit_rows, limit_all, limit,
                             invalid), "skipped_by_players": skipped, **_ladder_summary(ladder, diffs, fates)},
         context={"overall": overall, "by_players": by_players, "grid": _grid(cells), "by_strategy": by_strategy,
@@ -167,61 +161,6 @@ def _mix_verdict(diffs: dict) -> str:
     word = "overstates" if d["win"].hi < 0 else "understates"
     return (f" The preset mix {word} the mulligan's worth to strong players ({STRONG} minus mix "
             f"{_ci(d['win'], 'dpct')} of win chance).")
-
-
-def _settled(d: Estimate | None, target: float) -> bool | None:
-    """Settled: the strongest two rungs' paired difference includes 0 and lies within twice the target."""
-    if d is None:
-        return None
-    return bool(d.lo <= 0 <= d.hi and d.half_width <= 2 * target)
-
-
-def _estimands(ladder: dict, diffs: dict) -> dict:
-    def one(measure, definition, unit, target):
-        by = {rung: ladder[rung]["all"][MAIN][measure] for rung in ladder if MAIN in ladder[rung]["all"]}
-        dd = {k: v["all"][measure] for k, v in diffs.items() if "all" in v}
-        return estimand(definition, unit, by, dd, settled=_settled(dd.get(f"{STRONG}-{EXPERT}"), target))
-
-    if not ladder:
-        return {}
-    base = ("one round of the game edited: a mulligan at a random slot of the holder's layout (in place of an "
-            "ordinary card) against " + CONTROL_TEXT[MAIN] + "; same deals, 2 to 7 players equally weighted; ")
-    return {"mulligan": {
-        "win_chance": one("win", base + "the change in the holder's chance of winning the game (positive is good "
-                          "for the holder; ties share the win)", "probability", TARGET_WIN),
-        "margin": one("margin", base + "the change in the holder's game total minus the mean of the rivals' game "
-                      "totals (negative is good for the holder, since the lowest score wins)", "points",
-                      TARGET_MARGIN)}}
-
-
-def _answers(ladder: dict, estimands: dict) -> list[Answer]:
-    if STRONG not in ladder or not estimands:
-        return []
-    top = ladder[STRONG]["all"][MAIN]
-
-    def holds(measure):
-        if estimands["mulligan"][measure]["settled"]:
-            return f"{EXPERT} and {STRONG} (settled)"
-        return f"{STRONG} only ({EXPERT} differs)"
-    return [
-        Answer("mulligan_value.win_chance",
-               "A mulligan dealt to you adds {value} to your chance of winning against strong players "
-               f"({STRONG}, 2 to 7 players), against leaving it in the draw pile"
-               f"{_two_players(ladder[STRONG].get('2', {}).get(MAIN))}",
-               top["win"], holds("win_chance"), kind="dpct", unit="deals", rank=10),
-        Answer("mulligan_value.margin",
-               "A dealt mulligan changes your game score minus your rivals' average by {value} points against "
-               "strong players (negative is good)", top["margin"], holds("margin"), kind="signed", unit="deals",
-               rank=11)]
-
-
-def _two_players(e: dict | None) -> str:
-    if e is None:
-        return ""
-    w = e["win"]
-    if w.hi < 0:
-        return f"; at 2 players it costs {format_estimate(w, 'dpct')}"
-    return f"; at 2 players {format_estimate(w, 'dpct')}"
 
 
 def _ladder_rows(ladder: dict) -> list[dict]:
@@ -360,14 +299,12 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
                    + " points (negative is good for you)." + gain)
         d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all")
         if d is not None:
-            def status(e, target):
-                if _settled(e, target):
-                    return "settled"
-                return "too wide to tell" if e.lo <= 0 <= e.hi else "not settled"
             out.append(f"Between the two strongest rungs ({STRONG} minus {EXPERT}, paired on the same deals) the win "
-                       f"chance differs by {_ci(d['win'], 'dpct')} ({status(d['win'], TARGET_WIN)}) and the margin by "
-                       f"{_ci(d['margin'], 'signed')} points ({status(d['margin'], TARGET_MARGIN)}); settled means the "
-                       "interval includes 0 and is at most twice the target half-width wide." + _mix_verdict(diffs))
+                       f"chance differs by {_ci(d['win'], 'dpct')} (verdict: {equivalence(d['win'], TARGET_WIN)}) and "
+                       f"the margin by {_ci(d['margin'], 'signed')} points (verdict: "
+                       f"{equivalence(d['margin'], TARGET_MARGIN)}); \"holds\" "
+                       f"only where an equivalence test (TOST) shows the difference within the precision target "
+                       f"(\u00b1{100 * TARGET_WIN:.1f} pp, \u00b1{TARGET_MARGIN} points)." + _mix_verdict(diffs))
     if EXPERT in fates and "mix" in fates:
         two = [(r, fates[r].get("2"), ladder.get(r, {}).get("2", {}).get(MAIN)) for r in (EXPERT, STRONG) if r in fates]
         two = [(r, f, e) for r, f, e in two if f and e]
