@@ -53,25 +53,37 @@ def boundary_line(summary: dict) -> str:
 
 
 def headline_markdown(summary: dict) -> str:
-    """The headline block (markers excluded) for ``summary``: the report's answers, then as many of the
-    designers' balance figures as fit in :data:`WORD_BUDGET` words, then where the rest is."""
+    """The headline block (markers excluded) for ``summary``: the report's answers (as many as fit in
+    :data:`WORD_BUDGET` words, best ranked first; each in full), the finish boundary line if it fits, then as
+    many of the designers' balance figures as fit, then where the rest is."""
     games = sum(s["games"] for s in summary["studies"].values())
-    lines = [f"**Answers** (`{summary['command'] or 'gnoming-sim report'}`: {games:,} games, "
-             f"{_minutes(summary['wall_s'])} on 2 cores), each with its 95% interval, n and the players it holds "
-             f"under. Win-chance changes are percentage points.", ""]
-    lines += [f"{k}. {a['display']}" for k, a in enumerate(summary.get("answers", []), 1)]
-    boundary = boundary_line(summary)
-    if boundary:
-        lines += ["", boundary]
+    head = [f"**Answers** (`{summary['command'] or 'gnoming-sim report'}`: {games:,} games, "
+            f"{_minutes(summary['wall_s'])} on 2 cores), each with its 95% interval, n and the players it holds "
+            f"under (expert and learned only by an equivalence test). Win-chance changes are percentage points.", ""]
     tail = ["", "Designers' balance figures and every study's details: [reports/index.html](reports/index.html)."]
+    answers = summary.get("answers", [])
+
+    def fits(lines):
+        return words("\n".join(lines + tail)) <= WORD_BUDGET
+
+    lines = list(head)
+    shown = 0
+    for k, a in enumerate(answers, 1):
+        trial = lines + [f"{k}. {a['display']}"]
+        if not fits(trial + ([f"{len(answers) - k} more answers in the report."] if k < len(answers) else [])):
+            break
+        lines, shown = trial, k
+    if shown < len(answers):
+        lines += ["", f"{len(answers) - shown} more answers in the report."]
+    boundary = boundary_line(summary)
+    if boundary and fits(lines + ["", boundary]):
+        lines += ["", boundary]
     by_key = {f["key"]: f for f in summary["findings"]}
     designer = [by_key[k] for k in summary.get("designer_findings", []) if k in by_key]
     balance = []
     for f in designer:
-        trial = lines + ["", "**For designers:**"] + balance + [f"- {f['display']}"] + tail
-        if words("\n".join(trial)) > WORD_BUDGET:
-            continue
-        balance.append(f"- {f['display']}")
+        if fits(lines + ["", "**For designers:**"] + balance + [f"- {f['display']}"]):
+            balance.append(f"- {f['display']}")
     if balance:
         lines += ["", "**For designers:**"] + balance
     return "\n".join(lines + tail)

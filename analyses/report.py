@@ -31,6 +31,7 @@ from .early_finish import EarlyFinish
 from .finish_play_on import FinishPlayOn
 from .framework.render import data_uri, environment, figure_png, format_mean
 from .framework.study import MAX_ANSWERS, Context, Study, StudyRun, play_study
+from .framework.words import as_preview
 from .guide import PlayersGuide
 from .hazard_risk import HazardRisk
 from .house_rules import HouseRules
@@ -158,15 +159,20 @@ def _meta(ctx: Context, runs, wall: float, command: str) -> dict:
     }
 
 
+def _quick(ctx: Context, item: dict) -> dict:
+    """A headline as summary.json (and the command line) shows it: a preview in a ``--quick`` report."""
+    return as_preview(item) if ctx.quick else item
+
+
 def _summary(ctx: Context, runs, wall: float, command: str) -> dict:
     summary = {
         "version": __version__, "command": command, "seed": ctx.seed, "quick": ctx.quick,
         "games_per_cell": ctx.games, "wall_s": wall,
         "rules": ctx.rules.to_dict(), "deck": {"name": ctx.deck.name, "size": ctx.deck.size,
                                               "cards": ctx.deck.to_dict()},
-        "answers": [a.to_json() for a in answers_of(runs)],
+        "answers": [_quick(ctx, a.to_json()) for a in answers_of(runs)],
         "estimands": {q: m for r in runs for q, m in r.result.estimands.items()},
-        "findings": [f.to_json() for r in runs for f in r.result.findings],
+        "findings": [_quick(ctx, f.to_json()) for r in runs for f in r.result.findings],
         "designer_findings": [f.key for r in runs if r.study.id in DESIGNER_STUDIES for f in r.result.findings],
         "studies": {r.study.key: {"title": r.study.title, "seed": r.seed, "tables": len(r.tables),
                                   "games": r.games, "wall_s": r.wall_s,

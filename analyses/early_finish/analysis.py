@@ -19,7 +19,7 @@ from ..framework.estimates import (Crossing, Estimate, clustered_share, crossing
                                    finishing_crossing, holm_p, paired_ratio_difference)
 from ..framework.render import format_estimate
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
-from ..framework.words import equivalence
+from ..framework.words import PREVIEW, equivalence
 from . import figures as figs
 from .design import EXPERT, HEADLINE_PLAYERS, PLAYERS, STRONG, arm
 
@@ -69,7 +69,7 @@ def analyse(ctx, tables, data) -> StudyResult:
         precision.append(Precision("even-bet score, one table size (and preset)",
                                    max(e.half_width for e in crossings), "points"))
     return StudyResult(
-        findings=_findings(overall, by_players, presets, rules) + _ladder_findings(ladder), figures=figures,
+        findings=_findings(overall, by_players, presets, rules, ctx.quick) + _ladder_findings(ladder), figures=figures,
         frames={**frames, "ladder": estimates_frame([{"players": p, **c} for p, c in ladder.items()])},
         precision=precision,
         summary={**_summary(overall, by_players, presets, rules, stalled, design_effect),
@@ -331,7 +331,7 @@ def _lineup_text(presets: list[dict], p: int) -> str:
             f"the finishes fall to {shares}")
 
 
-def _findings(overall, by_players, presets, rules) -> list[Finding]:
+def _findings(overall, by_players, presets, rules, quick: bool = False) -> list[Finding]:
     found = [Finding("early_finish.bonus_probability",
                      "A player who turns their final card earns the \u22125 (rather than the +5) "
                      "in {value} of finished rounds (heuristic tables, 2 to 7 players; rounds clustered by game)",
@@ -344,7 +344,8 @@ def _findings(overall, by_players, presets, rules) -> list[Finding]:
         found.append(Finding(
             "early_finish.threshold",
             f"Among the rounds greedy chose to finish at {HEADLINE_PLAYERS} players, the \u22125 is an even bet at "
-            f"a score of {{value}} (rule: {rule_text(main['score_rule'])}); the same reading for the other presets "
+            f"a score of {{value}} (rule: {PREVIEW if quick else rule_text(main['score_rule'])}); the same reading "
+            f"for the other presets "
             f"differs because each finishes in other situations: {others}. These are conditional on the preset's "
             f"own choice to finish and on its rivals: {_lineup_text(presets, HEADLINE_PLAYERS)}; not advice to "
             f"finish",

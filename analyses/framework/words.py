@@ -8,11 +8,13 @@
 * :func:`by_size`: whether the table sizes of a pooled figure agree (:func:`gnoming_sim.stats.heterogeneity`,
   Cochran's Q); when they do not, :func:`size_clause` states the answer per table size and says the pooled
   figure is no one table's answer;
-* :data:`PREVIEW`: what a ``--quick`` report says instead of a verdict its sample cannot support.
+* :data:`PREVIEW` and :func:`as_preview`: what a ``--quick`` report says instead of a verdict its samples
+  cannot support; :func:`verdict_words` finds a verdict that slipped through.
 """
 from __future__ import annotations
 
 import math
+import re
 
 from gnoming_sim.stats import DIFFERS, HOLDS, equivalence_word, heterogeneity
 
@@ -85,3 +87,16 @@ def size_clause(reading: dict | None, kind: str) -> str:
     ptext = "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
     return (f"; by table size {', '.join(parts)}: the sizes differ (Q = {reading['q']:.0f} on {reading['df']} df, "
             f"{ptext}), so the pooled figure is no one table's answer")
+
+
+VERDICTS = re.compile(r"\b(clear|clearly|settled)\b", re.IGNORECASE)
+
+
+def verdict_words(text: str) -> list[str]:
+    """The verdict words in ``text`` ("clear", "clearly", "settled"): a ``--quick`` headline holds none."""
+    return VERDICTS.findall(text)
+
+
+def as_preview(item: dict) -> dict:
+    """A finding's or answer's summary.json form in a ``--quick`` report: marked, and its display says so."""
+    return {**item, "preview": True, "display": f"{PREVIEW[0].upper()}{PREVIEW[1:]}: {item['display']}"}

@@ -7,8 +7,9 @@ frames.  The baseline is always the published rules and deck.  A variant whose e
 exactly as under the published rules (the same scores, turns and winners in every game) is marked
 *not exercised* by those players: its change of 0 says the rule never mattered to them, not that it
 does not matter.  Which variant changes a measure most is claimed only when it is separated from the
-runner-up (a paired test of the two changes on the same deals) and its own change survives Holm's
-correction over the variants.
+runner-up (a test of the two changes game by game) and its own change survives Holm's correction over
+every variant, the other-deck one (unpaired: an independent-samples interval) included.  A ``--quick``
+report says no verdict: its findings are previews.
 """
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ import pandas as pd
 from gnoming_sim.experiments.compare import CHANGE_KIND, HOUSE_RULES, KIND, LABELS, MEASURES, compare
 
 from ..framework.estimates import Estimate, holm
+from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, Study, StudyResult, Table
+from ..framework.words import PREVIEW
 from . import figures
 
 PLAYERS = 4
@@ -89,7 +92,7 @@ class HouseRules(Study):
                                   "change_hi": change.hi if change else np.nan,
                                   "paired": r["paired"], "n_games": data[arm].games})
         frame = pd.DataFrame(cells)
-        findings = _findings(arms, data)
+        findings = _findings(arms, data, ctx.quick)
         summary = {"players": PLAYERS, "seats": list(SEATS), "games_per_variant": G,
                    "games_per_variant_by_players": {arm: c.games for arm, c in data.items()},
                    "skill_gap_between": [mix.strongest, mix.weakest],
@@ -147,14 +150,22 @@ def _variants_json(rows) -> dict:
         for r in rows}
 
 
+def holm_family(rows, measure: str) -> dict[str, bool]:
+    """Which variants' change in ``measure`` survives Holm's correction over one family: every variant with a
+    change, paired (same deals) or not (another deck: an independent-samples interval), exercised or not."""
+    fam = [r for r in rows[1:] if r["changes"][measure] is not None]
+    return dict(zip((r["variant"] for r in fam), holm([r["changes"][measure] for r in fam])))
+
+
 def _separated(c, rows, measure: str) -> tuple[dict | None, dict | None, Estimate | None, bool]:
-    """The variant changing ``measure`` most (paired, exercised), the runner-up, their paired difference
-    in |change| (same deals), and whether the leader is clear: its change survives Holm over the
-    variants and the difference to the runner-up excludes 0."""
-    cand = [r for r in rows[1:] if r["paired"] and r["exercised"] and r["changes"][measure] is not None]
+    """The exercised variant changing ``measure`` most, the runner-up, the difference of their |change| game by
+    game, and whether the leader is clear: its change survives Holm over every variant (:func:`holm_family`)
+    and the difference to the runner-up excludes 0.  A variant of another deck plays other deals: game g of it
+    is independent of game g of the baseline, so the per-game difference is still a mean of independent games."""
+    cand = [r for r in rows[1:] if r["exercised"] and r["changes"][measure] is not None]
     if not cand:
         return None, None, None, False
-    keep = dict(zip((r["variant"] for r in cand), holm([r["changes"][measure] for r in cand])))
+    keep = holm_family(rows, measure)
     cand.sort(key=lambda r: -abs(r["changes"][measure].mean))
     lead = cand[0]
     if len(cand) == 1 or measure not in ("turns", "score", "stalled", "close"):
@@ -168,9 +179,10 @@ def _separated(c, rows, measure: str) -> tuple[dict | None, dict | None, Estimat
     return lead, second, gap, bool(keep[lead["variant"]] and gap.lo > 0)
 
 
-def _findings(arms, data) -> list[Finding]:
+def _findings(arms, data, quick: bool = False) -> list[Finding]:
     """The rule that changes a round's length most, under the mix and under strong play, said only as
-    far as it is separated from the runner-up; the rules these players never exercised."""
+    far as it is separated from the runner-up; the rules that change the skill gap.  With ``quick`` (a
+    preview's small samples) no verdict: the largest change only, marked as a preview."""
     out = []
     for arm in ("mix", "expert"):
         rows, c = arms[arm], data[arm]
@@ -178,7 +190,10 @@ def _findings(arms, data) -> list[Finding]:
         if lead is None:
             continue
         who = ARM_TEXT[arm]
-        if clear:
+        if quick:
+            text = (f"House rules, played by {who} ({PREVIEW}): the largest change in a round's length, "
+                    f"'{lead['variant']}', is {{value}} turns per round (all players)")
+        elif clear:
             tail = (f"; clearly more than the runner-up '{second['variant']}' (by {gap.mean:.1f} turns "
                     f"[{gap.lo:.1f}, {gap.hi:.1f}])" if second is not None else "")
             text = (f"House rules, played by {who}: '{lead['variant']}' changes a round's length most, by {{value}} "
@@ -189,19 +204,31 @@ def _findings(arms, data) -> list[Finding]:
                     f"'{second['variant'] if second else ''}'")
         out.append(Finding(f"house_rules_turns_{arm}" if arm != "mix" else "house_rules_turns", text,
                            lead["changes"]["turns"], "signed", "games"))
-    rows = arms["mix"]
-    lead, second, _, clear = _separated(data["mix"], rows, "skill_gap")
-    if lead is not None:
-        if clear:
-            text = (f"'{lead['variant']}' changes the skill gap (win share of the strongest minus the weakest "
-                    f"heuristic at the table, the preset mix) by {{value}} (percentage points; clear after Holm's "
-                    f"correction over the variants)")
-        else:
-            text = (f"No house rule clearly changes the skill gap (win share of the strongest minus the weakest "
-                    f"heuristic, the preset mix) after Holm's correction over the variants; the largest change, "
-                    f"'{lead['variant']}', is {{value}} (percentage points)")
-        out.append(Finding("house_rules_skill", text, lead["changes"]["skill_gap"], "dpct", "games"))
-    return out
+    skill = _skill_finding(arms["mix"], data["mix"], quick)
+    return out + ([skill] if skill else [])
+
+
+def _skill_finding(rows, c, quick: bool) -> Finding | None:
+    """Which rules change the skill gap (the preset mix), after Holm over every variant."""
+    lead, _, _, _ = _separated(c, rows, "skill_gap")
+    if lead is None:
+        return None
+    keep = holm_family(rows, "skill_gap")
+    what = "the skill gap (win share of the strongest minus the weakest heuristic at the table, the preset mix)"
+    family = f"Holm's correction over all {len(keep)} variants, paired and other-deck alike"
+    clear = sorted((r for r in rows[1:] if keep.get(r["variant"]) and r["exercised"]),
+                   key=lambda r: -abs(r["changes"]["skill_gap"].mean))
+    if quick:
+        text = f"House rules ({PREVIEW}): the largest change in {what} is '{lead['variant']}', {{value}}"
+        return Finding("house_rules_skill", text, lead["changes"]["skill_gap"], "dpct", "games")
+    if not clear:
+        text = (f"No house rule clearly changes {what} after {family}; the largest change, '{lead['variant']}', "
+                f"is {{value}} (percentage points)")
+        return Finding("house_rules_skill", text, lead["changes"]["skill_gap"], "dpct", "games")
+    top, rest = clear[0], clear[1:]
+    also = "".join(f"; so does '{r['variant']}' ({format_estimate(r['changes']['skill_gap'], 'dpct')})" for r in rest)
+    text = (f"'{top['variant']}' changes {what} by {{value}} (percentage points; clear after {family}){also}")
+    return Finding("house_rules_skill", text, top["changes"]["skill_gap"], "dpct", "games")
 
 
 def not_exercised(arms) -> dict[str, list[str]]:

@@ -9,6 +9,7 @@ import pandas as pd
 from ..framework.design import PRESET_NAMES
 from ..framework.estimates import Estimate, estimates_frame, holm, stratified_mean
 from ..framework.study import Finding, Precision, StudyResult
+from ..framework.words import PREVIEW
 from . import figures as figs
 from .design import HEADLINE_PLAYERS, PLAYERS, is_slow
 
@@ -49,7 +50,7 @@ def analyse(ctx, tables, data) -> StudyResult:
         for r, keep in zip(family, holm([r[key] for r in family])):
             r["holm"] = keep
     frames = {"standings": estimates_frame(standings), "head_to_head": estimates_frame(h2h), "seats": estimates_frame(seats)}
-    findings = _findings(standings, h2h, seats, beats, lengths) + _slow_findings(slow)
+    findings = _findings(standings, h2h, seats, beats, lengths, ctx.quick) + _slow_findings(slow)
     precision = [
         Precision("mean game score of a preset", max(r["score"].half_width for r in standings), "points"),
         Precision("win share of a preset", max(r["win"].half_width for r in standings), "pct", TARGET_WIN),
@@ -244,7 +245,7 @@ def _h2h_rows(h2h: list[dict]) -> list[dict]:
     return [{"a": a, "b": b, "by_players": cells} for (a, b), cells in pairs.items()]
 
 
-def _findings(standings, h2h, seats, beats=None, lengths=()) -> list[Finding]:
+def _findings(standings, h2h, seats, beats=None, lengths=(), quick: bool = False) -> list[Finding]:
     p = HEADLINE_PLAYERS
     table = [r for r in standings if r["players"] == p]
     if not table:
@@ -257,7 +258,10 @@ def _findings(standings, h2h, seats, beats=None, lengths=()) -> list[Finding]:
     seat_rows = [r for r in seats if r["players"] == p]
     best_seat = min(seat_rows, key=lambda r: r["dev"].mean)
     tests = len(seats)
-    if best_seat["holm"] and best_seat["dev"].mean < 0:
+    if quick:   # a preview's samples support no verdict on the seats
+        seat_sentence = (f"Seats at {p} players ({PREVIEW}): the best-looking one, seat {best_seat['seat']} (numbered "
+                         f"from 0), scores {{value}} points per game against the table average")
+    elif best_seat["holm"] and best_seat["dev"].mean < 0:
         seat_sentence = (f"Seat {best_seat['seat']} (seats numbered from 0) is the best place to sit at {p} players: "
                          f"{{value}} points per game against the table average (negative is better; clear after "
                          f"Holm's correction over the {tests} seats tested)")
