@@ -292,6 +292,7 @@ def heterogeneity(estimates, lo, hi, alpha: float = 0.05, z: float = Z95) -> Het
     x, se = x[keep], se[keep]
     if x.size < 2:
         return Heterogeneity(math.nan, max(int(x.size) - 1, 0), math.nan, True)
-    test = combine_effects(x, se ** 2).test_homogeneity()
+    with np.errstate(divide="ignore", invalid="ignore"):   # its I^2 divides by Q, 0 when the parts are equal
+        test = combine_effects(x, se ** 2).test_homogeneity()
     p = float(test.pvalue)
     return Heterogeneity(float(test.statistic), int(test.df), p, bool(p >= alpha))

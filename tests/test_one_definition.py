@@ -30,6 +30,11 @@ GUARDED = {
     "bh": {"gnoming_sim/stats.py"},
     "tost": {"gnoming_sim/stats.py"},
     "equivalence_word": {"gnoming_sim/stats.py"},
+    # issue 31: one test of "do the parts agree", one word for "holds under", one preview word
+    "heterogeneity": {"gnoming_sim/stats.py"},
+    "holds_under": {"analyses/framework/words.py"},
+    "_settled": {"analyses/finish_play_on/analysis.py"},
+    "PREVIEW": {"analyses/framework/words.py"},
     # the one ranking of a decision's options (issue 31): analyse, review and the robustness check
     "sort_key": {"gnoming_sim/search/criterion.py"},
     # limits of a run

@@ -122,3 +122,52 @@ def test_every_answer_and_estimand_has_an_interval_and_n(summary):
         for m, e in measures.items():
             for part in (*e["players"].values(), *e["differences"].values()):
                 assert _ok(part), (q, m)
+
+
+# ----------------------------------------------------------------- issue 31: advice a player can act on
+WORDS = ("holds", "differs", "not shown to differ")
+ANSWER_ESTIMAND = {"mulligan_value.win_chance": ("mulligan", "win_chance"), "mulligan_value.margin": ("mulligan", "margin"),
+                   "hazard_risk.win_chance": ("hazard", "win_chance"), "hazard_risk.margin": ("hazard", "margin"),
+                   "finish_play_on.win_difference": ("finishing", "win_chance")}
+
+
+def test_31_3_holds_under_expert_and_learned_only_by_an_equivalence_test(summary):
+    from gnoming_sim.stats import equivalence_word
+
+    for q, measures in summary["estimands"].items():
+        for m, e in measures.items():
+            assert e["settled"] is None or e["settled"] in WORDS, (q, m, e["settled"])
+            d = e["differences"].get("learned-expert")
+            if e["settled"] is not None and d is not None:
+                assert e["settled"] == equivalence_word(d["mean"], *d["ci95"], e["equivalence_target"]), (q, m)
+    for a in summary["answers"]:
+        both = a["holds_under"].startswith("expert and learned")
+        if a["key"] in ANSWER_ESTIMAND:
+            q, m = ANSWER_ESTIMAND[a["key"]]
+            assert both == (summary["estimands"][q][m]["settled"] == "holds"), a["key"]
+        assert "settled" not in a["holds_under"]
+        if both:
+            assert "TOST" in a["holds_under"]
+
+
+def test_31_4_a_pooled_answer_whose_table_sizes_differ_is_stated_per_size(summary):
+    displays = {a["key"]: a["display"] for a in summary["answers"]}
+    for key, (q, m) in ANSWER_ESTIMAND.items():
+        sizes = summary["estimands"][q][m].get("by_table_size")
+        assert sizes is not None and "Cochran" in sizes["test"], (q, m)
+        if key in displays and not sizes["agree"]:
+            assert "no one table's answer" in displays[key], key
+
+
+def test_31_7_house_rules_test_every_variant_in_one_family(summary):
+    from gnoming_sim.analyses.framework.estimates import Estimate, holm
+
+    variants = {k: v for k, v in summary["house_rules"]["variants"].items() if v["change_vs_baseline"]}
+    assert any(v["paired"] is False for v in variants.values())            # the other-deck variant is there
+    changes = {k: v["change_vs_baseline"]["skill_gap"] for k, v in variants.items()}
+    keep = holm([Estimate(c["mean"], *c["ci95"], c["n"]) for c in changes.values()])
+    text = next(f["text"] for f in summary["findings"] if f["key"] == "house_rules_skill")
+    clear = [k for k, kept in zip(changes, keep) if kept and variants[k]["exercised"]]
+    assert text.startswith("No house rule") == (not clear), text
+    for k in clear:
+        assert f"'{k}'" in text

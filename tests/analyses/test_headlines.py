@@ -28,8 +28,11 @@ def test_the_block_states_the_summary_numbers():
     games = sum(s["games"] for s in summary["studies"].values())
     assert f"{games:,} games" in block
     assert 1 <= len(summary["answers"]) <= 8
+    shown = [a for a in summary["answers"] if a["display"] in block]
+    assert shown == summary["answers"][:len(shown)] and shown      # the best ranked, each in full
+    if len(shown) < len(summary["answers"]):
+        assert f"{len(summary['answers']) - len(shown)} more answers in the report." in block
     for answer in summary["answers"]:
-        assert answer["display"] in block
         assert "holds under" in answer["display"] and "95% interval" in answer["display"]
 
 
@@ -56,3 +59,15 @@ def test_replace_block_keeps_the_rest_and_needs_the_markers():
     assert replace_block(text, "new") == f"before\n{START}\nnew\n{END}\nafter\n"
     with pytest.raises(ValueError):
         replace_block("no markers", "new")
+
+
+def test_answers_that_do_not_fit_are_counted_not_cut():
+    """Per-size answers (issue 31) are longer: the block keeps whole answers, best ranked first, and says how
+    many more the report has."""
+    answers = [{"display": f"Answer {k}: " + " ".join(["word"] * 70) + " (holds under learned)"} for k in range(8)]
+    summary = {"command": "gnoming-sim report", "seed": 0, "wall_s": 500, "studies": {"a": {"games": 10}},
+               "answers": answers, "findings": [], "designer_findings": []}
+    block = headline_markdown(summary)
+    assert words(block) <= WORD_BUDGET
+    shown = sum(a["display"] in block for a in answers)
+    assert 0 < shown < 8 and f"{8 - shown} more answers in the report." in block

@@ -226,3 +226,15 @@ def test_every_advice_bearing_precision_states_its_target(summary):
     assert len(targets) >= 6
     for t in targets:
         assert t["target"] > 0 and isinstance(t["met"], bool)
+
+
+def test_a_quick_report_is_a_preview_that_says_no_clear(report, summary):
+    """Issue 31 item 7: `report --quick` prints no headline its size cannot support: every finding and answer
+    is a preview, and none says "clear", "clearly" or "settled" (quick once said "'no bouncing' ... clear
+    after Holm" where the full report said the opposite)."""
+    from gnoming_sim.analyses.framework.words import verdict_words
+
+    assert summary["quick"]
+    for item in (*summary["findings"], *summary["answers"]):
+        assert item["preview"] and item["display"].startswith("Preview"), item["key"]
+        assert not verdict_words(item["display"]), item["display"]

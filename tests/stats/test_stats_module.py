@@ -149,3 +149,31 @@ def test_batch_stats_reexports_the_one_module():
     from gnoming_sim.batch import stats as old
 
     assert old.wilson is S.wilson and old.mean_ci is S.mean_ci and old.Z95 == S.Z95
+
+
+def test_heterogeneity_against_known_values():
+    # three estimates 0, 1, 2 with se 1: Q = 2 on 2 df, and chi-square(2) has sf(2) = exp(-1)
+    h = S.heterogeneity([0.0, 1.0, 2.0], [-1.96, -0.96, 0.04], [1.96, 2.96, 3.96])
+    assert (h.q, h.df) == (pytest.approx(2.0, rel=1e-12), 2)
+    assert h.p == pytest.approx(math.exp(-1), rel=1e-9) and h.agree
+    # Cochran's Q by hand against scipy's chi-square, on unequal standard errors
+    from scipy.stats import chi2
+
+    x, se = np.array([0.3, -0.1, 0.8, 0.2]), np.array([0.2, 0.1, 0.3, 0.25])
+    w = 1 / se ** 2
+    q = float(np.sum(w * (x - np.sum(w * x) / w.sum()) ** 2))
+    h = S.heterogeneity(x, x - 1.96 * se, x + 1.96 * se)
+    assert h.q == pytest.approx(q, rel=1e-10) and h.p == pytest.approx(chi2.sf(q, 3), rel=1e-9)
+    # nothing to test with one part; a zero-width part is left out
+    assert S.heterogeneity([1.0], [0.5], [1.5]).agree
+    assert S.heterogeneity([1.0, 2.0, 9.0], [0.5, 1.5, 9.0], [1.5, 2.5, 9.0]).df == 1
+
+
+def test_heterogeneity_of_the_audited_mulligan_answer_says_the_sizes_differ():
+    """Issue 31 item 4: the mulligan answer (+0.7 pp, learned) pools 2 to 7 players whose values are
+    -2.4, +0.6, +2.2, +0.5, +1.8, +1.6 pp (the committed report's intervals): Q = 35 on 5 df."""
+    m = [-2.35, 0.58, 2.21, 0.49, 1.75, 1.58]
+    lo = [-3.62, -0.65, 1.00, -0.61, 0.76, 0.56]
+    hi = [-1.09, 1.81, 3.43, 1.60, 2.75, 2.59]
+    h = S.heterogeneity(m, lo, hi)
+    assert h.df == 5 and 34 < h.q < 36 and h.p < 1e-5 and not h.agree

@@ -1,0 +1,126 @@
+"""The words the studies say about their estimates (issue 31, items 3, 4 and 7): "holds under expert and
+learned" only by an equivalence test at the answer's target; a pooled figure stated per table size when the
+sizes differ (Cochran's Q); house rules tested in one family, other-deck variants included; no "clear" in a
+--quick preview.  Each test fails on the behaviour the audit found."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from gnoming_sim.analyses.framework.estimates import Estimate
+from gnoming_sim.analyses.framework.words import (PREVIEW, as_preview, by_size, equivalence, holds_under, size_clause,
+                                                  verdict_words)
+from gnoming_sim.analyses.house_rules.study import _findings, _skill_finding, holm_family
+from gnoming_sim.stats import DIFFERS, HOLDS, NOT_SHOWN
+
+
+def _old_settled(d: Estimate, target: float) -> bool:
+    """The rule the studies used before: the interval includes 0 and is at most twice the target wide."""
+    return bool(d.lo <= 0 <= d.hi and d.half_width <= 2 * target)
+
+
+def test_the_audited_boundary_difference_does_not_hold():
+    # learned - expert crossing at 4 players, points of gap, target +-1 point
+    move = Estimate(-1.70, -4.00, 0.52, 1976)
+    assert equivalence(move, 1.0) == NOT_SHOWN
+    text = holds_under(equivalence(move, 1.0), move, 1.0, "score")
+    assert not text.startswith("expert and learned") and "not shown to differ" in text
+
+
+def test_the_audited_hazard_difference_does_not_hold_without_tost():
+    # learned - expert cost in win chance, +0.70 [-0.64, +2.05] pp, target +-1 pp: the old rule said "settled"
+    d = Estimate(0.0070, -0.0064, 0.0205, 5956)
+    assert _old_settled(d, 0.01)
+    assert equivalence(d, 0.01) == NOT_SHOWN
+    assert "expert and learned" not in holds_under(equivalence(d, 0.01), d, 0.01, "dpct")
+
+
+def test_holds_under_both_only_when_tost_passes():
+    tight = Estimate(0.001, -0.002, 0.004, 10_000)
+    assert equivalence(tight, 0.005) == HOLDS
+    assert holds_under(HOLDS, tight, 0.005, "dpct").startswith("expert and learned")
+    apart = Estimate(0.0066, 0.0001, 0.0130, 25_493)     # the mulligan's learned - expert: excludes 0
+    assert equivalence(apart, 0.005) == DIFFERS
+    assert holds_under(DIFFERS, apart, 0.005, "dpct").startswith("learned only (expert differs")
+    assert equivalence(None, 0.005) is None
+
+
+MULLIGAN_LEARNED = {2: Estimate(-0.0235, -0.0362, -0.0109, 4249), 3: Estimate(0.0058, -0.0065, 0.0181, 4250),
+                    4: Estimate(0.0221, 0.0100, 0.0343, 4249), 5: Estimate(0.0049, -0.0061, 0.0160, 4248),
+                    6: Estimate(0.0175, 0.0076, 0.0275, 4249), 7: Estimate(0.0158, 0.0056, 0.0259, 4248)}
+
+
+def test_the_audited_mulligan_answer_is_stated_per_table_size():
+    reading = by_size(MULLIGAN_LEARNED)
+    assert not reading["agree"] and reading["df"] == 5 and 34 < reading["q"] < 36
+    clause = size_clause(reading, "dpct")
+    assert "\u22122.4% at 2 players" in clause and "+2.2% at 4" in clause
+    assert "no one table's answer" in clause
+
+
+def test_sizes_that_agree_keep_the_pooled_answer():
+    same = {p: Estimate(0.01, 0.0, 0.02, 4000) for p in range(2, 8)}
+    assert by_size(same)["agree"] and size_clause(by_size(same), "dpct") == ""
+    assert by_size({4: Estimate(0.01, 0.0, 0.02, 10)}) is None
+
+
+def test_the_mulligan_answer_of_a_ladder_whose_sizes_differ_lists_them():
+    from gnoming_sim.analyses.mulligan_value.answers import answers, estimands
+
+    def effects(e):
+        return {"p": {"win": e, "margin": Estimate(-0.8, -1.0, -0.6, e.n)}}
+
+    rung = {"all": effects(Estimate(0.0071, 0.0024, 0.0118, 25_493)),
+            **{str(p): effects(e) for p, e in MULLIGAN_LEARNED.items()}}
+    ladder = {"expert": rung, "learned": rung}
+    diffs = {"learned-expert": {"all": {"win": Estimate(0.0066, 0.0001, 0.0130, 25_493),
+                                        "margin": Estimate(0.0, -0.05, 0.05, 25_493)}}}
+    est = estimands(ladder, diffs)
+    assert est["mulligan"]["win_chance"]["settled"] == DIFFERS
+    assert est["mulligan"]["win_chance"]["by_table_size"]["agree"] is False
+    assert est["mulligan"]["margin"]["settled"] == HOLDS
+    win, margin = answers(ladder, est, diffs)
+    assert "at 2 players" in win.sentence and "no one table's answer" in win.sentence
+    assert win.holds_under.startswith("learned only")
+    assert margin.holds_under.startswith("expert and learned") and "no one table's answer" not in margin.sentence
+
+
+def _row(name, change, paired=True, exercised=True, k=1):
+    return {"variant": name, "paired": paired, "exercised": exercised, "index": k,
+            "changes": {"skill_gap": change, "turns": change}}
+
+
+def _house_rows():
+    """The committed report's skill-gap changes (the mix): only the other-deck variant moves it."""
+    return [{"variant": "baseline", "paired": None, "exercised": True, "index": 0, "changes": {}},
+            _row("no bouncing", Estimate(0.0085, -0.0097, 0.0267, 8000), k=1),
+            _row("hazards unplaceable", Estimate(0.001, -0.00145, 0.00345, 8000), k=2),
+            _row("no reshuffle", Estimate(0.0, 0.0, 0.0, 8000), exercised=False, k=3),
+            _row("fixed start seat", Estimate(-0.0058, -0.0235, 0.0118, 8000), k=4),
+            _row("2x mulligans and hazards", Estimate(0.0351, 0.0131, 0.0570, 8000), paired=False, k=5)]
+
+
+def test_the_house_rules_family_includes_the_other_deck_variant():
+    keep = holm_family(_house_rows(), "skill_gap")
+    assert "2x mulligans and hazards" in keep and len(keep) == 5
+    assert keep["2x mulligans and hazards"] and not keep["no bouncing"]
+    finding = _skill_finding(_house_rows(), None, quick=False)
+    assert finding.sentence.startswith("'2x mulligans and hazards' changes the skill gap")
+    assert "No house rule" not in finding.sentence and finding.estimate.mean == 0.0351
+
+
+def test_a_quick_report_says_preview_and_never_clear():
+    rows = _house_rows()
+    skill = _skill_finding(rows, None, quick=True)
+    assert PREVIEW in skill.sentence and not verdict_words(skill.sentence)
+    games = 50
+    values = [SimpleNamespace(turns=np.full(games, 27.0) + i) for i in range(len(rows))]
+    c = SimpleNamespace(values=values)
+    for f in _findings({"mix": rows, "expert": rows}, {"mix": c, "expert": c}, quick=True):
+        assert PREVIEW in f.sentence and not verdict_words(f.sentence), f.sentence
+    full = _findings({"mix": rows, "expert": rows}, {"mix": c, "expert": c}, quick=False)
+    assert any(verdict_words(f.sentence) for f in full)        # the full report does give verdicts
+    shown = as_preview({"display": "x", "key": "k"})
+    assert shown["preview"] and shown["display"].startswith("Preview at quick sizes")
+    assert verdict_words("clear after Holm; Clearly; settled") == ["clear", "Clearly", "settled"]
