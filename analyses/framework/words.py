@@ -42,7 +42,7 @@ def holds_under(word: str | None, d: Estimate | None, target: float, kind: str, 
     diff = f"{strong} \u2212 {other} {format_estimate(d, kind)}" if d is not None else "not measured"
     if word == DIFFERS:
         return f"{strong} only ({other} differs: {diff})"
-    return f"{strong}; {other} not shown to differ ({diff}, not within \u00b1{format_value(target, _abs(kind))})"
+    return f"{strong}; {other} not shown to differ ({diff}) nor within \u00b1{format_value(target, _abs(kind))}"
 
 
 def _abs(kind: str) -> str:

@@ -400,7 +400,7 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
         helps = "helps" if d["flip_value"].hi < 0 else "hurts" if d["flip_value"].lo > 0 else None
         flips = (f"{helps} each opponent: {_ci(d['flip_value'], 'signed')} points in that round"
                  if helps else f"changes each opponent's round score by {_ci(d['flip_value'], 'signed')} points, "
-                 f"no clear effect")
+                 f"not shown to differ from 0")
         out.append(f"Discarded at once, it hands out {_ci(d['flips'], 'score')} flips. Taking them rather than "
                    f"declining them {flips}; the same flips change the discarder's score by "
                    f"{_ci(d['drawer_flip_cost'], 'signed')} points, so the discarder's margin over the average "

@@ -332,7 +332,7 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
         parts = []
         for ph in both:
             d = pile[ph]["pile_minus_blind"]
-            verdict = ("no clear difference" if not pile[ph].get("holm") else
+            verdict = ("not shown to differ" if not pile[ph].get("holm") else
                        "clearly more" if d.hi < 0 else "clearly less")
             when = {"early": "early in the round", "middle": "in mid-round", "late": "late in the round"}[ph]
             parts.append(f"{when}, a mulligan taken from a discard pile changes the score by "

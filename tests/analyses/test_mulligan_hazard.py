@@ -281,6 +281,9 @@ def test_estimands_hold_the_three_rungs_and_their_differences(quick_results):
             assert set(e["players"]) == set(RUNGS) == {"mix", "expert", "learned"}
             assert set(e["differences"]) == {"expert-mix", "learned-mix", "learned-expert"}
             assert e["unit"] == ("probability" if name == "win_chance" else "points")
+            # issue 31: the equivalence word at the stated target, and whether the table sizes agree
+            assert e["settled"] in ("holds", "differs", "not shown to differ") and e["equivalence_target"] > 0
+            assert e["by_table_size"] is None or isinstance(e["by_table_size"]["agree"], bool)
             for est in [*e["players"].values(), *e["differences"].values()]:
                 lo, hi = est["ci95"]
                 assert lo <= est["mean"] <= hi and est["n"] > 0
