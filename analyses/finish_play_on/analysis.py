@@ -236,7 +236,8 @@ def crossing_differences(rows: pd.DataFrame, rng, replicates: int = 1000) -> dic
             boot[r][b] = bd.crossing_point(gap[i], y[i]) if gap[i].min() < gap[i].max() else math.nan
     out = {}
     for a, c in DIFFS:
-        d = boot[a] - boot[c]
+        with np.errstate(invalid="ignore"):     # a replicate with no crossing under both rungs: inf - inf
+            d = boot[a] - boot[c]
         d = d[np.isfinite(d)]
         lo, hi = np.percentile(d, [2.5, 97.5]) if d.size else (math.nan, math.nan)
         m = point[a] - point[c]
