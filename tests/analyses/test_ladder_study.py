@@ -73,7 +73,10 @@ def test_the_quick_section_is_written(tmp_path):
     assert '<section id="ladder">' in page
     on_disk = json.loads((tmp_path / "summary.json").read_text())
     assert on_disk["ladder"]["by_players"].keys() == {"2", "4", "6"}
-    assert set(on_disk["ladder"]["by_players"]["4"]["strategies"]) == set(ladder.DEFAULT_POOL)
+    four = on_disk["ladder"]["by_players"]["4"]
+    # --quick plays the Monte Carlo tables on 2 deals: under 30, they are left out, not rated
+    assert set(four["strategies"]) | {r["strategy"] for r in four["left_out"]} == set(ladder.DEFAULT_POOL)
+    assert all(r["deals"] < 30 for r in four["left_out"])
     assert any(f["key"] == "ladder.top_rating" for f in summary["findings"])
 
 
@@ -87,7 +90,7 @@ def test_the_strongest_fast_player_is_named_when_a_monte_carlo_player_tops_the_p
     result = analysis.analyse(Context(), [], data)
     assert analysis.strongest_fast(analysis_sizes(data)) == {2: "learned"}
     keys = [f.key for f in result.findings]
-    assert keys[:2] == ["ladder.top_rating", "ladder.strongest_fast"]
+    assert keys[:3] == ["ladder.top_margin", "ladder.top_rating", "ladder.strongest_fast"]
     assert result.summary["strongest_fast"] == {"2": "learned"}
     # the split design: Monte Carlo players at the headline size only
     assert [pl for pl, pool in design.pools(ladder.DEFAULT_POOL) if "mc16" in pool] == [design.SLOW_AT]
