@@ -34,22 +34,23 @@ def _interval_text(m: float, lo: float, hi: float, digits: int = 1) -> str:
 
 
 def boundary_line(summary: dict) -> str:
-    """The finish boundary per table size in one line (nothing without the finish-or-play-on study)."""
+    """The finish rule per table size in one line (nothing without the finish-or-play-on study): "finish
+    at gap <= X" only where the monotone fit passed its check and its target, else "no single number"."""
     bounds = summary.get("finish_play_on", {}).get("boundary", {})
-    sizes = sorted((k for k in bounds if k.isdigit() and "crossing" in bounds[k]), key=int)
+    sizes = sorted((k for k in bounds if k.isdigit() and bounds[k] and "crossing" in bounds[k]), key=int)
     if not sizes:
         return ""
     cells = []
     for p in sizes:
         b = bounds[p]
         lo, hi = b.get("ci95") or (None, None)
-        if b.get("crossing") is None or lo is None or hi is None or not b.get("bounded", True):
-            cells.append(f"{p} players not pinned down (n = {b['n']:,})")
+        if b.get("numeric") and b.get("at_most") is not None and lo is not None and hi is not None:
+            cells.append(f"{p} players finish at a gap of at most {b['at_most']:+d} "
+                         f"(crossing {_interval_text(b['crossing'], lo, hi)}; n = {b['n']:,})".replace("-", MINUS))
         else:
-            cells.append(f"{p} players {_interval_text(b['crossing'], lo, hi)} (n = {b['n']:,})")
-    rung = bounds[sizes[0]].get("rung", "")
-    return (f"**Finish boundary** (your visible score minus the best rival's; finish below it; {rung}): "
-            + "; ".join(cells) + ".")
+            cells.append(f"{p} players no single number (n = {b['n']:,})")
+    return ("**Finish rule** (gap: your score after finishing minus the best rival's visible score; learned "
+            "rollouts; by the closest rival's face-down cards in reports/index.html): " + "; ".join(cells) + ".")
 
 
 def headline_markdown(summary: dict) -> str:

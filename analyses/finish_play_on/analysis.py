@@ -11,9 +11,12 @@ Three criteria, finish - best play-on: the chance of winning the game (``win``, 
 advice follows it), the margin over the rivals this round (``margin``: the rivals' mean round
 score minus the player's own, points; positive favours finishing) and the player's own round
 score (``points``; negative favours finishing; it ignores what a finish does to the rivals).
-The boundary is a straight line in the gap fitted per table size (with the closest rival's
-face-down cards as a centred covariate), read where it crosses 0, with Fieller's interval; the
-gap bins are only descriptive, and a bin's sign counts only after Holm's correction over all bins.
+The gap is the finished layout's score (the card in hand counted) minus the best rival's visible score,
+the definition the guide and ``analyse`` share.  The boundary is a monotone (isotonic) fit in the gap per
+table size and per the closest rival's face-down cards (1, 2, 3+), read where it crosses 0, with a
+bootstrap over games; a number is printed only where it passes its check against its own gap bins and
+meets the +-1 point target (:mod:`.boundary`).  The descriptive bins' signs count only after Holm's
+correction over all bins.
 """
 from __future__ import annotations
 
@@ -22,10 +25,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..framework.estimates import (Estimate, bootstrap_mean, clustered_share, estimates_frame, holm, linear_root,
-                                   t_mean)
+from ..framework.estimates import Estimate, bootstrap_mean, clustered_share, estimates_frame, holm, t_mean
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from ..framework.words import by_size, equivalence, holds_under, size_clause, size_json
+from . import boundary as bd
 from . import figures as figs
 from .design import BASE_POLICY, PLAYERS, PRESETS, RUNGS
 
@@ -212,85 +215,38 @@ def _holm_points(cells: list[dict]) -> list[dict]:
 
 
 # ---------------------------------------------------------------- the boundary
-def fit_boundary(rows: pd.DataFrame, rung: str = "learned") -> dict | None:
-    """The line of finish - play on (chance of winning) in the gap, with the closest rival's face-down
-    cards as a centred covariate, and its zero crossing with Fieller's interval (None if it cannot be fit)."""
-    if len(rows) < 6:
-        return None
-    root = linear_root(rows["gap"].to_numpy(), rows[f"win_{rung}"].to_numpy(),
-                       rows[["others_face_down_min"]].to_numpy())
-    if root is None:
-        return None
-    y = rows[f"win_{rung}"].to_numpy()
-    gap = rows["gap"].to_numpy()
-    b, a = root.slope.mean, root.intercept.mean
-    fitted = a + b * (gap - gap.mean())
-    resid = y - fitted
-    r2 = 1 - float(resid.var()) / float(y.var()) if y.var() > 0 else math.nan
-    # rollout noise: the mean squared standard error of the decisions against their total variance
-    noise = float((rows[f"win_{rung}_se"] ** 2).mean() / y.var()) if y.var() > 0 else math.nan
-    finish_side = (fitted > 0)
-    v = verdicts(y, rows[f"win_{rung}_se"].to_numpy(), rows[f"n_{rung}"].to_numpy())
-    from scipy.stats import t as student
-
-    q = student.ppf(0.975, np.maximum(rows[f"n_{rung}"].to_numpy(dtype=np.float64) - 1, 1))
-    own_better = (y - q * rows[f"win_{rung}_se"].to_numpy() > 0)
-    own_worse = (y + q * rows[f"win_{rung}_se"].to_numpy() < 0)
-    other_way = int((finish_side & own_worse).sum() + (~finish_side & own_better).sum())
-    return {"root": root, "r2": r2, "rollout_noise_share": noise, "verdicts": v,
-            "other_way": Estimate.of_share(other_way, len(rows)), "n": len(rows),
-            "finish_below": bool(b < 0), "face_down_mean": float(rows["others_face_down_min"].mean())}
-
-
-def _root_of(gap, fd, y) -> float:
-    """The OLS line's zero crossing in the gap, read at the mean face-down cards (as :func:`fit_boundary`)."""
-    X = np.column_stack([np.ones_like(gap), gap - gap.mean(), fd - fd.mean()])
-    beta = np.linalg.lstsq(X, y, rcond=None)[0]
-    return float(-beta[0] / beta[1] + gap.mean()) if beta[1] != 0 else math.nan
+GAP_DEFINITION = ("the finished layout's score (the card in hand on the last face-down card) minus the lowest "
+                  "visible score of a rival (face-down cards count 0)")
+OLD_GAP = ("own visible score minus the lowest visible score of a rival (these decisions were recorded before "
+           "the card in hand was: it is not counted)")
 
 
 def crossing_differences(rows: pd.DataFrame, rng, replicates: int = 1000) -> dict:
-    """Paired differences of the crossings between rungs (same decisions), with a percentile bootstrap over
-    decisions: ``{"learned-expert": Estimate, ...}`` in points of gap."""
+    """Paired differences of the monotone fit's crossings between rungs (same decisions), with a percentile
+    bootstrap over decisions: ``{"learned-expert": Estimate, ...}`` in points of gap."""
     if len(rows) < 10:
         return {}
-    gap = rows["gap"].to_numpy(dtype=np.float64)
-    fd = rows["others_face_down_min"].to_numpy(dtype=np.float64)
+    gap = rows["gap"].to_numpy(dtype=np.int64)
     ys = {r: rows[f"win_{r}"].to_numpy(dtype=np.float64) for r in RUNGS}
-    point = {r: _root_of(gap, fd, y) for r, y in ys.items()}
+    point = {r: bd.crossing_point(gap, y) for r, y in ys.items()}
     boot = {r: np.empty(replicates) for r in RUNGS}
     n = len(rows)
     for b in range(replicates):
         i = rng.integers(0, n, n)
         for r, y in ys.items():
-            boot[r][b] = _root_of(gap[i], fd[i], y[i])
+            boot[r][b] = bd.crossing_point(gap[i], y[i]) if gap[i].min() < gap[i].max() else math.nan
     out = {}
     for a, c in DIFFS:
-        d = boot[a] - boot[c]
+        with np.errstate(invalid="ignore"):     # a replicate with no crossing under both rungs: inf - inf
+            d = boot[a] - boot[c]
         d = d[np.isfinite(d)]
         lo, hi = np.percentile(d, [2.5, 97.5]) if d.size else (math.nan, math.nan)
         m = point[a] - point[c]
+        if not math.isfinite(m):
+            continue
         # a ratio with a slope near 0 can leave the full-data point outside the percentiles: widen to hold it
         out[f"{a}-{c}"] = Estimate(m, float(min(lo, m)), float(max(hi, m)), n)
     return out
-
-
-def _crossing_json(fit: dict | None, rung: str) -> dict | None:
-    if fit is None:
-        return None
-    r = fit["root"]
-
-    def num(v):
-        return float(v) if math.isfinite(v) else None
-
-    return {"crossing": num(r.point.mean), "ci95": [num(r.point.lo), num(r.point.hi)], "bounded": r.bounded,
-            "n": fit["n"], "unit": "points of gap (own visible score minus the best rival's)",
-            "model": ("OLS line of finish - best play-on (chance of winning) in the gap, the closest rival's "
-                      "face-down cards a centred covariate (read at their mean "
-                      f"{fit['face_down_mean']:.2f}); HC1 covariance, Fieller interval with t({r.df})"),
-            "rung": rung, "finish_below": fit["finish_below"], "slope_per_point": r.slope.to_json(),
-            "r2": fit["r2"], "rollout_noise_share": fit["rollout_noise_share"],
-            "decisions_other_way": fit["other_way"].to_json()}
 
 
 # ---------------------------------------------------------------- along the ladder
@@ -344,9 +300,14 @@ def analyse(ctx, tables, data) -> StudyResult:
     by_gap = with_holm(boundary(dec, "gap", GAP_EDGES, min_n))
     by_own = boundary(dec, "own_visible", OWN_EDGES, min_n)
     by_hidden = _hidden(dec, min_n)
-    fits = {p: {r: fit_boundary(dec[dec["players"] == p], r) for r in RUNGS} for p in sizes}
+    reps = 200 if ctx.quick else 1000
+    rule_rng = np.random.default_rng(ctx.study_seed("finish-play-on/rule"))
+    table = bd.rule_table(dec, "learned", rule_rng, sizes, reps, min_n)     # per size x closest rival's face-down
+    fits = {p: {r: next(t for t in (table if r == "learned" else bd.rule_table(
+        dec, r, rule_rng, [p], reps, min_n, bands=("all",))) if t["players"] == p and t["band"] == "all")
+        for r in RUNGS} for p in sizes}
     moves = {p: crossing_differences(dec[dec["players"] == p], rng, 200 if ctx.quick else 1000) for p in sizes}
-    rules = {p: {"win": _rule_from_fit(fits[p]["learned"], p),
+    rules = {p: {"win": _rule_of(fits[p]["learned"]),
                  "points": read_rule([c for c in _holm_points(by_gap) if c["players"] == p], "diff_holm", False)}
              for p in sizes}
     regret = regret_rows(dec, rng)
@@ -362,19 +323,17 @@ def analyse(ctx, tables, data) -> StudyResult:
         precision += [Precision("finish \u2212 play on, margin over the rivals, all decisions (learned)",
                                 lad["margin"]["by_rung"]["learned"].half_width, "points", target=TARGET_MARGIN)]
     for p in sizes:
-        f = fits[p]["learned"]
-        if f is not None:
-            r = f["root"].point
-            hw = (r.hi - r.lo) / 2 if f["root"].bounded else math.inf
-            precision.append(Precision(f"finish boundary at {p} players (zero crossing in the gap, learned)",
-                                       hw, "points", target=TARGET_CROSSING))
+        b = fits[p]["learned"]["boundary"]
+        if b is not None:
+            precision.append(Precision(f"finish boundary at {p} players (zero crossing of the monotone fit, learned)",
+                                       b.half_width, "points", target=TARGET_CROSSING))
     frames = {"decisions": raw,
               "boundary": estimates_frame(by_gap + by_own + by_hidden), "regret": estimates_frame(regret),
-              "crossings": pd.DataFrame([{"players": p, "rung": r, **(_crossing_json(f, r) or {})}
-                                         for p in sizes for r, f in fits[p].items()]).drop(
-                  columns=["ci95", "slope_per_point", "decisions_other_way"], errors="ignore"),
-              "rules": pd.DataFrame([{"players": p, "criterion": c, "clear": r["clear"], "text": r["text"]}
-                                     for p, both in rules.items() for c, r in both.items()])}
+              "crossings": pd.DataFrame([{"players": p, "rung": r, **_crossing_row(f)}
+                                         for p in sizes for r, f in fits[p].items()]),
+              "rules": pd.DataFrame(bd.rule_rows(table) + [
+                  {"players": p, "rival_face_down": "all", "criterion": "points", "clear": both["points"]["clear"],
+                   "text": both["points"]["text"]} for p, both in rules.items()])}
     estimands = {}
     win_sizes = by_size({p: t_mean(dec.loc[dec["players"] == p, "win_learned"].to_numpy()) for p in sizes})
     if lad is not None:
@@ -393,11 +352,13 @@ def analyse(ctx, tables, data) -> StudyResult:
     return StudyResult(
         findings=_findings(lad, verdict, fits), figures=figures, frames=frames, precision=precision,
         summary={**_summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, data["rollouts"], len(dec)),
+                 "finish_rule": [bd.rule_json(t) for t in table], "gap": _gap_words(raw),
                  "boundary_differences": {str(p): {k: e.to_json() for k, e in m.items()} for p, m in moves.items()}},
         answers=_answers(fits, lad, moves, win_sizes), estimands=estimands,
         context={"sizes": sizes, "presets": PRESETS, "base": BASE_POLICY, "overall": overall, "ladder": lad,
                  "rungs": RUNGS, "verdict": verdict, "moves": moves,
-                 "fits": {p: {r: _crossing_json(f, r) for r, f in fs.items()} for p, fs in fits.items()},
+                 "fits": {p: {r: bd.rule_json(f, bins=False) for r, f in fs.items()} for p, fs in fits.items()},
+                 "rule_table": _rule_grid(table), "bands": ("all", *bd.BANDS), "gap_words": _gap_words(raw),
                  "gap_grid": _grid(by_gap), "own_grid": _grid(by_own), "hidden_grid": _grid(by_hidden),
                  "rules": rules, "regret": _regret_grid(regret),
                  "size_n": {p: int((dec["players"] == p).sum()) for p in sizes},
@@ -406,23 +367,34 @@ def analyse(ctx, tables, data) -> StudyResult:
                  "chances": int(games["chances"].sum()) if len(games) else 0})
 
 
-def _rule_from_fit(fit: dict | None, p: int) -> dict:
-    """The rule in words from the fitted boundary (learned rollouts)."""
-    if fit is None:
-        return {"clear": False, "text": "no clear rule (too few decisions)", "crossing": None}
-    r = fit["root"]
-    m = r.point.mean
-    if not r.bounded:
-        side = "finishing pays more the lower your gap" if fit["finish_below"] else "the line rises with the gap"
-        return {"clear": False, "crossing": None,
-                "text": f"no clear rule: the boundary is not pinned down ({side}; slope interval "
-                        f"[{100 * r.slope.lo:+.2f}, {100 * r.slope.hi:+.2f}] pp per point)".replace("-", MINUS)}
-    lo, hi = r.point.lo, r.point.hi
-    word = "at most" if fit["finish_below"] else "at least"
-    text = (f"on average, finish when your visible score minus the best rival's is {word} {m:+.1f} "
-            f"(95% interval {lo:+.1f} to {hi:+.1f}); play on otherwise").replace("-", MINUS)
-    # "clear" only where the interval is within the boundary's precision target, not merely bounded
-    return {"clear": bool(hi - lo <= 2 * TARGET_CROSSING), "text": text, "crossing": float(m)}
+def _rule_of(r: dict) -> dict:
+    """The rule of one size's monotone fit (all bands) in the shape of :func:`read_rule`'s."""
+    b = r["boundary"]
+    return {"clear": r["numeric"], "text": r["text"],
+            "crossing": float(b.point.mean) if r["numeric"] else None,
+            "finish_at_most": b.at_most if r["numeric"] else None}
+
+
+def _crossing_row(r: dict) -> dict:
+    """A crossings CSV row of one rule (no lists)."""
+    j = bd.rule_json(r, bins=False)
+    lo, hi = j.pop("ci95") or (None, None)
+    j.pop("contradicting_bins")
+    return {**j, "lo": lo, "hi": hi, "contradicting_bins": " ".join(r["contradicts"])}
+
+
+def _rule_grid(table: list[dict]) -> list[dict]:
+    """The rule table for the page: one row per table size, a cell per band."""
+    out: dict = {}
+    for t in table:
+        out.setdefault(t["players"], {"players": t["players"], "cells": {}})["cells"][t["band"]] = t
+    return [out[p] for p in sorted(out)]
+
+
+def _gap_words(raw: pd.DataFrame) -> str:
+    """What ``gap`` means in these decisions: the shared definition, or the old one for decisions recorded
+    before the card in hand was (no ``gap_visible`` column)."""
+    return GAP_DEFINITION if "gap_visible" in raw else OLD_GAP
 
 
 def _hidden(dec: pd.DataFrame, min_n: int) -> list[dict]:
@@ -478,12 +450,12 @@ def _answers(fits, lad, moves, win_sizes=None) -> list[Answer]:
     out = []
     f = fits.get(4, {}).get("learned")
     move = (moves.get(4) or {}).get("learned-expert")
-    if f is not None and f["root"].bounded:
-        r = f["root"].point
-        word = "at most" if f["finish_below"] else "at least"
+    if f is not None and f["numeric"]:      # only a rule that passed its check against its bins and the target
+        r = f["boundary"].point
         out.append(Answer("finish_play_on.boundary_4",
-                          f"At 4 players, finish when your visible score minus the best rival's is {word} {{value}} "
-                          f"points, else play on (on average over the chances self-play reaches)", r,
+                          "At 4 players, finish when your gap (your score after finishing minus the best rival's "
+                          "visible score) is at most {value} points, else play on (on average over the chances "
+                          "self-play reaches)", r,
                           holds_under(equivalence(move, TARGET_CROSSING), move, TARGET_CROSSING, "score"),
                           kind="score", unit="decisions", rank=30))
     if lad is not None:
@@ -514,7 +486,7 @@ def _summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, rollo
             out.setdefault(str(r["players"]), {})[r[key]] = _cell_json(r)
         return out
 
-    boundary_ = {str(p): _crossing_json(fs["learned"], "learned") for p, fs in fits.items()}
+    boundary_ = {str(p): bd.rule_json(fs["learned"]) for p, fs in fits.items()}
     boundary_.update({"gap": nest(by_gap), "own_visible": nest(by_own), "hidden_and_gap": nest(by_hidden, "key")})
     ladder_ = None
     if lad is not None:
@@ -535,7 +507,8 @@ def _summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, rollo
         "ladder": ladder_,
         "verdicts_learned": None if verdict is None else {k: e.to_json() for k, e in verdict.items()},
         "boundary": boundary_,
-        "boundary_by_rung": {str(p): {r: _crossing_json(f, r) for r, f in fs.items()} for p, fs in fits.items()},
+        "boundary_by_rung": {str(p): {r: bd.rule_json(f, bins=False) for r, f in fs.items()}
+                             for p, fs in fits.items()},
         "rules": {str(p): r for p, r in rules.items()},
         "regret_per_decision": {r["preset"] + ("" if not r["players"] else f".{r['players']}"): {
             "players": r["players"] or "all", "per_decision_win": r["per_decision_win"].to_json(),

@@ -65,9 +65,13 @@ def evaluate(pos, chosen: str, policy: str, rollouts: int, seed: int, threads: i
 
 
 def _features(pos) -> dict:
-    """What the player to move sees of the race: visible scores (face-down cards count 0), the gap
-    to the best visible rival, and the others' face-down cards (all, fewest, the best rival's)."""
+    """What the player to move sees of the race: visible scores (face-down cards count 0), the card in
+    hand, the gap (:func:`~gnoming_sim.search.finishing.finish_gap_of`: the finished layout's score, the
+    card in hand counted, minus the best rival's visible score; the definition the guide and ``analyse``
+    use), the gap before the card (``gap_visible``: own visible score minus the best rival's) and the
+    others' face-down cards (all, fewest, the best rival's)."""
     from gnoming_sim.kernel.scoring import visible_score
+    from gnoming_sim.search.finishing import finish_gap_of
 
     mpl = pos.rules.mulligans_per_line
     mine = int(visible_score(pos.layouts[pos.me], mpl))
@@ -76,7 +80,8 @@ def _features(pos) -> dict:
     fd = pos.face_down()
     best = others[int(np.argmin(rivals))]
     return {"players": pos.players, "own_visible": mine, "best_rival_visible": min(rivals),
-            "gap": mine - min(rivals), "others_face_down": int(fd.sum() - fd[pos.me]),
+            "hand": int(pos.hand), "gap": finish_gap_of(pos), "gap_visible": mine - min(rivals),
+            "others_face_down": int(fd.sum() - fd[pos.me]),
             "others_face_down_min": int(fd[others].min()), "best_rival_face_down": int(fd[best])}
 
 

@@ -56,17 +56,19 @@ def _two_criteria(rows, sizes, xlabel, what):
 
 
 def boundary_figure(by_gap: list[dict], sizes, fits=None) -> FigureOut:
-    """Finish - best play-on by the gap to the best visible rival, in both criteria; the fitted crossing
-    of each table size (learned rollouts) marked on the win panel's gap axis as text."""
-    fig = _two_criteria(by_gap, sizes, "own visible score \u2212 best rival's visible score", "by the gap")
+    """Finish - best play-on by the gap to the best visible rival, in both criteria; the monotone fit's
+    crossing of each table size (learned rollouts) marked on the win panel as text."""
+    fig = _two_criteria(by_gap, sizes, "gap: score after finishing \u2212 best rival's visible score", "by the gap")
     if fits:
         ax = fig.axes[0]
         lines = []
         for p in sizes:
             f = (fits.get(p) or {}).get("learned")
-            if f is not None and f["root"].bounded:
-                r = f["root"].point
-                lines.append(f"{p} players: crossing {r.mean:+.1f} [{r.lo:+.1f}, {r.hi:+.1f}]".replace("-", "\u2212"))
+            b = None if f is None else f["boundary"]
+            if b is not None and not b.open:
+                r = b.point
+                rule = "" if f["numeric"] else " (no single number)"
+                lines.append(f"{p} players: crossing {r.mean:+.1f} [{r.lo:+.1f}, {r.hi:+.1f}]{rule}".replace("-", "\u2212"))
             elif f is not None:
                 lines.append(f"{p} players: crossing not pinned down")
         if lines:

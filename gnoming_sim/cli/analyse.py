@@ -106,6 +106,12 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
               horizon=horizon, peek=peek, threads=threads, second_policies=second)
     if why:
         res["why"] = _why(pos, res, policies, seed, rollouts, horizon, threads, versus)
+    if pos.decision == "place":
+        from gnoming_sim.search.finishing import finish_gap_of
+
+        gap = finish_gap_of(pos)      # the gap the finish rule (report) and the guide read
+        if gap is not None:
+            res["finish_gap"] = gap
     if as_json:
         res["position_record"] = pos.to_dict()
         click.echo(json.dumps(res, indent=1))
@@ -214,6 +220,9 @@ def render(res: dict) -> str:
                      "card) x{}, + control (own face-down cards) x{}, + blind-draw luck x{}".format(
                          *(_ratio(v.get(k, float("nan"))) for k in
                            ("crn", "crn+strata", "crn+strata+control", "crn+strata+control+luck"))))
+    if res.get("finish_gap") is not None:
+        lines.append(f"finish gap: {res['finish_gap']:+d} (your score after finishing minus the best rival's visible "
+                     "score: the gap of the report's finish rule and of the guide)")
     lines += _robustness_lines(res)
     if res.get("why"):
         from gnoming_sim.cli.why_text import render_text

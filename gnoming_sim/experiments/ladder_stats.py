@@ -165,10 +165,12 @@ def table_size_result(tally: Tally, pool: Sequence[str], seed: int, bootstrap: i
     theta = bradley_terry(point_w, a)
     h2h = head_to_head_share(lineup_flat.sum(axis=0).reshape(S, S), theta)
     skill = skill_share(tally.n.sum(0), tally.s.sum(0), tally.q.sum(0))
+    fair = np.array([name != "random" for name in pool])      # the skill share without random's games
+    skill_fair = skill_share(tally.n.sum(0)[fair], tally.s.sum(0)[fair], tally.q.sum(0)[fair])
 
     rng = np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32, P, 0xB0075])
     thetas = np.empty((bootstrap, S))
-    h2hs, skills = np.empty(bootstrap), np.empty(bootstrap)
+    h2hs, skills, skills_fair = np.empty(bootstrap), np.empty(bootstrap), np.empty(bootstrap)
     for lo in range(0, bootstrap, BLOCK):
         k = min(BLOCK, bootstrap - lo)
         counts = rng.multinomial(D, np.full(D, 1.0 / D), size=k).astype(np.float64)   # (k, D)
@@ -179,6 +181,7 @@ def table_size_result(tally: Tally, pool: Sequence[str], seed: int, bootstrap: i
             thetas[lo + b] = bradley_terry(wb, a)
             h2hs[lo + b] = head_to_head_share(lw[b].reshape(S, S), theta)
             skills[lo + b] = skill_share(n[b], s[b], q[b])
+            skills_fair[lo + b] = skill_share(n[b][fair], s[b][fair], q[b][fair])
 
     per_pair = point_w + point_w.T
     results = per_pair.sum(axis=1)
@@ -212,6 +215,12 @@ def table_size_result(tally: Tally, pool: Sequence[str], seed: int, bootstrap: i
                          for i in range(S) for j in range(i + 1, S) if per_pair[i, j] > 0},
         "head_to_head": {**percentile(h2h, h2hs, D), "pairs": pairs},
         "skill_share": percentile(skill, skills, D),
+        "skill_share_without_random": percentile(skill_fair, skills_fair, D),
+        # every pair's rating difference on the same bootstrap replicates (paired: the same deals redrawn)
+        "rating_differences": {f"{pool[i]}-{pool[j]}": percentile(ELO * (theta[i] - theta[j]),
+                                                                  ELO * (thetas[:, i] - thetas[:, j]),
+                                                                  int(min(deals_of[i], deals_of[j])))
+                               for i in range(S) for j in range(S) if i != j},
     }
 
 

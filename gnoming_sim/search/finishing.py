@@ -34,3 +34,21 @@ def finish_decisions(deals: np.ndarray, trace: np.ndarray, players: int, round_s
                 pending = pos
         elif kind == T.ROUND_END:
             scores += np.asarray(round_scores[a], dtype=np.int64)
+
+
+def finish_gap_of(pos) -> int | None:
+    """The gap of finishing at place decision ``pos``: the finished layout's score with the card in hand on
+    the last face-down card, minus the lowest visible score of a rival (face-down cards count 0): the one
+    definition (:func:`gnoming_sim.kernel.policy.chart.finish_gap`) that the finish study, the guide and
+    ``analyse`` share.  None when the player to move cannot finish here (not one face-down card left,
+    somebody finished, or no card in hand)."""
+    from gnoming_sim.game.cards import HIDDEN, NO_CARD
+    from gnoming_sim.kernel.policy.chart import finish_gap
+
+    row = np.asarray(pos.layouts[pos.me])
+    slots = np.nonzero(row == HIDDEN)[0]
+    if slots.size != 1 or pos.finisher >= 0 or pos.hand == NO_CARD:
+        return None
+    vis = np.ascontiguousarray(pos.layouts, dtype=np.int8)
+    return int(round(finish_gap(vis, np.int64(pos.me), np.int64(pos.players), np.int64(slots[0]),
+                                np.int8(pos.hand), np.int64(pos.rules.mulligans_per_line))))

@@ -22,17 +22,24 @@ def _ok(e: dict) -> bool:
 
 
 def test_1_the_finish_boundary_is_a_fitted_crossing_with_an_interval_and_bins_are_under_holm(summary):
+    # issue 31, item 2: a monotone fit per size and closest rival's face-down cards; a number only where it
+    # passed its check against its own bins and the +-1 target
     fp = summary["finish_play_on"]
     sizes = [k for k in fp["boundary"] if k.isdigit()]
     assert sorted(sizes, key=int) == ["3", "4", "5", "6"]
     for p in sizes:
         b = fp["boundary"][p]
-        assert "Fieller" in b["model"] and "t(" in b["model"]
-        assert b["n"] >= 1000 and 0.0 <= b["r2"] <= 1.0
-        assert _ok(b["decisions_other_way"])           # how often single decisions go the other way
-        if b["bounded"]:
+        assert "isotonic" in b["model"] and "card in hand" in b["unit"]
+        assert b["n"] >= 1000
+        if b["crossing"] is not None:
             assert b["ci95"][0] <= b["crossing"] <= b["ci95"][1]
         assert all("holm" in cell for cell in fp["boundary"]["gap"][p].values())
+    rules = fp["finish_rule"]
+    assert {(r["players"], r["rival_face_down"]) for r in rules} == {
+        (p, band) for p in (3, 4, 5, 6) for band in ("all", "1", "2", "3+")}
+    for r in rules:
+        assert r["numeric"] == (r["meets_target"] and not r["contradicting_bins"])
+        assert r["text"].startswith("finish when") if r["numeric"] else r["text"].startswith("no single number")
 
 
 def test_2_mulligan_worth_is_win_chance_and_margin_and_the_reversal_is_explained(summary):

@@ -2,6 +2,7 @@
 with the option the game's player took, and one decision's evaluation is consistent."""
 from __future__ import annotations
 
+from gnoming_sim.search.finishing import finish_gap_of
 from gnoming_sim.search.options import legal_options
 from gnoming_sim.analyses.finish_play_on.decisions import evaluate, game_chances
 from gnoming_sim.game.cards import HIDDEN
@@ -33,5 +34,6 @@ def test_evaluate_is_consistent():
     for pos, chosen in found:
         r = evaluate(pos, chosen, "greedy", 200, 1)
         assert r["n"] == 200 and r["diff_se"] >= 0 and r["regret_se"] >= 0
-        assert r["gap"] == r["own_visible"] - r["best_rival_visible"]
+        assert r["gap_visible"] == r["own_visible"] - r["best_rival_visible"]
+        assert r["gap"] == finish_gap_of(pos) and r["hand"] == pos.hand
         assert r["finish_pays"] == (r["diff"] < 0)

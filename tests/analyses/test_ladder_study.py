@@ -40,7 +40,11 @@ def test_frames_findings_and_summary(result):
     ratings = result.frames["ratings"]
     assert len(ratings) == 2 * len(KNOWN)
     assert (ratings["rating_lo"] <= ratings["rating"]).all() and (ratings["rating"] <= ratings["rating_hi"]).all()
-    assert [f.key for f in result.findings] == ["ladder.top_rating", "ladder.head_to_head", "ladder.skill_share"]
+    keys = [f.key for f in result.findings]
+    assert keys[-2:] == ["ladder.head_to_head", "ladder.skill_share"]
+    assert keys[:2] in (["ladder.top_margin", "ladder.top_rating"], ["ladder.head_to_head", "ladder.skill_share"])
+    for s in result.summary["by_players"].values():
+        assert s["skill_share_without_random"]["ci95"][0] <= s["skill_share_without_random"]["mean"]
     found = list(estimates(result.summary))
     assert len(found) >= 2 * (3 * len(KNOWN) + 2)
     for path, e in found:
@@ -69,7 +73,10 @@ def test_the_quick_section_is_written(tmp_path):
     assert '<section id="ladder">' in page
     on_disk = json.loads((tmp_path / "summary.json").read_text())
     assert on_disk["ladder"]["by_players"].keys() == {"2", "4", "6"}
-    assert set(on_disk["ladder"]["by_players"]["4"]["strategies"]) == set(ladder.DEFAULT_POOL)
+    four = on_disk["ladder"]["by_players"]["4"]
+    # --quick plays the Monte Carlo tables on 2 deals: under 30, they are left out, not rated
+    assert set(four["strategies"]) | {r["strategy"] for r in four["left_out"]} == set(ladder.DEFAULT_POOL)
+    assert all(r["deals"] < 30 for r in four["left_out"])
     assert any(f["key"] == "ladder.top_rating" for f in summary["findings"])
 
 
@@ -83,7 +90,7 @@ def test_the_strongest_fast_player_is_named_when_a_monte_carlo_player_tops_the_p
     result = analysis.analyse(Context(), [], data)
     assert analysis.strongest_fast(analysis_sizes(data)) == {2: "learned"}
     keys = [f.key for f in result.findings]
-    assert keys[:2] == ["ladder.top_rating", "ladder.strongest_fast"]
+    assert keys[:3] == ["ladder.top_margin", "ladder.top_rating", "ladder.strongest_fast"]
     assert result.summary["strongest_fast"] == {"2": "learned"}
     # the split design: Monte Carlo players at the headline size only
     assert [pl for pl, pool in design.pools(ladder.DEFAULT_POOL) if "mc16" in pool] == [design.SLOW_AT]
@@ -92,3 +99,46 @@ def test_the_strongest_fast_player_is_named_when_a_monte_carlo_player_tops_the_p
 
 def analysis_sizes(data):
     return [analysis._size(s) for s in data["tables"]]
+
+
+# ----------------------------------------------------------------- who is rated, who is top (issue 31, item 8)
+def _e(m, lo, hi, n):
+    return {"mean": m, "ci95": [lo, hi], "n": n}
+
+
+def _table(mc_deals=6, gap=(-5.0, 40.0)):
+    rows = [("mc64", 95.0, mc_deals), ("learned", 80.0, 2000), ("expert", 0.0, 2000), ("random", -1300.0, 2000)]
+    return {"players": 4, "deals": 2000, "anchor": "expert", "lineups": [], "pairwise_results": 10,
+            "strategies": [{"strategy": n, "rating": _e(r, r - 10, r + 10, d), "margin": _e(-r / 10, -r / 10 - 1,
+                            -r / 10 + 1, d), "order": _e(0.5, 0.4, 0.6, d), "results": 10, "bounded_by_prior": False}
+                           for n, r, d in rows],
+            "head_to_head": {**_e(0.8, 0.7, 0.9, 2000), "pairs": 6}, "skill_share": _e(0.7, 0.69, 0.71, 2000),
+            "skill_share_without_random": _e(0.2, 0.18, 0.22, 2000),
+            "rating_differences": {"mc64-learned": _e(15.0, -5.0, 35.0, 6),
+                                   "learned-expert": _e(80.0, gap[0] + 80 - 40, gap[1] + 80, 2000)}}
+
+
+def test_a_strategy_on_6_deals_is_left_out_and_never_top():
+    size = analysis._size(_table(mc_deals=6))
+    assert "mc64" not in [r["strategy"] for r in size["rows"]]
+    assert size["left_out"] == [{"strategy": "mc64", "deals": 6}]
+    assert size["top"]["strategy"] == "learned" and size["top"]["runner_up"] == "expert"
+    assert analysis._size(_table(mc_deals=30))["top"]["strategy"] == "mc64"
+
+
+def test_no_top_of_the_pool_without_separation_from_the_runner_up():
+    size = analysis._size(_table(mc_deals=30))          # mc64 - learned: +15 [-5, +35] includes 0
+    assert size["top"]["strategy"] == "mc64" and not size["top"]["separated"]
+    found = analysis._findings([size])
+    assert "top of the pool" not in " ".join(f.sentence for f in found)
+    assert "not separated from learned" in found[0].sentence
+    sep = analysis._size(_table(mc_deals=6))            # learned - expert: interval clear of 0
+    assert sep["top"]["separated"]
+    assert "top of the pool, separated from the runner-up expert" in analysis._findings([sep])[0].sentence
+
+
+def test_the_headline_is_the_paired_margin_and_elo_is_pool_specific():
+    found = analysis._findings([analysis._size(_table())])
+    assert found[0].key == "ladder.top_margin" and found[0].estimate.mean == -8.0
+    assert "specific to this pool" in next(f for f in found if f.key == "ladder.top_rating").sentence
+    assert "without random's games 20.0%" in next(f for f in found if f.key == "ladder.skill_share").sentence

@@ -115,3 +115,19 @@ def test_game_horizon_prints_each_options_p_win_as_the_json_gives_it():
 
 def test_round_horizon_has_no_p_win_column():
     assert "P(win)" not in run(*GAME, "--rollouts", 30).stdout
+
+
+def test_a_finishing_decision_states_the_finish_rules_gap(tmp_path):
+    # seat 1 holds a 5 for its last face-down card: 4 6 4 / 6 5 8 / 7 -4 3 matches no line (39); the best
+    # rival shows 8 ? ? / ? M ? / ? ? -1 (7): the gap the report's finish rule and the guide read is +32
+    text = Path(EXAMPLE).read_text(encoding="utf-8")
+    text = text.replace('["5", "?", "5",   "?", "?", "?",   "7", "?", "3"]', '["4", "6", "4",   "6", "?", "8",   "7", "-4", "3"]')
+    text = text.replace("turn = 13 ", "turn = 40 ")
+    path = tmp_path / "finish.toml"
+    path.write_text(text, encoding="utf-8")
+    res = json.loads(run("analyse", "--position", path, "--rollouts", 50, "--second-policy", "none", "--json").stdout)
+    assert res["finish_gap"] == 32
+    out = run("analyse", "--position", path, "--rollouts", 50, "--second-policy", "none").stdout
+    assert "finish gap: +32 " in out
+    assert "finish_gap" not in json.loads(run("analyse", "--position", EXAMPLE, "--rollouts", 50, "--second-policy",
+                                              "none", "--json").stdout)

@@ -209,24 +209,32 @@ def finish_slot(obs):
 
 
 @jit
+def finish_gap(vis, me, players, q, c, mpl):
+    """The gap of finishing with card ``c`` at ``q``: the finished layout's score (the card in hand counted)
+    minus the lowest visible score of a rival (face-down cards count 0).  The one definition of "gap" that
+    the finish study, the guide and ``analyse`` share (``vis`` int8[P, 9] as seen, ``mpl`` mulligans per line)."""
+    mine = estimate(vis[me], q, c, 0.0, mpl, 0.0, 0.0)
+    best = 1e18
+    for o in range(players):
+        if o == me:
+            continue
+        e = estimate(vis[o], -1, 0, 0.0, mpl, 0.0, 0.0)
+        if e < best:
+            best = e
+    return mine - best
+
+
+@jit
 def finish_context(obs, q, c):
-    """(gap, rivals' mean face-down cards) of finishing with ``c`` at ``q``: the finished layout's score
-    minus the lowest visible score of a rival (face-down cards count 0)."""
+    """(gap, rivals' mean face-down cards) of finishing with ``c`` at ``q`` (the gap of :func:`finish_gap`)."""
     pub = obs.pub
     me = pub[O_ME]
     P = pub[O_PLAYERS]
-    mpl = pub[O_MULLIGANS_PER_LINE]
-    mine = estimate(obs.vis[me], q, c, 0.0, mpl, 0.0, 0.0)
-    best = 1e18
     fd = 0.0
     for o in range(P):
-        if o == me:
-            continue
-        e = estimate(obs.vis[o], -1, 0, 0.0, mpl, 0.0, 0.0)
-        if e < best:
-            best = e
-        fd += obs.fd[o]
-    return mine - best, fd / (P - 1)
+        if o != me:
+            fd += obs.fd[o]
+    return finish_gap(obs.vis, me, P, q, c, pub[O_MULLIGANS_PER_LINE]), fd / (P - 1)
 
 
 @jit
