@@ -317,9 +317,11 @@ def _answers(ladder: dict) -> list[Answer]:
     if c is None:
         return []
     return [Answer("early_finish.bonus_learned",
-                   f"Finishing first at {HEADLINE_PLAYERS} players among strong players (learned), you earn the "
-                   f"\u22125, not the +5, {{value}} of the time (expert {100 * c['expert'].mean:.0f}%, preset mix "
-                   f"{100 * c['mix'].mean:.0f}%)", c["learned"],
+                   f"At {HEADLINE_PLAYERS} players among strong players (learned), the rounds learned chooses to "
+                   f"finish first earn the \u22125, not the +5, {{value}} of the time (expert "
+                   f"{100 * c['expert'].mean:.0f}%, preset mix {100 * c['mix'].mean:.0f}%): how often their own "
+                   f"finishes pay, conditional on when they finish, not a rule for when you should (the finishing "
+                   f"answer is)", c["learned"],
                    "learned, when learned chooses to finish", kind="pct", unit="games", rank=40)]
 
 

@@ -462,7 +462,8 @@ def _answers(fits, lad, moves, win_sizes=None) -> list[Answer]:
         w = lad["win"]
         out.append(Answer("finish_play_on.win_difference",
                           "Finishing when you can, rather than playing on well, changes your chance of winning by "
-                          "{value} on average (3 to 6 players, the chances self-play reaches)"
+                          "{value} on average (3 to 6 players; over the finishing chances that self-play of the presets and "
+                          "expert reaches, one per game, each game weighted once; learned rollouts)"
                           f"{size_clause(win_sizes, 'dpct')}", w["by_rung"]["learned"],
                           holds_under(_settled(w["differences"]), w["differences"]["learned-expert"], TARGET_WIN,
                                       "dpct"),

@@ -328,15 +328,15 @@ def _deny(deny: pd.DataFrame, sizes, levels) -> list[dict]:
 
 
 def _verdict(deny_rows: list[dict]) -> dict:
-    """Where denying flips clearly pays (a lower game score) or clearly costs, over the family of
-    (table size, level) cells: each cell's 95% interval, and which differences survive Holm's
-    correction for testing them all."""
+    """Where denying flips clearly pays or clearly costs in what the player wants, the chance of winning the
+    game (issue 31: never by own score), over the family of (table size, level) cells: each cell's 95%
+    interval, and which differences survive Holm's correction for testing them all."""
     cells = [r for r in deny_rows if r["level"] != 0 and r["players"] != 0]
-    for r, keep in zip(cells, holm([r["score"] for r in cells])):
+    for r, keep in zip(cells, holm([r["win"] for r in cells])):
         r["holm"] = keep
-    return {"pays": [r for r in cells if r["score"].hi < 0], "costs": [r for r in cells if r["score"].lo > 0],
-            "pays_holm": [r for r in cells if r["holm"] and r["score"].mean < 0],
-            "costs_holm": [r for r in cells if r["holm"] and r["score"].mean > 0],
+    return {"pays": [r for r in cells if r["win"].lo > 0], "costs": [r for r in cells if r["win"].hi < 0],
+            "pays_holm": [r for r in cells if r["holm"] and r["win"].mean > 0],
+            "costs_holm": [r for r in cells if r["holm"] and r["win"].mean < 0],
             "cells": len(cells)}
 
 
@@ -413,21 +413,22 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
     v = _verdict(deny_rows)
     all_rows = [r for r in deny_rows if r["players"] == 0 and r["level"] != 0]
     if all_rows:
-        parts = ", ".join(f"{_ci(r['score'], 'signed')} at hazard_deny {r['level']:g}" for r in all_rows)
+        parts = ", ".join(f"{_ci(r['win'], 'dpct')} at hazard_deny {r['level']:g}" for r in all_rows)
+        points = ", ".join(f"{_ci(r['score'], 'signed')}" for r in all_rows)
         if v["pays_holm"]:
             where = "; ".join(f"{r['players']} players, hazard_deny {r['level']:g}" for r in v["pays_holm"])
             verdict = f"It pays clearly (after Holm's correction over {v['cells']} cells) only in: {where}."
         elif v["pays"]:
-            verdict = (f"{len(v['pays'])} of {v['cells']} cells have an interval below 0, but none survives Holm's "
+            verdict = (f"{len(v['pays'])} of {v['cells']} cells have an interval above 0, but none survives Holm's "
                        f"correction for testing all {v['cells']}.")
         else:
-            verdict = (f"At no table size and level of the {v['cells']} tested does the game-score change have its "
-                       f"interval below 0: within this experiment, it does not pay.")
+            verdict = (f"At no table size and level of the {v['cells']} tested does the change in the chance of "
+                       f"winning have its interval above 0: within this experiment, it does not pay.")
         costs = (f" It clearly costs (after Holm) in {len(v['costs_holm'])} of the {v['cells']} cells."
                  if v["costs_holm"] else "")
-        out.append(f"Keeping a drawn hazard to deny the others their flips changes cautious's game score by {parts} "
-                   f"points per game (all table sizes, against never keeping one; negative would mean it pays). "
-                   f"{verdict}{costs}")
+        out.append(f"Keeping a drawn hazard to deny the others their flips changes cautious's chance of winning the "
+                   f"game by {parts} (all table sizes, against never keeping one; positive would mean it pays; its game "
+                   f"score changes by {points} points). {verdict}{costs}")
     return out
 
 

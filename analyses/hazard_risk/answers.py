@@ -25,8 +25,9 @@ def estimands(ladder: dict, diffs: dict) -> dict:
         return {}
     base = ("one round of the game edited, one hazard in play (the round's others buried at the bottom of the pile): "
             "a hazard at a random depth of the draw pile (uniform over the depths rounds reach, so drawn when hazards "
-            "are drawn in natural games) against an ordinary card there; every deal where that table's drawer drew it "
-            "blind (each table its own draws), 2 to 7 players equally weighted in the deals; ")
+            "are drawn in natural games) against an ordinary card there; the mean over the blind draws (each table "
+            "its own draws; every draw counts once, so the table sizes weigh by how many draws they made from equal "
+            "numbers of deals), 2 to 7 players; ")
 
     def one(key, text, unit):
         measure, target, _ = MEASURES[key]

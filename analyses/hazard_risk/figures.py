@@ -68,18 +68,19 @@ def discard_figure(by_size: list[dict], by_phase: list[dict]) -> FigureOut:
 
 
 def deny_figure(rows: list[dict]) -> FigureOut:
-    """Game-score change and P(ending with a hazard) against hazard_deny, per table size."""
+    """Win-chance change and P(ending with a hazard) against hazard_deny, per table size."""
     fig, (ax, ax_hz) = new_figure(11, 4.5, ncols=2)
     sizes = sorted({r["players"] for r in rows if r["players"] != 0})
     for k, p in enumerate(sizes):
         sub = [r for r in rows if r["players"] == p]
         x = np.array([r["level"] for r in sub]) + (k - len(sizes) / 2) * 0.06
         changed = [i for i, r in enumerate(sub) if r["level"] != 0]   # level 0 is the reference: 0 by definition
-        errorbars(ax, x[changed], [sub[i]["score"] for i in changed], color=players_color(p), label=f"{p} players")
+        errorbars(ax, x[changed], [sub[i]["win"] for i in changed], color=players_color(p), label=f"{p} players")
         errorbars(ax_hz, x, [r["end_with_hazard"] for r in sub], color=players_color(p))
     ax.axhline(0, color="#555555", linewidth=1)
-    style(ax, "cautious's game score against never keeping a hazard", "hazard_deny",
-          "change in points per game (negative is better)")
+    style(ax, "cautious's chance of winning against never keeping a hazard", "hazard_deny",
+          "change in the chance of winning (positive is better)")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:+.1f} pp")
     style(ax_hz, "Rounds cautious ends with a hazard", "hazard_deny", "share of rounds")
     ax_hz.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.1f}%")
     levels = sorted({r["level"] for r in rows})
@@ -88,7 +89,7 @@ def deny_figure(rows: list[dict]) -> FigureOut:
     ax.legend(fontsize=8, frameon=False)
     return FigureOut("deny", fig,
                      "One seat plays cautious with hazard_deny 0, 1.5 (the preset), 3 and 6, on the same deals "
-                     "against the same opponents. Left: its game score minus with hazard_deny 0 (negative: "
-                     "keeping hazards to deny flips pays). Right: the share of its rounds ending with a hazard. "
+                     "against the same opponents. Left: its chance of winning the game minus with hazard_deny 0 "
+                     "(positive: keeping hazards to deny flips pays). Right: the share of its rounds ending with a hazard. "
                      "95% intervals.",
-                     "Game-score change and hazard rate against the hazard_deny parameter, per table size.")
+                     "Win-chance change and hazard rate against the hazard_deny parameter, per table size.")

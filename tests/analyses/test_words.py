@@ -124,3 +124,16 @@ def test_a_quick_report_says_preview_and_never_clear():
     shown = as_preview({"display": "x", "key": "k"})
     assert shown["preview"] and shown["display"].startswith("Preview at quick sizes")
     assert verdict_words("clear after Holm; Clearly; settled") == ["clear", "Clearly", "settled"]
+
+
+def test_the_hazard_deny_verdict_reads_the_chance_of_winning_not_own_score():
+    """Issue 31, item 9: keeping a hazard to deny flips is judged by the win chance.  A cell whose own score
+    clearly falls (better points) while its chance of winning clearly falls too is a cost, not a gain."""
+    from gnoming_sim.analyses.framework.estimates import Estimate
+    from gnoming_sim.analyses.hazard_risk.analysis import _verdict
+
+    row = {"players": 4, "level": 3.0, "score": Estimate(-2.0, -2.5, -1.5, 900),
+           "win": Estimate(-0.05, -0.07, -0.03, 900)}
+    v = _verdict([dict(row, level=0.0), row])
+    assert v["cells"] == 1 and not v["pays"] and not v["pays_holm"]
+    assert len(v["costs"]) == 1 and len(v["costs_holm"]) == 1
