@@ -123,6 +123,8 @@ def _clustered_test(d: np.ndarray, games: np.ndarray) -> tuple[float, float, flo
     m = float(d.mean())
     if len(d) < 2 or np.all(d == d[0]):
         return m, m, m, (1.0 if m == 0.0 else 0.0)
+    if len(np.unique(games)) < 2:   # one round: no interval between rounds, nothing to test
+        return m, float("nan"), float("nan"), 1.0
     fit = cluster_mean(d, games)
     se = fit["se"]
     if not se > 0.0:

@@ -131,3 +131,9 @@ def test_holm_runs_once_over_the_whole_card(monkeypatch):
     assert 0.05 / 14 < p < 0.05 / 2 and take["versus_expert"]["p"] == pytest.approx(p)
     assert real([p, p]) == [True, True]                          # Holm within the take table: resolved
     assert not take["resolved"] and "whole card" in take["note"]
+
+
+def test_a_comparison_within_one_round_is_not_tested():
+    """All of a cell's decisions from one round: no interval between rounds, p = 1 (never resolved)."""
+    m, lo, hi, p = gd._clustered_test(np.array([1.0, 2.0, 3.0]), np.array([7, 7, 7]))
+    assert m == 2.0 and np.isnan(lo) and np.isnan(hi) and p == 1.0
