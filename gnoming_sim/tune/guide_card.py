@@ -57,7 +57,7 @@ def value_line(guide: dict) -> str:
     then the chart player (or what is missing)."""
     check = guide.get("check", {})
     lines = []
-    for key, who in (("card_versus_expert", "playing this card (every resolved cell; its default where it shows ?)"),
+    for key, who in (("card_versus_expert", "following this card (every resolved cell; its default where it shows ?)"),
                      ("versus_expert", "the chart player (starred cells, expert's rules elsewhere)")):
         chk = check.get(key)
         if not chk:
