@@ -1,4 +1,5 @@
-"""The guide study's estimates, findings and summary: the committed guide's cells and the chart's check."""
+"""The guide study's estimates, findings and summary: the committed guide's cells and the check of the card
+(the headline: the printed card as a person plays it) and of the chart (its starred cells, expert elsewhere)."""
 from __future__ import annotations
 
 import math
@@ -15,16 +16,35 @@ TABLES = (("source", "Take a discard pile's top card, or draw blind", ("card", "
           ("finish", "Finish the round, or play on", ("gap", "rivals_fd", "players")))
 
 
+# what the card player's estimate is conditional on (the answer's "holds under")
+CARD_CONDITIONS = ("expert (one card seat among three experts, seats rotating, paired by deal); the card's "
+                   "stated default where it shows ?, and expert's choices for what the card leaves open: "
+                   "initial flips, bounces, the discard pile, hazard flips and the position within an action")
+LABELS = {"card": "the printed card (every resolved cell, its default where it shows ?)",
+          "chart": "the chart (the starred cells that beat expert's own rule, expert's rules elsewhere)"}
+
+
+def holm_family(stats: dict) -> str:
+    """How the guide's cells were judged, in words: one Holm family over the whole card with intervals
+    clustered by round (tune.guide now), or per table with plain t intervals (a guide derived before)."""
+    family = {t.get("family") for t in stats.values()}
+    if None not in family and len(family) == 1:
+        return (f"one family over the whole card ({family.pop()} tests), intervals clustered by self-play "
+                f"round")
+    return ("per table, with t intervals over decisions (this guide was derived before the one-family rule and "
+            "the intervals clustered by round; `make guide` re-derives it)")
+
+
 def est(e: dict) -> Estimate:
     return Estimate(float(e["mean"]), float(e["ci95"][0]), float(e["ci95"][1]), int(e["n"]))
 
 
 def _status(c: dict) -> str:
     if c.get("chart"):
-        return "resolved; the chart plays it"
+        return "resolved; on the card, and the chart plays it"
     if c.get("resolved"):
-        return "resolved; expert's own rule does as well here, and the chart plays that"
-    return c.get("note", "not resolved")
+        return "resolved; on the card (the chart keeps expert's own rule, which does as well here)"
+    return c.get("note", "not resolved") + "; '?' on the card: the card player plays its default"
 
 
 def _cells(table: dict, keys) -> list[dict]:
@@ -46,36 +66,55 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
     sections = [{"name": name, "title": title, "decisions": stats[name]["decisions"], "tests": stats[name]["tests"],
                  "seen": len(stats[name]["cells"]), "cells": _cells(stats[name], keys)}
                 for name, title, keys in TABLES if name in stats]
-    checks = [{"players": c["players"], "deals": c["deals"], "diff": est(c["diff"]), "win": est(c["win"]),
+    checks = [{"strategy": c.get("strategy", "chart"), "label": LABELS.get(c.get("strategy", "chart"), c.get("strategy")),
+               "players": c["players"], "deals": c["deals"], "diff": est(c["diff"]), "win": est(c["win"]),
                "win_x": est(c["win_x"]), "win_expert": c["win_expert"]} for c in data["checks"]]
     frames = {"cells": pd.DataFrame([{"table": s["name"], "cell": c["where"], "action": c["action"],
                                       "versus": c["rival"], "margin": c["margin"].mean, "lo": c["margin"].lo,
                                       "hi": c["margin"].hi, "n_decisions": c["margin"].n, "resolved": c["resolved"]}
                                      for s in sections for c in s["cells"]]),
-              "check": pd.DataFrame([{"players": c["players"], "diff": c["diff"].mean, "lo": c["diff"].lo,
-                                      "hi": c["diff"].hi, "n_deals": c["diff"].n, "win": c["win"].mean,
-                                      "win_lo": c["win"].lo, "win_hi": c["win"].hi} for c in checks])}
-    summary = {"cells_resolved": len(guide["cells"]), "decisions": guide.get("provenance", {}).get("decisions"),
-               "margin_sign": "the chart seat's game score minus an expert's in that seat on the same deals: "
-                              "negative is better",
-               "by_players": {str(c["players"]): {"chart_vs_expert": c["diff"].to_json(),
-                                                  "win_share_vs_expert": c["win"].to_json()} for c in checks}}
-    findings = []
-    head = next((c for c in checks if c["players"] == HEADLINE_PLAYERS), checks[0] if checks else None)
-    if head is not None and head["diff"].finite and not math.isnan(head["diff"].mean):
-        findings.append(Finding("guide.chart_vs_expert",
-                                f"Following the player's guide (the {len(guide['cells'])} cells that beat expert's own rule; expert's rules "
-                                f"elsewhere) instead of expert's rules changes a seat's game score by {{value}} "
-                                f"points per game at {head['players']} players among experts (negative is better)",
+              "check": pd.DataFrame([{"strategy": c["strategy"], "players": c["players"], "diff": c["diff"].mean,
+                                      "lo": c["diff"].lo, "hi": c["diff"].hi, "n_deals": c["diff"].n,
+                                      "win": c["win"].mean, "win_lo": c["win"].lo, "win_hi": c["win"].hi}
+                                     for c in checks])}
+    card_cells = sum(c.get("resolved", False) for t in stats.values() for c in t["cells"])
+    by_players: dict = {}
+    for c in checks:
+        by_players.setdefault(str(c["players"]), {}).update({
+            f"{c['strategy']}_vs_expert": c["diff"].to_json(), f"{c['strategy']}_win_share_vs_expert": c["win"].to_json()})
+    summary = {"cells_resolved": card_cells, "cells_chart": len(guide["cells"]),
+               "decisions": guide.get("provenance", {}).get("decisions"),
+               "margin_sign": "the card's (or chart's) seat's game score minus an expert's in that seat on the same "
+                              "deals: negative is better",
+               "by_players": by_players}
+    findings, answers = [], []
+    sentences = {
+        "card": f"Playing exactly by the guide's printed card (its {card_cells} resolved cells, its stated default "
+                f"where it shows ?) instead of expert's rules changes a seat's game score by {{value}} points per game "
+                f"at {{players}} players among experts (negative is better)",
+        "chart": f"The chart player (the guide's {len(guide['cells'])} starred cells that beat expert's own rule; "
+                 f"expert's rules elsewhere, which a person cannot play) changes a seat's game score against expert "
+                 f"by {{value}} points per game at {{players}} players among experts (negative is better)"}
+    heads = {}
+    for name in ("card", "chart"):
+        mine = [c for c in checks if c["strategy"] == name]
+        head = next((c for c in mine if c["players"] == HEADLINE_PLAYERS), mine[0] if mine else None)
+        if head is None or not head["diff"].finite or math.isnan(head["diff"].mean):
+            continue
+        heads[name] = head
+        findings.append(Finding(f"guide.{name}_vs_expert", sentences[name].replace("{players}", str(head["players"])),
                                 head["diff"], "signed", "deals"))
-    answers = []
-    if findings and head["diff"].excludes(0.0):
-        answers.append(Answer("guide.chart_vs_expert",
-                              f"Playing by the guide's card (docs/guide.md) instead of expert's rules changes your game "
-                              f"score by {{value}} points a game at {head['players']} players", head["diff"],
-                              "expert (one guide seat among experts)", kind="signed", unit="deals", rank=50))
-    precision = [Precision("chart against expert", max(c["diff"].half_width for c in checks), "points")] if checks else []
+    card = heads.get("card")
+    if card is not None and card["diff"].excludes(0.0):
+        answers.append(Answer("guide.card_vs_expert",
+                              f"Playing by the guide's printed card (docs/guide.md: every resolved cell, its stated "
+                              f"default where it shows ?) instead of expert's rules changes your game score by "
+                              f"{{value}} points a game at {card['players']} players", card["diff"],
+                              CARD_CONDITIONS, kind="signed", unit="deals", rank=50))
+    precision = [Precision(f"{name} against expert", max(c["diff"].half_width for c in checks if c["strategy"] == name),
+                           "points") for name in dict.fromkeys(c["strategy"] for c in checks)]
     figures = [figs.margins_figure(sections)] if any(c["chart"] for s in sections for c in s["cells"]) else []
     return StudyResult(findings=findings, figures=figures, frames=frames, summary=summary, precision=precision,
                        answers=answers, context={"sections": sections, "checks": checks, "resolved": len(guide["cells"]),
+                                "card_cells": card_cells, "holm_family": holm_family(stats),
                                 "provenance": guide.get("provenance", {})})

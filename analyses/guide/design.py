@@ -1,5 +1,6 @@
-"""The guide study's design: at each table size, one ``chart`` seat among experts and the same deals
-with experts alone, every deal once per rotation (:func:`gnoming_sim.experiments.chart_check.versus_expert`)."""
+"""The guide study's design: at each table size, one ``card`` seat among experts (the printed card, the
+headline), one ``chart`` seat among experts (its starred cells, expert elsewhere) and the same deals with
+experts alone, every deal once per rotation (:func:`gnoming_sim.experiments.chart_check.versus_expert_each`)."""
 from __future__ import annotations
 
 from gnoming_sim.experiments.chart_check import CHECK_FIRST
@@ -8,6 +9,7 @@ from ..framework.study import Table
 
 PLAYERS = (4, 6)
 HEADLINE_PLAYERS = 4
+CHECKED = ("card", "chart")     # each seated among experts; the card first: the headline
 
 
 def first_game(players: int) -> int:
@@ -18,7 +20,7 @@ def first_game(players: int) -> int:
 def tables(deals: int) -> list[Table]:
     out = []
     for p in PLAYERS:
-        for seats, arm in ((("chart",) + ("expert",) * (p - 1), "chart among experts"),
-                           (("expert",) * p, "experts alone")):
+        arms = [((x,) + ("expert",) * (p - 1), f"{x} among experts") for x in CHECKED]
+        for seats, arm in arms + [(("expert",) * p, "experts alone")]:
             out.append(Table(p, seats, deals * p, first_game=first_game(p), label=f"{p} players, {arm}"))
     return out

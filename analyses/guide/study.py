@@ -1,10 +1,11 @@
 """The player's guide as a :class:`~gnoming_sim.analyses.framework.study.Study`: it renders the committed
-guide (the package data the ``chart`` preset reads) and plays its own check of the chart against expert."""
+guide (the package data the ``card`` and ``chart`` presets read) and plays its own check of each against
+expert."""
 from __future__ import annotations
 
 import json
 
-from gnoming_sim.experiments.chart_check import versus_expert
+from gnoming_sim.experiments.chart_check import versus_expert_each
 from gnoming_sim.kernel.policy import registry
 
 from ..framework.study import Study, StudyResult, Table
@@ -15,7 +16,7 @@ class PlayersGuide(Study):
     id = "guide"
     title = "The player's guide"
     template = "guide/template.html"
-    # deals per table size (each played once per rotation, by the chart among experts and by experts alone)
+    # deals per table size (each played once per rotation: by the card, by the chart among experts, by experts alone)
     default_games = 3000
     quick_games = 100
 
@@ -27,9 +28,9 @@ class PlayersGuide(Study):
         deals = ctx.cell_games(self)
         checks = []
         for p in design.PLAYERS:
-            checks.append(versus_expert("chart", p, deals, seed, ctx.rules, ctx.deck, ctx.threads,
-                                        first_game=design.first_game(p)))
-            advance(2 * deals * p)
+            checks += versus_expert_each(design.CHECKED, p, deals, seed, ctx.rules, ctx.deck, ctx.threads,
+                                         first_game=design.first_game(p))
+            advance((len(design.CHECKED) + 1) * deals * p)
         return {"guide": committed, "checks": checks}
 
     def analyse(self, ctx, tables, data) -> StudyResult:

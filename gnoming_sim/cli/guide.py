@@ -108,24 +108,28 @@ def _derive(stage, command, games, decisions, sizes, budget, rollouts, seed, thr
              "provenance": {"command": command, "seed": seed, "decisions": result["decisions"],
                             "rounds": result["rounds"], "budget": budget, "self_play": result["self_play"],
                             "rollouts": rollouts,
-                            "derive_s": result["derive_s"]}}
+                            "derive_s": result["derive_s"]},
+             "tables": result["tables"]}   # the printed card: the card player reads its resolved cells
     draft = stage.path / ".chart_cells.draft.json"   # not a file of the report: removed before it is published
-    draft.write_text(json.dumps(cells, indent=1) + "\n")
+    draft.write_text(json.dumps(cells, indent=1, default=float) + "\n")
     try:
         chart = registry.chart_from_file(draft)
+        card = registry.card_from_file(draft)
     finally:
         draft.unlink()
     result["check"] = {}
     if check_deals:
         from gnoming_sim.experiments import chart_check
 
-        say(f"guide: chart among experts, {check_deals:,} deals at 4 players")
-        result["check"]["versus_expert"] = chart_check.versus_expert(chart, 4, check_deals, seed, threads=threads)
+        say(f"guide: the card and the chart among experts, {check_deals:,} deals at 4 players")
+        on_card, on_chart = chart_check.versus_expert_each((card, chart), 4, check_deals, seed, threads=threads)
+        result["check"]["card_versus_expert"] = on_card
+        result["check"]["versus_expert"] = on_chart
         if ladder_games:
             say(f"guide: ladder at 4 players, {ladder_games:,} deals per table")
             result["check"]["ladder"] = chart_check.ladder_rating(chart, 4, ladder_games, seed, threads=threads)
     result["command"] = command
     result["wall_s"] = round(time.perf_counter() - t0, 1)
-    cells.update(check=result["check"], tables=result["tables"])   # what the report's guide section renders
+    cells.update(check=result["check"])   # with the tables: what the report's guide section renders
     result["_frame"] = frame
     return result, cells, resolved, seen

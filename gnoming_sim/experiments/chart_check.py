@@ -37,13 +37,20 @@ def _focal(totals: np.ndarray, win: np.ndarray, seat: np.ndarray) -> tuple[np.nd
 
 def versus_expert(strategy, players: int = 4, deals: int = 2000, seed: int = 0, rules=None, deck=None,
                   threads: int | None = None, first_game: int = CHECK_FIRST) -> dict:
-    """``{players, deals, games, diff: {mean, ci95, n}, win: {...}, win_x, win_expert}`` (see the module
-    docstring): X's margin over expert in points per game and in win credit, on the same deals
+    """``{strategy, players, deals, games, diff: {mean, ci95, n}, win: {...}, win_x, win_expert}`` (see the
+    module docstring): X's margin over expert in points per game and in win credit, on the same deals
     (game numbers from ``first_game``)."""
+    return versus_expert_each((strategy,), players, deals, seed, rules, deck, threads, first_game)[0]
+
+
+def versus_expert_each(strategies, players: int = 4, deals: int = 2000, seed: int = 0, rules=None, deck=None,
+                       threads: int | None = None, first_game: int = CHECK_FIRST) -> list[dict]:
+    """:func:`versus_expert` of each strategy on the same deals and play streams, the experts-alone games
+    played once for all of them (``games``: X's and the experts' share)."""
     from gnoming_sim.kernel.engine import deal_orders, simulate
 
-    x = registry.get(strategy)
-    if x.name == REFERENCE:
+    xs = [registry.get(s) for s in strategies]
+    if any(x.name == REFERENCE for x in xs):
         raise GnomingError(f"versus expert: the strategy must not be {REFERENCE} itself")
     check_players(players)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 2:
@@ -53,16 +60,19 @@ def versus_expert(strategy, players: int = 4, deals: int = 2000, seed: int = 0, 
     ref = registry.get(REFERENCE)
     common = dict(games=G, seed=seed, rules=rules, deck=deck, deals=reps, first_game=first_game,
                   rotate=True, threads=threads)
-    res_x = simulate(players, [x] + [ref] * (players - 1), **common)
     res_e = simulate(players, [ref] * players, **common)
-    seat = np.argmax(res_x.seat_strategy == list(res_x.strategy_names).index(x.name), axis=1)   # X's seat
-    d_x, w_x = _focal(res_x.totals, res_x.win_credit, seat)
-    d_e, w_e = _focal(res_e.totals, res_e.win_credit, seat)   # the expert in that seat, same deal and stream
-    diff, win, win_x = d_x - d_e, w_x - w_e, w_x
     per_deal = lambda v: v.reshape(deals, players).mean(axis=1)   # noqa: E731
-    return {"strategy": x.name, "reference": REFERENCE, "players": players, "deals": deals,
-            "games": 2 * G, "diff": t_interval(per_deal(diff)), "win": t_interval(per_deal(win)),
-            "win_x": t_interval(per_deal(win_x)), "win_expert": float(w_e.mean())}
+    out = []
+    for x in xs:
+        res_x = simulate(players, [x] + [ref] * (players - 1), **common)
+        seat = np.argmax(res_x.seat_strategy == list(res_x.strategy_names).index(x.name), axis=1)   # X's seat
+        d_x, w_x = _focal(res_x.totals, res_x.win_credit, seat)
+        d_e, w_e = _focal(res_e.totals, res_e.win_credit, seat)   # the expert in that seat, same deal and stream
+        diff, win = d_x - d_e, w_x - w_e
+        out.append({"strategy": x.name, "reference": REFERENCE, "players": players, "deals": deals,
+                    "games": 2 * G, "diff": t_interval(per_deal(diff)), "win": t_interval(per_deal(win)),
+                    "win_x": t_interval(per_deal(w_x)), "win_expert": float(w_e.mean())})
+    return out
 
 
 def ladder_rating(strategy, players: int = 4, games: int = 1000, seed: int = 0, threads: int | None = None,
@@ -82,4 +92,4 @@ def ladder_rating(strategy, players: int = 4, games: int = 1000, seed: int = 0, 
     return out
 
 
-__all__ = ["versus_expert", "ladder_rating", "CHECK_FIRST", "LADDER_POOL"]
+__all__ = ["versus_expert", "versus_expert_each", "ladder_rating", "CHECK_FIRST", "LADDER_POOL"]

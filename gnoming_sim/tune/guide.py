@@ -13,14 +13,17 @@ play on), by features a player sees at the table.
 
 Per cell (:func:`cell_stats`): the recommended action is the one that beats every other candidate on
 average (paired differences over the decisions where both were candidates); its *margin* is its mean
-advantage over the closest candidate, in points per round, with a 95% t interval over the decisions
-and their number n.  A cell is **resolved** when every comparison of its recommendation with another
-candidate is significant after Holm's correction over all the comparisons of its table (family-wise
-error 5% per table); cells with fewer than :data:`MIN_N` decisions are not tested.  The chart plays
-a resolved cell (:func:`chart_cells`) when its action also beats *expert's own choice* at the same
-decisions (one more test per cell, in the same Holm family): elsewhere expert's rules, which it plays
-anyway, do as well.  Everything holds on average over the positions that
-self-play of learned reaches.
+advantage over the closest candidate, in points per round, with a 95% interval clustered by round (the
+``game`` column: the decisions sampled in one self-play round share its deal and are not independent;
+statsmodels' cluster-robust interval, :func:`gnoming_sim.stats.cluster_mean`) and the number n of
+decisions.  A cell is **resolved** when every comparison of its recommendation with another candidate
+is significant after Holm's correction over all the comparisons of the whole card (one family over the
+three tables, family-wise error 5%); cells with fewer than :data:`MIN_N` decisions are not tested.
+The card (:func:`gnoming_sim.kernel.policy.registry.printed_card`) shows every resolved cell.  The
+chart plays a resolved cell (:func:`chart_cells`) when its action also beats *expert's own choice* at
+the same decisions (one more test per cell, in the same Holm family): elsewhere expert's rules, which
+it plays anyway, do as well.  Everything holds on average over the positions that self-play of
+learned reaches.
 """
 from __future__ import annotations
 
@@ -34,11 +37,11 @@ import numpy as np
 from gnoming_sim.kernel.kinds import KIND_HEURISTIC
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy.registry import CELL_NAMES
-from gnoming_sim.stats import holm
+from gnoming_sim.stats import cluster_mean, holm
 
 GUIDE_FIRST = 2**59        # game numbers: apart from tuning's (< 2**58), held-out's (2**60) and the ladder's (2**61)
 MIN_N = 10                 # fewest decisions in a cell before it is tested
-ALPHA = 0.05               # family-wise error per table (Holm)
+ALPHA = 0.05               # family-wise error over the whole card (Holm, one family for the three tables)
 CHUNK = 64                 # rounds per collector call and table size
 # the rollouts' policy: the heuristic with the self-play strategy's heuristic parameters (expert's, for
 # learned: the chart's own play outside its cells), or the self-play strategy itself
@@ -112,23 +115,30 @@ def cell_label(table: int, cell: int) -> dict:
     return {"gap": C.GAP_NAMES[g], "rivals_fd": C.OFD_NAMES[rest // C.N_SIZE], "players": C.SIZE_NAMES[rest % C.N_SIZE]}
 
 
-def _t_test(d: np.ndarray) -> tuple[float, float, float, float]:
-    """(mean, 95% t interval lo, hi, two-sided p) of paired differences ``d``."""
-    from scipy.stats import t
+def _clustered_test(d: np.ndarray, games: np.ndarray) -> tuple[float, float, float, float]:
+    """(mean, 95% interval lo, hi, two-sided p) of paired differences ``d``, clustered by round (``games``:
+    one label per decision; the decisions of one round are one cluster)."""
+    from scipy.stats import norm
 
-    n = len(d)
     m = float(d.mean())
-    se = float(d.std(ddof=1)) / math.sqrt(n)
-    if se == 0.0:
+    if len(d) < 2 or np.all(d == d[0]):
         return m, m, m, (1.0 if m == 0.0 else 0.0)
-    half = float(t.ppf(0.975, n - 1)) * se
-    return m, m - half, m + half, float(2 * t.sf(abs(m) / se, n - 1))
+    if len(np.unique(games)) < 2:   # one round: no interval between rounds, nothing to test
+        return m, float("nan"), float("nan"), 1.0
+    fit = cluster_mean(d, games)
+    se = fit["se"]
+    if not se > 0.0:
+        return m, m, m, (1.0 if m == 0.0 else 0.0)
+    lo, hi = fit["ci95"]
+    return m, lo, hi, float(2 * norm.sf(abs(m) / se))
 
 
 def _one_cell(df, table: int) -> dict:
     """A cell's recommendation and its comparisons (before Holm): see the module docstring."""
     names = C.ACTION_NAMES[table]
     vals = {a: df[f"v{a}"].to_numpy() for a in range(1, len(names) + 1)}
+    # the round each decision was sampled in (its cluster); a frame without rounds: each decision its own
+    rounds = df["game"].to_numpy() if "game" in df else np.arange(len(df))
     cand = [a for a in vals if np.isfinite(vals[a]).sum() > 0]
     out = {"n": int(len(df)), "actions": {names[a - 1]: {"n": int(np.isfinite(vals[a]).sum()),
                                                           "mean": float(np.nanmean(vals[a]))} for a in cand}}
@@ -136,8 +146,11 @@ def _one_cell(df, table: int) -> dict:
         out.update(best=None, note="one candidate only")
         return out
 
+    def both(a, b):
+        return np.isfinite(vals[a]) & np.isfinite(vals[b])
+
     def diffs(a, b):
-        ok = np.isfinite(vals[a]) & np.isfinite(vals[b])
+        ok = both(a, b)
         return vals[a][ok] - vals[b][ok]
 
     best = None
@@ -152,7 +165,7 @@ def _one_cell(df, table: int) -> dict:
         if b == best:
             continue
         d = diffs(b, best)          # > 0: best scores less, by that much
-        m, lo, hi, p = _t_test(d)
+        m, lo, hi, p = _clustered_test(d, rounds[both(b, best)])
         comps.append({"rival": names[b - 1], "margin": m, "lo": lo, "hi": hi, "n": int(len(d)), "p": p})
     close = min(comps, key=lambda c: c["margin"])
     out.update(best=best, action=names[best - 1], comparisons=comps, margin=close["margin"], lo=close["lo"],
@@ -164,7 +177,7 @@ def _one_cell(df, table: int) -> dict:
         d = (v_exp - vals[best])[known]
         out["expert_agrees"] = float(np.mean(mine[known] == best)) if known.any() else float("nan")
         if len(d) >= 2 and np.any(d != 0):
-            m, lo, hi, p = _t_test(d)
+            m, lo, hi, p = _clustered_test(d, rounds[known])
             out["versus_expert"] = {"margin": m, "lo": lo, "hi": hi, "n": int(len(d)), "p": p}
     if min(c["n"] for c in comps) < MIN_N:
         out.update(note=f"fewer than {MIN_N} decisions", testable=False)
@@ -174,29 +187,31 @@ def _one_cell(df, table: int) -> dict:
 
 
 def cell_stats(df) -> dict:
-    """Every observed cell of every table: ``{table name: [cell dict, ...]}`` (see the module docstring)."""
+    """Every observed cell of every table: ``{table name: [cell dict, ...]}`` (see the module docstring).
+    Holm runs once, over every test of every table (the card is one family)."""
     tables = {}
     for table, tname in enumerate(C.TABLE_NAMES):
         sub = df[df["table"] == table]
-        cells = []
-        for cell, group in sub.groupby("cell"):
-            c = {"table": tname, "cell": int(cell), **cell_label(table, int(cell)), **_one_cell(group, table)}
-            cells.append(c)
-        tested = [c["comparisons"][k] for c in cells if c.get("testable") for k in range(len(c["comparisons"]))]
+        cells = [{"table": tname, "cell": int(cell), **cell_label(table, int(cell)), **_one_cell(group, table)}
+                 for cell, group in sub.groupby("cell")]
+        tested = [x for c in cells if c.get("testable") for x in c["comparisons"]]
         # the recommendation against expert's own choice: one more test per cell, in the same family
         tested += [c["versus_expert"] for c in cells if c.get("testable") and "versus_expert" in c]
-        for x, r in zip(tested, holm([x["p"] for x in tested])):
-            x["holm_reject"] = bool(r)
-        for c in cells:
+        tables[tname] = {"cells": cells, "tests": len(tested), "actions": list(C.ACTION_NAMES[table]),
+                         "decisions": int(len(sub)), "_tested": tested}
+    family = [x for t in tables.values() for x in t.pop("_tested")]
+    for x, r in zip(family, holm([x["p"] for x in family], ALPHA)):
+        x["holm_reject"] = bool(r)
+    for t in tables.values():
+        t["family"] = len(family)
+        for c in t["cells"]:
             c["resolved"] = bool(c.get("testable")) and all(x.get("holm_reject") for x in c["comparisons"])
             vs = c.get("versus_expert")
             c["chart"] = c["resolved"] and vs is not None and vs["margin"] > 0 and vs.get("holm_reject", False)
             if c.get("testable") and not c["resolved"]:
-                c["note"] = "not resolved (Holm, 5% per table)"
+                c["note"] = "not resolved (Holm, 5% over the whole card)"
             elif c["resolved"] and not c["chart"]:
                 c["note"] = "resolved; expert's own rule does as well here (the chart keeps it)"
-        tables[tname] = {"cells": cells, "tests": len(tested), "actions": list(C.ACTION_NAMES[table]),
-                         "decisions": int(len(sub))}
     return tables
 
 

@@ -53,17 +53,26 @@ def _grid(ax, title, rows, cols, marks):
 
 
 def value_line(guide: dict) -> str:
-    """'Following this card is worth ...' in one line (or what is missing)."""
-    chk = guide.get("check", {}).get("versus_expert")
-    if not chk:
+    """'Following this card is worth ...' in one line: the card player (every resolved cell, its defaults),
+    then the chart player (or what is missing)."""
+    check = guide.get("check", {})
+    lines = []
+    for key, who in (("card_versus_expert", "following this card (every resolved cell; its default where it shows ?)"),
+                     ("versus_expert", "the chart player (starred cells, expert's rules elsewhere)")):
+        chk = check.get(key)
+        if not chk:
+            continue
+        d = chk["diff"]
+        lo, hi = d["ci95"]
+        w = chk["win"]
+        lines.append(f"{who} instead of expert's rules: {d['mean']:+.2f} [{lo:+.2f}, {hi:+.2f}] points per game "
+                     f"at {chk['players']} players (lower is better; 95%, n = {d['n']:,} deals), win share "
+                     f"{100 * chk['win_x']['mean']:.1f}% vs {100 * chk['win_expert']:.1f}% for an expert in that "
+                     f"seat ({100 * w['mean']:+.1f} [{100 * w['ci95'][0]:+.1f}, {100 * w['ci95'][1]:+.1f}] "
+                     f"percentage points)")
+    if not lines:
         return "the chart's value against expert play was not measured in this run"
-    d = chk["diff"]
-    lo, hi = d["ci95"]
-    w = chk["win"]
-    return (f"following this card instead of expert's rules: {d['mean']:+.2f} [{lo:+.2f}, {hi:+.2f}] points per game "
-            f"at {chk['players']} players (lower is better; 95%, n = {d['n']:,} deals), win share "
-            f"{100 * chk['win_x']['mean']:.1f}% vs {100 * chk['win_expert']:.1f}% for an expert in that seat "
-            f"({100 * w['mean']:+.1f} [{100 * w['ci95'][0]:+.1f}, {100 * w['ci95'][1]:+.1f}] percentage points)")
+    return "; ".join(lines)
 
 
 def ladder_line(guide: dict) -> str:
@@ -133,14 +142,14 @@ def card_figure(guide: dict):
         ax.set_xlabel("rivals' face-down cards (mean)", fontsize=6)
     fig.suptitle("Gnoming A Round: basic strategy, derived by simulation", fontsize=11, weight="bold", y=0.995)
     fig.text(0.5, 0.915, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
-             "after finishing minus the best rival's visible score\n? = not resolved (play as you would); "
+             "after finishing minus the best rival's visible score\n? = not resolved (the default rule: docs/guide.md); "
              "blank = never seen; * = beats expert's own rule there (the chart player follows the starred cells, "
              "expert elsewhere)",
              ha="center", fontsize=6, linespacing=1.4)
     foot = [value_line(guide), ladder_line(guide), sizes_line(guide),
             f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
             f"players, seed {guide['seed']}); a cell is resolved when its action wins every paired comparison after "
-            f"Holm's correction per table (5%); on average over the positions self-play of {guide['self_play']} reaches"]
+            f"Holm's correction ({_family(guide)}, 5%); on average over the positions self-play of {guide['self_play']} reaches"]
     import textwrap
 
     lines = [w for f in foot if f for w in textwrap.wrap(f, 190)]
@@ -209,6 +218,12 @@ TABLE_TEXT = {
 }
 
 
+def _family(guide: dict) -> str:
+    """Holm's family in words: the whole card (tune.guide now), or per table (a guide derived before)."""
+    fam = {t.get("family") for t in guide["tables"].values()}
+    return f"one family over the whole card, {fam.pop()} tests" if None not in fam and len(fam) == 1 else "per table"
+
+
 def _roll(guide: dict) -> str:
     """Who plays the rollouts, in words."""
     return guide["self_play"] if guide.get("rollouts") == "self" else "expert"
@@ -237,10 +252,12 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
         f"from what the player sees (hidden cards dealt at random, every seat playing {html.escape(_roll(guide))}, "
         f"the same random numbers for every answer). Value: the player's round score minus the mean of the "
         f"others'. A decision is one unit. Margin = the recommended action's mean advantage over the closest "
-        f"other candidate (points per round, positive), with its 95% t interval and n decisions. "
-        f"A cell is <b>resolved</b> when its action beats every other candidate after Holm's correction over all "
-        f"comparisons of its table (family-wise error 5% per table); cells with fewer than 10 decisions are not "
-        f"tested. The chart player plays a resolved cell when its action also beats expert's own rule at the same "
+        f"other candidate (points per round, positive), with its 95% interval (clustered by self-play round in "
+        f"a guide derived with one Holm family) and n decisions. "
+        f"A cell is <b>resolved</b> when its action beats every other candidate after Holm's correction "
+        f"({html.escape(_family(guide))}; family-wise error 5%); cells with fewer than 10 decisions are not "
+        f"tested; the printed card shows every resolved cell, and the card player plays its default rule where "
+        f"it shows ?. The chart player plays a resolved cell when its action also beats expert's own rule at the same "
         f"decisions (one more test per cell, in the same Holm family; * on the card), and expert's rules "
         f"everywhere else. Grey rows are not resolved. All of it holds on average "
         f"over the positions self-play of {html.escape(guide['self_play'])} reaches. Seed {guide['seed']}; "

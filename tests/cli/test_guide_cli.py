@@ -26,11 +26,13 @@ def test_a_small_guide_writes_its_files(tmp_path):
     assert set(g["tables"]) == {"source", "place", "finish"} and g["decisions"] > 0
     chk = g["check"]["versus_expert"]
     assert chk["players"] == 4 and chk["diff"]["n"] == 4
+    assert g["check"]["card_versus_expert"]["strategy"] == "card" and g["check"]["card_versus_expert"]["deals"] == 4
     assert set(g["check"]["ladder"]["ratings"]) == {"random", "greedy", "expert", "learned", "chart"}
     page = (out / "index.html").read_text()
     assert "margin [95% CI]" in page and "following this card" in page and "points per game" in page
     s = registry.chart_from_file(out / "chart_cells.json")
     assert s.kind == registry.KIND_CHART and "chart" in r.stdout
+    assert registry.card_from_file(out / "chart_cells.json").kind == registry.KIND_CARD   # the card: its tables
     again = CliRunner().invoke(cli, [*SMALL, "--out", str(out)])
     assert again.exit_code == 2 and "already holds a report" in again.stderr and "--force" in again.stderr
 

@@ -126,6 +126,14 @@ def test_chart_player_plays_legally(players):
     assert c.games == 300 and c.bounces > 0
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_card_player_plays_legally(players):
+    """The card player (every resolved cell of the printed card, its defaults elsewhere): the referee accepts every game."""
+    seats = ["card", "expert", "chart", "random"][:players]
+    c = referee_check(players, 300, seed=95 + players, strategies=seats)
+    assert c.games == 300 and c.bounces > 0
+
+
 @pytest.mark.parametrize("players,rules", [(3, RuleConfig()), (4, RuleConfig(discard_draw_must_be_kept=False))])
 def test_monte_carlo_games_agree_with_the_referee(players, rules):
     """The MC bot (small budget) beside heuristic and random seats: the referee accepts every game."""

@@ -84,3 +84,56 @@ def test_the_collector_records_real_decisions():
                      registry.get("learned"))
     assert len(own) > 20 and not np.allclose(own[["v1", "v2"]].to_numpy()[:10], df[["v1", "v2"]].to_numpy()[:10],
                                              equal_nan=True)
+
+
+def test_a_cells_interval_is_clustered_by_round():
+    """Decisions of one round share its deal: when the paired differences within a round are perfectly
+    correlated (each round's 9 decisions one value), the interval clustered by round is wider than the
+    one that counts every decision as independent (about sqrt(9) times)."""
+    rng = np.random.default_rng(11)
+    cell = C.source_cell_of(C.CC_LOW, C.U_REPL3)
+    rounds, per = 60, 9
+    shift = np.repeat(rng.normal(0.0, 3.0, rounds), per)        # one draw per round, shared by its decisions
+    df = pd.DataFrame({"table": C.T_SOURCE, "cell": cell, "v1": 1.0 + shift, "v2": 0.0 * shift,
+                       "v3": np.nan, "expert": 2, "game": np.repeat(np.arange(rounds), per)})
+    clustered = gd.cell_stats(df)["source"]["cells"][0]
+    alone = gd.cell_stats(df.assign(game=np.arange(len(df))))["source"]["cells"][0]
+    assert clustered["margin"] == pytest.approx(alone["margin"]) and clustered["margin_n"] == rounds * per
+    w_c, w_a = clustered["hi"] - clustered["lo"], alone["hi"] - alone["lo"]
+    assert w_c > 2.0 * w_a, (w_c, w_a)
+    assert clustered["comparisons"][0]["p"] > alone["comparisons"][0]["p"]
+
+
+def _fixed(cell, table, mean, n, expert):
+    """n decisions of one cell whose paired difference (v1 - v2) is ``mean`` +- 1, alternating: a known z."""
+    d = mean + np.resize([1.0, -1.0], n)
+    return pd.DataFrame({"table": table, "cell": cell, "v1": d, "v2": 0.0, "v3": np.nan, "expert": expert})
+
+
+def test_holm_runs_once_over_the_whole_card(monkeypatch):
+    """One family for the three tables: holm is called once with every test of every table.  A take cell
+    at z = 2.5 (p = 0.012, twice: against draw and against expert, who draws) would be resolved within
+    its table (2 tests, 0.05 / 2); among the card's 14 tests (12 finishing cells far from significance)
+    it is not (0.05 / 14)."""
+    src = C.source_cell_of(C.CC_NEG, C.U_REPL6)
+    parts = [_fixed(src, C.T_SOURCE, -0.125, 400, 2)]
+    parts += [_fixed(C.finish_cell_of(g, o, 1), C.T_FINISH, -0.01, 400, 1) for g in range(C.N_GAP) for o in range(2)]
+    df = pd.concat(parts)
+    calls = []
+    real = gd.holm
+    monkeypatch.setattr(gd, "holm", lambda p, alpha=0.05: calls.append(list(p)) or real(p, alpha))
+    tables = gd.cell_stats(df)
+    per_table = [tables[t]["tests"] for t in C.TABLE_NAMES]
+    assert len(calls) == 1 and len(calls[0]) == sum(per_table) == 14 and per_table == [2, 0, 12]
+    assert all(tables[t]["family"] == 14 for t in C.TABLE_NAMES)
+    take = tables["source"]["cells"][0]
+    p = take["comparisons"][0]["p"]
+    assert 0.05 / 14 < p < 0.05 / 2 and take["versus_expert"]["p"] == pytest.approx(p)
+    assert real([p, p]) == [True, True]                          # Holm within the take table: resolved
+    assert not take["resolved"] and "whole card" in take["note"]
+
+
+def test_a_comparison_within_one_round_is_not_tested():
+    """All of a cell's decisions from one round: no interval between rounds, p = 1 (never resolved)."""
+    m, lo, hi, p = gd._clustered_test(np.array([1.0, 2.0, 3.0]), np.array([7, 7, 7]))
+    assert m == 2.0 and np.isnan(lo) and np.isnan(hi) and p == 1.0

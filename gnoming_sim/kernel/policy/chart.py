@@ -1,4 +1,4 @@
-"""The chart family (``KIND_CHART``): the player's guide played by lookup, expert's rules elsewhere.
+"""The chart family (``KIND_CHART``, ``KIND_CARD``): the player's guide played by lookup.
 
 The guide (``gnoming-sim guide``, :mod:`gnoming_sim.guide`) groups three decisions by what a player
 sees at the table and recommends one action per group (a *cell*):
@@ -20,6 +20,11 @@ parameters at ``params[:H.N_PARAMS]``) otherwise; within a recommended action th
 expert's (its one-ply estimate, :func:`gnoming_sim.kernel.policy.heuristic.place_delta`, among the
 positions of that action).  The guide's collector (:mod:`gnoming_sim.search.guide`) uses the same
 functions to name the candidate answers it rolls out, so the chart plays what was measured.
+
+The card (``KIND_CARD``, ``card_mode``): the same lookup, as a person plays the printed card.  Its cells
+are every resolved cell of the card; where the card shows ``?`` (or nothing) it plays the card's stated
+default (:func:`default_action_of`), and where an action cannot be played (no face-down slot left, say)
+a fixed order of the others (:func:`card_fallback`): never expert's rules for a decision the card covers.
 """
 from __future__ import annotations
 
@@ -75,6 +80,7 @@ A_USE, A_FACEDOWN, A_THROW = 1, 2, 3           # place
 A_FINISH, A_PLAYON = 1, 2                      # finish
 ACTION_NAMES = (("take", "draw"), ("best use", "face-down", "throw away"), ("finish", "play on"))
 N_ACTIONS = 3                                  # most actions of a table
+GAP_AHEAD = GAP_EDGES.index(0.0) + 1           # gap bins below this one: the finished score is below the best rival's
 
 
 def source_cell_of(cls: int, use: int) -> int:
@@ -89,9 +95,28 @@ def finish_cell_of(gap_bin: int, ofd_bin: int, size_bin: int) -> int:
     return CELL_OFFSET[T_FINISH] + (gap_bin * N_OFD + ofd_bin) * N_SIZE + size_bin
 
 
+def default_action_of(cell: int) -> int:
+    """The card's stated default in a cell it shows as ``?`` or blank (docs/guide.md): take a pile's card
+    when it is negative or when its best use completes a line, pairs in a line or lowers a face-up card,
+    else draw; put a kept card to its best use (the column), else on a face-down slot, else throw a blind
+    draw away; finish only when the finished score is below the best rival's visible score (gap < 0)."""
+    if cell < CELL_OFFSET[T_PLACE]:
+        cls, use = divmod(cell - CELL_OFFSET[T_SOURCE], N_USE)
+        return A_TAKE if use < U_FACEDOWN or cls == CC_NEG else A_DRAW
+    if cell < CELL_OFFSET[T_FINISH]:
+        blind, rest = divmod(cell - CELL_OFFSET[T_PLACE], N_CLASS * N_USE)
+        use = rest % N_USE
+        if use < U_FACEDOWN:
+            return A_USE
+        return A_THROW if blind == 1 and use == U_NONE else A_FACEDOWN
+    gap_bin = (cell - CELL_OFFSET[T_FINISH]) // (N_OFD * N_SIZE)
+    return A_FINISH if gap_bin < GAP_AHEAD else A_PLAYON
+
+
 source_cell = jit(inline="always")(source_cell_of)
 place_cell = jit(inline="always")(place_cell_of)
 finish_cell = jit(inline="always")(finish_cell_of)
+default_action = jit(default_action_of)
 
 
 @jit(inline="always")
@@ -300,9 +325,44 @@ def pile_cell(obs, legal, k):
 
 # ----------------------------------------------------------------- decisions
 @jit
-def draw_source(prm, c0, obs, memo, legal):
+def cell_action(prm, c0, cell, card_mode):
+    """The action of ``cell``: its value in the parameter vector; where that is 0 (not on the card), the
+    card's default in ``card_mode``, else 0 (expert decides)."""
+    a = prm[c0 + cell]
+    if a == A_NONE and card_mode:
+        return float(default_action(cell))
+    return a
+
+
+@jit
+def card_fallback(row, legal, q_use, q_fd, q_throw):
+    """The card's answer when a cell's action cannot be played: the best use, else a face-down slot, else
+    throwing a blind draw away, else over the face-up card that costs the most (the least loss)."""
+    if q_use >= 0:
+        return q_use
+    if q_fd >= 0:
+        return q_fd
+    if q_throw >= 0:
+        return q_throw
+    best = -1
+    top = -(1 << 30)
+    for q in range(LAYOUT):
+        if legal[q] and row[q] != HIDDEN and card_cost(row[q]) > top:
+            top = card_cost(row[q])
+            best = q
+    if best >= 0:
+        return best
+    for q in range(LAYOUT):
+        if legal[q]:
+            return q
+    return -1
+
+
+@jit
+def draw_source(prm, c0, obs, memo, legal, card_mode):
     """Take a pile whose cell says take (the better use first, then the cheaper card); draw blind when
-    every pile that can be taken says draw; expert's choice when a cell is not resolved."""
+    every pile that can be taken says draw; expert's choice when a cell is not resolved (``card_mode``:
+    the card's default, and draw blind when no pile can be taken)."""
     pub = obs.pub
     take = -1
     rank = 1 << 30
@@ -313,7 +373,7 @@ def draw_source(prm, c0, obs, memo, legal):
         if cell < 0:
             continue
         piles += 1
-        a = prm[c0 + cell]
+        a = cell_action(prm, c0, cell, card_mode)
         if a == A_TAKE:
             top = pub[O_TOP0 + k]
             r = ((cell - CELL_OFFSET[T_SOURCE]) % N_USE) * 64 + card_cost(top) + 32
@@ -324,39 +384,45 @@ def draw_source(prm, c0, obs, memo, legal):
             draws += 1
     if take >= 0:
         return take
-    if piles > 0 and draws == piles:
+    if card_mode or (piles > 0 and draws == piles):
         return SRC_DRAW
     return H.draw_source(prm, obs, memo, legal)
 
 
 @jit
-def placement(prm, c0, obs, memo, card, legal):
+def placement(prm, c0, obs, memo, card, legal, card_mode):
     """The chart's answer for ``card`` in hand: the finish table's when covering the last face-down card
-    would finish, else the place table's; expert's where the cell is not resolved."""
+    would finish, else the place table's; expert's where the cell is not resolved (``card_mode``: the
+    card's default, and :func:`card_fallback` where the action cannot be played)."""
     H.prepare_me(prm, obs, memo, True)
     pub = obs.pub
     row = obs.vis[pub[O_ME]]
     q_fin = finish_slot(obs)
     if q_fin >= 0 and legal[q_fin]:
-        a = prm[c0 + finish_cell_at(obs, q_fin, card)]
+        a = cell_action(prm, c0, finish_cell_at(obs, q_fin, card), card_mode)
         if a == A_FINISH:
             return q_fin
         if a == A_PLAYON:
             q = play_on(prm, obs, memo, row, H.unseen_mean(obs.unknown, prm), card, legal, q_fin)
             if q >= 0:
                 return q
+        if card_mode:
+            return q_fin
         return H.placement(prm, obs, memo, card, legal)
     cell, q_use, q_fd, q_throw = place_candidates(prm, obs, memo, card, legal)
-    a = prm[c0 + cell]
+    a = cell_action(prm, c0, cell, card_mode)
     if a == A_USE and q_use >= 0:
         return q_use
     if a == A_FACEDOWN and q_fd >= 0:
         return q_fd
     if a == A_THROW and q_throw >= 0:
         return q_throw
+    if card_mode:
+        return card_fallback(row, legal, q_use, q_fd, q_throw)
     return H.placement(prm, obs, memo, card, legal)
 
 
 __all__ = ["N_CELLS", "CELL_OFFSET", "TABLE_NAMES", "CLASS_NAMES", "USE_NAMES", "GAP_NAMES", "OFD_NAMES",
            "SIZE_NAMES", "ACTION_NAMES", "card_class", "position_use", "best_use", "finish_slot", "finish_context",
-           "finish_cell_at", "play_on", "place_candidates", "pile_cell", "draw_source", "placement"]
+           "finish_cell_at", "play_on", "place_candidates", "pile_cell", "default_action_of", "cell_action",
+           "card_fallback", "draw_source", "placement"]

@@ -2,7 +2,8 @@
 
 Every function takes ``(kind, params, rng, obs, memo, ...)``: the strategy's family
 (``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_LEARNED``; ``KIND_CHART``,
-whose draw source and placement follow the guide's cells and the rest the heuristic; ``KIND_MC``, which
+whose draw source and placement follow the guide's cells and the rest the heuristic; ``KIND_CARD``, the
+same lookup in card mode: every cell of the printed card and its defaults; ``KIND_MC``, which
 decides here as the heuristic with its base policy's parameters: its rollout decisions are
 made by the bot of :mod:`gnoming_sim.search.bot`, which asks this module for everything else),
 its parameters (float64[N_PARAMS], read-only: the heuristic's, then the Monte Carlo settings M_*), the game's random stream, the public observation
@@ -19,7 +20,7 @@ import numpy as np
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.kinds import KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM
+from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
@@ -63,7 +64,7 @@ L_W0 = H.N_PARAMS + len(MC_PARAM_NAMES)
 C_W0 = L_W0 + L.N_WEIGHTS
 N_PARAMS = C_W0 + C.N_CELLS
 
-__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "L_W0", "C_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
+__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "L_W0", "C_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
            "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide", "decide_hr",
            "families_known_to_hr"]
 
@@ -117,8 +118,8 @@ def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
     if kind == KIND_LEARNED:
         return L.draw_source(params, L_W0, obs, memo, legal)
-    if kind == KIND_CHART:
-        return C.draw_source(params, C_W0, obs, memo, legal)
+    if kind == KIND_CHART or kind == KIND_CARD:
+        return C.draw_source(params, C_W0, obs, memo, legal, kind == KIND_CARD)
     if kind != KIND_RANDOM:
         return H.draw_source(params, obs, memo, legal)
     return pick_uniform(rng, legal, N_SOURCES)
@@ -129,8 +130,8 @@ def placement(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to place ``card``, or ``CHOICE_NOKEEP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_LEARNED:
         return L.placement(params, L_W0, obs, memo, card, legal)
-    if kind == KIND_CHART:
-        return C.placement(params, C_W0, obs, memo, card, legal)
+    if kind == KIND_CHART or kind == KIND_CARD:
+        return C.placement(params, C_W0, obs, memo, card, legal, kind == KIND_CARD)
     if kind != KIND_RANDOM:
         return H.placement(params, obs, memo, card, legal)
     return pick_uniform(rng, legal, N_CHOICES)
@@ -174,8 +175,8 @@ def base_kind(kind, params):
 
 
 # Two families of dispatchers, so that a batch compiles only the families its seats play: the
-# ``*_hr`` functions know only the random and heuristic families (the presets but ``learned`` and
-# ``chart``, and a Monte Carlo seat's heuristic base), the unmarked ones every family.  A game loop
+# ``*_hr`` functions know only the random and heuristic families (the presets but ``learned``,
+# ``chart`` and ``card``, and a Monte Carlo seat's heuristic base), the unmarked ones every family.  A game loop
 # names the one it needs (``game_loop.play_out_hr`` / ``play_out_base``), so greedy's first game
 # never compiles the learned or chart players.
 @jit(inline="always")

@@ -31,7 +31,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
-from gnoming_sim.kernel.policy.dispatch import KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM, MC_PARAM_NAMES, \
+from gnoming_sim.kernel.policy.dispatch import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM, MC_PARAM_NAMES, \
     N_PARAMS
 from gnoming_sim.kernel.policy.chart import N_CELLS
 from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
@@ -159,21 +159,48 @@ LEARNED = (learned_from_file(),)
 CHART_CELLS = Path(__file__).with_name("chart_cells.json")
 
 
+def _cells_of(path, cells: dict) -> dict:
+    """``{"chart.<cell>": action}`` checked (known cells, actions 1..3) as parameter values."""
+    bad = [k for k, v in cells.items() if k not in CELL_NAMES or v not in (1, 2, 3)]
+    if bad:
+        raise GnomingError(f"{path}: cells not known or actions not 1..3: {', '.join(map(str, bad[:5]))}")
+    return {k: float(v) for k, v in cells.items()}
+
+
 def chart_from_file(path=CHART_CELLS, name: str = "chart", base: Strategy = TUNED[0]) -> Strategy:
     """The chart strategy of a cells file (``{"cells": {"chart.<cell>": action}, "provenance": ...}``, the
     guide's resolved cells): those cells, and the base heuristic's parameters for everything else."""
     data = json.loads(Path(path).read_text())
-    cells = data["cells"]
-    bad = [k for k, v in cells.items() if k not in CELL_NAMES or v not in (1, 2, 3)]
-    if bad:
-        raise GnomingError(f"{path}: cells not known or actions not 1..3: {', '.join(map(str, bad[:5]))}")
     params = dict(base.params)
-    params.update({k: float(v) for k, v in cells.items()})
+    params.update(_cells_of(path, data["cells"]))
     return Strategy(name, KIND_CHART, data.get("description", "plays the player's guide by lookup, expert elsewhere"),
                     params)
 
 
-CHART = (chart_from_file(),)
+def printed_card(tables: dict) -> dict:
+    """The printed card's cells (``tune.guide_card``: a resolved cell shows its action, any other ``?`` or
+    nothing): ``{"chart.<cell>": action}`` for every resolved cell of the guide's ``tables``."""
+    return {CELL_NAMES[c["cell"]]: int(c["best"]) for t in tables.values() for c in t["cells"] if c.get("resolved")}
+
+
+def card_from_file(path=CHART_CELLS, name: str = "card", base: Strategy = TUNED[0]) -> Strategy:
+    """The card strategy of a cells file's guide tables (:func:`printed_card`): every resolved cell, the
+    card's defaults elsewhere (``KIND_CARD``: kernel.policy.chart.default_action_of), and the base
+    heuristic's parameters for what the card does not cover and the position within an action."""
+    data = json.loads(Path(path).read_text())
+    if "tables" not in data:
+        raise GnomingError(f"{path}: no guide tables (the card is built from them)")
+    cells = _cells_of(path, printed_card(data["tables"]))
+    params = dict(base.params)
+    params.update(cells)
+    return Strategy(name, KIND_CARD,
+                    f"plays the printed card (docs/guide.md) in every one of its {len(cells)} resolved cells and its "
+                    "stated defaults where it shows '?'; expert's rules only for what the card does not cover "
+                    "(initial flips, bounces, the discard pile, a hazard flip) and the position within an action",
+                    params)
+
+
+CHART = (chart_from_file(), card_from_file())
 
 
 def _mc(name, description, base, **changes):
