@@ -1,0 +1,20 @@
+"""Calibration of the README's finishing answer (issue 31, item 11): the study's own procedure
+on 20 independent replicates of the real simulation (~40 finishing chances per replicate, learned rollouts); each replicate's 95%
+interval must cover the pooled estimate at a rate consistent with 95% (one-sided binomial test at 1%)."""
+import pytest
+
+from gnoming_sim.analyses.finish_play_on.study import FinishPlayOn
+
+from .replicates import K, coverage
+
+KEYS = ('finish_play_on.win_difference',)
+
+
+@pytest.mark.slow   # plays the study at 40 games per design cell (40 x its cells), then {K} analyses
+def test_the_finishing_intervals_cover_the_pooled_estimate_at_95_percent():
+    result = coverage(FinishPlayOn(), games=40, seed=2024)
+    assert set(KEYS) <= set(result), sorted(result)
+    for key in KEYS:
+        c = result[key]
+        assert c.replicates == K, c
+        assert c.consistent(), f"{key}: {c.covered} of {c.replicates} intervals cover the pooled {c.pooled:+.4f} (p = {c.pvalue:.4f})"

@@ -1,0 +1,20 @@
+"""Calibration of the README's mulligan answers (issue 31, item 11): the study's own procedure
+on 20 independent replicates of the real simulation (~150 paired deals per replicate under learned, 2 to 7 players); each replicate's 95%
+interval must cover the pooled estimate at a rate consistent with 95% (one-sided binomial test at 1%)."""
+import pytest
+
+from gnoming_sim.analyses.mulligan_value.study import MulliganValue
+
+from .replicates import K, coverage
+
+KEYS = ('mulligan_value.win_chance', 'mulligan_value.margin')
+
+
+@pytest.mark.slow   # plays the study at 600 games per design cell (600 x its cells), then {K} analyses
+def test_the_mulligan_intervals_cover_the_pooled_estimate_at_95_percent():
+    result = coverage(MulliganValue(), games=600, seed=2024)
+    assert set(KEYS) <= set(result), sorted(result)
+    for key in KEYS:
+        c = result[key]
+        assert c.replicates == K, c
+        assert c.consistent(), f"{key}: {c.covered} of {c.replicates} intervals cover the pooled {c.pooled:+.4f} (p = {c.pvalue:.4f})"
