@@ -40,7 +40,7 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
         Precision("Order", max((r["order"].half_width for s in sizes for r in s["rows"] if r["order"].finite),
                                default=math.nan), "points"),
     ]
-    summary = {"pool": data["pool"], "elo": POOL_WORDS, "strongest_fast": {str(k): v for k, v in strongest_fast(sizes).items()}, "bootstrap": data["bootstrap"], "anchor": sizes[0]["anchor"] if sizes else None,
+    summary = {"pool": data["pool"], "not_played": data.get("not_played", []), "elo": POOL_WORDS, "strongest_fast": {str(k): v for k, v in strongest_fast(sizes).items()}, "bootstrap": data["bootstrap"], "anchor": sizes[0]["anchor"] if sizes else None,
                "scale": "Bradley-Terry on the Elo scale (400 points = odds of 10 to 1 in a pairwise result)",
                "margin_sign": "game score minus the expert seats' per game: negative is better",
                "by_players": {str(s["players"]): {
@@ -63,7 +63,7 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
                        context={"sizes": sizes, "pool": data["pool"], "games": data["games"],
                                 "bootstrap": data["bootstrap"], "reference": data["reference"],
                                 "field": data["field"], "min_slow_deals": data["min_slow"],
-                                "min_rated_deals": MIN_RATED_DEALS})
+                                "min_rated_deals": MIN_RATED_DEALS, "not_played": data.get("not_played", [])})
 
 
 def _size(s: dict) -> dict:

@@ -43,11 +43,17 @@ def pool(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     return ladder.DEFAULT_POOL + tuple(n for n in extra if n not in ladder.DEFAULT_POOL)
 
 
-def pools(names: tuple[str, ...]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
+def pools(names: tuple[str, ...], quick: bool = False) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
     """(table sizes, pool) to play, one table size each: the whole pool at :data:`SLOW_AT`, the fast
-    players elsewhere."""
+    players elsewhere.  A preview (``quick``) plays no Monte Carlo player: on its few deals none could be
+    rated (``analysis.MIN_RATED_DEALS``), and compiling one costs minutes (:func:`not_played` names them)."""
     fast = tuple(n for n in names if ladder.mc_cost(n) == 0.0)
-    return [((p,), names if p in SLOW_AT else fast) for p in PLAYERS]
+    return [((p,), names if p in SLOW_AT and not quick else fast) for p in PLAYERS]
+
+
+def not_played(names: tuple[str, ...], quick: bool) -> list[str]:
+    """The pool's players a preview leaves out (:func:`pools`)."""
+    return [n for n in names if quick and ladder.mc_cost(n) != 0.0]
 
 
 def tables(games: int, seed: int, extra: tuple[str, ...] = (), quick: bool = False) -> list[Table]:
@@ -55,5 +61,5 @@ def tables(games: int, seed: int, extra: tuple[str, ...] = (), quick: bool = Fal
     names = pool(extra)
     return [Table(p, t.seats, t.deals * p, first_game=ladder.first_game(p), pool=names,
                   label=f"{p} players, {t.kind}: {', '.join(t.seats)}")
-            for players, sub in pools(names) for p in players
+            for players, sub in pools(names, quick) for p in players
             for t in ladder.design(sub, p, deals_at(p, games), seed, min_slow(quick))]

@@ -24,7 +24,7 @@ class StrengthLadder(Study):
     def play(self, ctx, seed, tables, advance):
         names = tables[0].pool if tables else design.pool(ctx.strategies)
         out = None
-        for players, pool in design.pools(names):
+        for players, pool in design.pools(names, ctx.quick):
             part = ladder.run(pool, players, design.deals_at(players[0], ctx.cell_games(self)), seed, ctx.rules, ctx.deck, ctx.threads,
                               design.bootstrap(ctx.quick), progress=lambda games, units: advance(games),
                               min_slow=design.min_slow(ctx.quick)).to_dict()
@@ -35,6 +35,7 @@ class StrengthLadder(Study):
                 out["wall_s"] += part["wall_s"]
         out["tables"].sort(key=lambda size: size["players"])
         out["players"] = sorted(size["players"] for size in out["tables"])
+        out["not_played"] = design.not_played(names, ctx.quick)
         return out
 
     def analyse(self, ctx, tables, data) -> StudyResult:

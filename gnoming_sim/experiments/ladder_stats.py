@@ -125,16 +125,12 @@ def skill_share(n: np.ndarray, s: np.ndarray, q: np.ndarray) -> float:
 
 
 def t_interval(x: np.ndarray) -> dict:
-    """The mean of ``x`` (one value per deal) with its 95% t interval."""
-    from scipy.stats import t
+    """The mean of ``x`` (one value per deal) with its 95% t interval (:func:`gnoming_sim.stats.mean_ci_t`);
+    below two values the interval collapses to the mean."""
+    from gnoming_sim.stats import mean_ci_t
 
-    x = np.asarray(x, dtype=np.float64)
-    n = x.size
-    mean = float(x.mean()) if n else math.nan
-    if n < 2:
-        return estimate(mean, mean, mean, n)
-    half = float(t.ppf(0.975, n - 1) * x.std(ddof=1) / math.sqrt(n))
-    return estimate(mean, mean - half, mean + half, n)
+    mean, lo, hi, n = mean_ci_t(x)
+    return estimate(mean, mean, mean, n) if n < 2 else estimate(mean, lo, hi, n)
 
 
 def estimate(mean: float, lo: float, hi: float, n: int) -> dict:

@@ -62,7 +62,7 @@ def test_one_table_size_is_one_cell_of_shared_deals():
     assert all(t.games % t.players == 0 for t in tables)   # whole rotations
 
 
-@pytest.mark.slow   # the quick study plays Monte Carlo tables at 2, 4 and 6 players
+@pytest.mark.slow   # the quick study plays the fast players at 2, 4 and 6 players
 def test_the_quick_section_is_written(tmp_path):
     from gnoming_sim.analyses.report import build_report
 
@@ -74,9 +74,11 @@ def test_the_quick_section_is_written(tmp_path):
     on_disk = json.loads((tmp_path / "summary.json").read_text())
     assert on_disk["ladder"]["by_players"].keys() == {"2", "4", "6"}
     four = on_disk["ladder"]["by_players"]["4"]
-    # --quick plays the Monte Carlo tables on 2 deals: under 30, they are left out, not rated
-    assert set(four["strategies"]) | {r["strategy"] for r in four["left_out"]} == set(ladder.DEFAULT_POOL)
-    assert all(r["deals"] < 30 for r in four["left_out"])
+    # --quick plays no Monte Carlo player (it could not rate one on its few deals) and says so
+    slow = {n for n in ladder.DEFAULT_POOL if ladder.mc_cost(n) != 0.0}
+    assert slow and set(on_disk["ladder"]["not_played"]) == slow
+    assert set(four["strategies"]) | {r["strategy"] for r in four["left_out"]} == set(ladder.DEFAULT_POOL) - slow
+    assert "does not play" in page
     assert any(f["key"] == "ladder.top_rating" for f in summary["findings"])
 
 
@@ -142,3 +144,12 @@ def test_the_headline_is_the_paired_margin_and_elo_is_pool_specific():
     assert found[0].key == "ladder.top_margin" and found[0].estimate.mean == -8.0
     assert "specific to this pool" in next(f for f in found if f.key == "ladder.top_rating").sentence
     assert "without random's games 20.0%" in next(f for f in found if f.key == "ladder.skill_share").sentence
+
+
+def test_a_preview_plays_no_monte_carlo_player_and_the_full_design_does():
+    slow = [n for n in ladder.DEFAULT_POOL if ladder.mc_cost(n) != 0.0]
+    assert slow
+    quick = {n for _, pool in design.pools(ladder.DEFAULT_POOL, quick=True) for n in pool}
+    full = {n for _, pool in design.pools(ladder.DEFAULT_POOL) for n in pool}
+    assert not quick & set(slow) and set(slow) <= full
+    assert design.not_played(ladder.DEFAULT_POOL, True) == slow and design.not_played(ladder.DEFAULT_POOL, False) == []
