@@ -61,6 +61,13 @@ def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_pat
     from gnoming_sim.batch.distributed import open_pool
 
     out = check_out_dir(out_dir, force, inputs=[rules_path, deck_path, strategies_path])
+    if workers is None and scheduler is None:
+        # a cold cache: the report's kernel groups compile side by side on the cores, not one after another
+        # (a preview plays no Monte Carlo player)
+        from gnoming_sim.cli import warmup
+
+        warmup.ahead([g for g in warmup.GROUPS if not (quick and g == "monte-carlo")],
+                     lambda line: click.echo(line, err=True))
     command = _report_command(quick, games, seed, threads, rules_path, deck_path, strategies_path, out_dir)
     try:
         with sigterm_raises(), open_pool(workers, scheduler, threads) as pool:

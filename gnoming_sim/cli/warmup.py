@@ -14,17 +14,52 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 
-# name -> (what it is, the Python that reaches it); longest first
+# name -> (the module and function of the group's entry kernel, the Python that reaches it); longest first.
+# What a group is, in words, and how long it takes, is compile_notice.GROUPS's entry for its kernel.
 GROUPS = {
-    "monte-carlo": ("the Monte Carlo players' game loop (mc, mcx: the ladder's top, the studies)",
+    "monte-carlo": ("gnoming_sim.search.bot", "play_range_mc",
                     "from gnoming_sim.cli.warmup import _monte_carlo; _monte_carlo()"),
-    "every-family": ("the game loop of every player family (learned, chart)",
+    "every-family": ("gnoming_sim.kernel.game_loop", "play_range_base",
                      "from gnoming_sim.kernel.engine import simulate; simulate(4, ['learned', 'chart'] * 2, 2)"),
-    "rollouts": ("the rollouts of analyse, review and the studies",
+    "rollouts": ("gnoming_sim.search.rollout", "rollout_batch",
                  "from gnoming_sim.cli.warmup import _rollouts; _rollouts()"),
-    "heuristic": ("the game loop of the random and heuristic players",
+    "heuristic": ("gnoming_sim.kernel.game_loop", "play_range_hr",
                   "from gnoming_sim.kernel.engine import simulate; simulate(4, ['greedy', 'random'] * 2, 2)"),
 }
+
+
+def label(name: str) -> str:
+    """A group in words (:func:`gnoming_sim.cli.compile_notice.group_label` of its entry kernel)."""
+    from gnoming_sim.cli.compile_notice import group_label
+
+    return group_label(GROUPS[name][1])
+
+
+def cold(names) -> list[str]:
+    """The groups of ``names`` not yet in the numba cache (their entry kernel's cache index is absent).
+    numba keeps no public record of what it cached; ``Dispatcher._cache._cache_file._index_path`` is private
+    (numba 0.68.x, pinned)."""
+    from importlib import import_module
+
+    out = []
+    for name in names:
+        module, function, _ = GROUPS[name]
+        dispatcher = getattr(import_module(module), function)
+        index = getattr(getattr(getattr(dispatcher, "_cache", None), "_cache_file", None), "_index_path", None)
+        if index is None or not os.path.exists(index):
+            out.append(name)
+    return out
+
+
+def ahead(names, say=print) -> float:
+    """Compile the cold groups of ``names`` in parallel processes (both cores), before a command that needs
+    them all compiles them one after the other; seconds spent (0 when all are cached)."""
+    todo = cold(names)
+    if not todo:
+        return 0.0
+    t0 = time.perf_counter()
+    run(todo, say)
+    return time.perf_counter() - t0
 
 
 def _monte_carlo():
@@ -49,22 +84,26 @@ def _rollouts():
 
 def _compile(name: str) -> tuple[str, float, float]:
     t0, c0 = time.perf_counter(), time.process_time()
-    exec(GROUPS[name][1], {})
+    exec(GROUPS[name][2], {})
     return name, time.perf_counter() - t0, time.process_time() - c0
 
 
-def main(argv=None) -> int:
-    names = list(GROUPS) if not argv else argv
+def run(names, say=print) -> None:
+    """Compile the groups ``names``, as many at a time as there are cores, longest first; a line per group."""
     workers = max(1, min(len(names), os.cpu_count() or 1))
     t0 = time.perf_counter()
-    print(f"gnoming-sim: compiling {len(names)} kernel groups on {workers} cores (once per install; "
-          "cached for every later command)", flush=True)
+    say(f"gnoming-sim: compiling {len(names)} kernel groups on {workers} cores (once per install; "
+        "cached for every later command)")
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
         jobs = [pool.submit(_compile, n) for n in names]
         for job in as_completed(jobs):
             name, wall, cpu = job.result()
-            print(f"  {GROUPS[name][0]}: {wall:.0f} s ({cpu:.0f} s of CPU)", flush=True)
-    print(f"gnoming-sim: kernels ready in {time.perf_counter() - t0:.0f} s", flush=True)
+            say(f"  {label(name)}: {wall:.0f} s ({cpu:.0f} s of CPU)")
+    say(f"gnoming-sim: kernels ready in {time.perf_counter() - t0:.0f} s")
+
+
+def main(argv=None) -> int:
+    run(list(GROUPS) if not argv else argv, lambda line: print(line, flush=True))
     return 0
 
 
