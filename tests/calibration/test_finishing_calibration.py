@@ -10,7 +10,7 @@ from .replicates import K, coverage
 KEYS = ('finish_play_on.win_difference',)
 
 
-@pytest.mark.slow   # plays the study at 40 games per design cell (40 x its cells), then {K} analyses
+@pytest.mark.slow   # plays the study once at 40 games per design cell, then analyses it 20 times
 def test_the_finishing_intervals_cover_the_pooled_estimate_at_95_percent():
     result = coverage(FinishPlayOn(), games=40, seed=2024)
     assert set(KEYS) <= set(result), sorted(result)

@@ -10,7 +10,7 @@ from .replicates import K, coverage
 KEYS = ('mulligan_value.win_chance', 'mulligan_value.margin')
 
 
-@pytest.mark.slow   # plays the study at 600 games per design cell (600 x its cells), then {K} analyses
+@pytest.mark.slow   # plays the study once at 600 games per design cell, then analyses it 20 times
 def test_the_mulligan_intervals_cover_the_pooled_estimate_at_95_percent():
     result = coverage(MulliganValue(), games=600, seed=2024)
     assert set(KEYS) <= set(result), sorted(result)
