@@ -68,7 +68,7 @@ def test_tracked_final_layouts_score_as_the_engine_scored(players, strategies, r
             for s, lay in enumerate(layouts):
                 row = res.round_stats[i, r, s]
                 want = (row[F.F_MATCHED], row[F.F_UNMATCHED], row[F.F_NEGATIVES], row[F.F_HAZARDS])
-                assert score_parts(lay, res.rules.mulligans_per_line) == tuple(int(v) for v in want)
+                assert score_parts(lay, res.rules) == tuple(int(v) for v in want)
 
 
 def test_reshuffles_and_stalls_are_told():

@@ -64,6 +64,9 @@ NON_DEFAULT = [
     RuleConfig(bouncing=False),
     RuleConfig(early_finish_bonus=10, finisher_tie_is_lowest=False),
     RuleConfig(early_finish_bonus=0),
+    RuleConfig(hazard_value=15),
+    RuleConfig(hazard_value=25, mulligan_value=4, negative_multiplier=2),
+    RuleConfig(hazard_value=1, mulligan_value=-3, negative_multiplier=0, mulligans_per_line=2),
 ]
 
 

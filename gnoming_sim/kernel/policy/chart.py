@@ -28,8 +28,11 @@ from gnoming_sim.game.observation import (
     CHOICE_NOKEEP,
     O_FINISHER,
     O_FROM_PILE,
+    O_HAZARD_VALUE,
     O_ME,
+    O_MULLIGAN_VALUE,
     O_MULLIGANS_PER_LINE,
+    O_NEGATIVE_MULTIPLIER,
     O_PLAYERS,
     O_TOP0,
     SRC_DRAW,
@@ -115,11 +118,13 @@ def _at(row, q, c, p):
 
 
 @jit
-def position_use(row, q, c, mpl):
+def position_use(row, q, c, pub):
     """The use (U_*) of putting ``c`` at ``q`` of ``row`` (int8[9] as seen): it completes a line through q
     (a line of three face-up cards that matches, and did not), pairs in a line (it makes a pair in a line
     through q that the old card did not), replaces a face-up card costing ``d`` > 0 more, goes on a
-    face-down slot, or none of these (it replaces a face-up card that costs no more)."""
+    face-down slot, or none of these (it replaces a face-up card that costs no more).  ``pub``: the
+    observation's scalars (mulligans per line and the card values of the rules)."""
+    mpl = pub[O_MULLIGANS_PER_LINE]
     pair = False
     for li in (q // 3, 3 + q % 3):
         a = LINES[li, 0]
@@ -137,7 +142,10 @@ def position_use(row, q, c, mpl):
     old = row[q]
     if old == HIDDEN:
         return U_FACEDOWN
-    gain = card_cost(old) - card_cost(c)
+    hz = pub[O_HAZARD_VALUE]
+    mv = pub[O_MULLIGAN_VALUE]
+    nm = pub[O_NEGATIVE_MULTIPLIER]
+    gain = card_cost(old, hz, mv, nm) - card_cost(c, hz, mv, nm)
     if gain >= 6:
         return U_REPL6
     if gain >= 3:
@@ -148,13 +156,13 @@ def position_use(row, q, c, mpl):
 
 
 @jit
-def best_use(row, c, mpl, legal, use_mask):
+def best_use(row, c, pub, legal, use_mask):
     """The best (lowest) use of ``c`` over the positions (those ``legal`` allows if ``use_mask``)."""
     best = U_NONE
     for q in range(LAYOUT):
         if use_mask and not legal[q]:
             continue
-        u = position_use(row, q, c, mpl)
+        u = position_use(row, q, c, pub)
         if u < best:
             best = u
     return best
@@ -181,14 +189,14 @@ def expert_among(prm, obs, memo, row, eu, c, legal, use_mask, mask):
 
 
 @jit
-def use_mask_of(row, c, mpl, use):
+def use_mask_of(row, c, pub, use):
     """Bit set of the positions where ``c``'s use is ``use`` (U_FACEDOWN: every face-down position)."""
     m = 0
     for q in range(LAYOUT):
         if use == U_FACEDOWN:
             if row[q] == HIDDEN:
                 m |= 1 << q
-        elif position_use(row, q, c, mpl) == use:
+        elif position_use(row, q, c, pub) == use:
             m |= 1 << q
     return m
 
@@ -216,13 +224,16 @@ def finish_context(obs, q, c):
     me = pub[O_ME]
     P = pub[O_PLAYERS]
     mpl = pub[O_MULLIGANS_PER_LINE]
-    mine = estimate(obs.vis[me], q, c, 0.0, mpl, 0.0, 0.0)
+    hz = pub[O_HAZARD_VALUE]
+    mv = pub[O_MULLIGAN_VALUE]
+    nm = pub[O_NEGATIVE_MULTIPLIER]
+    mine = estimate(obs.vis[me], q, c, 0.0, mpl, 0.0, 0.0, hz, mv, nm)
     best = 1e18
     fd = 0.0
     for o in range(P):
         if o == me:
             continue
-        e = estimate(obs.vis[o], -1, 0, 0.0, mpl, 0.0, 0.0)
+        e = estimate(obs.vis[o], -1, 0, 0.0, mpl, 0.0, 0.0, hz, mv, nm)
         if e < best:
             best = e
         fd += obs.fd[o]
@@ -264,13 +275,12 @@ def place_candidates(prm, obs, memo, c, legal):
     ``memo.scratch`` must hold this layout's :func:`H.prepare_me`."""
     pub = obs.pub
     row = obs.vis[pub[O_ME]]
-    mpl = pub[O_MULLIGANS_PER_LINE]
-    eu = H.unseen_mean(obs.unknown, prm)
-    use = best_use(row, c, mpl, legal, True)
+    eu = H.unseen_mean(obs, prm)
+    use = best_use(row, c, pub, legal, True)
     q_use = -1
     if use < U_FACEDOWN:
-        d, q_use = expert_among(prm, obs, memo, row, eu, c, legal, True, use_mask_of(row, c, mpl, use))
-    d, q_fd = expert_among(prm, obs, memo, row, eu, c, legal, True, use_mask_of(row, c, mpl, U_FACEDOWN))
+        d, q_use = expert_among(prm, obs, memo, row, eu, c, legal, True, use_mask_of(row, c, pub, use))
+    d, q_fd = expert_among(prm, obs, memo, row, eu, c, legal, True, use_mask_of(row, c, pub, U_FACEDOWN))
     q_throw = CHOICE_NOKEEP if legal[CHOICE_NOKEEP] else -1
     blind = 1 if pub[O_FROM_PILE] < 0 else 0
     return place_cell(blind, card_class(c), use), q_use, q_fd, q_throw
@@ -287,7 +297,7 @@ def pile_cell(obs, legal, k):
     row = obs.vis[pub[O_ME]]
     if top == MULLIGAN and not H.mulligan_fits(row, pub):
         return -1
-    return source_cell(card_class(top), best_use(row, top, pub[O_MULLIGANS_PER_LINE], legal, False))
+    return source_cell(card_class(top), best_use(row, top, pub, legal, False))
 
 
 # ----------------------------------------------------------------- decisions
@@ -308,7 +318,8 @@ def draw_source(prm, c0, obs, memo, legal):
         a = prm[c0 + cell]
         if a == A_TAKE:
             top = pub[O_TOP0 + k]
-            r = ((cell - CELL_OFFSET[T_SOURCE]) % N_USE) * 64 + card_cost(top) + 32
+            cost = card_cost(top, pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER])
+            r = ((cell - CELL_OFFSET[T_SOURCE]) % N_USE) * 256 + cost + 128   # a cost is within -128..127
             if r < rank:
                 rank = r
                 take = 1 + k
@@ -334,7 +345,7 @@ def placement(prm, c0, obs, memo, card, legal):
         if a == A_FINISH:
             return q_fin
         if a == A_PLAYON:
-            q = play_on(prm, obs, memo, row, H.unseen_mean(obs.unknown, prm), card, legal, q_fin)
+            q = play_on(prm, obs, memo, row, H.unseen_mean(obs, prm), card, legal, q_fin)
             if q >= 0:
                 return q
         return H.placement(prm, obs, memo, card, legal)
