@@ -113,6 +113,14 @@ def test_every_house_rules_variant_agrees_with_the_referee(variant):
         assert c.bounces == 0
 
 
+def test_every_kind_of_player_under_other_card_values():
+    """The heuristic, learned and chart players price cards by the rules' values: the referee accepts
+    their games, and every score, under values other than the published ones."""
+    rules = RuleConfig(hazard_value=20, mulligan_value=3, negative_multiplier=2)
+    c = referee_check(4, 300, seed=34, rules=rules, strategies=["expert", "learned", "chart", "random"])
+    assert c.games == 300 and c.hazards_placed > 0
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_learned_player_plays_legally(players):
     """The learned player beside heuristic seats (and alone at 2 players): the referee accepts every game."""
