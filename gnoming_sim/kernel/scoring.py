@@ -53,10 +53,11 @@ def unseen_cost(unknown, hazard_value, mulligan_value, negative_multiplier):
     """Total :func:`card_cost` of the unseen cards counted in ``unknown`` (int64[N_SLOTS]): the running
     face-value sums priced by the rules, so the kernel's card counting needs no rules."""
     negatives = unknown[U_NEGATIVES]
+    hazard = np.int64(HAZARD)       # run-time values: a literal would compile card_cost once more per code
+    mulligan = np.int64(MULLIGAN)
     return (unknown[U_FACES] - negatives + negatives * negative_multiplier
-            + unknown[HAZARD + SLOT_OFFSET] * card_cost(HAZARD, hazard_value, mulligan_value, negative_multiplier)
-            + unknown[MULLIGAN + SLOT_OFFSET] * card_cost(MULLIGAN, hazard_value, mulligan_value,
-                                                         negative_multiplier))
+            + unknown[HAZARD + SLOT_OFFSET] * card_cost(hazard, hazard_value, mulligan_value, negative_multiplier)
+            + unknown[MULLIGAN + SLOT_OFFSET] * card_cost(mulligan, hazard_value, mulligan_value, negative_multiplier))
 
 
 @jit

@@ -237,7 +237,8 @@ def test_simulate_accepts_the_card_value_options(write_toml):
     s = json.loads(result.stdout)
     assert s["rules"] == RuleConfig(hazard_value=15, mulligan_value=2, negative_multiplier=2).to_dict()
     shown = run("rules", "--rules", path).stdout
-    assert next(l for l in shown.splitlines() if "hazard_value" in l).split()[:4] == ["*", "hazard_value", "15", "10"]
+    assert next(l.split()[:4] for l in shown.splitlines() if l.split()[1:2] == ["hazard_value"]) == \
+        ["*", "hazard_value", "15", "10"]
 
 
 def test_simulate_json_summary():
