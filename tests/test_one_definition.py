@@ -43,11 +43,15 @@ GUARDED = {
     # one error-message helper
     "one_line": {"gnoming_sim/game/errors.py"},
     "_one_line": set(),
-    # card cost (RULES.md §5): game's, and the kernel's jitted copy reading the same constant
+    # card cost (RULES.md §5, the card-value options): game's on a RuleConfig, the kernel's jitted copy
+    # on the rules' ints (score_parts, visible_score, the estimates and unseen_cost all call it), and
+    # the referee's own
     "HAZARD_PENALTY": {"gnoming_sim/game/rules.py"},
     "HAZARD_POINTS": set(),
     "card_cost": {"gnoming_sim/game/cards.py", "gnoming_sim/kernel/scoring.py"},
-    "card_costs": {"gnoming_sim/game/cards.py"},
+    "unmatched_points": {"gnoming_sim/reference/scoring.py"},
+    "unseen_cost": {"gnoming_sim/kernel/scoring.py"},
+    "card_costs": set(),
     "_cost": set(),
     # win credit (RULES.md §6): the kernel's settling (and its driver for rows read back), the referee's
     "settle_game": {"gnoming_sim/kernel/game_loop.py"},
@@ -102,9 +106,20 @@ def test_the_scan_sees_definitions_in_both_trees():
     assert any(p.startswith("analyses/") for defs in DEFINED.values() for p in defs)
 
 
-def test_the_kernels_card_cost_reads_the_same_rule_as_the_games():
-    from gnoming_sim.game.cards import HAZARD, MULLIGAN, card_cost, card_costs
+@pytest.mark.parametrize("options", [{}, {"hazard_value": 15}, {"mulligan_value": -3},
+                                     {"negative_multiplier": 0}, {"negative_multiplier": 3, "hazard_value": 1}])
+def test_the_kernels_card_cost_reads_the_same_rule_as_the_games(options):
+    """The game's, the kernel's and the referee's card cost agree under the published and other card values."""
+    from gnoming_sim.game.cards import HAZARD, MULLIGAN, card_cost
+    from gnoming_sim.game.rules import R_HAZARD_VALUE, R_MULLIGAN_VALUE, R_NEGATIVE_MULTIPLIER, RuleConfig
     from gnoming_sim.kernel.scoring import card_cost as kernel_card_cost
+    from gnoming_sim.reference.scoring import unmatched_points
 
+    rules = RuleConfig(**options)
+    a = rules.to_array()
+    values = (a[R_HAZARD_VALUE], a[R_MULLIGAN_VALUE], a[R_NEGATIVE_MULTIPLIER])
     codes = [HAZARD, MULLIGAN, *range(-20, 21)]
-    assert [kernel_card_cost(c) for c in codes] == [card_cost(c) for c in codes] == list(card_costs(codes))
+    game = [card_cost(c, rules) for c in codes]
+    assert [kernel_card_cost(c, *values) for c in codes] == game == [unmatched_points(c, rules) for c in codes]
+    assert game[0] == rules.hazard_value and game[1] == rules.mulligan_value
+    assert card_cost(-4, rules) == -4 * rules.negative_multiplier

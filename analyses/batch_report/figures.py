@@ -5,6 +5,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from gnoming_sim.batch.scan import BatchScan
+from gnoming_sim.game.rules import HAZARD_PENALTY
 
 from ..framework.plots import new_figure, strategy_color, style
 from .content import MIN_FINISHES
@@ -112,7 +113,8 @@ def lines_and_hazards(scan: BatchScan):
     for ax in (a, b):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     style(a, "Matched lines in a layout at round end", "matched lines", "share of seat-rounds")
-    style(b, "Hazards left in a layout at round end", "hazards (+10 each)", "share of seat-rounds")
+    value = scan.meta.get("rules", {}).get("hazard_value", HAZARD_PENALTY)   # a file older than the option: 10
+    style(b, "Hazards left in a layout at round end", f"hazards (+{value} each)", "share of seat-rounds")
     b.set_yscale("log")
     a.legend(fontsize=8, frameon=False)
     return fig

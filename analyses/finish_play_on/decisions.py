@@ -73,10 +73,10 @@ def _features(pos) -> dict:
     from gnoming_sim.kernel.scoring import visible_score
     from gnoming_sim.search.finishing import finish_gap_of
 
-    mpl = pos.rules.mulligans_per_line
-    mine = int(visible_score(pos.layouts[pos.me], mpl))
+    rules = pos.rules.to_array()
+    mine = int(visible_score(pos.layouts[pos.me], rules))
     others = [o for o in range(pos.players) if o != pos.me]
-    rivals = [int(visible_score(pos.layouts[o], mpl)) for o in others]
+    rivals = [int(visible_score(pos.layouts[o], rules)) for o in others]
     fd = pos.face_down()
     best = others[int(np.argmin(rivals))]
     return {"players": pos.players, "own_visible": mine, "best_rival_visible": min(rivals),

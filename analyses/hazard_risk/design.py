@@ -207,7 +207,7 @@ def drawn_arms(players: int, lo: int, deals: np.ndarray, rng, seed: int | None =
 def natural_rows(res) -> pd.DataFrame:
     """Per game and strategy: player-rounds, rounds ending with a hazard, hazards left (sum and sum of
     squares).  A game's player-rounds share its deals, so the analysis clusters by game."""
-    hz = (res.round_stats[..., F.F_HAZARDS] // 10).astype(np.int64)        # (G, 3, P)
+    hz = (res.round_stats[..., F.F_HAZARDS] // res.rules.hazard_value).astype(np.int64)   # (G, 3, P)
     G, _, P = hz.shape
     names = np.asarray(res.strategy_names)[res.seat_strategy]            # (G, P)
     frame = pd.DataFrame({"game": np.repeat(res.first_game + np.arange(G, dtype=np.int64), 3 * P),

@@ -114,7 +114,8 @@ class BatchScan:
         finisher = f["finisher"] == 1
         stalled = f["stalled"] != 0
         bonus = f["bonus"]
-        hazards = f["hazards"] // HAZARD_PENALTY
+        # hazards left, from their points (hazard_value is at least 1; a file older than the option: 10)
+        hazards = f["hazards"] // int(self.meta.get("rules", {}).get("hazard_value", HAZARD_PENALTY))
         x = np.stack([
             total, win, _over_rounds(f["turns"]),
             _over_rounds(finisher), _over_rounds(finisher & (bonus < 0)), _over_rounds(finisher & (bonus > 0)),

@@ -123,7 +123,13 @@ def render(c) -> str:
 @opt.as_json
 def compare(players, strategy, seats, strategies_path, seed, rotate, variants, house_rules, games, threads,
             out, force, as_json):
-    """Play the same games under rules/deck variants; print what each changes, with 95% intervals."""
+    """Play the same games under rules/deck variants; print what each changes, with 95% intervals.
+
+    \b
+    Examples (a rules file sets any rules options; examples/ holds a few):
+      gnoming-sim compare --seats builder,greedy,rusher,cautious --variant bonus10=examples/bonus10.toml
+      gnoming-sim compare --seats builder,greedy,rusher,cautious --variant hazard15=examples/hazard15.toml
+    """
     from gnoming_sim.experiments import compare as cmp
 
     opt.check_players(players)

@@ -6,8 +6,8 @@ house decks may use any value in ``MIN_VALUE .. MAX_VALUE``).  Values ``>= 0`` a
 The two special cards and the two observation markers have codes outside that range::
 
     value card   -20 .. 20     the value itself
-    HAZARD       50            +10 if left in a layout
-    MULLIGAN     51            0 points, a wildcard for one line at a time
+    HAZARD       50            +10 if left in a layout (rules option hazard_value)
+    MULLIGAN     51            0 points (mulligan_value), a wildcard for one line at a time
     HIDDEN       -100          observation marker: a face-down card
     NO_CARD      -101          an empty slot (an empty discard pile)
 
@@ -15,9 +15,6 @@ Kernels index per-card tables (card counting) with ``slot(code) = code + SLOT_OF
 """
 from __future__ import annotations
 
-import numpy as np
-
-from gnoming_sim.game.rules import HAZARD_PENALTY
 
 MIN_VALUE = -20
 MAX_VALUE = 20
@@ -83,13 +80,12 @@ def parse_card(name) -> int:
     return value
 
 
-def card_cost(c: int) -> int:
-    """Points card ``c`` scores where it lies unmatched (RULES.md §5): its value, ``HAZARD_PENALTY``
-    for a hazard, 0 for a mulligan.  (The kernel's jitted ``scoring.card_cost`` reads the same constant.)"""
-    return HAZARD_PENALTY if c == HAZARD else (0 if c == MULLIGAN else int(c))
-
-
-def card_costs(codes) -> np.ndarray:
-    """:func:`card_cost` of every code of an int array, as int64 of the same shape."""
-    codes = np.asarray(codes, dtype=np.int64)
-    return np.where(codes == HAZARD, HAZARD_PENALTY, np.where(codes == MULLIGAN, 0, codes))
+def card_cost(c: int, rules) -> int:
+    """Points card ``c`` scores where it lies unmatched under ``rules`` (a RuleConfig; RULES.md §5): a
+    number card its value (a negative one times ``negative_multiplier``), a hazard ``hazard_value``,
+    a mulligan ``mulligan_value``.  (The kernel's jitted ``scoring.card_cost`` is its copy on ints.)"""
+    if c == HAZARD:
+        return rules.hazard_value
+    if c == MULLIGAN:
+        return rules.mulligan_value
+    return int(c) * rules.negative_multiplier if c < 0 else int(c)

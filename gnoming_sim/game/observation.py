@@ -7,7 +7,8 @@ A strategy decision receives:
 * ``fd``       int64[P]     face-down cards per seat
 * ``unknown``  int64[N_SLOTS] per card code, how many cards are unseen (face down anywhere or
   in the draw pile): the deck minus every card face up, on a discard pile or removed;
-  slots ``U_COUNT`` and ``U_COST`` hold their number and total cost
+  slots ``U_COUNT``, ``U_FACES`` and ``U_NEGATIVES`` hold their number and face-value sums
+  (priced by the rules' card values in ``kernel.scoring.unseen_cost``)
 * ``scores``   int64[P]     game scores of the rounds finished so far
 
 The true layouts and the draw pile order are never passed, so a strategy cannot reach them.
@@ -34,7 +35,10 @@ O_FROM_PILE = 13  # -1 if the card in hand came from the draw pile, else the pil
 O_MULLIGAN_LIMIT = 14      # rules: mulligan_limit
 O_MULLIGANS_PER_LINE = 15  # rules: mulligans_per_line
 O_FINISH_BONUS = 16       # rules: early_finish_bonus
-N_OBS = 17
+O_HAZARD_VALUE = 17       # rules: hazard_value
+O_MULLIGAN_VALUE = 18     # rules: mulligan_value
+O_NEGATIVE_MULTIPLIER = 19  # rules: negative_multiplier
+N_OBS = 20
 
 # How a decision is answered.  Positions are 0..LAYOUT-1; the one index past them
 # is the "no position" answer of each decision that has one (a mask has N_CHOICES entries).
@@ -47,4 +51,6 @@ N_SOURCES = 3
 
 # spare slots of ``unknown`` (below any card's slot) hold running totals
 U_COUNT = 0  # unseen cards
-U_COST = 1   # sum of card_cost over unseen cards (number value, hazard 10, mulligan 0)
+U_FACES = 1      # sum of the face values of the unseen number cards (hazards and mulligans add nothing)
+U_NEGATIVES = 2  # the part of U_FACES from negative cards (so the rules can price negatives apart)
+U_FIRST_CARD = 3  # the card slots follow (cards.SLOT_OFFSET puts the lowest value far above)

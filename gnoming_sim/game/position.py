@@ -26,7 +26,7 @@ from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MIN_VALUE, NO_CARD
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.naming import pile_name, round_turn_name
-from gnoming_sim.game.rules import (HAZARD_FLIP_MIN_FACE_DOWN, HAZARD_PENALTY, INITIAL_FLIPS, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS,
+from gnoming_sim.game.rules import (HAZARD_FLIP_MIN_FACE_DOWN, INITIAL_FLIPS, LAYOUT, MAX_PLAYERS, MIN_PLAYERS, ROUNDS,
                                     RuleConfig)
 from gnoming_sim.game.toml_io import read_toml
 
@@ -290,9 +290,11 @@ def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None 
 
 def round_score_bound(rules: RuleConfig) -> int:
     """The largest round score in size under ``rules``: every card at the largest value a card can
-    score (a house deck's values reach +-20, a hazard +10; a matched line scores at most -20 for
-    three cards), plus the early-finish bonus."""
-    return LAYOUT * max(MAX_VALUE, -MIN_VALUE, HAZARD_PENALTY) + rules.early_finish_bonus
+    score (a house deck's values reach +-20, a negative one times ``negative_multiplier``, a hazard
+    ``hazard_value``, a mulligan ``mulligan_value``; a matched line scores at most -20 for three
+    cards), plus the early-finish bonus."""
+    card = max(MAX_VALUE, -MIN_VALUE * rules.negative_multiplier, rules.hazard_value, abs(rules.mulligan_value))
+    return LAYOUT * card + rules.early_finish_bonus
 
 
 def _int(data, key, where, low, high, default=None):

@@ -24,14 +24,20 @@ R_MULLIGANS_PER_LINE = 6
 R_FINISHER_TIE_IS_LOWEST = 7
 R_BOUNCING = 8
 R_EARLY_FINISH_BONUS = 9
-N_RULES = 10
+R_HAZARD_VALUE = 10
+R_MULLIGAN_VALUE = 11
+R_NEGATIVE_MULTIPLIER = 12
+N_RULES = 13
 
 # the published constants (not options)
 ROUNDS = 3
 LAYOUT = 9
 EARLY_FINISH_BONUS = 5   # the published size of the early-finish bonus (option early_finish_bonus)
 MAX_EARLY_FINISH_BONUS = 50
-HAZARD_PENALTY = 10
+HAZARD_PENALTY = 10             # the published points of a hazard left in a layout (option hazard_value)
+HAZARD_VALUE_RANGE = (1, 50)    # 0 is barred: a batch's hazard count is read back from its points
+MULLIGAN_VALUE_RANGE = (-20, 20)  # the card values a deck may hold (cards.MIN_VALUE .. MAX_VALUE)
+NEGATIVE_MULTIPLIER_RANGE = (0, 3)
 INITIAL_FLIPS = 2               # RULES.md, the deal: every player turns two cards face up before the first turn
 HAZARD_FLIP_MIN_FACE_DOWN = 2   # RULES.md §3: a hazard cannot flip a player's final face-down card
 MIN_PLAYERS = 2
@@ -41,13 +47,28 @@ _HELP = {
     "rotate_start": "rounds 2 and 3 start with the seat left of the previous starter (else seat 0 always)",
     "discard_draw_must_be_kept": "a card taken from a discard pile must be placed in the layout",
     "mulligan_limit": "no mulligan may be placed while this many face-up mulligans are in the layout (0 = no limit)",
-    "hazard_placeable": "a drawn hazard may be placed in the layout (+10 if it stays)",
+    "hazard_placeable": "a drawn hazard may be placed in the layout (it scores hazard_value if it stays)",
     "reshuffle_when_empty": "an empty draw pile is rebuilt from the discard piles (all but each top card); else the round stalls",
     "max_turns": "turns per round (all players together) after which the round ends as stalled",
     "mulligans_per_line": "at most this many mulligans in a matched line",
     "finisher_tie_is_lowest": "a finisher who ties for the lowest round score earns the -5 bonus",
     "bouncing": "a revealed positive card that matches may bounce to another position (else it is discarded)",
     "early_finish_bonus": "points the finisher subtracts if lowest, else adds (published 5; 0 = no bonus)",
+    "hazard_value": "points a hazard left in a layout scores (published 10; 1..50)",
+    "mulligan_value": "points a mulligan scores when it lies in no matched line (published 0; -20..20)",
+    "negative_multiplier": "a negative card scores its face value times this (published 1; 0..3; 0 = negatives "
+                           "score nothing but still spoil their lines)",
+}
+
+# the integer options' ranges, inclusive: (low, high)
+_RANGES = {
+    "mulligan_limit": (0, 9),
+    "max_turns": (1, 100_000),
+    "mulligans_per_line": (0, 3),
+    "early_finish_bonus": (0, MAX_EARLY_FINISH_BONUS),
+    "hazard_value": HAZARD_VALUE_RANGE,
+    "mulligan_value": MULLIGAN_VALUE_RANGE,
+    "negative_multiplier": NEGATIVE_MULTIPLIER_RANGE,
 }
 
 
@@ -65,6 +86,9 @@ class RuleConfig:
     finisher_tie_is_lowest: bool = True
     bouncing: bool = True
     early_finish_bonus: int = EARLY_FINISH_BONUS
+    hazard_value: int = HAZARD_PENALTY
+    mulligan_value: int = 0
+    negative_multiplier: int = 1
 
     def __post_init__(self):
         for f in fields(self):
@@ -75,17 +99,10 @@ class RuleConfig:
             else:
                 if isinstance(value, bool) or not isinstance(value, int):
                     raise GnomingError(f"rules option '{f.name}' must be an integer, got {value!r}")
-        if not 0 <= self.mulligan_limit <= 9:
-            raise GnomingError(f"rules option 'mulligan_limit' must be 0..9, got {self.mulligan_limit}")
-        if not 1 <= self.max_turns <= 100_000:
-            raise GnomingError(f"rules option 'max_turns' must be 1..100000, got {self.max_turns}")
-        if not 0 <= self.early_finish_bonus <= MAX_EARLY_FINISH_BONUS:
-            raise GnomingError(f"rules option 'early_finish_bonus' must be 0..{MAX_EARLY_FINISH_BONUS}, "
-                               f"got {self.early_finish_bonus}")
-        if not 0 <= self.mulligans_per_line <= 3:
-            raise GnomingError(
-                f"rules option 'mulligans_per_line' must be 0..3, got {self.mulligans_per_line}"
-            )
+        for name, (low, high) in _RANGES.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise GnomingError(f"rules option '{name}' must be {low}..{high}, got {value}")
 
     # ------------------------------------------------------------------ I/O
     @classmethod
@@ -141,6 +158,9 @@ class RuleConfig:
         a[R_FINISHER_TIE_IS_LOWEST] = self.finisher_tie_is_lowest
         a[R_BOUNCING] = self.bouncing
         a[R_EARLY_FINISH_BONUS] = self.early_finish_bonus
+        a[R_HAZARD_VALUE] = self.hazard_value
+        a[R_MULLIGAN_VALUE] = self.mulligan_value
+        a[R_NEGATIVE_MULTIPLIER] = self.negative_multiplier
         return a
 
 

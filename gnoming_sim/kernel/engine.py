@@ -101,14 +101,16 @@ def seat_table(players: int, strategies, games: int, first_game: int, rotate: bo
 
 
 def deck_counts(deck_arr: np.ndarray) -> np.ndarray:
-    """int64[N_SLOTS]: the deck's cards per slot, with its size and total card cost (``U_COUNT``, ``U_COST``)."""
+    """int64[N_SLOTS]: the deck's cards per slot, with its size and face-value sums (``U_COUNT``,
+    ``U_FACES``, ``U_NEGATIVES``: what ``table.unseen`` keeps up as cards are seen)."""
     counts = np.zeros(cards.N_SLOTS, dtype=np.int64)
-    from gnoming_sim.game.observation import U_COST, U_COUNT
+    from gnoming_sim.game.observation import U_COUNT, U_FACES, U_NEGATIVES
     codes = deck_arr.astype(np.int64)
     np.add.at(counts, codes + cards.SLOT_OFFSET, 1)
     counts[U_COUNT] = codes.size
-    cost = cards.card_costs(codes)
-    counts[U_COST] = int(cost.sum())
+    faces = codes[(codes != cards.HAZARD) & (codes != cards.MULLIGAN)]
+    counts[U_FACES] = int(faces.sum())
+    counts[U_NEGATIVES] = int(faces[faces < 0].sum())
     return counts
 
 
@@ -315,7 +317,7 @@ def score_layout_parts(layout, rules: RuleConfig | None = None) -> dict:
 
     rules = RuleConfig() if rules is None else rules
     parts = np.zeros(N_PARTS, dtype=np.int32)
-    total = score_parts(_layout_array(layout), rules.mulligans_per_line, parts)
+    total = score_parts(_layout_array(layout), rules.to_array(), parts)
     return {"matched": int(parts[P_MATCHED]), "unmatched": int(parts[P_UNMATCHED]),
             "negatives": int(parts[P_NEGATIVES]), "hazards": int(parts[P_HAZARDS]), "total": int(total)}
 

@@ -42,7 +42,6 @@ from gnoming_sim.game.fields import (
 from gnoming_sim.game.rules import (
     R_EARLY_FINISH_BONUS,
     R_FINISHER_TIE_IS_LOWEST,
-    R_MULLIGANS_PER_LINE,
     R_ROTATE_START,
     ROUNDS,
 )
@@ -73,11 +72,10 @@ def score_round(t, rules, r, starter, out):
     P = t.fd.shape[0]
     st = t.st
     parts = t.parts
-    mpl = rules[R_MULLIGANS_PER_LINE]
     stalled = st[S_STALLED] != NOT_STALLED
     finisher = st[S_FINISHER]  # kept when the final lap stalls; the bonus is not paid then
     for s in range(P):
-        total = score_parts(t.lay[s], mpl, parts)
+        total = score_parts(t.lay[s], rules, parts)
         o = out[r, s]
         o[F_SCORE] = total
         o[F_MATCHED] = parts[P_MATCHED]

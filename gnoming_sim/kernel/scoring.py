@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
-from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT, mulligan_placeable
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, SLOT_OFFSET
+from gnoming_sim.game.observation import U_FACES, U_NEGATIVES
+from gnoming_sim.game.rules import (LAYOUT, R_HAZARD_VALUE, R_MULLIGAN_VALUE, R_MULLIGANS_PER_LINE,
+                                    R_NEGATIVE_MULTIPLIER, mulligan_placeable)
 
 # the six lines: 3 rows, then 3 columns
 LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8]], dtype=np.int64)
@@ -33,13 +35,29 @@ mulligan_allowed = jit(inline="always")(mulligan_placeable)
 
 
 @jit
-def card_cost(c):
-    """Points a card scores where it lies unmatched: its value, 10 for a hazard, 0 for a mulligan."""
+def card_cost(c, hazard_value, mulligan_value, negative_multiplier):
+    """Points a card scores where it lies unmatched (RULES.md §5 with the rules' card values): a
+    number card its value (a negative one times ``negative_multiplier``), a hazard ``hazard_value``,
+    a mulligan ``mulligan_value``.  Callers pass the rules array's (or the observation's) int64s."""
     if c == HAZARD:
-        return HAZARD_PENALTY
+        return hazard_value
     if c == MULLIGAN:
-        return 0
+        return mulligan_value
+    if c < 0:
+        return c * negative_multiplier
     return c
+
+
+@jit
+def unseen_cost(unknown, hazard_value, mulligan_value, negative_multiplier):
+    """Total :func:`card_cost` of the unseen cards counted in ``unknown`` (int64[N_SLOTS]): the running
+    face-value sums priced by the rules, so the kernel's card counting needs no rules."""
+    negatives = unknown[U_NEGATIVES]
+    hazard = np.int64(HAZARD)       # run-time values: a literal would compile card_cost once more per code
+    mulligan = np.int64(MULLIGAN)
+    return (unknown[U_FACES] - negatives + negatives * negative_multiplier
+            + unknown[HAZARD + SLOT_OFFSET] * card_cost(hazard, hazard_value, mulligan_value, negative_multiplier)
+            + unknown[MULLIGAN + SLOT_OFFSET] * card_cost(mulligan, hazard_value, mulligan_value, negative_multiplier))
 
 
 @jit
@@ -65,8 +83,14 @@ def line_match_value(c0, c1, c2, mulligans_per_line):
 
 
 @jit
-def score_parts(lay, mulligans_per_line, parts):
-    """Write the score parts of layout ``lay`` (int8[9]) into ``parts`` (int32[N_PARTS]); return the score."""
+def score_parts(lay, rules, parts):
+    """Write the score parts of layout ``lay`` (int8[9]) into ``parts`` (int32[N_PARTS]) under the
+    rules array ``rules`` (int64[N_RULES]); return the score.  A mulligan outside every matched line
+    counts among the unmatched cards."""
+    mulligans_per_line = rules[R_MULLIGANS_PER_LINE]
+    hazard_value = rules[R_HAZARD_VALUE]
+    mulligan_value = rules[R_MULLIGAN_VALUE]
+    negative_multiplier = rules[R_NEGATIVE_MULTIPLIER]
     matched = 0
     n_lines = 0
     covered = 0
@@ -83,15 +107,16 @@ def score_parts(lay, mulligans_per_line, parts):
     negatives = 0
     hazards = 0
     for pos in range(LAYOUT):
+        if (covered >> pos) & 1:   # a matched line holds only positives and mulligans: they score nothing
+            continue
         c = int(lay[pos])   # int: summed interpreted (NUMBA_DISABLE_JIT), an int8 would wrap
+        cost = card_cost(c, hazard_value, mulligan_value, negative_multiplier)
         if c == HAZARD:
-            hazards += HAZARD_PENALTY
-        elif c == MULLIGAN:
-            pass
-        elif c < 0:
-            negatives += c
-        elif (covered >> pos) & 1 == 0:
-            unmatched += c
+            hazards += cost
+        elif c != MULLIGAN and c < 0:
+            negatives += cost
+        else:
+            unmatched += cost
     parts[P_MATCHED] = matched
     parts[P_UNMATCHED] = unmatched
     parts[P_NEGATIVES] = negatives
@@ -101,9 +126,10 @@ def score_parts(lay, mulligans_per_line, parts):
 
 
 @jit
-def visible_score(row, mulligans_per_line):
-    """Score of a layout as seen (int8[9], HIDDEN for face-down): face-down cards count 0 and
-    a line counts as matched only when its three cards are face up."""
+def visible_score(row, rules):
+    """Score of a layout as seen (int8[9], HIDDEN for face-down) under the rules array ``rules``:
+    face-down cards count 0 and a line counts as matched only when its three cards are face up."""
+    mulligans_per_line = rules[R_MULLIGANS_PER_LINE]
     matched = 0
     covered = 0
     for li in range(N_LINES):
@@ -119,10 +145,7 @@ def visible_score(row, mulligans_per_line):
     total = matched
     for pos in range(LAYOUT):
         c = int(row[pos])
-        if c == HIDDEN or c == MULLIGAN:
+        if c == HIDDEN or (covered >> pos) & 1:
             continue
-        if c == HAZARD:
-            total += HAZARD_PENALTY
-        elif c < 0 or (covered >> pos) & 1 == 0:
-            total += c
+        total += card_cost(c, rules[R_HAZARD_VALUE], rules[R_MULLIGAN_VALUE], rules[R_NEGATIVE_MULTIPLIER])
     return total

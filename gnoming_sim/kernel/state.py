@@ -69,7 +69,7 @@ Obs.__doc__ = """What a strategy sees (layout in :mod:`gnoming_sim.game.observat
     pub     int64[N_OBS]      public scalars (O_*)
     vis     int8[P, LAYOUT]   every layout as seen: the card if face up, HIDDEN if face down
     fd      int64[P]          face-down cards per seat
-    unknown int64[N_SLOTS]    unseen cards per code, with running totals in U_COUNT / U_COST
+    unknown int64[N_SLOTS]    unseen cards per code, with running totals in U_COUNT / U_FACES / U_NEGATIVES
     scores  int64[P]          game scores of the finished rounds
 """
 

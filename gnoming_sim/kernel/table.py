@@ -24,21 +24,28 @@ from gnoming_sim.game.observation import (
     O_TOP0,
     O_TURN,
     O_UNKNOWN_N,
+    O_HAZARD_VALUE,
+    O_MULLIGAN_VALUE,
+    O_NEGATIVE_MULTIPLIER,
     SRC_DRAW,
-    U_COST,
     U_COUNT,
+    U_FACES,
+    U_NEGATIVES,
 )
 from gnoming_sim.game.rules import (
     LAYOUT,
     R_DISCARD_DRAW_MUST_BE_KEPT,
     R_EARLY_FINISH_BONUS,
     R_HAZARD_PLACEABLE,
+    R_HAZARD_VALUE,
     R_MULLIGAN_LIMIT,
+    R_MULLIGAN_VALUE,
     R_MULLIGANS_PER_LINE,
+    R_NEGATIVE_MULTIPLIER,
 )
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.heuristic import MEMO_PLAN_CARD, MEMO_PLAN_POS, MEMO_PLAN_PRE
-from gnoming_sim.kernel.scoring import card_cost, mulligan_allowed
+from gnoming_sim.kernel.scoring import mulligan_allowed
 from gnoming_sim.kernel.state import (
     NOT_STALLED,
     S_DEND,
@@ -75,10 +82,14 @@ def is_positive(c):
 
 @jit(inline="always")
 def unseen(unknown, c, d):
-    """Add ``d`` cards of code ``c`` to the unseen counts and their running totals."""
+    """Add ``d`` cards of code ``c`` to the unseen counts and their running totals (face values only:
+    ``scoring.unseen_cost`` prices them by the rules)."""
     unknown[c + SLOT_OFFSET] += d
     unknown[U_COUNT] += d
-    unknown[U_COST] += d * card_cost(c)
+    if c != HAZARD and c != MULLIGAN:
+        unknown[U_FACES] += d * c
+        if c < 0:
+            unknown[U_NEGATIVES] += d * c
 
 
 @jit(inline="always")
@@ -177,6 +188,9 @@ def fill_pub(t, rules, s):
     pub[O_MULLIGAN_LIMIT] = rules[R_MULLIGAN_LIMIT]
     pub[O_MULLIGANS_PER_LINE] = rules[R_MULLIGANS_PER_LINE]
     pub[O_FINISH_BONUS] = rules[R_EARLY_FINISH_BONUS]
+    pub[O_HAZARD_VALUE] = rules[R_HAZARD_VALUE]
+    pub[O_MULLIGAN_VALUE] = rules[R_MULLIGAN_VALUE]
+    pub[O_NEGATIVE_MULTIPLIER] = rules[R_NEGATIVE_MULTIPLIER]
     pub[O_ME] = s
     pub[O_PLAYERS] = t.fd.shape[0]
     pub[O_ROUND] = r

@@ -20,7 +20,7 @@ from gnoming_sim.game import trace as T
 from gnoming_sim.game.cards import HAZARD
 from gnoming_sim.game.observation import CHOICE_DECLINE, CHOICE_NOKEEP, CHOICE_STOP, O_DRAWN, O_FROM_PILE, O_ME, SRC_DRAW
 from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT, R_BOUNCING, R_MAX_TURNS, \
-    R_MULLIGANS_PER_LINE, R_RESHUFFLE_WHEN_EMPTY
+    R_RESHUFFLE_WHEN_EMPTY
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.rng import shuffle_prefix
 from gnoming_sim.kernel.scoring import visible_score
@@ -98,9 +98,8 @@ def _finish(t, rules, s):
     st[S_FINISH_TURN] = st[S_TURN] - 1
     emit(t, T.FINISH, s, 0, 0)
     st[S_LAPS] = P - 1
-    mpl = rules[R_MULLIGANS_PER_LINE]
     for o in range(P):
-        t.at_finish[o, 0] = visible_score(t.vis[o], mpl)
+        t.at_finish[o, 0] = visible_score(t.vis[o], rules)
         t.at_finish[o, 1] = t.fd[o]
 
 

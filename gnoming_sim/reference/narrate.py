@@ -263,20 +263,24 @@ class Narrator:
                 covered.update(line)
                 cards = " ".join(card_name(lay[p]) for p in line)
                 self.say(f"{name:<6} {cards:<9} matched at {value}: {-value}", 2)
-        for label, value, detail in self._parts(row, lay, covered):
+        for label, value, detail in self._parts(row, lay, covered, self.res.rules):
             self.say(f"{label:<20}{value:>5}  {detail}".rstrip(), 2)
 
     @staticmethod
-    def _parts(row, lay, covered) -> list[tuple[str, int, str]]:
+    def _parts(row, lay, covered, rules) -> list[tuple[str, int, str]]:
         """(label, engine's value, the cards behind it) for each part of a round score."""
-        unmatched = [c for p, c in enumerate(lay) if is_positive(c) and p not in covered]
-        negatives = [c for c in lay if is_negative(c)]
+        unmatched = [str(c) for p, c in enumerate(lay) if is_positive(c) and p not in covered]
+        if rules.mulligan_value != 0:   # a mulligan in no matched line then counts too
+            unmatched += [f"M({rules.mulligan_value})" for p, c in enumerate(lay) if c == MULLIGAN and p not in covered]
+        negatives = " ".join(str(c) for c in lay if is_negative(c))
+        if negatives and rules.negative_multiplier != 1:
+            negatives = f"({negatives}) x {rules.negative_multiplier}"
         hazards = lay.count(HAZARD)
         parts = [
             ("matched lines", int(row[F.F_MATCHED]), "" if covered else "(no line matched)"),
-            ("unmatched positives", int(row[F.F_UNMATCHED]), " + ".join(map(str, unmatched))),
-            ("negative cards", int(row[F.F_NEGATIVES]), " ".join(map(str, negatives))),
-            ("hazards", int(row[F.F_HAZARDS]), f"{hazards} x +10" if hazards else ""),
+            ("unmatched positives", int(row[F.F_UNMATCHED]), " + ".join(unmatched)),
+            ("negative cards", int(row[F.F_NEGATIVES]), negatives),
+            ("hazards", int(row[F.F_HAZARDS]), f"{hazards} x +{rules.hazard_value}" if hazards else ""),
         ]
         if row[F.F_FINISHER]:
             bonus = int(row[F.F_BONUS])

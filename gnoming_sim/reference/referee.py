@@ -504,9 +504,8 @@ class _Replay:
                 self.fail(f"FINISH by seat {seat} with {self.down[seat]} face-down cards "
                           f"(finisher so far: {self.finisher})")
             self.finisher = seat
-            mpl = self.rules.mulligans_per_line
             self.at_finish = (self.turn,
-                              [visible_score(self.layouts[s], self.up[s], mpl) for s in range(self.players)],
+                              [visible_score(self.layouts[s], self.up[s], self.rules) for s in range(self.players)],
                               list(self.down))
         elif done:
             self.fail(f"seat {seat} has no face-down card left but no FINISH was recorded")

@@ -9,7 +9,7 @@ from gnoming_sim.game.cards import HAZARD, MAX_VALUE, MIN_VALUE, MULLIGAN
 from gnoming_sim.game.fields import (F_BONUS, F_FACEDOWN_AT_FINISH, F_FINISH_TURN, F_FINISHER, F_HAZARDS, F_LINES,
                      F_MATCHED, F_NEGATIVES, F_SCORE, F_STALLED, F_START_SEAT, F_TURNS,
                      F_UNMATCHED, F_VISIBLE_AT_FINISH, N_FIELDS)
-from gnoming_sim.game.rules import HAZARD_PENALTY
+from gnoming_sim.game.rules import RuleConfig
 
 # the 3 rows, then the 3 columns
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8))
@@ -36,19 +36,42 @@ def line_value(layout, line, mulligans_per_line: int):
     return values.pop() if values else 0
 
 
-def score_parts(layout, mulligans_per_line: int = 1) -> tuple[int, int, int, int]:
-    """(matched, unmatched, negatives, hazards) of a revealed layout; their sum is the score."""
+def unmatched_points(card, rules: RuleConfig) -> int:
+    """What a revealed card scores when it lies in no matched line, under the rules' card values:
+    a hazard ``hazard_value``, a mulligan ``mulligan_value``, a negative card its value times
+    ``negative_multiplier``, a positive card its value."""
+    if card == HAZARD:
+        return rules.hazard_value
+    if card == MULLIGAN:
+        return rules.mulligan_value
+    if card < 0:
+        return card * rules.negative_multiplier
+    return card
+
+
+def _in_matched_lines(layout, up, mulligans_per_line: int) -> tuple[int, list[bool]]:
+    """(sum of the matched lines' scores, which positions lie in one) over the lines whose cards are all up."""
     in_matched = [False] * 9
     matched = 0
     for line in LINES:
-        value = line_value(layout, line, mulligans_per_line)
-        if value is not None:
-            matched -= value
-            for pos in line:
-                in_matched[pos] = True
-    unmatched = sum(c for pos, c in enumerate(layout) if 0 <= c <= MAX_VALUE and not in_matched[pos])
-    negatives = sum(c for c in layout if MIN_VALUE <= c < 0)
-    hazards = HAZARD_PENALTY * sum(1 for c in layout if c == HAZARD)
+        if all(up[pos] for pos in line):
+            value = line_value(layout, line, mulligans_per_line)
+            if value is not None:
+                matched -= value
+                for pos in line:
+                    in_matched[pos] = True
+    return matched, in_matched
+
+
+def score_parts(layout, rules: RuleConfig | None = None) -> tuple[int, int, int, int]:
+    """(matched, unmatched, negatives, hazards) of a revealed layout under ``rules`` (default: the
+    defaults); their sum is the score.  A mulligan in no matched line counts among the unmatched."""
+    rules = rules or RuleConfig()
+    matched, in_matched = _in_matched_lines(layout, [True] * 9, rules.mulligans_per_line)
+    free = [c for pos, c in enumerate(layout) if not in_matched[pos]]
+    unmatched = sum(unmatched_points(c, rules) for c in free if 0 <= c <= MAX_VALUE or c == MULLIGAN)
+    negatives = sum(unmatched_points(c, rules) for c in free if MIN_VALUE <= c < 0)
+    hazards = sum(unmatched_points(c, rules) for c in free if c == HAZARD)
     return matched, unmatched, negatives, hazards
 
 
@@ -57,30 +80,17 @@ def matched_lines(layout, mulligans_per_line: int = 1) -> int:
     return sum(1 for line in LINES if line_value(layout, line, mulligans_per_line) is not None)
 
 
-def visible_score(layout, up, mulligans_per_line: int = 1) -> int:
-    """Score counting face-up cards only: a face-down card counts 0 and breaks its lines."""
-    in_matched = [False] * 9
-    total = 0
-    for line in LINES:
-        if all(up[pos] for pos in line):
-            value = line_value(layout, line, mulligans_per_line)
-            if value is not None:
-                total -= value
-                for pos in line:
-                    in_matched[pos] = True
-    for pos, card in enumerate(layout):
-        if not up[pos] or card == MULLIGAN:
-            continue
-        if card == HAZARD:
-            total += HAZARD_PENALTY
-        elif card < 0 or not in_matched[pos]:
-            total += card
-    return total
+def visible_score(layout, up, rules: RuleConfig | None = None) -> int:
+    """Score counting face-up cards only under ``rules``: a face-down card counts 0 and breaks its lines."""
+    rules = rules or RuleConfig()
+    total, in_matched = _in_matched_lines(layout, up, rules.mulligans_per_line)
+    return total + sum(unmatched_points(card, rules) for pos, card in enumerate(layout)
+                       if up[pos] and not in_matched[pos])
 
 
-def score_layout(layout, mulligans_per_line: int = 1) -> int:
-    """Round score of one revealed layout, before any early-finish bonus."""
-    return sum(score_parts(layout, mulligans_per_line))
+def score_layout(layout, rules: RuleConfig | None = None) -> int:
+    """Round score of one revealed layout under ``rules``, before any early-finish bonus."""
+    return sum(score_parts(layout, rules))
 
 
 def finisher_is_lowest(pre_scores, finisher: int, tie_is_lowest: bool) -> tuple[bool, bool]:
@@ -98,7 +108,7 @@ def round_rows(layouts, finisher, stalled: bool, turns, starter: int, rules, at_
     seat that finished (if any) is still marked as the finisher.  ``at_finish`` is
     (turn, visible scores, face-down counts) snapshot when the finisher finished, or None.
     """
-    parts = [score_parts(layout, rules.mulligans_per_line) for layout in layouts]
+    parts = [score_parts(layout, rules) for layout in layouts]
     pre = [sum(p) for p in parts]
     rows = []
     for seat, (matched, unmatched, negatives, hazards) in enumerate(parts):

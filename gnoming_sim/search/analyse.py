@@ -170,7 +170,7 @@ def design(cov: np.ndarray, s: Setup, pos: Position, steps=("strata", "control")
                 cols += [(own[:, j] == c) - w for c, w in zip(codes[1:], share[1:])]
         else:
             cost = np.zeros(N_SLOTS)
-            cost[codes + SLOT_OFFSET] = [card_cost(int(c)) for c in codes]
+            cost[codes + SLOT_OFFSET] = [card_cost(int(c), pos.rules) for c in codes]
             mean_cost = float(cost[codes + SLOT_OFFSET] @ share)
             cols += [cost[own[:, j] + SLOT_OFFSET] - mean_cost for j in range(fd_me)]
     Z = np.column_stack(cols).astype(np.float64) if cols else np.zeros((n, 0))

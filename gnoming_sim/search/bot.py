@@ -224,7 +224,7 @@ def _add_ranked(prm, obs, memo, row, card, legal, use_mask, opts, K):
     """Add the ``prm[M_WIDTH]`` positions the base policy's one-ply estimate rates best for ``card``
     (among ``legal`` if ``use_mask``) to ``opts[:K]``, skipping those already there; the new K."""
     pub = obs.pub
-    eu = H.unseen_mean(obs.unknown, prm)
+    eu = H.unseen_mean(obs, prm)
     delta = np.empty(LAYOUT, dtype=np.float64)
     for q in range(LAYOUT):
         delta[q] = H.place_delta(prm, pub, obs.vis, obs.fd, memo.scratch, row, eu, q, card)

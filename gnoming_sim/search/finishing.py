@@ -51,4 +51,6 @@ def finish_gap_of(pos) -> int | None:
         return None
     vis = np.ascontiguousarray(pos.layouts, dtype=np.int8)
     return int(round(finish_gap(vis, np.int64(pos.me), np.int64(pos.players), np.int64(slots[0]),
-                                np.int8(pos.hand), np.int64(pos.rules.mulligans_per_line))))
+                                np.int8(pos.hand), np.int64(pos.rules.mulligans_per_line),
+                                np.int64(pos.rules.hazard_value), np.int64(pos.rules.mulligan_value),
+                                np.int64(pos.rules.negative_multiplier))))

@@ -138,7 +138,7 @@ def _place(t, rules, s, sampling, srng, rec, n, game):
     opts = np.empty(3, dtype=np.int64)
     acts = np.empty(3, dtype=np.int64)
     if finishing:
-        q_on = C.play_on(prm, obs, memo, obs.vis[pub[O_ME]], H.unseen_mean(obs.unknown, prm), card, t.legal, q_fin)
+        q_on = C.play_on(prm, obs, memo, obs.vis[pub[O_ME]], H.unseen_mean(obs, prm), card, t.legal, q_fin)
         if q_on < 0:
             return n
         opts[0] = q_fin

@@ -22,13 +22,14 @@ from numba import prange
 
 from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_SCORE, N_FIELDS
-from gnoming_sim.game.observation import SRC_DRAW, U_COST, U_COUNT
-from gnoming_sim.game.rules import LAYOUT, R_ROTATE_START, ROUNDS
+from gnoming_sim.game.observation import SRC_DRAW, U_COUNT
+from gnoming_sim.game.rules import (LAYOUT, R_HAZARD_VALUE, R_MULLIGAN_VALUE, R_NEGATIVE_MULTIPLIER, R_ROTATE_START,
+                                    ROUNDS)
 from gnoming_sim.kernel.game_loop import play_out_base, score_round, settle_game
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.dispatch import decide, new_memo
 from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
-from gnoming_sim.kernel.scoring import card_cost
+from gnoming_sim.kernel.scoring import card_cost, unseen_cost
 from gnoming_sim.kernel.state import (
     DEC_HAZARD_FLIP,
     DEC_NONE,
@@ -94,6 +95,9 @@ def roll_on(t, rules, src, pos, flip, luck):
     chose before any reshuffle of the card's cost minus the mean cost of an unseen card at the
     draw — mean 0, as every unseen card is equally likely to be on top (a control variate)."""
     st = t.st
+    hz = rules[R_HAZARD_VALUE]
+    mv = rules[R_MULLIGAN_VALUE]
+    nm = rules[R_NEGATIVE_MULTIPLIER]
     keep_luck = luck.shape[0] > 0
     luck_seat = -1
     cost = 0
@@ -113,12 +117,12 @@ def roll_on(t, rules, src, pos, flip, luck):
             a = decide(t, rules)
             if keep_luck and kind == DEC_SOURCE and a == SRC_DRAW:
                 luck_seat = st[S_SEAT]
-                cost = t.unknown[U_COST]
+                cost = unseen_cost(t.unknown, hz, mv, nm)
                 count = t.unknown[U_COUNT]
         step(t, rules, a)   # one inlined copy of the turn (the hot loop of a rollout)
         if luck_seat >= 0:
             if st[S_PENDING] == DEC_PLACE and st[S_RESHUFFLES] == 0:  # drawn, from the round's own pile
-                luck[luck_seat] += card_cost(st[S_HAND]) - cost / count
+                luck[luck_seat] += card_cost(st[S_HAND], hz, mv, nm) - cost / count
             luck_seat = -1
 
 

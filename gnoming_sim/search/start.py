@@ -15,10 +15,9 @@ from collections import namedtuple
 import numpy as np
 
 from gnoming_sim.game.cards import HAZARD, HIDDEN, N_SLOTS, NO_CARD, SLOT_OFFSET
-from gnoming_sim.game.observation import O_DRAWN, SRC_DRAW, U_COST, U_COUNT
+from gnoming_sim.game.observation import O_DRAWN, SRC_DRAW, U_COUNT, U_FIRST_CARD
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.scoring import card_cost
 from gnoming_sim.kernel.state import (
     N_ST,
     NOT_STALLED,
@@ -37,7 +36,7 @@ from gnoming_sim.kernel.state import (
     S_STARTER,
     S_TURN,
 )
-from gnoming_sim.kernel.table import fill_pub
+from gnoming_sim.kernel.table import fill_pub, unseen as add_unseen
 from gnoming_sim.kernel.turn import begin_turn, offer_bounce, offer_hazard_flips
 
 Start = namedtuple("Start", ["me", "r", "starter", "laps_left", "discarder", "vis0", "up0", "piles0", "st0",
@@ -98,7 +97,7 @@ def rollout_start(vis, piles, st, unknown, scores, me, hand, src, discarder, cyc
     n_u = unknown[U_COUNT]
     unseen = np.empty(n_u, dtype=np.int8)
     n = 0
-    for j in range(U_COST + 1, N_SLOTS):
+    for j in range(U_FIRST_CARD, N_SLOTS):
         for _ in range(unknown[j]):
             unseen[n] = j - SLOT_OFFSET
             n += 1
@@ -118,9 +117,7 @@ def rollout_start(vis, piles, st, unknown, scores, me, hand, src, discarder, cyc
     if hand != NO_CARD and bounce == 0:
         if src == SRC_DRAW:
             draw_top = hand
-            unknown0[hand + SLOT_OFFSET] += 1
-            unknown0[U_COUNT] += 1
-            unknown0[U_COST] += card_cost(hand)
+            add_unseen(unknown0, hand, 1)
         else:
             k = src - 1
             piles0[k, st0[S_PLEN0 + k]] = hand

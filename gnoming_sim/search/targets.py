@@ -43,7 +43,7 @@ def _option_features(t, rules, s, kind, opts, K, feats):
     memo = t.memo
     prm = t.params[s]
     pub = obs.pub
-    eu = H.unseen_mean(obs.unknown, prm)
+    eu = H.unseen_mean(obs, prm)
     if kind == DEC_SOURCE:
         w0 = L_W0 + L.size_bucket(pub[O_PLAYERS]) * L.N_WEIGHTS_ONE
         v0, v1, vd = L.source_values(prm, w0, obs, memo, t.legal)

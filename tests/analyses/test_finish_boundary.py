@@ -128,5 +128,5 @@ def test_the_gap_counts_the_card_in_hand_and_is_shared():
     vis[0] = [6, 6, 6, 3, 4, 5, -1, HIDDEN, MULLIGAN]
     vis[1, 0] = 2
     vis[2, :4] = [7, 7, 7, 1]
-    assert finish_gap(vis, 0, 3, 7, 10, 1) == 15 - (-6)
-    assert finish_gap(vis, 0, 3, 7, 5, 1) == 10 - (-6)    # a 5: 3 4 5 / -1 5 M no line; +5 instead of +10
+    assert finish_gap(vis, 0, 3, 7, 10, 1, 10, 0, 1) == 15 - (-6)
+    assert finish_gap(vis, 0, 3, 7, 5, 1, 10, 0, 1) == 10 - (-6)    # a 5: 3 4 5 / -1 5 M no line; +5 instead of +10

@@ -184,3 +184,16 @@ def test_a_strategy_missing_from_the_metadata_is_refused(batch_file, tmp_path):
     path = _rewrite(batch_file, tmp_path / "renamed.parquet", rename)
     with pytest.raises(GnomingError, match="metadata does not list"):
         scan_batch(path)
+
+
+def test_hazards_left_are_counted_at_the_files_hazard_value(tmp_path):
+    """Under hazard_value 15 the scan counts hazards from their points by 15 (the file's rules), not 10."""
+    from gnoming_sim.game.rules import RuleConfig
+
+    path = tmp_path / "h15.parquet"
+    run_batch(BatchSpec.make(PLAYERS, ("random",), 60, seed=34, rules=RuleConfig(hazard_value=15)), out=path)
+    df = pq.read_table(path).to_pandas()
+    assert (df.hazards % 15 == 0).all() and (df.hazards > 0).any()
+    scan = scan_batch(path)
+    got = dict(zip(scan.hazards_left.values, scan.hazards_left.counts[0]))
+    assert {v: c for v, c in got.items() if c} == (df.hazards // 15).value_counts().to_dict()

@@ -229,6 +229,18 @@ def test_console_script_reports_without_traceback(args, fragment):
 
 
 # ------------------------------------------------------------- happy path (needs the engine)
+def test_simulate_accepts_the_card_value_options(write_toml):
+    path = write_toml("hazard_value = 15\nmulligan_value = 2\nnegative_multiplier = 2\n", "hazard15.toml")
+    result = run("simulate", "--players", 3, "--strategy", "random", "--games", 30, "--seed", 34, "--rules", path,
+                 "--json")
+    assert result.exit_code == 0, (result.output, result.exception)
+    s = json.loads(result.stdout)
+    assert s["rules"] == RuleConfig(hazard_value=15, mulligan_value=2, negative_multiplier=2).to_dict()
+    shown = run("rules", "--rules", path).stdout
+    assert next(l.split()[:4] for l in shown.splitlines() if l.split()[1:2] == ["hazard_value"]) == \
+        ["*", "hazard_value", "15", "10"]
+
+
 def test_simulate_json_summary():
     result = run("simulate", "--players", 4, "--strategy", "random", "--games", 50, "--seed", 3, "--json")
     assert result.exit_code == 0, (result.output, result.exception)

@@ -84,6 +84,18 @@ def test_rules_range_error_names_file_key_and_range(no_engine, write_toml):
     assert_one_line(run("rules", "--rules", path), f"{path}: rules option 'max_turns' must be 1..100000, got 0")
 
 
+@pytest.mark.parametrize("line, message", [
+    ("hazard_value = 0", "rules option 'hazard_value' must be 1..50, got 0"),
+    ("hazard_value = 51", "rules option 'hazard_value' must be 1..50, got 51"),
+    ("mulligan_value = -21", "rules option 'mulligan_value' must be -20..20, got -21"),
+    ("negative_multiplier = 4", "rules option 'negative_multiplier' must be 0..3, got 4"),
+    ("hazard_value = 12.5", "rules option 'hazard_value' must be an integer, got 12.5"),
+])
+def test_card_value_options_out_of_range(no_engine, write_toml, line, message):
+    path = write_toml(line + "\n", "house.toml")
+    assert_one_line(run("simulate", "--rules", path, "--games", 10), "--rules", f"{path}: {message}")
+
+
 def test_rules_top_level_and_table_mixed(no_engine, write_toml):
     path = write_toml("max_turns = 300\n[rules]\nrotate_start = false\n", "house.toml")
     assert_one_line(run("rules", "--rules", path), str(path),

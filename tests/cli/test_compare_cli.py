@@ -93,3 +93,21 @@ def test_bad_input_is_one_line_and_exit_2(args, message, monkeypatch):
     r = CliRunner().invoke(cli, ["compare", *SEATS, *args])
     assert r.exit_code == 2, r.output
     assert message in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_a_variant_rules_file_out_of_range_is_one_line(tmp_path):
+    bad = tmp_path / "hazard0.toml"
+    bad.write_text("hazard_value = 0\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["compare", *SEATS, "--variant", f"h0={bad}"])
+    assert r.exit_code == 2, r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert "--variant h0:" in r.output and "rules option 'hazard_value' must be 1..50, got 0" in r.output
+
+
+def test_the_hazard15_example_is_a_variant(monkeypatch):
+    from gnoming_sim.cli.compare import parse_variant
+
+    monkeypatch.chdir(ROOT)
+    variant = parse_variant("hazard15=examples/hazard15.toml")
+    assert variant.name == "hazard15" and variant.rules.hazard_value == 15
+    assert variant.rules.to_dict() == {**variant.rules.__class__().to_dict(), "hazard_value": 15}

@@ -25,6 +25,7 @@ def test_rule_defaults_follow_rules_md():
     assert r.max_turns == 500
     assert r.mulligans_per_line == 1
     assert r.finisher_tie_is_lowest is True
+    assert (r.early_finish_bonus, r.hazard_value, r.mulligan_value, r.negative_multiplier) == (5, 10, 0, 1)
     assert load_rules(None) == r
 
 
@@ -47,6 +48,13 @@ def test_rules_from_toml_rules_table(write_toml):
 def test_rules_round_trip_through_toml(write_toml):
     r = RuleConfig(hazard_placeable=False, mulligans_per_line=2)
     assert RuleConfig.from_toml(write_toml(r.to_toml())) == r
+
+
+def test_card_values_round_trip_through_toml(write_toml):
+    r = RuleConfig(hazard_value=15, mulligan_value=-3, negative_multiplier=2)
+    assert "hazard_value = 15\nmulligan_value = -3\nnegative_multiplier = 2\n" in r.to_toml()
+    assert RuleConfig.from_toml(write_toml(r.to_toml())) == r
+    assert RuleConfig.from_toml(write_toml("[rules]\nhazard_value = 15\n")) == RuleConfig(hazard_value=15)
 
 
 def test_describe_lists_every_option_with_default():
@@ -75,6 +83,18 @@ def test_bad_rules_value_is_named(write_toml, text, name):
         RuleConfig.from_toml(write_toml(text))
 
 
+@pytest.mark.parametrize("name, low, high", [("hazard_value", 1, 50), ("mulligan_value", -20, 20),
+                                             ("negative_multiplier", 0, 3), ("early_finish_bonus", 0, 50)])
+def test_card_value_options_take_their_range_and_no_more(name, low, high):
+    assert getattr(RuleConfig(**{name: low}), name) == low and getattr(RuleConfig(**{name: high}), name) == high
+    for bad in (low - 1, high + 1):
+        with pytest.raises(GnomingError) as info:
+            RuleConfig(**{name: bad})
+        assert str(info.value) == f"rules option '{name}' must be {low}..{high}, got {bad}"
+    with pytest.raises(GnomingError, match=f"rules option '{name}' must be an integer, got 1.5"):
+        RuleConfig(**{name: 1.5})
+
+
 def test_malformed_rules_toml(write_toml):
     with pytest.raises(GnomingError, match="not valid TOML"):
         RuleConfig.from_toml(write_toml("rotate_start = = false\n"))
@@ -89,6 +109,9 @@ def test_to_array_has_one_entry_per_option():
     a = RuleConfig(max_turns=77).to_array()
     assert a.dtype.kind == "i" and len(a) == len(dataclasses.fields(RuleConfig))
     assert 77 in a
+    from gnoming_sim.game.rules import R_HAZARD_VALUE, R_MULLIGAN_VALUE, R_NEGATIVE_MULTIPLIER
+    b = RuleConfig(hazard_value=15, mulligan_value=-3, negative_multiplier=2).to_array()
+    assert (b[R_HAZARD_VALUE], b[R_MULLIGAN_VALUE], b[R_NEGATIVE_MULTIPLIER]) == (15, -3, 2)
 
 
 # ------------------------------------------------------------------ decks

@@ -3,8 +3,8 @@ seen, one mulligan allowed per line, and the unseen cards four each of 3..8."""
 import numpy as np
 
 from gnoming_sim.game.cards import HIDDEN, N_SLOTS, SLOT_OFFSET
-from gnoming_sim.game.observation import N_OBS, O_FINISHER, O_ME, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, \
-    O_PLAYERS, U_COST, U_COUNT
+from gnoming_sim.game.observation import N_OBS, O_FINISHER, O_HAZARD_VALUE, O_ME, O_MULLIGAN_LIMIT, \
+    O_MULLIGANS_PER_LINE, O_NEGATIVE_MULTIPLIER, O_PLAYERS, U_COUNT, U_FACES
 from gnoming_sim.kernel.state import Obs
 
 
@@ -18,10 +18,12 @@ def observation(rows, fd=None, finisher=-1):
     pub[O_FINISHER] = finisher
     pub[O_MULLIGAN_LIMIT] = 1
     pub[O_MULLIGANS_PER_LINE] = 1
+    pub[O_HAZARD_VALUE] = 10        # the published card values
+    pub[O_NEGATIVE_MULTIPLIER] = 1
     fd = np.array([(r == HIDDEN).sum() for r in vis] if fd is None else fd, dtype=np.int64)
     unknown = np.zeros(N_SLOTS, dtype=np.int64)
     for v in (3, 4, 5, 6, 7, 8):
         unknown[v + SLOT_OFFSET] = 4
     unknown[U_COUNT] = 24
-    unknown[U_COST] = 4 * (3 + 4 + 5 + 6 + 7 + 8)
+    unknown[U_FACES] = 4 * (3 + 4 + 5 + 6 + 7 + 8)
     return Obs(pub, vis, fd, unknown, np.zeros(P, dtype=np.int64))

@@ -12,10 +12,11 @@ import numpy as np
 from gnoming_sim.kernel.policy import dispatch as S
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.observation import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME,
-                                  O_FINISH_BONUS, O_MULLIGAN_LIMIT, O_MULLIGANS_PER_LINE, O_PILE0_N, O_PLAYERS,
+                                  O_FINISH_BONUS, O_HAZARD_VALUE, O_MULLIGAN_LIMIT, O_MULLIGAN_VALUE,
+                                  O_MULLIGANS_PER_LINE, O_NEGATIVE_MULTIPLIER, O_PILE0_N, O_PLAYERS,
                                   O_ROUND, O_STARTER, O_TOP0, O_TURN,
-                                  O_UNKNOWN_N, U_COST, U_COUNT)
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET, card_cost
+                                  O_UNKNOWN_N, U_COUNT, U_FACES, U_NEGATIVES)
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
 from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.replay import Table as Walker
 from gnoming_sim.game.rules import mulligan_placeable
@@ -63,7 +64,9 @@ class Table:
         for c in public:
             unknown[c + SLOT_OFFSET] -= 1
         unknown[U_COUNT] = sum(unknown[c + SLOT_OFFSET] for c in set(self.deck))
-        unknown[U_COST] = sum(unknown[c + SLOT_OFFSET] * card_cost(c) for c in set(self.deck))
+        numbers = [c for c in set(self.deck) if c not in (HAZARD, MULLIGAN)]
+        unknown[U_FACES] = sum(unknown[c + SLOT_OFFSET] * c for c in numbers)
+        unknown[U_NEGATIVES] = sum(unknown[c + SLOT_OFFSET] * c for c in numbers if c < 0)
         pub = np.zeros(N_OBS, dtype=np.int64)
         pub[O_ME], pub[O_PLAYERS], pub[O_ROUND], pub[O_STARTER] = me, P, round_, starter
         draw_n, tops, sizes, n_unknown = turn_start if turn_start else self.public_counts(fd)
@@ -74,6 +77,9 @@ class Table:
         pub[O_MULLIGAN_LIMIT] = self.rules.mulligan_limit
         pub[O_MULLIGANS_PER_LINE] = self.rules.mulligans_per_line
         pub[O_FINISH_BONUS] = self.rules.early_finish_bonus
+        pub[O_HAZARD_VALUE] = self.rules.hazard_value
+        pub[O_MULLIGAN_VALUE] = self.rules.mulligan_value
+        pub[O_NEGATIVE_MULTIPLIER] = self.rules.negative_multiplier
         pub[O_DRAWN], pub[O_FROM_PILE] = drawn, from_pile
         return pub, vis, fd, unknown
 

@@ -111,9 +111,10 @@ def test_the_fallback_when_an_action_cannot_be_played():
     row = np.array([8, 5, 4, 3, 5, 6, 7, 3, 4], dtype=np.int8)
     legal = np.ones(N_CHOICES, dtype=np.int8)
     legal[CHOICE_NOKEEP] = 0
-    assert C.card_fallback(row, legal, 3, 2, -1) == 3
-    assert C.card_fallback(row, legal, -1, 2, -1) == 2
-    assert C.card_fallback(row, legal, -1, -1, -1) == 0             # over the face-up card that costs the most
+    pub = _obs([[H_] * 9, [H_] * 9]).pub                          # the published card values
+    assert C.card_fallback(row, pub, legal, 3, 2, -1) == 3
+    assert C.card_fallback(row, pub, legal, -1, 2, -1) == 2
+    assert C.card_fallback(row, pub, legal, -1, -1, -1) == 0        # over the face-up card that costs the most
 
 
 def test_it_plays_through_the_dispatch_and_differs_from_chart_and_expert():

@@ -17,6 +17,7 @@ from _observations import observation as _obs
 
 H_ = HIDDEN
 NONE = np.ones(10, dtype=np.int8)
+PUB = _obs([[H_] * 9, [H_] * 9]).pub   # one mulligan per line, the published card values
 
 
 def _row(cells):
@@ -36,16 +37,25 @@ def _row(cells):
     ([H_, 6, 7, 4, 5, 7, 5, 3, 4], 0, HAZARD, C.U_FACEDOWN),   # a hazard only goes face down
 ])
 def test_the_use_of_a_card_at_a_position(row, q, c, use):
-    assert C.position_use(_row(row), q, c, 1) == use
+    assert C.position_use(_row(row), q, c, PUB) == use
+
+
+def test_the_use_of_a_card_reads_the_rules_card_values():
+    from gnoming_sim.game.observation import O_NEGATIVE_MULTIPLIER
+    row = _row([5, 6, 7, 3, 8, 4, 6, 7, 3])
+    assert C.position_use(row, 0, -1, PUB) == C.U_REPL6       # 5 -> -1: 6 points less
+    pub = PUB.copy()
+    pub[O_NEGATIVE_MULTIPLIER] = 0                            # negatives score nothing
+    assert C.position_use(row, 0, -1, pub) == C.U_REPL3       # 5 -> -1 saves 5
 
 
 def test_best_use_takes_the_best_position():
     row = _row([5, 5, 3, 4, H_, 7, 8, 3, 4])
-    assert C.best_use(row, 5, 1, NONE, False) == C.U_COMPLETE   # the 3 at position 2
-    assert C.best_use(row, -4, 1, NONE, False) == C.U_REPL6     # over the 8 (12 points)
+    assert C.best_use(row, 5, PUB, NONE, False) == C.U_COMPLETE   # the 3 at position 2
+    assert C.best_use(row, -4, PUB, NONE, False) == C.U_REPL6     # over the 8 (12 points)
     mask = NONE.copy()
     mask[2] = 0
-    assert C.best_use(row, 5, 1, mask, True) != C.U_COMPLETE    # not where the legal mask forbids
+    assert C.best_use(row, 5, PUB, mask, True) != C.U_COMPLETE    # not where the legal mask forbids
 
 
 def test_card_classes():

@@ -18,7 +18,7 @@ def _features(obs, q, c):
     prm = registry.get("learned").param_vector()
     memo = new_memo()
     H.prepare_me(prm, obs, memo, False)
-    eu = H.unseen_mean(obs.unknown, prm)
+    eu = H.unseen_mean(obs, prm)
     ctx = L.context(obs.pub, obs.vis, obs.fd, eu)
     L.place_features(memo.scratch, prm, obs, memo.scratch, obs.vis[0], eu, q, c, ctx)
     return dict(zip(L.FEATURE_NAMES, memo.scratch[L.FB:L.FB + L.NF_P]))

@@ -57,6 +57,7 @@ def test_grids_side_by_side_align_under_labels():
     (2, ("random", "greedy"), None, SMALL),
     (7, ("random",), None, None),
     (4, ("builder", "random", "cautious", "greedy"), RuleConfig(mulligan_limit=0, hazard_placeable=False), None),
+    (2, ("random", "expert"), RuleConfig(hazard_value=15, mulligan_value=2, negative_multiplier=3), SMALL),
 ])
 def test_tracked_final_layouts_score_as_the_engine_scored(players, strategies, rules, deck):
     res = traced(players=players, games=12, seed=5, strategies=strategies, rules=rules, deck=deck, rotate=True)
@@ -68,7 +69,16 @@ def test_tracked_final_layouts_score_as_the_engine_scored(players, strategies, r
             for s, lay in enumerate(layouts):
                 row = res.round_stats[i, r, s]
                 want = (row[F.F_MATCHED], row[F.F_UNMATCHED], row[F.F_NEGATIVES], row[F.F_HAZARDS])
-                assert score_parts(lay, res.rules.mulligans_per_line) == tuple(int(v) for v in want)
+                assert score_parts(lay, res.rules) == tuple(int(v) for v in want)
+
+
+def test_the_score_story_tells_the_card_values_in_force():
+    rules = RuleConfig(hazard_value=15, mulligan_value=2, negative_multiplier=3)
+    rich = Deck.from_mapping({3: 8, 4: 8, 5: 8, -1: 3, "H": 4, "M": 4}, name="rich")   # hazards and mulligans stay
+    res = traced(players=3, games=12, seed=5, strategies=("random",), rules=rules, deck=rich)
+    text = "\n".join(narrate(res, i) for i in range(res.games))
+    assert "x +15" in text and "x +10" not in text
+    assert ") x 3" in text and "M(2)" in text
 
 
 def test_reshuffles_and_stalls_are_told():

@@ -64,6 +64,9 @@ NON_DEFAULT = [
     RuleConfig(bouncing=False),
     RuleConfig(early_finish_bonus=10, finisher_tie_is_lowest=False),
     RuleConfig(early_finish_bonus=0),
+    RuleConfig(hazard_value=15),
+    RuleConfig(hazard_value=25, mulligan_value=4, negative_multiplier=2),
+    RuleConfig(hazard_value=1, mulligan_value=-3, negative_multiplier=0, mulligans_per_line=2),
 ]
 
 
@@ -108,6 +111,14 @@ def test_every_house_rules_variant_agrees_with_the_referee(variant):
     assert c.games == 2000
     if not variant.rules.bouncing:
         assert c.bounces == 0
+
+
+def test_every_kind_of_player_under_other_card_values():
+    """The heuristic, learned and chart players price cards by the rules' values: the referee accepts
+    their games, and every score, under values other than the published ones."""
+    rules = RuleConfig(hazard_value=20, mulligan_value=3, negative_multiplier=2)
+    c = referee_check(4, 300, seed=34, rules=rules, strategies=["expert", "learned", "chart", "random"])
+    assert c.games == 300 and c.hazards_placed > 0
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

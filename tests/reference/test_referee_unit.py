@@ -119,7 +119,7 @@ class _Script:
         self.discard(seat, card)
         if self.finisher is None and not self.down(seat):
             self.finisher = seat
-            self.at_finish = (self.n, [visible_score(self.lay[s], self.up[s], self.rules.mulligans_per_line)
+            self.at_finish = (self.n, [visible_score(self.lay[s], self.up[s], self.rules)
                                        for s in range(self.P)], [len(self.down(s)) for s in range(self.P)])
             self.rec(T.FINISH, seat)
         return True
@@ -231,11 +231,13 @@ def test_scoring_worked_examples(layout, parts, total):
 
 def test_scoring_mulligans_per_line_option():
     two_mulligans = [M, M, 5, 3, 4, 6, 7, 8, -1]
-    assert score_layout(two_mulligans, 1) == 5 + 3 + 4 + 6 + 7 + 8 - 1
-    assert score_layout(two_mulligans, 2) == -5 + 3 + 4 + 6 + 7 + 8 - 1
+    def per_line(k):
+        return RuleConfig(mulligans_per_line=k)
+    assert score_layout(two_mulligans, per_line(1)) == 5 + 3 + 4 + 6 + 7 + 8 - 1
+    assert score_layout(two_mulligans, per_line(2)) == -5 + 3 + 4 + 6 + 7 + 8 - 1
     all_mulligans = [M, M, M, 3, 4, 6, 7, 8, -1]
-    assert score_layout(all_mulligans, 3) == 0 + 3 + 4 + 6 + 7 + 8 - 1
-    assert score_layout([M, 4, 4, 6, 3, 7, 6, 8, -2], 0) == 4 + 4 + 6 + 3 + 7 + 6 + 8 - 2
+    assert score_layout(all_mulligans, per_line(3)) == 0 + 3 + 4 + 6 + 7 + 8 - 1
+    assert score_layout([M, 4, 4, 6, 3, 7, 6, 8, -2], per_line(0)) == 4 + 4 + 6 + 3 + 7 + 6 + 8 - 2
 
 
 def _rows(layouts, finisher, stalled=False, rules=RuleConfig()):

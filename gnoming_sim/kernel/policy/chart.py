@@ -33,8 +33,11 @@ from gnoming_sim.game.observation import (
     CHOICE_NOKEEP,
     O_FINISHER,
     O_FROM_PILE,
+    O_HAZARD_VALUE,
     O_ME,
+    O_MULLIGAN_VALUE,
     O_MULLIGANS_PER_LINE,
+    O_NEGATIVE_MULTIPLIER,
     O_PLAYERS,
     O_TOP0,
     SRC_DRAW,
@@ -140,11 +143,13 @@ def _at(row, q, c, p):
 
 
 @jit
-def position_use(row, q, c, mpl):
+def position_use(row, q, c, pub):
     """The use (U_*) of putting ``c`` at ``q`` of ``row`` (int8[9] as seen): it completes a line through q
     (a line of three face-up cards that matches, and did not), pairs in a line (it makes a pair in a line
     through q that the old card did not), replaces a face-up card costing ``d`` > 0 more, goes on a
-    face-down slot, or none of these (it replaces a face-up card that costs no more)."""
+    face-down slot, or none of these (it replaces a face-up card that costs no more).  ``pub``: the
+    observation's scalars (mulligans per line and the card values of the rules)."""
+    mpl = pub[O_MULLIGANS_PER_LINE]
     pair = False
     for li in (q // 3, 3 + q % 3):
         a = LINES[li, 0]
@@ -162,7 +167,10 @@ def position_use(row, q, c, mpl):
     old = row[q]
     if old == HIDDEN:
         return U_FACEDOWN
-    gain = card_cost(old) - card_cost(c)
+    hz = pub[O_HAZARD_VALUE]
+    mv = pub[O_MULLIGAN_VALUE]
+    nm = pub[O_NEGATIVE_MULTIPLIER]
+    gain = card_cost(old, hz, mv, nm) - card_cost(c, hz, mv, nm)
     if gain >= 6:
         return U_REPL6
     if gain >= 3:
@@ -173,13 +181,13 @@ def position_use(row, q, c, mpl):
 
 
 @jit
-def best_use(row, c, mpl, legal, use_mask):
+def best_use(row, c, pub, legal, use_mask):
     """The best (lowest) use of ``c`` over the positions (those ``legal`` allows if ``use_mask``)."""
     best = U_NONE
     for q in range(LAYOUT):
         if use_mask and not legal[q]:
             continue
-        u = position_use(row, q, c, mpl)
+        u = position_use(row, q, c, pub)
         if u < best:
             best = u
     return best
@@ -206,14 +214,14 @@ def expert_among(prm, obs, memo, row, eu, c, legal, use_mask, mask):
 
 
 @jit
-def use_mask_of(row, c, mpl, use):
+def use_mask_of(row, c, pub, use):
     """Bit set of the positions where ``c``'s use is ``use`` (U_FACEDOWN: every face-down position)."""
     m = 0
     for q in range(LAYOUT):
         if use == U_FACEDOWN:
             if row[q] == HIDDEN:
                 m |= 1 << q
-        elif position_use(row, q, c, mpl) == use:
+        elif position_use(row, q, c, pub) == use:
             m |= 1 << q
     return m
 
@@ -234,16 +242,17 @@ def finish_slot(obs):
 
 
 @jit
-def finish_gap(vis, me, players, q, c, mpl):
+def finish_gap(vis, me, players, q, c, mpl, hz, mv, nm):
     """The gap of finishing with card ``c`` at ``q``: the finished layout's score (the card in hand counted)
     minus the lowest visible score of a rival (face-down cards count 0).  The one definition of "gap" that
-    the finish study, the guide and ``analyse`` share (``vis`` int8[P, 9] as seen, ``mpl`` mulligans per line)."""
-    mine = estimate(vis[me], q, c, 0.0, mpl, 0.0, 0.0)
+    the finish study, the guide and ``analyse`` share (``vis`` int8[P, 9] as seen, ``mpl`` mulligans per line;
+    ``hz``, ``mv``, ``nm`` the rules' card values: hazard, unmatched mulligan, negative multiplier)."""
+    mine = estimate(vis[me], q, c, 0.0, mpl, 0.0, 0.0, hz, mv, nm)
     best = 1e18
     for o in range(players):
         if o == me:
             continue
-        e = estimate(vis[o], -1, 0, 0.0, mpl, 0.0, 0.0)
+        e = estimate(vis[o], -1, 0, 0.0, mpl, 0.0, 0.0, hz, mv, nm)
         if e < best:
             best = e
     return mine - best
@@ -259,7 +268,9 @@ def finish_context(obs, q, c):
     for o in range(P):
         if o != me:
             fd += obs.fd[o]
-    return finish_gap(obs.vis, me, P, q, c, pub[O_MULLIGANS_PER_LINE]), fd / (P - 1)
+    gap = finish_gap(obs.vis, me, P, q, c, pub[O_MULLIGANS_PER_LINE], pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE],
+                     pub[O_NEGATIVE_MULTIPLIER])
+    return gap, fd / (P - 1)
 
 
 @jit
@@ -297,13 +308,12 @@ def place_candidates(prm, obs, memo, c, legal):
     ``memo.scratch`` must hold this layout's :func:`H.prepare_me`."""
     pub = obs.pub
     row = obs.vis[pub[O_ME]]
-    mpl = pub[O_MULLIGANS_PER_LINE]
-    eu = H.unseen_mean(obs.unknown, prm)
-    use = best_use(row, c, mpl, legal, True)
+    eu = H.unseen_mean(obs, prm)
+    use = best_use(row, c, pub, legal, True)
     q_use = -1
     if use < U_FACEDOWN:
-        d, q_use = expert_among(prm, obs, memo, row, eu, c, legal, True, use_mask_of(row, c, mpl, use))
-    d, q_fd = expert_among(prm, obs, memo, row, eu, c, legal, True, use_mask_of(row, c, mpl, U_FACEDOWN))
+        d, q_use = expert_among(prm, obs, memo, row, eu, c, legal, True, use_mask_of(row, c, pub, use))
+    d, q_fd = expert_among(prm, obs, memo, row, eu, c, legal, True, use_mask_of(row, c, pub, U_FACEDOWN))
     q_throw = CHOICE_NOKEEP if legal[CHOICE_NOKEEP] else -1
     blind = 1 if pub[O_FROM_PILE] < 0 else 0
     return place_cell(blind, card_class(c), use), q_use, q_fd, q_throw
@@ -320,7 +330,7 @@ def pile_cell(obs, legal, k):
     row = obs.vis[pub[O_ME]]
     if top == MULLIGAN and not H.mulligan_fits(row, pub):
         return -1
-    return source_cell(card_class(top), best_use(row, top, pub[O_MULLIGANS_PER_LINE], legal, False))
+    return source_cell(card_class(top), best_use(row, top, pub, legal, False))
 
 
 # ----------------------------------------------------------------- decisions
@@ -335,9 +345,10 @@ def cell_action(prm, c0, cell, card_mode):
 
 
 @jit
-def card_fallback(row, legal, q_use, q_fd, q_throw):
+def card_fallback(row, pub, legal, q_use, q_fd, q_throw):
     """The card's answer when a cell's action cannot be played: the best use, else a face-down slot, else
-    throwing a blind draw away, else over the face-up card that costs the most (the least loss)."""
+    throwing a blind draw away, else over the face-up card that costs the most under the rules (the least
+    loss; ``pub`` the public observation, holding the card values)."""
     if q_use >= 0:
         return q_use
     if q_fd >= 0:
@@ -346,9 +357,10 @@ def card_fallback(row, legal, q_use, q_fd, q_throw):
         return q_throw
     best = -1
     top = -(1 << 30)
+    hz, mv, nm = pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER]
     for q in range(LAYOUT):
-        if legal[q] and row[q] != HIDDEN and card_cost(row[q]) > top:
-            top = card_cost(row[q])
+        if legal[q] and row[q] != HIDDEN and card_cost(row[q], hz, mv, nm) > top:
+            top = card_cost(row[q], hz, mv, nm)
             best = q
     if best >= 0:
         return best
@@ -376,7 +388,8 @@ def draw_source(prm, c0, obs, memo, legal, card_mode):
         a = cell_action(prm, c0, cell, card_mode)
         if a == A_TAKE:
             top = pub[O_TOP0 + k]
-            r = ((cell - CELL_OFFSET[T_SOURCE]) % N_USE) * 64 + card_cost(top) + 32
+            cost = card_cost(top, pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER])
+            r = ((cell - CELL_OFFSET[T_SOURCE]) % N_USE) * 256 + cost + 128   # a cost is within -128..127
             if r < rank:
                 rank = r
                 take = 1 + k
@@ -403,7 +416,7 @@ def placement(prm, c0, obs, memo, card, legal, card_mode):
         if a == A_FINISH:
             return q_fin
         if a == A_PLAYON:
-            q = play_on(prm, obs, memo, row, H.unseen_mean(obs.unknown, prm), card, legal, q_fin)
+            q = play_on(prm, obs, memo, row, H.unseen_mean(obs, prm), card, legal, q_fin)
             if q >= 0:
                 return q
         if card_mode:
@@ -418,7 +431,7 @@ def placement(prm, c0, obs, memo, card, legal, card_mode):
     if a == A_THROW and q_throw >= 0:
         return q_throw
     if card_mode:
-        return card_fallback(row, legal, q_use, q_fd, q_throw)
+        return card_fallback(row, pub, legal, q_use, q_fd, q_throw)
     return H.placement(prm, obs, memo, card, legal)
 
 

@@ -4,7 +4,9 @@
 HIDDEN for face-down) with card ``c`` put at position ``q``: face-up cards count as they
 would score, each face-down card counts ``eu`` (the mean cost of an unseen card), fully
 visible matched lines score as in RULES.md §5, and an unmatched line with a pair is
-credited ``pair_w`` times its value.  :func:`quick_delta` gives
+credited ``pair_w`` times its value.  Cards cost what the rules' card values say
+(``hz, mv, nm``: hazard_value, mulligan_value, negative_multiplier, as the observation shows them).
+:func:`quick_delta` gives
 ``estimate(row, q, c) - estimate(row, -1, 0)`` far faster (a test checks they agree).
 """
 from __future__ import annotations
@@ -12,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.scoring import LINES, N_LINES, line_match_value
+from gnoming_sim.kernel.scoring import LINES, N_LINES, card_cost, line_match_value
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN
-from gnoming_sim.game.rules import HAZARD_PENALTY, LAYOUT
+from gnoming_sim.game.rules import LAYOUT
 
 
 @jit(inline="always")
@@ -60,24 +62,22 @@ def _line_eval(row, q, c, li, mpl, pair_w):
     return -1, 0.0
 
 
-def cell_cost_value(x, covered, eu, mull_w):
-    """The estimate's cost of card ``x`` where it lies (plain Python: also builds COST_U / COST_C)."""
+@jit(inline="always")
+def _cell_cost(x, covered, eu, mull_w, hz, mv, nm):
+    """The estimate's cost of card ``x`` where it lies: face-down ``eu``; a positive card or a
+    mulligan in a matched line 0; else what it scores (:func:`card_cost`); a mulligan less the
+    bonus ``mull_w`` the strategy sees in it."""
     if x == HIDDEN:
         return eu
-    if x == HAZARD:
-        return 1.0 * HAZARD_PENALTY
     if x == MULLIGAN:
-        return -mull_w
-    if x < 0 or not covered:
-        return 1.0 * x
+        return (0.0 if covered else 1.0 * card_cost(x, hz, mv, nm)) - mull_w
+    if x == HAZARD or x < 0 or not covered:
+        return 1.0 * card_cost(x, hz, mv, nm)
     return 0.0
 
 
-_cell_cost = jit(inline="always")(cell_cost_value)
-
-
 @jit
-def estimate(row, q, c, eu, mpl, pair_w, mull_w):
+def estimate(row, q, c, eu, mpl, pair_w, mull_w, hz, mv, nm):
     """Estimated final score of ``row`` (int8[9] as seen) with card ``c`` put at ``q`` (q < 0: as is)."""
     total = 0.0
     covered = 0
@@ -87,7 +87,7 @@ def estimate(row, q, c, eu, mpl, pair_w, mull_w):
         if v >= 0:
             covered |= LINE_MASK[li]
     for pos in range(LAYOUT):
-        total += _cell_cost(c if pos == q else row[pos], (covered >> pos) & 1, eu, mull_w)
+        total += _cell_cost(c if pos == q else row[pos], (covered >> pos) & 1, eu, mull_w, hz, mv, nm)
     return total
 
 
@@ -187,11 +187,6 @@ def _need_tables() -> tuple[np.ndarray, np.ndarray]:
 
 CLASS = _class_table()
 NEED, MULL = _need_tables()
-# cost of a card where it lies (face-down: 0, its eu is added where it matters), and whether it
-# is a mulligan (its cost is -mulligan_bonus, a parameter): uncovered / covered by a matched line
-COST_U = np.array([cell_cost_value(c, 0, 0.0, 0.0) for c in range(-128, 128)], dtype=np.float64)
-COST_C = np.array([cell_cost_value(c, 1, 0.0, 0.0) for c in range(-128, 128)], dtype=np.float64)
-IS_MULL = np.array([1.0 if c == MULLIGAN else 0.0 for c in range(-128, 128)], dtype=np.float64)
 
 
 @jit(inline="always")
@@ -216,13 +211,12 @@ def _base_and_old(x, other, covered, scratch):
 
 
 @jit
-def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
+def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, hz, mv, nm, scratch):
     """Fill ``scratch`` with everything of the deltas for ``row`` that depends neither on the
     card put down nor on the mean unseen cost (so a turn's draw and placement share it)."""
     for x in range(LAYOUT):  # a face-down cell costs eu however it is covered: it cancels, except at q
-        i = int(row[x]) + 128
-        scratch[SC_COST_U + x] = COST_U[i] - mull_w * IS_MULL[i]
-        scratch[SC_COST_C + x] = COST_C[i] - mull_w * IS_MULL[i]
+        scratch[SC_COST_U + x] = _cell_cost(row[x], False, 0.0, mull_w, hz, mv, nm)
+        scratch[SC_COST_C + x] = _cell_cost(row[x], True, 0.0, mull_w, hz, mv, nm)
     for q in range(LAYOUT):
         lr = q // 3
         cq = q % 3
@@ -263,11 +257,11 @@ def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, scratch):
 
 
 @jit(inline="always")
-def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w):
+def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w, hz, mv, nm):
     """``estimate(row, q, c, ...) - estimate(row, -1, 0, ...)`` from what :func:`precompute` left in ``scratch``."""
     vr = _match_with(scratch[SC_NEED + 2 * q], scratch[SC_MULL + 2 * q], c)
     vc = _match_with(scratch[SC_NEED + 2 * q + 1], scratch[SC_MULL + 2 * q + 1], c)
-    d = scratch[SC_K + q] + _cell_cost(c, vr >= 0 or vc >= 0, eu, mull_w)
+    d = scratch[SC_K + q] + _cell_cost(c, vr >= 0 or vc >= 0, eu, mull_w, hz, mv, nm)
     if row[q] == HIDDEN:
         d -= eu
     if vr >= 0:

@@ -21,19 +21,21 @@ from gnoming_sim.game.observation import (
     O_FINISH_BONUS,
     O_FINISHER,
     O_FROM_PILE,
+    O_HAZARD_VALUE,
     O_ME,
     O_MULLIGAN_LIMIT,
+    O_MULLIGAN_VALUE,
     O_MULLIGANS_PER_LINE,
+    O_NEGATIVE_MULTIPLIER,
     O_PLAYERS,
     O_TOP0,
     SRC_DRAW,
-    U_COST,
     U_COUNT,
 )
 from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.estimate import pair_value, estimate, precompute, prepare, quick_delta
-from gnoming_sim.kernel.scoring import LINES, N_LINES, card_cost, mulligan_allowed
+from gnoming_sim.kernel.scoring import LINES, N_LINES, card_cost, mulligan_allowed, unseen_cost
 
 H_UNSEEN_BIAS = 0    # points added to the mean cost of an unseen card (pessimism > 0)
 H_PAIR = 1           # worth of a two-of-a-line, as a fraction of the pair's value
@@ -65,10 +67,13 @@ INF = 1e18
 
 
 @jit(inline="always")
-def unseen_mean(unknown, params):
-    """Mean cost of an unseen card, plus the pessimism bias."""
+def unseen_mean(obs, params):
+    """Mean cost of an unseen card (priced by the rules' card values), plus the pessimism bias."""
+    unknown = obs.unknown
+    pub = obs.pub
     n = unknown[U_COUNT]
-    mean = unknown[U_COST] / n if n > 0 else UNSEEN_MEAN_IF_NONE
+    mean = unseen_cost(unknown, pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER]) / n \
+        if n > 0 else UNSEEN_MEAN_IF_NONE
     return mean + params[H_UNSEEN_BIAS]
 
 
@@ -79,7 +84,8 @@ def _best_opponent(pub, vis, eu):
     best = INF
     for o in range(pub[O_PLAYERS]):
         if o != me:
-            e = estimate(vis[o], -1, 0, eu, mpl, 0.0, 0.0)
+            e = estimate(vis[o], -1, 0, eu, mpl, 0.0, 0.0,
+                         pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER])
             if e < best:
                 best = e
     return best
@@ -91,11 +97,14 @@ def place_delta(params, pub, vis, fd, scratch, row, eu, q, c):
     (``scratch`` must hold this decision's :func:`precompute`).  The hot inner loop: it takes
     the observation's arrays one by one rather than the whole record."""
     mpl = pub[O_MULLIGANS_PER_LINE]
-    d = quick_delta(row, q, c, scratch, eu, mpl, params[H_PAIR], params[H_MULLIGAN])
+    hz = pub[O_HAZARD_VALUE]
+    mv = pub[O_MULLIGAN_VALUE]
+    nm = pub[O_NEGATIVE_MULTIPLIER]
+    d = quick_delta(row, q, c, scratch, eu, mpl, params[H_PAIR], params[H_MULLIGAN], hz, mv, nm)
     if row[q] == HIDDEN:
         d -= params[H_REVEAL]
         if fd[pub[O_ME]] == 1 and pub[O_FINISHER] < 0:  # this move finishes the round
-            mine = estimate(row, q, c, eu, mpl, 0.0, 0.0)
+            mine = estimate(row, q, c, eu, mpl, 0.0, 0.0, hz, mv, nm)
             lowest = mine <= _best_opponent(pub, vis, eu) - params[H_FINISH_MARGIN]
             d += -pub[O_FINISH_BONUS] if lowest else pub[O_FINISH_BONUS]
     if c == HAZARD:
@@ -153,8 +162,8 @@ def prepare_me(params, obs, memo, reuse):
     row = obs.vis[pub[O_ME]]
     pair_w = params[H_PAIR]
     mmask, covered, mvals, pvals = prepare(row, pub[O_MULLIGANS_PER_LINE], pair_w)
-    precompute(row, mmask, covered, mvals, pvals, pub[O_MULLIGANS_PER_LINE], pair_w,
-               params[H_MULLIGAN], memo.scratch)
+    precompute(row, mmask, covered, mvals, pvals, pub[O_MULLIGANS_PER_LINE], pair_w, params[H_MULLIGAN],
+               pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER], memo.scratch)
 
 
 # ----------------------------------------------------------------- decisions
@@ -170,7 +179,7 @@ def draw_source(params, obs, memo, legal):
     """Take the better discard top if it improves the estimate by >= H_TAKE, else draw blind."""
     pub = obs.pub
     row = obs.vis[pub[O_ME]]
-    eu = unseen_mean(obs.unknown, params)
+    eu = unseen_mean(obs, params)
     prepare_me(params, obs, memo, True)
     best = INF
     src = SRC_DRAW
@@ -199,7 +208,7 @@ def placement(params, obs, memo, card, legal):
     if (not legal[CHOICE_NOKEEP] and obs.pub[O_FROM_PILE] >= 0 and plan[MEMO_PLAN_CARD] == card
             and plan[MEMO_PLAN_POS] >= 0):
         return plan[MEMO_PLAN_POS]  # draw_source already found the best place for this very card
-    eu = unseen_mean(obs.unknown, params)
+    eu = unseen_mean(obs, params)
     prepare_me(params, obs, memo, True)
     d, q = _best_place(params, obs, memo, int(card), legal, np.bool_(True), eu)
     if legal[CHOICE_NOKEEP] and (q < 0 or d > -params[H_KEEP]):
@@ -211,7 +220,7 @@ def placement(params, obs, memo, card, legal):
 def bounce_target(params, obs, memo, card, legal):
     if params[H_BOUNCE] <= 0.0:
         return CHOICE_STOP
-    eu = unseen_mean(obs.unknown, params)
+    eu = unseen_mean(obs, params)
     prepare_me(params, obs, memo, False)
     d, q = _best_place(params, obs, memo, int(card), legal, np.bool_(True), eu)
     if q >= 0 and d < 0.0:
@@ -220,16 +229,16 @@ def bounce_target(params, obs, memo, card, legal):
 
 
 @jit
-def _worth_to_others(c):
+def _worth_to_others(c, pub):
     if c == MULLIGAN:
         return -5
-    return card_cost(c)
+    return card_cost(c, pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER])
 
 
 @jit
 def discard_pile(pub):
     """Cover the top that would help the next player more (the lower-cost one)."""
-    if _worth_to_others(pub[O_TOP0 + 1]) < _worth_to_others(pub[O_TOP0]):
+    if _worth_to_others(pub[O_TOP0 + 1], pub) < _worth_to_others(pub[O_TOP0], pub):
         return 1
     return 0
 

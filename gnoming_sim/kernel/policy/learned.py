@@ -32,13 +32,16 @@ from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, N_SLOTS, NO_CARD, S
 from gnoming_sim.game.observation import (
     CHOICE_NOKEEP,
     O_FINISHER,
+    O_HAZARD_VALUE,
     O_ME,
+    O_MULLIGAN_VALUE,
     O_MULLIGANS_PER_LINE,
+    O_NEGATIVE_MULTIPLIER,
     O_PLAYERS,
     O_TOP0,
     SRC_DRAW,
-    U_COST,
     U_COUNT,
+    U_FIRST_CARD,
 )
 from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT
 from gnoming_sim.kernel.jit import jit
@@ -126,7 +129,8 @@ def context(pub, vis, fd, eu):
             min_ofd = f
         if f >= HAZARD_FLIP_MIN_FACE_DOWN:
             flippable += 1
-        e = estimate(vis[o], -1, 0, eu, mpl, 0.0, 0.0)
+        e = estimate(vis[o], -1, 0, eu, mpl, 0.0, 0.0,
+                     pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER])
         if e < best:
             best = e
     final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
@@ -134,14 +138,15 @@ def context(pub, vis, fd, eu):
 
 
 @jit(inline="always")
-def _gift(buf, c, nxt_row, flippable):
+def _gift(buf, c, nxt_row, flippable, pub):
     """The features of the card an option discards (known ``c``; NO_CARD: not known)."""
     if c == NO_CARD:
         return
     if c == HAZARD:
         buf[FB + F_HAZ_GIVE] = flippable
         return
-    buf[FB + F_GIFT_COST] = card_cost(c)
+    buf[FB + F_GIFT_COST] = card_cost(c, pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE],
+                                      pub[O_NEGATIVE_MULTIPLIER])
     if c == MULLIGAN or c < 0:
         buf[FB + F_GIFT_GOOD] = 1.0
     pairs = 0.0
@@ -197,10 +202,13 @@ def place_features(buf, prm, obs, scratch, row, eu, q, c, ctx):
     nxt_row = vis[nxt]
     if q >= LAYOUT:
         buf[FB + F_NOKEEP] = 1.0
-        _gift(buf, c, nxt_row, flippable)
+        _gift(buf, c, nxt_row, flippable, pub)
         return
     mpl = pub[O_MULLIGANS_PER_LINE]
-    d = quick_delta(row, q, c, scratch, eu, mpl, prm[H.H_PAIR], prm[H.H_MULLIGAN])
+    hz = pub[O_HAZARD_VALUE]
+    mv = pub[O_MULLIGAN_VALUE]
+    nm = pub[O_NEGATIVE_MULTIPLIER]
+    d = quick_delta(row, q, c, scratch, eu, mpl, prm[H.H_PAIR], prm[H.H_MULLIGAN], hz, mv, nm)
     buf[FB + F_DELTA] = d
     buf[FB + F_DELTA_FINAL] = d * final
     p1, o1, d1 = _lines_through(row, q, c, mpl, unknown)
@@ -220,14 +228,14 @@ def place_features(buf, prm, obs, scratch, row, eu, q, c, ctx):
         if my_fd == 2:
             buf[FB + F_HID_LAST1] = 1.0
         if my_fd == 1 and pub[O_FINISHER] < 0:
-            gap = estimate(row, q, c, eu, mpl, 0.0, 0.0) - best_opp
+            gap = estimate(row, q, c, eu, mpl, 0.0, 0.0, hz, mv, nm) - best_opp
             buf[FB + F_FIN] = 1.0
             buf[FB + F_FIN_GAP] = min(GAP_CLIP, max(-GAP_CLIP, gap))
             buf[FB + F_FIN_LOW] = 1.0 if gap <= 0.0 else 0.0
             buf[FB + F_FIN_OFD] = mean_ofd
             buf[FB + F_FIN_P] = pub[O_PLAYERS] - 2.0
     else:
-        _gift(buf, old, nxt_row, flippable)
+        _gift(buf, old, nxt_row, flippable, pub)
 
 
 @jit(inline="always")
@@ -266,7 +274,7 @@ def placement(prm, w0, obs, memo, card, legal):
     H.prepare_me(prm, obs, memo, True)
     pub = obs.pub
     w0 = w0 + size_bucket(pub[O_PLAYERS]) * N_WEIGHTS_ONE
-    eu = H.unseen_mean(obs.unknown, prm)
+    eu = H.unseen_mean(obs, prm)
     ctx = context(pub, obs.vis, obs.fd, eu)
     v, q = _best_answer(prm, w0, obs, memo.scratch, obs.vis[pub[O_ME]], eu, int(card), legal, np.bool_(True),
                         legal[CHOICE_NOKEEP] != 0, ctx, np.bool_(True))
@@ -279,7 +287,7 @@ def bounce_target(prm, w0, obs, memo, card, legal):
     H.prepare_me(prm, obs, memo, False)
     pub = obs.pub
     w0 = w0 + size_bucket(pub[O_PLAYERS]) * N_WEIGHTS_ONE
-    eu = H.unseen_mean(obs.unknown, prm)
+    eu = H.unseen_mean(obs, prm)
     ctx = context(pub, obs.vis, obs.fd, eu)
     v, q = _best_answer(prm, w0, obs, memo.scratch, obs.vis[pub[O_ME]], eu, int(card), legal, np.bool_(True),
                         np.bool_(True), ctx, np.bool_(True))
@@ -308,7 +316,7 @@ def source_values(prm, w0, obs, memo, legal):
     blind card's best answer (keeping it where it fits, or not).  ``w0``: this table size's weight set."""
     H.prepare_me(prm, obs, memo, True)
     pub = obs.pub
-    eu = H.unseen_mean(obs.unknown, prm)
+    eu = H.unseen_mean(obs, prm)
     ctx = context(pub, obs.vis, obs.fd, eu)
     row = obs.vis[pub[O_ME]]
     scratch = memo.scratch
@@ -331,7 +339,7 @@ def source_values(prm, w0, obs, memo, legal):
     n = unknown[U_COUNT]
     vd = 0.0
     if n > 0:
-        for sl in range(U_COST + 1, N_SLOTS):
+        for sl in range(U_FIRST_CARD, N_SLOTS):
             cnt = unknown[sl]
             if cnt <= 0:
                 continue
@@ -350,7 +358,7 @@ def draw_source(prm, w0, obs, memo, legal):
     pub = obs.pub
     w0 = w0 + size_bucket(pub[O_PLAYERS]) * N_WEIGHTS_ONE
     v0, v1, vd = source_values(prm, w0, obs, memo, legal)
-    eu = H.unseen_mean(obs.unknown, prm)
+    eu = H.unseen_mean(obs, prm)
     final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
     my_fd = 1.0 * obs.fd[pub[O_ME]]
     buf = memo.scratch
