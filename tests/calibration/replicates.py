@@ -77,3 +77,15 @@ def coverage(study, games: int, seed: int, k: int = K, **ctx_options) -> dict[st
                 covered[key] += int(e.lo <= whole[key].mean <= e.hi)
     return {key: Coverage(key, whole[key].mean, covered[key], seen[key], n[key] / max(seen[key], 1))
             for key in whole}
+
+
+def assert_calibrated(study, games: int, keys, seed: int = 2024) -> None:
+    """Every answer ``keys`` of ``study`` (at ``games`` per design cell, :func:`coverage`) has its ``K``
+    replicates and covers the pooled estimate at a rate consistent with 95%."""
+    result = coverage(study, games=games, seed=seed)
+    assert set(keys) <= set(result), sorted(result)
+    for key in keys:
+        c = result[key]
+        assert c.replicates == K, c
+        assert c.consistent(), (f"{key}: {c.covered} of {c.replicates} intervals cover the pooled "
+                                f"{c.pooled:+.4f} (p = {c.pvalue:.4f})")

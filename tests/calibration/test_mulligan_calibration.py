@@ -5,16 +5,11 @@ import pytest
 
 from gnoming_sim.analyses.mulligan_value.study import MulliganValue
 
-from .replicates import K, coverage
+from .replicates import assert_calibrated
 
 KEYS = ('mulligan_value.win_chance', 'mulligan_value.margin')
 
 
 @pytest.mark.slow   # plays the study once at 600 games per design cell, then analyses it 20 times
 def test_the_mulligan_intervals_cover_the_pooled_estimate_at_95_percent():
-    result = coverage(MulliganValue(), games=600, seed=2024)
-    assert set(KEYS) <= set(result), sorted(result)
-    for key in KEYS:
-        c = result[key]
-        assert c.replicates == K, c
-        assert c.consistent(), f"{key}: {c.covered} of {c.replicates} intervals cover the pooled {c.pooled:+.4f} (p = {c.pvalue:.4f})"
+    assert_calibrated(MulliganValue(), 600, KEYS)
