@@ -272,5 +272,8 @@ def test_the_readme_python_example_prints_per_seat_means(capsys):
         assert mean == round(want["mean_game_score"], 2)
         assert np.allclose([lo, hi], want["ci95"], atol=0.011)
         assert mean == round(res.totals[seated == name].mean(), 2)   # over its seats: not their sum per game
-    stated = dict(re.findall(r"(expert|builder) (−?\d+\.\d\d)", readme.read_text(encoding="utf-8")))
+    # the sentence after the example ("n = 2,000 games: expert −4.02, builder 12.05"), not the headline block's
+    # differences between players further down
+    stated = dict(re.findall(r"(expert|builder) (−?\d+\.\d\d)",
+                             re.search(r"n = 2,000 games: [^.]*\.\d\d[^.]*\.\d\d", readme.read_text(encoding="utf-8"))[0]))
     assert {k: float(v.replace("\u2212", "-")) for k, v in stated.items()} == {k: v[0] for k, v in printed.items()}
