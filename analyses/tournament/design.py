@@ -26,17 +26,18 @@ SLOW_SHARE = 10
 SLOW_MIN_GAMES = 12
 
 
-def tables(games: int, extra: tuple[str, ...] = ()) -> list[Table]:
+def tables(games: int, extra: tuple[str, ...] = (), quick: bool = False) -> list[Table]:
     """The design: every lineup at every table size plays ``games`` games.
 
     The entrants are the five presets and ``expert`` (the tuned preset), so the standings show
     how far the hand-set presets are from the strongest heuristic found (the learned player is the
     studies' strong-play arm, :data:`~gnoming_sim.analyses.framework.design.STRONG`, not an entrant).  ``extra``: registered
     strategies (a user's own) that join them.  The lineups of one table size share their deals
-    (a cell); each table size has its own deals.
+    (a cell); each table size has its own deals.  A preview (``quick``) seats no slow entrant: its dozen
+    games could not place one, and compiling the Monte Carlo player takes minutes.
     """
     names = TABLE_NAMES + tuple(n for n in extra if n not in TABLE_NAMES)
-    slow = slow_entrants()
+    slow = () if quick else slow_entrants()
     pool = names + slow
     out = [Table(p, lineup, games, first_game=cell_first_game("tournament", p), pool=pool,
                  label=f"{p} players: {', '.join(lineup)}")

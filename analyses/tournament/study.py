@@ -17,7 +17,7 @@ class Tournament(Study):
     quick_games = 420
 
     def design(self, ctx) -> list[Table]:
-        return design.tables(ctx.cell_games(self), ctx.strategies)
+        return design.tables(ctx.cell_games(self), ctx.strategies, ctx.quick)
 
     def tidy(self, index, table, result) -> pd.DataFrame:
         return design.tidy(index, table, result)
