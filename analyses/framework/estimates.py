@@ -95,11 +95,9 @@ def holm(estimates, null: float = 0.0, alpha: float = 0.05) -> list[bool]:
     (:func:`gnoming_sim.stats.holm`, statsmodels) keeps the chance of any false claim in the
     family at most ``alpha``.  Returns one bool per estimate, in the given order.
     """
-    z = []
-    for e in estimates:
-        se = e.half_width / Z95
-        z.append(abs(e.mean - null) / se if se > 0 else (math.inf if e.mean != null else 0.0))
-    return stats.holm(2 * norm.sf(np.asarray(z, dtype=np.float64)), alpha)
+    # the symmetric interval of the wider half-width: the test's standard error is half-width / 1.96
+    return stats.holm([stats.p_of_interval(e.mean, e.mean - e.half_width, e.mean + e.half_width, null)
+                       for e in estimates], alpha)
 
 
 # ----------------------------------------------------------------- where a falling curve crosses 1/2
