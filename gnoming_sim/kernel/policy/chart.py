@@ -46,7 +46,7 @@ from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy.estimate import estimate, pair_value
-from gnoming_sim.kernel.scoring import LINES, card_cost, line_match_value
+from gnoming_sim.kernel.scoring import LINES, line_match_value
 
 # card classes (rows of the take and place tables)
 CC_NEG, CC_LOW, CC_MID, CC_HIGH, CC_MULLIGAN, CC_HAZARD = 0, 1, 2, 3, 4, 5
@@ -167,10 +167,7 @@ def position_use(row, q, c, pub):
     old = row[q]
     if old == HIDDEN:
         return U_FACEDOWN
-    hz = pub[O_HAZARD_VALUE]
-    mv = pub[O_MULLIGAN_VALUE]
-    nm = pub[O_NEGATIVE_MULTIPLIER]
-    gain = card_cost(old, hz, mv, nm) - card_cost(c, hz, mv, nm)
+    gain = H.seen_cost(old, pub) - H.seen_cost(c, pub)
     if gain >= 6:
         return U_REPL6
     if gain >= 3:
@@ -357,10 +354,9 @@ def card_fallback(row, pub, legal, q_use, q_fd, q_throw):
         return q_throw
     best = -1
     top = -(1 << 30)
-    hz, mv, nm = pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER]
     for q in range(LAYOUT):
-        if legal[q] and row[q] != HIDDEN and card_cost(row[q], hz, mv, nm) > top:
-            top = card_cost(row[q], hz, mv, nm)
+        if legal[q] and row[q] != HIDDEN and H.seen_cost(row[q], pub) > top:
+            top = H.seen_cost(row[q], pub)
             best = q
     if best >= 0:
         return best
@@ -388,7 +384,7 @@ def draw_source(prm, c0, obs, memo, legal, card_mode):
         a = cell_action(prm, c0, cell, card_mode)
         if a == A_TAKE:
             top = pub[O_TOP0 + k]
-            cost = card_cost(top, pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER])
+            cost = H.seen_cost(top, pub)
             r = ((cell - CELL_OFFSET[T_SOURCE]) % N_USE) * 256 + cost + 128   # a cost is within -128..127
             if r < rank:
                 rank = r

@@ -229,10 +229,17 @@ def bounce_target(params, obs, memo, card, legal):
 
 
 @jit
+def seen_cost(c, pub):
+    """:func:`~gnoming_sim.kernel.scoring.card_cost` of ``c`` at the card values the public observation
+    ``pub`` shows (the rules' hazard value, unmatched mulligan value and negative multiplier)."""
+    return card_cost(c, pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER])
+
+
+@jit
 def _worth_to_others(c, pub):
     if c == MULLIGAN:
         return -5
-    return card_cost(c, pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER])
+    return seen_cost(c, pub)
 
 
 @jit

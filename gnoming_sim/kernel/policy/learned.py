@@ -47,7 +47,7 @@ from gnoming_sim.game.rules import HAZARD_FLIP_MIN_FACE_DOWN, LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH, estimate, pair_value, quick_delta
-from gnoming_sim.kernel.scoring import LINES, card_cost, line_match_value
+from gnoming_sim.kernel.scoring import LINES, line_match_value
 
 # placement / bounce option features
 F_DELTA = 0          # the heuristic's estimate change (pair and mulligan credit of the base heuristic)
@@ -145,8 +145,7 @@ def _gift(buf, c, nxt_row, flippable, pub):
     if c == HAZARD:
         buf[FB + F_HAZ_GIVE] = flippable
         return
-    buf[FB + F_GIFT_COST] = card_cost(c, pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE],
-                                      pub[O_NEGATIVE_MULTIPLIER])
+    buf[FB + F_GIFT_COST] = H.seen_cost(c, pub)
     if c == MULLIGAN or c < 0:
         buf[FB + F_GIFT_GOOD] = 1.0
     pairs = 0.0
