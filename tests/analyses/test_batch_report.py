@@ -153,6 +153,7 @@ def test_summary_intervals_contain_their_means(report):
         assert e["n"] == 1200, path
 
 
+@pytest.mark.slow
 def test_an_interrupted_batch_says_so(tmp_path):
     path = tmp_path / "cut.parquet"
     run_batch(BatchSpec.make(2, ("greedy", "rusher"), 400, seed=1), out=path, chunk_size=100,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 import numpy as np
 import pandas as pd
 
@@ -44,6 +45,7 @@ def test_a_known_crossing_is_recovered_and_printed_as_a_number():
     assert r["text"].startswith("finish when your gap is at most +2")
 
 
+@pytest.mark.slow   # a calibration by simulation
 def test_the_interval_covers_the_crossing_at_about_95_percent():
     # 60 pinned data sets of 3,000 decisions: accept 50..60 hits (nominal 57)
     rng = np.random.default_rng(5)

@@ -107,6 +107,7 @@ def test_place_decision_covers_the_exact_values_and_picks_the_exact_best(place_c
     assert res["separated"]
 
 
+@pytest.mark.slow
 def test_draw_decision_with_a_random_base_policy_covers_the_exact_values():
     """The random policy places uniformly among the legal answers: the exact value averages them."""
     pos = _position({"kind": "draw"})

@@ -447,6 +447,7 @@ def test_sigterm_leaves_a_valid_file_that_resume_completes(tmp_path):
     pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(whole))
 
 
+@pytest.mark.slow   # a subprocess; test_sigterm_leaves_a_valid_file_that_resume_completes stays in test-fast
 def test_ctrl_c_without_out_prints_the_summary_so_far():
     from gnoming_sim.batch.runner import FIRST_BLOCK_GAMES
 
@@ -463,6 +464,7 @@ def test_ctrl_c_without_out_prints_the_summary_so_far():
                                 f"{FIRST_BLOCK_GAMES} of 50000 games played; nothing was saved (no --out)")
 
 
+@pytest.mark.slow
 def test_a_second_ctrl_c_stops_at_once(tmp_path):
     out = tmp_path / "games.parquet"
     proc = _interrupted_run(["simulate", "--players", 3, "--games", 50_000, "--chunk-size", 50_000, "--out", out],

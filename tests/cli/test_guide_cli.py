@@ -15,6 +15,7 @@ SMALL = ["guide", "--games", "12", "--players", "2,4", "--budget", "2", "--check
          "--threads", "1", "--seed", "2", "--records"]
 
 
+@pytest.mark.slow
 def test_a_small_guide_writes_its_files(tmp_path):
     out = tmp_path / "g"
     r = CliRunner().invoke(cli, [*SMALL, "--out", str(out)], catch_exceptions=False)

@@ -128,6 +128,7 @@ def test_quick_with_games_is_one_line(tmp_path):
     _one_error_line(_run(["--quick", "--games", "10", "--out", str(tmp_path / "r")]), "--quick")
 
 
+@pytest.mark.slow
 def test_a_users_strategy_enters_the_tournament_and_seats_count_from_0(tmp_path, only, own_registry):
     only(Tournament())   # the file registers "hoarder": in the test's own registry
     strategies = tmp_path / "mine.toml"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import pytest
+
 
 from gnoming_sim.cli import compile_notice, warmup
 
@@ -16,6 +18,7 @@ def test_each_group_is_named_and_the_heuristic_loop_is_the_notice_s_first_group(
     assert all(warmup.label(name) == compile_notice.GROUPS[warmup.GROUPS[name][1]][0] for name in warmup.GROUPS)
 
 
+@pytest.mark.slow
 def test_a_group_compiles_or_loads_in_its_own_process_and_reports_its_seconds():
     proc = subprocess.run([sys.executable, "-m", "gnoming_sim.cli.warmup", "heuristic"], capture_output=True,
                           text=True, timeout=600)

@@ -19,6 +19,8 @@ from gnoming_sim.kernel.policy.estimate import estimate
 from gnoming_sim.reference import scoring as R
 from _observations import observation
 
+from _examples import examples
+
 EXAMPLE_1 = [6, 6, 6, 3, 4, 5, -1, H, M]   # rules.md worked example 1: 15 under the published values
 CARDS = [-4, -3, -2, -1, 3, 4, 5, 6, 7, 8, H, M]
 
@@ -68,7 +70,7 @@ rules_st = st.builds(RuleConfig, mulligans_per_line=st.integers(0, 3), hazard_va
                      mulligan_value=st.integers(-20, 20), negative_multiplier=st.integers(0, 3))
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(layout=st.lists(st.sampled_from(CARDS), min_size=9, max_size=9), rules=rules_st,
        up=st.lists(st.booleans(), min_size=9, max_size=9))
 def test_kernel_and_referee_score_alike_under_any_card_values(layout, rules, up):
@@ -81,7 +83,7 @@ def test_kernel_and_referee_score_alike_under_any_card_values(layout, rules, up)
 
 
 # ---------------------------------------------------------------- what the players see
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(rules=rules_st, seen=st.lists(st.integers(0, 109), max_size=60, unique=True))
 def test_the_unseen_cards_are_priced_by_the_rules(rules, seen):
     """The running face-value sums, priced by unseen_cost, equal the sum of card_cost over the unseen cards."""

@@ -15,7 +15,7 @@ def _same(a, b):
 MIXED = ["random", "greedy", "builder", "rusher", "cautious"]
 
 
-@pytest.mark.parametrize("players", [2, 4, 7])
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 4, pytest.param(7, marks=pytest.mark.slow)])
 def test_threads_and_chunks_do_not_change_results(players):
     """Heuristic seats (with their per-game workspaces) and random seats, seats rotated."""
     seats = (MIXED * 2)[:players]
@@ -27,7 +27,7 @@ def test_threads_and_chunks_do_not_change_results(players):
     _same(base, simulate(threads=1, chunk_size=1000, **kw))
 
 
-@pytest.mark.parametrize("players", [2, 6])
+@pytest.mark.parametrize("players", [2, pytest.param(6, marks=pytest.mark.slow)])
 def test_learned_player_games_do_not_depend_on_threads(players):
     """The learned player (every seat, and beside expert): identical games at 1 and 2 threads."""
     for seats in (["learned"], (["learned", "expert"] * 3)[:players]):

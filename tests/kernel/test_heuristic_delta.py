@@ -5,10 +5,12 @@ from hypothesis import given, settings, strategies as st
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH, estimate, precompute, prepare, quick_delta
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
 
+from _examples import examples
+
 CARDS = [HIDDEN, HIDDEN, MULLIGAN, HAZARD, -4, -1, 3, 3, 4, 5, 5, 6, 7, 8]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(row=st.lists(st.sampled_from(CARDS), min_size=9, max_size=9),
        c=st.sampled_from([c for c in CARDS if c != HIDDEN]),
        mpl=st.integers(0, 3), pair_w=st.sampled_from([0.0, 0.35, 1.0]),

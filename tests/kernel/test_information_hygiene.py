@@ -25,11 +25,13 @@ from _observer_replay import DecisionChecker
 
 @pytest.mark.parametrize("players, seats, rules", [
     (4, ["greedy", "builder", "rusher", "cautious"], RuleConfig()),
-    (3, ["cautious", "random", "builder"], RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False)),
-    (6, ["rusher", "greedy", "random", "builder", "cautious", "greedy"], RuleConfig()),
-    (4, ["mc", "expert", "random", "mc"], RuleConfig()),   # an MC seat's base decisions
+    pytest.param(3, ["cautious", "random", "builder"], RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False),
+                 marks=pytest.mark.slow),
+    pytest.param(6, ["rusher", "greedy", "random", "builder", "cautious", "greedy"], RuleConfig(), marks=pytest.mark.slow),
+    pytest.param(4, ["mc", "expert", "random", "mc"], RuleConfig(), marks=pytest.mark.slow),   # an MC seat's base decisions
     (4, ["learned", "expert", "learned", "builder"], RuleConfig()),   # the learned player
-    (3, ["learned", "random", "learned"], RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False)),
+    pytest.param(3, ["learned", "random", "learned"], RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False),
+                 marks=pytest.mark.slow),
 ])
 def test_decisions_depend_only_on_public_information(players, seats, rules):
     res = simulate(players=players, strategies=seats, games=12, seed=21, rules=rules, trace=True,

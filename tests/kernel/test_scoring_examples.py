@@ -22,6 +22,8 @@ from gnoming_sim.kernel.engine import score_layout, score_layout_parts
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.rules import RuleConfig
 
+from _examples import examples
+
 PART_KEYS = ("matched", "unmatched", "negatives", "hazards", "total")
 
 
@@ -523,27 +525,27 @@ def _transpose(layout):
     return [layout[3 * c + r] for r in range(3) for c in range(3)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(LAYOUT, st.permutations(range(3)), st.permutations(range(3)), K)
 def test_row_and_column_permutations_keep_score(layout, rows, cols, k):
     rules = RuleConfig(mulligans_per_line=k)
     assert score_layout(_permute(layout, rows, cols), rules) == score_layout(layout, rules)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(LAYOUT, K)
 def test_transpose_keeps_score(layout, k):
     rules = RuleConfig(mulligans_per_line=k)
     assert score_layout(_transpose(layout), rules) == score_layout(layout, rules)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(min_value=-20, max_value=-1), min_size=9, max_size=9), K)
 def test_only_negatives_score_their_sum(layout, k):
     assert score_layout(layout, RuleConfig(mulligans_per_line=k)) == sum(layout)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(LAYOUT, K)
 def test_parts_sum_to_total(layout, k):
     rules = RuleConfig(mulligans_per_line=k)
@@ -557,7 +559,7 @@ def test_parts_sum_to_total(layout, k):
     assert parts["total"] == score_layout(layout, rules)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(LAYOUT)
 def test_allowing_more_mulligans_never_raises_score(layout):
     # a newly matched line adds -value <= 0 and can only take positives out of "unmatched"

@@ -11,6 +11,7 @@ from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.rules import RuleConfig
 
 from _referee_harness import referee_check
+from _examples import games
 
 GAMES_PER_TABLE = {2: 4000, 3: 4000, 4: 3500, 5: 3000, 6: 3000, 7: 2500}  # 20,000 games
 
@@ -72,10 +73,11 @@ NON_DEFAULT = [
 
 @pytest.mark.parametrize("rules", NON_DEFAULT, ids=lambda r: ",".join(
     f"{k}={v}" for k, v in r.to_dict().items() if v != getattr(RuleConfig(), k)))
-@pytest.mark.parametrize("players", [2, 5, 7])
+# make test-fast plays each rules set at 5 players; make test at 2 and 7 as well
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 5, pytest.param(7, marks=pytest.mark.slow)])
 def test_non_default_rules_agree_with_the_referee(rules, players):
-    c = referee_check(players, 250, seed=77 + players, rules=rules)
-    assert c.games == 250
+    c = referee_check(players, games(250), seed=77 + players, rules=rules)
+    assert c.games == games(250)
 
 
 def test_mulligan_rich_house_deck():
@@ -87,12 +89,12 @@ def test_mulligan_rich_house_deck():
     assert c2.stalled_rounds > 0
 
 
-@pytest.mark.parametrize("players", [2, 4, 7])
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 4, pytest.param(7, marks=pytest.mark.slow)])
 def test_heuristic_presets_play_legally(players):
     """Every preset at one table, seats varied: the referee accepts every game."""
     seats = (["greedy", "builder", "rusher", "cautious", "random"] * 2)[:players]
-    c = referee_check(players, 600, seed=90 + players, strategies=seats)
-    assert c.games == 600 and c.bounces > 0
+    c = referee_check(players, games(600), seed=90 + players, strategies=seats)
+    assert c.games == games(600) and c.bounces > 0
 
 
 def test_heuristic_presets_under_non_default_rules():
@@ -121,28 +123,28 @@ def test_every_kind_of_player_under_other_card_values():
     assert c.games == 300 and c.hazards_placed > 0
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 4, pytest.param(6, marks=pytest.mark.slow)])
 def test_learned_player_plays_legally(players):
     """The learned player beside heuristic seats (and alone at 2 players): the referee accepts every game."""
     seats = ["learned", "expert", "learned", "builder", "random", "learned"][:players]
-    c = referee_check(players, 300, seed=60 + players, strategies=seats)
-    assert c.games == 300 and c.bounces > 0
+    c = referee_check(players, games(300), seed=60 + players, strategies=seats)
+    assert c.games == games(300) and c.bounces > 0
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 4, pytest.param(6, marks=pytest.mark.slow)])
 def test_chart_player_plays_legally(players):
     """The chart player (the guide's cells, expert elsewhere) beside other seats: the referee accepts every game."""
     seats = ["chart", "expert", "learned", "chart", "random", "builder"][:players]
-    c = referee_check(players, 300, seed=90 + players, strategies=seats)
-    assert c.games == 300 and c.bounces > 0
+    c = referee_check(players, games(300), seed=90 + players, strategies=seats)
+    assert c.games == games(300) and c.bounces > 0
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 4])
 def test_card_player_plays_legally(players):
     """The card player (every resolved cell of the printed card, its defaults elsewhere): the referee accepts every game."""
     seats = ["card", "expert", "chart", "random"][:players]
-    c = referee_check(players, 300, seed=95 + players, strategies=seats)
-    assert c.games == 300 and c.bounces > 0
+    c = referee_check(players, games(300), seed=95 + players, strategies=seats)
+    assert c.games == games(300) and c.bounces > 0
 
 
 @pytest.mark.parametrize("players,rules", [(3, RuleConfig()), (4, RuleConfig(discard_draw_must_be_kept=False))])

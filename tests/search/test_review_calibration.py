@@ -53,6 +53,7 @@ def _game(rng, played_loss: float | None) -> dict:
     return review.summary(graded)
 
 
+@pytest.mark.slow   # a calibration (tests/calibration is slow too)
 def test_a_flawless_game_gets_marks_at_no_more_than_the_stated_rate():
     rng = np.random.default_rng(31)
     games = [_game(rng, None) for _ in range(GAMES)]
@@ -68,6 +69,7 @@ def test_a_flawless_game_gets_marks_at_no_more_than_the_stated_rate():
     assert min(s["error_rate_ci95"][0] for s in games) >= 0.0
 
 
+@pytest.mark.slow
 def test_a_steady_loser_of_1_5_pp_is_not_rated_better_than_casual():
     rng = np.random.default_rng(15)
     games = [_game(rng, 0.015) for _ in range(GAMES // 4)]

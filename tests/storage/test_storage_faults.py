@@ -42,7 +42,7 @@ def _partial_games(out) -> int:
     return 0 if rec is None else rec.games
 
 
-@pytest.mark.parametrize("mode", ["fresh", "force", "resume"])
+@pytest.mark.parametrize("mode", ["fresh", pytest.param("force", marks=pytest.mark.slow), pytest.param("resume", marks=pytest.mark.slow)])
 def test_simulate_survives_a_fault_at_every_disk_call(in_tmp, faults, mode):
     """fresh: no old file; force: an old file of another batch (seed 9) is replaced;
     resume: an interrupted file of this batch (100 of 300 games) is completed."""
@@ -119,7 +119,7 @@ class _Nothing(HazardRisk):
 
 
 @pytest.mark.parametrize("command, foreign, every", [
-    ("report --quick", True, True), ("report --quick", False, True), ("report --from", True, False),
+    pytest.param("report --quick", True, True, marks=pytest.mark.slow), pytest.param("report --quick", False, True, marks=pytest.mark.slow), ("report --from", True, False),
     ("report --from", False, False), pytest.param("report --from", True, True, marks=pytest.mark.slow)])
 def test_a_report_survives_a_fault_at_every_disk_call(in_tmp, faults, monkeypatch, command, foreign, every):
     """``foreign``: the folder holds a file of the user's (the report's files are renamed in one by

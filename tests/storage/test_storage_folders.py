@@ -32,6 +32,7 @@ def test_sigterm_during_report_from_leaves_no_partial_folder(in_tmp, monkeypatch
     assert sorted(os.listdir(in_tmp)) == ["b.parquet"]
 
 
+@pytest.mark.slow
 def test_a_file_name_that_is_not_utf8_is_one_line(tmp_path):
     """Run as a user would, in a subprocess: the name reaches Python as surrogate escapes."""
     name = os.fsdecode(b"\xff\xfe.parquet")

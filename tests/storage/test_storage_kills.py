@@ -63,7 +63,7 @@ def _count_calls(monkeypatch, out, played, **options) -> int:
     return n
 
 
-@pytest.mark.parametrize("mode", ["fresh", "force", "resume"])
+@pytest.mark.parametrize("mode", [pytest.param("fresh", marks=pytest.mark.slow), pytest.param("force", marks=pytest.mark.slow), pytest.param("resume", marks=pytest.mark.slow)])
 def test_a_kill_at_every_disk_call_loses_nothing(tmp_path, monkeypatch, played, mode):
     out, ref = tmp_path / "g.parquet", tmp_path / "ref.parquet"
     run_batch(SPEC, ref, chunk_size=100, threads=1)
@@ -120,7 +120,7 @@ def _killed_report(fail_at: int) -> int:
     return os.waitstatus_to_exitcode(status)
 
 
-@pytest.mark.parametrize("foreign", [False, True])
+@pytest.mark.parametrize("foreign", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_a_kill_at_every_disk_call_of_a_report_loses_nothing(in_tmp, monkeypatch, foreign):
     """Killed while writing or publishing, the folder holds the old report or the new one (with a
     file of the user's: kept, and possibly old and new files side by side); the next run tidies up."""

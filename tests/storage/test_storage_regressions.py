@@ -30,6 +30,7 @@ def _no_bigger_files(limit: int):
     return set_limit
 
 
+@pytest.mark.slow
 def test_1_a_full_disk_with_force_keeps_the_old_file(in_tmp):
     """A real write failure (the file-size limit: EFBIG from the kernel, as ENOSPC from a full disk)."""
     assert run_cli(*SIM, "--seed", "9", "--out", "g.parquet").exit_code == 0
@@ -84,6 +85,7 @@ def test_4_report_out_holding_its_input_is_refused(in_tmp):
     assert sorted(os.listdir(in_tmp)) == ["d"]   # no ..xxxx.old folder, no partial
 
 
+@pytest.mark.slow
 def test_5_files_the_user_added_to_a_report_folder_are_kept(in_tmp):
     assert run_cli(*SIM, "--out", "b.parquet").exit_code == 0
     assert run_cli("report", "--from", "b.parquet", "--out", "r").exit_code == 0
