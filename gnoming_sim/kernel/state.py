@@ -89,8 +89,9 @@ Table.__doc__ = """One game's state and workspace (allocated by :func:`new_table
     scores    int64[P]            game scores so far                             (= obs.scores)
     turns     int64[P]            turns of each seat in this round
     at_finish int64[P, 2]         per seat, visible score and face-down count when somebody finished
-    kinds     int64[P]            strategy family per seat (read-only copy)
-    params    float64[P, N_PARAMS] strategy parameters per seat (read-only copy)
+    kinds     int64[2P]           strategy family per seat (kinds[s]), then the row of ``params`` it
+                                  plays (kinds[P + s]: :func:`seat_params`)
+    params    float64[S, N_PARAMS] the batch's strategy parameters (shared, read-only): seat s plays row kinds[P + s]
     rng       uint64[RNG_WORDS]   the game's random stream
     obs       Obs                 the public observation handed to strategies
     memo      the deciding strategy's notes for this turn (the policy package's record,
@@ -110,12 +111,11 @@ def new_table(P, N, kinds, params, seat_strategy, tr, memo):
     batch; ``seat_strategy`` int16[P] picks one per seat; ``tr`` is the game's trace buffer;
     ``memo`` the strategies' notes (allocated by the policy package, which alone knows their size).
     """
-    seat_kinds = np.empty(P, dtype=np.int64)
-    seat_params = np.empty((P, params.shape[1]), dtype=np.float64)
+    seat_kinds = np.empty(2 * P, dtype=np.int64)   # no new field: every field is one more argument per call
     for s in range(P):
         j = seat_strategy[s]
         seat_kinds[s] = kinds[j]
-        seat_params[s] = params[j]
+        seat_kinds[P + s] = j
     vis = np.empty((P, LAYOUT), dtype=np.int8)
     fd = np.empty(P, dtype=np.int64)
     unknown = np.empty(N_SLOTS, dtype=np.int64)
@@ -125,7 +125,14 @@ def new_table(P, N, kinds, params, seat_strategy, tr, memo):
     return Table(np.empty((P, LAYOUT), dtype=np.int8), np.empty((P, LAYOUT), dtype=np.int8), vis, fd,
                  np.empty(N, dtype=np.int8), np.empty((2, N), dtype=np.int8), unknown,
                  np.zeros(N_ST, dtype=np.int64), scores, np.zeros(P, dtype=np.int64),
-                 np.zeros((P, 2), dtype=np.int64), seat_kinds, seat_params,
+                 np.zeros((P, 2), dtype=np.int64), seat_kinds, params,
                  np.empty(RNG_WORDS, dtype=np.uint64), obs, memo, np.zeros(N_CHOICES, dtype=np.int8),
                  np.zeros(N_FLIPS, dtype=np.int64), np.zeros(N_PARTS, dtype=np.int32), tr,
                  np.zeros(1, dtype=np.int64))
+
+
+@jit(inline="always")
+def seat_params(t, s):
+    """The parameter row of the strategy seat ``s`` plays (a view of the batch's ``params``, never a copy:
+    with the learned, chart and net weights a row is over a thousand numbers)."""
+    return t.params[t.kinds[t.fd.shape[0] + s]]

@@ -54,7 +54,7 @@ from gnoming_sim.kernel.policy.dispatch import KIND_MC, M_BOUNCE, M_HAZARD, M_WI
     base_kind, bounce_target, draw_source, hazard_flip, new_memo, placement
 from gnoming_sim.kernel.rng import next_u64, seed_stream, shuffle_prefix
 from gnoming_sim.kernel.state import DEC_BOUNCE, DEC_HAZARD_FLIP, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_ACTOR, \
-    S_DPTR, S_FILLED, S_FINISHER, S_HAND, S_PENDING, S_SEAT, S_SRC, new_table
+    S_DPTR, S_FILLED, S_FINISHER, S_HAND, S_PENDING, S_SEAT, S_SRC, new_table, seat_params
 from gnoming_sim.kernel.step import legal_actions, play_out
 from gnoming_sim.kernel.table import legal_placements, legal_sources
 from gnoming_sim.search.allocate import allocate, rounds_at_most
@@ -140,7 +140,7 @@ def _rollouts(t, rules, s, mode, card, src, discarder, bounce, opts, K, peek):
     """The :class:`Rollouts` context of seat s's pending decision (see :func:`by_rollouts`)."""
     P = t.fd.shape[0]
     N = t.draw.shape[0]
-    prm = t.params[s]
+    prm = seat_params(t, s)
     # the table as the player sees it; a card in hand at a placement goes back where it came from
     start = rollout_start(t.vis, t.piles, t.st, t.unknown, t.scores, s, card, src, discarder, np.bool_(True), bounce)
     if peek:  # tests only: what a cheat would see
@@ -171,7 +171,7 @@ def by_rollouts(t, rules, s, mode, card, src, discarder, bounce, opts, K, peek, 
     hazard ``discarder`` removed, or a bounce of ``card`` (``bounce`` the positions filled this turn).
     ``peek`` (tests only): deal the true hidden cards instead of a determinization.
     """
-    prm = t.params[s]
+    prm = seat_params(t, s)
     ctx = _rollouts(t, rules, s, mode, card, src, discarder, bounce, opts, K, peek)
     values = np.empty((rounds_at_most(prm, K), K), dtype=np.float64)
     active = np.empty(K, dtype=np.int8)
@@ -207,7 +207,7 @@ def choose_source(t, rules, s, peek):
     if legal_sources(t, rules, s) == 1:
         return -1
     opts = np.empty(N_SOURCES, dtype=np.int64)
-    prm = t.params[s]
+    prm = seat_params(t, s)
     base = draw_source(base_kind(t.kinds[s], prm), prm, t.rng, t.obs, t.memo, legal)
     opts[0] = base
     K = 1
@@ -253,7 +253,7 @@ def choose_placement(t, rules, s, card, src, peek):
     """Seat s's answer for ``card`` drawn from ``src`` by rollouts, or -1 when it has no choice."""
     legal = t.legal
     pub = t.obs.pub
-    prm = t.params[s]
+    prm = seat_params(t, s)
     if not legal_placements(t, rules, s, card, src):
         return -1
     pub[O_DRAWN] = card
@@ -286,7 +286,7 @@ def choose_bounce(t, rules, s, peek):
     ``mc_width`` legal positions the base policy's estimate rates best), or -1 when it has no choice."""
     legal = t.legal
     legal_actions(t, rules)
-    prm = t.params[s]
+    prm = seat_params(t, s)
     card = t.st[S_HAND]
     opts = np.empty(MAX_OPTIONS, dtype=np.int64)
     base = bounce_target(base_kind(t.kinds[s], prm), prm, t.rng, t.obs, t.memo, card, legal)
@@ -309,7 +309,7 @@ def choose_hazard_flip(t, rules, s, peek):
     legal = t.legal
     legal_actions(t, rules)
     opts = np.empty(MAX_OPTIONS, dtype=np.int64)
-    prm = t.params[s]
+    prm = seat_params(t, s)
     base = hazard_flip(base_kind(t.kinds[s], prm), prm, t.rng, t.obs, legal)
     opts[0] = base
     K = 1
@@ -338,9 +338,9 @@ def mc_answer(t, rules, peek):
         return choose_source(t, rules, s, peek)
     if kind == DEC_PLACE:
         return choose_placement(t, rules, s, st[S_HAND], st[S_SRC], peek)
-    if kind == DEC_BOUNCE and t.params[s, M_BOUNCE] > 0.0:
+    if kind == DEC_BOUNCE and seat_params(t, s)[M_BOUNCE] > 0.0:
         return choose_bounce(t, rules, s, peek)
-    if kind == DEC_HAZARD_FLIP and t.params[s, M_HAZARD] > 0.0:
+    if kind == DEC_HAZARD_FLIP and seat_params(t, s)[M_HAZARD] > 0.0:
         return choose_hazard_flip(t, rules, s, peek)
     return -1
 

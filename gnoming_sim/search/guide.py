@@ -36,7 +36,7 @@ from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.rng import seed_stream, uniform01
 from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_HAND, S_PENDING, \
-    S_SEAT, S_SRC
+    S_SEAT, S_SRC, seat_params
 from gnoming_sim.kernel.step import legal_actions, start_round
 from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
 
@@ -104,7 +104,7 @@ def _source(t, rules, s, budget, roll_kind, rec, n, game):
             K += 1
     if K < 2:
         return n
-    prm = t.params[s]
+    prm = seat_params(t, s)
     mine = H.draw_source(prm, obs, t.memo, t.legal)   # expert's own answer (what the chart falls back to)
     v = _values(t, rules, s, np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1), opts, K, budget, roll_kind)
     for k in range(1, K):
@@ -126,7 +126,7 @@ def _place(t, rules, s, sampling, srng, rec, n, game):
     budget, p_sample, p_finish, roll_kind = sampling
     obs = t.obs
     pub = obs.pub
-    prm = t.params[s]
+    prm = seat_params(t, s)
     memo = t.memo
     card = t.st[S_HAND]
     src = t.st[S_SRC]

@@ -27,7 +27,7 @@ from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy.dispatch import L_W0
 from gnoming_sim.kernel.rng import seed_stream, uniform01
 from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_HAND, S_PENDING, \
-    S_SEAT, S_SRC
+    S_SEAT, S_SRC, seat_params
 from gnoming_sim.kernel.step import legal_actions, start_round
 from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
 
@@ -41,7 +41,7 @@ def _option_features(t, rules, s, kind, opts, K, feats):
     """The learned features of answers ``opts[:K]`` of seat s's pending decision into ``feats[k]``."""
     obs = t.obs
     memo = t.memo
-    prm = t.params[s]
+    prm = seat_params(t, s)
     pub = obs.pub
     eu = H.unseen_mean(obs, prm)
     if kind == DEC_SOURCE:

@@ -36,6 +36,7 @@ from gnoming_sim.kernel.state import (
     S_HAND,
     S_PENDING,
     S_SEAT,
+    seat_params,
 )
 from gnoming_sim.kernel.step import legal_actions
 
@@ -210,7 +211,7 @@ def _decide_with(t, rules, source_f, place_f, bounce_f):
     st = t.st
     kind = st[S_PENDING]
     s = st[S_SEAT]
-    prm = t.params[s]
+    prm = seat_params(t, s)
     k = base_kind(t.kinds[s], prm)
     if kind == DEC_SOURCE:
         return source_f(k, prm, t.rng, t.obs, t.memo, t.legal)
