@@ -1,11 +1,13 @@
 """The net player measured (issue #34 item 3): held-out table, speed, rules variants.
 
 Run from the repository root (2 cores, under nice):
-    nice -n 19 python tuning/net/measure.py --deals 2:400,4:400,6:300 --mc-deals 2:100,4:200,6:60 > tuning/net/measure.out
+    nice -n 19 python tuning/net/measure.py --parts mc64 --mc-deals 2:100,4:200,6:60 > tuning/net/mc64.out
+    nice -n 19 python tuning/net/measure.py --deals 2:400,4:400,6:300 > tuning/net/measure.out
 1. One X among expert seats (X in one seat, moving one seat per game), held-out deals of seed 11 (global
    games from 2**60), paired by deal: net - expert (net's margin), net - learned, net - mc64, with n and 95%.
    mc64 plays the first ``--mc-deals`` deals of each table (fewer: it is ~100x slower), paired with net's
-   margins on those same deals.
+   margins on those same deals; its margins are computed once (``--parts mc64``) into tuning/net/mc64-margins.npz
+   (they do not depend on the net) and read back by the table.
 2. Games per second at 4 players with every seat net (and learned, expert) on both cores.
 3. Every seat X under a rules variant and under the published rules on the same deals: turns per round and
    the share of rounds a player finished, the variant's change with its 95% interval, for net and learned.
@@ -22,7 +24,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--deals", default="2:400,4:400,6:300")
 ap.add_argument("--mc-deals", default="2:100,4:200,6:60")
 ap.add_argument("--variant-games", type=int, default=2000)
-ap.add_argument("--parts", default="table,speed,variants")
+ap.add_argument("--parts", default="table,speed,variants", help="of mc64,table,speed,variants")
 a = ap.parse_args()
 deals = {int(k): int(v) for k, v in (x.split(":") for x in a.deals.split(","))}
 mc_deals = {int(k): int(v) for k, v in (x.split(":") for x in a.mc_deals.split(","))}
@@ -30,13 +32,27 @@ parts = a.parts.split(",")
 out = {"load_before": os.getloadavg()}
 t_all = time.perf_counter()
 
+MC_FILE = "tuning/net/mc64-margins.npz"
+if "mc64" in parts:
+    import numpy as np
+
+    t0 = time.perf_counter()
+    got = {}
+    for p, n in mc_deals.items():
+        got[f"p{p}"] = margins("mc64", players=p, games=p * -(-n // p), seed=11)
+        print(f"mc64 {p}p: {got[f'p{p}'].size} deals, {time.perf_counter() - t0:.0f} s", flush=True)
+    np.savez(MC_FILE, **got)
+
 if "table" in parts:
+    import numpy as np
+
+    mc = np.load(MC_FILE)
     out["table"] = []
     for p, n in deals.items():
         t0 = time.perf_counter()
         v = {x: margins(x, players=p, games=n, seed=11) for x in ("net", "learned")}
-        m = p * -(-mc_deals[p] // p)
-        v["mc64"] = margins("mc64", players=p, games=m, seed=11)
+        v["mc64"] = mc[f"p{p}"]
+        m = v["mc64"].size
         v["net@mc"] = v["net"][:m]
         rows = paired(v, [("net", None), ("learned", None), ("net", "learned"), ("mc64", None), ("net@mc", "mc64")])
         for r in rows:
