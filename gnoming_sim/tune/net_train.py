@@ -76,6 +76,7 @@ def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
     from gnoming_sim.search.net_targets import collect
 
     data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "settings.json").write_text(json.dumps(gather_settings(cfg)) + "\n")
     rng = np.random.default_rng(cfg.seed)
     plan = [(p, c, sample_rules(rng)) for c in range(cfg.chunks) for p in cfg.players]
     parts = []
@@ -91,6 +92,22 @@ def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
                                  "seconds": round(time.perf_counter() - t0, 1)}))
         with np.load(path) as z:
             parts.append({k: z[k] for k in z.files})
+    return {k: np.concatenate([d[k] for d in parts]) for k in ("players", "nopt", "inputs", "vals")}
+
+
+def gather_settings(cfg: NetConfig) -> dict:
+    """What a chunk folder was gathered with (its ``settings.json``)."""
+    return {"teacher": cfg.teacher, "budget": cfg.budget, "players": list(cfg.players), "chunks": cfg.chunks,
+            "chunk": cfg.chunk, "p_sample": cfg.p_sample, "seed": cfg.seed, "rule_ranges": RULE_RANGES}
+
+
+def read_chunks(folders) -> dict:
+    """Every chunk of ``folders`` (in name order), rows together."""
+    parts = []
+    for folder in folders:
+        for path in sorted(Path(folder).glob("*.npz")):
+            with np.load(path) as z:
+                parts.append({k: z[k] for k in z.files})
     return {k: np.concatenate([d[k] for d in parts]) for k in ("players", "nopt", "inputs", "vals")}
 
 
@@ -208,18 +225,24 @@ def strategy_of(weights: np.ndarray, name: str = "net-train") -> Strategy:
     return Strategy(name, KIND_NET, "net player in training", params)
 
 
+def _teachers(cfg: NetConfig, sources: dict | None) -> str:
+    if not sources:
+        return f"{cfg.budget} rollouts of {cfg.teacher}"
+    return " and ".join(f"{v['rows']} of {v['teacher']}, {v['budget']} rollouts" for v in sources.values())
+
+
 def weights_json(weights: np.ndarray, cfg: NetConfig, command: str, seconds: float, check: dict,
-                 rows: int) -> str:
+                 rows: int, sources: dict | None = None) -> str:
     """The weights file (:func:`gnoming_sim.kernel.policy.registry.net_from_file` reads it) with its provenance."""
     desc = (f"net: one-ply MLP ({NN.NI} inputs, {NN.HIDDEN_UNITS} hidden ReLU units, a linear skip) over every "
             f"placement and bounce option, learned's draw source; fitted by `{command}` to {rows} decisions' "
-            f"rollout values ({cfg.budget} rollouts of {cfg.teacher}, spread over the rules options; {seconds:.0f} s); "
+            f"rollout values ({_teachers(cfg, sources)}, spread over the rules options; fit {seconds:.0f} s); "
             f"validation at 4 players, one seat among three experts: {check['margin']:+.2f} "
             f"[{check['lo']:+.2f}, {check['hi']:+.2f}] points per game (95%, n = {check['games']}; lower is better)")
     data = {"description": desc, "layout": {"inputs": list(NN.INPUT_NAMES), "hidden": NN.HIDDEN_UNITS,
                                             "order": "W (hidden x inputs, row-major), b, u, a (features)"},
             "weights": [float(x) for x in weights],
-            "provenance": {"command": command, "seconds": round(seconds, 1), "decisions": rows,
+            "provenance": {"command": command, "seconds": round(seconds, 1), "decisions": rows, "data": sources,
                            "settings": {k: (list(v) if isinstance(v, tuple) else v) for k, v in cfg.__dict__.items()
                                         if k not in ("log", "threads")},
                            "check": check, "log": cfg.log}}
@@ -227,7 +250,7 @@ def weights_json(weights: np.ndarray, cfg: NetConfig, command: str, seconds: flo
 
 
 __all__ = ["NetConfig", "sample_rules", "gather", "fit", "forward", "loss_grad", "fold", "strategy_of",
-           "weights_json", "RULE_RANGES"]
+           "weights_json", "RULE_RANGES", "read_chunks"]
 
 
 def main(argv=None) -> None:
@@ -242,7 +265,8 @@ def main(argv=None) -> None:
 
     ap = argparse.ArgumentParser(prog="python -m gnoming_sim.tune.net_train")
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--data", type=Path, help="chunk folder (default OUT/data, not committed)")
+    ap.add_argument("--data", help="chunk folder (default OUT/data, not committed); with --fit-only, folders "
+                                   "separated by commas, every chunk in them")
     ap.add_argument("--teacher", default="expert", choices=("expert", "learned"))
     ap.add_argument("--players", default="2,3,4,5,6,7")
     for k in ("chunks", "chunk", "budget", "maxiter", "check_games", "seed"):
@@ -250,6 +274,7 @@ def main(argv=None) -> None:
     ap.add_argument("--p-sample", type=float, default=NetConfig.p_sample)
     ap.add_argument("--l2", type=float, default=NetConfig.l2)
     ap.add_argument("--gather-only", action="store_true")
+    ap.add_argument("--fit-only", action="store_true", help="fit the chunks already in --data (gathered before)")
     a = ap.parse_args(argv)
     cfg = NetConfig(teacher=a.teacher, players=tuple(int(p) for p in a.players.split(",")), chunks=a.chunks,
                     chunk=a.chunk, budget=a.budget, p_sample=a.p_sample, l2=a.l2, maxiter=a.maxiter,
@@ -257,12 +282,20 @@ def main(argv=None) -> None:
     command = "python -m gnoming_sim.tune.net_train " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))
     a.out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    with open(a.out / "gather.jsonl", "a") as glog:
-        def note(line):
-            print(line, flush=True)
-            glog.write(line + "\n")
-            glog.flush()
-        data = gather(cfg, a.data or a.out / "data", progress=note)
+    sources = None
+    if a.fit_only:
+        sources = {}
+        for d in a.data.split(","):
+            part = read_chunks([Path(d)])
+            sources[d] = {"rows": int(part["nopt"].size), **json.loads((Path(d) / "settings.json").read_text())}
+        data = read_chunks([Path(d) for d in a.data.split(",")])
+    else:
+        with open(a.out / "gather.jsonl", "a") as glog:
+            def note(line):
+                print(line, flush=True)
+                glog.write(line + "\n")
+                glog.flush()
+            data = gather(cfg, Path(a.data) if a.data else a.out / "data", progress=note)
     print(json.dumps({"decisions": int(data["nopt"].size), "gather_seconds": round(time.perf_counter() - t0, 1)}),
           flush=True)
     if a.gather_only:
@@ -277,7 +310,8 @@ def main(argv=None) -> None:
         wr = csv.DictWriter(fh, fieldnames=list(curve[0]))
         wr.writeheader()
         wr.writerows(curve)
-    (a.out / "weights.json").write_text(weights_json(weights, cfg, command, seconds, c, int(data["nopt"].size)))
+    (a.out / "weights.json").write_text(weights_json(weights, cfg, command, seconds, c, int(data["nopt"].size),
+                                                       sources))
     print(f"net_train: {int(data['nopt'].size)} decisions, {seconds:.0f} s; check at 4 players: "
           f"{c['margin']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}] vs expert (n = {c['games']}); wrote {a.out}/weights.json",
           flush=True)
