@@ -113,9 +113,10 @@ def read_chunks(folders) -> dict:
 
 # ------------------------------------------------------------------ the network and its loss
 def unpack(w: np.ndarray):
-    """(W float64[H, NI], b float64[H], u float64[H], a float64[NF]) of a weight vector."""
+    """(W float64[H, NI], b float64[H], u float64[H], a float64[NF]) of a weight vector (views: W is stored
+    input by input, ``NI x H``, and seen transposed)."""
     H, NI, NF = NN.HIDDEN_UNITS, NN.NI, NN.NF
-    return (w[NN.W_AT:NN.B_AT].reshape(H, NI), w[NN.B_AT:NN.U_AT], w[NN.U_AT:NN.A_AT], w[NN.A_AT:NN.A_AT + NF])
+    return (w[NN.W_AT:NN.B_AT].reshape(NI, H).T, w[NN.B_AT:NN.U_AT], w[NN.U_AT:NN.A_AT], w[NN.A_AT:NN.A_AT + NF])
 
 
 def forward(w: np.ndarray, X: np.ndarray) -> np.ndarray:
@@ -240,7 +241,7 @@ def weights_json(weights: np.ndarray, cfg: NetConfig, command: str, seconds: flo
             f"validation at 4 players, one seat among three experts: {check['margin']:+.2f} "
             f"[{check['lo']:+.2f}, {check['hi']:+.2f}] points per game (95%, n = {check['games']}; lower is better)")
     data = {"description": desc, "layout": {"inputs": list(NN.INPUT_NAMES), "hidden": NN.HIDDEN_UNITS,
-                                            "order": "W (hidden x inputs, row-major), b, u, a (features)"},
+                                            "order": "W (inputs x hidden, row-major: one input's column after another), b, u, a (features)"},
             "weights": [float(x) for x in weights],
             "provenance": {"command": command, "seconds": round(seconds, 1), "decisions": rows, "data": sources,
                            "settings": {k: (list(v) if isinstance(v, tuple) else v) for k, v in cfg.__dict__.items()

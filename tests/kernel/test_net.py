@@ -46,16 +46,17 @@ def test_a_weights_file_of_the_wrong_size_is_refused(tmp_path):
 
 
 def test_kernel_inference_is_the_training_forward_pass():
-    """The jitted per-option value (context part once, then the option) equals the numpy forward pass the
-    training fits, on random inputs."""
+    """The jitted per-option value (context part once, then the option's non-zero features) equals the numpy
+    forward pass the training fits, on random weights and sparse random inputs."""
     from gnoming_sim.tune.net_train import forward
 
     rng = np.random.default_rng(3)
     prm = registry.get("net").param_vector()
+    prm[N_W0:] = rng.normal(0.0, 0.5, NN.N_WEIGHTS)
     w = prm[N_W0:]
     buf = new_memo().scratch
     for _ in range(20):
-        x = rng.normal(0.0, 3.0, NN.NI)
+        x = rng.normal(0.0, 3.0, NN.NI) * (rng.random(NN.NI) < 0.4)
         buf[NN.FB:NN.FB + NN.NF] = x[:NN.NF]
         buf[NN.CB:NN.CB + NN.NC] = x[NN.NF:]
         NN.hidden_context(buf, prm, N_W0)

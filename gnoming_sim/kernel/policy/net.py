@@ -14,8 +14,9 @@ position, or stopping) is valued by a one-hidden-layer perceptron over
 
 The player takes the option of the lowest value (the predicted change of its round score minus the
 others' mean).  The context part of the first layer is the same for every option of a decision, so it
-is computed once per decision (as NNUE updates its first layer incrementally); an option then costs
-``H * NF_P + H + NF_P`` multiply-adds (:data:`MACS_PER_OPTION`).  All buffers are the memo's scratch:
+is computed once per decision (as NNUE updates its first layer incrementally); an option then costs at
+most ``H * NF_P + H + NF_P`` multiply-adds (:data:`MACS_PER_OPTION`), fewer since only its non-zero features'
+columns are added.  All buffers are the memo's scratch:
 nothing is allocated in the loop.  Inputs are standardised inside the weights (the training folds the
 means and scales into ``W`` and ``b``).
 
@@ -54,13 +55,14 @@ CONTEXT_NAMES = ("players", "round", "turn", "own_fd", "min_rival_fd", "mean_riv
 NC = len(CONTEXT_NAMES)
 NI = NF + NC           # inputs per option
 HIDDEN_UNITS = 24
-# the weight vector: W (HIDDEN_UNITS x NI, row-major), b (HIDDEN_UNITS), u (HIDDEN_UNITS), a (NF)
+# the weight vector: W (NI x HIDDEN_UNITS: one input's column of the first layer after another), b (HIDDEN_UNITS),
+# u (HIDDEN_UNITS), a (NF)
 W_AT = 0
 B_AT = W_AT + HIDDEN_UNITS * NI
 U_AT = B_AT + HIDDEN_UNITS
 A_AT = U_AT + HIDDEN_UNITS
 N_WEIGHTS = A_AT + NF
-WEIGHT_NAMES = (tuple(f"net.w.{h}.{i}" for h in range(HIDDEN_UNITS) for i in range(NI))
+WEIGHT_NAMES = (tuple(f"net.w.{i}.{h}" for i in range(NI) for h in range(HIDDEN_UNITS))
                 + tuple(f"net.b.{h}" for h in range(HIDDEN_UNITS)) + tuple(f"net.u.{h}" for h in range(HIDDEN_UNITS))
                 + tuple(f"net.a.{i}" for i in range(NF)))
 INPUT_NAMES = L.FEATURE_NAMES + CONTEXT_NAMES
@@ -69,7 +71,8 @@ MACS_PER_OPTION = HIDDEN_UNITS * NF + HIDDEN_UNITS + NF
 FB = L.FB              # the option features in Memo.scratch (learned's buffer)
 CB = FB + NF           # then the context inputs
 ZB = CB + NC           # then the context part of the hidden pre-activations
-N_MEMO_SCRATCH = ZB + HIDDEN_UNITS
+OB = ZB + HIDDEN_UNITS  # then one option's hidden pre-activations
+N_MEMO_SCRATCH = OB + HIDDEN_UNITS
 INF = 1e18
 
 
@@ -105,24 +108,33 @@ def context_inputs(buf, prm, obs, eu, ctx, card, bounce):
 def hidden_context(buf, prm, w0):
     """The context part of every hidden unit's pre-activation (bias included) into ``buf[ZB:ZB + HIDDEN_UNITS]``."""
     for h in range(HIDDEN_UNITS):
-        z = prm[w0 + B_AT + h]
-        row = w0 + W_AT + h * NI + NF
-        for c in range(NC):
-            z += prm[row + c] * buf[CB + c]
-        buf[ZB + h] = z
+        buf[ZB + h] = prm[w0 + B_AT + h]
+    for c in range(NC):
+        x = buf[CB + c]
+        if x != 0.0:
+            col = w0 + W_AT + (NF + c) * HIDDEN_UNITS
+            for h in range(HIDDEN_UNITS):
+                buf[ZB + h] += prm[col + h] * x
 
 
 @jit(inline="always")
 def option_value(buf, prm, w0):
-    """The value of the option whose features are in ``buf[FB:FB + NF]`` (after :func:`hidden_context`)."""
+    """The value of the option whose features are in ``buf[FB:FB + NF]`` (after :func:`hidden_context`).
+
+    Most features of an option are 0 (a gift, a reveal, a finish exclude one another), so the first layer
+    adds the columns of the non-zero features only, as NNUE updates its accumulator."""
+    for h in range(HIDDEN_UNITS):
+        buf[OB + h] = buf[ZB + h]
     v = 0.0
     for i in range(NF):
-        v += prm[w0 + A_AT + i] * buf[FB + i]
+        x = buf[FB + i]
+        if x != 0.0:
+            v += prm[w0 + A_AT + i] * x
+            col = w0 + W_AT + i * HIDDEN_UNITS
+            for h in range(HIDDEN_UNITS):
+                buf[OB + h] += prm[col + h] * x
     for h in range(HIDDEN_UNITS):
-        z = buf[ZB + h]
-        row = w0 + W_AT + h * NI
-        for i in range(NF):
-            z += prm[row + i] * buf[FB + i]
+        z = buf[OB + h]
         if z > 0.0:
             v += prm[w0 + U_AT + h] * z
     return v
