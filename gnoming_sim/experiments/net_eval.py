@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from gnoming_sim.experiments.heldout import HELD_OUT_FIRST
-from gnoming_sim.game.fields import F_FINISHER, F_STALLED, F_TURNS
+from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_STALLED, F_TURNS
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.stats import Z95, mean_ci, paired_diff_ci
@@ -54,25 +54,30 @@ def paired(values: dict, pairs) -> list[dict]:
     return rows
 
 
-def _play_measures(res) -> tuple[np.ndarray, np.ndarray]:
-    """Per game: (turns per round, all players together; share of its rounds that a player finished, not
-    stalled), as ``compare`` counts them."""
+MEASURES = ("turns", "finish", "bonus_won")
+
+
+def _play_measures(res) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per game: turns per round (all players together), the share of its rounds that a player finished (not
+    stalled) and the share of its rounds whose finisher earned the lowest-score bonus, as ``compare`` counts them."""
     st = res.round_stats
     stalled = st[:, :, 0, F_STALLED] != 0
     turns = st[:, :, :, F_TURNS].sum(axis=2).mean(axis=1).astype(np.float64)
-    fin = ((st[:, :, :, F_FINISHER] != 0).any(axis=2) & ~stalled).astype(np.float64)
-    return turns, fin.mean(axis=1)
+    fin = (st[:, :, :, F_FINISHER] != 0) & ~stalled[:, :, None]
+    won = (fin & (st[:, :, :, F_BONUS] < 0)).any(axis=2)
+    return turns, fin.any(axis=2).mean(axis=1), won.mean(axis=1)
 
 
 def variant_play(x, variant: RuleConfig, players: int = 4, games: int = 2000, seed: int = 0,
                  threads: int | None = None) -> dict:
     """Every seat X on the same held-out deals under ``variant`` and the published rules: per measure
-    (``turns`` per round, ``finish`` rate of the rounds) the published mean and the variant's change, 95%."""
+    (``turns`` per round, ``finish`` rate of the rounds, ``bonus_won``: rounds whose finisher earned the bonus) the
+    published mean and the variant's change, 95%."""
     out = {"strategy": _resolve(x).name, "players": players, "games": games}
     runs = [simulate(players=players, strategies=[_resolve(x)], games=games, seed=seed, rules=r,
                      first_game=HELD_OUT_FIRST, threads=threads) for r in (RuleConfig(), variant)]
     base, var = _play_measures(runs[0]), _play_measures(runs[1])
-    for j, name in enumerate(("turns", "finish")):
+    for j, name in enumerate(MEASURES):
         out[name] = float(base[j].mean())
         d, lo, hi, n = paired_diff_ci(var[j], base[j], z=Z95)
         out[f"{name}_change"], out[f"{name}_lo"], out[f"{name}_hi"] = d, lo, hi

@@ -9,8 +9,8 @@ Run from the repository root (2 cores, under nice):
    margins on those same deals; its margins are computed once (``--parts mc64``) into tuning/net/mc64-margins.npz
    (they do not depend on the net) and read back by the table.
 2. Games per second at 4 players with every seat net (and learned, expert) on both cores.
-3. Every seat X under a rules variant and under the published rules on the same deals: turns per round and
-   the share of rounds a player finished, the variant's change with its 95% interval, for net and learned.
+3. Every seat X under a rules variant and under the published rules on the same deals: turns per round,
+   the share of rounds a player finished and the share whose finisher earned the lowest-score bonus, the variant's change with its 95% interval, for net and learned.
 """
 import argparse
 import json
@@ -79,7 +79,9 @@ if "variants" in parts:
             out["variants"].append(r)
             print(f"{label:>9} {x:>8}: turns/round {r['turns']:.2f} {r['turns_change']:+.2f} [{r['turns_lo']:+.2f}, "
                   f"{r['turns_hi']:+.2f}]  finish rate {r['finish']:.3f} {r['finish_change']:+.3f} "
-                  f"[{r['finish_lo']:+.3f}, {r['finish_hi']:+.3f}]  (n = {r['games']} games)", flush=True)
+                  f"[{r['finish_lo']:+.3f}, {r['finish_hi']:+.3f}]  bonus won {r['bonus_won']:.3f} "
+                  f"{r['bonus_won_change']:+.3f} [{r['bonus_won_lo']:+.3f}, {r['bonus_won_hi']:+.3f}]  "
+                  f"(n = {r['games']} games)", flush=True)
 
 out["seconds"] = round(time.perf_counter() - t_all, 1)
 out["load_after"] = os.getloadavg()
