@@ -211,6 +211,12 @@ def fit(data: dict, cfg: NetConfig, progress=print) -> tuple[np.ndarray, list[di
 
     res = minimize(loss_grad, init_weights(cfg.seed), args=(Xs[tr], y[tr], mask[tr], cfg.l2), jac=True,
                    method="L-BFGS-B", callback=note, options={"maxiter": cfg.maxiter})
+    # an input that never varies in the targets (the bounce flag: bounces are not sampled) carries nothing the fit
+    # could use, and its first-layer weights would stay at their random start: set them to 0, so a bounce is
+    # valued as a placement is (this leaves every training row's prediction unchanged: the input is 0 there)
+    const = (sd == 1.0) & (np.abs(mu) < 1e-12)
+    W, _, _, _ = unpack(res.x)
+    W[:, const] = 0.0
     rows = [r for r in curve if r is not None]
     lv = loss_grad(res.x, Xs[val], y[val], mask[val], 0.0)[0]
     rows.append({"iteration": int(res.nit), "train_mse": round(loss_grad(res.x, Xs[tr], y[tr], mask[tr], 0.0)[0], 4),
