@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # third of make test-fast's CPU; the make targets turn it back on.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup test test-fast test-nojit bench report golden train guide clean
+.PHONY: setup test test-fast test-nojit bench report golden train train-net guide clean
 
 # install, then compile the common kernel groups in parallel (both cores; a second or two once cached)
 setup: $(STAMP)
@@ -47,6 +47,13 @@ golden: $(STAMP)
 train: $(STAMP)
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/learned/run.sh
 	cp tuning/learned/weights.json gnoming_sim/kernel/policy/learned_weights.json
+
+# re-train the net player (tuning/net/run.sh: rollout targets of expert over a spread of rules options, then a scipy
+# L-BFGS fit; its wall and CPU time are in tuning/net/run.out and time.txt) and install its weights as the `net` preset;
+# commit tuning/net/ and gnoming_sim/kernel/policy/net_weights.json together (the chunks in tuning/net/data/ are not committed)
+train-net: $(STAMP)
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/net/run.sh
+	cp tuning/net/weights.json gnoming_sim/kernel/policy/net_weights.json
 
 # re-derive the player's guide (tuning/guide/run.sh) and install its resolved cells as the `chart` preset;
 # commit tuning/guide/ and gnoming_sim/kernel/policy/chart_cells.json together

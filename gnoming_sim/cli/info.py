@@ -85,15 +85,18 @@ def strategies(strategies_path, as_json):
     for s in found:
         click.echo(f"{s.name:<{width}}  {s.description}")
         if s.params:
-            hidden = set(registry.WEIGHT_NAMES) | set(registry.CELL_NAMES)
+            hidden = set(registry.WEIGHT_NAMES) | set(registry.CELL_NAMES) | set(registry.NET_WEIGHT_NAMES)
             shown = {k: v for k, v in s.params.items() if k not in hidden}
             params = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items())
             weights = sum(k in registry.WEIGHT_NAMES for k in s.params)
             cells = sum(k in registry.CELL_NAMES for k in s.params)
+            net = sum(k in registry.NET_WEIGHT_NAMES for k in s.params)
             if weights:   # the learned player's weights: in its weights file, and in --json
                 params += f" (and {weights} learned weights: --json lists them)"
             if cells:     # the chart player's cells: in its cells file, and in --json
                 params += f" (and {cells} resolved cells of the player's guide: --json lists them)"
+            if net:       # the net player's network: in its weights file, and in --json
+                params += f" (and {net} network weights: --json lists them)"
             pad = " " * (width + 4)
             click.echo(textwrap.fill(params, width=100, initial_indent=pad, subsequent_indent=pad,
                                      break_on_hyphens=False))

@@ -17,6 +17,7 @@ KIND_MC = 2       # Monte Carlo: rollouts for its important decisions, the heuri
 KIND_LEARNED = 3  # a fitted linear evaluator of every option (kernel.policy.learned), one ply
 KIND_CHART = 4    # the player's guide by lookup, expert elsewhere (kernel.policy.chart)
 KIND_CARD = 5     # the printed card in every cell, its stated defaults where it shows '?' (kernel.policy.chart)
+KIND_NET = 6      # a small neural evaluator of every placement and bounce option, one ply (kernel.policy.net)
 
 _LOADERS: dict[int, Callable[[], Callable]] = {}
 

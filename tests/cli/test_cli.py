@@ -499,12 +499,14 @@ def test_strategies_lists_the_registry():
         line = next(l for l in lines if l.startswith(name + " "))
         assert strategy.description in line
         for param in strategy.params:
-            if param in registry.WEIGHT_NAMES or param in registry.CELL_NAMES:   # counted, and listed by --json
+            if param in registry.WEIGHT_NAMES or param in registry.CELL_NAMES or param in registry.NET_WEIGHT_NAMES:
+                # counted, and listed by --json
                 continue
             assert f"{param}=" in result.stdout
     learned = registry.get("learned")
     assert f"(and {len(registry.WEIGHT_NAMES)} learned weights: --json lists them)" in result.stdout
     assert len([p for p in learned.params if p in registry.WEIGHT_NAMES]) == len(registry.WEIGHT_NAMES)
+    assert f"(and {len(registry.NET_WEIGHT_NAMES)} network weights: --json lists them)" in result.stdout
     cells = [p for p in registry.get("chart").params if p in registry.CELL_NAMES]
     assert cells and f"(and {len(cells)} resolved cells of the player's guide: --json lists them)" in " ".join(
         result.stdout.split())

@@ -21,8 +21,7 @@ from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.replay import Table as Walker
 from gnoming_sim.game.rules import mulligan_placeable
 from gnoming_sim.kernel.policy.heuristic import N_MEMO_PLAN
-from gnoming_sim.kernel.policy.learned import N_MEMO_SCRATCH
-from gnoming_sim.kernel.policy.dispatch import Memo
+from gnoming_sim.kernel.policy.dispatch import MEMO_SCRATCH, Memo
 from gnoming_sim.kernel.state import Obs
 
 
@@ -162,7 +161,7 @@ class DecisionChecker:
         view = Obs(pub, vis, fd, unknown, self.scores)
         # no notes carried over: every decision is recomputed from a fresh memo
         plan = np.array([NO_CARD, -1, 0] + [0] * (N_MEMO_PLAN - 3), dtype=np.int64)
-        memo = Memo(plan, np.zeros(N_MEMO_SCRATCH, dtype=np.float64))
+        memo = Memo(plan, np.zeros(MEMO_SCRATCH, dtype=np.float64))
         if name == "flips":
             out = np.zeros(2, dtype=np.int64)
             S.initial_flips(k, prm, rng, view, out)

@@ -32,6 +32,9 @@ from _observer_replay import DecisionChecker
     (4, ["learned", "expert", "learned", "builder"], RuleConfig()),   # the learned player
     pytest.param(3, ["learned", "random", "learned"], RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False),
                  marks=pytest.mark.slow),
+    (4, ["net", "expert", "net", "learned"], RuleConfig()),   # the net player
+    pytest.param(5, ["net", "random", "net", "builder", "net"], RuleConfig(early_finish_bonus=10, hazard_value=15,
+                 mulligan_value=-3, negative_multiplier=2), marks=pytest.mark.slow),
 ])
 def test_decisions_depend_only_on_public_information(players, seats, rules):
     res = simulate(players=players, strategies=seats, games=12, seed=21, rules=rules, trace=True,

@@ -20,10 +20,11 @@ import numpy as np
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM
+from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
+from gnoming_sim.kernel.policy import net as NN
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH
 from gnoming_sim.kernel.rng import below
 from gnoming_sim.kernel.state import (
@@ -63,9 +64,12 @@ N_MEMO_PLAN = H.N_MEMO_PLAN + 8
 L_W0 = H.N_PARAMS + len(MC_PARAM_NAMES)
 # the chart family's cells (kernel.policy.chart: one action per cell, 0 = not resolved) follow them (0 for other kinds)
 C_W0 = L_W0 + L.N_WEIGHTS
-N_PARAMS = C_W0 + C.N_CELLS
+# the net family's weights (kernel.policy.net) follow the chart's cells (0 for other kinds); a net seat's draw
+# source is learned's, from the learned weights at L_W0 of the same vector
+N_W0 = C_W0 + C.N_CELLS
+N_PARAMS = N_W0 + NN.N_WEIGHTS
 
-__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "L_W0", "C_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
+__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET", "L_W0", "C_W0", "N_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
            "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide", "decide_hr",
            "families_known_to_hr"]
 
@@ -73,15 +77,19 @@ Memo = namedtuple("Memo", ["plan", "scratch"])
 Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of every turn).
 
     plan    int64[N_MEMO_PLAN]    the pile top a draw decision planned for and where (MEMO_*)
-    scratch float64[N_MEMO_SCRATCH] the heuristic's per-layout precompute (kernel.policy.estimate), then
-                                  the learned family's feature buffer (kernel.policy.learned)
+    scratch float64[MEMO_SCRATCH]   the heuristic's per-layout precompute (kernel.policy.estimate), then
+                                  the learned family's feature buffer (kernel.policy.learned), then the
+                                  net family's context inputs and hidden context (kernel.policy.net)
 """
+
+
+MEMO_SCRATCH = max(L.N_MEMO_SCRATCH, NN.N_MEMO_SCRATCH)
 
 
 @jit(nrt=True)
 def new_memo():
     """A fresh :class:`Memo` (the table's ``memo``: :func:`gnoming_sim.kernel.state.new_table`)."""
-    return Memo(np.zeros(N_MEMO_PLAN, dtype=np.int64), np.zeros(L.N_MEMO_SCRATCH, dtype=np.float64))
+    return Memo(np.zeros(N_MEMO_PLAN, dtype=np.int64), np.zeros(MEMO_SCRATCH, dtype=np.float64))
 
 
 @jit
@@ -117,7 +125,7 @@ def initial_flips(kind, params, rng, obs, out):
 @jit(inline="always")
 def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
-    if kind == KIND_LEARNED:
+    if kind == KIND_LEARNED or kind == KIND_NET:
         return L.draw_source(params, L_W0, obs, memo, legal)
     if kind == KIND_CHART or kind == KIND_CARD:
         return C.draw_source(params, C_W0, obs, memo, legal, kind == KIND_CARD)
@@ -131,6 +139,8 @@ def placement(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to place ``card``, or ``CHOICE_NOKEEP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_LEARNED:
         return L.placement(params, L_W0, obs, memo, card, legal)
+    if kind == KIND_NET:
+        return NN.placement(params, N_W0, obs, memo, card, legal)
     if kind == KIND_CHART or kind == KIND_CARD:
         return C.placement(params, C_W0, obs, memo, card, legal, kind == KIND_CARD)
     if kind != KIND_RANDOM:
@@ -143,6 +153,8 @@ def bounce_target(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to bounce ``card`` onto, or ``CHOICE_STOP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_LEARNED:
         return L.bounce_target(params, L_W0, obs, memo, card, legal)
+    if kind == KIND_NET:
+        return NN.bounce_target(params, N_W0, obs, memo, card, legal)
     if kind != KIND_RANDOM:
         return H.bounce_target(params, obs, memo, card, legal)
     return pick_uniform(rng, legal, N_CHOICES)
@@ -176,7 +188,7 @@ def base_kind(kind, params):
 
 
 # Two families of dispatchers, so that a batch compiles only the families its seats play: the
-# ``*_hr`` functions know only the random and heuristic families (the presets but ``learned``,
+# ``*_hr`` functions know only the random and heuristic families (the presets but ``learned``, ``net``,
 # ``chart`` and ``card``, and a Monte Carlo seat's heuristic base), the unmarked ones every family.  A game loop
 # names the one it needs (``game_loop.play_out_hr`` / ``play_out_base``), so greedy's first game
 # never compiles the learned or chart players.

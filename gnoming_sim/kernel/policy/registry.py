@@ -31,10 +31,12 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
-from gnoming_sim.kernel.policy.dispatch import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_RANDOM, MC_PARAM_NAMES, \
+from gnoming_sim.kernel.policy.dispatch import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM, \
+    MC_PARAM_NAMES, \
     N_PARAMS
 from gnoming_sim.kernel.policy.chart import N_CELLS
 from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
+from gnoming_sim.kernel.policy.net import WEIGHT_NAMES as NET_WEIGHT_NAMES
 from gnoming_sim.game.toml_io import read_toml
 from gnoming_sim.game.errors import GnomingError
 
@@ -74,7 +76,7 @@ MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0}                               # 0 up
 MC_BASE = "expert"   # the mc preset's base policy
 # the chart family's cells (kernel.policy.chart): "chart.<cell>" -> the cell's action (0: not resolved)
 CELL_NAMES = tuple(f"chart.{i}" for i in range(N_CELLS))
-ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES
+ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES + NET_WEIGHT_NAMES
 
 MAX_PARAM_ABS = 1e6   # a weight or a margin in points: far past any game's scores (a round is within +-200)
 # parameters that are choices, not weights: their allowed values
@@ -154,6 +156,27 @@ def learned_from_file(path=LEARNED_WEIGHTS, name: str = "learned", base: Strateg
 LEARNED = (learned_from_file(),)
 
 
+# The net player's weights: fitted by `make train-net` (tuning/net/run.sh, gnoming_sim/tune/net_train.py),
+# committed here with their provenance (the run itself, its log and curve: tuning/net/).
+NET_WEIGHTS = Path(__file__).with_name("net_weights.json")
+
+
+def net_from_file(path=NET_WEIGHTS, name: str = "net", base: Strategy = LEARNED[0]) -> Strategy:
+    """The net strategy of a weights file (``{"weights": [float, ...], "provenance": ...}``, the layout of
+    :mod:`gnoming_sim.kernel.policy.net`): its weights, and ``base``'s (learned's) weights and heuristic
+    parameters for the draw source and the decisions it does not model."""
+    data = json.loads(Path(path).read_text())
+    weights = data["weights"]
+    if len(weights) != len(NET_WEIGHT_NAMES):
+        raise GnomingError(f"{path}: {len(weights)} weights, the net needs {len(NET_WEIGHT_NAMES)}")
+    params = dict(base.params)
+    params.update({w: float(v) for w, v in zip(NET_WEIGHT_NAMES, weights)})
+    return Strategy(name, KIND_NET, data.get("description", "neural evaluator of every option, one ply"), params)
+
+
+NET = (net_from_file(),)
+
+
 # The chart player's cells: the resolved cells of the player's guide, derived by `gnoming-sim guide`
 # (gnoming_sim/tune/guide.py), committed here with their provenance (the run itself: tuning/guide/).
 CHART_CELLS = Path(__file__).with_name("chart_cells.json")
@@ -227,7 +250,7 @@ MC = (
         LEARNED[0], mc_learned_base=1.0),
 )
 
-BUILTIN = PRESETS + TUNED + LEARNED + CHART + MC
+BUILTIN = PRESETS + TUNED + LEARNED + CHART + MC + NET
 
 class Registry:
     """Strategies by name: the built-ins (by default) and those registered since."""

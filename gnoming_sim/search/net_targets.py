@@ -1,0 +1,110 @@
+"""Training targets for the net player: every legal placement's inputs and its rollout value.
+
+As :mod:`gnoming_sim.search.targets` (the learned player's), for the net family
+(:mod:`gnoming_sim.kernel.policy.net`): :func:`collect_batch` plays one round of each of G games (round
+``game % 3``, its starter rotating as in a game) with the given seats, and at a random sample of the
+placement decisions with at least two legal answers writes, for every legal answer, the net's inputs
+(:func:`gnoming_sim.kernel.policy.net.option_inputs`, from the decider's observation only: the learned
+features and the decision's context, the rules options included) and the answer's value by ``budget``
+Monte Carlo rollouts from that observation (:func:`gnoming_sim.search.bot.option_values`: hidden cards
+dealt at random, common random numbers across the answers, every seat playing the decider's own
+strategy inside the rollouts, a Monte Carlo seat its base policy).  Games are independent (own streams
+from (seed, game)), so the targets are identical at any thread count.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from gnoming_sim.game.observation import N_CHOICES
+from gnoming_sim.game.rules import ROUNDS
+from gnoming_sim.kernel.game_loop import decide_once, self_play_table, step_once
+from gnoming_sim.kernel.jit import jit
+from gnoming_sim.kernel.policy import net as NN
+from gnoming_sim.kernel.policy.dispatch import N_W0
+from gnoming_sim.kernel.rng import seed_stream, uniform01
+from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, RNG_WORDS, S_HAND, S_PENDING, S_SEAT, S_SRC
+from gnoming_sim.kernel.step import legal_actions, start_round
+from gnoming_sim.search.bot import COST_PLACE, option_values
+
+STREAM_SAMPLE = 41   # which decisions are sampled (apart from the learned targets' stream, 40)
+MAX_OPTIONS = N_CHOICES
+
+
+@jit(nrt=True)
+def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, srng, out):
+    """Play round r from ``order``; write up to ``cap`` sampled placements into ``out`` = (inputs
+    float64[cap, MAX_OPTIONS, NI], vals float64[cap, MAX_OPTIONS], nopt int64[cap]); return how many."""
+    inputs, vals, nopt = out
+    start_round(t, rules, r, starter, order, deck_counts)
+    cap = inputs.shape[0]
+    n = 0
+    opts = np.empty(MAX_OPTIONS, dtype=np.int64)
+    while t.st[S_PENDING] != DEC_NONE:
+        if n < cap and t.st[S_PENDING] == DEC_PLACE and uniform01(srng) < p_sample:
+            s = t.st[S_SEAT]
+            legal_actions(t, rules)
+            K = 0
+            for a in range(N_CHOICES):
+                if t.legal[a]:
+                    opts[K] = a
+                    K += 1
+            if K >= 2:
+                NN.option_inputs(t.params[s], N_W0, t.obs, t.memo, int(t.st[S_HAND]), np.bool_(False), opts, K,
+                                 inputs[n])
+                v = option_values(t, rules, s, np.int64(COST_PLACE), t.st[S_HAND], t.st[S_SRC], opts, K, budget)
+                for k in range(K):
+                    vals[n, k] = v[k]
+                nopt[n] = K
+                n += 1
+        step_once(t, rules, decide_once(t, rules))
+    return n
+
+
+@jit(parallel=True, nrt=True)
+def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, budget,
+                  p_sample, out):
+    """Round ``(first_game + i) % 3`` of game first_game + i, for every row i of ``seat_strategy``
+    (int16[G, P]); ``out`` = (inputs float64[G, cap, MAX_OPTIONS, NI], vals float64[G, cap, MAX_OPTIONS],
+    nopt int64[G, cap])."""
+    inputs, vals, nopt = out
+    for i in prange(seat_strategy.shape[0]):
+        game = first_game + i
+        t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
+        srng = np.empty(RNG_WORDS, dtype=np.uint64)
+        seed_stream(srng, seed, game, STREAM_SAMPLE)
+        r = game % ROUNDS
+        collect_round(t, rules, r, r % players, order[r], deck_counts, budget, p_sample, srng,
+                      (inputs[i], vals[i], nopt[i]))
+
+
+def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p_sample: float = 0.3,
+            cap: int = 12, first_game: int = 0, rules=None, deck=None, threads: int | None = None) -> dict:
+    """Sampled placements of ``games`` rounds at ``players`` seats (one strategy or one per seat, seats
+    rotating per game): ``{"players", "nopt", "inputs", "vals"}``, one row per decision (``inputs``
+    float64[n, MAX_OPTIONS, NI], ``vals`` float64[n, MAX_OPTIONS]; answers past ``nopt`` are zeros)."""
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.rules import RuleConfig
+    from gnoming_sim.kernel.engine import deck_counts, numba_threads, parallel_chunks, seat_table
+    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
+
+    rules = rules or RuleConfig()
+    deck = deck or PUBLISHED
+    distinct, table = seat_table(players, strategies, games, first_game, rotate=True)
+    kinds = np.array([s.kind for s in distinct], dtype=np.int64)
+    params = np.zeros((len(distinct), N_PARAMS), dtype=np.float64)
+    for j, s in enumerate(distinct):
+        params[j] = s.param_vector()
+    deck_arr = deck.to_array()
+    out = (np.zeros((games, cap, MAX_OPTIONS, NN.NI)), np.zeros((games, cap, MAX_OPTIONS)),
+           np.zeros((games, cap), dtype=np.int64))
+    with numba_threads(threads), parallel_chunks(1):
+        collect_batch(first_game, np.uint64(seed), players, kinds, params, table, rules.to_array(), deck_arr,
+                      deck_counts(deck_arr), budget, p_sample, out)
+    inputs, vals, nopt = out
+    keep = nopt.reshape(-1) > 0
+    return {"players": np.full(int(keep.sum()), players, dtype=np.int64), "nopt": nopt.reshape(-1)[keep],
+            "inputs": inputs.reshape(-1, MAX_OPTIONS, NN.NI)[keep], "vals": vals.reshape(-1, MAX_OPTIONS)[keep]}
+
+
+__all__ = ["collect", "collect_batch", "collect_round", "MAX_OPTIONS"]

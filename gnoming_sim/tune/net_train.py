@@ -1,0 +1,328 @@
+"""Training the net player (``KIND_NET``, :mod:`gnoming_sim.kernel.policy.net`) by expert iteration.
+
+1. **Targets** (:func:`gather`).  Self-play rounds, every seat playing the teacher's base policy
+   (``expert`` or ``learned``), at each table size of ``players``, in chunks of ``chunk`` rounds; each
+   chunk under one rules variant (:func:`sample_rules`: the published rules for half the chunks, else
+   each of the four card-value options at its published value or uniform over its documented range).
+   At a random sample of the placements, every legal answer's net inputs and its value by ``budget``
+   rollouts of the base policy (:mod:`gnoming_sim.search.net_targets`): the labels are the base
+   policy's one-step improvement, the ``mc`` player's choice, which is stronger than the player it
+   trains whenever the search beats it (``tuning/net/teacher.out``).
+2. **Fit** (:func:`fit`).  Per decision the answers' values and predictions are centred (only
+   differences between answers are fitted), the inputs standardised; the loss is the mean squared
+   centred error plus an L2 penalty, minimised by scipy's L-BFGS-B from a seeded start (no hand-written
+   optimiser; the gradient is the network's back-propagation in numpy, checked by ``scipy.optimize.check_grad``
+   in the tests).  A held-aside tenth of the decisions gives the validation loss per iteration (the curve).
+3. **Check** (:func:`gnoming_sim.tune.learn.check`): one net seat among three experts at 4 players on
+   validation deals.
+
+Streams depend only on ``seed`` and the chunk, so a run is reproducible at any thread count.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from gnoming_sim.game.rules import (HAZARD_VALUE_RANGE, MAX_EARLY_FINISH_BONUS, MULLIGAN_VALUE_RANGE,
+                                    NEGATIVE_MULTIPLIER_RANGE, RuleConfig)
+from gnoming_sim.kernel.policy import net as NN
+from gnoming_sim.kernel.policy import registry
+from gnoming_sim.kernel.policy.registry import KIND_NET, Strategy
+
+CHUNK_STRIDE = 2**32       # chunk c's rounds start at c * 2**32 (below tuning's 2**58)
+DOCUMENTED = {"early_finish_bonus": (0, MAX_EARLY_FINISH_BONUS), "hazard_value": HAZARD_VALUE_RANGE,
+              "mulligan_value": MULLIGAN_VALUE_RANGE, "negative_multiplier": NEGATIVE_MULTIPLIER_RANGE}
+# the ranges sampled: the documented ones, but the bonus at most 10, the hazard at most 30 and a mulligan within
+# +-10.  Past a bonus of 10 the teacher's base (expert) stops finishing: at 4 players, 200 games, it plays 34 turns a
+# round at a bonus of 10, 128 at 13 (18% of rounds stalled at max_turns), 246 at 20 (44%), against 23 at 5, which
+# makes a rollout many times longer and the labels those of a game nobody plays.
+RULE_RANGES = {"early_finish_bonus": (0, 10), "hazard_value": (1, 30), "mulligan_value": (-10, 10),
+               "negative_multiplier": NEGATIVE_MULTIPLIER_RANGE}
+assert all(DOCUMENTED[k][0] <= lo <= hi <= DOCUMENTED[k][1] for k, (lo, hi) in RULE_RANGES.items())
+
+
+@dataclass
+class NetConfig:
+    teacher: str = "expert"     # the rollouts' base policy (and the seats'): expert or learned
+    players: tuple = (2, 3, 4, 5, 6, 7)
+    chunks: int = 8             # chunks per table size
+    chunk: int = 150            # rounds per chunk
+    budget: int = 16            # rollouts per answer
+    p_sample: float = 0.3       # share of placements turned into targets
+    l2: float = 1e-4            # L2 penalty on the weights (standardised inputs)
+    maxiter: int = 300          # L-BFGS iterations
+    check_games: int = 4000
+    seed: int = 1
+    threads: int | None = None
+    log: list = field(default_factory=list)
+
+
+def sample_rules(rng: np.random.Generator) -> RuleConfig:
+    """The published rules half the time; else each card-value option at its published value or, with
+    even odds, uniform over its range (:data:`RULE_RANGES`)."""
+    if rng.random() < 0.5:
+        return RuleConfig()
+    change = {k: int(rng.integers(lo, hi + 1)) for k, (lo, hi) in RULE_RANGES.items() if rng.random() < 0.5}
+    return RuleConfig(**change)
+
+
+def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
+    """Collect every chunk (one ``.npz`` per chunk under ``data_dir``; a chunk already there is read back,
+    so an interrupted run resumes) and return the rows together (``players``, ``nopt``, ``inputs``, ``vals``)."""
+    from gnoming_sim.search.net_targets import collect
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "settings.json").write_text(json.dumps(gather_settings(cfg)) + "\n")
+    rng = np.random.default_rng(cfg.seed)
+    plan = [(p, c, sample_rules(rng)) for c in range(cfg.chunks) for p in cfg.players]
+    parts = []
+    t0 = time.perf_counter()
+    for j, (p, c, rules) in enumerate(plan):
+        path = data_dir / f"p{p}-c{c}.npz"
+        if not path.exists():
+            d = collect(p, cfg.teacher, cfg.chunk, seed=cfg.seed, budget=cfg.budget, p_sample=cfg.p_sample,
+                        first_game=(j + 1) * CHUNK_STRIDE, rules=rules, threads=cfg.threads)
+            np.savez_compressed(path, **d)
+            progress(json.dumps({"chunk": j, "players": p, "rows": int(d["nopt"].size),
+                                 "rules": {k: getattr(rules, k) for k in RULE_RANGES},
+                                 "seconds": round(time.perf_counter() - t0, 1)}))
+        with np.load(path) as z:
+            parts.append({k: z[k] for k in z.files})
+    return {k: np.concatenate([d[k] for d in parts]) for k in ("players", "nopt", "inputs", "vals")}
+
+
+def gather_settings(cfg: NetConfig) -> dict:
+    """What a chunk folder was gathered with (its ``settings.json``)."""
+    return {"teacher": cfg.teacher, "budget": cfg.budget, "players": list(cfg.players), "chunks": cfg.chunks,
+            "chunk": cfg.chunk, "p_sample": cfg.p_sample, "seed": cfg.seed, "rule_ranges": RULE_RANGES}
+
+
+def read_chunks(folders) -> dict:
+    """Every chunk of ``folders`` (in name order), rows together."""
+    parts = []
+    for folder in folders:
+        for path in sorted(Path(folder).glob("*.npz")):
+            with np.load(path) as z:
+                parts.append({k: z[k] for k in z.files})
+    return {k: np.concatenate([d[k] for d in parts]) for k in ("players", "nopt", "inputs", "vals")}
+
+
+# ------------------------------------------------------------------ the network and its loss
+def unpack(w: np.ndarray):
+    """(W float64[H, NI], b float64[H], u float64[H], a float64[NF]) of a weight vector (views: W is stored
+    input by input, ``NI x H``, and seen transposed)."""
+    H, NI, NF = NN.HIDDEN_UNITS, NN.NI, NN.NF
+    return (w[NN.W_AT:NN.B_AT].reshape(NI, H).T, w[NN.B_AT:NN.U_AT], w[NN.U_AT:NN.A_AT], w[NN.A_AT:NN.A_AT + NF])
+
+
+def forward(w: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """The net's values of inputs ``X`` float64[..., NI] (as :func:`gnoming_sim.kernel.policy.net.option_value`)."""
+    W, b, u, a = unpack(w)
+    return X[..., :NN.NF] @ a + np.maximum(X @ W.T + b, 0.0) @ u
+
+
+def loss_grad(w: np.ndarray, X: np.ndarray, y: np.ndarray, mask: np.ndarray, l2: float):
+    """(loss, gradient) of the centred squared error: per decision (rows of ``X`` float64[D, K, NI], ``y``
+    float64[D, K], ``mask`` float64[D, K] 1 for a legal answer), prediction minus value, both minus their
+    mean over the decision's answers; the mean over answers plus ``l2`` times the squared weights."""
+    W, b, u, a = unpack(w)
+    n = mask.sum(axis=1, keepdims=True)
+    Z = X @ W.T + b                     # [D, K, H]
+    A = np.maximum(Z, 0.0)
+    f = X[..., :NN.NF] @ a + A @ u      # [D, K]
+    e = (f - y) * mask
+    r = (e - e.sum(axis=1, keepdims=True) / n) * mask
+    total = mask.sum()
+    loss = float((r * r).sum() / total) + l2 * float(w @ w)
+    g_f = 2.0 * r / total               # d loss / d f (centring is a projection: its gradient is r itself)
+    g = np.zeros_like(w)
+    gW, gb, gu, ga = unpack(g)
+    ga[:] = np.einsum("dk,dki->i", g_f, X[..., :NN.NF])
+    gu[:] = np.einsum("dk,dkh->h", g_f, A)
+    g_z = g_f[..., None] * u * (Z > 0.0)
+    gW[:] = np.einsum("dkh,dki->hi", g_z, X)
+    gb[:] = g_z.sum(axis=(0, 1))
+    g += 2.0 * l2 * w
+    return loss, g
+
+
+def standardise(X: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per input, (mean, scale) over the legal answers (scale 1 for an input that never varies)."""
+    rows = X[mask > 0]
+    mu = rows.mean(axis=0)
+    sd = rows.std(axis=0)
+    return mu, np.where(sd > 1e-9, sd, 1.0)
+
+
+def fold(w: np.ndarray, mu: np.ndarray, sd: np.ndarray) -> np.ndarray:
+    """The weights on raw inputs of a network trained on ``(x - mu) / sd``: the kernel's weights."""
+    out = w.copy()
+    W, b, u, a = unpack(w)
+    oW, ob, ou, oa = unpack(out)
+    oW[:] = W / sd
+    ob[:] = b - (W / sd) @ mu
+    oa[:] = a / sd[:NN.NF]   # the linear part's constant cancels within a decision
+    return out
+
+
+def init_weights(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    w = np.zeros(NN.N_WEIGHTS)
+    W, b, u, a = unpack(w)
+    W[:] = rng.normal(0.0, 1.0 / np.sqrt(NN.NI), W.shape)
+    b[:] = 0.1
+    u[:] = rng.normal(0.0, 0.1, u.shape)
+    return w
+
+
+def fit(data: dict, cfg: NetConfig, progress=print) -> tuple[np.ndarray, list[dict]]:
+    """The kernel's weights (float64[N_WEIGHTS]) fitted to ``data`` by L-BFGS-B, and the curve: one row per
+    logged iteration (training and validation loss, the validation share of centred variance explained)."""
+    from scipy.optimize import minimize
+
+    X, y, nopt = data["inputs"], data["vals"], data["nopt"]
+    mask = (np.arange(X.shape[1])[None, :] < nopt[:, None]).astype(np.float64)
+    mu, sd = standardise(X, mask)
+    Xs = (X - mu) / sd * mask[..., None]
+    rng = np.random.default_rng(cfg.seed + 1)
+    val = rng.random(len(nopt)) < 0.1
+    tr = ~val
+    yv = y[val] * mask[val]
+    yc = (yv - yv.sum(axis=1, keepdims=True) / mask[val].sum(axis=1, keepdims=True)) * mask[val]
+    var_v = float((yc * yc).sum() / mask[val].sum())
+    curve = []
+    t0 = time.perf_counter()
+
+    def note(wk):
+        it = len(curve) + 1
+        if it % 10 == 0 or it == 1:
+            lt = loss_grad(wk, Xs[tr], y[tr], mask[tr], 0.0)[0]
+            lv = loss_grad(wk, Xs[val], y[val], mask[val], 0.0)[0]
+            row = {"iteration": it, "train_mse": round(lt, 4), "val_mse": round(lv, 4),
+                   "val_r2": round(1.0 - lv / var_v, 4), "seconds": round(time.perf_counter() - t0, 1)}
+            progress(json.dumps(row))
+            curve.append(row)
+        else:
+            curve.append(None)
+
+    res = minimize(loss_grad, init_weights(cfg.seed), args=(Xs[tr], y[tr], mask[tr], cfg.l2), jac=True,
+                   method="L-BFGS-B", callback=note, options={"maxiter": cfg.maxiter})
+    # an input that never varies in the targets (the bounce flag: bounces are not sampled) carries nothing the fit
+    # could use, and its first-layer weights would stay at their random start: set them to 0, so a bounce is
+    # valued as a placement is (this leaves every training row's prediction unchanged: the input is 0 there)
+    const = (sd == 1.0) & (np.abs(mu) < 1e-12)
+    W, _, _, _ = unpack(res.x)
+    W[:, const] = 0.0
+    rows = [r for r in curve if r is not None]
+    lv = loss_grad(res.x, Xs[val], y[val], mask[val], 0.0)[0]
+    rows.append({"iteration": int(res.nit), "train_mse": round(loss_grad(res.x, Xs[tr], y[tr], mask[tr], 0.0)[0], 4),
+                 "val_mse": round(lv, 4), "val_r2": round(1.0 - lv / var_v, 4),
+                 "seconds": round(time.perf_counter() - t0, 1)})
+    return fold(res.x, mu, sd), rows
+
+
+def strategy_of(weights: np.ndarray, name: str = "net-train") -> Strategy:
+    base = registry.get("learned")
+    params = dict(base.params)
+    params.update({n: float(v) for n, v in zip(NN.WEIGHT_NAMES, weights)})
+    return Strategy(name, KIND_NET, "net player in training", params)
+
+
+def _teachers(cfg: NetConfig, sources: dict | None) -> str:
+    if not sources:
+        return f"{cfg.budget} rollouts of {cfg.teacher}"
+    return " and ".join(f"{v['rows']} of {v['teacher']}, {v['budget']} rollouts" for v in sources.values())
+
+
+def weights_json(weights: np.ndarray, cfg: NetConfig, command: str, seconds: float, check: dict,
+                 rows: int, sources: dict | None = None) -> str:
+    """The weights file (:func:`gnoming_sim.kernel.policy.registry.net_from_file` reads it) with its provenance."""
+    desc = (f"net: one-ply MLP ({NN.NI} inputs, {NN.HIDDEN_UNITS} hidden ReLU units, a linear skip) over every "
+            f"placement and bounce option, learned's draw source; fitted by `{command}` to {rows} decisions' "
+            f"rollout values ({_teachers(cfg, sources)}, spread over the rules options; fit {seconds:.0f} s); "
+            f"validation at 4 players, one seat among three experts: {check['margin']:+.2f} "
+            f"[{check['lo']:+.2f}, {check['hi']:+.2f}] points per game (95%, n = {check['games']}; lower is better)")
+    data = {"description": desc, "layout": {"inputs": list(NN.INPUT_NAMES), "hidden": NN.HIDDEN_UNITS,
+                                            "order": "W (inputs x hidden, row-major: one input's column after another), b, u, a (features)"},
+            "weights": [float(x) for x in weights],
+            "provenance": {"command": command, "seconds": round(seconds, 1), "decisions": rows, "data": sources,
+                           "settings": {k: (list(v) if isinstance(v, tuple) else v) for k, v in cfg.__dict__.items()
+                                        if k not in ("log", "threads")},
+                           "check": check, "log": cfg.log}}
+    return json.dumps(data, indent=1) + "\n"
+
+
+__all__ = ["NetConfig", "sample_rules", "gather", "fit", "forward", "loss_grad", "fold", "strategy_of",
+           "weights_json", "RULE_RANGES", "read_chunks"]
+
+
+def main(argv=None) -> None:
+    """``python -m gnoming_sim.tune.net_train --out DIR ...``: gather, fit, check; writes DIR/weights.json,
+    DIR/log.csv (the fit's curve) and DIR/gather.jsonl (the chunks)."""
+    import argparse
+    import csv
+    import shlex
+    import sys
+
+    from gnoming_sim.tune.learn import check
+
+    ap = argparse.ArgumentParser(prog="python -m gnoming_sim.tune.net_train")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--data", help="chunk folder (default OUT/data, not committed); with --fit-only, folders "
+                                   "separated by commas, every chunk in them")
+    ap.add_argument("--teacher", default="expert", choices=("expert", "learned"))
+    ap.add_argument("--players", default="2,3,4,5,6,7")
+    for k in ("chunks", "chunk", "budget", "maxiter", "check_games", "seed"):
+        ap.add_argument("--" + k.replace("_", "-"), type=int, default=getattr(NetConfig, k))
+    ap.add_argument("--p-sample", type=float, default=NetConfig.p_sample)
+    ap.add_argument("--l2", type=float, default=NetConfig.l2)
+    ap.add_argument("--gather-only", action="store_true")
+    ap.add_argument("--fit-only", action="store_true", help="fit the chunks already in --data (gathered before)")
+    a = ap.parse_args(argv)
+    cfg = NetConfig(teacher=a.teacher, players=tuple(int(p) for p in a.players.split(",")), chunks=a.chunks,
+                    chunk=a.chunk, budget=a.budget, p_sample=a.p_sample, l2=a.l2, maxiter=a.maxiter,
+                    check_games=a.check_games, seed=a.seed)
+    command = "python -m gnoming_sim.tune.net_train " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))
+    a.out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    sources = None
+    if a.fit_only:
+        sources = {}
+        for d in a.data.split(","):
+            part = read_chunks([Path(d)])
+            sources[d] = {"rows": int(part["nopt"].size), **json.loads((Path(d) / "settings.json").read_text())}
+        data = read_chunks([Path(d) for d in a.data.split(",")])
+    else:
+        with open(a.out / "gather.jsonl", "a") as glog:
+            def note(line):
+                print(line, flush=True)
+                glog.write(line + "\n")
+                glog.flush()
+            data = gather(cfg, Path(a.data) if a.data else a.out / "data", progress=note)
+    print(json.dumps({"decisions": int(data["nopt"].size), "gather_seconds": round(time.perf_counter() - t0, 1)}),
+          flush=True)
+    if a.gather_only:
+        return
+    weights, curve = fit(data, cfg, progress=lambda s: print(s, flush=True))
+    cfg.log = curve
+    c = check(strategy_of(weights), cfg.check_games, cfg.seed + 1000)
+    c = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in c.items()}
+    print(json.dumps({"check_4p_vs_expert": c}), flush=True)
+    seconds = time.perf_counter() - t0
+    with open(a.out / "log.csv", "w", newline="") as fh:
+        wr = csv.DictWriter(fh, fieldnames=list(curve[0]))
+        wr.writeheader()
+        wr.writerows(curve)
+    (a.out / "weights.json").write_text(weights_json(weights, cfg, command, seconds, c, int(data["nopt"].size),
+                                                       sources))
+    print(f"net_train: {int(data['nopt'].size)} decisions, {seconds:.0f} s; check at 4 players: "
+          f"{c['margin']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}] vs expert (n = {c['games']}); wrote {a.out}/weights.json",
+          flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""Training the net player (gnoming_sim.tune.net_train): its loss and gradient, the folding of the input
+scaling into the weights, the rules it samples, and its targets' determinism."""
+import numpy as np
+import pytest
+from scipy.optimize import check_grad
+
+from gnoming_sim.game.rules import RuleConfig
+from gnoming_sim.kernel.policy import net as NN
+from gnoming_sim.tune import net_train as T
+
+
+def _batch(seed=0, D=25, K=7):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(D, K, NN.NI))
+    y = rng.normal(size=(D, K))
+    mask = (rng.random((D, K)) < 0.7).astype(np.float64)
+    mask[:, :2] = 1.0
+    return X * mask[..., None], y * mask, mask
+
+
+def test_the_gradient_is_the_loss_derivative():
+    X, y, mask = _batch()
+    w = T.init_weights(2)
+    err = check_grad(lambda v: T.loss_grad(v, X, y, mask, 1e-3)[0], lambda v: T.loss_grad(v, X, y, mask, 1e-3)[1], w)
+    assert err < 1e-5 * max(1.0, np.linalg.norm(T.loss_grad(w, X, y, mask, 1e-3)[1]))
+
+
+def test_the_loss_sees_only_differences_between_answers():
+    """Adding a constant to every answer of a decision (its target or its prediction) changes nothing."""
+    X, y, mask = _batch(1)
+    w = T.init_weights(4)
+    shift = np.random.default_rng(5).normal(size=(X.shape[0], 1)) * mask
+    assert T.loss_grad(w, X, y + shift, mask, 0.0)[0] == pytest.approx(T.loss_grad(w, X, y, mask, 0.0)[0])
+
+
+def test_folded_weights_take_raw_inputs():
+    """The kernel's weights (standardisation folded in) value raw inputs as the trained network values the
+    standardised ones, up to a constant per decision (which the choice ignores)."""
+    X, _, mask = _batch(2)
+    mu, sd = T.standardise(X, mask)
+    w = T.init_weights(6)
+    a = T.forward(w, (X - mu) / sd)
+    b = T.forward(T.fold(w, mu, sd), X)
+    d = a - b
+    np.testing.assert_allclose(d - d[:, :1], 0.0, atol=1e-9)
+
+
+def test_the_rules_sampled_span_the_ranges_and_the_published_rules_lead():
+    rng = np.random.default_rng(0)
+    rules = [T.sample_rules(rng) for _ in range(400)]
+    published = sum(r == RuleConfig() for r in rules)
+    assert 0.5 < published / 400 < 0.65
+    for key, (lo, hi) in T.RULE_RANGES.items():
+        seen = {getattr(r, key) for r in rules}
+        assert min(seen) == lo and max(seen) == hi
+
+
+@pytest.mark.slow
+def test_targets_are_identical_at_one_and_two_threads():
+    from gnoming_sim.search.net_targets import collect
+
+    kw = dict(players=4, strategies="expert", games=6, seed=3, budget=2, p_sample=0.5,
+              rules=RuleConfig(hazard_value=15))
+    one, two = collect(threads=1, **kw), collect(threads=2, **kw)
+    assert one["nopt"].size > 10
+    for k in one:
+        np.testing.assert_array_equal(one[k], two[k])
+    fb = NN.NF + NN.CONTEXT_NAMES.index("hazard_value")
+    assert (one["inputs"][:, 0, fb] == 15).all()
