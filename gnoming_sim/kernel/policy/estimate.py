@@ -15,7 +15,7 @@ import numpy as np
 
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.scoring import LINES, N_LINES, card_cost, line_match_value
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MULLIGAN, NO_CARD
 from gnoming_sim.game.rules import LAYOUT
 
 
@@ -62,6 +62,28 @@ def _line_eval(row, q, c, li, mpl, pair_w):
     return -1, 0.0
 
 
+def _published_costs():
+    """What :func:`_cell_cost` gives under the published card values, per code (index ``code + 128``):
+    the cost uncovered, covered by a matched line, and whether the code is a mulligan (face-down: 0);
+    and those values (hazard_value, mulligan_value, negative_multiplier)."""
+    from gnoming_sim.game.cards import card_cost as rules_card_cost
+    from gnoming_sim.game.rules import RuleConfig
+
+    published = RuleConfig()
+    codes = range(-128, 128)
+    uncovered = [0.0 if c in (HIDDEN, NO_CARD) else float(rules_card_cost(c, published)) for c in codes]
+    covered = [u if c == HAZARD or c < 0 else 0.0 for c, u in zip(codes, uncovered)]
+    mulligan = [1.0 if c == MULLIGAN else 0.0 for c in codes]
+    values = (published.hazard_value, published.mulligan_value, published.negative_multiplier)
+    return np.array(uncovered), np.array(covered), np.array(mulligan), values
+
+
+# The published card values' costs by table: a lookup with no branch on the card, where the general
+# path (below) branches on it and calls card_cost; under the published rules the lookup made heuristic
+# play 6-10% faster (same-deal A/B, both import orders).
+COST_U, COST_C, IS_MULL, (HZ_PUBLISHED, MV_PUBLISHED, NM_PUBLISHED) = _published_costs()
+
+
 @jit(inline="always")
 def _cell_cost(x, covered, eu, mull_w, hz, mv, nm):
     """The estimate's cost of card ``x`` where it lies: face-down ``eu``; a positive card or a
@@ -69,6 +91,9 @@ def _cell_cost(x, covered, eu, mull_w, hz, mv, nm):
     bonus ``mull_w`` the strategy sees in it."""
     if x == HIDDEN:
         return eu
+    if hz == HZ_PUBLISHED and mv == MV_PUBLISHED and nm == NM_PUBLISHED:
+        i = int(x) + 128
+        return (COST_C[i] if covered else COST_U[i]) - mull_w * IS_MULL[i]
     if x == MULLIGAN:
         return (0.0 if covered else 1.0 * card_cost(x, hz, mv, nm)) - mull_w
     if x == HAZARD or x < 0 or not covered:
