@@ -23,7 +23,7 @@ from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import net as NN
 from gnoming_sim.kernel.policy.dispatch import N_W0
 from gnoming_sim.kernel.rng import seed_stream, uniform01
-from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, RNG_WORDS, S_HAND, S_PENDING, S_SEAT, S_SRC
+from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, RNG_WORDS, S_HAND, S_PENDING, S_SEAT, S_SRC, seat_params
 from gnoming_sim.kernel.step import legal_actions, start_round
 from gnoming_sim.search.bot import COST_PLACE, option_values
 
@@ -50,7 +50,7 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
                     opts[K] = a
                     K += 1
             if K >= 2:
-                NN.option_inputs(t.params[s], N_W0, t.obs, t.memo, int(t.st[S_HAND]), np.bool_(False), opts, K,
+                NN.option_inputs(seat_params(t, s), N_W0, t.obs, t.memo, int(t.st[S_HAND]), np.bool_(False), opts, K,
                                  inputs[n])
                 v = option_values(t, rules, s, np.int64(COST_PLACE), t.st[S_HAND], t.st[S_SRC], opts, K, budget)
                 for k in range(K):
