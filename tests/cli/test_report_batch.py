@@ -83,6 +83,7 @@ def test_report_intervals_equal_simulate_json(batch):
     _compare_intervals(summary, report)
 
 
+@pytest.mark.slow
 def test_a_strategy_in_two_seats_counts_once_per_game(tmp_path):
     summary = _simulate(tmp_path / "d.parquet", "builder,builder,rusher", 3, 600, 5)
     result = _run("report", "--from", tmp_path / "d.parquet")
@@ -116,6 +117,7 @@ def test_report_files(batch):
     assert "--seed 3" in facts["command"] and facts["rules"]["max_turns"] == 500
 
 
+@pytest.mark.slow   # a second batch and report; the module fixture covers the report in test-fast
 def test_simulate_report_shortcut(tmp_path):
     result = _run("simulate", "--players", 2, "--seats", "greedy,rusher", "--games", 300, "--out",
                   tmp_path / "s.parquet", "--report", tmp_path / "s-report", "--json")

@@ -31,6 +31,7 @@ def _tune(tmp_path, *extra, out="t.toml"):
 
 
 # ------------------------------------------------------------------ the search works
+@pytest.mark.slow   # a real tuning run
 def test_tuner_improves_a_weakened_preset_on_held_out_deals(tmp_path):
     """Worked example: builder that almost never takes a discard or keeps a blind draw.
     Three small generations must fix enough of it to beat it on deals tuning never saw
