@@ -83,3 +83,24 @@ def test_legal_actions_of_a_finished_round_is_empty():
     t.st[:] = 0   # DEC_NONE
     assert legal_actions(t, RuleConfig().to_array()) == 0
     assert not t.legal.any()
+
+
+def test_each_seat_reads_the_parameter_row_of_the_strategy_it_plays():
+    """A table shares the batch's strategy rows (no copy per game): seat s reads row seat_strategy[s],
+    through state.seat_params; a kernel that indexed the rows by seat would read another strategy's."""
+    from numba import njit
+
+    from gnoming_sim.kernel.state import seat_params
+
+    @njit
+    def rows(t, P):
+        return np.array([seat_params(t, s)[0] for s in range(P)]), np.array([t.kinds[s] for s in range(P)])
+
+    strategies = 3
+    kinds = np.array([1, 3, 6], dtype=np.int64)
+    params = np.arange(strategies, dtype=np.float64)[:, None] * 100.0 + np.zeros((strategies, N_PARAMS))
+    seat_strategy = np.array([2, 0, 1, 2], dtype=np.int16)
+    t = new_table(4, PUBLISHED.size, kinds, params, seat_strategy, np.zeros((0, 4), dtype=np.int32), new_memo())
+    first, seat_kinds = rows(t, 4)
+    assert first.tolist() == [200.0, 0.0, 100.0, 200.0]
+    assert seat_kinds.tolist() == [6, 1, 3, 6]
