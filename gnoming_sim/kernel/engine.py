@@ -100,6 +100,18 @@ def seat_table(players: int, strategies, games: int, first_game: int, rotate: bo
     return distinct, np.ascontiguousarray(table, dtype=np.int16)
 
 
+def strategy_arrays(strats) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' view of a batch's distinct strategies: ``kinds`` int64[S] and ``params`` float64[S, N_PARAMS]
+    (each strategy's parameter vector, one row per strategy)."""
+    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
+
+    kinds = np.array([s.kind for s in strats], dtype=np.int64)
+    params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
+    for j, s in enumerate(strats):
+        params[j] = s.param_vector()
+    return kinds, params
+
+
 def deck_counts(deck_arr: np.ndarray) -> np.ndarray:
     """int64[N_SLOTS]: the deck's cards per slot, with its size and face-value sums (``U_COUNT``,
     ``U_FACES``, ``U_NEGATIVES``: what ``table.unseen`` keeps up as cards are seen)."""
@@ -151,7 +163,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     progress : called with the number of games finished after each chunk
     """
     from gnoming_sim.kernel.game_loop import Games, Results
-    from gnoming_sim.kernel.policy.dispatch import KIND_MC, N_PARAMS
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC
 
     check_players(players)
     games = _check_count("games", games, 1)
@@ -164,10 +176,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     chunk = _check_count("chunk_size", chunk_size, 1) if chunk_size is not None else DEFAULT_CHUNK
     strats, seat_strategy = seat_table(players, strategies, games, first_game, rotate)
     names = tuple(s.name for s in strats)
-    kinds = np.array([s.kind for s in strats], dtype=np.int64)
-    params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
-    for j, s in enumerate(strats):
-        params[j] = s.param_vector()
+    kinds, params = strategy_arrays(strats)
 
     play_batch = batch_kernel(kinds, params)
     per_thread = MC_PARALLEL_CHUNK if (kinds == KIND_MC).any() else PARALLEL_CHUNK

@@ -88,8 +88,7 @@ def refuse_mc(policies, option: str = "") -> None:
 
 def setup(pos: Position, policies, peek: bool = False) -> Setup:
     """Validate the policies and build the rollout kernel's inputs for ``pos``."""
-    from gnoming_sim.kernel.engine import deck_counts, seat_table
-    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
+    from gnoming_sim.kernel.engine import deck_counts, seat_table, strategy_arrays
     from gnoming_sim.search.options import legal_options
     from gnoming_sim.search.rollout import Roll
     from gnoming_sim.search.start import start_of_position, start_truth
@@ -98,10 +97,7 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
     deck_arr = pos.deck.to_array()
     strats, seat_strategy = seat_table(P, policies, 1, 0, False)
     refuse_mc(strats)
-    kinds = np.array([s.kind for s in strats], dtype=np.int64)
-    params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
-    for j, s in enumerate(strats):
-        params[j] = s.param_vector()
+    kinds, params = strategy_arrays(strats)
     start = start_of_position(pos)
     unseen = start.unseen
     truth = unseen.copy()

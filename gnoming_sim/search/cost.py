@@ -53,15 +53,11 @@ def mc_cost(players: int, strategies, games: int, seed: int = 0, first_game: int
     from gnoming_sim.game.fields import N_FIELDS
     from gnoming_sim.game.rules import RuleConfig
     from gnoming_sim.kernel.engine import MC_PARALLEL_CHUNK, deck_counts, numba_threads, parallel_chunks, \
-        seat_table
+        seat_table, strategy_arrays
     from gnoming_sim.kernel.game_loop import Games, Results
-    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
 
     strats, seat_strategy = seat_table(players, strategies, games, first_game, rotate)
-    kinds = np.array([s.kind for s in strats], dtype=np.int64)
-    params = np.zeros((len(strats), N_PARAMS), dtype=np.float64)
-    for j, s in enumerate(strats):
-        params[j] = s.param_vector()
+    kinds, params = strategy_arrays(strats)
     deck = PUBLISHED.to_array()
     g = Games(first_game, np.uint64(seed), players, seat_strategy, kinds, params, RuleConfig().to_array(), deck,
               deck_counts(deck), np.zeros((0, ROUNDS, deck.shape[0]), np.int8), False)

@@ -131,16 +131,12 @@ def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p
     placement rows' features are ``feats[:, :, :NF_P]``, the source rows' ``feats[:, :, :NF_S]``)."""
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.kernel.engine import deck_counts, numba_threads, parallel_chunks, seat_table
-    from gnoming_sim.kernel.policy.dispatch import N_PARAMS
+    from gnoming_sim.kernel.engine import deck_counts, numba_threads, parallel_chunks, seat_table, strategy_arrays
 
     rules = rules or RuleConfig()
     deck = deck or PUBLISHED
     distinct, table = seat_table(players, strategies, games, first_game, rotate=True)
-    kinds = np.array([s.kind for s in distinct], dtype=np.int64)
-    params = np.zeros((len(distinct), N_PARAMS), dtype=np.float64)
-    for j, s in enumerate(distinct):
-        params[j] = s.param_vector()
+    kinds, params = strategy_arrays(distinct)
     deck_arr = deck.to_array()
     counts = deck_counts(deck_arr)
     out = (np.zeros((games, cap, MAX_OPTIONS, NF)), np.zeros((games, cap, MAX_OPTIONS)),
