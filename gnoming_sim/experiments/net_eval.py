@@ -10,8 +10,6 @@ finished under a rules variant and under the published rules, on the same deals 
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from gnoming_sim.experiments.heldout import HELD_OUT_FIRST
@@ -85,9 +83,8 @@ def variant_play(x, variant: RuleConfig, players: int = 4, games: int = 2000, se
 
 
 def games_per_second(x, players: int = 4, games: int = 4000, seed: int = 0, threads: int | None = None) -> float:
-    """Games per second with every seat X (after a one-game warm-up that compiles or loads the kernel)."""
-    simulate(players=players, strategies=[_resolve(x)], games=1, seed=seed, threads=threads)
-    t0 = time.perf_counter()
-    simulate(players=players, strategies=[_resolve(x)], games=games, seed=seed, threads=threads,
-             first_game=HELD_OUT_FIRST)
-    return games / (time.perf_counter() - t0)
+    """Games per second with every seat X on held-out deals (:func:`gnoming_sim.experiments.mc_eval.games_per_second`:
+    after a one-game warm-up that compiles or loads the kernel)."""
+    from gnoming_sim.experiments.mc_eval import games_per_second as timed
+
+    return timed([_resolve(x)], players=players, games=games, seed=seed, threads=threads)
