@@ -5,7 +5,7 @@ intervals, multiple-testing corrections and equivalence words from here:
 
 * multiple testing: :func:`holm` (family-wise error) and :func:`bh` (false discovery rate), both
   ``statsmodels.stats.multitest.multipletests``;
-* proportions: :func:`wilson`, ``statsmodels.stats.proportion.proportion_confint(method="wilson")``;
+* proportions: :func:`wilson` (and :func:`wilson_many` for arrays), ``statsmodels.stats.proportion.proportion_confint(method="wilson")``;
 * means: :func:`mean_ci` (normal, ``z = 1.96``: the studies' and summaries' intervals), :func:`mean_ci_t`
   (Student t quantiles from ``scipy.stats.t``), :func:`cluster_mean` and :func:`cluster_ratio` (statsmodels
   OLS / WLS on a constant with ``cov_type="cluster"``; the studies' clustered shares);
@@ -115,6 +115,20 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float, floa
     # at p = 0 (p = 1) the bound is exactly 0 (1); computed, it can round to just above (below)
     lo = 0.0 if successes == 0 else max(0.0, float(lo))
     hi = 1.0 if successes == n else min(1.0, float(hi))
+    return successes / n, lo, hi
+
+
+def wilson_many(successes, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`wilson` of many counts in one ``proportion_confint`` call (per call, statsmodels costs about a
+    millisecond): arrays ``(p, lo, hi)``; every ``n`` must be positive."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    successes, n = np.asarray(successes, dtype=np.float64), np.asarray(n, dtype=np.float64)
+    if (n <= 0).any() or (successes < 0).any() or (successes > n).any():
+        raise ValueError("every n must be positive and every successes in 0..n")
+    lo, hi = proportion_confint(successes, n, alpha=alpha_of(z), method="wilson")
+    lo = np.where(successes == 0, 0.0, np.maximum(0.0, lo))   # exact at p = 0 and 1, as wilson
+    hi = np.where(successes == n, 1.0, np.minimum(1.0, hi))
     return successes / n, lo, hi
 
 

@@ -16,7 +16,7 @@ import pandas as pd
 
 from gnoming_sim.batch.game_sums import GroupSums, Interval, win_share
 from gnoming_sim.batch.scan import BatchScan
-from gnoming_sim.stats import wilson
+from gnoming_sim.stats import wilson, wilson_many
 from gnoming_sim.batch.summary import WIN_UNIT
 from gnoming_sim.game.rules import ROUNDS
 from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM
@@ -129,12 +129,14 @@ def finish_by_score(scan: BatchScan) -> pd.DataFrame:
     labels = list(scan.names) + ["all"]
     stacks = np.vstack([trials, trials.sum(axis=0)]), np.vstack([earned, earned.sum(axis=0)])
     for label, n_row, e_row in zip(labels, *stacks):
-        for v, n, e in zip(values, n_row, e_row):
-            if n:
-                p, lo, hi = wilson(int(e), int(n))
-                out.append({"strategy": label, "score": int(v), "finishes": int(n), "earned": int(e),
-                            "p": p, "p_lo": lo, "p_hi": hi})
-    return pd.DataFrame(out, columns=["strategy", "score", "finishes", "earned", "p", "p_lo", "p_hi"])
+        seen = n_row > 0
+        if seen.any():
+            p, lo, hi = wilson_many(e_row[seen], n_row[seen])
+            out.append(pd.DataFrame({"strategy": label, "score": values[seen].astype(int),
+                                     "finishes": n_row[seen].astype(int), "earned": e_row[seen].astype(int),
+                                     "p": p, "p_lo": lo, "p_hi": hi}))
+    columns = ["strategy", "score", "finishes", "earned", "p", "p_lo", "p_hi"]
+    return pd.concat(out, ignore_index=True)[columns] if out else pd.DataFrame(columns=columns)
 
 
 def histogram_frame(hist, labels, value_name: str) -> pd.DataFrame:

@@ -9,6 +9,7 @@ temporary folder and moves it into place, so a reader never sees half a report.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import json
 import math
 from pathlib import Path
@@ -25,11 +26,11 @@ from . import content, figures
 TEMPLATES = Path(__file__).parent / "templates"
 
 
+@functools.cache
 def _environment() -> jinja2.Environment:
-    """The report's environment (filters, macros) with this package's templates first."""
+    """The report's environment (filters, macros) with this package's templates first (built once a process)."""
     env = environment()
-    env.loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(TEMPLATES)), env.loader])
-    return env
+    return env.overlay(loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(TEMPLATES)), env.loader]))
 
 
 def write_batch_report(scan: BatchScan, out_dir) -> dict:

@@ -49,6 +49,18 @@ def test_bh_known_values():
     assert S.bh([float("nan"), 0.0001])[0] == [False, True]    # untestable: kept, never rejected
 
 
+def test_wilson_many_is_wilson_at_every_element():
+    k = np.array([0, 1, 7, 10, 3, 400, 0])
+    n = np.array([1, 10, 10, 10, 400, 400, 3])
+    p, lo, hi = S.wilson_many(k, n)
+    for i in range(k.size):   # exactly: the same library call, the same clipping at 0 and 1
+        assert (p[i], lo[i], hi[i]) == S.wilson(int(k[i]), int(n[i]))
+    with pytest.raises(ValueError):
+        S.wilson_many([1], [0])
+    with pytest.raises(ValueError):
+        S.wilson_many([5], [4])
+
+
 def test_wilson_is_the_libraries_at_exactly_196():
     from statsmodels.stats.proportion import proportion_confint
 
