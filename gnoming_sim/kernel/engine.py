@@ -97,7 +97,8 @@ def seat_table(players: int, strategies, games: int, first_game: int, rotate: bo
         table = base[(s + g) % players]
     else:
         table = np.broadcast_to(base, (games, players))
-    return distinct, np.ascontiguousarray(table, dtype=np.int16)
+    # a copy, always writable: a read-only table (one game's broadcast row) would compile the game loop again
+    return distinct, np.array(table, dtype=np.int16, order="C")
 
 
 def strategy_arrays(strats) -> tuple[np.ndarray, np.ndarray]:
@@ -284,13 +285,6 @@ def _numba_setting(get, set_, value):
         yield
     finally:
         set_(old)
-
-
-def parallel_chunks(n):
-    """Hand games to threads in small blocks (dynamic scheduling), so no core idles at the end."""
-    import numba
-
-    return _numba_setting(numba.get_parallel_chunksize, numba.set_parallel_chunksize, n)
 
 
 def numba_threads(k):

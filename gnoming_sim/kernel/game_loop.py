@@ -302,20 +302,25 @@ def play_range_hr(g, res, lo, hi):
 
 
 def play_blocks(kernel, g, res, block: int, threads: int | None = None) -> None:
-    """Run ``kernel(g, res, lo, hi)`` over blocks of ``block`` games on ``threads`` threads (None: numba's
-    current thread count), handing out blocks as threads free up (no core idles at the end)."""
+    """Run ``kernel(g, res, lo, hi)`` over blocks of ``block`` games (:func:`run_blocks`)."""
+    run_blocks(lambda lo, hi: kernel(g, res, lo, hi), g.seat_strategy.shape[0], block, threads)
+
+
+def run_blocks(call, n: int, block: int, threads: int | None = None) -> None:
+    """Run ``call(lo, hi)`` (a ``nogil`` kernel over items ``lo .. hi - 1``) over blocks of ``block`` of ``n``
+    items on ``threads`` threads (None: numba's current thread count), handing out blocks as threads free up
+    (no core idles at the end).  Every item draws its own streams, so results do not depend on the threads."""
     import numba
 
-    n = g.seat_strategy.shape[0]
     blocks = [(lo, min(n, lo + block)) for lo in range(0, n, max(1, block))]
     k = min(len(blocks), threads or numba.get_num_threads())
     if k <= 1:
         for lo, hi in blocks:
-            kernel(g, res, lo, hi)
+            call(lo, hi)
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    kernel(g, res, *blocks[0])   # the first block alone: a cold cache compiles once, not in k threads
+    call(*blocks[0])   # the first block alone: a cold cache compiles once, not in k threads
     with ThreadPoolExecutor(k) as pool:
-        for _ in pool.map(lambda b: kernel(g, res, b[0], b[1]), blocks[1:]):
+        for _ in pool.map(lambda b: call(b[0], b[1]), blocks[1:]):
             pass

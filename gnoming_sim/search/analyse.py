@@ -43,7 +43,7 @@ DEFAULT_POLICY = "learned"
 SECOND_POLICY = "expert"
 PILOT = 1000
 MAX_ROLLOUTS = 400_000
-CHUNK = 50_000
+BLOCK = 16   # rollouts a thread takes at a time
 
 
 # ------------------------------------------------------------------ running
@@ -119,17 +119,17 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
 def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "round", crn: bool = True,
                  peek: bool = False, threads: int | None = None, align: bool = True):
     """(out float64[n, K, N_X], cov float64[n, N_C]) of rollouts ``first .. first + n - 1``."""
-    from gnoming_sim.kernel.engine import numba_threads, parallel_chunks
+    from gnoming_sim.kernel.engine import numba_threads
+    from gnoming_sim.kernel.game_loop import run_blocks
     from gnoming_sim.search.rollout import N_C, N_X, rollout_batch
 
     K = len(s.options)
     roll = s.roll._replace(horizon_game=horizon == "game", crn=crn, align=align and crn and not peek, peek=peek)
     out = np.empty((n, K, N_X), dtype=np.float64)
     cov = np.empty((n, N_C), dtype=np.float64)
-    with numba_threads(threads), parallel_chunks(16):
-        for lo in range(0, n, CHUNK):
-            hi = min(n, lo + CHUNK)
-            rollout_batch(first + lo, np.uint64(seed), s.start, roll, out[lo:hi], cov[lo:hi])
+    seed = np.uint64(seed)
+    with numba_threads(threads):
+        run_blocks(lambda lo, hi: rollout_batch(first + lo, seed, s.start, roll, out[lo:hi], cov[lo:hi]), n, BLOCK)
     return out, cov
 
 

@@ -210,7 +210,7 @@ def choose_source(t, rules, s, peek):
     prm = seat_params(t, s)
     base = draw_source(base_kind(t.kinds[s], prm), prm, t.rng, t.obs, t.memo, legal)
     opts[0] = base
-    K = 1
+    K = np.int64(1)   # not a literal: the callees compile once
     for k in range(N_SOURCES):
         if legal[k] and k != base:
             opts[K] = k
@@ -261,7 +261,7 @@ def choose_placement(t, rules, s, card, src, peek):
     opts = np.empty(MAX_OPTIONS, dtype=np.int64)
     base = placement(base_kind(t.kinds[s], prm), prm, t.rng, t.obs, t.memo, card, legal)
     opts[0] = base
-    K = 1
+    K = np.int64(1)   # not a literal: the callees compile once
     if legal[CHOICE_NOKEEP] and base != CHOICE_NOKEEP:
         opts[K] = CHOICE_NOKEEP
         K += 1
@@ -291,7 +291,7 @@ def choose_bounce(t, rules, s, peek):
     opts = np.empty(MAX_OPTIONS, dtype=np.int64)
     base = bounce_target(base_kind(t.kinds[s], prm), prm, t.rng, t.obs, t.memo, card, legal)
     opts[0] = base
-    K = 1
+    K = np.int64(1)   # not a literal: the callees compile once
     if base != CHOICE_STOP:
         opts[K] = CHOICE_STOP
         K += 1
@@ -312,7 +312,7 @@ def choose_hazard_flip(t, rules, s, peek):
     prm = seat_params(t, s)
     base = hazard_flip(base_kind(t.kinds[s], prm), prm, t.rng, t.obs, legal)
     opts[0] = base
-    K = 1
+    K = np.int64(1)   # not a literal: the callees compile once
     for q in range(MAX_OPTIONS):
         if legal[q] and q != base:
             opts[K] = q

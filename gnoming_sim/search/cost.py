@@ -9,7 +9,6 @@ rollouts they ran, summed over the table's Monte Carlo seats.  The game outputs 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from gnoming_sim.game.rules import ROUNDS
 from gnoming_sim.kernel.jit import jit
@@ -26,17 +25,18 @@ def _play_one_counted(g, res, i, cost):
     memo = new_memo()
     t = new_table(g.players, N, g.kinds, g.params, g.seat_strategy[i], np.empty((0, 4), dtype=np.int32), memo)
     order = np.empty((ROUNDS, N), dtype=np.int8)
-    play_game_mc(t, g.first_game + i, g.seed, g.rules, g.deck, g.deck_counts, order, False, res.out[i],
+    play_game_mc(t, g.first_game + i, g.seed, g.rules, g.deck, g.deck_counts, order, np.bool_(False), res.out[i],
                  res.totals[i], res.win[i])
     for j in range(2 * N_COST):
         cost[i, j] = memo.plan[MEMO_MC_COST + j]
 
 
-@jit(parallel=True, nrt=True)
-def play_batch_counted(g, res, cost):
-    """The bot's :func:`gnoming_sim.search.bot.play_range_mc` on every game (no traces, no given deals), and
-    ``cost`` int64[G, 2 * N_COST]: per game, (decisions, rollouts) of each kind."""
-    for i in prange(g.seat_strategy.shape[0]):
+@jit(nrt=True)
+def play_batch_counted(g, res, cost, lo, hi):
+    """The bot's :func:`gnoming_sim.search.bot.play_range_mc` on games ``lo .. hi - 1`` (no traces, no given
+    deals), and ``cost`` int64[G, 2 * N_COST]: per game, (decisions, rollouts) of each kind.  Serial: ``mc_cost``
+    hands blocks of games to threads (``game_loop.run_blocks``), as ``simulate`` does."""
+    for i in range(lo, hi):
         _play_one_counted(g, res, i, cost)
 
 
@@ -52,9 +52,8 @@ def mc_cost(players: int, strategies, games: int, seed: int = 0, first_game: int
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.fields import N_FIELDS
     from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.kernel.engine import MC_PARALLEL_CHUNK, deck_counts, numba_threads, parallel_chunks, \
-        seat_table, strategy_arrays
-    from gnoming_sim.kernel.game_loop import Games, Results
+    from gnoming_sim.kernel.engine import MC_PARALLEL_CHUNK, deck_counts, numba_threads, seat_table, strategy_arrays
+    from gnoming_sim.kernel.game_loop import Games, Results, run_blocks
 
     strats, seat_strategy = seat_table(players, strategies, games, first_game, rotate)
     kinds, params = strategy_arrays(strats)
@@ -65,6 +64,6 @@ def mc_cost(players: int, strategies, games: int, seed: int = 0, first_game: int
                   np.zeros((games, players), dtype=np.int32), np.zeros((games, players), dtype=np.float64),
                   np.zeros((0, 0, 4), dtype=np.int32), np.zeros(games, dtype=np.int64))
     cost = np.zeros((games, 2 * N_COST), dtype=np.int64)
-    with numba_threads(threads), parallel_chunks(MC_PARALLEL_CHUNK):
-        play_batch_counted(g, res, cost)
+    with numba_threads(threads):
+        run_blocks(lambda lo, hi: play_batch_counted(g, res, cost, lo, hi), games, MC_PARALLEL_CHUNK)
     return res.totals, cost, seat_strategy

@@ -25,7 +25,6 @@ records are identical at any thread count.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.observation import O_ME, O_PLAYERS, O_TOP0, SRC_DRAW
@@ -95,7 +94,7 @@ def _source(t, rules, s, budget, roll_kind, rec, n, game):
     opts = np.empty(3, dtype=np.int64)
     cells = np.empty(3, dtype=np.int64)
     opts[0] = SRC_DRAW
-    K = 1
+    K = np.int64(1)   # not a literal: the callees compile once
     for k in range(2):
         c = c0 if k == 0 else c1
         if c >= 0:
@@ -151,7 +150,7 @@ def _place(t, rules, s, sampling, srng, rec, n, game):
         use = -1
     else:
         cell, q_use, q_fd, q_throw = C.place_candidates(prm, obs, memo, card, t.legal)
-        K = 0
+        K = np.int64(0)   # not a literal: the callees compile once
         for a in range(1, 4):
             q = q_use if a == C.A_USE else (q_fd if a == C.A_FACEDOWN else q_throw)
             if q >= 0:
@@ -202,12 +201,13 @@ def guide_round(t, rules, r, starter, order, deck_counts, sampling, srng, rec, g
     return n
 
 
-@jit(parallel=True, nrt=True)
-def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling, rec):
-    """Round ``(first_game + i) % 3`` of game first_game + i, for every row i of ``seat_strategy``
+@jit(nrt=True)
+def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling, rec,
+                  lo, hi):
+    """Round ``(first_game + i) % 3`` of game first_game + i, for rows i = lo .. hi - 1 of ``seat_strategy``
     (int16[G, P]), its records into ``rec[i]`` (float64[G, cap, NR]; rows past the last stay NaN);
     ``sampling``: see :func:`guide_round`."""
-    for i in prange(seat_strategy.shape[0]):
+    for i in range(lo, hi):
         game = first_game + i
         t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
         srng = np.empty(RNG_WORDS, dtype=np.uint64)
@@ -223,7 +223,8 @@ def collect(players: int, strategy, games: int, seed: int, *, budget: int = 8, p
     the rollouts play family ``roll_kind`` with the strategy's parameters (-1: the strategy itself)."""
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.kernel.engine import deck_counts, numba_threads, parallel_chunks, seat_table, strategy_arrays
+    from gnoming_sim.kernel.engine import deck_counts, numba_threads, seat_table, strategy_arrays
+    from gnoming_sim.kernel.game_loop import run_blocks
 
     rules = rules or RuleConfig()
     deck = deck or PUBLISHED
@@ -231,9 +232,11 @@ def collect(players: int, strategy, games: int, seed: int, *, budget: int = 8, p
     kinds, params = strategy_arrays(distinct)
     deck_arr = deck.to_array()
     rec = np.full((games, cap, NR), np.nan)
-    with numba_threads(threads), parallel_chunks(1):
-        collect_batch(first_game, np.uint64(seed), players, kinds, params, table, rules.to_array(), deck_arr,
-                      deck_counts(deck_arr), (int(budget), float(p_sample), float(p_finish), int(roll_kind)), rec)
+    seed, rules_arr, counts = np.uint64(seed), rules.to_array(), deck_counts(deck_arr)
+    sampling = (int(budget), float(p_sample), float(p_finish), int(roll_kind))
+    with numba_threads(threads):
+        run_blocks(lambda lo, hi: collect_batch(first_game, seed, players, kinds, params, table, rules_arr, deck_arr,
+                                                counts, sampling, rec, lo, hi), games, 1)
     rec = rec.reshape(-1, NR)
     return rec[~np.isnan(rec[:, R_TABLE])]
 

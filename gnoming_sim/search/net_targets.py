@@ -14,7 +14,6 @@ from (seed, game)), so the targets are identical at any thread count.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from gnoming_sim.game.observation import N_CHOICES
 from gnoming_sim.game.rules import ROUNDS
@@ -44,7 +43,7 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
         if n < cap and t.st[S_PENDING] == DEC_PLACE and uniform01(srng) < p_sample:
             s = t.st[S_SEAT]
             legal_actions(t, rules)
-            K = 0
+            K = np.int64(0)   # not a literal: the callees compile once
             for a in range(N_CHOICES):
                 if t.legal[a]:
                     opts[K] = a
@@ -61,14 +60,14 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
     return n
 
 
-@jit(parallel=True, nrt=True)
+@jit(nrt=True)
 def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, budget,
-                  p_sample, out):
-    """Round ``(first_game + i) % 3`` of game first_game + i, for every row i of ``seat_strategy``
+                  p_sample, out, lo, hi):
+    """Round ``(first_game + i) % 3`` of game first_game + i, for rows i = lo .. hi - 1 of ``seat_strategy``
     (int16[G, P]); ``out`` = (inputs float64[G, cap, MAX_OPTIONS, NI], vals float64[G, cap, MAX_OPTIONS],
     nopt int64[G, cap])."""
     inputs, vals, nopt = out
-    for i in prange(seat_strategy.shape[0]):
+    for i in range(lo, hi):
         game = first_game + i
         t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
         srng = np.empty(RNG_WORDS, dtype=np.uint64)
@@ -85,7 +84,8 @@ def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p
     float64[n, MAX_OPTIONS, NI], ``vals`` float64[n, MAX_OPTIONS]; answers past ``nopt`` are zeros)."""
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.kernel.engine import deck_counts, numba_threads, parallel_chunks, seat_table, strategy_arrays
+    from gnoming_sim.kernel.engine import deck_counts, numba_threads, seat_table, strategy_arrays
+    from gnoming_sim.kernel.game_loop import run_blocks
 
     rules = rules or RuleConfig()
     deck = deck or PUBLISHED
@@ -94,9 +94,10 @@ def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p
     deck_arr = deck.to_array()
     out = (np.zeros((games, cap, MAX_OPTIONS, NN.NI)), np.zeros((games, cap, MAX_OPTIONS)),
            np.zeros((games, cap), dtype=np.int64))
-    with numba_threads(threads), parallel_chunks(1):
-        collect_batch(first_game, np.uint64(seed), players, kinds, params, table, rules.to_array(), deck_arr,
-                      deck_counts(deck_arr), budget, p_sample, out)
+    seed, rules_arr, counts = np.uint64(seed), rules.to_array(), deck_counts(deck_arr)
+    with numba_threads(threads):
+        run_blocks(lambda lo, hi: collect_batch(first_game, seed, players, kinds, params, table, rules_arr, deck_arr,
+                                                counts, budget, p_sample, out, lo, hi), games, 1)
     inputs, vals, nopt = out
     keep = nopt.reshape(-1) > 0
     return {"players": np.full(int(keep.sum()), players, dtype=np.int64), "nopt": nopt.reshape(-1)[keep],

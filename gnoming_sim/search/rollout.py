@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import prange
 
 from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_SCORE, N_FIELDS
@@ -277,9 +276,11 @@ def _one_rollout(first, seed, start, roll, i, out, cov, tr, res_keep, snap):
     return t.tn[0]
 
 
-@jit(parallel=True, nrt=True)
+@jit(nrt=True)
 def rollout_batch(first, seed, start, roll, out, cov):
-    """Rollouts ``first + i`` for i in range(n), every option each, in parallel.
+    """Rollouts ``first + i`` for i in range(n), every option each, on one thread (``run_rollouts`` hands
+    blocks of them to a pool of threads, as the game loops do: a ``parallel=True`` loop cost about 18 s of
+    compiling, and compiled the rollout twice, for a signed and an unsigned index).
 
     ``start``: the position (:class:`gnoming_sim.search.start.Start`); ``roll``: how to play
     (:class:`Roll`); ``out`` float64[n, K, N_X]; ``cov`` float64[n, N_C].
@@ -287,7 +288,7 @@ def rollout_batch(first, seed, start, roll, out, cov):
     no_trace = np.empty((0, 4), dtype=np.int32)
     no_res = np.empty((0, 0, 0), dtype=np.int32)
     no_snap = np.empty(0, dtype=np.int64)
-    for i in prange(out.shape[0]):
+    for i in range(out.shape[0]):
         _one_rollout(first, seed, start, roll, i, out, cov, no_trace, no_res, no_snap)
 
 
@@ -297,4 +298,4 @@ def traced_rollout(i, seed, start, roll, out, cov, tr, res_keep, snap):
     entered table on, its round stats and the entered table's cards (:func:`_snapshot`); the trace's
     length.  With one option in ``roll`` (and common random numbers) it is the very rollout ``i`` of
     that option in :func:`rollout_batch`: the same determinization, the same play stream."""
-    return _one_rollout(i, seed, start, roll, 0, out, cov, tr, res_keep, snap)
+    return _one_rollout(i, seed, start, roll, np.int64(0), out, cov, tr, res_keep, snap)   # not a literal 0: one compile

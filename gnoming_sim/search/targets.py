@@ -15,7 +15,6 @@ so the targets are identical at any thread count.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES, O_FINISHER, O_ME, O_PLAYERS, O_TOP0
@@ -83,7 +82,7 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
         if n < cap and (kind == DEC_PLACE or kind == DEC_SOURCE) and uniform01(srng) < p_sample:
             s = t.st[S_SEAT]
             legal_actions(t, rules)
-            K = 0
+            K = np.int64(0)   # not a literal: the callees compile once
             last = N_SOURCES if kind == DEC_SOURCE else N_CHOICES
             for a in range(last):
                 if t.legal[a]:
@@ -106,15 +105,15 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
     return n
 
 
-@jit(parallel=True, nrt=True)
+@jit(nrt=True)
 def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, budget,
-                  p_sample, out):
-    """Round ``(first_game + i) % 3`` of game first_game + i, for every row i of ``seat_strategy``
+                  p_sample, out, lo, hi):
+    """Round ``(first_game + i) % 3`` of game first_game + i, for rows i = lo .. hi - 1 of ``seat_strategy``
     (int16[G, P]); ``out`` = (feats float64[G, cap, MAX_OPTIONS, NF], vals float64[G, cap, MAX_OPTIONS],
     nopt int64[G, cap], dkind int64[G, cap], dseat int64[G, cap]).  Decisions are sampled with
     probability ``p_sample`` each, at most ``cap`` per game."""
     feats, vals, nopt, dkind, dseat = out
-    for i in prange(seat_strategy.shape[0]):
+    for i in range(lo, hi):
         game = first_game + i
         t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
         srng = np.empty(RNG_WORDS, dtype=np.uint64)
@@ -131,7 +130,8 @@ def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p
     placement rows' features are ``feats[:, :, :NF_P]``, the source rows' ``feats[:, :, :NF_S]``)."""
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.kernel.engine import deck_counts, numba_threads, parallel_chunks, seat_table, strategy_arrays
+    from gnoming_sim.kernel.engine import deck_counts, numba_threads, seat_table, strategy_arrays
+    from gnoming_sim.kernel.game_loop import run_blocks
 
     rules = rules or RuleConfig()
     deck = deck or PUBLISHED
@@ -142,9 +142,10 @@ def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p
     out = (np.zeros((games, cap, MAX_OPTIONS, NF)), np.zeros((games, cap, MAX_OPTIONS)),
            np.zeros((games, cap), dtype=np.int64), np.zeros((games, cap), dtype=np.int64),
            np.zeros((games, cap), dtype=np.int64))
-    with numba_threads(threads), parallel_chunks(1):
-        collect_batch(first_game, np.uint64(seed), players, kinds, params, table, rules.to_array(), deck_arr,
-                      counts, budget, p_sample, out)
+    seed, rules_arr = np.uint64(seed), rules.to_array()
+    with numba_threads(threads):
+        run_blocks(lambda lo, hi: collect_batch(first_game, seed, players, kinds, params, table, rules_arr, deck_arr,
+                                                counts, budget, p_sample, out, lo, hi), games, 1)
     feats, vals, nopt, dkind, _ = out
     keep = nopt.reshape(-1) > 0
     return {"kind": dkind.reshape(-1)[keep], "players": np.full(int(keep.sum()), players, dtype=np.int64),
