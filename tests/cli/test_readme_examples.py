@@ -5,8 +5,8 @@ warning, so an example can never again stall or fail silently (issue 17), and ev
 Each command line of a fenced ``sh`` block runs in its own temporary folder holding a copy of
 ``examples/``, in which every ``toml`` block (of any page) whose first line is ``# NAME.toml`` has
 been written.  ``--games``, ``--rollouts`` and ``--budget`` are cut to a few games, rollouts and
-seconds.  A page's ``python`` blocks run in order, as one script, in such a folder.  The commands
-that cannot run here (they build the venv, start Dask clusters, reach a scheduler, or take minutes,
+seconds, and ``--half-width`` is loosened to 2 points.  A page's ``python`` blocks run in order, as one
+script, in such a folder.  The commands that cannot run here (they build the venv, start Dask clusters, reach a scheduler, or take minutes,
 such as the full report) are skipped by the explicit list below, each with its reason.  The fast
 tests only read the pages and parse the command lines.
 """
@@ -29,6 +29,8 @@ PROGRAM = "gnoming-sim"
 
 # option -> the most an example may ask for here (a smaller value is kept)
 SMALL = {"--games": 200, "--rollouts": 200, "--budget": 5}
+# option -> the least an example may ask for here (a larger value is kept): a precision target that sets the work
+LOOSE = {"--half-width": 2.0}
 
 # (fragment of the command, why it is not run here)
 SKIPPED = [
@@ -99,8 +101,11 @@ def runnable(line: str) -> list[str]:
     out = []
     for i, w in enumerate(words):
         cap = SMALL.get(words[i - 1]) if i else None
+        floor = LOOSE.get(words[i - 1]) if i else None
         if cap is not None and re.fullmatch(r"\d+(\.\d+)?", w) and float(w) > cap:
             w = str(cap)
+        if floor is not None and re.fullmatch(r"\d+(\.\d+)?", w) and float(w) < floor:
+            w = str(floor)
         out.append(w)
     if out and out[0].endswith(f".venv/bin/{PROGRAM}"):   # the reader's venv: here, the one running the tests
         out[0] = PROGRAM
