@@ -33,7 +33,11 @@ def test_user_strategy_is_listed_and_played(tmp_path):
 
 
 @pytest.mark.parametrize("text, msg", [("[strategy.x]\nbase = \"greedy\"\nfoo = 1\n", "unknown parameter 'foo'"),
-                                       ("[strategy.x\n", "not valid TOML")])
+                                       ("[strategy.x\n", "not valid TOML"),
+                                       ("[strategy.x]\nbase = \"mc\"\npolicy = \"chart\"\n",
+                                        "'policy' must be a heuristic, learned or net strategy"),
+                                       ("[strategy.x]\nbase = \"mc\"\npolicy = \"net\"\nmc_learned_base = 3\n",
+                                        "'mc_learned_base' must be 0, 1 or 2")])
 def test_bad_strategies_file_is_one_line_exit_2(tmp_path, text, msg):
     path = tmp_path / "bad.toml"
     path.write_text(text)

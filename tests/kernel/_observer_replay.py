@@ -122,7 +122,7 @@ def matches(t, s, card):
 class DecisionChecker:
     """Walk one game's trace; at every decision of a heuristic seat, recompute the decision from
     the public observation (and from the observation of a hidden-card permutation).  An MC seat's
-    other decisions are its base heuristic's, and checked the same way."""
+    other decisions are its base policy's (the heuristic, learned or net family), and checked the same way."""
 
     def __init__(self, res, game, rng):
         self.res, self.g, self.rng = res, game, rng
@@ -157,7 +157,8 @@ class DecisionChecker:
 
     def _call(self, name, seat, obs, *extra):
         pub, vis, fd, unknown = obs
-        k, prm, rng = self.kind[seat], self.params[seat], self.dummy_rng
+        prm, rng = self.params[seat], self.dummy_rng
+        k = S.base_kind(self.kind[seat], prm)   # an MC seat decides outside rollouts as its base family
         view = Obs(pub, vis, fd, unknown, self.scores)
         # no notes carried over: every decision is recomputed from a fresh memo
         plan = np.array([NO_CARD, -1, 0] + [0] * (N_MEMO_PLAN - 3), dtype=np.int64)

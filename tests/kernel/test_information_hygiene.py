@@ -5,9 +5,9 @@ public information alone and the decision recomputed: it must equal what the ker
 (so the kernel decided from nothing more), and it must not change when every hidden card
 — all face-down cards and the whole draw pile — is permuted.
 
-The Monte Carlo seat (``mc``) draws random determinizations, so its rollout decisions (draw
-source, placement) are checked directly instead: asked twice at the same point with the same
-random stream, once with every hidden card permuted, it must answer the same.
+The Monte Carlo seats (``mc``, and ``mc-net`` with net in its rollouts) draw random determinizations, so
+their rollout decisions (draw source, placement) are checked directly instead: asked twice at the same
+point with the same random stream, once with every hidden card permuted, they must answer the same.
 """
 import random
 
@@ -33,6 +33,7 @@ from _observer_replay import DecisionChecker
     pytest.param(3, ["learned", "random", "learned"], RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False),
                  marks=pytest.mark.slow),
     (4, ["net", "expert", "net", "learned"], RuleConfig()),   # the net player
+    (4, ["mc-net", "expert", "net", "mc-net"], RuleConfig()),   # an mc-net seat's base (net) decisions
     pytest.param(5, ["net", "random", "net", "builder", "net"], RuleConfig(early_finish_bonus=10, hazard_value=15,
                  mulligan_value=-3, negative_multiplier=2), marks=pytest.mark.slow),
 ])
@@ -61,15 +62,16 @@ def _answers(inputs, game, turn, permute, peek=False):
     return tuple(out)
 
 
-@pytest.mark.parametrize("players, rules", [
-    (4, RuleConfig()),
-    (3, RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False)),
+@pytest.mark.parametrize("players, rules, mc", [
+    (4, RuleConfig(), "mc"),
+    (3, RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False), "mc"),
+    (4, RuleConfig(), "mc-net"),   # every seat plays net in its rollouts, and net decides its base choice
 ])
-def test_mc_decisions_do_not_change_when_hidden_cards_are_permuted(players, rules):
+def test_mc_decisions_do_not_change_when_hidden_cards_are_permuted(players, rules, mc):
     """At MC decision points of many games, permuting every hidden card (all face-down cards, the
     player's own included, and the draw pile) leaves both answers unchanged; a player that deals
     its rollouts the true cards (``peek``) is caught by the same comparison."""
-    small = registry.Strategy("mc-test", KIND_MC, "mc, budget 4", dict(registry.get("mc").params, mc_budget=4.0))
+    small = registry.Strategy("mc-test", KIND_MC, f"{mc}, budget 4", dict(registry.get(mc).params, mc_budget=4.0))
     inputs = _probe_inputs(players, [small] * players, rules)
     decided = caught = 0
     for game in range(8):

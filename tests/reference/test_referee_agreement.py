@@ -175,3 +175,14 @@ def test_adaptive_monte_carlo_games_agree_with_the_referee(players, deck):
     assert c.games == 3 and c.turns > 0
     if deck is not None:
         assert c.hazard_flips > 0
+
+
+def test_monte_carlo_over_net_games_agree_with_the_referee():
+    """mc-net (small budget; net in its rollouts and for its other decisions, bounces by rollouts too) beside
+    net, expert and random seats: the referee accepts every game."""
+    from gnoming_sim.kernel.policy import registry
+
+    small = registry.Strategy("mc-net-small", registry.get("mc-net").kind, "mc-net, budget 2",
+                              dict(registry.get("mc-net").params, mc_budget=2.0, mc_bounce=1.0))
+    c = referee_check(4, 3, seed=23, strategies=[small, "net", "expert", "random"])
+    assert c.games == 3 and c.turns > 0

@@ -53,7 +53,8 @@ M_Z = H.N_PARAMS + 5          # drop an option when its paired mean difference e
 M_EPS = H.N_PARAMS + 6        # the indifference margin, in points
 M_BOUNCE = H.N_PARAMS + 7     # 1: bounces by rollouts too
 M_HAZARD = H.N_PARAMS + 8     # 1: hazard flips by rollouts too
-M_LEARNED = H.N_PARAMS + 9    # 1: the base policy is the learned family (its weights at L_W0), not the heuristic
+M_LEARNED = H.N_PARAMS + 9    # the base policy: 0 the heuristic, 1 the learned family (its weights at L_W0), 2 the net
+                              # family (its weights at N_W0, its draw source learned's at L_W0)
 MC_PARAM_NAMES = ("mc_budget", "mc_width", "mc_adaptive", "mc_min", "mc_max", "mc_z", "mc_eps", "mc_bounce",
                   "mc_hazard_flip", "mc_learned_base")
 # Memo.plan[MEMO_MC_COST + 2 j] / [... + 1]: decisions of kind j (search.bot.COST_*) the table's MC seats decided
@@ -181,9 +182,13 @@ def hazard_flip(kind, params, rng, obs, legal):
 @jit(inline="always")
 def base_kind(kind, params):
     """The family that decides for a seat of family ``kind`` outside rollouts: a Monte Carlo seat's base
-    policy (the heuristic, or the learned family when ``params[M_LEARNED]``), else ``kind`` itself."""
+    policy (the heuristic; the learned family when ``params[M_LEARNED]`` is 1, the net family when it is 2),
+    else ``kind`` itself."""
     if kind == KIND_MC:
-        return KIND_LEARNED if params[M_LEARNED] > 0.0 else KIND_HEURISTIC
+        b = params[M_LEARNED]
+        if b > 1.5:
+            return KIND_NET
+        return KIND_LEARNED if b > 0.0 else KIND_HEURISTIC
     return kind
 
 

@@ -10,7 +10,7 @@ A strategy is a family (``kind``) plus a parameter vector for the jitted decisio
 
     [strategy.mc64]
     base = "mc"                     # Monte Carlo: rollouts, with expert as its base policy
-    policy = "builder"              # another base policy (a heuristic strategy)
+    policy = "builder"              # another base policy (a heuristic, learned or net strategy)
     mc_budget = 64                  # rollouts per option per decision
 
 The strategies by name are a :class:`Registry`: :data:`DEFAULT` holds the built-ins and what a
@@ -65,13 +65,14 @@ MC_PARAM_HELP = {
     "mc_eps": "Monte Carlo, adaptive: the indifference margin, in points per round",
     "mc_bounce": "Monte Carlo: 1: bounces by rollouts too; 0: by the base policy",
     "mc_hazard_flip": "Monte Carlo: 1: flips for another's hazard by rollouts too; 0: by the base policy",
-    "mc_learned_base": "Monte Carlo: 1: the base policy is the learned family (set by policy = a learned strategy)",
+    "mc_learned_base": "Monte Carlo: the base policy: 0 the heuristic, 1 the learned family, 2 the net family "
+                       "(set by policy = a heuristic, learned or net strategy)",
 }
 MC_DEFAULTS = dict(mc_budget=16.0, mc_width=3.0, mc_adaptive=0.0, mc_min=8.0, mc_max=0.0, mc_z=2.0, mc_eps=0.0,
                    mc_bounce=0.0, mc_hazard_flip=0.0, mc_learned_base=0.0)
 # the MC settings' allowed values: whole numbers in a range, a choice, or a real number in a range
 MC_INTEGER = {"mc_budget": 1, "mc_width": 0, "mc_min": 2, "mc_max": 0}    # the lowest allowed
-MC_CHOICE = ("mc_adaptive", "mc_bounce", "mc_hazard_flip", "mc_learned_base")              # 0 or 1
+MC_CHOICE = {"mc_adaptive": (0, 1), "mc_bounce": (0, 1), "mc_hazard_flip": (0, 1), "mc_learned_base": (0, 1, 2)}
 MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0}                               # 0 up to this
 MC_BASE = "expert"   # the mc preset's base policy
 # the chart family's cells (kernel.policy.chart): "chart.<cell>" -> the cell's action (0: not resolved)
@@ -248,6 +249,9 @@ MC = (
     _mc("mc-learned", "Monte Carlo as mc (16 rollouts per option), with the learned player as its base policy: "
                       "every seat plays learned in its rollouts, and learned decides the rest",
         LEARNED[0], mc_learned_base=1.0),
+    _mc("mc-net", "Monte Carlo as mc (16 rollouts per option), with the net player as its base policy: every "
+                  "seat plays net in its rollouts, and net decides the rest",
+        NET[0], mc_learned_base=2.0),
 )
 
 BUILTIN = PRESETS + TUNED + LEARNED + CHART + MC + NET
@@ -309,20 +313,26 @@ class Registry:
         return Strategy(name, base.kind, description, params)
 
     def _mc_policy(self, where: str, policy) -> dict:
-        """The parameters an MC strategy takes from its ``policy`` (a heuristic or learned strategy's name):
-        the heuristic's, or a learned strategy's weights and base heuristic with ``mc_learned_base`` 1."""
-        known = ", ".join(s.name for s in self._by_name.values() if s.kind in (KIND_HEURISTIC, KIND_LEARNED))
+        """The parameters an MC strategy takes from its ``policy`` (a heuristic, learned or net strategy's name):
+        the heuristic's; a learned strategy's weights and base heuristic with ``mc_learned_base`` 1; a net
+        strategy's weights, and the learned weights and heuristic its other decisions read, with 2."""
+        families = (KIND_HEURISTIC, KIND_LEARNED, KIND_NET)
+        known = ", ".join(s.name for s in self._by_name.values() if s.kind in families)
         if not isinstance(policy, str):
-            raise GnomingError(f"{where}: 'policy' must be a heuristic strategy's name ({known})")
+            raise GnomingError(f"{where}: 'policy' must be a heuristic, learned or net strategy's name ({known})")
         try:
             p = self.get(policy)
         except GnomingError as exc:
             raise GnomingError(f"{where}: policy: {exc}") from None
+        if p.kind == KIND_NET:
+            return {**{key: p.params[key] for key in PARAM_NAMES + WEIGHT_NAMES + NET_WEIGHT_NAMES if key in p.params},
+                    "mc_learned_base": 2.0}
         if p.kind == KIND_LEARNED:
             return {**{key: p.params[key] for key in PARAM_NAMES + WEIGHT_NAMES if key in p.params},
                     "mc_learned_base": 1.0}
         if p.kind != KIND_HEURISTIC:
-            raise GnomingError(f"{where}: 'policy' must be a heuristic or learned strategy ({known}), not '{policy}'")
+            raise GnomingError(f"{where}: 'policy' must be a heuristic, learned or net strategy ({known}), "
+                               f"not '{policy}'")
         return {key: p.params[key] for key in PARAM_NAMES if key in p.params} | {"mc_learned_base": 0.0}
 
     def load_file(self, path) -> list[Strategy]:
@@ -389,8 +399,10 @@ def _param_value(where: str, key: str, value, mc: bool = False) -> float:
     """One parameter of a strategy table, checked: a finite number, or one of its choices
     (an MC strategy's ``mc_*`` settings: whole numbers, the budget >= 1)."""
     if mc and key in MC_CHOICE:
-        if isinstance(value, bool) or value not in (0, 1):
-            raise GnomingError(f"{where}: parameter '{key}' must be 0 or 1 ({MC_PARAM_HELP[key]}), got {value!r}")
+        choices = MC_CHOICE[key]
+        if isinstance(value, bool) or value not in choices:
+            raise GnomingError(f"{where}: parameter '{key}' must be {', '.join(map(str, choices[:-1]))} or "
+                               f"{choices[-1]} ({MC_PARAM_HELP[key]}), got {value!r}")
         return float(value)
     if mc and key in MC_REAL:
         top = MC_REAL[key]
