@@ -59,17 +59,17 @@ CONVERGENCE_ORDER = ("converged", "still moves", "convergence not shown")
 
 
 def ladder_line(summary: dict) -> str:
-    """Every answer's word along the ladder in one line (answers the ladder did not measure left out), so the
-    README says of each, also of those its word budget leaves out, whether it has converged."""
-    answers = [(k, a) for k, a in enumerate(summary.get("answers", []), 1) if a.get("convergence")]
-    if not answers:
+    """Every answer's word along the ladder in one line, so the README says of each, also of those its word budget
+    leaves out, whether it has converged ("not measured along the ladder" for an answer no rung pair measured)."""
+    answers = list(enumerate(summary.get("answers", []), 1))
+    if not any(a.get("convergence") for _, a in answers):
         return ""
     second, strong = summary.get("strong_ladder", ["learned", "net"])
     parts = []
-    for word in CONVERGENCE_ORDER:
-        keys = [f"{k} ({a['key']})" for k, a in answers if a["convergence"] == word]
+    for word in (*CONVERGENCE_ORDER, None):
+        keys = [f"{k} ({a['key']})" for k, a in answers if a.get("convergence") == word]
         if keys:
-            parts.append(f"{word}: {', '.join(keys)}")
+            parts.append(f"{word or 'not measured along the ladder'}: {', '.join(keys)}")
     return f"**Along the ladder** ({strong} against {second}, answers by number): " + "; ".join(parts) + "."
 
 

@@ -147,3 +147,24 @@ def test_the_hazard_deny_verdict_reads_the_chance_of_winning_not_own_score():
     v = _verdict([dict(row, level=0.0), row])
     assert v["cells"] == 1 and not v["pays"] and not v["pays_holm"]
     assert len(v["costs"]) == 1 and len(v["costs_holm"]) == 1
+
+
+def test_a_house_rule_has_converged_only_where_both_rungs_change_it_alike():
+    """Issue 34: a variant's change in round length under net minus its change under learned, game by game on the
+    same games, judged by TOST at the turns target (1 turn): equal changes converge, a 3-turn gap still moves."""
+    from gnoming_sim.analyses.house_rules.study import convergence as house_convergence
+
+    rng = np.random.default_rng(34)
+    games = 1200
+    base = 27 + rng.normal(0, 3, games)
+
+    def arm(shifts):
+        values = [SimpleNamespace(turns=base + s + rng.normal(0, 0.5, games)) for s in (0.0, *shifts)]
+        variants = [SimpleNamespace(name=n) for n in ("baseline", "same", "apart")]
+        return SimpleNamespace(games=games, values=values, variants=variants)
+
+    rows = house_convergence({SECOND: arm((2.0, 2.0)), STRONG: arm((2.0, 5.0)), "mix": None})
+    by = {r["variant"]: r for r in rows}
+    assert by["same"]["convergence"] == CONVERGED and abs(by["same"]["difference"].mean) < 0.2
+    assert by["apart"]["convergence"] == MOVES and by["apart"]["difference"].lo > 2.5
+    assert house_convergence({"mix": None, STRONG: arm((1.0, 1.0))}) == []     # one rung: nothing to judge
