@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..framework.design import HEURISTIC_NAMES
+from ..framework.design import HEURISTIC_NAMES, TOP_DIFFERENCE
 from ..framework.estimates import (Crossing, Estimate, clustered_share, crossing_label, estimates_frame,
                                    finishing_crossing, holm_p, paired_ratio_difference)
 from ..framework.render import format_estimate
@@ -27,7 +27,7 @@ TARGET_BONUS = 0.01   # P(bonus | finish) per table size and rung: +-1 pp
 RUNGS = ("mix", *LADDER)   # summary.json's keys: the rungs by their players' names
 # the paired differences along the ladder, the two strongest rungs' last (the one "holds under" is judged by)
 DIFFERENCES = tuple((a, b) for k, a in enumerate(RUNGS) for b in RUNGS[:k])
-TOP = f"{STRONG}-{SECOND}"
+TOP = TOP_DIFFERENCE
 
 RULE_COLUMNS = ("score", "gap")
 

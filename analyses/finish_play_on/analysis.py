@@ -25,12 +25,13 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..framework.design import TOP_DIFFERENCE
 from ..framework.estimates import Estimate, bootstrap_mean, clustered_share, estimates_frame, holm, t_mean
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from ..framework.words import by_size, convergence, equivalence, holds_under, size_clause, size_json
 from . import boundary as bd
 from . import figures as figs
-from .design import BASE_POLICY, PLAYERS, PRESETS, RUNGS, SECOND
+from .design import BASE_POLICY, PLAYERS, PRESETS, RUNGS
 
 MINUS = "\u2212"
 GAP_EDGES = (-10, -5, 0, 5, 10, 20)     # bins <= -10, -9..-5, -4..0, 1..5, 6..10, 11..20, >= 21
@@ -48,7 +49,7 @@ TARGET_MARGIN = 0.5      # points: the same in the margin over the rivals
 # the paired differences along the ladder (weakest first), the two strongest rungs' last: TOP, the one an
 # answer's "holds under" (its convergence) is judged by
 DIFFS = tuple((a, b) for k, a in enumerate(RUNGS) for b in RUNGS[:k])
-TOP = f"{BASE_POLICY}-{SECOND}"
+TOP = TOP_DIFFERENCE
 
 
 # ---------------------------------------------------------------- bins

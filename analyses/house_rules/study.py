@@ -11,7 +11,7 @@ does not matter.  Which variant changes a measure most is claimed only when it i
 runner-up (a test of the two changes game by game) and its own change survives Holm's correction over
 every variant, the other-deck one (unpaired: an independent-samples interval) included.  Whether a variant's
 change in round length has converged along the ladder is the equivalence test of the two rungs' changes on
-the same games (:func:`convergence`, :func:`..framework.words.equivalence` at the turns target).  A ``--quick``
+the same games (:func:`ladder_convergence`, :func:`..framework.words.equivalence` at the turns target).  A ``--quick``
 report says no verdict: its findings are previews.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ..framework.design import SECOND, STRONG, STRONG_LADDER
 from ..framework.estimates import Estimate, holm
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, Study, StudyResult, Table
-from ..framework.words import PREVIEW, convergence as convergence_word, equivalence
+from ..framework.words import PREVIEW, convergence, equivalence
 from . import figures
 
 PLAYERS = 4
@@ -100,7 +100,7 @@ class HouseRules(Study):
                                   "change_hi": change.hi if change else np.nan,
                                   "paired": r["paired"], "n_games": data[arm].games})
         frame = pd.DataFrame(cells)
-        converge = convergence(data)
+        converge = ladder_convergence(data)
         findings = _findings(arms, data, ctx.quick)
         summary = {"players": PLAYERS, "seats": list(SEATS), "games_per_variant": G,
                    "games_per_variant_by_players": {arm: c.games for arm, c in data.items()},
@@ -130,7 +130,7 @@ class HouseRules(Study):
 TARGET_TURNS = {"mix": 0.35, **{rung: 1.0 for rung in STRONG_LADDER}}
 
 
-def convergence(data) -> list[dict]:
+def ladder_convergence(data) -> list[dict]:
     """Per variant, whether its change in round length has converged along the ladder: the strong player's change
     minus the rung below's (:data:`STRONG_LADDER`), game by game on the same games (both arms play game numbers
     from 0, so game g is the same deal under both; an other-deck variant's game g is another deal than the
@@ -146,7 +146,7 @@ def convergence(data) -> list[dict]:
         e = Estimate.of_mean(np.asarray(d, dtype=np.float64))
         word = equivalence(e, TARGET_TURNS[STRONG])
         out.append({"variant": a.variants[k].name, "difference": e, "settled": word,
-                    "convergence": convergence_word(word)})
+                    "convergence": convergence(word)})
     return out
 
 

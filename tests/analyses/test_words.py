@@ -152,7 +152,7 @@ def test_the_hazard_deny_verdict_reads_the_chance_of_winning_not_own_score():
 def test_a_house_rule_has_converged_only_where_both_rungs_change_it_alike():
     """Issue 34: a variant's change in round length under net minus its change under learned, game by game on the
     same games, judged by TOST at the turns target (1 turn): equal changes converge, a 3-turn gap still moves."""
-    from gnoming_sim.analyses.house_rules.study import convergence as house_convergence
+    from gnoming_sim.analyses.house_rules.study import ladder_convergence as house_convergence
 
     rng = np.random.default_rng(34)
     games = 1200
