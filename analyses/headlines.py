@@ -70,7 +70,8 @@ def ladder_line(summary: dict) -> str:
         keys = [f"{k} ({a['key']})" for k, a in answers if a.get("convergence") == word]
         if keys:
             parts.append(f"{word or 'not measured along the ladder'}: {', '.join(keys)}")
-    return f"**Along the ladder** ({strong} against {second}, answers by number): " + "; ".join(parts) + "."
+    preview = " (preview at quick sizes, no verdict)" if summary.get("quick") else ""
+    return f"**Along the ladder**{preview} ({strong} against {second}, answers by number): " + "; ".join(parts) + "."
 
 
 def headline_markdown(summary: dict) -> str:

@@ -88,3 +88,4 @@ def test_the_ladder_line_says_of_every_answer_whether_it_converged():
     assert "not measured along the ladder: 4 (a3)" in line
     assert line in headline_markdown(summary)
     assert ladder_line({**summary, "answers": [{**a, "convergence": None} for a in answers]}) == ""
+    assert "preview at quick sizes, no verdict" in ladder_line({**summary, "quick": True})
