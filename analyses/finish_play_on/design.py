@@ -42,12 +42,12 @@ BASE_POLICY = STRONG   # the headline rung: the strong player at every seat afte
 SELECT_POLICY = EXPERT  # the selection batch's base policy (cheap; picks the play-on option every rung is scored on)
 RUNGS = ("mix", *STRONG_LADDER)
 SELECT_ROLLOUTS = 64    # per decision, every option (the selection batch)
-# per decision and rung: finish, play on, own choice.  The ladder's rungs cost ten times the mix's each (a decision's
-# selection batch about 0.09 s, a mix rung 0.01 s, a learned or net rung of 16 rollouts 0.06 s on 2 busy cores);
-# 12 for each holds the study's cost to about +10% with a second learned-cost rung in expert's old place (issue 34).
-# The decisions' spread, not the rollouts, sets the precision: rollout noise was a third of a decision's variance
-# at 16, so 12 widens an interval by about 6%
-ROLLOUTS = {"mix": 16, SECOND: 12, STRONG: 12}
+# per decision and rung: finish, play on, own choice.  The ladder's rungs cost ten times the mix's each; with a
+# second learned-cost rung in expert's old place (issue 34) 16 rollouts each cost 1.57x the old design per decision,
+# 12 each 1.26x, 10 each about 1.1x (measured on the same 45 decisions, interleaved, 2 busy cores), so 10.  The
+# decisions' spread, not the rollouts, sets the precision: rollout noise was a third of a decision's variance at
+# 16, so 10 widens an interval by about 10%
+ROLLOUTS = {"mix": 16, SECOND: 10, STRONG: 10}
 QUICK_ROLLOUTS = {"mix": 8, SECOND: 8, STRONG: 8}
 QUICK_SELECT = 24
 
