@@ -49,8 +49,29 @@ def boundary_line(summary: dict) -> str:
                          f"(crossing {_interval_text(b['crossing'], lo, hi)}; n = {b['n']:,})".replace("-", MINUS))
         else:
             cells.append(f"{p} players no single number (n = {b['n']:,})")
-    return ("**Finish rule** (gap: your score after finishing minus the best rival's visible score; learned "
-            "rollouts; by the closest rival's face-down cards in reports/index.html): " + "; ".join(cells) + ".")
+    rollouts = summary.get("finish_play_on", {}).get("base_policy", "the strong player's")
+    return ("**Finish rule** (gap: your score after finishing minus the best rival's visible score; "
+            f"{rollouts} rollouts; by the closest rival's face-down cards in reports/index.html): "
+            + "; ".join(cells) + ".")
+
+
+CONVERGENCE_ORDER = ("converged", "still moves", "convergence not shown")
+
+
+def ladder_line(summary: dict) -> str:
+    """Every answer's word along the ladder in one line, so the README says of each, also of those its word budget
+    leaves out, whether it has converged ("not measured along the ladder" for an answer no rung pair measured)."""
+    answers = list(enumerate(summary.get("answers", []), 1))
+    if not any(a.get("convergence") for _, a in answers):
+        return ""
+    second, strong = summary.get("strong_ladder", ["learned", "net"])
+    parts = []
+    for word in (*CONVERGENCE_ORDER, None):
+        keys = [f"{k} ({a['key']})" for k, a in answers if a.get("convergence") == word]
+        if keys:
+            parts.append(f"{word or 'not measured along the ladder'}: {', '.join(keys)}")
+    preview = " (preview at quick sizes, no verdict)" if summary.get("quick") else ""
+    return f"**Along the ladder**{preview} ({strong} against {second}, answers by number): " + "; ".join(parts) + "."
 
 
 def headline_markdown(summary: dict) -> str:
@@ -58,9 +79,15 @@ def headline_markdown(summary: dict) -> str:
     :data:`WORD_BUDGET` words, best ranked first; each in full), the finish boundary line if it fits, then as
     many of the designers' balance figures as fit, then where the rest is."""
     games = sum(s["games"] for s in summary["studies"].values())
+    second, strong = summary.get("strong_ladder", ["learned", "net"])
     head = [f"**Answers** (`{summary['command'] or 'gnoming-sim report'}`: {games:,} games, "
             f"{_minutes(summary['wall_s'])} on 2 cores), each with its 95% interval, n and the players it holds "
-            f"under (expert and learned only by an equivalence test). Win-chance changes are percentage points.", ""]
+            f"under: read under {strong}, the strongest fast player, and measured under {second} on the same deals; "
+            f"*converged* where an equivalence test shows the two agree within the answer's target, *still moves* "
+            f"where they differ. Win-chance changes are percentage points.", ""]
+    ladder = ladder_line(summary)
+    if ladder:
+        head += [ladder, ""]
     tail = ["", "Designers' balance figures and every study's details: [reports/index.html](reports/index.html)."]
     answers = summary.get("answers", [])
 

@@ -29,6 +29,7 @@ from gnoming_sim.game.version import __version__
 
 from .early_finish import EarlyFinish
 from .finish_play_on import FinishPlayOn
+from .framework.design import EXPERT, SECOND, STRONG, STRONG_LADDER
 from .framework.render import data_uri, environment, figure_png, format_mean
 from .framework.study import MAX_ANSWERS, Context, Study, StudyRun, play_study
 from .framework.words import as_preview
@@ -91,7 +92,8 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
         html = environment().get_template("report.html").render(
             sections=sections, answers=[_finding_parts(a) | {"holds_under": a.holds_under} for a in answers_of(runs)],
             designer=[_finding_parts(f) for f in designer], findings=[_finding_parts(f) for f in details],
-            meta=_meta(ctx, runs, wall, command), deck=ctx.deck, rules=ctx.rules.describe())
+            meta=_meta(ctx, runs, wall, command), deck=ctx.deck, rules=ctx.rules.describe(),
+            expert=EXPERT, second=SECOND, strong=STRONG)
         stage.write("index.html", html)
         stage.write("summary.json", json.dumps(summary, indent=2) + "\n")
     return summary
@@ -170,6 +172,8 @@ def _summary(ctx: Context, runs, wall: float, command: str) -> dict:
         "games_per_cell": ctx.games, "wall_s": wall,
         "rules": ctx.rules.to_dict(), "deck": {"name": ctx.deck.name, "size": ctx.deck.size,
                                               "cards": ctx.deck.to_dict()},
+        # the players the answers are read along (weakest first) and the strong player they are stated under
+        "strong_ladder": list(STRONG_LADDER), "strong_player": STRONG,
         "answers": [_quick(ctx, a.to_json()) for a in answers_of(runs)],
         "estimands": {q: m for r in runs for q, m in r.result.estimands.items()},
         "findings": [_quick(ctx, f.to_json()) for r in runs for f in r.result.findings],

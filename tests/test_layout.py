@@ -224,3 +224,14 @@ def test_kernel_and_search_import_no_private_name_of_another_module():
                 bad += [f"{name} imports {node.module}.{a.name}" for a in node.names
                         if a.name.startswith("_") and not a.name.startswith("__")]
     assert not bad, "\n".join(bad)
+
+
+def test_every_data_file_a_preset_reads_is_package_data():
+    """A wheel holds only the listed package data: the net player's weights were missing, so `net` (the default
+    base policy of analyse and review since issue 34) could not load outside an editable install."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    listed = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    on_disk = {p.name for p in (root / "gnoming_sim" / "kernel" / "policy").glob("*.json")}
+    assert on_disk and on_disk <= set(listed["gnoming_sim.kernel.policy"])

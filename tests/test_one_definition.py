@@ -33,6 +33,10 @@ GUARDED = {
     # issue 31: one test of "do the parts agree", one word for "holds under", one preview word
     "heterogeneity": {"gnoming_sim/stats.py"},
     "holds_under": {"analyses/framework/words.py"},
+    # issue 34: one word for an answer along the ladder, one place that names the ladder's players
+    "convergence": {"analyses/framework/words.py"},
+    "STRONG_LADDER": {"analyses/framework/design.py"},
+    "TOP_DIFFERENCE": {"analyses/framework/design.py"},
     "_settled": {"analyses/finish_play_on/analysis.py"},
     "PREVIEW": {"analyses/framework/words.py"},
     # the one ranking of a decision's options (issue 31): analyse, review and the robustness check

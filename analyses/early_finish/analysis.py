@@ -14,17 +14,20 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..framework.design import HEURISTIC_NAMES
+from ..framework.design import HEURISTIC_NAMES, TOP_DIFFERENCE
 from ..framework.estimates import (Crossing, Estimate, clustered_share, crossing_label, estimates_frame,
                                    finishing_crossing, holm_p, paired_ratio_difference)
 from ..framework.render import format_estimate
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
-from ..framework.words import PREVIEW, equivalence
+from ..framework.words import PREVIEW, convergence, equivalence, holds_under
 from . import figures as figs
-from .design import EXPERT, HEADLINE_PLAYERS, PLAYERS, STRONG, arm
+from .design import HEADLINE_PLAYERS, LADDER, LADDER_SHARE, PLAYERS, SECOND, STRONG, arm
 
 TARGET_BONUS = 0.01   # P(bonus | finish) per table size and rung: +-1 pp
-RUNG_NAMES = {"mix": "mix", EXPERT: "expert", STRONG: "learned"}
+RUNGS = ("mix", *LADDER)   # summary.json's keys: the rungs by their players' names
+# the paired differences along the ladder, the two strongest rungs' last (the one "holds under" is judged by)
+DIFFERENCES = tuple((a, b) for k, a in enumerate(RUNGS) for b in RUNGS[:k])
+TOP = TOP_DIFFERENCE
 
 RULE_COLUMNS = ("score", "gap")
 
@@ -63,7 +66,7 @@ def analyse(ctx, tables, data) -> StudyResult:
     if ladder:
         precision += [Precision(f"P(bonus) at one table size under {rung} (ladder deals)",
                                 max(v[rung].half_width for v in ladder.values()), "pct", target=TARGET_BONUS)
-                      for rung in ("mix", "expert", "learned")]
+                      for rung in RUNGS]
     crossings = [c.point for r in by_players + rules for c in (r["score_rule"],) if c is not None and not c.open]
     if crossings:
         precision.append(Precision("even-bet score, one table size (and preset)",
@@ -76,7 +79,8 @@ def analyse(ctx, tables, data) -> StudyResult:
                  "bonus_by_rung": _ladder_json(ladder)},
         estimands=_estimands(ladder), answers=_answers(ladder),
         context={"overall": overall, "by_players": by_players, "presets": _preset_rows(presets),
-                 "rules": _rule_grid(rules), "headline": HEADLINE_PLAYERS, "ladder": ladder, "rule_text": rule_text, "half_open": half_open, "design_effect": design_effect,
+                 "rules": _rule_grid(rules), "headline": HEADLINE_PLAYERS, "ladder": ladder,
+                 "rungs": RUNGS, "differences": DIFFERENCES, "ladder_share": LADDER_SHARE, "rule_text": rule_text, "half_open": half_open, "design_effect": design_effect,
                  "stalled": stalled, "finished": len(data), "sizes": [r["players"] for r in by_players],
                  "games": {p: sum(t.games for t in tables if t.players == p) for p in PLAYERS},
                  "lineups": {p: [t.seats for t in tables if t.players == p] for p in PLAYERS}},
@@ -145,7 +149,7 @@ def _by_players(p: int, rows: pd.DataFrame, finishes, rng) -> dict:
 
 
 def _ladder(data: pd.DataFrame, tables) -> dict:
-    """Per table size: P(bonus | finish) under the mix, expert and learned on the same deals (the ladder
+    """Per table size: P(bonus | finish) under the mix and each rung of the ladder on the same deals (the ladder
     tables' game numbers), clustered by game, with the paired differences (by game, delta method)."""
     out = {}
     for p in PLAYERS:
@@ -154,12 +158,12 @@ def _ladder(data: pd.DataFrame, tables) -> dict:
             continue
         numbers = np.concatenate([np.arange(t.first_game, t.first_game + t.games) for t in mine])
         per = {}
-        for rung, name in RUNG_NAMES.items():
+        for rung in RUNGS:
             rows = data[(data["players"] == p) & (data["arm"] == rung) & data["game"].isin(numbers)]
             agg = rows.groupby("game")["earned"].agg(["sum", "size"]).reindex(numbers, fill_value=0)
-            per[name] = (agg["sum"].to_numpy(dtype=np.float64), agg["size"].to_numpy(dtype=np.float64))
+            per[rung] = (agg["sum"].to_numpy(dtype=np.float64), agg["size"].to_numpy(dtype=np.float64))
         cell = {name: clustered_share(*v) for name, v in per.items()}
-        for a, b in (("expert", "mix"), ("learned", "mix"), ("learned", "expert")):
+        for a, b in DIFFERENCES:
             cell[f"{a}-{b}"] = paired_ratio_difference(*per[a], *per[b])
         out[p] = cell
     return out
@@ -174,10 +178,10 @@ def _estimands(ladder: dict) -> dict:
         return {}
     return {"early_finish_bonus": {
         f"{p}_players": estimand(f"P(the finisher earns the -5 | somebody finishes) at {p} players: the preset mix's "
-                                 "lineups, expert and learned at every seat, on the same deals; clustered by game",
-                                 "probability", {k: cell[k] for k in ("mix", "expert", "learned")},
-                                 {k: cell[k] for k in ("expert-mix", "learned-mix", "learned-expert")},
-                                 n_unit="deals", settled=equivalence(cell["learned-expert"], TARGET_BONUS),
+                                 f"lineups, {' and '.join(LADDER)} at every seat, on the same deals; clustered by game",
+                                 "probability", {k: cell[k] for k in RUNGS},
+                                 {f"{a}-{b}": cell[f"{a}-{b}"] for a, b in DIFFERENCES},
+                                 n_unit="deals", settled=equivalence(cell[TOP], TARGET_BONUS),
                                  target=TARGET_BONUS)
         for p, cell in ladder.items()}}
 
@@ -303,26 +307,30 @@ def _ladder_findings(ladder: dict) -> list[Finding]:
     c = ladder.get(HEADLINE_PLAYERS)
     if c is None:
         return []
-    return [Finding("early_finish.bonus_learned",
-                    f"When the strong player learned sits at every seat of a {HEADLINE_PLAYERS}-player table, the "
+    d = c[TOP]
+    return [Finding("early_finish.bonus_strong",
+                    f"When the strong player {STRONG} sits at every seat of a {HEADLINE_PLAYERS}-player table, the "
                     f"finisher earns the \u22125 in {{value}} of finished rounds, against "
-                    f"{100 * c['mix'].mean:.0f}% for the preset mix and {100 * c['expert'].mean:.0f}% for expert "
-                    f"on the same deals (learned \u2212 expert {100 * c['learned-expert'].mean:+.1f} pp "
-                    f"[{100 * c['learned-expert'].lo:+.1f}, {100 * c['learned-expert'].hi:+.1f}]; clustered by game)",
-                    c["learned"], "pct", "games")]
+                    f"{100 * c['mix'].mean:.0f}% for the preset mix and {100 * c[SECOND].mean:.0f}% for {SECOND} "
+                    f"on the same deals ({STRONG} \u2212 {SECOND} {100 * d.mean:+.1f} pp "
+                    f"[{100 * d.lo:+.1f}, {100 * d.hi:+.1f}]; clustered by game)",
+                    c[STRONG], "pct", "games")]
 
 
 def _answers(ladder: dict) -> list[Answer]:
     c = ladder.get(HEADLINE_PLAYERS)
     if c is None:
         return []
-    return [Answer("early_finish.bonus_learned",
-                   f"At {HEADLINE_PLAYERS} players among strong players (learned), the rounds learned chooses to "
-                   f"finish first earn the \u22125, not the +5, {{value}} of the time (expert "
-                   f"{100 * c['expert'].mean:.0f}%, preset mix {100 * c['mix'].mean:.0f}%): how often their own "
+    word = equivalence(c[TOP], TARGET_BONUS)
+    holds = holds_under(word, c[TOP], TARGET_BONUS, "dpct")
+    return [Answer("early_finish.bonus_strong",
+                   f"At {HEADLINE_PLAYERS} players among strong players ({STRONG}), the rounds {STRONG} chooses to "
+                   f"finish first earn the \u22125, not the +5, {{value}} of the time ({SECOND} "
+                   f"{100 * c[SECOND].mean:.0f}%, preset mix {100 * c['mix'].mean:.0f}%): how often their own "
                    f"finishes pay, conditional on when they finish, not a rule for when you should (the finishing "
-                   f"answer is)", c["learned"],
-                   "learned, when learned chooses to finish", kind="pct", unit="games", rank=40)]
+                   f"answer is)", c[STRONG],
+                   f"{holds}; each when it chooses to finish", kind="pct", unit="games", rank=40,
+                   convergence=convergence(word))]
 
 
 def _lineup_text(presets: list[dict], p: int) -> str:

@@ -2,8 +2,8 @@
 (design in :mod:`.design`).
 
 What the data can say.  Every number is conditional on the rung's base policy at every seat after
-the decision (``mix``: the preset whose self-play game the decision comes from; ``expert``; the
-strong player ``learned``, the headline) and on the positions sampled: the finishing chances that
+the decision (``mix``: the preset whose self-play game the decision comes from; ``learned``; the
+strong player ``net``, the headline: :data:`.design.RUNGS`) and on the positions sampled: the finishing chances that
 self-play of the presets reaches, one drawn per game, so decisions are independent units and every
 interval is over decisions.  Averages are "on average over the positions self-play reaches";
 single decisions spread widely around them, and the study says how often they go the other way.
@@ -25,9 +25,10 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..framework.design import TOP_DIFFERENCE
 from ..framework.estimates import Estimate, bootstrap_mean, clustered_share, estimates_frame, holm, t_mean
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
-from ..framework.words import by_size, equivalence, holds_under, size_clause, size_json
+from ..framework.words import by_size, convergence, equivalence, holds_under, size_clause, size_json
 from . import boundary as bd
 from . import figures as figs
 from .design import BASE_POLICY, PLAYERS, PRESETS, RUNGS
@@ -45,7 +46,10 @@ CRITERIA = {"win": ("diff_win", "finish_pays_win", True), "points": ("diff", "fi
 TARGET_CROSSING = 1.0    # points of gap: the boundary's decision-relevant half-width (one card's worth)
 TARGET_WIN = 0.01        # probability: the average finish - play on, chance of winning
 TARGET_MARGIN = 0.5      # points: the same in the margin over the rivals
-DIFFS = (("expert", "mix"), ("learned", "mix"), ("learned", "expert"))
+# the paired differences along the ladder (weakest first), the two strongest rungs' last: TOP, the one an
+# answer's "holds under" (its convergence) is judged by
+DIFFS = tuple((a, b) for k, a in enumerate(RUNGS) for b in RUNGS[:k])
+TOP = TOP_DIFFERENCE
 
 
 # ---------------------------------------------------------------- bins
@@ -186,7 +190,7 @@ def verdicts(d, se, n_rollouts) -> dict:
             "ties": Estimate.of_share(int(((se == 0) & (d == 0)).sum()), n)}
 
 
-def headline_columns(dec: pd.DataFrame, rung: str = "learned") -> pd.DataFrame:
+def headline_columns(dec: pd.DataFrame, rung: str = BASE_POLICY) -> pd.DataFrame:
     """The frame with the bin helpers' columns (``diff_win``, ``diff``, ``finish_pays*``) from ``rung``."""
     if dec.empty:
         return dec
@@ -223,7 +227,7 @@ OLD_GAP = ("own visible score minus the lowest visible score of a rival (these d
 
 def crossing_differences(rows: pd.DataFrame, rng, replicates: int = 1000) -> dict:
     """Paired differences of the monotone fit's crossings between rungs (same decisions), with a percentile
-    bootstrap over decisions: ``{"learned-expert": Estimate, ...}`` in points of gap."""
+    bootstrap over decisions: ``{"net-learned": Estimate, ...}`` in points of gap."""
     if len(rows) < 10:
         return {}
     gap = rows["gap"].to_numpy(dtype=np.int64)
@@ -265,11 +269,11 @@ def ladder(dec: pd.DataFrame) -> dict:
 
 
 def _settled(diffs: dict, target: float = TARGET_WIN) -> str | None:
-    """The learned - expert difference's word at ``target`` (:func:`..framework.words.equivalence`)."""
-    return equivalence(diffs.get("learned-expert"), target)
+    """The two strongest rungs' difference's word at ``target`` (:func:`..framework.words.equivalence`)."""
+    return equivalence(diffs.get(TOP), target)
 
 
-def regret_rows(dec: pd.DataFrame, rng, rung: str = "learned") -> list[dict]:
+def regret_rows(dec: pd.DataFrame, rng, rung: str = BASE_POLICY) -> list[dict]:
     """Per preset (and table size; ``players`` 0 all sizes): the loss of the preset's own choice at its drawn
     finishing chance against the rollout choice, in the chance of winning under ``rung`` (a loss when
     positive), per decision: a mean over decisions with a percentile bootstrap interval (the losses are
@@ -302,30 +306,30 @@ def analyse(ctx, tables, data) -> StudyResult:
     by_hidden = _hidden(dec, min_n)
     reps = 200 if ctx.quick else 1000
     rule_rng = np.random.default_rng(ctx.study_seed("finish-play-on/rule"))
-    table = bd.rule_table(dec, "learned", rule_rng, sizes, reps, min_n)     # per size x closest rival's face-down
-    fits = {p: {r: next(t for t in (table if r == "learned" else bd.rule_table(
+    table = bd.rule_table(dec, BASE_POLICY, rule_rng, sizes, reps, min_n)     # per size x closest rival's face-down
+    fits = {p: {r: next(t for t in (table if r == BASE_POLICY else bd.rule_table(
         dec, r, rule_rng, [p], reps, min_n, bands=("all",))) if t["players"] == p and t["band"] == "all")
         for r in RUNGS} for p in sizes}
     moves = {p: crossing_differences(dec[dec["players"] == p], rng, 200 if ctx.quick else 1000) for p in sizes}
-    rules = {p: {"win": _rule_of(fits[p]["learned"]),
+    rules = {p: {"win": _rule_of(fits[p][BASE_POLICY]),
                  "points": read_rule([c for c in _holm_points(by_gap) if c["players"] == p], "diff_holm", False)}
              for p in sizes}
     regret = regret_rows(dec, rng)
     lad = ladder(dec) if len(dec) > 1 else None
     overall = cell(dec) if len(dec) > 1 else None
-    verdict = verdicts(dec["win_learned"], dec["win_learned_se"], dec["n_learned"]) if len(dec) > 1 else None
+    verdict = verdicts(dec[f"win_{BASE_POLICY}"], dec[f"win_{BASE_POLICY}_se"], dec[f"n_{BASE_POLICY}"]) if len(dec) > 1 else None
     figures = [figs.boundary_figure(by_gap, sizes, fits), figs.score_figure(by_own, sizes),
                figs.hidden_figure(by_hidden, sizes), figs.regret_figure(regret, sizes)]
     precision = []
     if lad is not None:
         precision += [Precision(f"finish \u2212 play on, chance of winning, all decisions ({r})",
                                 lad["win"]["by_rung"][r].half_width, "pct", target=TARGET_WIN) for r in RUNGS]
-        precision += [Precision("finish \u2212 play on, margin over the rivals, all decisions (learned)",
-                                lad["margin"]["by_rung"]["learned"].half_width, "points", target=TARGET_MARGIN)]
+        precision += [Precision(f"finish \u2212 play on, margin over the rivals, all decisions ({BASE_POLICY})",
+                                lad["margin"]["by_rung"][BASE_POLICY].half_width, "points", target=TARGET_MARGIN)]
     for p in sizes:
-        b = fits[p]["learned"]["boundary"]
+        b = fits[p][BASE_POLICY]["boundary"]
         if b is not None:
-            precision.append(Precision(f"finish boundary at {p} players (zero crossing of the monotone fit, learned)",
+            precision.append(Precision(f"finish boundary at {p} players (zero crossing of the monotone fit, {BASE_POLICY})",
                                        b.half_width, "points", target=TARGET_CROSSING))
     frames = {"decisions": raw,
               "boundary": estimates_frame(by_gap + by_own + by_hidden), "regret": estimates_frame(regret),
@@ -335,7 +339,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                   {"players": p, "rival_face_down": "all", "criterion": "points", "clear": both["points"]["clear"],
                    "text": both["points"]["text"]} for p, both in rules.items()])}
     estimands = {}
-    win_sizes = by_size({p: t_mean(dec.loc[dec["players"] == p, "win_learned"].to_numpy()) for p in sizes})
+    win_sizes = by_size({p: t_mean(dec.loc[dec["players"] == p, f"win_{BASE_POLICY}"].to_numpy()) for p in sizes})
     if lad is not None:
         estimands["finishing"] = {
             "win_chance": estimand("mean over finishing chances (one drawn per self-play game of the presets) of "
@@ -356,7 +360,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                  "boundary_differences": {str(p): {k: e.to_json() for k, e in m.items()} for p, m in moves.items()}},
         answers=_answers(fits, lad, moves, win_sizes), estimands=estimands,
         context={"sizes": sizes, "presets": PRESETS, "base": BASE_POLICY, "overall": overall, "ladder": lad,
-                 "rungs": RUNGS, "verdict": verdict, "moves": moves,
+                 "rungs": RUNGS, "top": TOP, "verdict": verdict, "moves": moves,
                  "fits": {p: {r: bd.rule_json(f, bins=False) for r, f in fs.items()} for p, fs in fits.items()},
                  "rule_table": _rule_grid(table), "bands": ("all", *bd.BANDS), "gap_words": _gap_words(raw),
                  "gap_grid": _grid(by_gap), "own_grid": _grid(by_own), "hidden_grid": _grid(by_hidden),
@@ -432,7 +436,7 @@ WHERE = ("at a finishing chance (a card in hand that could go on your last face-
 def _findings(lad, verdict, fits) -> list[Finding]:
     if lad is None:
         return []
-    w = lad["win"]["by_rung"]["learned"]
+    w = lad["win"]["by_rung"][BASE_POLICY]
     found = [Finding("finish_play_on.win_difference",
                      "Finishing rather than playing on in the best way changes your chance of winning the game by "
                      "{value} " + WHERE.format(rung=BASE_POLICY) + "; by their own rollout intervals finishing is "
@@ -441,15 +445,15 @@ def _findings(lad, verdict, fits) -> list[Finding]:
                      "(weighted by game; positive favours finishing)", w, "dpct", "decisions"),
              Finding("finish_play_on.margin_difference",
                      "In the margin over the rivals this round (their mean round score minus yours), finishing "
-                     "rather than playing on changes it by {value} points at the same chances (learned rollouts; "
-                     "positive favours finishing)", lad["margin"]["by_rung"]["learned"], "signed", "decisions")]
+                     f"rather than playing on changes it by {{value}} points at the same chances ({BASE_POLICY} rollouts; "
+                     "positive favours finishing)", lad["margin"]["by_rung"][BASE_POLICY], "signed", "decisions")]
     return found
 
 
 def _answers(fits, lad, moves, win_sizes=None) -> list[Answer]:
     out = []
-    f = fits.get(4, {}).get("learned")
-    move = (moves.get(4) or {}).get("learned-expert")
+    f = fits.get(4, {}).get(BASE_POLICY)
+    move = (moves.get(4) or {}).get(TOP)
     if f is not None and f["numeric"]:      # only a rule that passed its check against its bins and the target
         r = f["boundary"].point
         out.append(Answer("finish_play_on.boundary_4",
@@ -457,17 +461,18 @@ def _answers(fits, lad, moves, win_sizes=None) -> list[Answer]:
                           "visible score) is at most {value} points, else play on (on average over the chances "
                           "self-play reaches)", r,
                           holds_under(equivalence(move, TARGET_CROSSING), move, TARGET_CROSSING, "score"),
-                          kind="score", unit="decisions", rank=30))
+                          kind="score", unit="decisions", rank=30,
+                          convergence=convergence(equivalence(move, TARGET_CROSSING))))
     if lad is not None:
         w = lad["win"]
         out.append(Answer("finish_play_on.win_difference",
                           "Finishing when you can, rather than playing on well, changes your chance of winning by "
                           "{value} on average (3 to 6 players; over the finishing chances that self-play of the presets and "
-                          "expert reaches, one per game, each game weighted once; learned rollouts)"
-                          f"{size_clause(win_sizes, 'dpct')}", w["by_rung"]["learned"],
-                          holds_under(_settled(w["differences"]), w["differences"]["learned-expert"], TARGET_WIN,
+                          f"expert reaches, one per game, each game weighted once; {BASE_POLICY} rollouts)"
+                          f"{size_clause(win_sizes, 'dpct')}", w["by_rung"][BASE_POLICY],
+                          holds_under(_settled(w["differences"]), w["differences"][TOP], TARGET_WIN,
                                       "dpct"),
-                          kind="dpct", unit="decisions", rank=31))
+                          kind="dpct", unit="decisions", rank=31, convergence=convergence(_settled(w["differences"]))))
     return out
 
 
@@ -487,7 +492,7 @@ def _summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, rollo
             out.setdefault(str(r["players"]), {})[r[key]] = _cell_json(r)
         return out
 
-    boundary_ = {str(p): bd.rule_json(fs["learned"]) for p, fs in fits.items()}
+    boundary_ = {str(p): bd.rule_json(fs[BASE_POLICY]) for p, fs in fits.items()}
     boundary_.update({"gap": nest(by_gap), "own_visible": nest(by_own), "hidden_and_gap": nest(by_hidden, "key")})
     ladder_ = None
     if lad is not None:
@@ -506,7 +511,7 @@ def _summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, rollo
                                "finishing; it does not count what a finish does to the rivals"},
         "weighting": "by game (each decision one unit); by_chance weights a decision by its game's chances",
         "ladder": ladder_,
-        "verdicts_learned": None if verdict is None else {k: e.to_json() for k, e in verdict.items()},
+        "verdicts_strong": None if verdict is None else {k: e.to_json() for k, e in verdict.items()},
         "boundary": boundary_,
         "boundary_by_rung": {str(p): {r: bd.rule_json(f, bins=False) for r, f in fs.items()}
                              for p, fs in fits.items()},

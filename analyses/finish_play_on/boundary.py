@@ -228,7 +228,7 @@ def rule_json(r: dict, bins: bool = True) -> dict:
             "open": None if b is None else b.open, "meets_target": r["meets_target"],
             "contradicting_bins": r["contradicts"],
             **({"bins": {c["bin"]: c["win"].to_json() for c in r["bins"]}} if bins else {}),
-            "model": ("non-increasing (isotonic) fit of finish - best play-on, chance of winning (learned), per "
+            "model": ("non-increasing (isotonic) fit of finish - best play-on, chance of winning (the headline rung), per "
                       "integer gap; zero crossing; Poisson bootstrap over games"),
             "unit": "points of gap (finished layout's score, card in hand counted, minus the best rival's visible)"}
 

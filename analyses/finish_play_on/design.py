@@ -14,8 +14,9 @@ batch (every option, ``expert`` at every seat, the game played out) picks the be
 finishing by the chance of winning.  Then finish, that option and the game's own choice are
 rolled out again on fresh rollouts (the same rollout indices for every rung: common random
 numbers across rungs) with every seat playing each rung's base policy after the decision:
-``mix`` (the preset whose self-play game the decision comes from), ``expert`` and the strong
-player ``learned``.  So the three rungs' answers are paired per decision.  The estimates are
+``mix`` (the preset whose self-play game the decision comes from), then the rungs of the strong ladder,
+``learned`` and the strong player ``net`` (:data:`RUNGS`).  So the three rungs' answers are paired per
+decision.  The estimates are
 free of the selection (a fresh batch); what remains is that the selected option can fall short of
 the truly best play-on under a rung, which can only flatter finishing, by little (the selection
 batch is far larger than any per-decision difference needs; the old two-batch design measured
@@ -31,7 +32,7 @@ import pandas as pd
 
 from gnoming_sim.game.rules import ROUNDS
 
-from ..framework.design import EXPERT, STRONG, cell_first_game
+from ..framework.design import EXPERT, SECOND, STRONG, STRONG_LADDER, cell_first_game
 from ..framework.study import Table
 from .decisions import evaluate_ladder, game_chances
 
@@ -39,16 +40,21 @@ PRESETS = ("greedy", "builder", "rusher", "cautious", "expert")
 PLAYERS = (3, 4, 5, 6)
 BASE_POLICY = STRONG   # the headline rung: the strong player at every seat after the decision
 SELECT_POLICY = EXPERT  # the selection batch's base policy (cheap; picks the play-on option every rung is scored on)
-RUNGS = ("mix", "expert", "learned")
+RUNGS = ("mix", *STRONG_LADDER)
 SELECT_ROLLOUTS = 64    # per decision, every option (the selection batch)
-ROLLOUTS = {"mix": 16, "expert": 16, "learned": 16}   # per decision and rung: finish, play on, own choice
-QUICK_ROLLOUTS = {"mix": 8, "expert": 8, "learned": 8}
+# per decision and rung: finish, play on, own choice.  The ladder's rungs cost ten times the mix's each; with a
+# second learned-cost rung in expert's old place (issue 34) 16 rollouts each cost 1.57x the old design per decision,
+# 12 each 1.26x, 10 each about 1.1x (measured on the same 45 decisions, interleaved, 2 busy cores), so 10.  The
+# decisions' spread, not the rollouts, sets the precision: rollout noise was a third of a decision's variance at
+# 16, so 10 widens an interval by about 10%
+ROLLOUTS = {"mix": 16, SECOND: 10, STRONG: 10}
+QUICK_ROLLOUTS = {"mix": 8, SECOND: 8, STRONG: 8}
 QUICK_SELECT = 24
 
 
 def rung_policies(preset: str) -> dict:
     """The base policy of each rung for a decision from ``preset``'s self-play game."""
-    return {"mix": preset, "expert": EXPERT, "learned": STRONG}
+    return {"mix": preset, **{rung: rung for rung in STRONG_LADDER}}
 
 
 def tables(games: int) -> list[Table]:

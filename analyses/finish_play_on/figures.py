@@ -57,13 +57,14 @@ def _two_criteria(rows, sizes, xlabel, what):
 
 def boundary_figure(by_gap: list[dict], sizes, fits=None) -> FigureOut:
     """Finish - best play-on by the gap to the best visible rival, in both criteria; the monotone fit's
-    crossing of each table size (learned rollouts) marked on the win panel as text."""
+    crossing of each table size (the strong player's rollouts, :data:`.design.BASE_POLICY`) marked on the win
+    panel as text."""
     fig = _two_criteria(by_gap, sizes, "gap: score after finishing \u2212 best rival's visible score", "by the gap")
     if fits:
         ax = fig.axes[0]
         lines = []
         for p in sizes:
-            f = (fits.get(p) or {}).get("learned")
+            f = (fits.get(p) or {}).get(BASE_POLICY)
             b = None if f is None else f["boundary"]
             if b is not None and not b.open:
                 r = b.point

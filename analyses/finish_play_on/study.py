@@ -11,8 +11,9 @@ class FinishPlayOn(Study):
     template = "finish_play_on/template.html"
     # games per (preset, table size) cell, one decision rolled out per game (about 90% of games have a
     # chance): 20 cells x 400 about 7,900 decisions (4x the pilot's size: the boundary's crossing is the
-    # estimate that needs them), a selection batch of 64 expert rollouts and 16 / 16 / 16
-    # rollouts of three options per rung; about 0.05 s a decision on 2 cores (a pilot of 1,580 decisions took 83 s)
+    # estimate that needs them), a selection batch of 64 expert rollouts and design.ROLLOUTS (16 mix, 10 learned,
+    # 10 net) rollouts of three options per rung; about 0.05 s a decision on 2 quiet cores (a pilot of 1,580
+    # decisions took 83 s), about 0.2 s on 2 busy ones
     default_games = 400
     quick_games = 3
     max_games = 512   # --games N caps here: every game costs a rollout analysis (about 0.2 s on 2 cores)

@@ -4,19 +4,26 @@ from __future__ import annotations
 import zlib
 from itertools import combinations
 
-from gnoming_sim.kernel.policy.registry import LEARNED, PRESETS, TUNED
+from gnoming_sim.kernel.policy.registry import LEARNED, NET, PRESETS, TUNED
 
 PRESET_NAMES = tuple(s.name for s in PRESETS)
 HEURISTIC_NAMES = tuple(n for n in PRESET_NAMES if n != "random")
 # the strongest heuristic (found by `gnoming-sim tune`): the tournament's full design seats it beside
-# the presets, and it is the rung between the preset mix and the strong player
+# the presets; the finishing study's positions come from its self-play and its selection batch plays it
 EXPERT = TUNED[0].name
-# the strong player: the learned one-ply evaluator (`gnoming-sim train`; it beats expert on held-out
-# deals).  Studies that report "under strong play" seat it at every seat of a table, beside the preset mix
-STRONG = LEARNED[0].name
-STRONG_TEXT = f"{STRONG}, the learned one-ply evaluator"
-# the strong-play arms, weakest first: a study's answer reads along preset mix -> expert -> strong player
-STRONG_LADDER = (EXPERT, STRONG)
+# the strong player: the neural one-ply evaluator (`make train-net`; it beats learned on held-out deals at 2,
+# 4 and 6 players, tuning/net/README.md).  Studies that report "under strong play" seat it at every seat of a
+# table, beside the preset mix
+STRONG = NET[0].name
+STRONG_TEXT = f"{STRONG}, the neural one-ply evaluator"
+# the rung below it: the learned linear one-ply evaluator (`gnoming-sim train`), the strongest fast player
+# before it.  An answer "holds under" both only where their paired difference is within its target (TOST)
+SECOND = LEARNED[0].name
+# the strong-play arms, weakest first: a study's answer reads along preset mix -> SECOND -> STRONG.  The one
+# place that says which players these are: every study, word and test follows these names
+STRONG_LADDER = (SECOND, STRONG)
+# the paired difference an answer's convergence is judged by (summary.json's "differences" key)
+TOP_DIFFERENCE = f"{STRONG}-{SECOND}"
 TABLE_NAMES = PRESET_NAMES + (EXPERT,)            # the tournament's full-design (heuristic) entrants
 PLAYER_NAMES = PRESET_NAMES + STRONG_LADDER       # every player a study seats by name
 

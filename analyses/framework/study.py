@@ -30,7 +30,8 @@ from gnoming_sim.game.rules import RuleConfig
 
 from .estimates import Estimate
 from .render import format_interval, format_mean
-from .words import SETTLED_MEANS
+from .design import STRONG_LADDER
+from .words import SETTLED_MEANS, convergence
 
 CHUNK_GAMES = 16_384   # games per engine call: one progress step
 
@@ -147,9 +148,11 @@ class Answer:
     """One of the report's answers: one sentence a player can act on, with one figure.
 
     ``sentence`` holds ``{value}`` where the estimate's mean goes (formatted by ``kind``);
-    ``holds_under`` names the players under which it holds ("the preset mix, expert and
-    learned"), and ``rank`` orders the answers section (lowest first; the report keeps at
-    most :data:`MAX_ANSWERS`).
+    ``holds_under`` names the players under which it holds (:func:`.words.holds_under`), and
+    ``rank`` orders the answers section (lowest first; the report keeps at most
+    :data:`MAX_ANSWERS`).  ``convergence``: what the equivalence test of the two strongest rungs
+    says of it (:func:`.words.convergence`: "converged", "still moves", "convergence not shown"),
+    None where it was not measured along the ladder.
     """
 
     key: str
@@ -159,18 +162,19 @@ class Answer:
     kind: str = "pct"
     unit: str = "deals"
     rank: int = 50
+    convergence: str | None = None
 
     def to_json(self) -> dict:
         text = self.sentence.format(value=format_mean(self.estimate, self.kind))
         return {"key": self.key, "text": text, "unit": self.unit, "holds_under": self.holds_under,
-                **self.estimate.to_json(),
+                "convergence": self.convergence, **self.estimate.to_json(),
                 "display": f"{text} (95% interval {format_interval(self.estimate, self.kind)}; "
                            f"n = {self.estimate.n:,} {self.unit}; holds under {self.holds_under})"}
 
 
 MAX_ANSWERS = 8
 # the rungs an answer is read along, weakest first (summary.json's estimands use these keys)
-RUNGS = ("mix", "expert", "learned")
+RUNGS = ("mix", *STRONG_LADDER)
 
 
 def estimand(definition: str, unit: str, by_player: dict, differences: dict, *, n_unit: str = "deals",
@@ -178,16 +182,18 @@ def estimand(definition: str, unit: str, by_player: dict, differences: dict, *, 
     """One estimand of summary.json's ``estimands``: its value under each rung and the paired differences.
 
     ``by_player`` maps a rung (:data:`RUNGS`) to an :class:`Estimate`; ``differences`` maps
-    ``"learned-mix"`` style keys to the paired :class:`Estimate` of the difference on the same
-    deals (or decisions).  ``settled``: the word :func:`.words.equivalence` says of ``learned-expert``
-    at the precision ``target`` ("holds", "differs", "not shown to differ"; None if not judged);
-    ``by_size``: :func:`.words.size_json`, whether the table sizes of a pooled value agree.
+    ``"net-mix"`` style keys to the paired :class:`Estimate` of the difference on the same
+    deals (or decisions).  ``settled``: the word :func:`.words.equivalence` says of the two strongest
+    rungs' difference (:data:`.design.TOP_DIFFERENCE`, ``net-learned``) at the precision ``target``
+    ("holds", "differs", "not shown to differ"; None if not judged), and ``convergence`` what that says of
+    the answer (:func:`.words.convergence`); ``by_size``: :func:`.words.size_json`, whether the table sizes
+    of a pooled value agree.
     """
     out = {"definition": definition, "unit": unit, "n_unit": n_unit,
            "players": {k: v.to_json() for k, v in by_player.items()},
            "differences": {k: v.to_json() for k, v in differences.items()},
            "settled": settled, "settled_means": SETTLED_MEANS if settled is not None else None,
-           "equivalence_target": target}
+           "convergence": convergence(settled), "equivalence_target": target}
     if by_size is not None:
         out["by_table_size"] = by_size
     return out

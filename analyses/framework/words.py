@@ -1,10 +1,12 @@
 """The words a study may say about its estimates, one function each, used by every study (issue 31):
 
-* :func:`equivalence`: what the paired difference of the two strongest rungs (``learned - expert``) says, by
-  :func:`gnoming_sim.stats.equivalence_word` (TOST at the answer's stated precision target): "holds",
-  "differs" or "not shown to differ"; summary.json's ``settled`` carries that word;
-* :func:`holds_under`: an answer's "holds under" from that word: "expert and learned" only when equivalence
-  is shown;
+* :func:`equivalence`: what the paired difference of the two strongest rungs (:data:`.design.TOP_DIFFERENCE`,
+  ``net - learned``) says, by :func:`gnoming_sim.stats.equivalence_word` (TOST at the answer's stated precision
+  target): "holds", "differs" or "not shown to differ"; summary.json's ``settled`` carries that word;
+* :func:`convergence`: what that word says of the answer along the ladder: "converged" (the two strongest
+  rungs agree within the target), "still moves" (they differ) or "convergence not shown";
+* :func:`holds_under`: an answer's "holds under" from that word: both rungs (:data:`.design.STRONG_LADDER`)
+  only when equivalence is shown;
 * :func:`by_size`: whether the table sizes of a pooled figure agree (:func:`gnoming_sim.stats.heterogeneity`,
   Cochran's Q); when they do not, :func:`size_clause` states the answer per table size and says the pooled
   figure is no one table's answer;
@@ -18,13 +20,16 @@ import re
 
 from gnoming_sim.stats import DIFFERS, HOLDS, equivalence_word, heterogeneity
 
+from .design import SECOND, STRONG
 from .estimates import Estimate
 from .render import format_estimate, format_value
 
 PREVIEW = "preview at quick sizes, no verdict"
-SETTLED_MEANS = ("the learned - expert difference by an equivalence test (TOST at 5%) at the answer's precision "
-                 "target: 'holds' (within +-target), 'differs' (not shown within it, and its 95% interval excludes "
-                 "0), 'not shown to differ' (neither: too wide to tell)")
+SETTLED_MEANS = (f"the {STRONG} - {SECOND} difference by an equivalence test (TOST at 5%) at the answer's precision "
+                 "target: 'holds' (within +-target: the answer has converged along the ladder), 'differs' (not shown "
+                 "within it, and its 95% interval excludes 0: the answer still moves), 'not shown to differ' (neither: "
+                 "too wide to tell)")
+CONVERGED, MOVES, NOT_SHOWN = "converged", "still moves", "convergence not shown"
 
 
 def equivalence(d: Estimate | None, target: float | None) -> str | None:
@@ -34,15 +39,25 @@ def equivalence(d: Estimate | None, target: float | None) -> str | None:
     return equivalence_word(d.mean, d.lo, d.hi, target)
 
 
-def holds_under(word: str | None, d: Estimate | None, target: float, kind: str, strong: str = "learned",
-                other: str = "expert") -> str:
-    """An answer's "holds under" from the equivalence ``word`` of ``strong - other`` (``d``, at ``target``)."""
+def convergence(word: str | None) -> str | None:
+    """What the equivalence ``word`` of the two strongest rungs says of an answer: :data:`CONVERGED` (they agree
+    within its target), :data:`MOVES` (they differ) or :data:`NOT_SHOWN` (too wide to tell); None unjudged."""
+    if word is None:
+        return None
+    return {HOLDS: CONVERGED, DIFFERS: MOVES}.get(word, NOT_SHOWN)
+
+
+def holds_under(word: str | None, d: Estimate | None, target: float, kind: str, strong: str = STRONG,
+                other: str = SECOND) -> str:
+    """An answer's "holds under" from the equivalence ``word`` of ``strong - other`` (``d``, at ``target``): the
+    players the figure is conditional on, and whether it has converged along the ladder (:func:`convergence`)."""
+    t = format_value(target, _abs(kind))
     if word == HOLDS:
-        return f"{other} and {strong} (equal within \u00b1{format_value(target, _abs(kind))} by TOST)"
+        return f"{other} and {strong}: {CONVERGED} (equal within \u00b1{t} by TOST)"
     diff = f"{strong} \u2212 {other} {format_estimate(d, kind)}" if d is not None else "not measured"
     if word == DIFFERS:
-        return f"{strong} only ({other} differs: {diff})"
-    return f"{strong}; {other} not shown to differ ({diff}) nor within \u00b1{format_value(target, _abs(kind))}"
+        return f"{strong} only: {MOVES} ({other} differs: {diff})"
+    return f"{strong}; {NOT_SHOWN} ({other} not shown to differ: {diff}, nor within \u00b1{t})"
 
 
 def _abs(kind: str) -> str:

@@ -8,7 +8,7 @@ import pandas as pd
 
 from gnoming_sim.stats import Z95
 
-from ..framework.design import EXPERT, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
+from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, StudyResult
@@ -18,9 +18,9 @@ from .answers import TARGET_MARGIN, TARGET_WIN, answers as _answers, estimands a
 from .design import DENY_LEVELS, DEPTH, DRAWN_STRONG, NATURAL_STRONG, PLAYERS
 
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5"), ("late", 0, 2, "1-2"))
-RUNG_DATA = {"mix": "drawn", EXPERT: DRAWN_STRONG[EXPERT], STRONG: DRAWN_STRONG[STRONG]}
-RUNG_TEXT = {"mix": "the heuristic presets", EXPERT: f"{EXPERT} at every seat", STRONG: f"{STRONG} at every seat"}
-DIFFERENCES = ((EXPERT, "mix"), (STRONG, "mix"), (STRONG, EXPERT))
+RUNG_DATA = {"mix": "drawn", SECOND: DRAWN_STRONG[SECOND], STRONG: DRAWN_STRONG[STRONG]}
+RUNG_TEXT = {"mix": "the heuristic presets", SECOND: f"{SECOND} at every seat", STRONG: f"{STRONG} at every seat"}
+DIFFERENCES = ((SECOND, "mix"), (STRONG, "mix"), (STRONG, SECOND))
 
 
 def analyse(ctx, tables, data) -> StudyResult:
@@ -81,7 +81,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                  "by_phase": by_phase, "deny": deny_rows, "deny_levels": DENY_LEVELS,
                  "deny_grid": _deny_grid(deny_rows, DENY_LEVELS), "deny_verdict": verdict,
                  "strong": strong, "strong_ladder": STRONG_LADDER, "strong_player": STRONG,
-                 "ladder": ladder, "diffs": diffs, "rung_text": RUNG_TEXT, "depth": DEPTH, "expert": EXPERT,
+                 "ladder": ladder, "diffs": diffs, "rung_text": RUNG_TEXT, "depth": DEPTH, "second": SECOND,
                  "target_win": TARGET_WIN, "target_margin": TARGET_MARGIN, "estimands": estimands,
                  "rung_deals": {r: {p: int((f["players"] == p).sum()) for p in sizes} for r, f in rung_frames.items()},
                  "games": _games(tables), "conclusions": _conclusions(ending, drawn_all, by_phase, deny_rows, ladder, diffs)},
@@ -377,9 +377,9 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
                        for r in rungs) + ", and your final score minus the others' average by: " + "; ".join(
                        f"{RUNG_TEXT[r]} {_ci(ladder[r]['all']['margin'], 'signed')}" for r in rungs)
                    + " points (positive is bad for you).")
-        d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all")
+        d = diffs.get(f"{STRONG}-{SECOND}", {}).get("all")
         if d is not None:
-            out.append(f"Between the two strongest players ({STRONG} minus {EXPERT}, paired over deals) the cost in win "
+            out.append(f"Between the two strongest players ({STRONG} minus {SECOND}, paired over deals) the cost in win "
                        f"chance differs by {_ci(d['win'], 'dpct')} (verdict: {equivalence(d['win'], TARGET_WIN)}) and in "
                        f"margin by {_ci(d['margin'], 'signed')} points (verdict: {equivalence(d['margin'], TARGET_MARGIN)}"
                        f"); \"holds\" only where an equivalence test (TOST) shows the difference within the precision "

@@ -3,9 +3,9 @@ strongest two rungs (:func:`..framework.words.equivalence`), stated per table si
 (:func:`..framework.words.by_size`)."""
 from __future__ import annotations
 
-from ..framework.design import EXPERT, STRONG
+from ..framework.design import SECOND, STRONG
 from ..framework.study import Answer, estimand
-from ..framework.words import by_size, equivalence, holds_under, size_clause, size_json
+from ..framework.words import by_size, convergence, equivalence, holds_under, size_clause, size_json
 
 # advice-bearing estimates and the half-widths they were sized for: a drawn hazard moves its drawer's win
 # chance by several percentage points, so +-1 pp tells a big cost from a small one at every rung, and
@@ -33,7 +33,7 @@ def estimands(ladder: dict, diffs: dict) -> dict:
         measure, target, _ = MEASURES[key]
         by = {r: ladder[r]["all"][measure] for r in ladder if "all" in ladder[r]}
         dd = {k: v["all"][measure] for k, v in diffs.items() if "all" in v}
-        return estimand(base + text, unit, by, dd, settled=equivalence(dd.get(f"{STRONG}-{EXPERT}"), target),
+        return estimand(base + text, unit, by, dd, settled=equivalence(dd.get(f"{STRONG}-{SECOND}"), target),
                         target=target, by_size=size_json(sizes_of(ladder, measure)))
 
     return {"hazard": {
@@ -51,14 +51,16 @@ def answers(ladder: dict, est: dict, diffs: dict | None = None) -> list[Answer]:
 
     def holds(key):
         measure, target, kind = MEASURES[key]
-        d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all", {}).get(measure)
+        d = diffs.get(f"{STRONG}-{SECOND}", {}).get("all", {}).get(measure)
         return holds_under(est["hazard"][key]["settled"], d, target, kind)
 
     return [Answer("hazard_risk.win_chance",
                    "A hazard you draw blind changes your chance of winning by {value} against strong players "
                    f"({STRONG}), against an ordinary card{size_clause(sizes_of(ladder, 'win'), 'dpct')}", top["win"],
-                   holds("win_chance"), kind="dpct", unit="draws", rank=20),
+                   holds("win_chance"), kind="dpct", unit="draws", rank=20,
+                   convergence=convergence(est["hazard"]["win_chance"]["settled"])),
             Answer("hazard_risk.margin",
                    "A hazard drawn blind changes your game score minus the others' average by {value} points "
                    f"against strong players (positive is bad){size_clause(sizes_of(ladder, 'margin'), 'signed')}",
-                   top["margin"], holds("margin"), kind="signed", unit="draws", rank=21)]
+                   top["margin"], holds("margin"), kind="signed", unit="draws", rank=21,
+                   convergence=convergence(est["hazard"]["margin"]["settled"]))]

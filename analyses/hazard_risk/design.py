@@ -19,9 +19,9 @@ Design, at 2 to 7 players, seats rotated:
   The two other rounds of the game have every hazard buried at the bottom of the draw
   pile in all three arms, so declining flips changes only the edited round.
 * Under strong play: every natural and drawn cell also plays its arms with one player at every
-  seat, for each rung of :data:`~gnoming_sim.analyses.framework.design.STRONG_LADDER` (``expert``,
-  then the strong player ``learned``), on the same deals with the same edits (arms
-  ``<arm>@expert`` and ``<arm>@learned``); the strong player, ten times slower, plays the first
+  seat, for each rung of :data:`~gnoming_sim.analyses.framework.design.STRONG_LADDER` (``learned``,
+  then the strong player ``net``), on the same deals with the same edits (arms
+  ``<arm>@learned`` and ``<arm>@net``); both, ten times slower than the presets, play the first
   deals of each cell (:data:`RUNG_SHARE`) and, in the drawn cells, arms *hazard* and *ordinary*
   only.  The depth is drawn from uniforms keyed by game number, so every rung gets the same edit.
 * ``deny`` (same deals in every arm): one seat plays ``cautious`` with ``hazard_deny``
@@ -42,7 +42,7 @@ from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.cards import HAZARD
 
 from ..framework.design import (
-    EXPERT,
+    SECOND,
     HEURISTIC_NAMES,
     STRONG,
     PLAYER_NAMES,
@@ -87,9 +87,11 @@ DENY_BASE = "cautious"
 # heuristic presets reach deepest, and their 99th percentile is 2 to 10 cards shallower than this)
 DEPTH = {2: 40, 3: 48, 4: 30, 5: 44, 6: 42, 7: 40}
 SHARE = {NATURAL: 1, DRAWN: 1, DENY: 4}  # each plays cell_games // SHARE games per table size (preset mix)
-# each rung's share of the preset mix's games, per experiment (the strong player plays ten times slower)
-RUNG_SHARE = {NATURAL: {EXPERT: 0.25, STRONG: 0.05}, DRAWN: {EXPERT: 1.0, STRONG: 0.6}}
-RUNG_ARMS = {EXPERT: DRAWN_ARMS, STRONG: ("hazard", "ordinary")}
+# each rung's share of the preset mix's games, per experiment (both rungs play ten times slower than the presets).
+# Issue 34: with learned in expert's old place the report's cost was held (drawn: learned 2 arms x 0.6 and expert
+# 3 arms x 1.0 at a tenth of the cost, against 2 rungs x 2 arms x 0.4 now)
+RUNG_SHARE = {NATURAL: {SECOND: 0.05, STRONG: 0.05}, DRAWN: {SECOND: 0.4, STRONG: 0.4}}
+RUNG_ARMS = {SECOND: ("hazard", "ordinary"), STRONG: ("hazard", "ordinary")}
 
 
 def deny_name(level: float) -> str:

@@ -1,5 +1,6 @@
 """The house-rules study: the baseline and seven variants played on the same deals, by three sets of
-players: the preset mix, four ``expert`` s and four ``learned`` players (the strong fast player).
+players: the preset mix and, for each rung of the strong ladder, four of that player (four ``learned``,
+four ``net``: the two strongest fast players, on the same deals).
 
 The experiment itself is :func:`gnoming_sim.experiments.compare.compare` (the engine of
 ``gnoming-sim compare``); this module turns its comparisons into findings, tables, a figure and CSV
@@ -8,7 +9,9 @@ exactly as under the published rules (the same scores, turns and winners in ever
 *not exercised* by those players: its change of 0 says the rule never mattered to them, not that it
 does not matter.  Which variant changes a measure most is claimed only when it is separated from the
 runner-up (a test of the two changes game by game) and its own change survives Holm's correction over
-every variant, the other-deck one (unpaired: an independent-samples interval) included.  A ``--quick``
+every variant, the other-deck one (unpaired: an independent-samples interval) included.  Whether a variant's
+change in round length has converged along the ladder is the equivalence test of the two rungs' changes on
+the same games (:func:`ladder_convergence`, :func:`..framework.words.equivalence` at the turns target).  A ``--quick``
 report says no verdict: its findings are previews.
 """
 from __future__ import annotations
@@ -20,17 +23,22 @@ import pandas as pd
 
 from gnoming_sim.experiments.compare import CHANGE_KIND, HOUSE_RULES, KIND, LABELS, MEASURES, compare
 
+from ..framework.design import SECOND, STRONG, STRONG_LADDER
 from ..framework.estimates import Estimate, holm
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, Study, StudyResult, Table
-from ..framework.words import PREVIEW
+from ..framework.words import PREVIEW, convergence, equivalence
 from . import figures
 
 PLAYERS = 4
 SEATS = ("builder", "greedy", "rusher", "cautious")
-# the sets of players, weakest first: (key, seats, share of the games per variant)
-ARMS = (("mix", SEATS, 1.0), ("expert", ("expert",) * PLAYERS, 1.0), ("learned", ("learned",) * PLAYERS, 0.1))
-ARM_TEXT = {"mix": f"the preset mix ({', '.join(SEATS)})", "expert": "four experts", "learned": "four learned players"}
+# the share of the games per variant each rung of the strong ladder plays (both about ten times slower than the
+# presets): 1,200 games per variant, a change in round length to about +-0.8 turns.  Issue 34: learned and net
+# at 0.15 each where expert (1.0, a tenth of the cost) and learned (0.1) played, the study's cost about +6 s
+RUNG_SHARE = 0.15
+# the sets of players, weakest first: (key, seats, share of the games per variant); a rung's key is its player
+ARMS = (("mix", SEATS, 1.0), *((rung, (rung,) * PLAYERS, RUNG_SHARE) for rung in STRONG_LADDER))
+ARM_TEXT = {"mix": f"the preset mix ({', '.join(SEATS)})", **{rung: f"four {rung} players" for rung in STRONG_LADDER}}
 SHORT = {"turns": "turns per round\n(all players)", "stalled": "rounds\nstalled", "score": "game score\nper seat",
          "seat_spread": "seat advantage\n(max - min win share)", "skill_gap": "skill gap\n(win share)",
          "close": "games won by\n<= 5 points", "minus5": "finisher's\n-bonus rate"}
@@ -48,9 +56,9 @@ class HouseRules(Study):
     id = "house-rules"
     title = "House rules"
     template = "house_rules/template.html"
-    # games per variant for the mix and for experts (learned plays 10% of it: it is ~10x slower), the
-    # same deals for each variant: a change in turns per round to about +-0.3 turns, in a share to
-    # about +-1 percentage point
+    # games per variant for the mix (each rung of the strong ladder plays RUNG_SHARE of it: they are ~10x
+    # slower), the same deals for each variant: a change in turns per round to about +-0.3 turns, in a share
+    # to about +-1 percentage point
     default_games = 8_000
     quick_games = 400
 
@@ -92,12 +100,14 @@ class HouseRules(Study):
                                   "change_hi": change.hi if change else np.nan,
                                   "paired": r["paired"], "n_games": data[arm].games})
         frame = pd.DataFrame(cells)
+        converge = ladder_convergence(data)
         findings = _findings(arms, data, ctx.quick)
         summary = {"players": PLAYERS, "seats": list(SEATS), "games_per_variant": G,
                    "games_per_variant_by_players": {arm: c.games for arm, c in data.items()},
                    "skill_gap_between": [mix.strongest, mix.weakest],
                    "variants": _variants_json(rows),
-                   "under_strong_play": {arm: _variants_json(arms[arm]) for arm in arms if arm != "mix"}}
+                   "under_strong_play": {arm: _variants_json(arms[arm]) for arm in arms if arm != "mix"},
+                   "convergence": _convergence_json(converge)}
         precision = []
         for arm, arm_rows in arms.items():
             turns = max(r["changes"]["turns"].half_width for r in arm_rows[1:] if r["changes"]["turns"])
@@ -109,13 +119,42 @@ class HouseRules(Study):
         context = {"rows": rows, "arms": arms, "arm_text": ARM_TEXT, "measures": MEASURES, "labels": LABELS,
                    "kinds": KIND, "change_kinds": CHANGE_KIND, "units": UNIT, "players": PLAYERS, "seats": SEATS,
                    "games": G, "games_by_arm": {arm: c.games for arm, c in data.items()},
-                   "strongest": mix.strongest, "weakest": mix.weakest}
+                   "strongest": mix.strongest, "weakest": mix.weakest, "converge": converge,
+                   "second": SECOND, "strong": STRONG, "target_converge": TARGET_TURNS[STRONG]}
         return StudyResult(findings, figs, {"variants": frame}, summary, precision, context)
 
 
 # the precision a change in round length is sized for (turns per round, all players together; a round
-# takes about 27): a third of a turn for the mix and experts, one turn for the slower learned players
-TARGET_TURNS = {"mix": 0.35, "expert": 0.35, "learned": 1.0}
+# takes about 27): a third of a turn for the mix, one turn for the slower players of the strong ladder (and the
+# margin within which their two changes agree, by TOST, for a variant's change to have converged)
+TARGET_TURNS = {"mix": 0.35, **{rung: 1.0 for rung in STRONG_LADDER}}
+
+
+def ladder_convergence(data) -> list[dict]:
+    """Per variant, whether its change in round length has converged along the ladder: the strong player's change
+    minus the rung below's (:data:`STRONG_LADDER`), game by game on the same games (both arms play game numbers
+    from 0, so game g is the same deal under both; an other-deck variant's game g is another deal than the
+    baseline's, still the same under both rungs), its equivalence word at :data:`TARGET_TURNS` and what that
+    says (:func:`..framework.words.convergence`)."""
+    if STRONG not in data or SECOND not in data:
+        return []
+    a, b = data[STRONG], data[SECOND]
+    n = min(a.games, b.games)
+    out = []
+    for k in range(1, len(a.variants)):
+        d = ((a.values[k].turns[:n] - a.values[0].turns[:n]) - (b.values[k].turns[:n] - b.values[0].turns[:n]))
+        e = Estimate.of_mean(np.asarray(d, dtype=np.float64))
+        word = equivalence(e, TARGET_TURNS[STRONG])
+        out.append({"variant": a.variants[k].name, "difference": e, "settled": word,
+                    "convergence": convergence(word)})
+    return out
+
+
+def _convergence_json(rows: list[dict]) -> dict:
+    return {"measure": f"change in turns per round, {STRONG} minus {SECOND}, on the same games",
+            "target": TARGET_TURNS[STRONG],
+            "by_variant": {r["variant"]: {"difference": r["difference"].to_json(), "settled": r["settled"],
+                                          "convergence": r["convergence"]} for r in rows}}
 
 
 def _exercised(c, k: int) -> bool:
@@ -184,7 +223,7 @@ def _findings(arms, data, quick: bool = False) -> list[Finding]:
     far as it is separated from the runner-up; the rules that change the skill gap.  With ``quick`` (a
     preview's small samples) no verdict: the largest change only, marked as a preview."""
     out = []
-    for arm in ("mix", "expert"):
+    for arm in ("mix", STRONG):
         rows, c = arms[arm], data[arm]
         lead, second, gap, clear = _separated(c, rows, "turns")
         if lead is None:

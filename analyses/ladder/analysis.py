@@ -5,6 +5,7 @@ import math
 
 import pandas as pd
 
+from ..framework.design import STRONG
 from ..framework.estimates import Estimate
 from ..framework.study import Finding, Precision, StudyResult
 from . import figures as figs
@@ -157,7 +158,8 @@ def _findings(sizes) -> list[Finding]:
 
 
 def _fast_findings(head, anchor) -> list[Finding]:
-    """The strongest fast player (the studies' strong rung) against expert, when the pool's top is a Monte Carlo one."""
+    """The strongest fast player (the studies' strong rung should be it: :data:`.design.STRONG`) against expert, when
+    the pool's top is a Monte Carlo one."""
     fast = [r for r in head["rows"] if _fast(r["strategy"]) and r["strategy"] != anchor]
     if not fast:
         return []
@@ -167,5 +169,7 @@ def _fast_findings(head, anchor) -> list[Finding]:
         return []
     return [Finding("ladder.strongest_fast",
                     f"The strongest fast player (no Monte Carlo search) at {head['players']} players is "
-                    f"{best['strategy']}, rated {{value}} Elo points against {anchor}; the answers are read under it",
+                    f"{best['strategy']}, rated {{value}} Elo points against {anchor}; "
+                    + ("the answers are read under it" if best["strategy"] == STRONG else
+                       f"the answers are read under {STRONG}"),
                     best["rating"], "elo", "deals")]

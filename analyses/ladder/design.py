@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gnoming_sim.experiments import ladder
 
+from ..framework.design import STRONG_LADDER
 from ..framework.study import Table
 
 PLAYERS = (2, 4, 6)
@@ -13,8 +14,8 @@ HEADLINE_PLAYERS = 4
 # as thousands of a fast player's, and at 2 and 6 players the fast players' order is what the other
 # studies need
 SLOW_AT = (HEADLINE_PLAYERS,)
-# the precision a fast player's rating is sized for (95% half-width, Elo): the rungs the studies read
-# their answers along (the preset mix, expert, learned) are 100+ Elo apart
+# the precision a fast player's rating is sized for (95% half-width, Elo): the players the studies read
+# their answers along (the preset mix, learned, net) are 100+ Elo apart
 TARGET_RATING = 10.0
 # deals per fast table at a table size, as a multiple of the study's size: a 2-player deal holds one
 # pairwise result per game where a 6-player one holds 15, so 2 players need more deals for the target
@@ -39,8 +40,11 @@ def bootstrap(quick: bool) -> int:
 
 
 def pool(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The default pool, then the report's own strategies (``--strategies-file``) not already in it."""
-    return ladder.DEFAULT_POOL + tuple(n for n in extra if n not in ladder.DEFAULT_POOL)
+    """The default pool, the rungs of the studies' strong ladder (:data:`STRONG_LADDER`: the players the answers
+    are read under, so the ladder places them), then the report's own strategies (``--strategies-file``), each
+    once."""
+    names = ladder.DEFAULT_POOL + STRONG_LADDER + tuple(extra)
+    return tuple(dict.fromkeys(names))
 
 
 def pools(names: tuple[str, ...], quick: bool = False) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:

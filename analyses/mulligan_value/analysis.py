@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..framework.design import EXPERT, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
+from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, StudyResult
@@ -20,9 +20,9 @@ PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5 face-dow
 SOURCES = ((MODE_PILE, "pile", "taken from a discard pile"), (MODE_BLIND, "blind", "drawn blind"))
 
 
-RUNG_DATA = {"mix": "dealt", EXPERT: DEALT_STRONG[EXPERT], STRONG: DEALT_STRONG[STRONG]}
-RUNG_TEXT = {"mix": "the preset mix", EXPERT: f"{EXPERT} at every seat", STRONG: f"{STRONG} at every seat"}
-DIFFERENCES = ((EXPERT, "mix"), (STRONG, "mix"), (STRONG, EXPERT))
+RUNG_DATA = {"mix": "dealt", SECOND: DEALT_STRONG[SECOND], STRONG: DEALT_STRONG[STRONG]}
+RUNG_TEXT = {"mix": "the preset mix", SECOND: f"{SECOND} at every seat", STRONG: f"{STRONG} at every seat"}
+DIFFERENCES = ((SECOND, "mix"), (STRONG, "mix"), (STRONG, SECOND))
 CONTROL_TEXT = {"p": CONTROL,
                 "o": "the same mulligan buried at the bottom of the draw pile (nobody has it)"}
 
@@ -88,7 +88,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                  "flow_games": flow_games, "phases": PHASES, "presets": PRESET_NAMES,
                  "ladder": ladder, "diffs": diffs, "fates": fates, "rungs": list(ladder), "rung_text": RUNG_TEXT,
                  "rung_games": rung_games, "control_text": CONTROL_TEXT, "strong_ladder": STRONG_LADDER,
-                 "strong_player": STRONG, "expert": EXPERT, "target_win": TARGET_WIN, "target_margin": TARGET_MARGIN,
+                 "strong_player": STRONG, "second": SECOND, "target_win": TARGET_WIN, "target_margin": TARGET_MARGIN,
                  "estimands": estimands,
                  "conclusions": _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, limit)},
     )
@@ -297,23 +297,23 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
                 "as well (they gain from your mulligan too)." if strong and strong["others"].hi < 0 else "")
         out.append("Your final score minus your rivals' average changes by: " + "; ".join(margins)
                    + " points (negative is good for you)." + gain)
-        d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all")
+        d = diffs.get(f"{STRONG}-{SECOND}", {}).get("all")
         if d is not None:
-            out.append(f"Between the two strongest rungs ({STRONG} minus {EXPERT}, paired on the same deals) the win "
+            out.append(f"Between the two strongest rungs ({STRONG} minus {SECOND}, paired on the same deals) the win "
                        f"chance differs by {_ci(d['win'], 'dpct')} (verdict: {equivalence(d['win'], TARGET_WIN)}) and "
                        f"the margin by {_ci(d['margin'], 'signed')} points (verdict: "
                        f"{equivalence(d['margin'], TARGET_MARGIN)}); \"holds\" "
                        f"only where an equivalence test (TOST) shows the difference within the precision target "
                        f"(\u00b1{100 * TARGET_WIN:.1f} pp, \u00b1{TARGET_MARGIN} points)." + _mix_verdict(diffs))
-    if EXPERT in fates and "mix" in fates:
-        two = [(r, fates[r].get("2"), ladder.get(r, {}).get("2", {}).get(MAIN)) for r in (EXPERT, STRONG) if r in fates]
+    if SECOND in fates and "mix" in fates:
+        two = [(r, fates[r].get("2"), ladder.get(r, {}).get("2", {}).get(MAIN)) for r in (SECOND, STRONG) if r in fates]
         two = [(r, f, e) for r, f, e in two if f and e]
         if two:
             at2 = "; ".join(f"{RUNG_TEXT[r]}: {_ci(f['blind_to_rival'], 'pct')} of dealt mulligans are overwritten "
                             f"blind and then placed by the rival, and the holder's win chance changes by "
                             f"{_ci(e['win'], 'dpct')}" for r, f, e in two)
-            ex, mx = fates[EXPERT]["all"], fates["mix"]["all"]
-            out.append(f"Why it can cost you: a mulligan is mostly dealt face down, and with {EXPERT} at every seat its "
+            ex, mx = fates[SECOND]["all"], fates["mix"]["all"]
+            out.append(f"Why it can cost you: a mulligan is mostly dealt face down, and with {SECOND} at every seat its "
                        f"holder replaces it unseen (overwrites it blind) in {_ci(ex['overwritten'], 'pct')} of deals; in "
                        f"{_ci(ex['blind_to_rival'], 'pct')} a rival then takes it from the discard pile and places it, "
                        f"and in {_ci(ex['to_rival'], 'pct')} it ends the round in a rival's layout (the preset mix: "
@@ -374,11 +374,11 @@ def _findings(ladder, diffs, fates) -> list[Finding]:
             f"Against strong players ({STRONG} at every seat), a mulligan dealt to you changes your game total minus "
             "your rivals' average by {value} points (negative is good for you, since the lowest score wins; same "
             "deals and control)", top["margin"], "signed", "deals"))
-    fate = fates.get(EXPERT, {}).get("all")
+    fate = fates.get(SECOND, {}).get("all")
     if fate is not None:
         found.append(Finding(
-            "mulligan_value.to_rival_expert",
-            f"With {EXPERT} at every seat, a mulligan dealt face down is overwritten blind by its holder and then "
+            f"mulligan_value.to_rival_{SECOND}",
+            f"With {SECOND} at every seat, a mulligan dealt face down is overwritten blind by its holder and then "
             "placed by a rival in {value} of deals, which is how a dealt mulligan can lower its holder's chance of "
             "winning (at 2 players)", fate["blind_to_rival"], "pct", "deals"))
     return found

@@ -3,16 +3,17 @@ strongest two rungs (:func:`..framework.words.equivalence`), stated per table si
 (:func:`..framework.words.by_size`)."""
 from __future__ import annotations
 
-from ..framework.design import EXPERT, STRONG
+from ..framework.design import SECOND, STRONG
 from ..framework.render import format_estimate
 from ..framework.study import Answer, estimand
-from ..framework.words import by_size, equivalence, holds_under, size_clause, size_json
+from ..framework.words import by_size, convergence, equivalence, holds_under, size_clause, size_json
 
 # the advice-bearing estimates and the half-widths they were sized for (from a pilot of 2,000 deals per table
 # size: the paired win change has sd 0.30 (mix) to 0.37 (expert, learned), the margin sd 16-17 points).
 # A mulligan moves its holder's win chance by 0 to 2 percentage points, so +-0.5 pp tells "worth about a
 # point of winning" from "worth nothing"; +-0.3 points of margin is a tenth of a typical hand card.  Fixed
-# sizes from that pilot: 5,000 deals per table size in the mix and expert, 4,250 for the strong player.
+# sizes from that pilot: 5,000 deals per table size in the mix; the rungs of the strong ladder (learned, net) play
+# 2,750 (design.RUNG_SHARE): about +-0.6 pp and +-0.35 points each, the report's cost held (issue 34).
 TARGET_WIN = 0.005
 TARGET_MARGIN = 0.3
 MAIN = "p"      # the headline control: the mulligan at a random depth of the draw pile (arm placed)
@@ -31,7 +32,7 @@ def estimands(ladder: dict, diffs: dict) -> dict:
         measure, target, _ = MEASURES[key]
         by = {rung: ladder[rung]["all"][MAIN][measure] for rung in ladder if MAIN in ladder[rung]["all"]}
         dd = {k: v["all"][measure] for k, v in diffs.items() if "all" in v}
-        return estimand(definition, unit, by, dd, settled=equivalence(dd.get(f"{STRONG}-{EXPERT}"), target),
+        return estimand(definition, unit, by, dd, settled=equivalence(dd.get(f"{STRONG}-{SECOND}"), target),
                         target=target, by_size=size_json(sizes_of(ladder, measure)))
 
     if not ladder:
@@ -53,7 +54,7 @@ def answers(ladder: dict, est: dict, diffs: dict | None = None) -> list[Answer]:
 
     def holds(key):
         measure, target, kind = MEASURES[key]
-        d = diffs.get(f"{STRONG}-{EXPERT}", {}).get("all", {}).get(measure)
+        d = diffs.get(f"{STRONG}-{SECOND}", {}).get("all", {}).get(measure)
         return holds_under(est["mulligan"][key]["settled"], d, target, kind)
 
     win_sizes, margin_sizes = sizes_of(ladder, "win"), sizes_of(ladder, "margin")
@@ -62,11 +63,13 @@ def answers(ladder: dict, est: dict, diffs: dict | None = None) -> list[Answer]:
         Answer("mulligan_value.win_chance",
                "A mulligan dealt to you adds {value} to your chance of winning against strong players "
                f"({STRONG}, 2 to 7 players), against leaving it in the draw pile{win_tail}",
-               top["win"], holds("win_chance"), kind="dpct", unit="deals", rank=10),
+               top["win"], holds("win_chance"), kind="dpct", unit="deals", rank=10,
+               convergence=convergence(est["mulligan"]["win_chance"]["settled"])),
         Answer("mulligan_value.margin",
                "A dealt mulligan changes your game score minus your rivals' average by {value} points against "
                f"strong players (negative is good){size_clause(margin_sizes, 'signed')}", top["margin"],
-               holds("margin"), kind="signed", unit="deals", rank=11)]
+               holds("margin"), kind="signed", unit="deals", rank=11,
+               convergence=convergence(est["mulligan"]["margin"]["settled"]))]
 
 
 def _two_players(e: dict | None) -> str:

@@ -22,10 +22,10 @@ that plays game ``g`` plays it with the same edit.
     draw it", the natural place of a mulligan nobody was dealt.
 
   Each arm is played by three rungs of players on the same deals with the same edits: the
-  preset mix (the five presets in the cyclic lineups, seats rotated), :data:`EXPERT` at every
-  seat and the strong player :data:`STRONG` at every seat (arms ``<arm>@expert`` and
-  ``<arm>@learned``); the strong player, ten times slower, plays the first deals of each
-  lineup block only (:data:`RUNG_SHARE`), and only arms *mulligan* and *placed* (:data:`RUNG_ARMS`).  The holder's arm *mulligan* is traced at every rung,
+  preset mix (the five presets in the cyclic lineups, seats rotated), and each rung of
+  :data:`STRONG_LADDER` at every seat (arms ``<arm>@learned`` and ``<arm>@net``); those two,
+  ten times slower than the presets, play the first deals of each lineup block only
+  (:data:`RUNG_SHARE`), and only arms *mulligan* and *placed* (:data:`RUNG_ARMS`).  The holder's arm *mulligan* is traced at every rung,
   so the analysis can tell where the dealt mulligan ended (kept by its holder, or placed by a
   rival after its holder replaced it).
 * ``flow``: arm *natural* plays the deal as shuffled, with traces; arm *removed* swaps
@@ -45,7 +45,7 @@ import pandas as pd
 from gnoming_sim.game import fields as F
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 
-from ..framework.design import (EXPERT, PLAYER_NAMES, PRESET_NAMES, STRONG, STRONG_LADDER, cell_first_game,
+from ..framework.design import (PLAYER_NAMES, PRESET_NAMES, SECOND, STRONG, STRONG_LADDER, cell_first_game,
                                 cyclic_lineups, strong_arm, strong_seats)
 from ..framework.paired import (
     ArmTable,
@@ -69,11 +69,13 @@ DEALT_STRONG = {player: strong_arm(DEALT, player) for player in STRONG_LADDER}
 ARMS = {DEALT: ("mulligan", "ordinary", "placed"), FLOW: ("natural", "removed")}
 CONTROLS = {"ordinary": "o", "placed": "p"}    # control arm -> column suffix (the mulligan arm's is "m")
 FLOW_SHARE = 4     # the flow experiment plays 1/FLOW_SHARE of the deals of the dealt one (it is traced)
-# deals of each rung's dealt cells, as a share of the preset mix's (the strong player plays ten times
-# slower than expert; it plays the first deals of every lineup block, edited alike)
-RUNG_SHARE = {EXPERT: 1.0, STRONG: 0.85}
-# the arms each rung plays: the strong player only the mulligan and its natural control (placed)
-RUNG_ARMS = {EXPERT: ARMS[DEALT], STRONG: ("mulligan", "placed")}
+# deals of each rung's dealt cells, as a share of the preset mix's (both rungs play about ten times slower than
+# the presets; they play the first deals of every lineup block, edited alike, so their difference is paired).
+# Issue 34: with learned in expert's old place the report's cost was held (learned 2 arms x 0.85 and expert
+# 3 arms x 1.0 at a tenth of the cost, against 2 rungs x 2 arms x 0.55 now)
+RUNG_SHARE = {SECOND: 0.55, STRONG: 0.55}
+# the arms each rung plays: the mulligan and its natural control (placed) only
+RUNG_ARMS = {SECOND: ("mulligan", "placed"), STRONG: ("mulligan", "placed")}
 TRACED = ("mulligan", *(strong_arm("mulligan", pl) for pl in STRONG_LADDER), "natural")
 
 

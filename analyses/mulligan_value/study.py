@@ -16,8 +16,8 @@ class MulliganValue(Study):
     id = "mulligan-value"
     title = "What a mulligan is worth"
     template = "mulligan_value/template.html"
-    # deals per table size in the dealt experiment's preset mix (x3 arms), split over 5 lineups; expert
-    # and the strong player play design.RUNG_SHARE of them (x3 arms each); the flow experiment plays
+    # deals per table size in the dealt experiment's preset mix (x3 arms), split over 5 lineups; the two rungs
+    # of the strong ladder play design.RUNG_SHARE of them (design.RUNG_ARMS); the flow experiment plays
     # 1/FLOW_SHARE of them (x2 arms, one traced)
     default_games = 5_000
     quick_games = 150

@@ -20,6 +20,10 @@ MAX_DECISIONS = 10_000_000
 MAX_BUDGET = 10_000
 MAX_CHECK_DEALS = 100_000
 FILES = ("chart_cells.json", "guide.json", "card.png", "index.html")   # what a run writes in --out
+# the self-play strategy whose positions the guide is derived at: the strongest fast player (net beats learned on
+# held-out deals at 2, 4 and 6 players, tuning/net/README.md).  The committed chart (tuning/guide,
+# gnoming_sim/kernel/policy/chart_cells.json) was derived under learned, before net: its provenance says so
+SELF_PLAY = "net"
 
 
 @cli.command()
@@ -34,7 +38,7 @@ FILES = ("chart_cells.json", "guide.json", "card.png", "index.html")   # what a 
 @click.option("--budget", type=int, default=8, show_default=True, metavar="N", help="Rollouts per candidate answer.")
 @click.option("--rollouts", type=click.Choice(["expert", "self"]), default="expert", show_default=True,
               help="The rollouts' policy at every seat: expert (the chart's own play outside its cells), or "
-                   "self (learned, the self-play strategy).")
+                   f"self ({SELF_PLAY}, the self-play strategy).")
 @click.option("--check-deals", type=int, default=1000, show_default=True, metavar="N",
               help="Deals of the chart-among-experts check at 4 players (each played in every rotation, "
                    "and by experts alone); 0 skips the check and the ladder.")
@@ -47,8 +51,9 @@ FILES = ("chart_cells.json", "guide.json", "card.png", "index.html")   # what a 
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty (an earlier guide's files are "
               "replaced; other files there are kept).")
 def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder_games, records, seed, threads, force):
-    """Derive the basic-strategy guide from rollouts at self-play decisions of learned, and write
-    OUT/guide.json, OUT/card.png (printable) and OUT/index.html.
+    """Derive the basic-strategy guide from rollouts at self-play decisions of net (the strongest fast
+    player), and write OUT/guide.json, OUT/card.png (printable) and OUT/index.html.  The committed chart
+    was derived under learned (tuning/guide; its provenance names the self-play strategy).
 
     To make its resolved cells the `chart` preset, copy OUT/chart_cells.json to
     gnoming_sim/kernel/policy/chart_cells.json (`make guide` does both)."""
@@ -98,7 +103,9 @@ def _derive(stage, command, games, decisions, sizes, budget, rollouts, seed, thr
     t0 = time.perf_counter()
     cfg = gd.GuideConfig(players=sizes, games=games, decisions=decisions, budget=budget, rollouts=rollouts, seed=seed,
                          threads=threads)
-    result, frame = gd.derive(cfg, registry.get("learned"), progress=say)
+    say(f"guide: self-play of {SELF_PLAY} (the strongest fast player), rollouts: "
+        f"{'expert' if rollouts == 'expert' else SELF_PLAY}")
+    result, frame = gd.derive(cfg, registry.get(SELF_PLAY), progress=say)
     seen = sum(len(t["cells"]) for t in result["tables"].values())
     resolved = sum(c["resolved"] for t in result["tables"].values() for c in t["cells"])
     cells = {"description": f"plays the player's guide by lookup: the {len(result['cells'])} cells whose action beats "

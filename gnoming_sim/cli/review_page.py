@@ -140,6 +140,13 @@ def page(res: dict) -> str:
         decisions=[_view(d) for d in res["decisions"]], rules_text=rules_text)
 
 
+def _seats_text(policies: list[str]) -> str:
+    """``net at every seat``, or the seats' policies in seat order where they differ."""
+    if len(set(policies)) == 1:
+        return f"{policies[0]} at every seat"
+    return f"{', '.join(policies)} (one per seat)"
+
+
 def summary_lines(res: dict) -> list[str]:
     """The text the command prints: the verdict, the counts, then one line per marked decision."""
     s = res["summary"]
@@ -149,7 +156,9 @@ def summary_lines(res: dict) -> list[str]:
              f"decision{ci}; {s['graded']} graded, {s['forced']} forced)",
              f"ok {marks['ok']}, inaccuracies ?! {marks['inaccuracy']}, mistakes ? {marks['mistake']}, "
              f"blunders ?? {marks['blunder']}; win chance lost {s['win_chance_lost_pp']:.1f} pp "
-             f"(every loss, shrunk; marks at a false discovery rate of {s['mark_rate']:.0%} per game)"]
+             f"(every loss, shrunk; marks at a false discovery rate of {s['mark_rate']:.0%} per game)",
+             f"rolled out with {_seats_text(res['method']['policies'])} (--policy; by default net, the strongest "
+             f"fast player)"]
     for d in res["decisions"]:
         if d["symbol"]:
             lines.append(f"  {d['symbol']:<2} {d['where']}: played {d['played_label']}, best {d['best_label']} "

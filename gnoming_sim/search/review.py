@@ -2,7 +2,7 @@
 
 Each decision (:class:`gnoming_sim.game.record_trace.Decision`: a :class:`Position` and the option
 played) is analysed with the pieces of :mod:`gnoming_sim.search.analyse` (horizon ``game``, the
-``learned`` base policy at every seat, common random numbers):
+base policy :data:`~gnoming_sim.search.analyse.DEFAULT_POLICY` (``net``) at every seat, common random numbers):
 
 1. *screening*: every legal option, ``screen`` rollouts each, ranked by the one ranking of
    :mod:`gnoming_sim.search.criterion` (the chance of winning the game; equal chances by the margin over

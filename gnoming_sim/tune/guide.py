@@ -1,13 +1,14 @@
 """The player's guide: a basic-strategy chart derived by rollouts (``gnoming-sim guide``).
 
-How it is made.  Self-play rounds of the strongest fast player (``learned``) at every table size of
+How it is made.  Self-play rounds of a strategy (``gnoming-sim guide`` plays the strongest fast player,
+``net``; the committed chart, tuning/guide, was derived under ``learned``) at every table size of
 the run; at a random sample of its decisions the collector (:mod:`gnoming_sim.search.guide`) names the
 chart's candidate answers (:mod:`gnoming_sim.kernel.policy.chart`) and values each by rollouts from
 the decider's observation (to the end of the round, common random numbers across the answers): the
 decider's round score minus the mean of the others', lower is better.  The rollouts' policy is expert
 at every seat by default (``rollouts="expert"``): the chart plays expert's rules outside its cells, so
 a cell's value is that of one decision changed on top of expert's play, which is what following the
-card can deliver; ``"self"`` rolls out with learned itself.  Each sampled
+card can deliver; ``"self"`` rolls out with the self-play strategy itself.  Each sampled
 decision is one unit, in one cell of one table (take or draw; where to put a kept card; finish or
 play on), by features a player sees at the table.
 
@@ -23,7 +24,7 @@ The card (:func:`gnoming_sim.kernel.policy.registry.printed_card`) shows every r
 chart plays a resolved cell (:func:`chart_cells`) when its action also beats *expert's own choice* at
 the same decisions (one more test per cell, in the same Holm family): elsewhere expert's rules, which
 it plays anyway, do as well.  Everything holds on average over the positions that self-play of
-learned reaches.
+that strategy reaches.
 """
 from __future__ import annotations
 

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from gnoming_sim.analyses.framework.design import SECOND, STRONG, STRONG_LADDER, TOP_DIFFERENCE
+from gnoming_sim.analyses.framework.study import RUNGS
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -51,13 +54,13 @@ def test_2_mulligan_worth_is_win_chance_and_margin_and_the_reversal_is_explained
     assert "at 2 players" in text                    # the sign reversal is stated where it holds
     fates = summary["mulligan_value"]["ladder"]["where_the_mulligan_went"]
     assert fates                                     # ... and explained with numbers (the traced fate)
-    assert any(f["key"] == "mulligan_value.to_rival_expert" for f in summary["findings"])
+    assert any(f["key"] == f"mulligan_value.to_rival_{SECOND}" for f in summary["findings"])
 
 
 def test_3_the_hazard_cost_uses_each_tables_own_draws(summary):
     ladder = summary["hazard_risk"]["ladder"]
     assert "own draws" in ladder["definition"]
-    n = {rung: ladder["by_player"][rung]["all"]["win"]["n"] for rung in ("mix", "expert", "learned")}
+    n = {rung: ladder["by_player"][rung]["all"]["win"]["n"] for rung in RUNGS}
     assert len(set(n.values())) == 3                 # not one intersection of deals shared by all tables
 
 
@@ -67,14 +70,14 @@ def test_4_regret_is_per_decision_with_bootstrap_intervals_not_per_player_round(
 
 
 def test_5_per_decision_verdicts_are_better_worse_or_indistinguishable(summary):
-    v = summary["finish_play_on"]["verdicts_learned"]
+    v = summary["finish_play_on"]["verdicts_strong"]
     assert abs(v["better"]["mean"] + v["worse"]["mean"] + v["indistinguishable"]["mean"] - 1) < 1e-9
 
 
 def test_6_the_weighting_is_said_and_both_are_given(summary):
     fp = summary["finish_play_on"]
     assert "by game" in fp["weighting"] and "by_chance" in fp["weighting"]
-    assert set(fp["ladder"]["win"]["by_chance"]) == {"mix", "expert", "learned"}
+    assert set(fp["ladder"]["win"]["by_chance"]) == set(RUNGS)
 
 
 def test_7_expert_is_the_strongest_heuristic_not_the_strongest_player(summary):
@@ -101,7 +104,11 @@ def test_9_the_rule_table_is_analytic_and_under_holm_with_half_open_intervals(su
 def test_10_house_rules_mark_what_is_not_exercised_and_replay_under_strong_play(summary):
     hr = summary["house_rules"]
     assert not hr["variants"]["no reshuffle"]["exercised"]
-    assert set(hr["under_strong_play"]) == {"expert", "learned"}
+    assert set(hr["under_strong_play"]) == set(STRONG_LADDER)
+    # issue 34: each variant's change in round length along the ladder, with its word
+    assert set(hr["convergence"]["by_variant"]) == set(hr["variants"]) - {"baseline"}
+    for v in hr["convergence"]["by_variant"].values():
+        assert v["convergence"] in ("converged", "still moves", "convergence not shown") and _ok(v["difference"])
 
 
 def test_11_no_table_size_loses_dealt_mulligan_deals(summary):
@@ -138,17 +145,18 @@ ANSWER_ESTIMAND = {"mulligan_value.win_chance": ("mulligan", "win_chance"), "mul
                    "finish_play_on.win_difference": ("finishing", "win_chance")}
 
 
-def test_31_3_holds_under_expert_and_learned_only_by_an_equivalence_test(summary):
+def test_31_3_holds_under_both_strongest_rungs_only_by_an_equivalence_test(summary):
     from gnoming_sim.stats import equivalence_word
 
     for q, measures in summary["estimands"].items():
         for m, e in measures.items():
             assert e["settled"] is None or e["settled"] in WORDS, (q, m, e["settled"])
-            d = e["differences"].get("learned-expert")
+            d = e["differences"].get(TOP_DIFFERENCE)
             if e["settled"] is not None and d is not None:
                 assert e["settled"] == equivalence_word(d["mean"], *d["ci95"], e["equivalence_target"]), (q, m)
     for a in summary["answers"]:
-        both = a["holds_under"].startswith("expert and learned")
+        both = a["holds_under"].startswith(f"{SECOND} and {STRONG}")
+        assert (a["convergence"] == "converged") == both, a["key"]
         if a["key"] in ANSWER_ESTIMAND:
             q, m = ANSWER_ESTIMAND[a["key"]]
             assert both == (summary["estimands"][q][m]["settled"] == "holds"), a["key"]

@@ -81,12 +81,13 @@ def test_open_intervals_print_half_open():
 def test_the_design_plays_the_ladder_on_the_mix_deals():
     from gnoming_sim.analyses.early_finish import EarlyFinish
     from gnoming_sim.analyses.early_finish.design import arm
+    from gnoming_sim.analyses.framework.design import STRONG_LADDER
     from gnoming_sim.analyses.framework.study import Context
 
     tables = EarlyFinish().design(Context())
     for p in (2, 4, 7):
         mix = [t for t in tables if t.players == p and arm(t) == "mix"]
-        for rung in ("expert", "learned"):
+        for rung in STRONG_LADDER:
             ladder = [t for t in tables if t.players == p and arm(t) == rung]
             assert len(ladder) == len(mix) and all(set(t.seats) == {rung} for t in ladder)
             for lt, mt in zip(ladder, mix):   # the first game numbers of every lineup's own deals
@@ -96,19 +97,22 @@ def test_the_design_plays_the_ladder_on_the_mix_deals():
 @pytest.mark.slow   # plays a quick study (seconds once compiled), under the suite's warnings-as-errors
 def test_quick_study_states_p_bonus_along_the_ladder(tmp_path):
     from gnoming_sim.analyses.early_finish import EarlyFinish
-    from gnoming_sim.analyses.framework.study import Context, play_study
+    from gnoming_sim.analyses.framework.design import SECOND, STRONG
+    from gnoming_sim.analyses.framework.study import RUNGS, Context, play_study
 
     run = play_study(EarlyFinish(), Context(quick=True, seed=3))
     ladder = run.result.summary["bonus_by_rung"]
     assert set(ladder) == {"2", "3", "4", "5", "6", "7"}
     for cell in ladder.values():
-        assert set(cell) == {"mix", "expert", "learned", "expert-mix", "learned-mix", "learned-expert"}
+        assert set(cell) == {*RUNGS, f"{SECOND}-mix", f"{STRONG}-mix", f"{STRONG}-{SECOND}"}
         n = {e["n"] for e in cell.values()}
         assert len(n) == 1   # every rung and difference on the same deals
         for e in cell.values():
             assert e["ci95"][0] <= e["mean"] <= e["ci95"][1]
     est = run.result.estimands["early_finish_bonus"]["4_players"]
-    assert set(est["players"]) == {"mix", "expert", "learned"}
+    assert set(est["players"]) == set(RUNGS)
+    answer, = run.result.answers
+    assert answer.key == "early_finish.bonus_strong" and answer.convergence and STRONG in answer.holds_under
     sized = [p for p in run.result.precision if p.what.startswith("P(bonus) at one table size")]
     assert len(sized) == 4 and all(p.target == 0.01 for p in sized)
 

@@ -15,6 +15,8 @@ from _pages import estimates
 from gnoming_sim.analyses.finish_play_on.analysis import (GAP_EDGES, assign, bins, boundary, ladder,
                                                           pretty, read_rule, regret_rows, verdicts, with_holm)
 from gnoming_sim.analyses.framework.estimates import Estimate, linear_root
+from gnoming_sim.analyses.framework.design import SECOND, STRONG
+from gnoming_sim.analyses.finish_play_on.design import RUNGS
 
 
 def _cells(values, edges=(-5, 0, 5)):
@@ -147,7 +149,7 @@ def _ladder_frame(rng, n=400, root=2.0):
     base = 0.015 * (root - gap) + 0.01 * (fd - fd.mean())
     out = {"players": np.full(n, 4), "gap": gap, "game": np.arange(n), "others_face_down_min": fd, "chances": rng.integers(1, 6, n),
            "preset": "greedy", "preset_finished": rng.random(n) < 0.5, "rollout_finishes": rng.random(n) < 0.5}
-    for k, r in enumerate(("mix", "expert", "learned")):
+    for k, r in enumerate(RUNGS):
         out[f"win_{r}"] = base + 0.01 * k + rng.normal(0, 0.05, n)
         out[f"win_{r}_se"] = np.full(n, 0.03)
         out[f"margin_{r}"] = 10 * out[f"win_{r}"]
@@ -161,14 +163,14 @@ def test_ladder_has_three_rungs_paired_differences_and_both_weightings():
     frame = _ladder_frame(np.random.default_rng(6))
     lad = ladder(frame)
     for crit in ("win", "margin", "points"):
-        assert set(lad[crit]["by_rung"]) == {"mix", "expert", "learned"}
-        assert set(lad[crit]["differences"]) == {"expert-mix", "learned-mix", "learned-expert"}
-        d = lad[crit]["differences"]["learned-mix"]
-        assert math.isclose(d.mean, lad[crit]["by_rung"]["learned"].mean - lad[crit]["by_rung"]["mix"].mean)
+        assert set(lad[crit]["by_rung"]) == set(RUNGS)
+        assert set(lad[crit]["differences"]) == {f"{SECOND}-mix", f"{STRONG}-mix", f"{STRONG}-{SECOND}"}
+        d = lad[crit]["differences"][f"{STRONG}-mix"]
+        assert math.isclose(d.mean, lad[crit]["by_rung"][STRONG].mean - lad[crit]["by_rung"]["mix"].mean)
         # paired per decision: far narrower than the difference of two unpaired means
-        assert d.half_width < 0.5 * (lad[crit]["by_rung"]["learned"].half_width + lad[crit]["by_rung"]["mix"].half_width)
+        assert d.half_width < 0.5 * (lad[crit]["by_rung"][STRONG].half_width + lad[crit]["by_rung"]["mix"].half_width)
     w = frame["chances"].to_numpy()
-    assert math.isclose(lad["win"]["by_chance"]["learned"].mean, float((w * frame["win_learned"]).sum() / w.sum()))
+    assert math.isclose(lad["win"]["by_chance"][STRONG].mean, float((w * frame[f"win_{STRONG}"]).sum() / w.sum()))
 
 
 def test_verdicts_count_each_decision_by_its_own_interval():
@@ -192,7 +194,7 @@ def test_regret_per_decision_has_bootstrap_intervals():
     rows = regret_rows(frame, np.random.default_rng(0))
     cell = next(r for r in rows if r["preset"] == "greedy" and r["players"] == 0)
     e = cell["per_decision_win"]
-    assert math.isclose(e.mean, frame["regret_learned"].mean()) and e.lo < e.mean < e.hi and e.n == len(frame)
+    assert math.isclose(e.mean, frame[f"regret_{STRONG}"].mean()) and e.lo < e.mean < e.hi and e.n == len(frame)
 
 
 # ----------------------------------------------------------------- the design
@@ -225,7 +227,7 @@ def quick(tmp_path_factory):
 def test_quick_study_renders_and_states_its_estimates(quick):
     out, summary = quick
     study = summary["finish_play_on"]
-    assert study["base_policy"] == "learned" and study["decisions"] > 10
+    assert study["base_policy"] == STRONG and study["decisions"] > 10
     assert set(study["rules"]) == {"3", "4", "5", "6"}
     for both in study["rules"].values():
         for rule in (both["win"], both["points"]):
@@ -280,8 +282,8 @@ def test_quick_study_states_estimands_along_the_ladder_and_answers():
     run = play_study(FinishPlayOn(), Context(quick=True, seed=3))
     fin = run.result.estimands["finishing"]
     for measure in ("win_chance", "margin"):
-        assert set(fin[measure]["players"]) == {"mix", "expert", "learned"}
-        assert set(fin[measure]["differences"]) == {"expert-mix", "learned-mix", "learned-expert"}
+        assert set(fin[measure]["players"]) == set(RUNGS)
+        assert set(fin[measure]["differences"]) == {f"{SECOND}-mix", f"{STRONG}-mix", f"{STRONG}-{SECOND}"}
         for e in (*fin[measure]["players"].values(), *fin[measure]["differences"].values()):
             assert e["n"] == run.result.summary["decisions"] and e["ci95"][0] <= e["mean"] <= e["ci95"][1]
     for a in run.result.answers:
@@ -296,9 +298,9 @@ def test_crossing_differences_are_paired_over_the_same_decisions():
     frame = _ladder_frame(np.random.default_rng(9), n=1500)
     moves = crossing_differences(frame, np.random.default_rng(1), replicates=300)
     # each rung is shifted by +0.01 in win chance: at slope -0.015 the crossing moves +0.67 points per rung
-    e = moves["learned-expert"]
+    e = moves[f"{STRONG}-{SECOND}"]
     assert e.lo < 0.01 / 0.015 < e.hi and e.n == 1500
-    assert moves["learned-mix"].lo < 0.02 / 0.015 < moves["learned-mix"].hi
+    assert moves[f"{STRONG}-mix"].lo < 0.02 / 0.015 < moves[f"{STRONG}-mix"].hi
 
 
 def test_the_points_rule_reads_bins_after_holm():

@@ -8,6 +8,7 @@ import json
 import pytest
 from _pages import estimates
 
+from gnoming_sim.analyses.framework.design import STRONG, STRONG_LADDER
 from gnoming_sim.analyses.framework.render import environment
 from gnoming_sim.analyses.framework.study import Context
 from gnoming_sim.analyses.ladder import StrengthLadder
@@ -77,7 +78,8 @@ def test_the_quick_section_is_written(tmp_path):
     # --quick plays no Monte Carlo player (it could not rate one on its few deals) and says so
     slow = {n for n in ladder.DEFAULT_POOL if ladder.mc_cost(n) != 0.0}
     assert slow and set(on_disk["ladder"]["not_played"]) == slow
-    assert set(four["strategies"]) | {r["strategy"] for r in four["left_out"]} == set(ladder.DEFAULT_POOL) - slow
+    assert set(four["strategies"]) | {r["strategy"] for r in four["left_out"]} == set(design.pool()) - slow
+    assert set(STRONG_LADDER) <= set(four["strategies"])     # the players the answers are read under are placed
     assert "does not play" in page
     assert any(f["key"] == "ladder.top_rating" for f in summary["findings"])
 
@@ -93,6 +95,8 @@ def test_the_strongest_fast_player_is_named_when_a_monte_carlo_player_tops_the_p
     assert analysis.strongest_fast(analysis_sizes(data)) == {2: "learned"}
     keys = [f.key for f in result.findings]
     assert keys[:3] == ["ladder.top_margin", "ladder.top_rating", "ladder.strongest_fast"]
+    named = next(f for f in result.findings if f.key == "ladder.strongest_fast").sentence
+    assert named.endswith(f"the answers are read under {STRONG}")      # learned here: the answers are not its
     assert result.summary["strongest_fast"] == {"2": "learned"}
     # the split design: Monte Carlo players at the headline size only
     assert [pl for pl, pool in design.pools(ladder.DEFAULT_POOL) if "mc16" in pool] == [design.SLOW_AT]

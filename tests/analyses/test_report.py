@@ -208,14 +208,18 @@ def test_report_rejects_an_out_that_is_a_file(tmp_path):
 
 def test_the_three_answers_are_estimands_along_the_ladder(summary):
     """summary.json holds, for mulligan, hazard and finishing, the win-chance and margin estimands under
-    the preset mix, expert and learned, with the paired differences between rungs (issue 23)."""
+    the preset mix and the two rungs of the strong ladder (learned, net), with the paired differences between
+    rungs (issues 23 and 34)."""
+    from gnoming_sim.analyses.framework.design import SECOND, STRONG, STRONG_LADDER
+
     estimands = summary["estimands"]
+    assert summary["strong_ladder"] == list(STRONG_LADDER)
     for question in ("mulligan", "hazard", "finishing"):
         for measure in ("win_chance", "margin"):
             e = estimands[question][measure]
             assert e["definition"] and e["unit"], (question, measure)
-            assert set(e["players"]) == {"mix", "expert", "learned"}, (question, measure)
-            assert set(e["differences"]) == {"expert-mix", "learned-mix", "learned-expert"}, (question, measure)
+            assert set(e["players"]) == {"mix", SECOND, STRONG}, (question, measure)
+            assert set(e["differences"]) == {f"{SECOND}-mix", f"{STRONG}-mix", f"{STRONG}-{SECOND}"}, (question, measure)
             for part in (*e["players"].values(), *e["differences"].values()):
                 lo, hi = part["ci95"]
                 assert part["n"] > 0 and lo <= part["mean"] <= hi, (question, measure, part)

@@ -1,5 +1,5 @@
-"""The words the studies say about their estimates (issue 31, items 3, 4 and 7): "holds under expert and
-learned" only by an equivalence test at the answer's target; a pooled figure stated per table size when the
+"""The words the studies say about their estimates (issue 31, items 3, 4 and 7; issue 34, item 5): "holds under
+learned and net" (converged) only by an equivalence test at the answer's target; a pooled figure stated per table size when the
 sizes differ (Cochran's Q); house rules tested in one family, other-deck variants included; no "clear" in a
 --quick preview.  Each test fails on the behaviour the audit found."""
 from __future__ import annotations
@@ -8,9 +8,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from gnoming_sim.analyses.framework.design import SECOND, STRONG, TOP_DIFFERENCE
 from gnoming_sim.analyses.framework.estimates import Estimate
-from gnoming_sim.analyses.framework.words import (PREVIEW, as_preview, by_size, equivalence, holds_under, size_clause,
+from gnoming_sim.analyses.framework.words import (CONVERGED, MOVES, NOT_SHOWN as NOT_CONVERGED, PREVIEW, as_preview,
+                                                  by_size, convergence, equivalence, holds_under, size_clause,
                                                   verdict_words)
+
+BOTH = f"{SECOND} and {STRONG}: {CONVERGED}"     # how an answer that holds under both begins
 from gnoming_sim.analyses.house_rules.study import _findings, _skill_finding, holm_family
 from gnoming_sim.stats import DIFFERS, HOLDS, NOT_SHOWN
 
@@ -21,11 +25,11 @@ def _old_settled(d: Estimate, target: float) -> bool:
 
 
 def test_the_audited_boundary_difference_does_not_hold():
-    # learned - expert crossing at 4 players, points of gap, target +-1 point
+    # the strongest rungs' crossing difference at 4 players, points of gap, target +-1 point
     move = Estimate(-1.70, -4.00, 0.52, 1976)
     assert equivalence(move, 1.0) == NOT_SHOWN
     text = holds_under(equivalence(move, 1.0), move, 1.0, "score")
-    assert not text.startswith("expert and learned") and "not shown to differ" in text
+    assert not text.startswith(BOTH) and "not shown to differ" in text and NOT_CONVERGED in text
 
 
 def test_the_audited_hazard_difference_does_not_hold_without_tost():
@@ -33,17 +37,22 @@ def test_the_audited_hazard_difference_does_not_hold_without_tost():
     d = Estimate(0.0070, -0.0064, 0.0205, 5956)
     assert _old_settled(d, 0.01)
     assert equivalence(d, 0.01) == NOT_SHOWN
-    assert "expert and learned" not in holds_under(equivalence(d, 0.01), d, 0.01, "dpct")
+    assert BOTH not in holds_under(equivalence(d, 0.01), d, 0.01, "dpct")
 
 
 def test_holds_under_both_only_when_tost_passes():
     tight = Estimate(0.001, -0.002, 0.004, 10_000)
     assert equivalence(tight, 0.005) == HOLDS
-    assert holds_under(HOLDS, tight, 0.005, "dpct").startswith("expert and learned")
-    apart = Estimate(0.0066, 0.0001, 0.0130, 25_493)     # the mulligan's learned - expert: excludes 0
+    assert holds_under(HOLDS, tight, 0.005, "dpct").startswith(BOTH)
+    apart = Estimate(0.0066, 0.0001, 0.0130, 25_493)     # the mulligan's old learned - expert: excludes 0
     assert equivalence(apart, 0.005) == DIFFERS
-    assert holds_under(DIFFERS, apart, 0.005, "dpct").startswith("learned only (expert differs")
+    assert holds_under(DIFFERS, apart, 0.005, "dpct").startswith(f"{STRONG} only: {MOVES} ({SECOND} differs")
     assert equivalence(None, 0.005) is None
+
+
+def test_convergence_says_what_the_equivalence_word_says_of_the_answer():
+    assert [convergence(w) for w in (HOLDS, DIFFERS, NOT_SHOWN, None)] == [CONVERGED, MOVES, NOT_CONVERGED, None]
+    assert TOP_DIFFERENCE == f"{STRONG}-{SECOND}" and STRONG != SECOND
 
 
 MULLIGAN_LEARNED = {2: Estimate(-0.0235, -0.0362, -0.0109, 4249), 3: Estimate(0.0058, -0.0065, 0.0181, 4250),
@@ -73,8 +82,8 @@ def test_the_mulligan_answer_of_a_ladder_whose_sizes_differ_lists_them():
 
     rung = {"all": effects(Estimate(0.0071, 0.0024, 0.0118, 25_493)),
             **{str(p): effects(e) for p, e in MULLIGAN_LEARNED.items()}}
-    ladder = {"expert": rung, "learned": rung}
-    diffs = {"learned-expert": {"all": {"win": Estimate(0.0066, 0.0001, 0.0130, 25_493),
+    ladder = {SECOND: rung, STRONG: rung}
+    diffs = {TOP_DIFFERENCE: {"all": {"win": Estimate(0.0066, 0.0001, 0.0130, 25_493),
                                         "margin": Estimate(0.0, -0.05, 0.05, 25_493)}}}
     est = estimands(ladder, diffs)
     assert est["mulligan"]["win_chance"]["settled"] == DIFFERS
@@ -82,8 +91,9 @@ def test_the_mulligan_answer_of_a_ladder_whose_sizes_differ_lists_them():
     assert est["mulligan"]["margin"]["settled"] == HOLDS
     win, margin = answers(ladder, est, diffs)
     assert "at 2 players" in win.sentence and "no one table's answer" in win.sentence
-    assert win.holds_under.startswith("learned only")
-    assert margin.holds_under.startswith("expert and learned") and "no one table's answer" not in margin.sentence
+    assert win.holds_under.startswith(f"{STRONG} only") and win.convergence == MOVES
+    assert margin.holds_under.startswith(BOTH) and "no one table's answer" not in margin.sentence
+    assert margin.convergence == CONVERGED
 
 
 def _row(name, change, paired=True, exercised=True, k=1):
@@ -117,9 +127,9 @@ def test_a_quick_report_says_preview_and_never_clear():
     games = 50
     values = [SimpleNamespace(turns=np.full(games, 27.0) + i) for i in range(len(rows))]
     c = SimpleNamespace(values=values)
-    for f in _findings({"mix": rows, "expert": rows}, {"mix": c, "expert": c}, quick=True):
+    for f in _findings({"mix": rows, STRONG: rows}, {"mix": c, STRONG: c}, quick=True):
         assert PREVIEW in f.sentence and not verdict_words(f.sentence), f.sentence
-    full = _findings({"mix": rows, "expert": rows}, {"mix": c, "expert": c}, quick=False)
+    full = _findings({"mix": rows, STRONG: rows}, {"mix": c, STRONG: c}, quick=False)
     assert any(verdict_words(f.sentence) for f in full)        # the full report does give verdicts
     shown = as_preview({"display": "x", "key": "k"})
     assert shown["preview"] and shown["display"].startswith("Preview at quick sizes")
@@ -137,3 +147,24 @@ def test_the_hazard_deny_verdict_reads_the_chance_of_winning_not_own_score():
     v = _verdict([dict(row, level=0.0), row])
     assert v["cells"] == 1 and not v["pays"] and not v["pays_holm"]
     assert len(v["costs"]) == 1 and len(v["costs_holm"]) == 1
+
+
+def test_a_house_rule_has_converged_only_where_both_rungs_change_it_alike():
+    """Issue 34: a variant's change in round length under net minus its change under learned, game by game on the
+    same games, judged by TOST at the turns target (1 turn): equal changes converge, a 3-turn gap still moves."""
+    from gnoming_sim.analyses.house_rules.study import ladder_convergence as house_convergence
+
+    rng = np.random.default_rng(34)
+    games = 1200
+    base = 27 + rng.normal(0, 3, games)
+
+    def arm(shifts):
+        values = [SimpleNamespace(turns=base + s + rng.normal(0, 0.5, games)) for s in (0.0, *shifts)]
+        variants = [SimpleNamespace(name=n) for n in ("baseline", "same", "apart")]
+        return SimpleNamespace(games=games, values=values, variants=variants)
+
+    rows = house_convergence({SECOND: arm((2.0, 2.0)), STRONG: arm((2.0, 5.0)), "mix": None})
+    by = {r["variant"]: r for r in rows}
+    assert by["same"]["convergence"] == CONVERGED and abs(by["same"]["difference"].mean) < 0.2
+    assert by["apart"]["convergence"] == MOVES and by["apart"]["difference"].lo > 2.5
+    assert house_convergence({"mix": None, STRONG: arm((1.0, 1.0))}) == []     # one rung: nothing to judge

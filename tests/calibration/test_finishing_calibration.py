@@ -1,5 +1,5 @@
 """Calibration of the README's finishing answer (issue 31, item 11): the study's own procedure
-on 20 independent replicates of the real simulation (~40 finishing chances per replicate, learned rollouts); each replicate's 95%
+on 20 independent replicates of the real simulation (~40 finishing chances per replicate, the strong player's rollouts); each replicate's 95%
 interval must cover the pooled estimate at a rate consistent with 95% (one-sided binomial test at 1%)."""
 import pytest
 

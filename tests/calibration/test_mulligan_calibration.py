@@ -1,5 +1,5 @@
 """Calibration of the README's mulligan answers (issue 31, item 11): the study's own procedure
-on 20 independent replicates of the real simulation (~150 paired deals per replicate under learned, 2 to 7 players); each replicate's 95%
+on 20 independent replicates of the real simulation (~150 paired deals per replicate under the strong player, 2 to 7 players); each replicate's 95%
 interval must cover the pooled estimate at a rate consistent with 95% (one-sided binomial test at 1%)."""
 import pytest
 

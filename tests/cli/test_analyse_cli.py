@@ -61,19 +61,28 @@ def test_the_commands_defaults_are_the_searchs():
     from gnoming_sim.search import analyse as search
 
     assert (command.DEFAULT_POLICY, command.SECOND_POLICY) == (search.DEFAULT_POLICY, search.SECOND_POLICY)
-    assert (search.DEFAULT_POLICY, search.SECOND_POLICY) == ("learned", "expert")
+    assert (search.DEFAULT_POLICY, search.SECOND_POLICY) == ("net", "expert")
+
+
+def test_the_default_base_policy_is_the_reports_strong_player():
+    """Issue 34: analyse and review roll out with the strongest fast player, the report's strong player."""
+    from gnoming_sim.analyses.framework.design import STRONG
+    from gnoming_sim.cli import guide, review
+    from gnoming_sim.search import analyse as search
+
+    assert search.DEFAULT_POLICY == review.DEFAULT_POLICY == guide.SELF_PLAY == STRONG
 
 
 def test_the_verdict_is_checked_under_a_second_base_policy():
     args = ["analyse", "--position", EXAMPLE, "--rollouts", 100]
     text = run(*args).stdout
-    assert "base policy: learned (every seat)" in text
+    assert "base policy: net (every seat)" in text
     assert "second base policy: expert (every seat), the same position on the same rollout seeds (n = 100" in text
     line = next(ln for ln in text.splitlines() if ln.startswith("robustness: "))
     assert line.startswith(("robustness: robust: ", "robustness: depends on the policy: ")), line
     res = json.loads(run(*args, "--json").stdout)
     rob = res["robustness"]
-    assert rob["verdict"] in ("robust", "depends on the policy") and rob["policies"] == ["learned", "expert"]
+    assert rob["verdict"] in ("robust", "depends on the policy") and rob["policies"] == ["net", "expert"]
     for ranking in rob["rankings"]:   # every option, ranked, with its mean, interval and n
         assert sorted(r["key"] for r in ranking) == sorted(r["key"] for r in res["options"])
         assert [r["rank"] for r in ranking] == list(range(1, len(ranking) + 1))

@@ -118,10 +118,11 @@ ANALYSE = {
     # (the position file is copied beside the run: its name is part of the JSON, its folder must not be)
     "analyse-draw-builder": ["--position", "two_options.toml", "--policy", "builder",
                              "--rollouts", "400", "--seed", "3"],
-    # a placement decision from a simulated game under the default base policy (learned) and the default
-    # robustness check (expert), to the end of the game
+    # a placement decision from a simulated game under learned (the default base policy when this fingerprint was
+    # recorded; pinned since issue 34 made net the default, so the fingerprint still guards learned's rollouts) and
+    # the default robustness check (expert), to the end of the game
     "analyse-game-default": ["--players", "3", "--strategy", "greedy", "--seed", "5", "--game", "2",
-                             "--turn", "7", "--rollouts", "200", "--horizon", "game"],
+                             "--turn", "7", "--rollouts", "200", "--horizon", "game", "--policy", "learned"],
 }
 
 
