@@ -44,7 +44,7 @@ DEFAULT_POLICY = "net"
 SECOND_POLICY = "expert"
 PILOT = 1000
 MAX_ROLLOUTS = 400_000
-BLOCK = 16   # rollouts a thread takes at a time
+BLOCK = 16   # rollouts a thread takes at a time (at most)
 
 
 # ------------------------------------------------------------------ running
@@ -120,6 +120,8 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
 def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "round", crn: bool = True,
                  peek: bool = False, threads: int | None = None, align: bool = True):
     """(out float64[n, K, N_X], cov float64[n, N_C]) of rollouts ``first .. first + n - 1``."""
+    import numba
+
     from gnoming_sim.kernel.engine import numba_threads
     from gnoming_sim.kernel.game_loop import run_blocks
     from gnoming_sim.search.rollout import N_C, N_X, rollout_batch
@@ -130,7 +132,8 @@ def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "ro
     cov = np.empty((n, N_C), dtype=np.float64)
     seed = np.uint64(seed)
     with numba_threads(threads):
-        run_blocks(lambda lo, hi: rollout_batch(first + lo, seed, s.start, roll, out[lo:hi], cov[lo:hi]), n, BLOCK)
+        block = max(1, min(BLOCK, -(-n // (4 * numba.get_num_threads()))))   # a few rollouts still use every thread
+        run_blocks(lambda lo, hi: rollout_batch(first + lo, seed, s.start, roll, out[lo:hi], cov[lo:hi]), n, block)
     return out, cov
 
 
