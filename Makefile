@@ -64,8 +64,8 @@ guide: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py
 
-# the HTML report (reports/index.html, figures, summary.json): about 19 minutes on 2 busy cores with a warm numba cache
-# (the committed report took 18 min 56 s, docs/report.md says on what; `gnoming-sim report --quick` previews it in about 30 s)
+# the HTML report (reports/index.html, figures, summary.json): about 10 minutes on 2 cores with a warm numba cache
+# (the committed report took 10 min 20 s, docs/report.md says on what; `gnoming-sim report --quick` previews it in about 30 s)
 report: setup
 	$(VENV)/bin/gnoming-sim report --out reports
 	$(VENV)/bin/python -m gnoming_sim.analyses.headlines README.md reports/summary.json
