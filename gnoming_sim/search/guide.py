@@ -203,11 +203,11 @@ def guide_round(t, rules, r, starter, order, deck_counts, sampling, srng, rec, g
 
 @jit(nrt=True)
 def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling, rec,
-                  lo, hi):
-    """Round ``(first_game + i) % 3`` of game first_game + i, for rows i = lo .. hi - 1 of ``seat_strategy``
+                  span):
+    """Round ``(first_game + i) % 3`` of game first_game + i, for rows i in ``span`` (lo, hi) of ``seat_strategy``
     (int16[G, P]), its records into ``rec[i]`` (float64[G, cap, NR]; rows past the last stay NaN);
     ``sampling``: see :func:`guide_round`."""
-    for i in range(lo, hi):
+    for i in range(span[0], span[1]):
         game = first_game + i
         t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
         srng = np.empty(RNG_WORDS, dtype=np.uint64)
@@ -236,7 +236,7 @@ def collect(players: int, strategy, games: int, seed: int, *, budget: int = 8, p
     sampling = (int(budget), float(p_sample), float(p_finish), int(roll_kind))
     with numba_threads(threads):
         run_blocks(lambda lo, hi: collect_batch(first_game, seed, players, kinds, params, table, rules_arr, deck_arr,
-                                                counts, sampling, rec, lo, hi), games, 1)
+                                                counts, sampling, rec, (lo, hi)), games, 1)
     rec = rec.reshape(-1, NR)
     return rec[~np.isnan(rec[:, R_TABLE])]
 

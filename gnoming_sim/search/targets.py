@@ -106,14 +106,15 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
 
 
 @jit(nrt=True)
-def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, budget,
-                  p_sample, out, lo, hi):
-    """Round ``(first_game + i) % 3`` of game first_game + i, for rows i = lo .. hi - 1 of ``seat_strategy``
+def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling,
+                  out, span):
+    """Round ``(first_game + i) % 3`` of game first_game + i, for rows i in ``span`` (lo, hi) of ``seat_strategy``
     (int16[G, P]); ``out`` = (feats float64[G, cap, MAX_OPTIONS, NF], vals float64[G, cap, MAX_OPTIONS],
     nopt int64[G, cap], dkind int64[G, cap], dseat int64[G, cap]).  Decisions are sampled with
-    probability ``p_sample`` each, at most ``cap`` per game."""
+    probability ``p_sample`` each, at most ``cap`` per game; ``sampling`` = (budget, p_sample)."""
     feats, vals, nopt, dkind, dseat = out
-    for i in range(lo, hi):
+    budget, p_sample = sampling
+    for i in range(span[0], span[1]):
         game = first_game + i
         t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
         srng = np.empty(RNG_WORDS, dtype=np.uint64)
@@ -145,7 +146,7 @@ def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p
     seed, rules_arr = np.uint64(seed), rules.to_array()
     with numba_threads(threads):
         run_blocks(lambda lo, hi: collect_batch(first_game, seed, players, kinds, params, table, rules_arr, deck_arr,
-                                                counts, budget, p_sample, out, lo, hi), games, 1)
+                                                counts, (budget, p_sample), out, (lo, hi)), games, 1)
     feats, vals, nopt, dkind, _ = out
     keep = nopt.reshape(-1) > 0
     return {"kind": dkind.reshape(-1)[keep], "players": np.full(int(keep.sum()), players, dtype=np.int64),
