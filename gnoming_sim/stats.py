@@ -105,17 +105,12 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float, floa
 
     ``successes`` may be fractional: a win shared by k players is credited 1/k.  With ``n == 0``
     everything is nan."""
-    from statsmodels.stats.proportion import proportion_confint
-
     if n <= 0:
         return math.nan, math.nan, math.nan
     if not 0 <= successes <= n:
         raise ValueError(f"successes must be in 0..n, got {successes} of {n}")
-    lo, hi = proportion_confint(successes, n, alpha=alpha_of(z), method="wilson")
-    # at p = 0 (p = 1) the bound is exactly 0 (1); computed, it can round to just above (below)
-    lo = 0.0 if successes == 0 else max(0.0, float(lo))
-    hi = 1.0 if successes == n else min(1.0, float(hi))
-    return successes / n, lo, hi
+    _, lo, hi = wilson_many([successes], [n], z)
+    return successes / n, float(lo[0]), float(hi[0])
 
 
 def wilson_many(successes, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -127,7 +122,8 @@ def wilson_many(successes, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray, n
     if (n <= 0).any() or (successes < 0).any() or (successes > n).any():
         raise ValueError("every n must be positive and every successes in 0..n")
     lo, hi = proportion_confint(successes, n, alpha=alpha_of(z), method="wilson")
-    lo = np.where(successes == 0, 0.0, np.maximum(0.0, lo))   # exact at p = 0 and 1, as wilson
+    # at p = 0 (p = 1) the bound is exactly 0 (1); computed, it can round to just above (below)
+    lo = np.where(successes == 0, 0.0, np.maximum(0.0, lo))
     hi = np.where(successes == n, 1.0, np.minimum(1.0, hi))
     return successes / n, lo, hi
 

@@ -50,11 +50,16 @@ def test_bh_known_values():
 
 
 def test_wilson_many_is_wilson_at_every_element():
+    from statsmodels.stats.proportion import proportion_confint
+
     k = np.array([0, 1, 7, 10, 3, 400, 0])
     n = np.array([1, 10, 10, 10, 400, 400, 3])
     p, lo, hi = S.wilson_many(k, n)
     for i in range(k.size):   # exactly: the same library call, the same clipping at 0 and 1
         assert (p[i], lo[i], hi[i]) == S.wilson(int(k[i]), int(n[i]))
+        if 0 < k[i] < n[i]:   # and the library's own scalar answer (wilson is built on wilson_many)
+            assert (lo[i], hi[i]) == proportion_confint(int(k[i]), int(n[i]), alpha=S.alpha_of(S.Z95), method="wilson")
+    assert (lo[0], hi[3]) == (0.0, 1.0)
     with pytest.raises(ValueError):
         S.wilson_many([1], [0])
     with pytest.raises(ValueError):
