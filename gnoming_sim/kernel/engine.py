@@ -233,6 +233,9 @@ def batch_kernel(kinds: np.ndarray, params: np.ndarray):
     return lambda g, res, block: game_loop.play_blocks(kernel, g, res, block)
 
 
+DEAL_BLOCK = 4096   # games dealt per block of deal_orders (a game's three shuffles take about a microsecond)
+
+
 def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game: int = 0) -> np.ndarray:
     """The deck order of every round of games ``first_game .. first_game + games - 1``.
 
@@ -240,7 +243,7 @@ def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game:
     same seed (whatever the strategies and rules), to be edited and passed back through
     ``deals=`` for paired experiments on the same deals.
     """
-    from gnoming_sim.kernel.game_loop import deal_batch
+    from gnoming_sim.kernel.game_loop import deal_batch, run_blocks
 
     games = _check_count("games", games, 1)
     first_game = _check_count("first_game", first_game, 0)
@@ -248,7 +251,8 @@ def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game:
     _check_seed(seed)
     deck_arr = (PUBLISHED if deck is None else deck).to_array()
     orders = np.empty((games, ROUNDS, deck_arr.shape[0]), dtype=np.int8)
-    deal_batch(first_game, np.uint64(seed), deck_arr, orders)
+    seed_ = np.uint64(seed)
+    run_blocks(lambda lo, hi: deal_batch(first_game, seed_, deck_arr, orders, lo, hi), games, DEAL_BLOCK)
     return orders
 
 

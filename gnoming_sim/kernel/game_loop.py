@@ -20,7 +20,6 @@ reference counting (``_nrt=False``, :mod:`.jit`); with it the loop ran 8x slower
 from collections import namedtuple
 
 import numpy as np
-from numba import prange
 
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.fields import (
@@ -155,11 +154,15 @@ def self_play_table(game, seed, players, kinds, params, seat_strategy, deck):
     return t, order
 
 
-@jit(parallel=True, nrt=True)
-def deal_batch(first_game, seed, deck, orders):
-    """``orders[i]`` = the deals of game ``first_game + i`` (exactly those :func:`play_game` plays)."""
-    for i in prange(orders.shape[0]):
-        deal_game(first_game + i, seed, deck, orders[i], np.empty(RNG_WORDS, dtype=np.uint64))
+@jit(nrt=True)
+def deal_batch(first_game, seed, deck, orders, lo, hi):
+    """``orders[i]`` = the deals of game ``first_game + i`` (exactly those :func:`play_game` plays), for
+    ``i`` in ``lo .. hi - 1``: serial, handed to threads in blocks by :func:`run_blocks`.  It was the last
+    numba ``parallel=True`` kernel: with none, numba's OpenMP layer never starts, so no process can fork
+    with its threads running (a child that then enters a parallel region hangs)."""
+    rng = np.empty(RNG_WORDS, dtype=np.uint64)
+    for i in range(lo, hi):
+        deal_game(first_game + i, seed, deck, orders[i], rng)
 
 
 # the inputs and outputs of a batch of games (numba named tuples: one record each, so no two
