@@ -72,8 +72,9 @@ if _ProjectCacheLocator not in _caching.CacheImpl._locator_classes:
     _caching.CacheImpl._locator_classes.insert(0, _ProjectCacheLocator)
 
 
-def jit(*args, parallel: bool = False, nrt: bool = False, **kwargs):
-    """``numba.njit`` with the project's options: nopython, cached, no fastmath.
+def jit(*args, nrt: bool = False, **kwargs):
+    """``numba.njit`` with the project's options: nopython, cached, no fastmath, serial (no kernel is
+    ``parallel=True``: the batch kernels run on a pool of Python threads, :func:`.game_loop.run_blocks`).
 
     Kernels run without numba's reference-counting runtime (``nrt=False``) unless they
     allocate: with it, every array passed to a helper costs an atomic incref/decref pair,
@@ -85,7 +86,7 @@ def jit(*args, parallel: bool = False, nrt: bool = False, **kwargs):
     exists and still drops the refcounting (``make bench`` shows it: without it the turn
     loop is about 3x slower).
     """
-    options = dict(cache=True, nogil=True, parallel=parallel, error_model="numpy", _nrt=nrt)
+    options = dict(cache=True, nogil=True, error_model="numpy", _nrt=nrt)
     options.update(kwargs)
     if args and callable(args[0]):
         return nb.njit(**options)(args[0])

@@ -1,11 +1,11 @@
 """The state of one game in the jitted core, as one record, and the function that allocates it.
 
-Every kernel function below :func:`gnoming_sim.kernel.game_loop.play_batch` receives the
-game's state as one :class:`Table` (a numba-supported named tuple of arrays) instead of
-dozens of positional arrays, so two arrays of the same type cannot be swapped by
-position.  ``play_batch`` calls :func:`new_table` once per game *inside* its ``prange``
-body: every array a game writes is that game's own, which is what keeps the parallel loop
-free of races (the strategy tables, rules and deck it reads are shared and read-only).
+Every kernel function below the batch kernels (:func:`gnoming_sim.kernel.game_loop.play_range_base` and
+its kin) receives the game's state as one :class:`Table` (a numba-supported named tuple of arrays)
+instead of dozens of positional arrays, so two arrays of the same type cannot be swapped by
+position.  A batch kernel calls :func:`new_table` once per game: every array a game writes is that
+game's own, which is what keeps the blocks that threads play side by side free of races (the
+strategy tables, rules and deck they read are shared and read-only).
 
 A strategy is handed only :class:`Obs` (what every player sees, RULES.md §7) and its own
 memo (notes it keeps between the decisions of one turn, a record the policy package defines
