@@ -91,8 +91,10 @@ def test_mc_net_plays_the_net_in_its_rollouts():
     kw = dict(players=4, games=8, seed=5, rotate=True)
     got = {x: simulate(strategies=[x, "expert", "expert", "expert"], **kw).totals for x in ("mc-net", "mc-learned", "net")}
     no_weights = dict(registry.get("mc-learned").params, mc_learned_base=2.0)
+    # one game (the first of the same deals): a net of zeros values every option alike, so its rounds run long
+    # (10 s of rollouts a game)
     zeros = simulate(strategies=[registry.Strategy("mc-net-0", KIND_MC, "mc-learned's row, base 2", no_weights),
-                                 "expert", "expert", "expert"], **kw).totals
+                                 "expert", "expert", "expert"], **dict(kw, games=1)).totals
     assert (got["mc-net"] != got["mc-learned"]).any() and (got["mc-net"] != got["net"]).any()
     # mc-learned's row with the base switched to 2 but no net weights plays a net of zeros: not mc-net
-    assert (zeros != got["mc-net"]).any()
+    assert (zeros != got["mc-net"][:1]).any()
