@@ -226,6 +226,21 @@ def test_kernel_and_search_import_no_private_name_of_another_module():
     assert not bad, "\n".join(bad)
 
 
+def test_no_kernel_is_a_numba_parfor():
+    """Every kernel is serial and runs on a pool of Python threads (``game_loop.run_blocks``): no
+    ``parallel=True`` and no ``prange``, so numba's OpenMP layer never starts and a process may fork (the
+    storage kill tests fork the test worker) without leaving a child to hang in a parallel region."""
+    found = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.keyword) and node.arg == "parallel" and isinstance(node.value, ast.Constant)
+                    and node.value.value is True):
+                found.append(f"{name}:{node.value.lineno}: parallel=True")
+            elif isinstance(node, (ast.alias, ast.Name, ast.Attribute)) and "prange" in (
+                    getattr(node, "name", None), getattr(node, "id", None), getattr(node, "attr", None)):
+                found.append(f"{name}:{getattr(node, 'lineno', '?')}: prange")
+    assert not found, "\n".join(found)
+
 def test_every_data_file_a_preset_reads_is_package_data():
     """A wheel holds only the listed package data: the net player's weights were missing, so `net` (the default
     base policy of analyse and review since issue 34) could not load outside an editable install."""

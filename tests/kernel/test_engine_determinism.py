@@ -112,22 +112,6 @@ def test_deal_orders_are_the_deals_simulate_plays():
     _same(traced, again)
 
 
-def test_no_kernel_starts_numba_s_openmp_threads():
-    """Every kernel is serial and runs on a pool of Python threads: none is ``parallel=True`` (a ``prange``),
-    so numba's OpenMP layer never starts and a process may fork (the storage kill tests fork the test worker)
-    without leaving a child to hang in a parallel region.  Checked on the package's source."""
-    import re
-    from pathlib import Path
-
-    import gnoming_sim
-
-    root = Path(gnoming_sim.__file__).parent
-    found = [f"{p.relative_to(root)}:{i}" for p in sorted(root.rglob("*.py"))
-             for i, line in enumerate(p.read_text("utf-8").splitlines(), 1)
-             if re.search(r"jit\([^)]*parallel\s*=\s*True|import prange|\bprange\(", line.split("#")[0])]
-    assert not found, found
-
-
 def test_deal_orders_are_the_same_at_one_and_two_threads_and_in_pieces():
     from gnoming_sim.kernel.engine import DEAL_BLOCK, deal_orders, numba_threads
 
