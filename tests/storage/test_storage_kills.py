@@ -49,11 +49,12 @@ def _reap(pid: int) -> int | None:
         time.sleep(0.005)
 
 
-def _forked(child, setup, what: str) -> int:
-    """Run ``child()`` (which ends the process) in a fork after ``setup()``; its exit code.  A fork stuck
-    past the budget (see the module's docstring) is killed and the point set up and forked again."""
-    for _ in range(ATTEMPTS):
-        setup()
+def _forked(child, setup, what: str):
+    """Run ``child()`` (which ends the process) in a fork after ``setup(attempt)``; (its exit code, what that
+    setup returned).  A fork stuck past the budget (see the module's docstring) is killed, and the point set
+    up (attempt 1, 2, ...) and forked again."""
+    for attempt in range(ATTEMPTS):
+        state = setup(attempt)
         pid = os.fork()
         if pid == 0:   # pragma: no cover - the child
             code = 3
@@ -63,7 +64,7 @@ def _forked(child, setup, what: str) -> int:
                 os._exit(code)
         code = _reap(pid)
         if code is not None:
-            return code
+            return code, state
     pytest.fail(f"{what}: the forked run was stuck {ATTEMPTS} times for {CHILD_BUDGET:.0f} s")
 
 
@@ -84,8 +85,9 @@ def played():
     return _Played([play_chunk(Chunk(SPEC, strategies, lo, 100), threads=1) for lo in (0, 100, 200)])
 
 
-def _killed_run(out, played, fail_at, setup, **options) -> int:
-    """Run the batch in a fork killed at its ``fail_at``-th disk call (after ``setup()``); the fork's exit code."""
+def _killed_run(out, played, fail_at, setup, **options):
+    """Run the batch in a fork killed at its ``fail_at``-th disk call, after ``setup(attempt)``; (the fork's
+    exit code, what the setup returned)."""
     def child() -> int:
         Faults(types.SimpleNamespace(setattr=setattr), fail_at=fail_at, kill=True)
         Batch(SPEC, out, chunk_size=100, **options).run(pool=played, threads=1)
@@ -122,13 +124,8 @@ def test_a_kill_at_every_disk_call_loses_nothing(tmp_path, monkeypatch, played, 
     calls = _count_calls(monkeypatch, out, played, **options)
     kept = []
     for n in range(1, calls + 1):
-        state = {}
-
-        def again():
-            state["before"] = setup()
-
-        assert _killed_run(out, played, n, again, **options) == 137
-        before = state["before"]
+        code, before = _killed_run(out, played, n, lambda attempt: setup(), **options)
+        assert code == 137
         if out.exists() and out.read_bytes() != before:   # only ever the old file or the complete new one
             assert rows(out).equals(rows(ref)), n
         try:
@@ -150,8 +147,9 @@ class _Nothing(HazardRisk):
         return []
 
 
-def _killed_report(fail_at: int, setup) -> int:
-    """``report --quick --out r`` in a fork killed at its ``fail_at``-th disk call (after ``setup()``)."""
+def _killed_report(fail_at: int, setup):
+    """``report --quick --out r`` in a fork killed at its ``fail_at``-th disk call, after ``setup(attempt)``;
+    (the fork's exit code, what the setup returned)."""
     def child() -> int:
         Faults(types.SimpleNamespace(setattr=setattr), fail_at=fail_at, kill=True)
         return run_cli("report", "--quick", "--out", "r", "--force").exit_code
@@ -172,15 +170,12 @@ def test_a_kill_at_every_disk_call_of_a_report_loses_nothing(in_tmp, monkeypatch
     calls = len(counter.calls)
     Faults(monkeypatch)
     report_files = sorted(os.listdir(in_tmp / "r"))
+    def tidy(attempt):   # before a second fork of a point: the next run tidies up after the stuck one
+        if attempt:
+            assert run_cli("report", "--quick", "--out", "r", "--force").exit_code == 0
+
     for n in range(1, calls + 1):
-        attempts = []
-
-        def again():   # before a second fork of this point: the next run tidies up after the stuck one
-            if attempts:
-                assert run_cli("report", "--quick", "--out", "r", "--force").exit_code == 0
-            attempts.append(n)
-
-        assert _killed_report(n, again) == 137
+        assert _killed_report(n, tidy)[0] == 137
         if (in_tmp / "r").exists():   # else set aside mid-swap: the next run puts it back first
             assert set(report_files) <= set(os.listdir(in_tmp / "r")) | ({MANIFEST} if foreign else set()), n
         assert run_cli("report", "--quick", "--out", "r", "--force").exit_code == 0
