@@ -85,9 +85,63 @@ def jit(*args, nrt: bool = False, **kwargs):
     pyproject.toml pins numba to 0.68.x.  A numba upgrade must re-check that it still
     exists and still drops the refcounting (``make bench`` shows it: without it the turn
     loop is about 3x slower).
+
+    No kernel gets numba's C-callable wrapper (``no_cfunc_wrapper``): it serves a jitted function passed
+    as a first-class function value, which no kernel is (each names its decision function as a global),
+    and compiling it was about 7% of a cold compile.
     """
-    options = dict(cache=True, nogil=True, error_model="numpy", _nrt=nrt)
+    options = dict(cache=True, nogil=True, error_model="numpy", _nrt=nrt, no_cfunc_wrapper=True)
     options.update(kwargs)
     if args and callable(args[0]):
         return nb.njit(**options)(args[0])
     return nb.njit(**options)
+
+
+# Compile time.  numba's IR inliner (``inline="always"``, untyped) builds a fresh IR of the callee for every
+# call site (``InlineWorker.inline_function`` -> ``run_untyped_passes``) and then deep-copies it twice in
+# ``inline_ir``: once because "it gets mutated" and once to return an unmutated copy, which the only caller of
+# ``inline_function`` (the ``InlineInlinables`` pass) discards.  For a fresh IR neither copy is needed, and
+# the copies were about a third of a cold compile (``copy.deepcopy`` of nested inlined IR, cProfile of the
+# greedy game loop).  So ``inline_function`` runs ``inline_ir`` with the module's ``copy.deepcopy`` made the
+# identity (``copy_ir`` is its only use in that module); ``inline_ir`` called from anywhere else (the typed
+# overload inliner, with IR that numba caches) still copies.  Private numba API (0.68.x, pinned): the test
+# ``tests/kernel/test_jit.py`` checks that the hook is in place and that an inlined kernel still computes
+# what its Python source does; the golden fingerprints check the game loops.
+import copy as _copy
+import threading as _threading
+
+from numba.core import inline_closurecall as _inline
+
+
+class _CopyUnlessFresh:
+    """Stands in for the ``copy`` module inside ``numba.core.inline_closurecall``."""
+
+    def __init__(self):
+        self.fresh = _threading.local()
+
+    def deepcopy(self, x, memo=None):
+        if getattr(self.fresh, "on", False):
+            return x
+        return _copy.deepcopy(x, memo)
+
+    def __getattr__(self, name):
+        return getattr(_copy, name)
+
+
+def _inline_fresh(self, caller_ir, block, i, function, arg_typs=None):
+    """``InlineWorker.inline_function`` without copying the callee's IR, which it has just built."""
+    callee_ir = self.run_untyped_passes(function)
+    freevars = function.__code__.co_freevars
+    _inline_copy.fresh.on = True
+    try:
+        return self.inline_ir(caller_ir, block, i, callee_ir, freevars, arg_typs=arg_typs)
+    finally:
+        _inline_copy.fresh.on = False
+
+
+if not isinstance(_inline.copy, _CopyUnlessFresh):
+    _inline_copy = _CopyUnlessFresh()
+    _inline.copy = _inline_copy
+    _inline.InlineWorker.inline_function = _inline_fresh
+else:
+    _inline_copy = _inline.copy

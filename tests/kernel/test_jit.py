@@ -1,0 +1,57 @@
+"""The jit factory's compile-time hook (gnoming_sim/kernel/jit.py): numba's IR inliner no longer copies the
+callee's IR that it has just built, and what it inlines still computes what the Python source does."""
+import numpy as np
+from numba.core import inline_closurecall
+
+from gnoming_sim.kernel import jit as J
+
+
+def test_the_inliner_hook_is_in_place_and_copies_outside_it():
+    assert inline_closurecall.InlineWorker.inline_function is J._inline_fresh
+    assert isinstance(inline_closurecall.copy, J._CopyUnlessFresh)
+    x = {"a": [1, 2]}
+    assert inline_closurecall.copy.deepcopy(x) == x
+    assert inline_closurecall.copy.deepcopy(x) is not x   # the typed inliner (numba caches that IR) still copies
+    assert not getattr(J._inline_copy.fresh, "on", False)
+
+
+@J.jit(inline="always", cache=False)
+def _bump(a, i, v):
+    # mutates its argument and has a local of the same name as its caller's
+    k = i % a.shape[0]
+    a[k] += v
+    return a[k] * 2
+
+
+@J.jit(inline="always", cache=False)
+def _twice(a, i):
+    # an inlined function that inlines another one at two call sites
+    k = _bump(a, i, 1)
+    if k > 6:
+        return k + _bump(a, i + 1, -1)
+    return k - _bump(a, i + 2, 3)
+
+
+@J.jit(cache=False)
+def _driver(a, n):
+    total = 0
+    for i in range(n):
+        k = _twice(a, i)
+        total += k + _bump(a, k, 2)
+    return total
+
+
+def test_inlined_functions_compute_what_their_source_does():
+    a, b = np.arange(5, dtype=np.int64), np.arange(5, dtype=np.int64)
+    got = _driver(a, 40)
+    want = _driver.py_func.__globals__["_driver"].py_func
+    # the Python source of all three, run as plain Python (the inlined ones through their py_func)
+    g = want.__globals__
+    saved = {name: g[name] for name in ("_bump", "_twice")}
+    try:
+        g["_bump"], g["_twice"] = saved["_bump"].py_func, saved["_twice"].py_func
+        expected = want(b, 40)
+    finally:
+        g.update(saved)
+    assert got == expected
+    assert np.array_equal(a, b)
