@@ -109,7 +109,7 @@ def _step(order, tab, tr, i):
 
 
 # ----------------------------------------------------------------- following one card
-@jit(nrt=True)   # allocates the walker's table
+@jit(py=True, nrt=True)   # allocates the walker's table
 def _follow_batch(flat, offsets, deals, P, rounds, positions, out):
     tab = _new_table(P, deals.shape[2])
     for g in range(offsets.shape[0] - 1):
@@ -241,7 +241,7 @@ def _follow_one(tr, lo, hi, order, rnd, tag, out, tab):
 
 
 # ----------------------------------------------------------------- the mulligan limit
-@jit(nrt=True)   # allocates the walker's table
+@jit(py=True, nrt=True)   # allocates the walker's table
 def _bars_batch(flat, offsets, deals, P, limit, out):
     tab = _new_table(P, deals.shape[2])
     bad = 0

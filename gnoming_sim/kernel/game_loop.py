@@ -154,7 +154,7 @@ def self_play_table(game, seed, players, kinds, params, seat_strategy, deck):
     return t, order
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def deal_batch(first_game, seed, deck, orders, lo, hi):
     """``orders[i]`` = the deals of game ``first_game + i`` (exactly those :func:`play_game` plays), for
     ``i`` in ``lo .. hi - 1``: serial, handed to threads in blocks by :func:`run_blocks`.  It was the last
@@ -245,7 +245,7 @@ def play_out_base(t, rules):
     play_out(t, rules, decide_base)
 
 
-@jit
+@jit(py=True)
 def step_once(t, rules, action):
     """:func:`gnoming_sim.kernel.step.step`, compiled once and called (not inlined): every search path
     steps through it outside its hot loop (the collectors, the probes, a rollout's bounce, Python callers),
@@ -253,7 +253,7 @@ def step_once(t, rules, action):
     step(t, rules, action)
 
 
-@jit
+@jit(py=True)
 def decide_once(t, rules):
     """:func:`gnoming_sim.kernel.policy.dispatch.decide` (every family), compiled once and called: the
     search paths' base decisions outside their hot loop (:func:`step_once`)."""
@@ -283,7 +283,7 @@ def play_game_hr(t, game, seed, rules, deck, deck_counts, order, use_given, out,
 # games to a pool of Python threads.  A numba ``parallel=True`` loop did the same, but compiling its
 # parfor cost more than the rest of the game loop; results are identical at any thread count either way,
 # since every game draws from its own streams.
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def play_range_base(g, res, lo, hi):
     """Games ``lo .. hi - 1`` of ``g`` (:class:`Games`) into ``res`` (:class:`Results`), every family
     deciding (:func:`play_game_base`).
@@ -297,7 +297,7 @@ def play_range_base(g, res, lo, hi):
         play_one(g, res, i, play_game_base)
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def play_range_hr(g, res, lo, hi):
     """:func:`play_range_base` with the random and heuristic families only (:func:`play_game_hr`)."""
     for i in range(lo, hi):

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numba as nb
 from numba.core import caching as _caching
+from numba.core.registry import CPUDispatcher
 
 _PACKAGE = Path(__file__).resolve().parent.parent          # gnoming_sim/
 _STAMPED = (_PACKAGE / "kernel", _PACKAGE / "game")   # what the kernels are compiled from ...
@@ -51,12 +52,14 @@ class _ProjectCacheLocator(_caching.UserProvidedCacheLocator):
     """Puts this project's kernels (and only them) under :func:`cache_root`."""
 
     _root: str | None = None
+    twins = False   # True while the cache of a kernel's Python-callable twin is made (KernelDispatcher)
 
     def __init__(self, func, py_file):
         super().__init__(func, py_file)
         if _ProjectCacheLocator._root is None:
             _ProjectCacheLocator._root = cache_root()
-        self._cache_path = os.path.join(self._root, self.get_suitable_cache_subpath(py_file))
+        self._cache_path = os.path.join(self._root, "python-callable" if self.twins else "",
+                                        self.get_suitable_cache_subpath(py_file))
 
     @classmethod
     def from_function(cls, func, py_file):
@@ -72,7 +75,7 @@ if _ProjectCacheLocator not in _caching.CacheImpl._locator_classes:
     _caching.CacheImpl._locator_classes.insert(0, _ProjectCacheLocator)
 
 
-def jit(*args, nrt: bool = False, **kwargs):
+def jit(*args, nrt: bool = False, py: bool = False, **kwargs):
     """``numba.njit`` with the project's options: nopython, cached, no fastmath, serial (no kernel is
     ``parallel=True``: the batch kernels run on a pool of Python threads, :func:`.game_loop.run_blocks`).
 
@@ -86,15 +89,61 @@ def jit(*args, nrt: bool = False, **kwargs):
     exists and still drops the refcounting (``make bench`` shows it: without it the turn
     loop is about 3x slower).
 
-    No kernel gets numba's C-callable wrapper (``no_cfunc_wrapper``): it serves a jitted function passed
-    as a first-class function value, which no kernel is (each names its decision function as a global),
-    and compiling it was about 7% of a cold compile.
+    Wrappers.  No kernel gets numba's C-callable wrapper (``no_cfunc_wrapper``): it serves a jitted
+    function passed as a first-class function value, which no kernel is (each names its decision
+    function as a global); compiling it was about 7% of a cold compile.  Only the kernels that Python
+    calls (``py=True``: the entry points) get numba's CPython wrapper; the others are compiled for
+    jitted callers alone (:class:`KernelDispatcher`), which saved another 14% of a cold compile (the
+    wrapper of a function taking the table record unboxes its ~20 arrays).  Python may still call
+    one of those: it is then compiled again with a wrapper (cached apart: correct, and only the first call slower).
     """
     options = dict(cache=True, nogil=True, error_model="numpy", _nrt=nrt, no_cfunc_wrapper=True)
     options.update(kwargs)
-    if args and callable(args[0]):
-        return nb.njit(**options)(args[0])
-    return nb.njit(**options)
+    if py or nb.config.DISABLE_JIT:
+        if args and callable(args[0]):
+            return nb.njit(**options)(args[0])
+        return nb.njit(**options)
+
+    def decorate(func):
+        cache = options.pop("cache")
+        d = KernelDispatcher(py_func=func, locals={}, targetoptions=dict(options, nopython=True,
+                                                                       no_cpython_wrapper=True))
+        if cache:
+            d.enable_caching()
+        return d
+
+    return decorate(args[0]) if args and callable(args[0]) else decorate
+
+
+class KernelDispatcher(CPUDispatcher):
+    """A kernel compiled for jitted callers only (numba's ``no_cpython_wrapper``: no CPython wrapper).
+
+    Its compiled versions never enter the dispatcher's C call table (whose entry would be the missing
+    wrapper: a Python call would crash), so a Python call always reaches :meth:`_compile_for_args`,
+    which answers with a twin compiled with a wrapper, cached in a folder of its own (the cache's index
+    does not key on the wrapper option, so the two must not share one).  ``GNOMING_LOG_PY_CALLS=<file>``
+    lists such calls, one name a line: an entry point that appears there should be ``jit(py=True)``
+    (tests call some helpers directly: they get the twins)."""
+
+    def add_overload(self, cres):
+        self.overloads[tuple(cres.signature.args)] = cres
+
+    def _compile_for_args(self, *args, **kws):
+        twin = self.__dict__.get("_py_twin")
+        if twin is None:
+            log = os.environ.get("GNOMING_LOG_PY_CALLS")
+            if log:
+                with open(log, "a", encoding="utf-8") as f:
+                    f.write(f"{self.py_func.__module__}.{self.py_func.__qualname__}\n")
+            opts = {k: v for k, v in self.targetoptions.items() if k != "no_cpython_wrapper"}
+            twin = self._py_twin = CPUDispatcher(py_func=self.py_func, locals=self.locals, targetoptions=opts)
+            if not isinstance(self._cache, _caching.NullCache):
+                _ProjectCacheLocator.twins = True
+                try:
+                    twin.enable_caching()
+                finally:
+                    _ProjectCacheLocator.twins = False
+        return twin
 
 
 # Compile time.  numba's IR inliner (``inline="always"``, untyped) builds a fresh IR of the callee for every

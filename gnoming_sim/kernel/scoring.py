@@ -34,7 +34,7 @@ N_PARTS = 5
 mulligan_allowed = jit(inline="always")(mulligan_placeable)
 
 
-@jit
+@jit(py=True)
 def card_cost(c, hazard_value, mulligan_value, negative_multiplier):
     """Points a card scores where it lies unmatched (RULES.md §5 with the rules' card values): a
     number card its value (a negative one times ``negative_multiplier``), a hazard ``hazard_value``,
@@ -82,7 +82,7 @@ def line_match_value(c0, c1, c2, mulligans_per_line):
     return value
 
 
-@jit
+@jit(py=True)
 def score_parts(lay, rules, parts):
     """Write the score parts of layout ``lay`` (int8[9]) into ``parts`` (int32[N_PARTS]) under the
     rules array ``rules`` (int64[N_RULES]); return the score.  A mulligan outside every matched line

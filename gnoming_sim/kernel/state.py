@@ -103,7 +103,7 @@ Table.__doc__ = """One game's state and workspace (allocated by :func:`new_table
 """
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def new_table(P, N, kinds, params, seat_strategy, tr, memo):
     """Allocate one game's :class:`Table` for P seats and an N-card deck.
 

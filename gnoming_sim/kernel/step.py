@@ -102,7 +102,7 @@ def _apply_initial_flips(t, rules, action):
 
 
 # ----------------------------------------------------------------- the API
-@jit(inline="always")
+@jit(py=True, inline="always")
 def legal_actions(t, rules):
     """Write the pending decision's legal mask into ``t.legal`` (int8[N_CHOICES]); return how many
     actions are legal.  An initial flip's mask marks the face-down positions: its action is a pair

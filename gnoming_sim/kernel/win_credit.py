@@ -11,7 +11,7 @@ from gnoming_sim.kernel.game_loop import settle_game
 from gnoming_sim.kernel.jit import jit
 
 
-@jit(nrt=True)   # allocates the totals workspace
+@jit(py=True, nrt=True)   # allocates the totals workspace
 def _settle_each(out, win):
     P = win.shape[1]
     totals = np.empty(P, dtype=np.int32)

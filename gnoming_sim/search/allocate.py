@@ -122,7 +122,7 @@ def _table_round(samples, i, active, values):
             values[i, k] = samples[i, k]
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def allocate_table(samples, prm, spent):
     """:func:`allocate` on made-up rollout values ``samples`` float64[R, K] (round i of option k; R at
     least :func:`rounds_at_most`): the answer's index; ``spent`` int64[2] as in :func:`allocate`

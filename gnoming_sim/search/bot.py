@@ -371,7 +371,7 @@ def play_game_mc(t, game, seed, rules, deck, deck_counts, order, use_given, out,
     play_game(t, game, seed, rules, deck, deck_counts, order, use_given, out, totals, win, play_out_mc)
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def play_range_mc(g, res, lo, hi):
     """:func:`gnoming_sim.kernel.game_loop.play_range_base` with the Monte Carlo bot deciding for its
     seats (:func:`decide_mc`); the engine plays every batch with a ``KIND_MC`` seat here, in blocks on a

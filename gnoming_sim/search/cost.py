@@ -31,7 +31,7 @@ def _play_one_counted(g, res, i, cost):
         cost[i, j] = memo.plan[MEMO_MC_COST + j]
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def play_batch_counted(g, res, cost, lo, hi):
     """The bot's :func:`gnoming_sim.search.bot.play_range_mc` on games ``lo .. hi - 1`` (no traces, no given
     deals), and ``cost`` int64[G, 2 * N_COST]: per game, (decisions, rollouts) of each kind.  Serial: ``mc_cost``

@@ -201,7 +201,7 @@ def guide_round(t, rules, r, starter, order, deck_counts, sampling, srng, rec, g
     return n
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling, rec,
                   span):
     """Round ``(first_game + i) % 3`` of game first_game + i, for rows i in ``span`` (lo, hi) of ``seat_strategy``

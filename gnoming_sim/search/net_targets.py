@@ -60,7 +60,7 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
     return n
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling,
                   out, span):
     """Round ``(first_game + i) % 3`` of game first_game + i, for rows i in ``span`` (lo, hi) of ``seat_strategy``

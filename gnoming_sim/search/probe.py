@@ -59,7 +59,7 @@ def _permute_hidden(t, key):
         t.draw[d0 + i] = cards[m + i]
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def probe(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, turn, permute, peek, out):
     """Seat ``turn % P``'s answers at turn ``turn`` of round 0 of ``game`` (starter 0).
 
@@ -115,7 +115,7 @@ def _cost_kind(kind):
     return -1
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def check_game(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, permute, peek, out):
     """Play ``game`` (all rounds, starters as the game loop's) with the MC bot deciding for its seats, and
     ask each of their decisions twice from the same random state: with every hidden card permuted (from

@@ -276,7 +276,7 @@ def _one_rollout(first, seed, start, roll, i, out, cov, tr, res_keep, snap):
     return t.tn[0]
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def rollout_batch(first, seed, start, roll, out, cov):
     """Rollouts ``first + i`` for i in range(n), every option each, on one thread (``run_rollouts`` hands
     blocks of them to a pool of threads, as the game loops do: a ``parallel=True`` loop cost about 18 s of
@@ -292,7 +292,7 @@ def rollout_batch(first, seed, start, roll, out, cov):
         _one_rollout(first, seed, start, roll, i, out, cov, no_trace, no_res, no_snap)
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def traced_rollout(i, seed, start, roll, out, cov, tr, res_keep, snap):
     """Rollout ``i`` alone, with its action trace (:mod:`gnoming_sim.game.trace`) in ``tr`` from the
     entered table on, its round stats and the entered table's cards (:func:`_snapshot`); the trace's

@@ -59,7 +59,7 @@ Start.__doc__ = """A rollout's starting table as the player ``me`` sees it (:fun
 """
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def rollout_start(vis, piles, st, unknown, scores, me, hand, src, discarder, cyclic, bounce):
     """The :class:`Start` of seat ``me``'s pending decision.
 
@@ -134,7 +134,7 @@ def rollout_start(vis, piles, st, unknown, scores, me, hand, src, discarder, cyc
                  draw_top, unseen, slots, bounce, hand if bounce != 0 else NO_CARD, src if bounce != 0 else -1)
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def start_truth(start, lay, draw, dptr):
     """int8[n_u]: the true hidden cards in the order a determinization deals them (``--peek``):
     ``lay`` int8[P, 9] the true layouts, ``draw[dptr:]`` the true draw pile, top first."""
@@ -184,7 +184,7 @@ def _deal_hidden(t, start, cards, first_last):
             t.draw[d + j] = cards[m + j]
 
 
-@jit
+@jit(py=True)
 def enter(t, rules, start, cards, first_last):
     """Reset table ``t`` to ``start`` with the hidden cards ``cards`` (a determinization, dealt as
     :class:`Start` says), and leave the player's decision pending: its draw source (a placement is

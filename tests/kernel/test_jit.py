@@ -1,5 +1,7 @@
 """The jit factory's compile-time hook (gnoming_sim/kernel/jit.py): numba's IR inliner no longer copies the
 callee's IR that it has just built, and what it inlines still computes what the Python source does."""
+import os
+
 import numpy as np
 from numba.core import inline_closurecall
 
@@ -55,3 +57,42 @@ def test_inlined_functions_compute_what_their_source_does():
         g.update(saved)
     assert got == expected
     assert np.array_equal(a, b)
+
+
+
+@J.jit(cache=False)
+def _leaf(x):
+    return 3 * x + 1
+
+
+@J.jit(cache=False)
+def _calls_leaf(x):
+    return _leaf(x) + _leaf(x + 1)
+
+
+def test_a_kernel_compiled_for_jitted_callers_still_answers_python():
+    # _leaf is compiled without numba's CPython wrapper when _calls_leaf compiles; a Python call that reached
+    # that (missing) wrapper would crash the interpreter: it reaches a twin with one
+    assert isinstance(_leaf, J.KernelDispatcher) and _leaf.targetoptions["no_cpython_wrapper"]
+    assert _calls_leaf(2) == 7 + 10
+    assert len(_leaf.overloads) == 1
+    assert _leaf(2) == 7 and _leaf(5) == 16
+    assert not isinstance(_leaf._py_twin, J.KernelDispatcher)
+    assert "no_cpython_wrapper" not in _leaf._py_twin.targetoptions
+
+
+def test_the_twins_are_cached_apart_and_the_entry_points_have_a_wrapper():
+    import numba
+
+    from gnoming_sim.kernel import game_loop, scoring
+
+    assert type(game_loop.play_range_hr) is numba.core.registry.CPUDispatcher
+    assert isinstance(game_loop.play_game_hr, J.KernelDispatcher)
+    f = scoring.visible_score.py_func
+    own = J._ProjectCacheLocator(f, scoring.__file__)._cache_path
+    J._ProjectCacheLocator.twins = True
+    try:
+        apart = J._ProjectCacheLocator(f, scoring.__file__)._cache_path
+    finally:
+        J._ProjectCacheLocator.twins = False
+    assert apart != own and "python-callable" in apart.split(os.sep) and "python-callable" not in own.split(os.sep)

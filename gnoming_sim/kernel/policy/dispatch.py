@@ -87,7 +87,7 @@ Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of 
 MEMO_SCRATCH = max(L.N_MEMO_SCRATCH, NN.N_MEMO_SCRATCH)
 
 
-@jit(nrt=True)
+@jit(py=True, nrt=True)
 def new_memo():
     """A fresh :class:`Memo` (the table's ``memo``: :func:`gnoming_sim.kernel.state.new_table`)."""
     return Memo(np.zeros(N_MEMO_PLAN, dtype=np.int64), np.zeros(MEMO_SCRATCH, dtype=np.float64))
