@@ -23,10 +23,10 @@ COLD_CACHE_NOTICE = ("compiling the game kernels this command needs (once after 
 # a kernel group, by the function Python calls: (what it is, seconds to compile it alone with an empty
 # cache, measured on one core of the project's 2-core machine by gnoming_sim.warmup)
 GROUPS = {
-    "play_range_hr": ("the game loop of the random and heuristic players", 40),
-    "play_range_base": ("the game loop of every player family", 80),
-    "rollout_batch": ("the rollouts of analyse, review and the studies", 60),
-    "play_range_mc": ("the Monte Carlo players' game loop", 330),
+    "play_range_hr": ("the game loop of the random and heuristic players", 25),
+    "play_range_base": ("the game loop of every player family", 55),
+    "rollout_batch": ("the rollouts of analyse, review and the studies", 85),
+    "play_range_mc": ("the Monte Carlo players' game loop", 115),
 }
 
 

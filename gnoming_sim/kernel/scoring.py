@@ -125,7 +125,7 @@ def score_parts(lay, rules, parts):
     return matched + unmatched + negatives + hazards
 
 
-@jit
+@jit(py=True)
 def visible_score(row, rules):
     """Score of a layout as seen (int8[9], HIDDEN for face-down) under the rules array ``rules``:
     face-down cards count 0 and a line counts as matched only when its three cards are face up."""

@@ -41,3 +41,11 @@ def test_a_group_whose_kernel_is_cached_is_not_compiled_ahead_again(monkeypatch)
     assert warmup.ahead(["heuristic", "rollouts"]) >= 0.0 and ran == [["rollouts"]]
     ran.clear()
     assert warmup.ahead(["heuristic"]) == 0.0 and ran == []
+
+
+def test_a_group_that_shares_kernels_follows_its_lead_in_one_process():
+    # compiled side by side, the rollouts group compiled the every-family game loop a second time
+    assert warmup.chains(["monte-carlo", "every-family", "rollouts", "heuristic"]) == [
+        ["monte-carlo"], ["every-family", "rollouts"], ["heuristic"]]
+    assert warmup.chains(["rollouts", "heuristic"]) == [["rollouts"], ["heuristic"]]   # its lead is cached
+    assert warmup.chains(["heuristic", "every-family", "rollouts"]) == [["heuristic"], ["every-family", "rollouts"]]

@@ -238,7 +238,7 @@ def finish_slot(obs):
     return -1
 
 
-@jit
+@jit(py=True)
 def finish_gap(vis, me, players, q, c, mpl, hz, mv, nm):
     """The gap of finishing with card ``c`` at ``q``: the finished layout's score (the card in hand counted)
     minus the lowest visible score of a rival (face-down cards count 0).  The one definition of "gap" that
