@@ -5,6 +5,7 @@ boundaries inside: no function over 12 positional arguments, no private-name imp
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -97,7 +98,10 @@ def _imports() -> dict[str, set[str]]:
     return graph
 
 
-GRAPH = _imports()
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """:func:`_imports`, parsed once and only by a worker that runs these tests (not at collection)."""
+    return _imports()
 
 
 def _stage(module: str) -> str | None:
@@ -112,7 +116,7 @@ def test_every_module_belongs_to_a_stage():
 
 def test_no_stage_imports_a_later_one_or_the_facade():
     bad = []
-    for module, targets in GRAPH.items():
+    for module, targets in graph().items():
         stage = _stage(module)
         if stage is None:
             continue  # the facade (gnoming_sim/__init__.py) may import every stage
@@ -128,7 +132,7 @@ def test_no_stage_imports_a_later_one_or_the_facade():
 def test_directions_inside_a_stage():
     bad = []
     for module, banned in WITHIN.items():
-        for target in GRAPH[module]:
+        for target in graph()[module]:
             if target.startswith(banned) and target not in WITHIN_ALLOWED.get(module, set()):
                 bad.append(f"{module} imports {target}")
     assert not bad, "\n".join(bad)
@@ -137,7 +141,7 @@ def test_directions_inside_a_stage():
 def test_pending_moves_are_still_pending():
     """Guards the exception list: a module that moved (or stopped importing upward) leaves it."""
     for module, targets in PENDING_MOVES.items():
-        assert module in GRAPH and targets <= GRAPH[module], f"drop {module} from PENDING_MOVES"
+        assert module in graph() and targets <= graph()[module], f"drop {module} from PENDING_MOVES"
 
 
 def test_no_import_cycles():
@@ -146,8 +150,8 @@ def test_no_import_cycles():
 
     def visit(m, path):
         state[m] = 1
-        for t in sorted(GRAPH.get(m, ())):
-            if t not in GRAPH:
+        for t in sorted(graph().get(m, ())):
+            if t not in graph():
                 continue
             if state.get(t) == 1:
                 cycles.append(" -> ".join(path[path.index(t):] + [t]))
@@ -155,7 +159,7 @@ def test_no_import_cycles():
                 visit(t, path + [t])
         state[m] = 2
 
-    for m in sorted(GRAPH):
+    for m in sorted(graph()):
         if m not in state:
             visit(m, [m])
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
@@ -189,9 +193,9 @@ def test_public_api_is_importable_from_the_top(name):
 def test_the_walk_sees_the_whole_tree():
     """Guards the test itself: it must find modules of every stage and real edges."""
     assert {_stage(m) for m in MODULES} >= set(ALLOWED)
-    assert "gnoming_sim.kernel.table" in GRAPH["gnoming_sim.kernel.turn"]
-    assert "gnoming_sim.kernel.step" in GRAPH["gnoming_sim.search.rollout"]
-    assert "gnoming_sim.game.rules" in GRAPH["gnoming_sim.kernel.state"]
+    assert "gnoming_sim.kernel.table" in graph()["gnoming_sim.kernel.turn"]
+    assert "gnoming_sim.kernel.step" in graph()["gnoming_sim.search.rollout"]
+    assert "gnoming_sim.game.rules" in graph()["gnoming_sim.kernel.state"]
 
 
 MAX_POSITIONAL = 12
