@@ -105,10 +105,9 @@ def jit(*args, nrt: bool = False, py: bool = False, **kwargs):
         return nb.njit(**options)
 
     def decorate(func):
-        cache = options.pop("cache")
-        d = KernelDispatcher(py_func=func, locals={}, targetoptions=dict(options, nopython=True,
-                                                                       no_cpython_wrapper=True))
-        if cache:
+        target = {k: v for k, v in options.items() if k != "cache"}
+        d = KernelDispatcher(py_func=func, locals={}, targetoptions=dict(target, nopython=True, no_cpython_wrapper=True))
+        if options["cache"]:
             d.enable_caching()
         return d
 

@@ -96,3 +96,10 @@ def test_the_twins_are_cached_apart_and_the_entry_points_have_a_wrapper():
     finally:
         J._ProjectCacheLocator.twins = False
     assert apart != own and "python-callable" in apart.split(os.sep) and "python-callable" not in own.split(os.sep)
+
+
+def test_one_decorator_serves_two_functions():
+    deco = J.jit(cache=False)
+    f, g = deco(lambda x: x + 1), deco(lambda x: x * 2)
+    assert isinstance(f, J.KernelDispatcher) and isinstance(g, J.KernelDispatcher)
+    assert f.targetoptions == g.targetoptions and "cache" not in f.targetoptions
