@@ -46,7 +46,7 @@ def _driver(a, n):
 def test_inlined_functions_compute_what_their_source_does():
     a, b = np.arange(5, dtype=np.int64), np.arange(5, dtype=np.int64)
     got = _driver(a, 40)
-    want = _driver.py_func.__globals__["_driver"].py_func
+    want = _driver.py_func
     # the Python source of all three, run as plain Python (the inlined ones through their py_func)
     g = want.__globals__
     saved = {name: g[name] for name in ("_bump", "_twice")}
@@ -57,7 +57,6 @@ def test_inlined_functions_compute_what_their_source_does():
         g.update(saved)
     assert got == expected
     assert np.array_equal(a, b)
-
 
 
 @J.jit(cache=False)
