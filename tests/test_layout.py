@@ -65,6 +65,12 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for every check below (and only when a check runs)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _resolve(module: str, is_package: bool, node: ast.AST) -> list[str]:
     """The project modules an import statement names (a submodule where it names one)."""
     if isinstance(node, ast.Import):
@@ -89,7 +95,7 @@ def _resolve(module: str, is_package: bool, node: ast.AST) -> list[str]:
 def _imports() -> dict[str, set[str]]:
     graph = {}
     for name, path in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         targets = set()
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -171,7 +177,7 @@ def _private_imports() -> list[str]:
     for name, path in MODULES.items():
         if name.startswith("gnoming_sim.kernel"):
             continue   # the kernel's own split (the action-level step rework, issue 21 item 2) is its own
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ImportFrom):
                 for target, alias in zip(_resolve(name, path.name == "__init__.py", node), node.names):
                     if alias.name.startswith("_") and not alias.name.startswith("__") and target != name:
@@ -209,7 +215,7 @@ def _is_click_command(fn: ast.FunctionDef) -> bool:
 def test_no_function_takes_more_than_twelve_positional_arguments():
     long = []
     for name, path in MODULES.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _is_click_command(node):
                 n = len(node.args.posonlyargs) + len(node.args.args)
                 if n > MAX_POSITIONAL:
@@ -223,7 +229,7 @@ def test_kernel_and_search_import_no_private_name_of_another_module():
     for name, path in MODULES.items():
         if _stage(name) not in ("kernel", "search"):
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gnoming_sim"):
                 bad += [f"{name} imports {node.module}.{a.name}" for a in node.names
                         if a.name.startswith("_") and not a.name.startswith("__")]
@@ -236,7 +242,7 @@ def test_no_kernel_is_a_numba_parfor():
     storage kill tests fork the test worker) without leaving a child to hang in a parallel region."""
     found = []
     for name, path in MODULES.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if (isinstance(node, ast.keyword) and node.arg == "parallel" and isinstance(node.value, ast.Constant)
                     and node.value.value is True):
                 found.append(f"{name}:{node.value.lineno}: parallel=True")
@@ -244,6 +250,7 @@ def test_no_kernel_is_a_numba_parfor():
                     getattr(node, "name", None), getattr(node, "id", None), getattr(node, "attr", None)):
                 found.append(f"{name}:{getattr(node, 'lineno', '?')}: prange")
     assert not found, "\n".join(found)
+
 
 def test_every_data_file_a_preset_reads_is_package_data():
     """A wheel holds only the listed package data: the net player's weights were missing, so `net` (the default
