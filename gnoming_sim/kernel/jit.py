@@ -99,12 +99,10 @@ def jit(*args, nrt: bool = False, py: bool = False, **kwargs):
     """
     options = dict(cache=True, nogil=True, error_model="numpy", _nrt=nrt, no_cfunc_wrapper=True)
     options.update(kwargs)
-    if py or nb.config.DISABLE_JIT:
-        if args and callable(args[0]):
-            return nb.njit(**options)(args[0])
-        return nb.njit(**options)
 
     def decorate(func):
+        if py or nb.config.DISABLE_JIT:
+            return nb.njit(**options)(func)
         target = {k: v for k, v in options.items() if k != "cache"}
         d = KernelDispatcher(py_func=func, locals={}, targetoptions=dict(target, nopython=True, no_cpython_wrapper=True))
         if options["cache"]:
@@ -187,9 +185,8 @@ def _inline_fresh(self, caller_ir, block, i, function, arg_typs=None):
         _inline_copy.fresh.on = False
 
 
-if not isinstance(_inline.copy, _CopyUnlessFresh):
-    _inline_copy = _CopyUnlessFresh()
-    _inline.copy = _inline_copy
-    _inline.InlineWorker.inline_function = _inline_fresh
-else:
-    _inline_copy = _inline.copy
+# installed at every import (idempotent: the stand-in copies through the real ``copy`` module, never through an
+# earlier stand-in, so a second copy of this package, as bench/ab.py imports, only takes the hook over)
+_inline_copy = _CopyUnlessFresh()
+_inline.copy = _inline_copy
+_inline.InlineWorker.inline_function = _inline_fresh
