@@ -92,6 +92,7 @@ def _resolve(module: str, is_package: bool, node: ast.AST) -> list[str]:
     return names
 
 
+@functools.cache
 def _imports() -> dict[str, set[str]]:
     graph = {}
     for name, path in MODULES.items():
@@ -102,12 +103,6 @@ def _imports() -> dict[str, set[str]]:
                 targets.update(_resolve(name, path.name == "__init__.py", node))
         graph[name] = {t for t in targets if t != name}
     return graph
-
-
-@functools.cache
-def graph() -> dict[str, set[str]]:
-    """:func:`_imports`, parsed once and only by a worker that runs these tests (not at collection)."""
-    return _imports()
 
 
 def _stage(module: str) -> str | None:
@@ -122,7 +117,7 @@ def test_every_module_belongs_to_a_stage():
 
 def test_no_stage_imports_a_later_one_or_the_facade():
     bad = []
-    for module, targets in graph().items():
+    for module, targets in _imports().items():
         stage = _stage(module)
         if stage is None:
             continue  # the facade (gnoming_sim/__init__.py) may import every stage
@@ -138,7 +133,7 @@ def test_no_stage_imports_a_later_one_or_the_facade():
 def test_directions_inside_a_stage():
     bad = []
     for module, banned in WITHIN.items():
-        for target in graph()[module]:
+        for target in _imports()[module]:
             if target.startswith(banned) and target not in WITHIN_ALLOWED.get(module, set()):
                 bad.append(f"{module} imports {target}")
     assert not bad, "\n".join(bad)
@@ -147,7 +142,7 @@ def test_directions_inside_a_stage():
 def test_pending_moves_are_still_pending():
     """Guards the exception list: a module that moved (or stopped importing upward) leaves it."""
     for module, targets in PENDING_MOVES.items():
-        assert module in graph() and targets <= graph()[module], f"drop {module} from PENDING_MOVES"
+        assert module in _imports() and targets <= _imports()[module], f"drop {module} from PENDING_MOVES"
 
 
 def test_no_import_cycles():
@@ -156,8 +151,8 @@ def test_no_import_cycles():
 
     def visit(m, path):
         state[m] = 1
-        for t in sorted(graph().get(m, ())):
-            if t not in graph():
+        for t in sorted(_imports().get(m, ())):
+            if t not in _imports():
                 continue
             if state.get(t) == 1:
                 cycles.append(" -> ".join(path[path.index(t):] + [t]))
@@ -165,7 +160,7 @@ def test_no_import_cycles():
                 visit(t, path + [t])
         state[m] = 2
 
-    for m in sorted(graph()):
+    for m in sorted(_imports()):
         if m not in state:
             visit(m, [m])
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
@@ -199,9 +194,9 @@ def test_public_api_is_importable_from_the_top(name):
 def test_the_walk_sees_the_whole_tree():
     """Guards the test itself: it must find modules of every stage and real edges."""
     assert {_stage(m) for m in MODULES} >= set(ALLOWED)
-    assert "gnoming_sim.kernel.table" in graph()["gnoming_sim.kernel.turn"]
-    assert "gnoming_sim.kernel.step" in graph()["gnoming_sim.search.rollout"]
-    assert "gnoming_sim.game.rules" in graph()["gnoming_sim.kernel.state"]
+    assert "gnoming_sim.kernel.table" in _imports()["gnoming_sim.kernel.turn"]
+    assert "gnoming_sim.kernel.step" in _imports()["gnoming_sim.search.rollout"]
+    assert "gnoming_sim.game.rules" in _imports()["gnoming_sim.kernel.state"]
 
 
 MAX_POSITIONAL = 12

@@ -39,8 +39,10 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return found
 
 
+@functools.cache
 def _strings() -> list[tuple[str, ast.AST]]:
-    """(file:line, node) of every string literal and f-string outside docstrings."""
+    """(file:line, node) of every string literal and f-string outside docstrings (read once, and only by a
+    worker that runs these tests, not at collection)."""
     out = []
     for path in SOURCES:
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -62,15 +64,9 @@ def _text(node: ast.AST) -> str:
                    for v in node.values)
 
 
-@functools.cache
-def strings() -> list[tuple[str, ast.AST]]:
-    """:func:`_strings`, read once and only by a worker that runs these tests (not at collection)."""
-    return _strings()
-
-
 def test_the_scans_see_the_messages():
     """The scans below read the strings they must judge (a scan that sees nothing proves nothing)."""
-    texts = [_text(node) for _, node in strings()]
+    texts = [_text(node) for _, node in _strings()]
     assert len(texts) > 1000
     assert any("{q} (row {q // 3} col {q % 3})" in t for t in texts)
     assert any("is seen {times(n)}" in t for t in texts)
@@ -100,7 +96,7 @@ def test_no_message_counts_the_table_from_1():
     """No message turns a 0-based index into a 1-based row, column, position, seat or pile number
     (``row {r + 1}``), and none names a row or column 3 (only a count from 1 has one)."""
     bad = []
-    for where, node in strings():
+    for where, node in _strings():
         text = _text(node)
         if re.search(rf"\b{NUMBERED} \{{[^}}]*\+ ?1\}}", text) or re.search(r"\b(?:row|col|column) 3\b", text):
             bad.append(f"{where}: {text!r}")
@@ -116,7 +112,7 @@ def test_no_message_cites_RULES_md():
     """RULES.md is an outside spec, not in the repository: a message names the rules document the
     package ships, gnoming_sim/game/rules.md (``gnoming-sim rules --full`` prints it)."""
     assert (ROOT / RULES_DOC).is_file()
-    bad = [f"{where}: {_text(node)!r}" for where, node in strings() if "RULES.md" in _text(node)]
+    bad = [f"{where}: {_text(node)!r}" for where, node in _strings() if "RULES.md" in _text(node)]
     bad += [str(p.relative_to(ROOT)) for p in TEMPLATES if "RULES.md" in p.read_text(encoding="utf-8")]
     assert not bad, "\n".join(bad)
 
@@ -140,7 +136,7 @@ def test_no_message_prints_a_bare_count_before_times():
     """``{n} times`` reads "1 times" when n is 1: a count of times goes through naming.times (a
     formatted ratio such as ``{x:.2f} times`` is not a count, and stays)."""
     bad = []
-    for where, node in strings():
+    for where, node in _strings():
         if not isinstance(node, ast.JoinedStr) or where.startswith("gnoming_sim/game/naming.py"):
             continue   # (naming.times is where the count is worded)
         for value, after in zip(node.values, node.values[1:]):
