@@ -66,7 +66,9 @@ bench: $(STAMP)
 
 # the HTML report (reports/index.html, figures, summary.json): about 10 minutes on 2 cores with a warm numba cache
 # (the committed report took 10 min 20 s, docs/report.md says on what; `gnoming-sim report --quick` previews it in about 30 s)
-report: setup
+# no `setup` first: the report compiles the kernel groups in worker processes itself, and runs each study as soon
+# as the groups it plays are ready (the Monte Carlo group, the longest, is needed by the ladder alone)
+report: $(STAMP)
 	$(VENV)/bin/gnoming-sim report --out reports
 	$(VENV)/bin/python -m gnoming_sim.analyses.headlines README.md reports/summary.json
 

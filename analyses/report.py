@@ -16,7 +16,7 @@ import json
 import platform
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numba
 import numpy
@@ -57,14 +57,18 @@ def _no_progress(study, total):
 def build_report(out_dir="reports", *, quick: bool = False, games: int | None = None, seed: int = 0,
                  threads: int | None = None, rules: RuleConfig | None = None, deck: Deck | None = None,
                  studies: Sequence[Study] | None = None, progress: ProgressFactory | None = None,
-                 command: str = "", pool=None, force: bool = False, strategies: Sequence[str] = ()) -> dict:
+                 command: str = "", pool=None, force: bool = False, strategies: Sequence[str] = (),
+                 compiling=None) -> dict:
     """Run ``studies`` (default: :data:`gnoming_sim.analyses.STUDIES`) and write the report into ``out_dir``.
 
     ``progress(study, total_games)`` returns a context manager yielding ``advance(k)``,
     called after every ``k`` games of that study.  ``pool`` (from
     :func:`gnoming_sim.batch.distributed.open_pool`) plays the games on a Dask cluster; the
     report is the same either way.  ``strategies``: registered strategy names that join the
-    presets in the tournament.  Returns the summary.json dict.
+    presets in the tournament.  ``compiling`` (:func:`gnoming_sim.cli.warmup.start`): kernel groups compiling
+    in the background; each study then starts once the groups it plays (:meth:`Study.kernels`) are compiled,
+    the first ready in the report's order, so the studies run while the rest compile.  Returns the
+    summary.json dict.
 
     The report is written into a fresh folder beside ``out_dir`` and put in place at the
     end (:mod:`gnoming_sim.batch.safe_folder`), so ``out_dir`` only ever holds one complete
@@ -79,11 +83,12 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
                   pool=pool, strategies=tuple(strategies))
     progress = progress or _no_progress
     with staged_report(out) as stage:
-        runs = []
-        for study in (STUDIES if studies is None else studies):
-            tables = study.design(ctx)
-            with progress(study, sum(t.games for t in tables)) as advance:
-                runs.append(play_study(study, ctx, advance, tables))
+        order = list(STUDIES if studies is None else studies)
+        runs: list[StudyRun | None] = [None] * len(order)
+        for i in _as_compiled(order, ctx, compiling):
+            tables = order[i].design(ctx)
+            with progress(order[i], sum(t.games for t in tables)) as advance:
+                runs[i] = play_study(order[i], ctx, advance, tables)
         sections = [_write_study(run, stage) for run in runs]
         wall = time.perf_counter() - t0
         summary = _summary(ctx, runs, wall, command)
@@ -97,6 +102,15 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
         stage.write("index.html", html)
         stage.write("summary.json", json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+def _as_compiled(studies: Sequence[Study], ctx: Context, compiling) -> Iterator[int]:
+    """The indices of ``studies`` in the order they run: as given, or with ``compiling``, each time the first
+    whose kernel groups are compiled (results do not depend on the order: each study has its own seed)."""
+    left = list(range(len(studies)))
+    while left:
+        k = 0 if compiling is None else compiling.wait_any([studies[i].kernels(ctx) for i in left])
+        yield left.pop(k)
 
 
 # ----------------------------------------------------------------- the output folder

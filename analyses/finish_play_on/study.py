@@ -18,6 +18,9 @@ class FinishPlayOn(Study):
     quick_games = 3
     max_games = 512   # --games N caps here: every game costs a rollout analysis (about 0.2 s on 2 cores)
 
+    def kernels(self, ctx) -> tuple[str, ...]:
+        return ("heuristic", "every-family", "rollouts")   # each decision is rolled out
+
     def cell_games(self, ctx) -> int:
         return min(ctx.cell_games(self), self.max_games)
 

@@ -228,6 +228,12 @@ class Study(abc.ABC):
         """The study's key in summary.json (``early_finish``)."""
         return self.id.replace("-", "_")
 
+    def kernels(self, ctx: Context) -> tuple[str, ...]:
+        """The kernel groups its games play (:data:`gnoming_sim.cli.warmup.GROUPS`): a report compiling them
+        ahead starts the study once they are ready.  A group left out compiles when first used (slower,
+        never wrong)."""
+        return ("heuristic", "every-family")
+
     def cell_games(self, ctx: Context) -> int:
         """Games per design cell in this report (``ctx.cell_games``; a costly study may cap ``--games``)."""
         return ctx.cell_games(self)

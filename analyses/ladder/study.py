@@ -18,6 +18,9 @@ class StrengthLadder(Study):
     default_games = 600
     quick_games = 60
 
+    def kernels(self, ctx) -> tuple[str, ...]:
+        return ("heuristic", "every-family", "monte-carlo")   # a preview's pool has no Monte Carlo player
+
     def design(self, ctx) -> list[Table]:
         return design.tables(ctx.cell_games(self), ctx.study_seed(self.id), ctx.strategies, ctx.quick)
 

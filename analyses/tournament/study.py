@@ -16,6 +16,10 @@ class Tournament(Study):
     default_games = 8_400
     quick_games = 420
 
+    def kernels(self, ctx) -> tuple[str, ...]:
+        # the heuristic presets; a user's own strategies may be of any family
+        return ("heuristic", "every-family") if ctx.strategies else ("heuristic",)
+
     def design(self, ctx) -> list[Table]:
         return design.tables(ctx.cell_games(self), ctx.strategies, ctx.quick)
 

@@ -27,6 +27,12 @@ GROUPS = {
     "play_range_base": ("the game loop of every player family", 55),
     "rollout_batch": ("the rollouts of analyse, review and the studies", 85),
     "play_range_mc": ("the Monte Carlo players' game loop", 115),
+    # the kernels those groups share, which `make setup` compiles once, first (gnoming_sim.cli.warmup.SHARED);
+    # no command enters them from Python
+    "decide": ("the decisions of every player family", 30),
+    "play_out_base": ("a round played on by every player family", 40),
+    "roll_on": ("a rollout's round", 40),
+    "step_once": ("one step of the turn, for the search paths", 5),
 }
 
 

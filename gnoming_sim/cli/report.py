@@ -61,24 +61,30 @@ def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_pat
     from gnoming_sim.batch.distributed import open_pool
 
     out = check_out_dir(out_dir, force, inputs=[rules_path, deck_path, strategies_path])
+    compiling = None
     if workers is None and scheduler is None:
-        # a cold cache: the report's kernel groups compile side by side on the cores, not one after another
-        # (a preview plays no Monte Carlo player)
+        # a cold cache: the report's kernel groups compile in worker processes while the studies whose groups
+        # are ready already run (a preview plays no Monte Carlo player)
         from gnoming_sim.cli import warmup
 
-        warmup.ahead([g for g in warmup.GROUPS if not (quick and g == "monte-carlo")],
-                     lambda line: click.echo(line, err=True))
+        compiling = warmup.start([g for g in warmup.GROUPS if not (quick and g == "monte-carlo")],
+                                 lambda line: click.echo(line, err=True))
     command = _report_command(quick, games, seed, threads, rules_path, deck_path, strategies_path, out_dir)
+    ok = False
     try:
         with sigterm_raises(), open_pool(workers, scheduler, threads) as pool:
             summary = build_report(out, quick=quick, games=games, seed=seed, threads=threads, rules=rules_,
                                    deck=deck_, progress=_study_progress, command=command, pool=pool,
-                                   force=force, strategies=extra)
+                                   force=force, strategies=extra, compiling=compiling)
+        ok = True
     except KeyboardInterrupt as exc:   # Ctrl-C, or SIGTERM (Terminated)
         code = 143 if isinstance(exc, Terminated) else 130
         kept = f"the previous report in {show(out)} is left as it was" if out.exists() else "nothing was written"
         click.echo(f"{PROG}: report interrupted; {kept}", err=True)
         raise SystemExit(code) from None
+    finally:
+        if compiling is not None:
+            compiling.close(ok)
     click.echo(f"report: {show(out / 'index.html')} ({summary['wall_s']:.0f} s)")
     for finding in summary["findings"]:
         click.echo(f"  - {finding['display']}")

@@ -1,17 +1,23 @@
 """Compile the common kernel groups ahead, in parallel, so the first command starts at once:
 ``python -m gnoming_sim.cli.warmup`` (``make setup`` runs it).
 
-Each group is compiled in a process of its own (``spawn``: never ``fork`` after numba's threads ran),
-as many at a time as there are cores, longest first; every process writes the one numba cache the
-installed command and the ``make`` targets read (:func:`gnoming_sim.kernel.jit.cache_root`), so a group
-already there loads in about a second.  Prints one line per group with its seconds, then the total.
+The groups share kernels: every family's decisions (``dispatch.decide``) are called by the game loop, the
+rollouts and the Monte Carlo player, and a round's play-out by the first two.  Compiled side by side, each
+group compiled them again (the rollouts compiled the game loop's play-out a second time: 76 s against 14 s
+after it).  So the shared kernels are *steps* of their own, compiled once, first; a group starts when the
+steps it needs are in the cache and loads them from there.  Each step runs in a worker process (``spawn``:
+never ``fork`` after numba's threads ran), as many at a time as there are cores, the longest chain first;
+every process writes the one numba cache the installed command and the ``make`` targets read
+(:func:`gnoming_sim.kernel.jit.cache_root`), so a cached step is skipped.  Prints one line per step with
+its seconds, then the total.
 """
 from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 
 # name -> (the module and function of the group's entry kernel, the Python that reaches it); longest first.
@@ -27,23 +33,45 @@ GROUPS = {
                   "from gnoming_sim.kernel.engine import simulate; simulate(4, ['greedy', 'random'] * 2, 2)"),
 }
 
+# the kernels several groups call, compiled once for the types the game loops pass (:func:`_shared`)
+SHARED = {
+    "decide": ("gnoming_sim.kernel.policy.dispatch", "decide",
+               "from gnoming_sim.cli.warmup import _shared; _shared('decide')"),
+    "play-out": ("gnoming_sim.kernel.game_loop", "play_out_base",
+                 "from gnoming_sim.cli.warmup import _shared; _shared('play-out')"),
+    "roll-on": ("gnoming_sim.search.rollout", "roll_on",
+                "from gnoming_sim.cli.warmup import _shared; _shared('roll-on')"),
+    "step": ("gnoming_sim.kernel.game_loop", "step_once",
+             "from gnoming_sim.cli.warmup import _shared; _shared('step')"),
+}
+STEPS = SHARED | GROUPS
+
+# the steps a step calls (compiled first, then loaded from the cache)
+NEEDS = {"play-out": ("decide",), "roll-on": ("decide",), "monte-carlo": ("roll-on", "step"),
+         "every-family": ("play-out",), "rollouts": ("play-out", "roll-on", "step")}
+
+# the order a free core takes the steps that are ready: the longest chain first (seconds alone, after
+# what they need, measured from an empty cache: decide 29, roll-on 7, monte-carlo 68; play-out 10,
+# rollouts 12, every-family 5; heuristic 24; step 3)
+ORDER = ("decide", "roll-on", "monte-carlo", "play-out", "heuristic", "step", "rollouts", "every-family")
+
 
 def label(name: str) -> str:
-    """A group in words (:func:`gnoming_sim.cli.compile_notice.group_label` of its entry kernel)."""
+    """A step in words (:func:`gnoming_sim.cli.compile_notice.group_label` of its entry kernel)."""
     from gnoming_sim.cli.compile_notice import group_label
 
-    return group_label(GROUPS[name][1])
+    return group_label(STEPS[name][1])
 
 
 def cold(names) -> list[str]:
-    """The groups of ``names`` not yet in the numba cache (their entry kernel's cache index is absent).
+    """The steps of ``names`` not yet in the numba cache (their entry kernel's cache index is absent).
     numba keeps no public record of what it cached; ``Dispatcher._cache._cache_file._index_path`` is private
     (numba 0.68.x, pinned)."""
     from importlib import import_module
 
     out = []
     for name in names:
-        module, function, _ = GROUPS[name]
+        module, function, _ = STEPS[name]
         dispatcher = getattr(import_module(module), function)
         index = getattr(getattr(getattr(dispatcher, "_cache", None), "_cache_file", None), "_index_path", None)
         if index is None or not os.path.exists(index):
@@ -51,15 +79,21 @@ def cold(names) -> list[str]:
     return out
 
 
-def ahead(names, say=print) -> float:
-    """Compile the cold groups of ``names`` in parallel processes (both cores), before a command that needs
-    them all compiles them one after the other; seconds spent (0 when all are cached)."""
-    todo = cold(names)
-    if not todo:
-        return 0.0
-    t0 = time.perf_counter()
-    run(todo, say)
-    return time.perf_counter() - t0
+def plan(names, is_cold=None) -> list[str]:
+    """The steps that compile the groups ``names``: each with the shared steps it needs, the cached ones
+    left out, in :data:`ORDER`."""
+    want: set[str] = set()
+
+    def add(name):
+        if name not in want:
+            want.add(name)
+            for need in NEEDS.get(name, ()):
+                add(need)
+
+    for name in names:
+        add(name)
+    todo = set((is_cold or cold)(sorted(want)))
+    return [name for name in ORDER if name in todo]
 
 
 def _monte_carlo():
@@ -82,40 +116,134 @@ def _rollouts():
         analyse(from_toml(here), rollouts=8, threads=1)
 
 
-# a group that compiles most of another's kernels again follows it in the same process when both are cold:
-# compiled beside "every-family", the rollouts group compiled its game loop (play_out_base) a second time
-# (76 s against 14 s after it, report --quick from an empty cache)
-FOLLOWS = {"rollouts": "every-family"}
+def _shared(name: str) -> None:
+    """Compile the shared kernel ``name`` of :data:`SHARED` for the types its callers pass: one game's table
+    (as :func:`gnoming_sim.kernel.state.new_table` makes it) and the rules array; a rollout's round also takes
+    the stepped draw source, placement and hazard flip (int64) and the luck array (float64), a step the action
+    (int64)."""
+    from importlib import import_module
+
+    import numpy as np
+    from numba import typeof, types
+
+    from gnoming_sim.game.rules import RuleConfig
+    from gnoming_sim.kernel.policy.dispatch import N_PARAMS, new_memo
+    from gnoming_sim.kernel.state import new_table
+
+    module, function, _ = SHARED[name]
+    kernel = getattr(import_module(module), function)
+    if not hasattr(kernel, "compile"):
+        return   # NUMBA_DISABLE_JIT: a plain function
+    t = new_table(2, 60, np.zeros(1, dtype=np.int64), np.zeros((1, N_PARAMS)), np.zeros(2, dtype=np.int16),
+                  np.zeros((0, 4), dtype=np.int32), new_memo())
+    sig = (typeof(t), typeof(RuleConfig().to_array()))
+    if name == "roll-on":
+        sig += (types.int64,) * 3 + (types.float64[::1],)
+    elif name == "step":
+        sig += (types.int64,)
+    kernel.compile(sig)
 
 
-def chains(names) -> list[list[str]]:
-    """``names`` as chains compiled one after the other in one process each (:data:`FOLLOWS`), in order."""
-    return [[n] + [m for m in names if FOLLOWS.get(m) == n] for n in names if FOLLOWS.get(n) not in names]
+def _compile(name: str) -> tuple[float, float]:
+    t0, c0 = time.perf_counter(), time.process_time()
+    exec(STEPS[name][2], {})
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
-def _compile(chain: list[str]) -> list[tuple[str, float, float]]:
-    done = []
-    for name in chain:
-        t0, c0 = time.perf_counter(), time.process_time()
-        exec(GROUPS[name][2], {})
-        done.append((name, time.perf_counter() - t0, time.process_time() - c0))
-    return done
+class Compiling:
+    """The cold steps of some groups (:func:`plan`), compiled in worker processes, as many at a time as there
+    are cores, each when what it needs is compiled, the longest chain first; a line per step.
+
+    :meth:`run` blocks until all are compiled; :meth:`start` compiles in the background while the caller
+    goes on, asking :meth:`ready` / :meth:`wait_any` which groups it may use (a command that uses a group
+    before it is ready compiles it itself: slower, never wrong) and :meth:`close` at its end."""
+
+    def __init__(self, names, say=print):
+        self.names = list(names)
+        self.steps = plan(self.names)
+        self.say = say
+        self.done: set[str] = set()
+        self.error: BaseException | None = None
+        self._cond = threading.Condition()
+        self._pool: ProcessPoolExecutor | None = None
+        self._thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        if not self.steps:
+            self.say(f"gnoming-sim: the {len(self.names)} kernel groups are compiled and cached")
+            return
+        workers = max(1, min(len(self.steps), os.cpu_count() or 1))
+        t0 = time.perf_counter()
+        self.say(f"gnoming-sim: compiling {len(self.names)} kernel groups on {workers} cores (once per install; "
+                 "cached for every later command)")
+        pending, running = list(self.steps), {}
+        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+            self._pool = pool
+            while pending or running:
+                for name in [n for n in pending if all(m in self.done or m not in self.steps
+                                                       for m in NEEDS.get(n, ()))]:
+                    if len(running) < workers:
+                        running[pool.submit(_compile, name)] = name
+                        pending.remove(name)
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for job in finished:
+                    name = running.pop(job)
+                    wall, cpu = job.result()
+                    with self._cond:
+                        self.done.add(name)
+                        self._cond.notify_all()
+                    self.say(f"  {label(name)}: {wall:.0f} s ({cpu:.0f} s of CPU)")
+        self.say(f"gnoming-sim: kernels ready in {time.perf_counter() - t0:.0f} s")
+
+    def start(self) -> "Compiling":
+        """:meth:`run` in a thread of its own; returns at once."""
+        def body():
+            try:
+                self.run()
+            except BaseException as exc:   # a worker died or was stopped: the caller compiles what it uses
+                with self._cond:
+                    self.error = exc
+                    self._cond.notify_all()
+
+        self._thread = threading.Thread(target=body, name="gnoming-sim-warmup", daemon=True)
+        self._thread.start()
+        return self
+
+    def ready(self, groups) -> bool:
+        """Whether the groups ``groups`` are compiled (or not this one's to compile, or it failed)."""
+        return self.error is not None or all(g in self.done or g not in self.steps for g in groups)
+
+    def wait_any(self, needs) -> int:
+        """The index of the first of ``needs`` (each a sequence of groups) that is :meth:`ready`, once one is."""
+        with self._cond:
+            self._cond.wait_for(lambda: any(self.ready(n) for n in needs))
+            return next(i for i, n in enumerate(needs) if self.ready(n))
+
+    def close(self, ok: bool = True) -> None:
+        """Wait for the compiles to end; unless ``ok`` (the command failed or was interrupted), stop them."""
+        if self._thread is None:
+            return
+        if not ok and self._pool is not None:
+            # the pool waits for its running jobs on shutdown; a stopped command ends its compiles now
+            # (ProcessPoolExecutor keeps its worker processes in a private dict, CPython 3.11-3.14)
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                process.terminate()
+        self._thread.join()
+        if ok and self.error is not None:
+            self.say(f"gnoming-sim: compiling ahead stopped ({type(self.error).__name__}); "
+                     "each kernel was compiled where it was first used")
 
 
 def run(names, say=print) -> None:
-    """Compile the groups ``names``, a chain of them (:func:`chains`) per process, as many at a time as there
-    are cores, longest first; a line per group."""
-    todo = chains(list(names))
-    workers = max(1, min(len(todo), os.cpu_count() or 1))
-    t0 = time.perf_counter()
-    say(f"gnoming-sim: compiling {len(names)} kernel groups on {workers} cores (once per install; "
-        "cached for every later command)")
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-        jobs = [pool.submit(_compile, chain) for chain in todo]
-        for job in as_completed(jobs):
-            for name, wall, cpu in job.result():
-                say(f"  {label(name)}: {wall:.0f} s ({cpu:.0f} s of CPU)")
-    say(f"gnoming-sim: kernels ready in {time.perf_counter() - t0:.0f} s")
+    """Compile the groups ``names`` and the shared steps they need (:class:`Compiling`), then return."""
+    Compiling(names, say).run()
+
+
+def start(names, say=print) -> Compiling:
+    """Compile the cold groups of ``names`` in the background (:meth:`Compiling.start`); silent, and no
+    thread, when all are cached."""
+    compiling = Compiling(names, say)
+    return compiling.start() if compiling.steps else compiling
 
 
 def main(argv=None) -> int:

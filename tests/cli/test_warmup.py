@@ -13,39 +13,87 @@ from gnoming_sim.cli import compile_notice, warmup
 
 def test_each_group_is_named_and_the_heuristic_loop_is_the_notice_s_first_group():
     assert set(warmup.GROUPS) == {"monte-carlo", "every-family", "rollouts", "heuristic"}
-    # one table of words and seconds: every group's entry kernel has its line in the compile notice's
-    assert {function for _, function, _ in warmup.GROUPS.values()} == set(compile_notice.GROUPS)
-    assert all(warmup.label(name) == compile_notice.GROUPS[warmup.GROUPS[name][1]][0] for name in warmup.GROUPS)
+    # one table of words and seconds: every step's entry kernel (the groups' and the kernels they share) has
+    # its line in the compile notice's
+    assert {function for _, function, _ in warmup.STEPS.values()} == set(compile_notice.GROUPS)
+    assert all(warmup.label(name) == compile_notice.GROUPS[warmup.STEPS[name][1]][0] for name in warmup.STEPS)
+    assert set(warmup.ORDER) == set(warmup.STEPS)
+    assert all(set(needs) <= set(warmup.STEPS) for needs in warmup.NEEDS.values())
+
+
+def test_the_shared_kernels_come_first_and_a_cached_step_is_left_out():
+    every = lambda names: list(names)   # noqa: E731 -- nothing cached
+    assert warmup.plan(["heuristic"], every) == ["heuristic"]
+    assert warmup.plan(["rollouts"], every) == ["decide", "roll-on", "play-out", "step", "rollouts"]
+    assert warmup.plan(["monte-carlo", "every-family"], every) == [
+        "decide", "roll-on", "monte-carlo", "play-out", "step", "every-family"]
+    # the every-family decisions are cached (by an earlier command): the rest loads them
+    assert warmup.plan(["every-family", "rollouts"], lambda names: [n for n in names if n != "decide"]) == [
+        "roll-on", "play-out", "step", "rollouts", "every-family"]
+    assert warmup.plan(["heuristic", "rollouts"], lambda names: []) == []
+
+
+def _cold_all(monkeypatch):
+    monkeypatch.setattr(warmup, "cold", lambda names: list(names))
 
 
 @pytest.mark.slow
-def test_a_group_compiles_or_loads_in_its_own_process_and_reports_its_seconds():
-    proc = subprocess.run([sys.executable, "-m", "gnoming_sim.cli.warmup", "heuristic"], capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
-    assert lines[0].startswith("gnoming-sim: compiling 1 kernel groups")
-    assert re.fullmatch(r"  the game loop of the random and heuristic players: \d+ s \(\d+ s of CPU\)", lines[1])
-    assert re.fullmatch(r"gnoming-sim: kernels ready in \d+ s", lines[2])
+def test_each_step_compiles_or_loads_in_a_worker_after_what_it_needs_and_reports_its_seconds(monkeypatch):
+    _cold_all(monkeypatch)   # every step runs (in a warm cache it loads its kernels: seconds)
+    lines = []
+    warmup.run(["every-family"], lines.append)
+    assert re.fullmatch(r"gnoming-sim: compiling 1 kernel groups on \d+ cores \(once per install; cached for every "
+                        r"later command\)", lines[0])
+    # each step needs the one before it: they end in this order
+    assert [line.split(":")[0].strip() for line in lines[1:-1]] == [
+        warmup.label("decide"), warmup.label("play-out"), warmup.label("every-family")]
+    assert all(re.fullmatch(r"  [^:]+: \d+ s \(\d+ s of CPU\)", line) for line in lines[1:-1])
+    assert re.fullmatch(r"gnoming-sim: kernels ready in \d+ s", lines[-1])
 
 
-def test_a_group_whose_kernel_is_cached_is_not_compiled_ahead_again(monkeypatch):
-    """``report`` compiles its cold groups side by side (warmup.ahead); a cached group is skipped."""
+def test_cached_groups_are_neither_compiled_nor_announced(monkeypatch):
     from gnoming_sim.kernel.engine import simulate
 
     simulate(4, ["greedy", "random"] * 2, 2)          # the heuristic group's kernel, compiled or loaded and cached
     assert warmup.cold(["heuristic"]) == []
-    ran = []
-    monkeypatch.setattr(warmup, "run", lambda names, say=print: ran.append(list(names)))
-    monkeypatch.setattr(warmup, "cold", lambda names: [n for n in names if n == "rollouts"])
-    assert warmup.ahead(["heuristic", "rollouts"]) >= 0.0 and ran == [["rollouts"]]
-    ran.clear()
-    assert warmup.ahead(["heuristic"]) == 0.0 and ran == []
+    said = []
+    compiling = warmup.start(["heuristic"], said.append)
+    assert compiling.steps == [] and compiling.ready(["heuristic", "monte-carlo"]) and said == []
+    compiling.close()
+    lines = []
+    warmup.run(["heuristic"], lines.append)
+    assert lines == ["gnoming-sim: the 1 kernel groups are compiled and cached"]
 
 
-def test_a_group_that_shares_kernels_follows_its_lead_in_one_process():
-    # compiled side by side, the rollouts group compiled the every-family game loop a second time
-    assert warmup.chains(["monte-carlo", "every-family", "rollouts", "heuristic"]) == [
-        ["monte-carlo"], ["every-family", "rollouts"], ["heuristic"]]
-    assert warmup.chains(["rollouts", "heuristic"]) == [["rollouts"], ["heuristic"]]   # its lead is cached
-    assert warmup.chains(["heuristic", "every-family", "rollouts"]) == [["heuristic"], ["every-family", "rollouts"]]
+def test_a_group_is_ready_when_compiled_or_not_compiling_here_and_every_group_is_after_a_failure():
+    compiling = warmup.Compiling([], print)
+    compiling.steps = ["decide", "heuristic", "play-out", "every-family"]
+    assert compiling.ready(["monte-carlo"]) and not compiling.ready(["heuristic"])
+    compiling.done |= {"heuristic"}
+    assert compiling.wait_any([["every-family"], ["heuristic", "monte-carlo"], ["heuristic"]]) == 1
+    compiling.error = RuntimeError("a worker died")   # the command compiles what it uses itself
+    assert compiling.ready(["every-family"])
+
+
+def test_a_report_runs_each_study_once_its_groups_are_ready_in_the_report_s_order_among_those():
+    from gnoming_sim.analyses.report import _as_compiled
+
+    class Fake:
+        def __init__(self, needs):
+            self.needs = needs
+
+        def kernels(self, ctx):
+            return self.needs
+
+    studies = [Fake(("heuristic", "monte-carlo")), Fake(("heuristic",)), Fake(("heuristic", "rollouts")),
+               Fake(("heuristic",))]
+    compiling = warmup.Compiling([], print)
+    compiling.steps = ["heuristic", "rollouts", "monte-carlo"]
+    compiling.done = {"heuristic"}
+    order = _as_compiled(studies, None, compiling)
+    assert [next(order), next(order)] == [1, 3]
+    compiling.done |= {"rollouts"}
+    assert next(order) == 2
+    compiling.done |= {"monte-carlo"}
+    assert list(order) == [0]
+    assert list(_as_compiled(studies, None, None)) == [0, 1, 2, 3]   # nothing compiling: the report's order
