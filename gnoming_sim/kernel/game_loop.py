@@ -17,6 +17,7 @@ never passed.  Speed: the function the turn loop is inlined into is compiled wit
 reference counting (``_nrt=False``, :mod:`.jit`); with it the loop ran 8x slower.
 """
 
+import threading
 from collections import namedtuple
 
 import numpy as np
@@ -321,9 +322,23 @@ def run_blocks(call, n: int, block: int, threads: int | None = None) -> None:
         for lo, hi in blocks:
             call(lo, hi)
         return
+    # a cold cache compiles once: numba's dispatcher compiles under its global lock and the threads that
+    # wait for it find the kernel compiled
+    for _ in _threads(k).map(lambda b: call(b[0], b[1]), blocks):
+        pass
+
+
+_POOLS: dict = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _threads(k: int):
+    """A pool of ``k`` threads, kept for the process: a search calls :func:`run_blocks` thousands of times
+    with a few rollouts each (finish-or-play-on: 8 calls a decision), and starting the threads anew for
+    each call cost more than the rollouts."""
     from concurrent.futures import ThreadPoolExecutor
 
-    call(*blocks[0])   # the first block alone: a cold cache compiles once, not in k threads
-    with ThreadPoolExecutor(k) as pool:
-        for _ in pool.map(lambda b: call(b[0], b[1]), blocks[1:]):
-            pass
+    with _POOLS_LOCK:
+        if k not in _POOLS:
+            _POOLS[k] = ThreadPoolExecutor(k, thread_name_prefix="gnoming-sim-blocks")
+        return _POOLS[k]
