@@ -17,8 +17,9 @@ class Tournament(Study):
     quick_games = 420
 
     def kernels(self, ctx) -> tuple[str, ...]:
-        # the heuristic presets; a user's own strategies may be of any family
-        return ("heuristic", "every-family") if ctx.strategies else ("heuristic",)
+        # the heuristic presets, the Monte Carlo entrant (a full report); a user's own strategies may be of any family
+        return (("heuristic",) + (("monte-carlo",) if design.slow_entrants() and not ctx.quick else ())
+                + (("every-family",) if ctx.strategies else ()))
 
     def design(self, ctx) -> list[Table]:
         return design.tables(ctx.cell_games(self), ctx.strategies, ctx.quick)

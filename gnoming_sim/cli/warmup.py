@@ -116,13 +116,11 @@ def _rollouts():
         analyse(from_toml(here), rollouts=8, threads=1)
 
 
-def _shared(name: str) -> None:
-    """Compile the shared kernel ``name`` of :data:`SHARED` for the types its callers pass: one game's table
-    (as :func:`gnoming_sim.kernel.state.new_table` makes it) and the rules array; a rollout's round also takes
-    the stepped draw source, placement and hazard flip (int64) and the luck array (float64), a step the action
+def signature(name: str) -> tuple:
+    """The numba types the callers of the shared kernel ``name`` (:data:`SHARED`) pass: one game's table
+    (as :func:`gnoming_sim.kernel.state.new_table` makes it) and the rules array; a rollout's round also the
+    stepped draw source, placement and hazard flip (int64) and the luck array (float64); a step the action
     (int64)."""
-    from importlib import import_module
-
     import numpy as np
     from numba import typeof, types
 
@@ -130,18 +128,24 @@ def _shared(name: str) -> None:
     from gnoming_sim.kernel.policy.dispatch import N_PARAMS, new_memo
     from gnoming_sim.kernel.state import new_table
 
-    module, function, _ = SHARED[name]
-    kernel = getattr(import_module(module), function)
-    if not hasattr(kernel, "compile"):
-        return   # NUMBA_DISABLE_JIT: a plain function
     t = new_table(2, 60, np.zeros(1, dtype=np.int64), np.zeros((1, N_PARAMS)), np.zeros(2, dtype=np.int16),
                   np.zeros((0, 4), dtype=np.int32), new_memo())
     sig = (typeof(t), typeof(RuleConfig().to_array()))
     if name == "roll-on":
-        sig += (types.int64,) * 3 + (types.float64[::1],)
-    elif name == "step":
-        sig += (types.int64,)
-    kernel.compile(sig)
+        return sig + (types.int64,) * 3 + (types.float64[::1],)
+    if name == "step":
+        return sig + (types.int64,)
+    return sig
+
+
+def _shared(name: str) -> None:
+    """Compile the shared kernel ``name`` of :data:`SHARED` for the types its callers pass (:func:`signature`)."""
+    from importlib import import_module
+
+    module, function, _ = SHARED[name]
+    kernel = getattr(import_module(module), function)
+    if hasattr(kernel, "compile"):   # else NUMBA_DISABLE_JIT: a plain function
+        kernel.compile(signature(name))
 
 
 def _compile(name: str) -> tuple[float, float]:

@@ -33,6 +33,19 @@ def test_the_shared_kernels_come_first_and_a_cached_step_is_left_out():
     assert warmup.plan(["heuristic", "rollouts"], lambda names: []) == []
 
 
+def test_the_shared_kernels_are_compiled_for_the_types_their_callers_pass():
+    """A shared step compiled for other types than its callers pass would be compiled again by every group."""
+    from importlib import import_module
+
+    from gnoming_sim.kernel.engine import simulate
+
+    simulate(4, ["learned", "chart"] * 2, 2)   # the every-family game loop (play-out, decisions, steps)
+    warmup._rollouts()                         # the rollouts (a rollout's round; steps from Python)
+    for name, (module, function, _) in warmup.SHARED.items():
+        kernel = getattr(import_module(module), function)
+        assert warmup.signature(name) in kernel.signatures, name
+
+
 def _cold_all(monkeypatch):
     monkeypatch.setattr(warmup, "cold", lambda names: list(names))
 
