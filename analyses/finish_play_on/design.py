@@ -26,6 +26,8 @@ decisions, not the rollout noise, sets the precision of every average and of the
 from __future__ import annotations
 
 import zlib
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 
 import numpy as np
 import pandas as pd
@@ -71,7 +73,7 @@ def _stream(seed: int, table: Table, game: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(words)
 
 
-def play_table(ctx, seed: int, table: Table, result, rollouts: tuple) -> tuple[pd.DataFrame, pd.DataFrame]:
+def play_table(rules, deck, threads, seed: int, table: Table, result, rollouts: tuple) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(one row per decision, one row per game) of one played table (``result`` traced).
 
     The games frame has every game, with its finishing chances (0 when it had none) and the
@@ -81,7 +83,7 @@ def play_table(ctx, seed: int, table: Table, result, rollouts: tuple) -> tuple[p
     rows, games = [], []
     for g in range(result.games):
         number = result.first_game + g
-        chances = game_chances(result, g, ctx.rules, ctx.deck, f"{name} game {number}")
+        chances = game_chances(result, g, rules, deck, f"{name} game {number}")
         games.append({"preset": name, "players": P, "game": number, "chances": len(chances),
                       "player_rounds": ROUNDS * P})
         if not chances:
@@ -92,23 +94,43 @@ def play_table(ctx, seed: int, table: Table, result, rollouts: tuple) -> tuple[p
         rollout_seed = int(roll.generate_state(1, np.uint64)[0])
         select, rolls = rollouts
         row = evaluate_ladder(pos, chosen, SELECT_POLICY, rung_policies(name), select, rolls, rollout_seed,
-                              threads=ctx.threads)
+                              threads=threads)
         rows.append({"preset": name, "game": number, "chances": len(chances), "round": pos.round,
                      "turn": pos.turn, **row})
     return pd.DataFrame(rows), pd.DataFrame(games)
 
 
+# From this many games on, the tables' decisions are evaluated in worker processes, one table each at a time
+# (``spawn``), one per thread the report may use: a decision's Python (its positions, the rollouts' set-up and
+# regressions) holds the interpreter lock for about half its time, so threads kept the second core half idle.
+# Below it, in this process: a worker's start (imports, kernels loaded from the cache) costs seconds.
+PROCESS_MIN_GAMES = 200
+
+
 def play(ctx, seed: int, tables: list[Table], advance) -> dict[str, pd.DataFrame]:
-    """Play every table traced, evaluate one decision per game; the concatenated frames."""
+    """Play every table traced, evaluate one decision per game; the concatenated frames.  The rows do not
+    depend on where a table is evaluated: every decision has its own streams."""
+    import numba
+
     rollouts = (QUICK_SELECT, QUICK_ROLLOUTS) if ctx.quick else (SELECT_ROLLOUTS, ROLLOUTS)
     calls = (dict(players=t.players, strategies=t.seats, games=t.games, seed=seed, rules=ctx.rules, deck=ctx.deck,
                   threads=ctx.threads, first_game=t.first_game, rotate=False, trace=True) for t in tables)
-    decisions, games = [], []
-    for table, result in zip(tables, ctx.simulate_many(calls)):
-        d, g = play_table(ctx, seed, table, result, rollouts)
-        decisions.append(d)
-        games.append(g)
-        advance(table.games)
+    workers = min(len(tables), ctx.threads or numba.get_num_threads())
+    if workers < 2 or sum(t.games for t in tables) < PROCESS_MIN_GAMES:
+        done = []
+        for table, result in zip(tables, ctx.simulate_many(calls)):
+            done.append(play_table(ctx.rules, ctx.deck, ctx.threads, seed, table, result, rollouts))
+            advance(table.games)
+    else:
+        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+            jobs = [pool.submit(play_table, ctx.rules, ctx.deck, 1, seed, table, result, rollouts)
+                    for table, result in zip(tables, ctx.simulate_many(calls))]
+            done = []
+            for table, job in zip(tables, jobs):
+                done.append(job.result())
+                advance(table.games)
+    decisions = [d for d, _ in done]
+    games = [g for _, g in done]
     frame = pd.concat(decisions, ignore_index=True) if decisions else pd.DataFrame()
     return {"decisions": frame, "games": pd.concat(games, ignore_index=True) if games else pd.DataFrame(),
             "rollouts": {"select": rollouts[0], **rollouts[1]}}

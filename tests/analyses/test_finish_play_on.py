@@ -251,11 +251,14 @@ def test_quick_study_renders_and_states_its_estimates(quick):
 
 
 @pytest.mark.slow
-def test_quick_study_is_reproducible_from_the_seed(quick, tmp_path):
-    from gnoming_sim.analyses.finish_play_on import FinishPlayOn
+def test_quick_study_is_reproducible_from_the_seed_and_the_same_in_worker_processes(quick, tmp_path, monkeypatch):
+    from gnoming_sim.analyses.finish_play_on import FinishPlayOn, design
     from gnoming_sim.analyses.report import build_report
 
-    again = build_report(tmp_path / "again", quick=True, seed=3, studies=(FinishPlayOn(),))
+    # a full report evaluates the tables' decisions in worker processes; a preview is too small for them
+    assert sum(t.games for t in design.tables(FinishPlayOn.quick_games)) < design.PROCESS_MIN_GAMES
+    monkeypatch.setattr(design, "PROCESS_MIN_GAMES", 0)
+    again = build_report(tmp_path / "again", quick=True, seed=3, threads=2, studies=(FinishPlayOn(),))
     assert again["finish_play_on"] == quick[1]["finish_play_on"]
 
 
