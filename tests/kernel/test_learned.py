@@ -81,6 +81,6 @@ def test_the_weights_change_the_decisions():
     for b in L.BUCKETS:
         params[f"{b}.place.fin"] = 100.0   # never finish while another answer exists
     never = registry.Strategy("learned-never-finishes", KIND_LEARNED, "test", params)
-    a = simulate(players=4, strategies=base, games=200, seed=3)
-    b = simulate(players=4, strategies=never, games=200, seed=3)
+    a = simulate(players=4, strategies=base, games=20, seed=3)   # a never-finishing table plays long rounds
+    b = simulate(players=4, strategies=never, games=20, seed=3)
     assert not np.array_equal(a.totals, b.totals)
