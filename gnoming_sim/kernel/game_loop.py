@@ -17,6 +17,7 @@ never passed.  Speed: the function the turn loop is inlined into is compiled wit
 reference counting (``_nrt=False``, :mod:`.jit`); with it the loop ran 8x slower.
 """
 
+import os
 import threading
 from collections import namedtuple
 
@@ -330,6 +331,16 @@ def run_blocks(call, n: int, block: int, threads: int | None = None) -> None:
 
 _POOLS: dict = {}
 _POOLS_LOCK = threading.Lock()
+
+
+def _forget_pools() -> None:
+    """In a forked child: its parent's pools have no threads there (a task sent to one would wait forever)."""
+    global _POOLS_LOCK
+    _POOLS.clear()
+    _POOLS_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_pools)
 
 
 def _threads(k: int):

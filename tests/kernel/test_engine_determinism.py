@@ -122,3 +122,35 @@ def test_deal_orders_are_the_same_at_one_and_two_threads_and_in_pieces():
         two = deal_orders(n, seed=5, first_game=100)
     np.testing.assert_array_equal(one, two)
     np.testing.assert_array_equal(one[50:], deal_orders(n - 50, seed=5, first_game=150))
+
+
+def test_blocks_run_on_threads_kept_for_the_process_and_a_forked_child_gets_its_own():
+    """run_blocks keeps its pool of threads; a forked child (the storage kill tests fork this process) has none
+    of its parent's threads, so it must not hand its blocks to the parent's pool: they would wait forever."""
+    import os
+    import time
+
+    from gnoming_sim.kernel import game_loop
+
+    seen = []
+    game_loop.run_blocks(lambda lo, hi: seen.append((lo, hi)), 5, 2, threads=2)
+    assert sorted(seen) == [(0, 2), (2, 4), (4, 5)] and 2 in game_loop._POOLS
+    pid = os.fork()
+    if pid == 0:   # the child: the blocks on threads of its own, then out
+        code = 3
+        try:
+            out = []
+            game_loop.run_blocks(lambda lo, hi: out.append(lo), 4, 1, threads=2)
+            code = 0 if sorted(out) == [0, 1, 2, 3] else 1
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    pytest.fail("the forked child's blocks never ran")
