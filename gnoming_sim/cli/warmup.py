@@ -189,6 +189,8 @@ class Compiling:
                     if len(running) < workers:
                         running[pool.submit(_compile, name)] = name
                         pending.remove(name)
+                if not running:   # cannot happen (a step's needs are steps here or cached); never spin
+                    raise RuntimeError(f"kernel steps {pending} wait for steps that are not compiling")
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for job in finished:
                     name = running.pop(job)
