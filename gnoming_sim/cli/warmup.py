@@ -20,7 +20,8 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 
-# name -> (the module and function of the group's entry kernel, the Python that reaches it); longest first.
+# name -> (the module and function of the group's entry kernel, the Python that reaches it); the order they
+# compile in is ORDER's.
 # What a group is, in words, and how long it takes, is compile_notice.GROUPS's entry for its kernel.
 GROUPS = {
     "monte-carlo": ("gnoming_sim.search.bot", "play_range_mc",
@@ -184,8 +185,7 @@ class Compiling:
         with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
             self._pool = pool
             while pending or running:
-                for name in [n for n in pending if all(m in self.done or m not in self.steps
-                                                       for m in NEEDS.get(n, ()))]:
+                for name in [n for n in pending if self.ready(NEEDS.get(n, ()))]:
                     if len(running) < workers:
                         running[pool.submit(_compile, name)] = name
                         pending.remove(name)
@@ -216,7 +216,7 @@ class Compiling:
         return self
 
     def ready(self, groups) -> bool:
-        """Whether the groups ``groups`` are compiled (or not this one's to compile, or it failed)."""
+        """Whether the groups (or steps) ``groups`` are compiled (or not this one's to compile, or it failed)."""
         return self.error is not None or all(g in self.done or g not in self.steps for g in groups)
 
     def wait_any(self, needs) -> int:

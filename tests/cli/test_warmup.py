@@ -52,13 +52,9 @@ def test_the_shared_kernels_are_compiled_for_the_types_their_callers_pass():
         assert name == "step" or len(held) == 1, (name, held)
 
 
-def _cold_all(monkeypatch):
-    monkeypatch.setattr(warmup, "cold", lambda names: list(names))
-
-
 @pytest.mark.slow
 def test_each_step_compiles_or_loads_in_a_worker_after_what_it_needs_and_reports_its_seconds(monkeypatch):
-    _cold_all(monkeypatch)   # every step runs (in a warm cache it loads its kernels: seconds)
+    monkeypatch.setattr(warmup, "cold", lambda names: list(names))   # every step runs (a warm cache loads: seconds)
     lines = []
     warmup.run(["every-family"], lines.append)
     assert re.fullmatch(r"gnoming-sim: compiling 1 kernel groups on \d+ cores \(once per install; cached for every "

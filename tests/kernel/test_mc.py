@@ -88,7 +88,7 @@ def test_mc_net_plays_the_net_in_its_rollouts():
     """On the same deals, mc-net and mc-learned differ only in their base (the net's weights sit unread in a
     learned-base row; learned's weights and the heuristic parameters are the same): different games mean the net
     decided in the rollouts or outside them; and mc-net is not net (its rollouts change its play)."""
-    kw = dict(players=4, games=4, seed=5, rotate=True)   # one deal, each seat once: every score differs
+    kw = dict(players=4, games=4, seed=5, rotate=True)   # one deal, each seat once (on it every score differs)
     got = {x: simulate(strategies=[x, "expert", "expert", "expert"], **kw).totals for x in ("mc-net", "mc-learned", "net")}
     assert (got["mc-net"] != got["mc-learned"]).any() and (got["mc-net"] != got["net"]).any()
 
