@@ -6,10 +6,12 @@ import math
 
 import pandas as pd
 
+from ..framework.design import STRONG, TOP_DIFFERENCE
 from ..framework.estimates import Estimate
-from ..framework.study import Answer, Finding, Precision, StudyResult
+from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
+from ..framework.words import convergence, equivalence, holds_under
 from . import figures as figs
-from .design import HEADLINE_PLAYERS
+from .design import ALONG, HEADLINE_PLAYERS, TARGET
 
 TABLES = (("source", "Take a discard pile's top card, or draw blind", ("card", "use")),
           ("place", "Where to put a kept card (or throw a blind draw away)", ("drawn", "card", "use")),
@@ -20,6 +22,10 @@ TABLES = (("source", "Take a discard pile's top card, or draw blind", ("card", "
 CARD_CONDITIONS = ("expert (one card seat among three experts, seats rotating, paired by deal); the card's "
                    "stated default where it shows ?, and expert's choices for what the card leaves open: "
                    "initial flips, bounces, the discard pile, hazard flips and the position within an action")
+# the same, read along the ladder: the rivals are one rung's player at every other seat
+LADDER_CONDITIONS = ("one card seat among three rivals of that player, against expert in that seat among the same "
+                     "rivals, seats rotating, paired by deal; the card's stated default where it shows ?, and expert's "
+                     "choices for what the card leaves open")
 LABELS = {"card": "the printed card (every resolved cell, its default where it shows ?)",
           "chart": "the chart (the starred cells that beat expert's own rule, expert's rules elsewhere)"}
 
@@ -66,17 +72,17 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
     sections = [{"name": name, "title": title, "decisions": stats[name]["decisions"], "tests": stats[name]["tests"],
                  "seen": len(stats[name]["cells"]), "cells": _cells(stats[name], keys)}
                 for name, title, keys in TABLES if name in stats]
-    checks = [{"strategy": c.get("strategy", "chart"), "label": LABELS.get(c.get("strategy", "chart"), c.get("strategy")),
-               "players": c["players"], "deals": c["deals"], "diff": est(c["diff"]), "win": est(c["win"]),
-               "win_x": est(c["win_x"]), "win_expert": c["win_expert"]} for c in data["checks"]]
+    checks = [_check(c) for c in data["checks"]]
+    ladder = along_ladder(data.get("along"))
     frames = {"cells": pd.DataFrame([{"table": s["name"], "cell": c["where"], "action": c["action"],
                                       "versus": c["rival"], "margin": c["margin"].mean, "lo": c["margin"].lo,
                                       "hi": c["margin"].hi, "n_decisions": c["margin"].n, "resolved": c["resolved"]}
                                      for s in sections for c in s["cells"]]),
-              "check": pd.DataFrame([{"strategy": c["strategy"], "players": c["players"], "diff": c["diff"].mean,
-                                      "lo": c["diff"].lo, "hi": c["diff"].hi, "n_deals": c["diff"].n,
-                                      "win": c["win"].mean, "win_lo": c["win"].lo, "win_hi": c["win"].hi}
-                                     for c in checks])}
+              "check": pd.DataFrame([{"strategy": c["strategy"], "rivals": c["rivals"], "players": c["players"],
+                                      "diff": c["diff"].mean, "lo": c["diff"].lo, "hi": c["diff"].hi,
+                                      "n_deals": c["diff"].n, "win": c["win"].mean, "win_lo": c["win"].lo,
+                                      "win_hi": c["win"].hi}
+                                     for c in checks + (ladder["rows"] if ladder else [])])}
     card_cells = sum(c.get("resolved", False) for t in stats.values() for c in t["cells"])
     by_players: dict = {}
     for c in checks:
@@ -87,6 +93,14 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
                "margin_sign": "the card's (or chart's) seat's game score minus an expert's in that seat on the same "
                               "deals: negative is better",
                "by_players": by_players}
+    estimands = {}
+    if ladder:
+        summary["along_the_ladder"] = ladder_json(ladder)
+        estimands = {"guide": {"card_vs_expert": estimand(
+            f"the printed card's seat's game score minus expert's in that seat (points per game, negative is better) at "
+            f"{HEADLINE_PLAYERS} players, the other seats played by each rung's player; same deals", "points",
+            {r["rivals"]: r["diff"] for r in ladder["rows"]}, {TOP_DIFFERENCE: ladder["top"]},
+            settled=ladder["settled"], target=TARGET)}}
     findings, answers = [], []
     sentences = {
         "card": f"Playing exactly by the guide's printed card (its {card_cells} resolved cells, its stated default "
@@ -105,7 +119,16 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
         findings.append(Finding(f"guide.{name}_vs_expert", sentences[name].replace("{players}", str(head["players"])),
                                 head["diff"], "signed", "deals"))
     card = heads.get("card")
-    if card is not None and card["diff"].excludes(0.0):
+    top = next((r for r in ladder["rows"] if r["rivals"] == STRONG), None) if ladder else None
+    if top is not None and top["diff"].excludes(0.0):
+        answers.append(Answer("guide.card_vs_expert",
+                              f"Playing by the guide's printed card (docs/guide.md: every resolved cell, its stated "
+                              f"default where it shows ?) instead of expert's rules changes your game score by "
+                              f"{{value}} points a game at {HEADLINE_PLAYERS} players against strong players ({STRONG} "
+                              f"at the other seats)", top["diff"],
+                              holds_under(ladder["settled"], ladder["top"], TARGET, "signed") + "; " + LADDER_CONDITIONS,
+                              kind="signed", unit="deals", rank=50, convergence=convergence(ladder["settled"])))
+    elif ladder is None and card is not None and card["diff"].excludes(0.0):   # not read along the ladder
         answers.append(Answer("guide.card_vs_expert",
                               f"Playing by the guide's printed card (docs/guide.md: every resolved cell, its stated "
                               f"default where it shows ?) instead of expert's rules changes your game score by "
@@ -114,7 +137,40 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
     precision = [Precision(f"{name} against expert", max(c["diff"].half_width for c in checks if c["strategy"] == name),
                            "points") for name in dict.fromkeys(c["strategy"] for c in checks)]
     figures = [figs.margins_figure(sections)] if any(c["chart"] for s in sections for c in s["cells"]) else []
+    if ladder:
+        precision.append(Precision(f"{ALONG} against expert, {TOP_DIFFERENCE} rivals", ladder["top"].half_width,
+                                   "points", target=TARGET))
+    context = {"sections": sections, "checks": checks, "resolved": len(guide["cells"]), "card_cells": card_cells,
+               "holm_family": holm_family(stats), "ladder": ladder, "target": TARGET, "difference": TOP_DIFFERENCE,
+               "provenance": guide.get("provenance", {})}
     return StudyResult(findings=findings, figures=figures, frames=frames, summary=summary, precision=precision,
-                       answers=answers, context={"sections": sections, "checks": checks, "resolved": len(guide["cells"]),
-                                "card_cells": card_cells, "holm_family": holm_family(stats),
-                                "provenance": guide.get("provenance", {})})
+                       answers=answers, estimands=estimands, context=context)
+
+
+def _check(c: dict) -> dict:
+    strategy = c.get("strategy", "chart")
+    return {"strategy": strategy, "rivals": c.get("rivals", "expert"), "label": LABELS.get(strategy, strategy),
+            "players": c["players"], "deals": c["deals"], "diff": est(c["diff"]), "win": est(c["win"]),
+            "win_x": est(c["win_x"]), "win_expert": c["win_expert"]}
+
+
+def along_ladder(along: dict | None) -> dict | None:
+    """The card's check with each rung's player as the rivals (weakest first), the strongest two rungs' paired
+    difference and its word at :data:`.design.TARGET` (:func:`..framework.words.equivalence`); None unmeasured."""
+    if not along:
+        return None
+    rows = [_check(c) for c in along["rungs"].values()]
+    d = along["differences"].get(TOP_DIFFERENCE)
+    top = est(d["diff"]) if d else None
+    word = equivalence(top, TARGET)
+    return {"rows": rows, "top": top, "top_win": est(d["win"]) if d else None, "settled": word,
+            "convergence": convergence(word)}
+
+
+def ladder_json(ladder: dict) -> dict:
+    return {"players": HEADLINE_PLAYERS, "strategy": ALONG,
+            "rivals": {r["rivals"]: {"card_vs_expert": r["diff"].to_json(), "card_win_share_vs_expert": r["win"].to_json()}
+                       for r in ladder["rows"]},
+            "difference": TOP_DIFFERENCE, "card_vs_expert_difference": ladder["top"].to_json() if ladder["top"] else None,
+            "win_share_difference": ladder["top_win"].to_json() if ladder["top_win"] else None,
+            "settled": ladder["settled"], "convergence": ladder["convergence"], "equivalence_target": TARGET}

@@ -1,15 +1,23 @@
-"""The guide study's design: at each table size, one ``card`` seat among experts (the printed card, the
-headline), one ``chart`` seat among experts (its starred cells, expert elsewhere) and the same deals with
-experts alone, every deal once per rotation (:func:`gnoming_sim.experiments.chart_check.versus_expert_each`)."""
+"""The guide study's design: at each table size, one ``card`` seat among experts (the printed card), one
+``chart`` seat among experts (its starred cells, expert elsewhere) and the same deals with experts alone, every
+deal once per rotation (:func:`gnoming_sim.experiments.chart_check.versus_expert_each`).  Along the ladder, at
+the headline's table size, the card and expert each among three rivals of every rung
+(:data:`..framework.design.STRONG_LADDER`) on the same deals (:func:`~gnoming_sim.experiments.chart_check.versus_expert_along`):
+the headline is the card's worth against the strongest rivals, and whether it has converged."""
 from __future__ import annotations
 
 from gnoming_sim.experiments.chart_check import CHECK_FIRST
 
+from ..framework.design import STRONG_LADDER
 from ..framework.study import Table
 
 PLAYERS = (4, 6)
 HEADLINE_PLAYERS = 4
 CHECKED = ("card", "chart")     # each seated among experts; the card first: the headline
+ALONG = "card"                  # the strategy read along the ladder (the headline answer's)
+# the paired difference of the card's worth against the two strongest rungs' rivals must lie within this (points
+# per game) for "converged" (TOST): a fifth of the card's cost against experts (about 5 points a game)
+TARGET = 1.0
 
 
 def first_game(players: int) -> int:
@@ -23,4 +31,9 @@ def tables(deals: int) -> list[Table]:
         arms = [((x,) + ("expert",) * (p - 1), f"{x} among experts") for x in CHECKED]
         for seats, arm in arms + [(("expert",) * p, "experts alone")]:
             out.append(Table(p, seats, deals * p, first_game=first_game(p), label=f"{p} players, {arm}"))
+    p = HEADLINE_PLAYERS
+    for rung in STRONG_LADDER:
+        for x in (ALONG, "expert"):
+            out.append(Table(p, (x,) + (rung,) * (p - 1), deals * p, first_game=first_game(p),
+                             label=f"{p} players, {x} among {rung}"))
     return out

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
-from gnoming_sim.experiments.chart_check import versus_expert_each
+from gnoming_sim.experiments.chart_check import versus_expert_along, versus_expert_each
 from gnoming_sim.kernel.policy import registry
 
+from ..framework.design import STRONG_LADDER
 from ..framework.study import Study, StudyResult, Table
 from . import analysis, design
 
@@ -16,7 +17,8 @@ class PlayersGuide(Study):
     id = "guide"
     title = "The player's guide"
     template = "guide/template.html"
-    # deals per table size (each played once per rotation: by the card, by the chart among experts, by experts alone)
+    # deals per table size (each played once per rotation: by the card, by the chart among experts, by experts alone;
+    # at the headline's size also by the card and by expert among each rung's rivals)
     default_games = 3000
     quick_games = 100
 
@@ -31,7 +33,11 @@ class PlayersGuide(Study):
             checks += versus_expert_each(design.CHECKED, p, deals, seed, ctx.rules, ctx.deck, ctx.threads,
                                          first_game=design.first_game(p))
             advance((len(design.CHECKED) + 1) * deals * p)
-        return {"guide": committed, "checks": checks}
+        p = design.HEADLINE_PLAYERS
+        along = versus_expert_along(design.ALONG, STRONG_LADDER, p, deals, seed, ctx.rules, ctx.deck, ctx.threads,
+                                    first_game=design.first_game(p))
+        advance(2 * len(STRONG_LADDER) * deals * p)
+        return {"guide": committed, "checks": checks, "along": along}
 
     def analyse(self, ctx, tables, data) -> StudyResult:
         return analysis.analyse(ctx, tables, data)

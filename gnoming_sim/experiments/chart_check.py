@@ -9,6 +9,10 @@ better), and X's win credit minus that expert's.  The deal is the unit: means wi
 over the deals.  The deals are their own (:data:`CHECK_FIRST`), apart from the guide's self-play,
 tuning, held-out and ladder games.
 
+With ``rivals`` another player fills the other seats (X among them against expert among them, the same
+deals); :func:`versus_expert_along` reads the answer along the ladder: the same check with each rung's
+player as the rivals, and the strongest two rungs' difference paired by deal.
+
 :func:`ladder_rating` rates X on the strength ladder (:mod:`gnoming_sim.experiments.ladder`) in a small
 pool with expert and learned.
 """
@@ -44,9 +48,39 @@ def versus_expert(strategy, players: int = 4, deals: int = 2000, seed: int = 0, 
 
 
 def versus_expert_each(strategies, players: int = 4, deals: int = 2000, seed: int = 0, rules=None, deck=None,
-                       threads: int | None = None, first_game: int = CHECK_FIRST) -> list[dict]:
+                       threads: int | None = None, first_game: int = CHECK_FIRST, rivals: str = REFERENCE) -> list[dict]:
     """:func:`versus_expert` of each strategy on the same deals and play streams, the experts-alone games
-    played once for all of them (``games``: X's and the experts' share)."""
+    played once for all of them (``games``: X's and the experts' share).  ``rivals``: who fills the other seats
+    (expert by default; another player answers "X instead of expert, among these rivals")."""
+    return [_summary(x, players, deals, rivals, d, w, wx, we)
+            for x, d, w, wx, we in _per_deal(strategies, players, deals, seed, rules, deck, threads, first_game, rivals)]
+
+
+def versus_expert_along(strategy, rungs, players: int = 4, deals: int = 2000, seed: int = 0, rules=None, deck=None,
+                        threads: int | None = None, first_game: int = CHECK_FIRST) -> dict:
+    """:func:`versus_expert` of ``strategy`` with each of ``rungs`` (weakest first) in the rivals' seats, on the same
+    deals and play streams: ``{"rungs": {rung: the check}, "differences": {"strong-other": {"diff", "win"}}}``,
+    the difference of the last two rungs' per-deal effects paired by deal (t interval over the deals): how much
+    the answer moves when the rivals play stronger."""
+    per = {r: _per_deal((strategy,), players, deals, seed, rules, deck, threads, first_game, r)[0] for r in rungs}
+    out = {"rungs": {r: _summary(name, players, deals, r, d, w, wx, we) for r, (name, d, w, wx, we) in per.items()},
+           "differences": {}}
+    if len(rungs) >= 2:
+        strong, other = rungs[-1], rungs[-2]
+        out["differences"][f"{strong}-{other}"] = {"diff": t_interval(per[strong][1] - per[other][1]),
+                                                   "win": t_interval(per[strong][2] - per[other][2])}
+    return out
+
+
+def _summary(name: str, players: int, deals: int, rivals: str, d, w, wx, we: float) -> dict:
+    return {"strategy": name, "reference": REFERENCE, "rivals": rivals, "players": players, "deals": deals,
+            "games": 2 * deals * players, "diff": t_interval(d), "win": t_interval(w), "win_x": t_interval(wx),
+            "win_expert": we}
+
+
+def _per_deal(strategies, players, deals, seed, rules, deck, threads, first_game, rivals):
+    """Per strategy X: (name, X's margin minus expert's in its seat, the same in win credit, X's win credit; each
+    float64[deals], the mean over a deal's rotations), and expert's mean win credit in that seat."""
     from gnoming_sim.kernel.engine import deal_orders, simulate
 
     xs = [registry.get(s) for s in strategies]
@@ -57,21 +91,19 @@ def versus_expert_each(strategies, players: int = 4, deals: int = 2000, seed: in
         raise GnomingError(f"deals must be an integer >= 2, got {deals!r}")
     G = deals * players
     reps = np.repeat(deal_orders(deals, seed, deck, first_game=first_game), players, axis=0)   # game d * P + r
-    ref = registry.get(REFERENCE)
+    ref, rival = registry.get(REFERENCE), registry.get(rivals)
     common = dict(games=G, seed=seed, rules=rules, deck=deck, deals=reps, first_game=first_game,
                   rotate=True, threads=threads)
-    res_e = simulate(players, [ref] * players, **common)
+    res_e = simulate(players, [ref] + [rival] * (players - 1), **common)
     per_deal = lambda v: v.reshape(deals, players).mean(axis=1)   # noqa: E731
     out = []
     for x in xs:
-        res_x = simulate(players, [x] + [ref] * (players - 1), **common)
+        res_x = simulate(players, [x] + [rival] * (players - 1), **common)
         seat = np.argmax(res_x.seat_strategy == list(res_x.strategy_names).index(x.name), axis=1)   # X's seat
+        # the expert in that seat, same deal and stream (rotation seats it where X sat)
         d_x, w_x = _focal(res_x.totals, res_x.win_credit, seat)
-        d_e, w_e = _focal(res_e.totals, res_e.win_credit, seat)   # the expert in that seat, same deal and stream
-        diff, win = d_x - d_e, w_x - w_e
-        out.append({"strategy": x.name, "reference": REFERENCE, "players": players, "deals": deals,
-                    "games": 2 * G, "diff": t_interval(per_deal(diff)), "win": t_interval(per_deal(win)),
-                    "win_x": t_interval(per_deal(w_x)), "win_expert": float(w_e.mean())})
+        d_e, w_e = _focal(res_e.totals, res_e.win_credit, seat)
+        out.append((x.name, per_deal(d_x - d_e), per_deal(w_x - w_e), per_deal(w_x), float(w_e.mean())))
     return out
 
 
@@ -92,4 +124,4 @@ def ladder_rating(strategy, players: int = 4, games: int = 1000, seed: int = 0, 
     return out
 
 
-__all__ = ["versus_expert", "versus_expert_each", "ladder_rating", "CHECK_FIRST", "LADDER_POOL"]
+__all__ = ["versus_expert", "versus_expert_each", "versus_expert_along", "ladder_rating", "CHECK_FIRST", "LADDER_POOL"]

@@ -47,7 +47,8 @@ assert all(DOCUMENTED[k][0] <= lo <= hi <= DOCUMENTED[k][1] for k, (lo, hi) in R
 
 @dataclass
 class NetConfig:
-    teacher: str = "expert"     # the rollouts' base policy (and the seats'): expert or learned
+    teacher: str = "expert"     # the rollouts' base policy (and the seats'): expert, learned or net (the installed
+                                # weights: the next round of expert iteration)
     players: tuple = (2, 3, 4, 5, 6, 7)
     chunks: int = 8             # chunks per table size
     chunk: int = 150            # rounds per chunk
@@ -96,9 +97,15 @@ def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
 
 
 def gather_settings(cfg: NetConfig) -> dict:
-    """What a chunk folder was gathered with (its ``settings.json``)."""
-    return {"teacher": cfg.teacher, "budget": cfg.budget, "players": list(cfg.players), "chunks": cfg.chunks,
-            "chunk": cfg.chunk, "p_sample": cfg.p_sample, "seed": cfg.seed, "rule_ranges": RULE_RANGES}
+    """What a chunk folder was gathered with (its ``settings.json``); a net teacher is the installed weights,
+    named by their file's sha256 (the next round's labels depend on which net taught them)."""
+    out = {"teacher": cfg.teacher, "budget": cfg.budget, "players": list(cfg.players), "chunks": cfg.chunks,
+           "chunk": cfg.chunk, "p_sample": cfg.p_sample, "seed": cfg.seed, "rule_ranges": RULE_RANGES}
+    if cfg.teacher == "net":
+        import hashlib
+
+        out["teacher_weights_sha256"] = hashlib.sha256(registry.NET_WEIGHTS.read_bytes()).hexdigest()
+    return out
 
 
 def read_chunks(folders) -> dict:
@@ -274,7 +281,7 @@ def main(argv=None) -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--data", help="chunk folder (default OUT/data, not committed); with --fit-only, folders "
                                    "separated by commas, every chunk in them")
-    ap.add_argument("--teacher", default="expert", choices=("expert", "learned"))
+    ap.add_argument("--teacher", default="expert", choices=("expert", "learned", "net"))
     ap.add_argument("--players", default="2,3,4,5,6,7")
     for k in ("chunks", "chunk", "budget", "maxiter", "check_games", "seed"):
         ap.add_argument("--" + k.replace("_", "-"), type=int, default=getattr(NetConfig, k))

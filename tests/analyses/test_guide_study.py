@@ -8,11 +8,12 @@ import json
 import pytest
 from _pages import estimates
 
+from gnoming_sim.analyses.framework.design import SECOND, STRONG, STRONG_LADDER, TOP_DIFFERENCE
 from gnoming_sim.analyses.framework.render import environment
 from gnoming_sim.analyses.framework.study import Context
 from gnoming_sim.analyses.guide import PlayersGuide
 from gnoming_sim.analyses.guide import analysis, design
-from gnoming_sim.experiments.chart_check import versus_expert_each
+from gnoming_sim.experiments.chart_check import versus_expert_along, versus_expert_each
 from gnoming_sim.kernel.policy import registry
 
 
@@ -21,7 +22,9 @@ def result():
     committed = json.loads(registry.CHART_CELLS.read_text())
     checks = [c for p in design.PLAYERS
               for c in versus_expert_each(design.CHECKED, p, 30, 4, threads=1, first_game=design.first_game(p))]
-    return analysis.analyse(Context(), [], {"guide": committed, "checks": checks})
+    along = versus_expert_along(design.ALONG, STRONG_LADDER, design.HEADLINE_PLAYERS, 30, 4, threads=1,
+                                first_game=design.first_game(design.HEADLINE_PLAYERS))
+    return analysis.analyse(Context(), [], {"guide": committed, "checks": checks, "along": along})
 
 
 def test_the_section_renders_the_cells_and_the_check(result):
@@ -31,7 +34,8 @@ def test_the_section_renders_the_cells_and_the_check(result):
         study=PlayersGuide(), run=None, figures=figures, precision=result.precision, **result.context)
     assert '<section id="guide">' in html
     shown = sum(len(s["cells"]) for s in result.context["sections"])
-    assert html.count('class="ci"') >= 3 * len(design.PLAYERS) + shown
+    assert html.count('class="ci"') >= 3 * len(design.PLAYERS) + shown + 2 * (len(STRONG_LADDER) + 1)
+    assert f"difference, {TOP_DIFFERENCE}" in html
     assert "nan" not in html.lower().replace("nanosecond", "")
     for s in result.context["sections"]:
         for c in s["cells"]:
@@ -40,7 +44,8 @@ def test_the_section_renders_the_cells_and_the_check(result):
 
 def test_frames_findings_and_summary(result):
     assert set(result.frames) == {"cells", "check"}
-    assert len(result.frames["check"]) == len(design.PLAYERS) * len(design.CHECKED)
+    assert len(result.frames["check"]) == len(design.PLAYERS) * len(design.CHECKED) + len(STRONG_LADDER)
+    assert set(result.frames["check"]["rivals"]) == {"expert", *STRONG_LADDER}
     assert [f.key for f in result.findings] == ["guide.card_vs_expert", "guide.chart_vs_expert"]
     for path, e in estimates(result.summary):
         assert e["ci95"][0] <= e["mean"] <= e["ci95"][1], path
@@ -59,7 +64,8 @@ def _check(strategy, mean, players=4):
 
 def test_the_answer_is_the_card_player_and_says_what_it_is_conditional_on():
     """The headline answer measures the card a person can follow (every resolved cell, its defaults), not the
-    chart (expert's rules outside its starred cells); the chart stays a finding of its own."""
+    chart (expert's rules outside its starred cells); the chart stays a finding of its own.  Without the ladder's
+    arms (a guide study before issue 34) the answer is the check among experts, not measured along the ladder."""
     committed = json.loads(registry.CHART_CELLS.read_text())
     checks = [_check("card", -1.0), _check("chart", -2.4), _check("card", -0.8, 6), _check("chart", -2.1, 6)]
     result = analysis.analyse(Context(), [], {"guide": committed, "checks": checks})
@@ -68,12 +74,62 @@ def test_the_answer_is_the_card_player_and_says_what_it_is_conditional_on():
     assert "printed card" in answer["text"] and answer["mean"] == -1.0
     assert "one card seat among three experts" in answer["holds_under"] and "default" in answer["holds_under"]
     assert "position within an action" in answer["holds_under"]
+    assert answer["convergence"] is None
     chart = next(f for f in result.findings if f.key == "guide.chart_vs_expert")
     assert chart.estimate.mean == -2.4 and "starred cells" in chart.sentence
 
 
+def _along(learned: float, net: float, d: float, half: float) -> dict:
+    e = lambda m, h=0.3: {"mean": m, "ci95": [m - h, m + h], "n": 3000}   # noqa: E731
+    rung = lambda r, m: {"strategy": "card", "rivals": r, "players": 4, "deals": 3000, "diff": e(m), "win": e(-0.03),   # noqa: E731
+                         "win_x": e(0.2), "win_expert": 0.23}
+    return {"rungs": {SECOND: rung(SECOND, learned), STRONG: rung(STRONG, net)},
+            "differences": {TOP_DIFFERENCE: {"diff": e(d, half), "win": e(0.0, 0.01)}}}
+
+
+@pytest.mark.parametrize("d, half, word", [(0.2, 0.5, "converged"), (1.5, 0.4, "still moves"),
+                                           (0.6, 0.6, "convergence not shown")])
+def test_along_the_ladder_the_answer_is_the_strongest_rivals_and_says_whether_it_converged(d, half, word):
+    """The headline is the card's worth with the strongest rung at the other seats; "holds under" and
+    convergence come from the one equivalence function (TOST at the design's target) on the two strongest rungs'
+    paired difference, and summary.json states the estimand under both rungs."""
+    from gnoming_sim.analyses.framework.words import equivalence, holds_under
+    from gnoming_sim.analyses.framework.estimates import Estimate
+
+    committed = json.loads(registry.CHART_CELLS.read_text())
+    checks = [_check("card", 5.2), _check("chart", -2.0), _check("card", 5.4, 6), _check("chart", -1.8, 6)]
+    result = analysis.analyse(Context(), [], {"guide": committed, "checks": checks, "along": _along(5.0, 5.0 + d, d, half)})
+    [answer] = [a.to_json() for a in result.answers]
+    assert answer["mean"] == 5.0 + d and f"against strong players ({STRONG}" in answer["text"]
+    assert answer["convergence"] == word
+    diff = Estimate(d, d - half, d + half, 3000)
+    assert answer["holds_under"].startswith(holds_under(equivalence(diff, design.TARGET), diff, design.TARGET, "signed"))
+    assert "default where it shows ?" in answer["holds_under"]
+    e = result.estimands["guide"]["card_vs_expert"]
+    assert set(e["players"]) == set(STRONG_LADDER) and set(e["differences"]) == {TOP_DIFFERENCE}
+    assert e["convergence"] == word and e["equivalence_target"] == design.TARGET
+    assert result.summary["along_the_ladder"]["convergence"] == word
+
+
+def test_along_the_ladder_each_rung_is_the_check_with_those_rivals_and_the_expert_sits_where_the_card_sat():
+    """A rung of :func:`versus_expert_along` is :func:`versus_expert_each` with those rivals (same deals), and the
+    expert it is measured against sits, game by game, in the seat the card sat in."""
+    from gnoming_sim.kernel.engine import seat_table
+
+    p, deals, first = 4, 6, design.first_game(4)
+    along = versus_expert_along("card", STRONG_LADDER, p, deals, 9, threads=1, first_game=first)
+    for rung in STRONG_LADDER:
+        [alone] = versus_expert_each(("card",), p, deals, 9, threads=1, first_game=first, rivals=rung)
+        assert along["rungs"][rung] == alone
+    _, with_card = seat_table(p, [registry.get("card")] + [registry.get(STRONG)] * (p - 1), deals * p, first, True)
+    _, with_expert = seat_table(p, [registry.get("expert")] + [registry.get(STRONG)] * (p - 1), deals * p, first, True)
+    assert ((with_card == 0) == (with_expert == 0)).all() and len(set((with_card == 0).argmax(axis=1))) == p
+
+
 def test_one_table_size_is_one_cell_of_shared_deals():
+    """Every arm at a table size, the ladder's included, plays the same deals."""
     tables = PlayersGuide().design(Context(quick=True))
+    assert {t.seats[1] for t in tables if t.players == design.HEADLINE_PLAYERS} == {"expert", *STRONG_LADDER}
     assert {t.players for t in tables} == set(design.PLAYERS)
     for p in design.PLAYERS:
         assert len({t.first_game for t in tables if t.players == p}) == 1   # both arms: the same deals
@@ -90,3 +146,5 @@ def test_the_quick_section_is_written_alone(tmp_path):
     on_disk = json.loads((tmp_path / "summary.json").read_text())
     assert set(on_disk["guide"]["by_players"]) == {"4", "6"}
     assert {"guide.card_vs_expert", "guide.chart_vs_expert"} <= {f["key"] for f in summary["findings"]}
+    assert set(on_disk["guide"]["along_the_ladder"]["rivals"]) == set(STRONG_LADDER)
+    assert set(on_disk["estimands"]["guide"]["card_vs_expert"]["players"]) == set(STRONG_LADDER)
