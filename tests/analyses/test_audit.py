@@ -166,6 +166,13 @@ def test_31_3_holds_under_both_strongest_rungs_only_by_an_equivalence_test(summa
             assert "TOST" in a["holds_under"]
 
 
+def test_34_5_every_answer_is_read_along_the_ladder(summary):
+    """Each README answer says whether it has converged between the two strongest fast players (issue 34 item 5):
+    none is left "not measured along the ladder"."""
+    for a in summary["answers"]:
+        assert a["convergence"] in ("converged", "still moves", "convergence not shown"), a["key"]
+
+
 def test_31_4_a_pooled_answer_whose_table_sizes_differ_is_stated_per_size(summary):
     displays = {a["key"]: a["display"] for a in summary["answers"]}
     for key, (q, m) in ANSWER_ESTIMAND.items():
