@@ -1,7 +1,7 @@
 """Training the net player (``KIND_NET``, :mod:`gnoming_sim.kernel.policy.net`) by expert iteration.
 
 1. **Targets** (:func:`gather`).  Self-play rounds, every seat playing the teacher's base policy
-   (``expert`` or ``learned``), at each table size of ``players``, in chunks of ``chunk`` rounds; each
+   (``expert``, ``learned`` or the installed ``net``: the next round), at each table size of ``players``, in chunks of ``chunk`` rounds; each
    chunk under one rules variant (:func:`sample_rules`: the published rules for half the chunks, else
    each of the four card-value options at its published value or uniform over its documented range).
    At a random sample of the placements, every legal answer's net inputs and its value by ``budget``

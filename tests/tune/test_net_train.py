@@ -67,3 +67,22 @@ def test_targets_are_identical_at_one_and_two_threads():
         np.testing.assert_array_equal(one[k], two[k])
     fb = NN.NF + NN.CONTEXT_NAMES.index("hazard_value")
     assert (one["inputs"][:, 0, fb] == 15).all()
+
+
+def test_a_net_teacher_is_named_by_its_weights_file():
+    """Round 2's labels depend on which net taught them: a net teacher's settings carry the installed weights'
+    sha256 (and the committed round-2 gather names round 1's fit, tuning/net/fit-both/)."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    from gnoming_sim.kernel.policy import registry
+    from gnoming_sim.tune.net_train import NetConfig, gather_settings
+
+    assert "teacher_weights_sha256" not in gather_settings(NetConfig(teacher="expert"))
+    got = gather_settings(NetConfig(teacher="net"))["teacher_weights_sha256"]
+    assert got == hashlib.sha256(registry.NET_WEIGHTS.read_bytes()).hexdigest()
+    root = Path(__file__).resolve().parents[2] / "tuning" / "net"
+    committed = json.loads((root / "net-teacher" / "settings.json").read_text())
+    assert committed["teacher"] == "net"
+    assert committed["teacher_weights_sha256"] == hashlib.sha256((root / "fit-both" / "weights.json").read_bytes()).hexdigest()
