@@ -262,8 +262,17 @@ def test_save_record_is_checked_before_any_game(no_engine, here, save, fragment)
 
 
 # ------------------------------------------------------------------ SIGTERM like Ctrl-C
+@pytest.fixture
+def python_ctrl_c():
+    """Python's own Ctrl-C handler for the test, whatever the suite inherited: a shell without job control starts a
+    background job with SIGINT ignored, and Python then installs no handler (the suite run that way failed below)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("sig, code, name", [(signal.SIGTERM, 143, "SIGTERM"), (signal.SIGINT, 130, "SIGINT")])
-def test_interruptible_ends_on_a_signal_in_one_line(capsys, sig, code, name):
+def test_interruptible_ends_on_a_signal_in_one_line(capsys, python_ctrl_c, sig, code, name):
     from gnoming_sim.cli.group import interruptible
 
     with pytest.raises(SystemExit) as exc:
