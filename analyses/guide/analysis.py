@@ -120,20 +120,18 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
                                 head["diff"], "signed", "deals"))
     card = heads.get("card")
     top = next((r for r in ladder["rows"] if r["rivals"] == STRONG), None) if ladder else None
+    card_answer = ("Playing by the guide's printed card (docs/guide.md: every resolved cell, its stated default where it "
+                   "shows ?) instead of expert's rules changes your game score by {value} points a game at {players} "
+                   "players")
     if top is not None and top["diff"].excludes(0.0):
         answers.append(Answer("guide.card_vs_expert",
-                              f"Playing by the guide's printed card (docs/guide.md: every resolved cell, its stated "
-                              f"default where it shows ?) instead of expert's rules changes your game score by "
-                              f"{{value}} points a game at {HEADLINE_PLAYERS} players against strong players ({STRONG} "
-                              f"at the other seats)", top["diff"],
+                              card_answer.replace("{players}", str(HEADLINE_PLAYERS))
+                              + f" against strong players ({STRONG} at the other seats)", top["diff"],
                               holds_under(ladder["settled"], ladder["top"], TARGET, "signed") + "; " + LADDER_CONDITIONS,
-                              kind="signed", unit="deals", rank=50, convergence=convergence(ladder["settled"])))
+                              kind="signed", unit="deals", rank=50, convergence=ladder["convergence"]))
     elif ladder is None and card is not None and card["diff"].excludes(0.0):   # not read along the ladder
-        answers.append(Answer("guide.card_vs_expert",
-                              f"Playing by the guide's printed card (docs/guide.md: every resolved cell, its stated "
-                              f"default where it shows ?) instead of expert's rules changes your game score by "
-                              f"{{value}} points a game at {card['players']} players", card["diff"],
-                              CARD_CONDITIONS, kind="signed", unit="deals", rank=50))
+        answers.append(Answer("guide.card_vs_expert", card_answer.replace("{players}", str(card["players"])),
+                              card["diff"], CARD_CONDITIONS, kind="signed", unit="deals", rank=50))
     precision = [Precision(f"{name} against expert", max(c["diff"].half_width for c in checks if c["strategy"] == name),
                            "points") for name in dict.fromkeys(c["strategy"] for c in checks)]
     figures = [figs.margins_figure(sections)] if any(c["chart"] for s in sections for c in s["cells"]) else []
