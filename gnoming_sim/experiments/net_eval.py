@@ -28,12 +28,15 @@ def _resolve(x):
 
 
 def margins(x, players: int = 4, games: int = 400, seed: int = 0, b: str = "expert", rules=None,
-            threads: int | None = None) -> np.ndarray:
+            threads: int | None = None, skip: int = 0) -> np.ndarray:
     """float64[games]: per held-out deal, X's game score minus the mean of the ``b`` seats' (lower is better);
-    ``games`` rounded up to whole rotations."""
+    ``games`` rounded up to whole rotations; ``skip``: start after that many deals (a whole number of
+    rotations), so blocks of deals put together are the deals of one call."""
     n = players * -(-games // players)
+    if skip % players:
+        raise ValueError(f"skip {skip} is not a whole number of rotations of {players}")
     res = simulate(players=players, strategies=[_resolve(x)] + [b] * (players - 1), games=n, seed=seed,
-                   rules=rules, rotate=True, first_game=HELD_OUT_FIRST, threads=threads)
+                   rules=rules, rotate=True, first_game=HELD_OUT_FIRST + skip, threads=threads)
     tot = res.totals.astype(np.float64)
     me = res.seat_strategy == 0
     return (tot * me).sum(axis=1) - (tot * ~me).sum(axis=1) / (players - 1)

@@ -8,50 +8,68 @@ placement decisions with at least two legal answers writes, for every legal answ
 features and the decision's context, the rules options included) and the answer's value by ``budget``
 Monte Carlo rollouts from that observation (:func:`gnoming_sim.search.bot.option_values`: hidden cards
 dealt at random, common random numbers across the answers, every seat playing the decider's own
-strategy inside the rollouts, a Monte Carlo seat its base policy).  Games are independent (own streams
-from (seed, game)), so the targets are identical at any thread count.
+strategy inside the rollouts, a Monte Carlo seat its base policy).  With ``source``, the draw-source
+decisions instead: every answer the source head values (:func:`gnoming_sim.kernel.policy.net.source_inputs`)
+and its value by rollouts.  Games are independent (own streams from (seed, game)), so the targets are
+identical at any thread count.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.game.observation import N_CHOICES
+from gnoming_sim.game.cards import NO_CARD
+from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
 from gnoming_sim.game.rules import ROUNDS
 from gnoming_sim.kernel.game_loop import decide_once, self_play_table, step_once
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import net as NN
-from gnoming_sim.kernel.policy.dispatch import N_W0
+from gnoming_sim.kernel.policy.dispatch import L_W0, N_W0
 from gnoming_sim.kernel.rng import seed_stream, uniform01
-from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, RNG_WORDS, S_HAND, S_PENDING, S_SEAT, S_SRC, seat_params
+from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_HAND, S_PENDING, S_SEAT, S_SRC, seat_params
 from gnoming_sim.kernel.step import legal_actions, start_round
-from gnoming_sim.search.bot import COST_PLACE, option_values
+from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
 
 STREAM_SAMPLE = 41   # which decisions are sampled (apart from the learned targets' stream, 40)
 MAX_OPTIONS = N_CHOICES
 
 
 @jit(nrt=True)
-def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, srng, out):
-    """Play round r from ``order``; write up to ``cap`` sampled placements into ``out`` = (inputs
-    float64[cap, MAX_OPTIONS, NI], vals float64[cap, MAX_OPTIONS], nopt int64[cap]); return how many."""
+def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, srng, out, source):
+    """Play round r from ``order``; write up to ``cap`` sampled placements (``source``: draw-source decisions
+    instead) into ``out`` = (inputs float64[cap, MAX_OPTIONS, NI or NIS], vals float64[cap, MAX_OPTIONS],
+    nopt int64[cap]); return how many."""
     inputs, vals, nopt = out
     start_round(t, rules, r, starter, order, deck_counts)
     cap = inputs.shape[0]
     n = 0
     opts = np.empty(MAX_OPTIONS, dtype=np.int64)
+    want = DEC_SOURCE if source else DEC_PLACE
     while t.st[S_PENDING] != DEC_NONE:
-        if n < cap and t.st[S_PENDING] == DEC_PLACE and uniform01(srng) < p_sample:
+        if n < cap and t.st[S_PENDING] == want and uniform01(srng) < p_sample:
             s = t.st[S_SEAT]
             legal_actions(t, rules)
             K = np.int64(0)   # not a literal: the callees compile once
-            for a in range(N_CHOICES):
-                if t.legal[a]:
-                    opts[K] = a
-                    K += 1
+            if source:
+                # the answers the source head values (not a pile's mulligan that cannot be kept)
+                valued = NN.source_inputs(seat_params(t, s), L_W0, t.obs, t.memo, t.legal)
+                for a in range(N_SOURCES):
+                    if t.legal[a] and valued & (1 << a):
+                        opts[K] = a
+                        K += 1
+            else:
+                for a in range(N_CHOICES):
+                    if t.legal[a]:
+                        opts[K] = a
+                        K += 1
             if K >= 2:
-                NN.option_inputs(seat_params(t, s), N_W0, t.obs, t.memo, int(t.st[S_HAND]), np.bool_(False), opts, K,
-                                 inputs[n])
-                v = option_values(t, rules, s, np.int64(COST_PLACE), t.st[S_HAND], t.st[S_SRC], opts, K, budget)
+                if source:
+                    NN.source_option_inputs(seat_params(t, s), L_W0, t.obs, t.memo, t.legal, opts, K, inputs[n])
+                    v = option_values(t, rules, s, np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1), opts, K,
+                                      budget)
+                else:
+                    NN.option_inputs(seat_params(t, s), N_W0, t.obs, t.memo, int(t.st[S_HAND]), np.bool_(False), opts,
+                                     K, inputs[n])
+                    v = option_values(t, rules, s, np.int64(COST_PLACE), t.st[S_HAND], t.st[S_SRC], opts, K, budget)
                 for k in range(K):
                     vals[n, k] = v[k]
                 nopt[n] = K
@@ -62,10 +80,10 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
 
 @jit(py=True, nrt=True)
 def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling,
-                  out, span):
+                  out, span, source):
     """Round ``(first_game + i) % 3`` of game first_game + i, for rows i in ``span`` (lo, hi) of ``seat_strategy``
-    (int16[G, P]); ``out`` = (inputs float64[G, cap, MAX_OPTIONS, NI], vals float64[G, cap, MAX_OPTIONS],
-    nopt int64[G, cap]); ``sampling`` = (budget, p_sample)."""
+    (int16[G, P]); ``out`` = (inputs float64[G, cap, MAX_OPTIONS, NI or NIS], vals float64[G, cap, MAX_OPTIONS],
+    nopt int64[G, cap]); ``sampling`` = (budget, p_sample); ``source``: draw-source decisions, not placements."""
     inputs, vals, nopt = out
     budget, p_sample = sampling
     for i in range(span[0], span[1]):
@@ -75,14 +93,16 @@ def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules
         seed_stream(srng, seed, game, STREAM_SAMPLE)
         r = game % ROUNDS
         collect_round(t, rules, r, r % players, order[r], deck_counts, budget, p_sample, srng,
-                      (inputs[i], vals[i], nopt[i]))
+                      (inputs[i], vals[i], nopt[i]), source)
 
 
 def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p_sample: float = 0.3,
-            cap: int = 12, first_game: int = 0, rules=None, deck=None, threads: int | None = None) -> dict:
-    """Sampled placements of ``games`` rounds at ``players`` seats (one strategy or one per seat, seats
-    rotating per game): ``{"players", "nopt", "inputs", "vals"}``, one row per decision (``inputs``
-    float64[n, MAX_OPTIONS, NI], ``vals`` float64[n, MAX_OPTIONS]; answers past ``nopt`` are zeros)."""
+            cap: int = 12, first_game: int = 0, rules=None, deck=None, threads: int | None = None,
+            source: bool = False) -> dict:
+    """Sampled placements (``source``: draw-source decisions) of ``games`` rounds at ``players`` seats (one
+    strategy or one per seat, seats rotating per game): ``{"players", "nopt", "inputs", "vals"}``, one row per
+    decision (``inputs`` float64[n, MAX_OPTIONS, NI or NIS], ``vals`` float64[n, MAX_OPTIONS]; answers past
+    ``nopt`` are zeros)."""
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.rules import RuleConfig
     from gnoming_sim.kernel.engine import deck_counts, numba_threads, seat_table, strategy_arrays
@@ -93,16 +113,18 @@ def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p
     distinct, table = seat_table(players, strategies, games, first_game, rotate=True)
     kinds, params = strategy_arrays(distinct)
     deck_arr = deck.to_array()
-    out = (np.zeros((games, cap, MAX_OPTIONS, NN.NI)), np.zeros((games, cap, MAX_OPTIONS)),
+    ni = NN.NIS if source else NN.NI
+    out = (np.zeros((games, cap, MAX_OPTIONS, ni)), np.zeros((games, cap, MAX_OPTIONS)),
            np.zeros((games, cap), dtype=np.int64))
     seed, rules_arr, counts = np.uint64(seed), rules.to_array(), deck_counts(deck_arr)
     with numba_threads(threads):
         run_blocks(lambda lo, hi: collect_batch(first_game, seed, players, kinds, params, table, rules_arr, deck_arr,
-                                                counts, (budget, p_sample), out, (lo, hi)), games, 1)
+                                                counts, (budget, p_sample), out, (lo, hi), np.bool_(source)),
+                   games, 1)
     inputs, vals, nopt = out
     keep = nopt.reshape(-1) > 0
     return {"players": np.full(int(keep.sum()), players, dtype=np.int64), "nopt": nopt.reshape(-1)[keep],
-            "inputs": inputs.reshape(-1, MAX_OPTIONS, NN.NI)[keep], "vals": vals.reshape(-1, MAX_OPTIONS)[keep]}
+            "inputs": inputs.reshape(-1, MAX_OPTIONS, ni)[keep], "vals": vals.reshape(-1, MAX_OPTIONS)[keep]}
 
 
 __all__ = ["collect", "collect_batch", "collect_round", "MAX_OPTIONS"]

@@ -58,6 +58,7 @@ class NetConfig:
     maxiter: int = 300          # L-BFGS iterations
     check_games: int = 4000
     seed: int = 1
+    head: str = "place"         # which decisions are gathered and fitted: placements, or draw sources ("source")
     threads: int | None = None
     log: list = field(default_factory=list)
 
@@ -86,7 +87,8 @@ def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
         path = data_dir / f"p{p}-c{c}.npz"
         if not path.exists():
             d = collect(p, cfg.teacher, cfg.chunk, seed=cfg.seed, budget=cfg.budget, p_sample=cfg.p_sample,
-                        first_game=(j + 1) * CHUNK_STRIDE, rules=rules, threads=cfg.threads)
+                        first_game=(j + 1) * CHUNK_STRIDE, rules=rules, threads=cfg.threads,
+                        source=cfg.head == "source")
             np.savez_compressed(path, **d)
             progress(json.dumps({"chunk": j, "players": p, "rows": int(d["nopt"].size),
                                  "rules": {k: getattr(rules, k) for k in RULE_RANGES},
@@ -101,6 +103,8 @@ def gather_settings(cfg: NetConfig) -> dict:
     named by their file's sha256 (the next round's labels depend on which net taught them)."""
     out = {"teacher": cfg.teacher, "budget": cfg.budget, "players": list(cfg.players), "chunks": cfg.chunks,
            "chunk": cfg.chunk, "p_sample": cfg.p_sample, "seed": cfg.seed, "rule_ranges": RULE_RANGES}
+    if cfg.head != "place":
+        out["head"] = cfg.head
     if cfg.teacher == "net":
         import hashlib
 
@@ -119,36 +123,56 @@ def read_chunks(folders) -> dict:
 
 
 # ------------------------------------------------------------------ the network and its loss
-def unpack(w: np.ndarray):
+@dataclass(frozen=True)
+class Head:
+    """The layout of one of the net's perceptrons: ``nf`` option features, then the context, ``ni`` inputs in all,
+    ``hu`` hidden units (weights: W input by input, b, u, a)."""
+    name: str
+    nf: int
+    ni: int
+    hu: int
+
+    @property
+    def n_weights(self) -> int:
+        return self.hu * self.ni + 2 * self.hu + self.nf
+
+
+PLACE = Head("place", NN.NF, NN.NI, NN.HIDDEN_UNITS)
+SOURCE = Head("source", NN.NFS, NN.NIS, NN.SOURCE_HIDDEN)
+assert PLACE.n_weights == NN.N_WEIGHTS and SOURCE.n_weights == NN.S_ON
+
+
+def unpack(w: np.ndarray, head: Head = PLACE):
     """(W float64[H, NI], b float64[H], u float64[H], a float64[NF]) of a weight vector (views: W is stored
     input by input, ``NI x H``, and seen transposed)."""
-    H, NI, NF = NN.HIDDEN_UNITS, NN.NI, NN.NF
-    return (w[NN.W_AT:NN.B_AT].reshape(NI, H).T, w[NN.B_AT:NN.U_AT], w[NN.U_AT:NN.A_AT], w[NN.A_AT:NN.A_AT + NF])
+    H, NI, NF = head.hu, head.ni, head.nf
+    b_at = H * NI
+    return w[:b_at].reshape(NI, H).T, w[b_at:b_at + H], w[b_at + H:b_at + 2 * H], w[b_at + 2 * H:b_at + 2 * H + NF]
 
 
-def forward(w: np.ndarray, X: np.ndarray) -> np.ndarray:
+def forward(w: np.ndarray, X: np.ndarray, head: Head = PLACE) -> np.ndarray:
     """The net's values of inputs ``X`` float64[..., NI] (as :func:`gnoming_sim.kernel.policy.net.option_value`)."""
-    W, b, u, a = unpack(w)
-    return X[..., :NN.NF] @ a + np.maximum(X @ W.T + b, 0.0) @ u
+    W, b, u, a = unpack(w, head)
+    return X[..., :head.nf] @ a + np.maximum(X @ W.T + b, 0.0) @ u
 
 
-def loss_grad(w: np.ndarray, X: np.ndarray, y: np.ndarray, mask: np.ndarray, l2: float):
+def loss_grad(w: np.ndarray, X: np.ndarray, y: np.ndarray, mask: np.ndarray, l2: float, head: Head = PLACE):
     """(loss, gradient) of the centred squared error: per decision (rows of ``X`` float64[D, K, NI], ``y``
     float64[D, K], ``mask`` float64[D, K] 1 for a legal answer), prediction minus value, both minus their
     mean over the decision's answers; the mean over answers plus ``l2`` times the squared weights."""
-    W, b, u, a = unpack(w)
-    n = mask.sum(axis=1, keepdims=True)
+    W, b, u, a = unpack(w, head)
+    n = np.maximum(mask.sum(axis=1, keepdims=True), 1.0)
     Z = X @ W.T + b                     # [D, K, H]
     A = np.maximum(Z, 0.0)
-    f = X[..., :NN.NF] @ a + A @ u      # [D, K]
+    f = X[..., :head.nf] @ a + A @ u    # [D, K]
     e = (f - y) * mask
     r = (e - e.sum(axis=1, keepdims=True) / n) * mask
     total = mask.sum()
     loss = float((r * r).sum() / total) + l2 * float(w @ w)
     g_f = 2.0 * r / total               # d loss / d f (centring is a projection: its gradient is r itself)
     g = np.zeros_like(w)
-    gW, gb, gu, ga = unpack(g)
-    ga[:] = np.einsum("dk,dki->i", g_f, X[..., :NN.NF])
+    gW, gb, gu, ga = unpack(g, head)
+    ga[:] = np.einsum("dk,dki->i", g_f, X[..., :head.nf])
     gu[:] = np.einsum("dk,dkh->h", g_f, A)
     g_z = g_f[..., None] * u * (Z > 0.0)
     gW[:] = np.einsum("dkh,dki->hi", g_z, X)
@@ -165,28 +189,28 @@ def standardise(X: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return mu, np.where(sd > 1e-9, sd, 1.0)
 
 
-def fold(w: np.ndarray, mu: np.ndarray, sd: np.ndarray) -> np.ndarray:
+def fold(w: np.ndarray, mu: np.ndarray, sd: np.ndarray, head: Head = PLACE) -> np.ndarray:
     """The weights on raw inputs of a network trained on ``(x - mu) / sd``: the kernel's weights."""
     out = w.copy()
-    W, b, u, a = unpack(w)
-    oW, ob, ou, oa = unpack(out)
+    W, b, u, a = unpack(w, head)
+    oW, ob, ou, oa = unpack(out, head)
     oW[:] = W / sd
     ob[:] = b - (W / sd) @ mu
-    oa[:] = a / sd[:NN.NF]   # the linear part's constant cancels within a decision
+    oa[:] = a / sd[:head.nf]   # the linear part's constant cancels within a decision
     return out
 
 
-def init_weights(seed: int) -> np.ndarray:
+def init_weights(seed: int, head: Head = PLACE) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    w = np.zeros(NN.N_WEIGHTS)
-    W, b, u, a = unpack(w)
-    W[:] = rng.normal(0.0, 1.0 / np.sqrt(NN.NI), W.shape)
+    w = np.zeros(head.n_weights)
+    W, b, u, a = unpack(w, head)
+    W[:] = rng.normal(0.0, 1.0 / np.sqrt(head.ni), W.shape)
     b[:] = 0.1
     u[:] = rng.normal(0.0, 0.1, u.shape)
     return w
 
 
-def fit(data: dict, cfg: NetConfig, progress=print) -> tuple[np.ndarray, list[dict]]:
+def fit(data: dict, cfg: NetConfig, progress=print, head: Head = PLACE) -> tuple[np.ndarray, list[dict]]:
     """The kernel's weights (float64[N_WEIGHTS]) fitted to ``data`` by L-BFGS-B, and the curve: one row per
     logged iteration (training and validation loss, the validation share of centred variance explained)."""
     from scipy.optimize import minimize
@@ -207,8 +231,8 @@ def fit(data: dict, cfg: NetConfig, progress=print) -> tuple[np.ndarray, list[di
     def note(wk):
         it = len(curve) + 1
         if it % 10 == 0 or it == 1:
-            lt = loss_grad(wk, Xs[tr], y[tr], mask[tr], 0.0)[0]
-            lv = loss_grad(wk, Xs[val], y[val], mask[val], 0.0)[0]
+            lt = loss_grad(wk, Xs[tr], y[tr], mask[tr], 0.0, head)[0]
+            lv = loss_grad(wk, Xs[val], y[val], mask[val], 0.0, head)[0]
             row = {"iteration": it, "train_mse": round(lt, 4), "val_mse": round(lv, 4),
                    "val_r2": round(1.0 - lv / var_v, 4), "seconds": round(time.perf_counter() - t0, 1)}
             progress(json.dumps(row))
@@ -216,26 +240,30 @@ def fit(data: dict, cfg: NetConfig, progress=print) -> tuple[np.ndarray, list[di
         else:
             curve.append(None)
 
-    res = minimize(loss_grad, init_weights(cfg.seed), args=(Xs[tr], y[tr], mask[tr], cfg.l2), jac=True,
+    res = minimize(loss_grad, init_weights(cfg.seed, head), args=(Xs[tr], y[tr], mask[tr], cfg.l2, head), jac=True,
                    method="L-BFGS-B", callback=note, options={"maxiter": cfg.maxiter})
     # an input that never varies in the targets (the bounce flag: bounces are not sampled) carries nothing the fit
     # could use, and its first-layer weights would stay at their random start: set them to 0, so a bounce is
     # valued as a placement is (this leaves every training row's prediction unchanged: the input is 0 there)
     const = (sd == 1.0) & (np.abs(mu) < 1e-12)
-    W, _, _, _ = unpack(res.x)
+    W, _, _, _ = unpack(res.x, head)
     W[:, const] = 0.0
     rows = [r for r in curve if r is not None]
-    lv = loss_grad(res.x, Xs[val], y[val], mask[val], 0.0)[0]
-    rows.append({"iteration": int(res.nit), "train_mse": round(loss_grad(res.x, Xs[tr], y[tr], mask[tr], 0.0)[0], 4),
+    lv = loss_grad(res.x, Xs[val], y[val], mask[val], 0.0, head)[0]
+    rows.append({"iteration": int(res.nit), "train_mse": round(loss_grad(res.x, Xs[tr], y[tr], mask[tr], 0.0, head)[0], 4),
                  "val_mse": round(lv, 4), "val_r2": round(1.0 - lv / var_v, 4),
                  "seconds": round(time.perf_counter() - t0, 1)})
-    return fold(res.x, mu, sd), rows
+    return fold(res.x, mu, sd, head), rows
 
 
-def strategy_of(weights: np.ndarray, name: str = "net-train") -> Strategy:
+def strategy_of(weights: np.ndarray, name: str = "net-train", source: np.ndarray | None = None) -> Strategy:
+    """A net player of placement ``weights`` and, if given, the draw-source head's ``source`` (without its on
+    flag; none: learned's draw source)."""
     base = registry.get("learned")
     params = dict(base.params)
     params.update({n: float(v) for n, v in zip(NN.WEIGHT_NAMES, weights)})
+    if source is not None:
+        params.update({n: float(v) for n, v in zip(NN.SOURCE_WEIGHT_NAMES, list(source) + [1.0])})
     return Strategy(name, KIND_NET, "net player in training", params)
 
 
@@ -246,24 +274,41 @@ def _teachers(cfg: NetConfig, sources: dict | None) -> str:
 
 
 def weights_json(weights: np.ndarray, cfg: NetConfig, command: str, seconds: float, check: dict,
-                 rows: int, sources: dict | None = None) -> str:
-    """The weights file (:func:`gnoming_sim.kernel.policy.registry.net_from_file` reads it) with its provenance."""
-    desc = (f"net: one-ply MLP ({NN.NI} inputs, {NN.HIDDEN_UNITS} hidden ReLU units, a linear skip) over every "
-            f"placement and bounce option, learned's draw source; fitted by `{command}` to {rows} decisions' "
-            f"rollout values ({_teachers(cfg, sources)}, spread over the rules options; fit {seconds:.0f} s); "
-            f"validation at 4 players, one seat among three experts: {check['margin']:+.2f} "
-            f"[{check['lo']:+.2f}, {check['hi']:+.2f}] points per game (95%, n = {check['games']}; lower is better)")
-    data = {"description": desc, "layout": {"inputs": list(NN.INPUT_NAMES), "hidden": NN.HIDDEN_UNITS,
-                                            "order": "W (inputs x hidden, row-major: one input's column after another), b, u, a (features)"},
+                 rows: int, sources: dict | None = None, source: np.ndarray | None = None,
+                 placement_from: dict | None = None) -> str:
+    """The weights file (:func:`gnoming_sim.kernel.policy.registry.net_from_file` reads it) with its provenance;
+    ``source``: the draw-source head's weights (fitted by this command, to ``rows`` draw-source decisions; the
+    placement weights then come from ``placement_from``'s file, named with its description and sha256)."""
+    if source is None:
+        desc = (f"net: one-ply MLP ({NN.NI} inputs, {NN.HIDDEN_UNITS} hidden ReLU units, a linear skip) over every "
+                f"placement and bounce option, learned's draw source; fitted by `{command}` to {rows} decisions' "
+                f"rollout values ({_teachers(cfg, sources)}, spread over the rules options; fit {seconds:.0f} s); ")
+    else:
+        desc = (f"net: one-ply MLPs over every placement and bounce option ({NN.NI} inputs, {NN.HIDDEN_UNITS} hidden "
+                f"ReLU units, a linear skip; the weights of {placement_from['path']}, sha256 "
+                f"{placement_from['sha256'][:12]}) and every draw-source option ({NN.NIS} inputs, {NN.SOURCE_HIDDEN} "
+                f"hidden units), the draw-source head fitted by `{command}` to {rows} draw-source decisions' rollout "
+                f"values ({_teachers(cfg, sources)}, spread over the rules options; fit {seconds:.0f} s); ")
+    desc += (f"validation at 4 players, one seat among three experts: {check['margin']:+.2f} "
+             f"[{check['lo']:+.2f}, {check['hi']:+.2f}] points per game (95%, n = {check['games']}; lower is better)")
+    layout = {"inputs": list(NN.INPUT_NAMES), "hidden": NN.HIDDEN_UNITS,
+              "order": "W (inputs x hidden, row-major: one input's column after another), b, u, a (features)"}
+    if source is not None:
+        layout["source"] = {"inputs": list(NN.SOURCE_INPUT_NAMES), "hidden": NN.SOURCE_HIDDEN,
+                            "order": "as the placement head's, then the on flag (1)"}
+    data = {"description": desc, "layout": layout,
             "weights": [float(x) for x in weights],
             "provenance": {"command": command, "seconds": round(seconds, 1), "decisions": rows, "data": sources,
                            "settings": {k: (list(v) if isinstance(v, tuple) else v) for k, v in cfg.__dict__.items()
-                                        if k not in ("log", "threads")},
+                                        if k not in ("log", "threads") and (k, v) != ("head", "place")},
                            "check": check, "log": cfg.log}}
+    if source is not None:
+        data["source_weights"] = [float(x) for x in source] + [1.0]
+        data["provenance"]["placement_weights"] = placement_from
     return json.dumps(data, indent=1) + "\n"
 
 
-__all__ = ["NetConfig", "sample_rules", "gather", "fit", "forward", "loss_grad", "fold", "strategy_of",
+__all__ = ["NetConfig", "Head", "PLACE", "SOURCE", "sample_rules", "gather", "fit", "forward", "loss_grad", "fold", "strategy_of",
            "weights_json", "RULE_RANGES", "read_chunks"]
 
 
@@ -287,12 +332,17 @@ def main(argv=None) -> None:
         ap.add_argument("--" + k.replace("_", "-"), type=int, default=getattr(NetConfig, k))
     ap.add_argument("--p-sample", type=float, default=NetConfig.p_sample)
     ap.add_argument("--l2", type=float, default=NetConfig.l2)
+    ap.add_argument("--head", default="place", choices=("place", "source"),
+                    help="the decisions gathered and fitted: placements (the placement head), or draw sources (the "
+                         "draw-source head, fitted beside --placement-weights' placement head)")
+    ap.add_argument("--placement-weights", type=Path, default=registry.NET_WEIGHTS,
+                    help="with --head source: the weights file whose placement head the new file keeps")
     ap.add_argument("--gather-only", action="store_true")
     ap.add_argument("--fit-only", action="store_true", help="fit the chunks already in --data (gathered before)")
     a = ap.parse_args(argv)
     cfg = NetConfig(teacher=a.teacher, players=tuple(int(p) for p in a.players.split(",")), chunks=a.chunks,
                     chunk=a.chunk, budget=a.budget, p_sample=a.p_sample, l2=a.l2, maxiter=a.maxiter,
-                    check_games=a.check_games, seed=a.seed)
+                    check_games=a.check_games, seed=a.seed, head=a.head)
     command = "python -m gnoming_sim.tune.net_train " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))
     a.out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -314,9 +364,18 @@ def main(argv=None) -> None:
           flush=True)
     if a.gather_only:
         return
-    weights, curve = fit(data, cfg, progress=lambda s: print(s, flush=True))
+    placement_from = source = None
+    if cfg.head == "source":
+        import hashlib
+
+        source, curve = fit(data, cfg, progress=lambda s: print(s, flush=True), head=SOURCE)
+        raw = a.placement_weights.read_bytes()
+        weights = np.array(json.loads(raw)["weights"], dtype=np.float64)
+        placement_from = {"path": str(a.placement_weights), "sha256": hashlib.sha256(raw).hexdigest()}
+    else:
+        weights, curve = fit(data, cfg, progress=lambda s: print(s, flush=True))
     cfg.log = curve
-    c = check(strategy_of(weights), cfg.check_games, cfg.seed + 1000)
+    c = check(strategy_of(weights, source=source), cfg.check_games, cfg.seed + 1000)
     c = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in c.items()}
     print(json.dumps({"check_4p_vs_expert": c}), flush=True)
     seconds = time.perf_counter() - t0
@@ -325,7 +384,7 @@ def main(argv=None) -> None:
         wr.writeheader()
         wr.writerows(curve)
     (a.out / "weights.json").write_text(weights_json(weights, cfg, command, seconds, c, int(data["nopt"].size),
-                                                       sources))
+                                                       sources, source, placement_from))
     print(f"net_train: {int(data['nopt'].size)} decisions, {seconds:.0f} s; check at 4 players: "
           f"{c['margin']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}] vs expert (n = {c['games']}); wrote {a.out}/weights.json",
           flush=True)

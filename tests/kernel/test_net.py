@@ -30,13 +30,25 @@ def test_the_weights_file_matches_the_network_and_its_provenance():
     assert "--fit-only" in prov["command"] and prov["command"] in (ROOT / "tuning/net/run.sh").read_text().replace(
         "\\\n    ", "")
     assert json.loads((ROOT / "tuning/net/weights.json").read_text())["weights"] == data["weights"]
+    # the draw-source head sits beside round 1's placement head (tuning/net/fit-both/), which the file names
+    assert data["source_weights"][-1] == 1.0 and len(data["source_weights"]) == NN.N_SOURCE_WEIGHTS
+    assert data["source_weights"] == json.loads((ROOT / "tuning/net/weights.json").read_text())["source_weights"]
+    placement = ROOT / prov["placement_weights"]["path"]
+    assert json.loads(placement.read_text())["weights"] == data["weights"]
+    import hashlib
+
+    assert prov["placement_weights"]["sha256"] == hashlib.sha256(placement.read_bytes()).hexdigest()
     with open(ROOT / "tuning/net/log.csv") as fh:
         curve = list(csv.DictReader(fh))
     assert [int(r["iteration"]) for r in curve] == [r["iteration"] for r in prov["log"]]
     assert float(curve[-1]["val_mse"]) == prov["log"][-1]["val_mse"]
     s = registry.get("net")
     assert s.kind == KIND_NET and s.param_vector().shape == (N_PARAMS,)
-    np.testing.assert_array_equal(s.param_vector()[N_W0:], np.array(data["weights"]))
+    from gnoming_sim.kernel.policy.dispatch import NS_W0
+
+    np.testing.assert_array_equal(s.param_vector()[N_W0:NS_W0], np.array(data["weights"]))
+    source = data.get("source_weights", [0.0] * NN.N_SOURCE_WEIGHTS)
+    np.testing.assert_array_equal(s.param_vector()[NS_W0:], np.array(source))
 
 
 def test_a_weights_file_of_the_wrong_size_is_refused(tmp_path):
@@ -53,8 +65,8 @@ def test_kernel_inference_is_the_training_forward_pass():
 
     rng = np.random.default_rng(3)
     prm = registry.get("net").param_vector()
-    prm[N_W0:] = rng.normal(0.0, 0.5, NN.N_WEIGHTS)
-    w = prm[N_W0:]
+    prm[N_W0:N_W0 + NN.N_WEIGHTS] = rng.normal(0.0, 0.5, NN.N_WEIGHTS)
+    w = prm[N_W0:N_W0 + NN.N_WEIGHTS]
     buf = new_memo().scratch
     for _ in range(20):
         x = rng.normal(0.0, 3.0, NN.NI) * (rng.random(NN.NI) < 0.4)
@@ -103,7 +115,7 @@ def test_the_finish_bonus_reaches_the_decision():
         assert out[0, NN.NF + NN.CONTEXT_NAMES.index("finish_bonus")] == bonus
         from gnoming_sim.tune.net_train import forward
 
-        v = forward(prm[N_W0:], out)
+        v = forward(prm[N_W0:N_W0 + NN.N_WEIGHTS], out)
         gaps.append(v[0] - v[1])
     assert len(set(np.round(gaps, 9))) == 3, gaps
     assert NN.placement(prm, N_W0, obs, new_memo(), 5, legal) in range(10)
@@ -120,3 +132,73 @@ def test_net_plays_longer_rounds_without_the_finish_bonus_and_learned_does_not()
     assert net["turns_lo"] > 0.5, net
     learned = variant_play("learned", no_bonus, players=4, games=400, seed=3)
     assert learned["turns_change"] == 0.0 and learned["turns_lo"] == learned["turns_hi"] == 0.0, learned
+
+
+def _net_with_source_head(seed):
+    """The net's parameter vector with random draw-source weights, the head switched on."""
+    from gnoming_sim.kernel.policy.dispatch import NS_W0
+
+    rng = np.random.default_rng(seed)
+    prm = registry.get("net").param_vector()
+    prm[NS_W0:NS_W0 + NN.S_ON] = rng.normal(0.0, 0.5, NN.S_ON)
+    prm[NS_W0 + NN.S_ON] = 1.0
+    return prm, NS_W0
+
+
+def test_the_source_head_in_the_kernel_is_the_training_forward_pass():
+    """The draw-source head's jitted value of an answer equals the numpy forward pass of its training head."""
+    from gnoming_sim.tune.net_train import SOURCE, forward
+
+    prm, sw0 = _net_with_source_head(4)
+    w = prm[sw0:sw0 + NN.S_ON]
+    buf = new_memo().scratch
+    rng = np.random.default_rng(5)
+    for a in range(3):
+        x = rng.normal(0.0, 3.0, NN.NIS) * (rng.random(NN.NIS) < 0.5)
+        buf[NN.SFB + a * NN.NFS:NN.SFB + (a + 1) * NN.NFS] = x[:NN.NFS]
+        buf[NN.CB:NN.CB + NN.NC] = x[NN.NFS:]
+        NN.head_context(buf, prm, sw0, NN.NFS, NN.SOURCE_HIDDEN, NN.SZB)
+        got = NN.head_value(buf, prm, sw0, NN.SFB + a * NN.NFS, NN.NFS, NN.SOURCE_HIDDEN, NN.SZB, NN.SOB)
+        assert got == pytest.approx(forward(w, x, SOURCE), rel=1e-9, abs=1e-9)
+
+
+def _source_observation(tops):
+    from gnoming_sim.game.observation import O_TOP0
+
+    obs = _obs([[5, 5, H_, 3, 4, 6, 7, H_, 3], [H_, H_, 4, 4, 6, H_, H_, 7, 5]])
+    obs.pub[O_TOP0] = tops[0]
+    obs.pub[O_TOP0 + 1] = tops[1]
+    return obs
+
+
+@pytest.mark.parametrize("tops", [(5, 8), (3, -2), (7, 12)])
+def test_the_draw_source_is_learneds_without_a_source_head_and_the_heads_lowest_with_one(tops):
+    """A weights file without ``source_weights`` (the head's on flag 0) draws as learned does; with a head, the
+    answer is the lowest of the head's values of the training rows (every source legal, both piles valued)."""
+    from gnoming_sim.kernel.policy import learned as L
+    from gnoming_sim.kernel.policy.dispatch import L_W0, NS_W0
+    from gnoming_sim.tune.net_train import SOURCE, forward
+
+    legal = np.ones(3, dtype=np.int8)
+    prm = registry.net_from_file(ROOT / "tuning/net/fit-both/weights.json").param_vector()   # round 1: no head
+    assert prm[NS_W0 + NN.S_ON] == 0.0
+    assert (NN.draw_source(prm, NS_W0, L_W0, _source_observation(tops), new_memo(), legal)
+            == L.draw_source(prm, L_W0, _source_observation(tops), new_memo(), legal))
+    prm, sw0 = _net_with_source_head(7)
+    opts = np.arange(3, dtype=np.int64)
+    rows = np.zeros((3, NN.NIS))
+    valued = NN.source_option_inputs(prm, L_W0, _source_observation(tops), new_memo(), legal, opts, 3, rows)
+    assert valued == 0b111
+    want = int(np.argmin(forward(prm[sw0:sw0 + NN.S_ON], rows, SOURCE)))
+    assert NN.draw_source(prm, sw0, L_W0, _source_observation(tops), new_memo(), legal) == want
+    # a draw decision has no card in hand: the context prices it as an unseen card
+    assert rows[1, NN.NFS + NN.CONTEXT_NAMES.index("hand_cost")] == rows[0, NN.NFS + NN.CONTEXT_NAMES.index("unseen_mean")]
+
+
+def test_a_source_head_of_the_wrong_size_is_refused(tmp_path):
+    data = json.loads(registry.NET_WEIGHTS.read_text())
+    data["source_weights"] = [0.0] * (NN.N_SOURCE_WEIGHTS - 1)
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(GnomingError, match="source weights"):
+        registry.net_from_file(path)

@@ -9,20 +9,22 @@ from gnoming_sim.kernel.policy import net as NN
 from gnoming_sim.tune import net_train as T
 
 
-def _batch(seed=0, D=25, K=7):
+def _batch(seed=0, D=25, K=7, ni=NN.NI):
     rng = np.random.default_rng(seed)
-    X = rng.normal(size=(D, K, NN.NI))
+    X = rng.normal(size=(D, K, ni))
     y = rng.normal(size=(D, K))
     mask = (rng.random((D, K)) < 0.7).astype(np.float64)
     mask[:, :2] = 1.0
     return X * mask[..., None], y * mask, mask
 
 
-def test_the_gradient_is_the_loss_derivative():
-    X, y, mask = _batch()
-    w = T.init_weights(2)
-    err = check_grad(lambda v: T.loss_grad(v, X, y, mask, 1e-3)[0], lambda v: T.loss_grad(v, X, y, mask, 1e-3)[1], w)
-    assert err < 1e-5 * max(1.0, np.linalg.norm(T.loss_grad(w, X, y, mask, 1e-3)[1]))
+@pytest.mark.parametrize("head", [T.PLACE, T.SOURCE], ids=lambda h: h.name)
+def test_the_gradient_is_the_loss_derivative(head):
+    X, y, mask = _batch(K=7 if head is T.PLACE else 3, ni=head.ni)
+    w = T.init_weights(2, head)
+    err = check_grad(lambda v: T.loss_grad(v, X, y, mask, 1e-3, head)[0],
+                     lambda v: T.loss_grad(v, X, y, mask, 1e-3, head)[1], w)
+    assert err < 1e-5 * max(1.0, np.linalg.norm(T.loss_grad(w, X, y, mask, 1e-3, head)[1]))
 
 
 def test_the_loss_sees_only_differences_between_answers():
@@ -33,14 +35,15 @@ def test_the_loss_sees_only_differences_between_answers():
     assert T.loss_grad(w, X, y + shift, mask, 0.0)[0] == pytest.approx(T.loss_grad(w, X, y, mask, 0.0)[0])
 
 
-def test_folded_weights_take_raw_inputs():
+@pytest.mark.parametrize("head", [T.PLACE, T.SOURCE], ids=lambda h: h.name)
+def test_folded_weights_take_raw_inputs(head):
     """The kernel's weights (standardisation folded in) value raw inputs as the trained network values the
     standardised ones, up to a constant per decision (which the choice ignores)."""
-    X, _, mask = _batch(2)
+    X, _, mask = _batch(2, ni=head.ni)
     mu, sd = T.standardise(X, mask)
-    w = T.init_weights(6)
-    a = T.forward(w, (X - mu) / sd)
-    b = T.forward(T.fold(w, mu, sd), X)
+    w = T.init_weights(6, head)
+    a = T.forward(w, (X - mu) / sd, head)
+    b = T.forward(T.fold(w, mu, sd, head), X, head)
     d = a - b
     np.testing.assert_allclose(d - d[:, :1], 0.0, atol=1e-9)
 
@@ -56,17 +59,25 @@ def test_the_rules_sampled_span_the_ranges_and_the_published_rules_lead():
 
 
 @pytest.mark.slow
-def test_targets_are_identical_at_one_and_two_threads():
+@pytest.mark.parametrize("source", [False, True], ids=["place", "source"])
+def test_targets_are_identical_at_one_and_two_threads(source):
     from gnoming_sim.search.net_targets import collect
 
     kw = dict(players=4, strategies="expert", games=6, seed=3, budget=2, p_sample=0.5,
-              rules=RuleConfig(hazard_value=15))
+              rules=RuleConfig(hazard_value=15), source=source)
     one, two = collect(threads=1, **kw), collect(threads=2, **kw)
     assert one["nopt"].size > 10
     for k in one:
         np.testing.assert_array_equal(one[k], two[k])
-    fb = NN.NF + NN.CONTEXT_NAMES.index("hazard_value")
+    nf = NN.NFS if source else NN.NF
+    assert one["inputs"].shape[2] == nf + NN.NC
+    fb = nf + NN.CONTEXT_NAMES.index("hazard_value")
     assert (one["inputs"][:, 0, fb] == 15).all()
+    if source:   # answers: the draw pile and the piles the head values; the draw pile's row is first
+        assert (one["nopt"] >= 2).all() and (one["nopt"] <= 3).all()
+        from gnoming_sim.kernel.policy import learned as L
+
+        assert (one["inputs"][:, 0, L.NF_P + L.G_DRAW] == 1.0).all()
 
 
 def test_a_net_teacher_is_named_by_its_weights_file():
@@ -85,4 +96,8 @@ def test_a_net_teacher_is_named_by_its_weights_file():
     root = Path(__file__).resolve().parents[2] / "tuning" / "net"
     committed = json.loads((root / "net-teacher" / "settings.json").read_text())
     assert committed["teacher"] == "net"
-    assert committed["teacher_weights_sha256"] == hashlib.sha256((root / "fit-both" / "weights.json").read_bytes()).hexdigest()
+    round1 = hashlib.sha256((root / "fit-both" / "weights.json").read_bytes()).hexdigest()
+    assert committed["teacher_weights_sha256"] == round1
+    # the draw-source targets were taught by round 1's net too (run.sh installs it before their gather)
+    source = json.loads((root / "source" / "settings.json").read_text())
+    assert source["teacher"] == "net" and source["head"] == "source" and source["teacher_weights_sha256"] == round1

@@ -1,12 +1,19 @@
 #!/bin/sh
-# The training that produced the `net` preset (gnoming_sim/kernel/policy/net_weights.json).
+# The training that produced the `net` preset (gnoming_sim/kernel/policy/net_weights.json): its placement head (1-3)
+# and its draw-source head (4-6).
 # `make train-net` runs it from the repository root and installs the weights.
 # 1. rollout targets of expert (64 rollouts per answer) at 2-7 players, 6 chunks of 150 rounds per table size,
 #    each chunk under one rules variant (half published); chunks in tuning/net/data/ (not committed; a chunk already
 #    there is reused, so delete the folder for a clean run); log: tuning/net/gather.jsonl
 # 2. rollout targets of learned (32 rollouts, the stronger but 14x dearer teacher: tuning/net/teacher-64.out),
 #    2 chunks of 100 rounds per table size, another seed; chunks in tuning/net/data-learned/
-# 3. the fit of both (scipy L-BFGS-B) and the validation check; weights and curve in tuning/net/fit-both/, copied to tuning/net/
+# 3. the fit of both (scipy L-BFGS-B) and the validation check; weights and curve in tuning/net/fit-both/
+# 4. round 1's fit installed as the teacher of the draw-source targets (its placements, learned's draw source; the
+#    gather names it by sha256 in tuning/net/data-source/settings.json, committed as tuning/net/source/settings.json)
+# 5. draw-source targets: 64 rollouts of that net, every seat net, 6 chunks of 150 rounds per table size, seed 4;
+#    chunks in tuning/net/data-source/ (not committed)
+# 6. the draw-source head's fit beside round 1's placement head; weights and curve in tuning/net/fit-source/, copied to
+#    tuning/net/ (`make train-net` installs them)
 set -eu
 start=$(date +%s)
 {
@@ -16,6 +23,11 @@ start=$(date +%s)
     --teacher learned --budget 32 --players 2,3,4,5,6,7 --chunks 2 --chunk 100 --p-sample 0.3 --seed 2 --gather-only
 /usr/bin/time -v python -m gnoming_sim.tune.net_train --out tuning/net/fit-both --data tuning/net/data,tuning/net/data-learned \
     --fit-only --maxiter 150 --seed 1
+cp tuning/net/fit-both/weights.json gnoming_sim/kernel/policy/net_weights.json
+/usr/bin/time -v python -m gnoming_sim.tune.net_train --out tuning/net/source --data tuning/net/data-source --head source \
+    --teacher net --budget 64 --players 2,3,4,5,6,7 --chunks 6 --chunk 150 --p-sample 0.3 --seed 4 --gather-only
+/usr/bin/time -v python -m gnoming_sim.tune.net_train --out tuning/net/fit-source --data tuning/net/data-source --head source \
+    --fit-only --maxiter 300 --seed 1 --placement-weights tuning/net/fit-both/weights.json
 } 2> tuning/net/time.txt | tee tuning/net/run.out
-cp tuning/net/fit-both/weights.json tuning/net/fit-both/log.csv tuning/net/
+cp tuning/net/fit-source/weights.json tuning/net/fit-source/log.csv tuning/net/
 echo "wall: $(( $(date +%s) - start )) s" | tee -a tuning/net/run.out

@@ -68,9 +68,12 @@ C_W0 = L_W0 + L.N_WEIGHTS
 # the net family's weights (kernel.policy.net) follow the chart's cells (0 for other kinds); a net seat's draw
 # source is learned's, from the learned weights at L_W0 of the same vector
 N_W0 = C_W0 + C.N_CELLS
-N_PARAMS = N_W0 + NN.N_WEIGHTS
+# the net family's draw-source head follows (kernel.policy.net: NS_W0 + NN.S_ON is 0 where a weights file has none,
+# and the draw source is then learned's)
+NS_W0 = N_W0 + NN.N_WEIGHTS
+N_PARAMS = NS_W0 + NN.N_SOURCE_WEIGHTS
 
-__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET", "L_W0", "C_W0", "N_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
+__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET", "L_W0", "C_W0", "N_W0", "NS_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
            "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide", "decide_hr",
            "families_known_to_hr"]
 
@@ -126,7 +129,9 @@ def initial_flips(kind, params, rng, obs, out):
 @jit(inline="always")
 def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
-    if kind == KIND_LEARNED or kind == KIND_NET:
+    if kind == KIND_NET:
+        return NN.draw_source(params, NS_W0, L_W0, obs, memo, legal)
+    if kind == KIND_LEARNED:
         return L.draw_source(params, L_W0, obs, memo, legal)
     if kind == KIND_CHART or kind == KIND_CARD:
         return C.draw_source(params, C_W0, obs, memo, legal, kind == KIND_CARD)

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.game.cards import HIDDEN
+from gnoming_sim.game.cards import HIDDEN, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
 from gnoming_sim.game.observation import (
     CHOICE_NOKEEP,
+    O_FINISHER,
     O_FINISH_BONUS,
     O_HAZARD_VALUE,
     O_ME,
@@ -40,7 +41,11 @@ from gnoming_sim.game.observation import (
     O_NEGATIVE_MULTIPLIER,
     O_PLAYERS,
     O_ROUND,
+    O_TOP0,
     O_TURN,
+    SRC_DRAW,
+    U_COUNT,
+    U_FIRST_CARD,
 )
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
@@ -72,7 +77,30 @@ FB = L.FB              # the option features in Memo.scratch (learned's buffer)
 CB = FB + NF           # then the context inputs
 ZB = CB + NC           # then the context part of the hidden pre-activations
 OB = ZB + HIDDEN_UNITS  # then one option's hidden pre-activations
-N_MEMO_SCRATCH = OB + HIDDEN_UNITS
+# the draw-source head: one more perceptron of the same form over a source option's features (the learned placement
+# features of the card's best answer under learned's placement model: for the draw pile their card-counted mean over
+# the unseen cards; then learned's source features ``G_*``) and the same context inputs; its weights follow the
+# placement head's in the parameter vector (``S_W0`` = :data:`gnoming_sim.kernel.policy.dispatch.NS_W0`) and
+# ``S_ON`` = 0 (a weights file without a source head) leaves the draw source to learned's
+NFS = L.NF_P + L.NF_S
+NIS = NFS + NC
+SOURCE_HIDDEN = 16
+SB_AT = SOURCE_HIDDEN * NIS
+SU_AT = SB_AT + SOURCE_HIDDEN
+SA_AT = SU_AT + SOURCE_HIDDEN
+S_ON = SA_AT + NFS
+N_SOURCE_WEIGHTS = S_ON + 1
+SOURCE_FEATURE_NAMES = L.FEATURE_NAMES + L.SOURCE_FEATURE_NAMES
+SOURCE_INPUT_NAMES = SOURCE_FEATURE_NAMES + CONTEXT_NAMES
+SOURCE_WEIGHT_NAMES = (tuple(f"net.s.w.{i}.{h}" for i in range(NIS) for h in range(SOURCE_HIDDEN))
+                       + tuple(f"net.s.b.{h}" for h in range(SOURCE_HIDDEN))
+                       + tuple(f"net.s.u.{h}" for h in range(SOURCE_HIDDEN))
+                       + tuple(f"net.s.a.{i}" for i in range(NFS)) + ("net.s.on",))
+N_SOURCES_MAX = 3      # the draw pile, discard pile 0, discard pile 1 (answers SRC_DRAW, 1, 2)
+SFB = OB + HIDDEN_UNITS          # the source options' features, NFS each, in answer order
+SZB = SFB + N_SOURCES_MAX * NFS  # the source head's hidden context
+SOB = SZB + SOURCE_HIDDEN        # one source option's hidden pre-activations
+N_MEMO_SCRATCH = SOB + SOURCE_HIDDEN
 INF = 1e18
 
 
@@ -105,39 +133,56 @@ def context_inputs(buf, prm, obs, eu, ctx, card, bounce):
 
 
 @jit(inline="always")
-def hidden_context(buf, prm, w0):
-    """The context part of every hidden unit's pre-activation (bias included) into ``buf[ZB:ZB + HIDDEN_UNITS]``."""
-    for h in range(HIDDEN_UNITS):
-        buf[ZB + h] = prm[w0 + B_AT + h]
+def head_context(buf, prm, base, nf, hu, zb):
+    """The context part of every hidden unit's pre-activation (bias included) of the head whose weights start at
+    ``base`` (``nf`` option features, ``hu`` hidden units) into ``buf[zb:zb + hu]``."""
+    b_at = base + hu * (nf + NC)
+    for h in range(hu):
+        buf[zb + h] = prm[b_at + h]
     for c in range(NC):
         x = buf[CB + c]
         if x != 0.0:
-            col = w0 + W_AT + (NF + c) * HIDDEN_UNITS
-            for h in range(HIDDEN_UNITS):
-                buf[ZB + h] += prm[col + h] * x
+            col = base + (nf + c) * hu
+            for h in range(hu):
+                buf[zb + h] += prm[col + h] * x
+
+
+@jit(inline="always")
+def head_value(buf, prm, base, fb, nf, hu, zb, ob):
+    """The value of the option whose ``nf`` features are in ``buf[fb:fb + nf]`` under the head at ``base`` (after
+    :func:`head_context` into ``buf[zb:]``; ``buf[ob:ob + hu]`` is its workspace).
+
+    Most features of an option are 0 (a gift, a reveal, a finish exclude one another), so the first layer
+    adds the columns of the non-zero features only, as NNUE updates its accumulator."""
+    u_at = base + hu * (nf + NC) + hu
+    a_at = u_at + hu
+    for h in range(hu):
+        buf[ob + h] = buf[zb + h]
+    v = 0.0
+    for i in range(nf):
+        x = buf[fb + i]
+        if x != 0.0:
+            v += prm[a_at + i] * x
+            col = base + i * hu
+            for h in range(hu):
+                buf[ob + h] += prm[col + h] * x
+    for h in range(hu):
+        z = buf[ob + h]
+        if z > 0.0:
+            v += prm[u_at + h] * z
+    return v
+
+
+@jit(inline="always")
+def hidden_context(buf, prm, w0):
+    """The context part of every hidden unit's pre-activation (bias included) into ``buf[ZB:ZB + HIDDEN_UNITS]``."""
+    head_context(buf, prm, w0 + W_AT, NF, HIDDEN_UNITS, ZB)
 
 
 @jit(inline="always")
 def option_value(buf, prm, w0):
-    """The value of the option whose features are in ``buf[FB:FB + NF]`` (after :func:`hidden_context`).
-
-    Most features of an option are 0 (a gift, a reveal, a finish exclude one another), so the first layer
-    adds the columns of the non-zero features only, as NNUE updates its accumulator."""
-    for h in range(HIDDEN_UNITS):
-        buf[OB + h] = buf[ZB + h]
-    v = 0.0
-    for i in range(NF):
-        x = buf[FB + i]
-        if x != 0.0:
-            v += prm[w0 + A_AT + i] * x
-            col = w0 + W_AT + i * HIDDEN_UNITS
-            for h in range(HIDDEN_UNITS):
-                buf[OB + h] += prm[col + h] * x
-    for h in range(HIDDEN_UNITS):
-        z = buf[OB + h]
-        if z > 0.0:
-            v += prm[w0 + U_AT + h] * z
-    return v
+    """The value of the option whose features are in ``buf[FB:FB + NF]`` (after :func:`hidden_context`)."""
+    return head_value(buf, prm, w0 + W_AT, FB, NF, HIDDEN_UNITS, ZB, OB)
 
 
 @jit
@@ -186,6 +231,102 @@ def bounce_target(prm, w0, obs, memo, card, legal):
     return _best(prm, w0, obs, memo, int(card), legal, np.bool_(True), np.bool_(True))
 
 
+@jit(inline="always")
+def _copy_features(scratch, to, n, weight):
+    """``scratch[to:to + n] += weight * scratch[FB:FB + n]`` (the feature buffer learned just wrote)."""
+    for i in range(n):
+        scratch[to + i] += weight * scratch[L.FB + i]
+
+
+@jit
+def source_inputs(prm, lw0, obs, memo, legal):
+    """The source head's inputs of one draw-source decision: the context into ``memo.scratch[CB:CB + NC]`` and
+    each answer's features into ``memo.scratch[SFB + a * NFS:]`` (a = ``SRC_DRAW``, pile 0, pile 1); returns a
+    bit mask of the answers valued (a pile that is not legal, empty, or a mulligan that cannot be kept is not).
+    As :func:`gnoming_sim.kernel.policy.learned.source_values`: a pile's card at its best placement, the draw pile
+    the count-weighted mean over the unseen cards of each one's best answer (keeping it where it fits, or not),
+    under learned's placement model (``lw0``: learned's weights)."""
+    pub = obs.pub
+    w = lw0 + L.size_bucket(pub[O_PLAYERS]) * L.N_WEIGHTS_ONE
+    H.prepare_me(prm, obs, memo, True)
+    eu = H.unseen_mean(obs, prm)
+    ctx = L.context(pub, obs.vis, obs.fd, eu)
+    scratch = memo.scratch
+    context_inputs(scratch, prm, obs, eu, ctx, HIDDEN, False)
+    for i in range(N_SOURCES_MAX * NFS):
+        scratch[SFB + i] = 0.0
+    row = obs.vis[pub[O_ME]]
+    mfits = H.mulligan_fits(row, pub)
+    final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
+    my_fd = 1.0 * obs.fd[pub[O_ME]]
+    valued = 1
+    for k in range(2):
+        top = pub[O_TOP0 + k]
+        if not legal[1 + k] or top == NO_CARD or (top == MULLIGAN and not mfits):
+            continue
+        to = SFB + (1 + k) * NFS
+        v, q = L._best_answer(prm, w, obs, scratch, row, eu, int(top), legal, np.bool_(False), np.bool_(False), ctx,
+                              np.bool_(True))
+        L.place_features(scratch, prm, obs, scratch, row, eu, q, int(top), ctx)
+        _copy_features(scratch, to, L.NF_P, 1.0)
+        L.source_features(scratch, v, False, final, my_fd, eu, top)
+        _copy_features(scratch, to + L.NF_P, L.NF_S, 1.0)
+        valued |= 1 << (1 + k)
+    unknown = obs.unknown
+    n = unknown[U_COUNT]
+    vd = 0.0
+    if n > 0:
+        for sl in range(U_FIRST_CARD, N_SLOTS):
+            cnt = unknown[sl]
+            if cnt <= 0:
+                continue
+            c = sl - SLOT_OFFSET
+            keep = not (c == MULLIGAN and not mfits)   # a mulligan that cannot be kept is thrown away
+            v, q = L._best_answer(prm, w, obs, scratch, row, eu, int(c), legal, np.bool_(False), np.bool_(True), ctx,
+                                  keep)
+            vd += cnt * v
+            L.place_features(scratch, prm, obs, scratch, row, eu, q, int(c), ctx)
+            _copy_features(scratch, SFB, L.NF_P, cnt / n)
+        vd /= n
+    L.source_features(scratch, vd, True, final, my_fd, eu, NO_CARD)
+    _copy_features(scratch, SFB + L.NF_P, L.NF_S, 1.0)
+    return valued
+
+
+@jit
+def draw_source(prm, sw0, lw0, obs, memo, legal):
+    """The draw source of the lowest value under the source head at ``sw0`` (``SRC_DRAW`` or 1 + pile); learned's
+    (weights at ``lw0``) when the weights have no source head (``S_ON`` 0)."""
+    if prm[sw0 + S_ON] == 0.0:
+        return L.draw_source(prm, lw0, obs, memo, legal)
+    valued = source_inputs(prm, lw0, obs, memo, legal)
+    scratch = memo.scratch
+    head_context(scratch, prm, sw0, NFS, SOURCE_HIDDEN, SZB)
+    best = INF
+    src = SRC_DRAW
+    for a in range(N_SOURCES_MAX):
+        if valued & (1 << a):
+            v = head_value(scratch, prm, sw0, SFB + a * NFS, NFS, SOURCE_HIDDEN, SZB, SOB)
+            if v < best:
+                best = v
+                src = a
+    return src
+
+
+@jit
+def source_option_inputs(prm, lw0, obs, memo, legal, opts, K, out):
+    """The source head's inputs of answers ``opts[:K]`` (``SRC_DRAW``, 1 + pile) into ``out[k, :NIS]`` (features,
+    then context): the training rows; returns the bit mask of :func:`source_inputs`."""
+    valued = source_inputs(prm, lw0, obs, memo, legal)
+    scratch = memo.scratch
+    for k in range(K):
+        for i in range(NFS):
+            out[k, i] = scratch[SFB + opts[k] * NFS + i]
+        for c in range(NC):
+            out[k, NFS + c] = scratch[CB + c]
+    return valued
+
+
 @jit
 def option_inputs(prm, w0, obs, memo, card, bounce, opts, K, out):
     """The inputs of answers ``opts[:K]`` (positions, or ``LAYOUT`` for not keeping / stopping) of a
@@ -203,4 +344,6 @@ def option_inputs(prm, w0, obs, memo, card, bounce, opts, K, out):
 
 __all__ = ["NF", "NC", "NI", "HIDDEN_UNITS", "N_WEIGHTS", "WEIGHT_NAMES", "INPUT_NAMES", "CONTEXT_NAMES",
            "MACS_PER_OPTION", "N_MEMO_SCRATCH", "W_AT", "B_AT", "U_AT", "A_AT", "placement", "bounce_target",
-           "option_inputs", "option_value", "context_inputs", "hidden_context", "prepare"]
+           "option_inputs", "option_value", "context_inputs", "hidden_context", "prepare", "head_context", "head_value",
+           "NFS", "NIS", "SOURCE_HIDDEN", "N_SOURCE_WEIGHTS", "SOURCE_WEIGHT_NAMES", "SOURCE_INPUT_NAMES", "S_ON",
+           "source_inputs", "source_option_inputs", "draw_source"]

@@ -36,6 +36,7 @@ from gnoming_sim.kernel.policy.dispatch import KIND_CARD, KIND_CHART, KIND_HEURI
     N_PARAMS
 from gnoming_sim.kernel.policy.chart import N_CELLS
 from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
+from gnoming_sim.kernel.policy.net import SOURCE_WEIGHT_NAMES as NET_SOURCE_WEIGHT_NAMES
 from gnoming_sim.kernel.policy.net import WEIGHT_NAMES as NET_WEIGHT_NAMES
 from gnoming_sim.game.toml_io import read_toml
 from gnoming_sim.game.errors import GnomingError
@@ -77,7 +78,7 @@ MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0}                               # 0 up
 MC_BASE = "expert"   # the mc preset's base policy
 # the chart family's cells (kernel.policy.chart): "chart.<cell>" -> the cell's action (0: not resolved)
 CELL_NAMES = tuple(f"chart.{i}" for i in range(N_CELLS))
-ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES + NET_WEIGHT_NAMES
+ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES + NET_WEIGHT_NAMES + NET_SOURCE_WEIGHT_NAMES
 
 MAX_PARAM_ABS = 1e6   # a weight or a margin in points: far past any game's scores (a round is within +-200)
 # parameters that are choices, not weights: their allowed values
@@ -163,15 +164,21 @@ NET_WEIGHTS = Path(__file__).with_name("net_weights.json")
 
 
 def net_from_file(path=NET_WEIGHTS, name: str = "net", base: Strategy = LEARNED[0]) -> Strategy:
-    """The net strategy of a weights file (``{"weights": [float, ...], "provenance": ...}``, the layout of
-    :mod:`gnoming_sim.kernel.policy.net`): its weights, and ``base``'s (learned's) weights and heuristic
-    parameters for the draw source and the decisions it does not model."""
+    """The net strategy of a weights file (``{"weights": [float, ...], "source_weights": [float, ...],
+    "provenance": ...}``, the layout of :mod:`gnoming_sim.kernel.policy.net`): its weights, and ``base``'s
+    (learned's) weights and heuristic parameters for the decisions it does not model.  A file without
+    ``source_weights`` leaves the draw source to learned's."""
     data = json.loads(Path(path).read_text())
     weights = data["weights"]
     if len(weights) != len(NET_WEIGHT_NAMES):
         raise GnomingError(f"{path}: {len(weights)} weights, the net needs {len(NET_WEIGHT_NAMES)}")
+    source = data.get("source_weights", [0.0] * len(NET_SOURCE_WEIGHT_NAMES))
+    if len(source) != len(NET_SOURCE_WEIGHT_NAMES):
+        raise GnomingError(f"{path}: {len(source)} source weights, the net's draw-source head needs "
+                           f"{len(NET_SOURCE_WEIGHT_NAMES)}")
     params = dict(base.params)
     params.update({w: float(v) for w, v in zip(NET_WEIGHT_NAMES, weights)})
+    params.update({w: float(v) for w, v in zip(NET_SOURCE_WEIGHT_NAMES, source)})
     return Strategy(name, KIND_NET, data.get("description", "neural evaluator of every option, one ply"), params)
 
 
