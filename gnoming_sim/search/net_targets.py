@@ -51,7 +51,7 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
             K = np.int64(0)   # not a literal: the callees compile once
             if source:
                 # the answers the source head values (not a pile's mulligan that cannot be kept)
-                valued = NN.source_inputs(seat_params(t, s), L_W0, t.obs, t.memo, t.legal)
+                valued = NN.source_inputs(seat_params(t, s), L_W0, t.obs, t.memo, t.legal, np.bool_(True))
                 for a in range(N_SOURCES):
                     if t.legal[a] and valued & (1 << a):
                         opts[K] = a

@@ -100,7 +100,8 @@ N_SOURCES_MAX = 3      # the draw pile, discard pile 0, discard pile 1 (answers 
 SFB = OB + HIDDEN_UNITS          # the source options' features, NFS each, in answer order
 SZB = SFB + N_SOURCES_MAX * NFS  # the source head's hidden context
 SOB = SZB + SOURCE_HIDDEN        # one source option's hidden pre-activations
-N_MEMO_SCRATCH = SOB + SOURCE_HIDDEN
+STB = SOB + SOURCE_HIDDEN        # the features of the best answer so far (learned's placement features)
+N_MEMO_SCRATCH = STB + L.NF_P
 INF = 1e18
 
 
@@ -232,27 +233,39 @@ def bounce_target(prm, w0, obs, memo, card, legal):
 
 
 @jit(inline="always")
-def _copy_features(scratch, to, n, weight):
-    """``scratch[to:to + n] += weight * scratch[FB:FB + n]`` (the feature buffer learned just wrote)."""
-    for i in range(n):
-        scratch[to + i] += weight * scratch[L.FB + i]
+def _best_features(prm, w, obs, scratch, row, eu, c, may_decline, ctx, keep, to, weight):
+    """learned's best answer for ``c`` (as :func:`gnoming_sim.kernel.policy.learned._best_answer` without a legal
+    mask: positions unless not ``keep``, not keeping if ``may_decline``): its value, and ``weight`` times its
+    placement features added to ``scratch[to:to + NF_P]`` (kept as the loop finds them, not computed again)."""
+    best = INF
+    last = LAYOUT + 1 if may_decline else LAYOUT
+    for q in range(0 if keep else LAYOUT, last):
+        L.place_features(scratch, prm, obs, scratch, row, eu, q, c, ctx)
+        v = L._dot(scratch, prm, w, L.NF_P)
+        if v < best:
+            best = v
+            for i in range(L.NF_P):
+                scratch[STB + i] = scratch[L.FB + i]
+    for i in range(L.NF_P):
+        scratch[to + i] += weight * scratch[STB + i]
+    return best
 
 
 @jit
-def source_inputs(prm, lw0, obs, memo, legal):
+def source_inputs(prm, lw0, obs, memo, legal, full):
     """The source head's inputs of one draw-source decision: the context into ``memo.scratch[CB:CB + NC]`` and
     each answer's features into ``memo.scratch[SFB + a * NFS:]`` (a = ``SRC_DRAW``, pile 0, pile 1); returns a
     bit mask of the answers valued (a pile that is not legal, empty, or a mulligan that cannot be kept is not).
     As :func:`gnoming_sim.kernel.policy.learned.source_values`: a pile's card at its best placement, the draw pile
     the count-weighted mean over the unseen cards of each one's best answer (keeping it where it fits, or not),
-    under learned's placement model (``lw0``: learned's weights)."""
+    under learned's placement model (``lw0``: learned's weights).  Unless ``full``, the draw pile is not valued when
+    it is the only answer valued."""
     pub = obs.pub
     w = lw0 + L.size_bucket(pub[O_PLAYERS]) * L.N_WEIGHTS_ONE
     H.prepare_me(prm, obs, memo, True)
     eu = H.unseen_mean(obs, prm)
     ctx = L.context(pub, obs.vis, obs.fd, eu)
     scratch = memo.scratch
-    context_inputs(scratch, prm, obs, eu, ctx, HIDDEN, False)
     for i in range(N_SOURCES_MAX * NFS):
         scratch[SFB + i] = 0.0
     row = obs.vis[pub[O_ME]]
@@ -265,13 +278,14 @@ def source_inputs(prm, lw0, obs, memo, legal):
         if not legal[1 + k] or top == NO_CARD or (top == MULLIGAN and not mfits):
             continue
         to = SFB + (1 + k) * NFS
-        v, q = L._best_answer(prm, w, obs, scratch, row, eu, int(top), legal, np.bool_(False), np.bool_(False), ctx,
-                              np.bool_(True))
-        L.place_features(scratch, prm, obs, scratch, row, eu, q, int(top), ctx)
-        _copy_features(scratch, to, L.NF_P, 1.0)
+        v = _best_features(prm, w, obs, scratch, row, eu, int(top), False, ctx, True, to, 1.0)
         L.source_features(scratch, v, False, final, my_fd, eu, top)
-        _copy_features(scratch, to + L.NF_P, L.NF_S, 1.0)
+        for i in range(L.NF_S):
+            scratch[to + L.NF_P + i] = scratch[L.FB + i]
         valued |= 1 << (1 + k)
+    if valued == 1 and not full:
+        return valued                # the draw pile is the only answer: nothing to value
+    context_inputs(scratch, prm, obs, eu, ctx, HIDDEN, False)
     unknown = obs.unknown
     n = unknown[U_COUNT]
     vd = 0.0
@@ -282,14 +296,11 @@ def source_inputs(prm, lw0, obs, memo, legal):
                 continue
             c = sl - SLOT_OFFSET
             keep = not (c == MULLIGAN and not mfits)   # a mulligan that cannot be kept is thrown away
-            v, q = L._best_answer(prm, w, obs, scratch, row, eu, int(c), legal, np.bool_(False), np.bool_(True), ctx,
-                                  keep)
-            vd += cnt * v
-            L.place_features(scratch, prm, obs, scratch, row, eu, q, int(c), ctx)
-            _copy_features(scratch, SFB, L.NF_P, cnt / n)
+            vd += cnt * _best_features(prm, w, obs, scratch, row, eu, int(c), True, ctx, keep, SFB, cnt / n)
         vd /= n
     L.source_features(scratch, vd, True, final, my_fd, eu, NO_CARD)
-    _copy_features(scratch, SFB + L.NF_P, L.NF_S, 1.0)
+    for i in range(L.NF_S):
+        scratch[SFB + L.NF_P + i] = scratch[L.FB + i]
     return valued
 
 
@@ -299,7 +310,9 @@ def draw_source(prm, sw0, lw0, obs, memo, legal):
     (weights at ``lw0``) when the weights have no source head (``S_ON`` 0)."""
     if prm[sw0 + S_ON] == 0.0:
         return L.draw_source(prm, lw0, obs, memo, legal)
-    valued = source_inputs(prm, lw0, obs, memo, legal)
+    valued = source_inputs(prm, lw0, obs, memo, legal, np.bool_(False))
+    if valued == 1:
+        return SRC_DRAW
     scratch = memo.scratch
     head_context(scratch, prm, sw0, NFS, SOURCE_HIDDEN, SZB)
     best = INF
@@ -317,7 +330,7 @@ def draw_source(prm, sw0, lw0, obs, memo, legal):
 def source_option_inputs(prm, lw0, obs, memo, legal, opts, K, out):
     """The source head's inputs of answers ``opts[:K]`` (``SRC_DRAW``, 1 + pile) into ``out[k, :NIS]`` (features,
     then context): the training rows; returns the bit mask of :func:`source_inputs`."""
-    valued = source_inputs(prm, lw0, obs, memo, legal)
+    valued = source_inputs(prm, lw0, obs, memo, legal, np.bool_(True))
     scratch = memo.scratch
     for k in range(K):
         for i in range(NFS):
