@@ -7,12 +7,15 @@
    At a random sample of the placements, every legal answer's net inputs and its value by ``budget``
    rollouts of the base policy (:mod:`gnoming_sim.search.net_targets`): the labels are the base
    policy's one-step improvement, the ``mc`` player's choice, which is stronger than the player it
-   trains whenever the search beats it (``tuning/net/teacher.out``).
+   trains whenever the search beats it (``tuning/net/teacher.out``).  With ``--head source``, the
+   draw-source decisions instead (every answer the draw-source head values).
 2. **Fit** (:func:`fit`).  Per decision the answers' values and predictions are centred (only
    differences between answers are fitted), the inputs standardised; the loss is the mean squared
    centred error plus an L2 penalty, minimised by scipy's L-BFGS-B from a seeded start (no hand-written
    optimiser; the gradient is the network's back-propagation in numpy, checked by ``scipy.optimize.check_grad``
    in the tests).  A held-aside tenth of the decisions gives the validation loss per iteration (the curve).
+   Each head (:data:`PLACE`, :data:`SOURCE`) is fitted on its own decisions; a source fit keeps the placement
+   head of ``--placement-weights`` and names that file by its sha256.
 3. **Check** (:func:`gnoming_sim.tune.learn.check`): one net seat among three experts at 4 players on
    validation deals.
 

@@ -54,7 +54,7 @@ M_EPS = H.N_PARAMS + 6        # the indifference margin, in points
 M_BOUNCE = H.N_PARAMS + 7     # 1: bounces by rollouts too
 M_HAZARD = H.N_PARAMS + 8     # 1: hazard flips by rollouts too
 M_LEARNED = H.N_PARAMS + 9    # the base policy: 0 the heuristic, 1 the learned family (its weights at L_W0), 2 the net
-                              # family (its weights at N_W0, its draw source learned's at L_W0)
+                              # family (its weights at N_W0 and NS_W0)
 MC_PARAM_NAMES = ("mc_budget", "mc_width", "mc_adaptive", "mc_min", "mc_max", "mc_z", "mc_eps", "mc_bounce",
                   "mc_hazard_flip", "mc_learned_base")
 # Memo.plan[MEMO_MC_COST + 2 j] / [... + 1]: decisions of kind j (search.bot.COST_*) the table's MC seats decided
@@ -65,8 +65,7 @@ N_MEMO_PLAN = H.N_MEMO_PLAN + 8
 L_W0 = H.N_PARAMS + len(MC_PARAM_NAMES)
 # the chart family's cells (kernel.policy.chart: one action per cell, 0 = not resolved) follow them (0 for other kinds)
 C_W0 = L_W0 + L.N_WEIGHTS
-# the net family's weights (kernel.policy.net) follow the chart's cells (0 for other kinds); a net seat's draw
-# source is learned's, from the learned weights at L_W0 of the same vector
+# the net family's weights (kernel.policy.net) follow the chart's cells (0 for other kinds)
 N_W0 = C_W0 + C.N_CELLS
 # the net family's draw-source head follows (kernel.policy.net: NS_W0 + NN.S_ON is 0 where a weights file has none,
 # and the draw source is then learned's)

@@ -20,10 +20,15 @@ columns are added.  All buffers are the memo's scratch:
 nothing is allocated in the loop.  Inputs are standardised inside the weights (the training folds the
 means and scales into ``W`` and ``b``).
 
-The draw source is the learned family's (its weights at ``L_W0`` in the same vector), and the decisions
-neither models (initial flips, the discard pile, a hazard flip) are the base heuristic's.  The weights
-(``params[w0:w0 + N_WEIGHTS]``, ``w0`` = :data:`gnoming_sim.kernel.policy.dispatch.N_W0`) are fitted by
-:mod:`gnoming_sim.tune.net_train` and committed with their provenance in ``tuning/net/``.
+The draw source is valued by a second perceptron of the same form, the draw-source head (:func:`draw_source`):
+each answer (the draw pile, a discard pile) by learned's placement features of its card at its best placement
+under learned's placement model (the draw pile: their card-counted mean over the unseen cards), learned's
+source features and the same context (a weights file without a head leaves it to learned's linear model, its
+weights at ``L_W0`` in the same vector).  The decisions neither models (initial flips, the discard pile, a hazard
+flip) are the base heuristic's.  The weights (``params[w0:w0 + N_WEIGHTS]``, ``w0`` =
+:data:`gnoming_sim.kernel.policy.dispatch.N_W0`; the head's ``params[sw0:sw0 + N_SOURCE_WEIGHTS]``, ``sw0`` =
+:data:`gnoming_sim.kernel.policy.dispatch.NS_W0`) are fitted by :mod:`gnoming_sim.tune.net_train` and committed
+with their provenance in ``tuning/net/``.
 """
 from __future__ import annotations
 
@@ -80,7 +85,7 @@ OB = ZB + HIDDEN_UNITS  # then one option's hidden pre-activations
 # the draw-source head: one more perceptron of the same form over a source option's features (the learned placement
 # features of the card's best answer under learned's placement model: for the draw pile their card-counted mean over
 # the unseen cards; then learned's source features ``G_*``) and the same context inputs; its weights follow the
-# placement head's in the parameter vector (``S_W0`` = :data:`gnoming_sim.kernel.policy.dispatch.NS_W0`) and
+# placement head's in the parameter vector (at :data:`gnoming_sim.kernel.policy.dispatch.NS_W0`) and
 # ``S_ON`` = 0 (a weights file without a source head) leaves the draw source to learned's
 NFS = L.NF_P + L.NF_S
 NIS = NFS + NC
