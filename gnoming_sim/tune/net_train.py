@@ -278,11 +278,18 @@ def _teachers(cfg: NetConfig, sources: dict | None) -> str:
 
 def weights_json(weights: np.ndarray, cfg: NetConfig, command: str, seconds: float, check: dict,
                  rows: int, sources: dict | None = None, source: np.ndarray | None = None,
-                 placement_from: dict | None = None) -> str:
+                 placement_from: dict | None = None, source_from: dict | None = None) -> str:
     """The weights file (:func:`gnoming_sim.kernel.policy.registry.net_from_file` reads it) with its provenance;
-    ``source``: the draw-source head's weights (fitted by this command, to ``rows`` draw-source decisions; the
-    placement weights then come from ``placement_from``'s file, named with its description and sha256)."""
-    if source is None:
+    ``source``: the draw-source head's weights (without its on flag), fitted by this command to ``rows``
+    draw-source decisions (the placement weights then come from ``placement_from``'s file) or, with a placement
+    fit, kept from ``source_from``'s file; either file named by its path and sha256."""
+    if source is not None and source_from is not None:
+        desc = (f"net: one-ply MLPs over every placement and bounce option ({NN.NI} inputs, {NN.HIDDEN_UNITS} hidden "
+                f"ReLU units, a linear skip), fitted by `{command}` to {rows} decisions' rollout values "
+                f"({_teachers(cfg, sources)}, spread over the rules options; fit {seconds:.0f} s), and every "
+                f"draw-source option ({NN.NIS} inputs, {NN.SOURCE_HIDDEN} hidden units; the draw-source head of "
+                f"{source_from['path']}, sha256 {source_from['sha256'][:12]}); ")
+    elif source is None:
         desc = (f"net: one-ply MLP ({NN.NI} inputs, {NN.HIDDEN_UNITS} hidden ReLU units, a linear skip) over every "
                 f"placement and bounce option, learned's draw source; fitted by `{command}` to {rows} decisions' "
                 f"rollout values ({_teachers(cfg, sources)}, spread over the rules options; fit {seconds:.0f} s); ")
@@ -307,7 +314,10 @@ def weights_json(weights: np.ndarray, cfg: NetConfig, command: str, seconds: flo
                            "check": check, "log": cfg.log}}
     if source is not None:
         data["source_weights"] = [float(x) for x in source] + [1.0]
-        data["provenance"]["placement_weights"] = placement_from
+        if source_from is not None:
+            data["provenance"]["source_head"] = source_from
+        else:
+            data["provenance"]["placement_weights"] = placement_from
     return json.dumps(data, indent=1) + "\n"
 
 
@@ -340,6 +350,9 @@ def main(argv=None) -> None:
                          "draw-source head, fitted beside --placement-weights' placement head)")
     ap.add_argument("--placement-weights", type=Path, default=registry.NET_WEIGHTS,
                     help="with --head source: the weights file whose placement head the new file keeps")
+    ap.add_argument("--source-weights", type=Path,
+                    help="with --head place: the weights file whose draw-source head the new file keeps (default: "
+                         "none, learned's draw source)")
     ap.add_argument("--gather-only", action="store_true")
     ap.add_argument("--fit-only", action="store_true", help="fit the chunks already in --data (gathered before)")
     a = ap.parse_args(argv)
@@ -367,16 +380,23 @@ def main(argv=None) -> None:
           flush=True)
     if a.gather_only:
         return
-    placement_from = source = None
-    if cfg.head == "source":
-        import hashlib
+    import hashlib
 
+    placement_from = source_from = source = None
+    if cfg.head == "source":
         source, curve = fit(data, cfg, progress=lambda s: print(s, flush=True), head=SOURCE)
         raw = a.placement_weights.read_bytes()
         weights = np.array(json.loads(raw)["weights"], dtype=np.float64)
         placement_from = {"path": str(a.placement_weights), "sha256": hashlib.sha256(raw).hexdigest()}
     else:
         weights, curve = fit(data, cfg, progress=lambda s: print(s, flush=True))
+        if a.source_weights is not None:
+            raw = a.source_weights.read_bytes()
+            kept = json.loads(raw).get("source_weights")
+            if kept is None:
+                raise SystemExit(f"net_train: {a.source_weights} has no draw-source head")
+            source = np.array(kept[:-1], dtype=np.float64)
+            source_from = {"path": str(a.source_weights), "sha256": hashlib.sha256(raw).hexdigest()}
     cfg.log = curve
     c = check(strategy_of(weights, source=source), cfg.check_games, cfg.seed + 1000)
     c = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in c.items()}
@@ -387,7 +407,7 @@ def main(argv=None) -> None:
         wr.writeheader()
         wr.writerows(curve)
     (a.out / "weights.json").write_text(weights_json(weights, cfg, command, seconds, c, int(data["nopt"].size),
-                                                       sources, source, placement_from))
+                                                       sources, source, placement_from, source_from))
     print(f"net_train: {int(data['nopt'].size)} decisions, {seconds:.0f} s; check at 4 players: "
           f"{c['margin']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}] vs expert (n = {c['games']}); wrote {a.out}/weights.json",
           flush=True)

@@ -1,5 +1,7 @@
 """Training the net player (gnoming_sim.tune.net_train): its loss and gradient, the folding of the input
 scaling into the weights, the rules it samples, and its targets' determinism."""
+import json
+
 import numpy as np
 import pytest
 from scipy.optimize import check_grad
@@ -101,3 +103,26 @@ def test_a_net_teacher_is_named_by_its_weights_file():
     # the draw-source targets were taught by round 1's net too (run.sh installs it before their gather)
     source = json.loads((root / "source" / "settings.json").read_text())
     assert source["teacher"] == "net" and source["head"] == "source" and source["teacher_weights_sha256"] == round1
+
+
+def test_a_weights_file_keeps_the_head_it_did_not_fit(tmp_path):
+    """A placement fit given a draw-source head (``--source-weights``) writes it beside its own weights and names its
+    file; the registry reads both heads back."""
+    from gnoming_sim.kernel.policy import registry
+    from gnoming_sim.kernel.policy.dispatch import N_W0, NS_W0
+
+    rng = np.random.default_rng(8)
+    w = rng.normal(size=NN.N_WEIGHTS)
+    src = rng.normal(size=NN.S_ON)
+    check = {"margin": -1.0, "lo": -2.0, "hi": 0.0, "games": 4}
+    text = T.weights_json(w, T.NetConfig(), "python -m gnoming_sim.tune.net_train --fit-only", 1.0, check, 10,
+                          source=src, source_from={"path": "x.json", "sha256": "ab" * 32})
+    data = json.loads(text)
+    assert data["provenance"]["source_head"]["path"] == "x.json" and "placement_weights" not in data["provenance"]
+    assert data["source_weights"][-1] == 1.0
+    path = tmp_path / "w.json"
+    path.write_text(text)
+    v = registry.net_from_file(path).param_vector()
+    np.testing.assert_array_equal(v[N_W0:NS_W0], w)
+    np.testing.assert_array_equal(v[NS_W0:NS_W0 + NN.S_ON], src)
+    assert v[NS_W0 + NN.S_ON] == 1.0
