@@ -80,12 +80,13 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
 
 @jit(py=True, nrt=True)
 def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling,
-                  out, span, source):
+                  out, span):
     """Round ``(first_game + i) % 3`` of game first_game + i, for rows i in ``span`` (lo, hi) of ``seat_strategy``
     (int16[G, P]); ``out`` = (inputs float64[G, cap, MAX_OPTIONS, NI or NIS], vals float64[G, cap, MAX_OPTIONS],
-    nopt int64[G, cap]); ``sampling`` = (budget, p_sample); ``source``: draw-source decisions, not placements."""
+    nopt int64[G, cap]); ``sampling`` = (budget, p_sample, source), ``source`` true for the draw-source
+    decisions instead of placements."""
     inputs, vals, nopt = out
-    budget, p_sample = sampling
+    budget, p_sample, source = sampling
     for i in range(span[0], span[1]):
         game = first_game + i
         t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
@@ -119,7 +120,7 @@ def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p
     seed, rules_arr, counts = np.uint64(seed), rules.to_array(), deck_counts(deck_arr)
     with numba_threads(threads):
         run_blocks(lambda lo, hi: collect_batch(first_game, seed, players, kinds, params, table, rules_arr, deck_arr,
-                                                counts, (budget, p_sample), out, (lo, hi), np.bool_(source)),
+                                                counts, (budget, p_sample, np.bool_(source)), out, (lo, hi)),
                    games, 1)
     inputs, vals, nopt = out
     keep = nopt.reshape(-1) > 0

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from gnoming_sim.kernel.policy.net import N_WEIGHTS as N_WEIGHTS_NET
+from gnoming_sim.kernel.policy.net import N_SOURCE_WEIGHTS, N_WEIGHTS as N_WEIGHTS_NET
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.engine import simulate
@@ -82,12 +82,12 @@ def test_the_cells_file_and_the_parameter_vector():
     s = registry.get("chart")
     assert s.kind == KIND_CHART
     v = s.param_vector()
-    assert v.shape == (N_PARAMS,) and N_PARAMS == C_W0 + C.N_CELLS + N_WEIGHTS_NET
+    assert v.shape == (N_PARAMS,) and N_PARAMS == C_W0 + C.N_CELLS + N_WEIGHTS_NET + N_SOURCE_WEIGHTS
     cells = np.zeros(C.N_CELLS)
     for name, a in data["cells"].items():
         cells[int(name.split(".")[1])] = a
     np.testing.assert_array_equal(v[C_W0:C_W0 + C.N_CELLS], cells)
-    assert not v[C_W0 + C.N_CELLS:].any()   # the net's weights (after the cells) are not the chart's
+    assert not v[C_W0 + C.N_CELLS:].any()   # the net's two heads (after the cells) are not the chart's
     # everything else is expert's (its heuristic parameters) and nothing of learned's weights
     np.testing.assert_array_equal(v[:H.N_PARAMS], registry.get("expert").param_vector()[:H.N_PARAMS])
     assert not v[L_W0:C_W0].any()
