@@ -84,7 +84,8 @@ def test_targets_are_identical_at_one_and_two_threads(source):
 
 def test_a_net_teacher_is_named_by_its_weights_file():
     """Round 2's labels depend on which net taught them: a net teacher's settings carry the installed weights'
-    sha256 (and the committed round-2 gather names round 1's fit, tuning/net/fit-both/)."""
+    sha256 (the committed round-2 gather names round 1's fit, tuning/net/fit-both/; the third placement gather the
+    net with its draw-source head, tuning/net/fit-source/)."""
     import hashlib
     import json
     from pathlib import Path
@@ -103,6 +104,10 @@ def test_a_net_teacher_is_named_by_its_weights_file():
     # the draw-source targets were taught by round 1's net too (run.sh installs it before their gather)
     source = json.loads((root / "source" / "settings.json").read_text())
     assert source["teacher"] == "net" and source["head"] == "source" and source["teacher_weights_sha256"] == round1
+    # the third placement gather was taught by the net with its draw-source head (tuning/net/fit-source/)
+    third = json.loads((root / "net-teacher-2" / "settings.json").read_text())
+    with_source = hashlib.sha256((root / "fit-source" / "weights.json").read_bytes()).hexdigest()
+    assert third["teacher"] == "net" and third["teacher_weights_sha256"] == with_source != round1
 
 
 def test_a_weights_file_keeps_the_head_it_did_not_fit(tmp_path):

@@ -1,6 +1,6 @@
 #!/bin/sh
-# The training that produced the `net` preset (gnoming_sim/kernel/policy/net_weights.json): its placement head (1-3)
-# and its draw-source head (4-6).
+# The training that produced the `net` preset (gnoming_sim/kernel/policy/net_weights.json): its placement head (1-3,
+# refitted in 7-8 with targets of the net the first six steps made) and its draw-source head (4-6).
 # `make train-net` runs it from the repository root and installs the weights.
 # 1. rollout targets of expert (64 rollouts per answer) at 2-7 players, 6 chunks of 150 rounds per table size,
 #    each chunk under one rules variant (half published); chunks in tuning/net/data/ (not committed; a chunk already
@@ -12,8 +12,12 @@
 #    gather names it by sha256 in tuning/net/data-source/settings.json, committed as tuning/net/source/settings.json)
 # 5. draw-source targets: 64 rollouts of that net, every seat net, 6 chunks of 150 rounds per table size, seed 4;
 #    chunks in tuning/net/data-source/ (not committed)
-# 6. the draw-source head's fit beside round 1's placement head; weights and curve in tuning/net/fit-source/, copied to
-#    tuning/net/ (`make train-net` installs them)
+# 6. the draw-source head's fit beside round 1's placement head; weights and curve in tuning/net/fit-source/
+# 7. that net (round 1's placement head, the draw-source head) installed as the teacher of a third placement gather:
+#    64 rollouts of it, every seat net, 3 chunks of 150 rounds per table size, seed 5; chunks in tuning/net/data-net2/
+#    (not committed), log and settings (the teacher's sha256) in tuning/net/net-teacher-2/
+# 8. the placement head refitted on steps 1, 2 and 7's targets beside step 6's draw-source head; weights and curve in
+#    tuning/net/fit-net2/, copied to tuning/net/ (`make train-net` installs them)
 set -eu
 start=$(date +%s)
 {
@@ -28,6 +32,12 @@ cp tuning/net/fit-both/weights.json gnoming_sim/kernel/policy/net_weights.json
     --teacher net --budget 64 --players 2,3,4,5,6,7 --chunks 6 --chunk 150 --p-sample 0.3 --seed 4 --gather-only
 /usr/bin/time -v python -m gnoming_sim.tune.net_train --out tuning/net/fit-source --data tuning/net/data-source --head source \
     --fit-only --maxiter 300 --seed 1 --placement-weights tuning/net/fit-both/weights.json
+cp tuning/net/fit-source/weights.json gnoming_sim/kernel/policy/net_weights.json
+/usr/bin/time -v python -m gnoming_sim.tune.net_train --out tuning/net/net-teacher-2 --data tuning/net/data-net2 --teacher net \
+    --budget 64 --players 2,3,4,5,6,7 --chunks 3 --chunk 150 --p-sample 0.3 --seed 5 --gather-only
+/usr/bin/time -v python -m gnoming_sim.tune.net_train --out tuning/net/fit-net2 \
+    --data tuning/net/data,tuning/net/data-learned,tuning/net/data-net2 \
+    --fit-only --maxiter 300 --seed 1 --source-weights tuning/net/fit-source/weights.json
 } 2> tuning/net/time.txt | tee tuning/net/run.out
-cp tuning/net/fit-source/weights.json tuning/net/fit-source/log.csv tuning/net/
+cp tuning/net/fit-net2/weights.json tuning/net/fit-net2/log.csv tuning/net/
 echo "wall: $(( $(date +%s) - start )) s" | tee -a tuning/net/run.out
