@@ -365,7 +365,10 @@ def main(argv=None) -> None:
     sources = None
     if a.fit_only:
         sources = {}
+        a.data = a.data or str(a.out / "data")
         for d in a.data.split(","):
+            if not sorted(Path(d).glob("*.npz")):
+                ap.error(f"--data {d}: no gathered chunks there (gather them first: run.sh says how)")
             part = read_chunks([Path(d)])
             sources[d] = {"rows": int(part["nopt"].size), **json.loads((Path(d) / "settings.json").read_text())}
         data = read_chunks([Path(d) for d in a.data.split(",")])

@@ -85,7 +85,7 @@ def test_targets_are_identical_at_one_and_two_threads(source):
 def test_a_net_teacher_is_named_by_its_weights_file():
     """Round 2's labels depend on which net taught them: a net teacher's settings carry the installed weights'
     sha256 (the committed round-2 gather names round 1's fit, tuning/net/fit-both/; the third placement gather the
-    net with its draw-source head, tuning/net/fit-source/)."""
+    net with its draw-source head, tuning/net/fit-source/; rounds 4 and 5 the nets after them)."""
     import hashlib
     import json
     from pathlib import Path
@@ -108,6 +108,19 @@ def test_a_net_teacher_is_named_by_its_weights_file():
     third = json.loads((root / "net-teacher-2" / "settings.json").read_text())
     with_source = hashlib.sha256((root / "fit-source" / "weights.json").read_bytes()).hexdigest()
     assert third["teacher"] == "net" and third["teacher_weights_sha256"] == with_source != round1
+    # round 4: the net of round 3 (tuning/net/fit-net2/) taught a fourth placement gather and a second draw-source
+    # gather; round 5: the net of fit-net3's placement head and fit-source2's draw-source head taught a fifth
+    round3 = hashlib.sha256((root / "fit-net2" / "weights.json").read_bytes()).hexdigest()
+    for folder, head in (("net-teacher-3", "place"), ("source-2", "source")):
+        got = json.loads((root / folder / "settings.json").read_text())
+        assert got["teacher"] == "net" and got["teacher_weights_sha256"] == round3, folder
+        assert got.get("head", "place") == head, folder
+    fourth = hashlib.sha256((root / "fit-source2" / "weights.json").read_bytes()).hexdigest()
+    fifth = json.loads((root / "net-teacher-4" / "settings.json").read_text())
+    assert fifth["teacher"] == "net" and fifth["teacher_weights_sha256"] == fourth
+    source2 = json.loads((root / "fit-source2" / "weights.json").read_text())["provenance"]
+    assert source2["placement_weights"]["sha256"] == hashlib.sha256(
+        (root / "fit-net3" / "weights.json").read_bytes()).hexdigest()
 
 
 def test_a_weights_file_keeps_the_head_it_did_not_fit(tmp_path):
@@ -131,3 +144,18 @@ def test_a_weights_file_keeps_the_head_it_did_not_fit(tmp_path):
     np.testing.assert_array_equal(v[N_W0:NS_W0], w)
     np.testing.assert_array_equal(v[NS_W0:NS_W0 + NN.S_ON], src)
     assert v[NS_W0 + NN.S_ON] == 1.0
+
+
+def test_a_fit_of_a_folder_without_chunks_is_refused_in_one_line(tmp_path, capsys):
+    """A fit over a folder that was never gathered (chunk folders are not committed) exits 2 with a one-line
+    error naming the folder, not a traceback from an empty concatenation."""
+    import pytest
+
+    from gnoming_sim.tune.net_train import main
+
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SystemExit) as e:
+        main(["--out", str(tmp_path / "fit"), "--data", str(tmp_path / "empty"), "--fit-only"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "no gathered chunks" in err and "empty" in err
