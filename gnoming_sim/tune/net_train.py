@@ -75,6 +75,11 @@ def sample_rules(rng: np.random.Generator) -> RuleConfig:
     return RuleConfig(**change)
 
 
+def _joined(parts) -> dict:
+    """Chunks' rows together, in the order given (a gather's, a folder's, or several folders')."""
+    return {k: np.concatenate([d[k] for d in parts]) for k in ("players", "nopt", "inputs", "vals")}
+
+
 def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
     """Collect every chunk (one ``.npz`` per chunk under ``data_dir``; a chunk already there is read back,
     so an interrupted run resumes) and return the rows together (``players``, ``nopt``, ``inputs``, ``vals``)."""
@@ -98,7 +103,7 @@ def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
                                  "seconds": round(time.perf_counter() - t0, 1)}))
         with np.load(path) as z:
             parts.append({k: z[k] for k in z.files})
-    return {k: np.concatenate([d[k] for d in parts]) for k in ("players", "nopt", "inputs", "vals")}
+    return _joined(parts)
 
 
 def gather_settings(cfg: NetConfig) -> dict:
@@ -122,7 +127,7 @@ def read_chunks(folders) -> dict:
         for path in sorted(Path(folder).glob("*.npz")):
             with np.load(path) as z:
                 parts.append({k: z[k] for k in z.files})
-    return {k: np.concatenate([d[k] for d in parts]) for k in ("players", "nopt", "inputs", "vals")}
+    return _joined(parts)
 
 
 # ------------------------------------------------------------------ the network and its loss
@@ -364,14 +369,14 @@ def main(argv=None) -> None:
     t0 = time.perf_counter()
     sources = None
     if a.fit_only:
-        sources = {}
+        sources, parts = {}, []
         a.data = a.data or str(a.out / "data")
         for d in a.data.split(","):
-            if not sorted(Path(d).glob("*.npz")):
+            if not any(Path(d).glob("*.npz")):
                 ap.error(f"--data {d}: no gathered chunks there (gather them first: run.sh says how)")
-            part = read_chunks([Path(d)])
-            sources[d] = {"rows": int(part["nopt"].size), **json.loads((Path(d) / "settings.json").read_text())}
-        data = read_chunks([Path(d) for d in a.data.split(",")])
+            parts.append(read_chunks([Path(d)]))
+            sources[d] = {"rows": int(parts[-1]["nopt"].size), **json.loads((Path(d) / "settings.json").read_text())}
+        data = _joined(parts)  # each folder read once
     else:
         with open(a.out / "gather.jsonl", "a") as glog:
             def note(line):
