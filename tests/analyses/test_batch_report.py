@@ -163,6 +163,7 @@ def test_an_interrupted_batch_says_so(tmp_path):
     assert "Interrupted batch" in text and "100 of the 400 games" in text
 
 
+@pytest.mark.slow   # starts headless Chromium (2.7 s); the fast run keeps the page's content tests
 def test_chromium_renders_a_page_that_is_not_blank(report, tmp_path):
     out, _, _ = report
     assert_renders(out / "index.html", tmp_path)

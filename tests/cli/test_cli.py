@@ -423,6 +423,7 @@ def _interrupted_run(args, signame="SIGTERM", times=1):
                           capture_output=True, text=True, timeout=300, env=env)
 
 
+@pytest.mark.slow   # a real command killed mid-run and resumed (3.4 s); the fast run keeps the storage layer's kill tests
 def test_sigterm_leaves_a_valid_file_that_resume_completes(tmp_path):
     """A real SIGTERM to the command, after its first block of games; then --resume; then compare
     with one uninterrupted run."""

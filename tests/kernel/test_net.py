@@ -122,6 +122,7 @@ def test_the_finish_bonus_reaches_the_decision():
     assert NN.placement(prm, N_W0, obs, new_memo(), 5, legal) in range(10)
 
 
+@pytest.mark.slow   # 2,000 deals under two rules (3.5 s): the fast run keeps the finish bonus's reach (test_the_finish_bonus_reaches_the_decision)
 def test_net_ends_rounds_sooner_under_a_larger_finish_bonus_and_learned_does_not():
     """Every seat net on the same 2,000 deals at 4 players: with an early-finish bonus of 10 its rounds are shorter
     than under the published bonus of 5 (the whole 95% interval below 0; -0.35 [-0.52, -0.17] turns a round on the
