@@ -17,7 +17,9 @@ paired difference.  With a fixed budget (``mc_adaptive`` 0, the ``mc`` preset) e
   (0: no cap beyond ``mc_budget`` per option), which is therefore never exceeded.
 
 The answer is the option in play with the lowest mean (the first of equals: option 0 is the base
-policy's choice).  :func:`allocate` is the one loop; it is handed the function that rolls a round out
+policy's choice); with ``mc_keep`` > 0 it is the base policy's choice unless that lowest mean beats it by more
+than ``mc_keep`` standard errors of their paired difference (a noisy search then overrides a strong base
+only on evidence; :func:`keep_base`).  :func:`allocate` is the one loop; it is handed the function that rolls a round out
 (``roll_round(ctx, i, active, values)``, writing ``values[i, k]`` for every k with ``active[k]``), the
 bot's rollouts (:mod:`.bot`) or, in the tests, a table of made-up values (:func:`allocate_table`).
 """
@@ -26,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.policy.dispatch import M_ADAPTIVE, M_BUDGET, M_EPS, M_MAX, M_MIN, M_Z
+from gnoming_sim.kernel.policy.dispatch import M_ADAPTIVE, M_BUDGET, M_EPS, M_KEEP, M_MAX, M_MIN, M_Z
 
 
 @jit
@@ -58,6 +60,31 @@ def lowest_mean(values, n, active, K):
 
 
 @jit
+def paired_mean_se(values, n, k, b):
+    """The mean of the paired differences ``values[:n, k] - values[:n, b]`` and its standard error (inf below
+    two rounds)."""
+    mean = 0.0
+    for i in range(n):
+        mean += values[i, k] - values[i, b]
+    mean /= n
+    ss = 0.0
+    for i in range(n):
+        d = values[i, k] - values[i, b] - mean
+        ss += d * d
+    return mean, (np.sqrt(ss / (n - 1) / n) if n > 1 else np.inf)
+
+
+@jit
+def keep_base(values, n, active, best, z_keep):
+    """``best``, or 0 (the base policy's choice) when ``z_keep`` > 0, option 0 is still in play and ``best``
+    does not beat it by more than ``z_keep`` standard errors of their paired difference."""
+    if z_keep <= 0.0 or best == 0 or not active[0]:
+        return best
+    mean, se = paired_mean_se(values, n, best, 0)
+    return best if mean + z_keep * se < 0.0 else 0
+
+
+@jit
 def drop_options(values, n, active, K, z, eps):
     """Drop every option in play whose paired difference to the best has ``d̄ - z·se > -eps``;
     return how many are left in play."""
@@ -69,15 +96,7 @@ def drop_options(values, n, active, K, z, eps):
         if k == b:
             left += 1
             continue
-        mean = 0.0
-        for i in range(n):
-            mean += values[i, k] - values[i, b]
-        mean /= n
-        ss = 0.0
-        for i in range(n):
-            d = values[i, k] - values[i, b] - mean
-            ss += d * d
-        se = np.sqrt(ss / (n - 1) / n) if n > 1 else np.inf
+        mean, se = paired_mean_se(values, n, k, b)
         if mean - z * se > -eps:
             active[k] = 0
         else:
@@ -112,7 +131,7 @@ def allocate(roll_round, ctx, K, prm, values, active, spent):
     spent[1] = n
     if n == 0:
         return 0
-    return lowest_mean(values, n, active, K)
+    return keep_base(values, n, active, lowest_mean(values, n, active, K), prm[M_KEEP])
 
 
 @jit

@@ -3,6 +3,7 @@
 Run from the repository root (2 cores, under nice):
     nice -n 10 python tuning/net/mcnet.py --parts check,table --deals 4:1000,2:600,6:360 > tuning/net/mcnet.out
     nice -n 10 python tuning/net/mcnet.py --parts table --deals 4:240 --budget 64 > tuning/net/mcnet64.out
+    python tuning/net/mcnet.py --parts table --deals 4:1000,2:600,6:360 --keep 2 > tuning/net/mcnet-keep2.out
 One X among expert seats (X in one seat, moving one seat per game), held-out deals of seed 11 (global games from
 2**60), paired by deal: mc-net - expert (its margin), mc-net - net, mc-net - mc64 (and net - mc64 on the same
 deals).  mc64's per-deal margins are tuning/net/mc64-margins.npz (tuning/net/measure.py --parts mc64: the first
@@ -27,18 +28,20 @@ ap.add_argument("--deals", default="4:240")
 ap.add_argument("--check", type=int, default=8, help="deals of mc64 replayed at 4 players against the file")
 ap.add_argument("--parts", default="check,table", help="of check,table")
 ap.add_argument("--budget", type=int, default=16, help="mc-net's rollouts per option (16: the preset)")
+ap.add_argument("--keep", type=float, default=0.0, help="mc_keep: keep net's answer unless the rollouts' best beats "
+                "it by this many paired standard errors (0: the preset, the lowest mean)")
 a = ap.parse_args()
 deals = {int(k): int(v) for k, v in (x.split(":") for x in a.deals.split(","))}
 parts = a.parts.split(",")
-X = "mc-net" if a.budget == 16 else f"mc-net{a.budget}"
+X = ("mc-net" if a.budget == 16 else f"mc-net{a.budget}") + (f"-keep{a.keep:g}" if a.keep else "")
 out = {"load_before": os.getloadavg(), "x": X, "deals": deals}
 MC_FILE = "tuning/net/mc64-margins.npz"
 OUT_FILE = f"tuning/net/{X.replace('-', '')}-margins.npz"
 mc = np.load(MC_FILE)
 net_x = registry.get("mc-net")
-if a.budget != 16:
-    net_x = registry.Strategy(X, net_x.kind, f"mc-net, {a.budget} rollouts per option",
-                              dict(net_x.params, mc_budget=float(a.budget)))
+if a.budget != 16 or a.keep:
+    net_x = registry.Strategy(X, net_x.kind, f"mc-net, {a.budget} rollouts per option, mc_keep {a.keep:g}",
+                              dict(net_x.params, mc_budget=float(a.budget), mc_keep=float(a.keep)))
 
 
 def timed(x, p, n):

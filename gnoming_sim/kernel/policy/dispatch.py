@@ -55,8 +55,10 @@ M_BOUNCE = H.N_PARAMS + 7     # 1: bounces by rollouts too
 M_HAZARD = H.N_PARAMS + 8     # 1: hazard flips by rollouts too
 M_LEARNED = H.N_PARAMS + 9    # the base policy: 0 the heuristic, 1 the learned family (its weights at L_W0), 2 the net
                               # family (its weights at N_W0 and NS_W0)
+M_KEEP = H.N_PARAMS + 10      # > 0: keep the base policy's answer unless the best is better by this many standard
+                              # errors of their paired difference (0: the lowest mean, whatever the evidence)
 MC_PARAM_NAMES = ("mc_budget", "mc_width", "mc_adaptive", "mc_min", "mc_max", "mc_z", "mc_eps", "mc_bounce",
-                  "mc_hazard_flip", "mc_learned_base")
+                  "mc_hazard_flip", "mc_learned_base", "mc_keep")
 # Memo.plan[MEMO_MC_COST + 2 j] / [... + 1]: decisions of kind j (search.bot.COST_*) the table's MC seats decided
 # by rollouts, and the rollouts they ran (a cost counter for measurements: never reset within a game)
 MEMO_MC_COST = H.N_MEMO_PLAN

@@ -68,13 +68,15 @@ MC_PARAM_HELP = {
     "mc_hazard_flip": "Monte Carlo: 1: flips for another's hazard by rollouts too; 0: by the base policy",
     "mc_learned_base": "Monte Carlo: the base policy: 0 the heuristic, 1 the learned family, 2 the net family "
                        "(set by policy = a heuristic, learned or net strategy)",
+    "mc_keep": "Monte Carlo: > 0: keep the base policy's answer unless the rollouts' best beats it by this many "
+               "standard errors of their paired difference; 0: the lowest mean",
 }
 MC_DEFAULTS = dict(mc_budget=16.0, mc_width=3.0, mc_adaptive=0.0, mc_min=8.0, mc_max=0.0, mc_z=2.0, mc_eps=0.0,
-                   mc_bounce=0.0, mc_hazard_flip=0.0, mc_learned_base=0.0)
+                   mc_bounce=0.0, mc_hazard_flip=0.0, mc_learned_base=0.0, mc_keep=0.0)
 # the MC settings' allowed values: whole numbers in a range, a choice, or a real number in a range
 MC_INTEGER = {"mc_budget": 1, "mc_width": 0, "mc_min": 2, "mc_max": 0}    # the lowest allowed
 MC_CHOICE = {"mc_adaptive": (0, 1), "mc_bounce": (0, 1), "mc_hazard_flip": (0, 1), "mc_learned_base": (0, 1, 2)}
-MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0}                               # 0 up to this
+MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0, "mc_keep": 100.0}                               # 0 up to this
 MC_BASE = "expert"   # the mc preset's base policy
 # the chart family's cells (kernel.policy.chart): "chart.<cell>" -> the cell's action (0: not resolved)
 CELL_NAMES = tuple(f"chart.{i}" for i in range(N_CELLS))
@@ -257,8 +259,10 @@ MC = (
                       "every seat plays learned in its rollouts, and learned decides the rest",
         LEARNED[0], mc_learned_base=1.0),
     _mc("mc-net", "Monte Carlo as mc (16 rollouts per option), with the net player as its base policy: every "
-                  "seat plays net in its rollouts, and net decides the rest",
-        NET[0], mc_learned_base=2.0),
+                  "seat plays net in its rollouts, and net decides the rest; it keeps net's answer unless the "
+                  "rollouts' best beats it by 2 standard errors of their paired difference (mc_keep 2): about "
+                  "1.5 points a game stronger than net at 4 players",
+        NET[0], mc_learned_base=2.0, mc_keep=2.0),
 )
 
 BUILTIN = PRESETS + TUNED + LEARNED + CHART + MC + NET
