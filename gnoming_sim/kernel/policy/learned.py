@@ -186,11 +186,49 @@ def _lines_through(row, q, c, mpl, unknown):
     return pairs, open_v, odds
 
 
+N_AS_IS = 7 * LAYOUT   # what :func:`as_is` leaves per decision: 3 line values and 4 gift features a position
+
+
+@jit(inline="always")
+def as_is(scratch, obs, row, ctx, at):
+    """What :func:`place_features_at` reads instead of computing it again for every card it values at a
+    position q: :func:`_lines_through` of q with the layout as it is (no card put there) into
+    ``scratch[at + 3 q:at + 3 q + 3]``, and the gift features of the card at q (F_GIFT_COST, F_GIFT_GOOD,
+    F_GIFT_PAIRS, F_HAZ_GIVE; 0 where q is face down) into ``scratch[at + 3 LAYOUT + 4 q:][:4]``.
+    Uses the feature buffer ``scratch[FB:]`` as its workspace."""
+    pub = obs.pub
+    mpl = pub[O_MULLIGANS_PER_LINE]
+    nxt_row = obs.vis[ctx[5]]
+    for q in range(LAYOUT):
+        p0, o0, d0 = _lines_through(row, q, NO_CARD, mpl, obs.unknown)
+        scratch[at + 3 * q] = p0
+        scratch[at + 3 * q + 1] = o0
+        scratch[at + 3 * q + 2] = d0
+        scratch[FB + F_GIFT_COST] = 0.0
+        scratch[FB + F_GIFT_GOOD] = 0.0
+        scratch[FB + F_GIFT_PAIRS] = 0.0
+        scratch[FB + F_HAZ_GIVE] = 0.0
+        if row[q] != HIDDEN:
+            _gift(scratch, row[q], nxt_row, ctx[4], pub)
+        g = at + 3 * LAYOUT + 4 * q
+        scratch[g] = scratch[FB + F_GIFT_COST]
+        scratch[g + 1] = scratch[FB + F_GIFT_GOOD]
+        scratch[g + 2] = scratch[FB + F_GIFT_PAIRS]
+        scratch[g + 3] = scratch[FB + F_HAZ_GIVE]
+
+
 @jit(inline="always")
 def place_features(buf, prm, obs, scratch, row, eu, q, c, ctx):
     """Write the features of putting ``c`` at ``q`` (q = LAYOUT: not keeping it) into
     ``buf[FB:FB + NF_P]``; ``scratch`` holds this layout's :func:`H.prepare_me`, ``ctx`` is the
     decision's :func:`context`."""
+    place_features_at(buf, prm, obs, scratch, row, eu, q, c, ctx, -1)
+
+
+@jit(inline="always")
+def place_features_at(buf, prm, obs, scratch, row, eu, q, c, ctx, at):
+    """:func:`place_features`; ``at`` >= 0: the layout's own lines and the gift of the card at q are read from
+    ``scratch[at:]`` (:func:`as_is`), the same numbers."""
     pub = obs.pub
     vis = obs.vis
     fd = obs.fd
@@ -211,7 +249,12 @@ def place_features(buf, prm, obs, scratch, row, eu, q, c, ctx):
     buf[FB + F_DELTA] = d
     buf[FB + F_DELTA_FINAL] = d * final
     p1, o1, d1 = _lines_through(row, q, c, mpl, unknown)
-    p0, o0, d0 = _lines_through(row, q, NO_CARD, mpl, unknown)
+    if at < 0:
+        p0, o0, d0 = _lines_through(row, q, NO_CARD, mpl, unknown)
+    else:
+        p0 = scratch[at + 3 * q]
+        o0 = scratch[at + 3 * q + 1]
+        d0 = scratch[at + 3 * q + 2]
     buf[FB + F_PAIRS] = p1 - p0
     buf[FB + F_OPEN_PAIRS] = o1 - o0
     buf[FB + F_OPEN_ODDS] = d1 - d0
@@ -233,15 +276,25 @@ def place_features(buf, prm, obs, scratch, row, eu, q, c, ctx):
             buf[FB + F_FIN_LOW] = 1.0 if gap <= 0.0 else 0.0
             buf[FB + F_FIN_OFD] = mean_ofd
             buf[FB + F_FIN_P] = pub[O_PLAYERS] - 2.0
-    else:
+    elif at < 0:
         _gift(buf, old, nxt_row, flippable, pub)
+    else:
+        g = at + 3 * LAYOUT + 4 * q
+        buf[FB + F_GIFT_COST] = scratch[g]
+        buf[FB + F_GIFT_GOOD] = scratch[g + 1]
+        buf[FB + F_GIFT_PAIRS] = scratch[g + 2]
+        buf[FB + F_HAZ_GIVE] = scratch[g + 3]
 
 
 @jit(inline="always")
 def _dot(buf, prm, w0, n):
+    """The weights at ``w0`` times the ``n`` features at ``buf[FB:]``, in feature order; the features that are 0
+    (most of them) are skipped: adding a zero product leaves the sum as it was."""
     v = 0.0
     for i in range(n):
-        v += prm[w0 + i] * buf[FB + i]
+        x = buf[FB + i]
+        if x != 0.0:
+            v += prm[w0 + i] * x
     return v
 
 
@@ -378,5 +431,5 @@ def draw_source(prm, w0, obs, memo, legal):
 
 
 __all__ = ["NF_P", "NF_S", "N_WEIGHTS", "N_WEIGHTS_ONE", "BUCKETS", "N_BUCKETS", "bucket_of", "size_bucket", "WEIGHT_NAMES", "FEATURE_NAMES", "SOURCE_FEATURE_NAMES",
-           "N_MEMO_SCRATCH", "FB", "context", "place_features", "source_features", "source_values",
+           "N_MEMO_SCRATCH", "FB", "context", "place_features", "place_features_at", "as_is", "N_AS_IS", "source_features", "source_values",
            "placement", "bounce_target", "draw_source"]

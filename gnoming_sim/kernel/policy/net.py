@@ -106,7 +106,8 @@ SFB = OB + HIDDEN_UNITS          # the source options' features, NFS each, in an
 SZB = SFB + N_SOURCES_MAX * NFS  # the source head's hidden context
 SOB = SZB + SOURCE_HIDDEN        # one source option's hidden pre-activations
 STB = SOB + SOURCE_HIDDEN        # the features of the best answer so far (learned's placement features)
-N_MEMO_SCRATCH = STB + L.NF_P
+LAB = STB + L.NF_P               # the layout's own lines and gifts at every position (:func:`L.as_is`)
+N_MEMO_SCRATCH = LAB + L.N_AS_IS
 INF = 1e18
 
 
@@ -245,7 +246,7 @@ def _best_features(prm, w, obs, scratch, row, eu, c, may_decline, ctx, keep, to,
     best = INF
     last = LAYOUT + 1 if may_decline else LAYOUT
     for q in range(0 if keep else LAYOUT, last):
-        L.place_features(scratch, prm, obs, scratch, row, eu, q, c, ctx)
+        L.place_features_at(scratch, prm, obs, scratch, row, eu, q, c, ctx, LAB)
         v = L._dot(scratch, prm, w, L.NF_P)
         if v < best:
             best = v
@@ -274,6 +275,7 @@ def source_inputs(prm, lw0, obs, memo, legal, full):
     for i in range(N_SOURCES_MAX * NFS):
         scratch[SFB + i] = 0.0
     row = obs.vis[pub[O_ME]]
+    L.as_is(scratch, obs, row, ctx, LAB)
     mfits = H.mulligan_fits(row, pub)
     final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
     my_fd = 1.0 * obs.fd[pub[O_ME]]
