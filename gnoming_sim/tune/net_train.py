@@ -101,9 +101,14 @@ def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
             progress(json.dumps({"chunk": j, "players": p, "rows": int(d["nopt"].size),
                                  "rules": {k: getattr(rules, k) for k in RULE_RANGES},
                                  "seconds": round(time.perf_counter() - t0, 1)}))
-        with np.load(path) as z:
-            parts.append({k: z[k] for k in z.files})
+        parts.append(_chunk(path))
     return _joined(parts)
+
+
+def _chunk(path) -> dict:
+    """One chunk's arrays, read into memory."""
+    with np.load(path) as z:
+        return {k: z[k] for k in z.files}
 
 
 def gather_settings(cfg: NetConfig) -> dict:
@@ -125,8 +130,7 @@ def read_chunks(folders) -> dict:
     parts = []
     for folder in folders:
         for path in sorted(Path(folder).glob("*.npz")):
-            with np.load(path) as z:
-                parts.append({k: z[k] for k in z.files})
+            parts.append(_chunk(path))
     return _joined(parts)
 
 
@@ -178,6 +182,16 @@ def loss_grad(w: np.ndarray, X: np.ndarray, y: np.ndarray, mask: np.ndarray, l2:
     total = mask.sum()
     loss = float((r * r).sum() / total) + l2 * float(w @ w)
     g_f = 2.0 * r / total               # d loss / d f (centring is a projection: its gradient is r itself)
+    g = backprop(w, X, Z, A, g_f, head)
+    g += 2.0 * l2 * w
+    return loss, g
+
+
+def backprop(w: np.ndarray, X: np.ndarray, Z: np.ndarray, A: np.ndarray, g_f: np.ndarray, head: Head = PLACE):
+    """The gradient over the weights of a loss whose gradient over the values f [D, K] is ``g_f``, given the
+    forward pass's pre-activations ``Z`` and activations ``A`` [D, K, H] (any loss of the values: the centred
+    squared error of :func:`loss_grad`, or a probe's)."""
+    u = unpack(w, head)[2]
     g = np.zeros_like(w)
     gW, gb, gu, ga = unpack(g, head)
     ga[:] = np.einsum("dk,dki->i", g_f, X[..., :head.nf])
@@ -185,8 +199,7 @@ def loss_grad(w: np.ndarray, X: np.ndarray, y: np.ndarray, mask: np.ndarray, l2:
     g_z = g_f[..., None] * u * (Z > 0.0)
     gW[:] = np.einsum("dkh,dki->hi", g_z, X)
     gb[:] = g_z.sum(axis=(0, 1))
-    g += 2.0 * l2 * w
-    return loss, g
+    return g
 
 
 def standardise(X: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -205,6 +218,18 @@ def fold(w: np.ndarray, mu: np.ndarray, sd: np.ndarray, head: Head = PLACE) -> n
     oW[:] = W / sd
     ob[:] = b - (W / sd) @ mu
     oa[:] = a / sd[:head.nf]   # the linear part's constant cancels within a decision
+    return out
+
+
+def unfold(w: np.ndarray, mu: np.ndarray, sd: np.ndarray, head: Head = PLACE) -> np.ndarray:
+    """The inverse of :func:`fold` (up to the linear part's constant): the weights on ``(x - mu) / sd`` of a
+    network whose kernel weights (on raw inputs) are ``w``; a warm start from installed weights."""
+    out = w.copy()
+    W, b, u, a = unpack(w, head)
+    oW, ob, ou, oa = unpack(out, head)
+    oW[:] = W * sd
+    ob[:] = b + W @ mu
+    oa[:] = a * sd[:head.nf]
     return out
 
 

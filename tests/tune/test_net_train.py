@@ -50,6 +50,18 @@ def test_folded_weights_take_raw_inputs(head):
     np.testing.assert_allclose(d - d[:, :1], 0.0, atol=1e-9)
 
 
+@pytest.mark.parametrize("head", [T.PLACE, T.SOURCE], ids=lambda h: h.name)
+def test_unfolded_weights_fold_back(head):
+    """unfold (a warm start from installed weights) is fold's inverse: the same weights on raw inputs, and the
+    same values of standardised inputs as those weights give raw ones."""
+    X, _, mask = _batch(3, ni=head.ni)
+    mu, sd = T.standardise(X, mask)
+    w = T.init_weights(7, head)
+    np.testing.assert_allclose(T.fold(T.unfold(w, mu, sd, head), mu, sd, head), w, atol=1e-12)
+    d = T.forward(T.unfold(w, mu, sd, head), (X - mu) / sd, head) - T.forward(w, X, head)
+    np.testing.assert_allclose(d - d[:, :1], 0.0, atol=1e-9)
+
+
 def test_the_rules_sampled_span_the_ranges_and_the_published_rules_lead():
     rng = np.random.default_rng(0)
     rules = [T.sample_rules(rng) for _ in range(400)]

@@ -24,13 +24,7 @@ val = rng.random(len(nopt)) < 0.1
 tr = ~val
 inst = json.load(open("tuning/net/fit-net4/weights.json"))
 w_raw = np.array(inst["weights"], dtype=np.float64)
-# unfold: weights on standardised inputs
-w0 = w_raw.copy()
-W, b, u, a = T.unpack(w_raw, head)
-oW, ob, ou, oa = T.unpack(w0, head)
-oW[:] = W * sd
-ob[:] = b + W @ mu
-oa[:] = a * sd[:head.nf]
+w0 = T.unfold(w_raw, mu, sd, head)   # weights on standardised inputs
 assert np.allclose(T.fold(w0, mu, sd, head), w_raw)
 big = 1e9
 
@@ -60,13 +54,7 @@ def fwd_grad(w, X, y, mask, l2):
         p = np.exp(lf - lse) * mask
         loss = float(-(q * logp).sum() / D)
         g_f = (q - p) / D
-    g = np.zeros_like(w)
-    gW, gb, gu, ga = T.unpack(g, head)
-    ga[:] = np.einsum("dk,dki->i", g_f, X[..., :head.nf])
-    gu[:] = np.einsum("dk,dkh->h", g_f, A)
-    g_z = g_f[..., None] * um * (Z > 0.0)
-    gW[:] = np.einsum("dkh,dki->hi", g_z, X)
-    gb[:] = g_z.sum(axis=(0, 1))
+    g = T.backprop(w, X, Z, A, g_f, head)
     return loss + l2 * float(w @ w), g + 2.0 * l2 * w, f
 
 def regret(w, X, y, mask):
