@@ -84,3 +84,20 @@ def test_the_weights_change_the_decisions():
     a = simulate(players=4, strategies=base, games=20, seed=3)   # a never-finishing table plays long rounds
     b = simulate(players=4, strategies=never, games=20, seed=3)
     assert not np.array_equal(a.totals, b.totals)
+
+
+def test_the_static_features_of_a_position_do_not_depend_on_the_card():
+    """net's draw-pile valuation adds a card's DYNAMIC features to each position's STATIC part, computed once: on
+    random layouts (one or two face-down cards, so the finishing features are on too), every card put at a position
+    of the layout gives it the same STATIC features, and the split covers every feature once."""
+    assert sorted(L.STATIC + L.DYNAMIC) == list(range(L.NF_P))
+    rng = np.random.default_rng(4)
+    cards = [-2, -1, 0, 3, 5, 12, MULLIGAN, 50]
+    for _ in range(12):
+        row = [int(x) for x in rng.choice([-2, 0, 1, 3, 5, 7, 12, MULLIGAN, 50], 9)]
+        for q in rng.choice(9, size=int(rng.integers(1, 3)), replace=False):
+            row[q] = H_
+        obs = _obs([row, [int(x) for x in rng.choice([H_, 3, 5, 12], 9)], [H_] * 9])
+        for q in range(9):
+            seen = {tuple(np.array(list(_features(obs, q, c).values()))[list(L.STATIC)]) for c in cards}
+            assert len(seen) == 1, (row, q)

@@ -73,6 +73,10 @@ F_DELTA_HID = 19     # F_DELTA when the position was face down
 F_PAIRS = 20         # change of the pair values of the unmatched lines through q
 F_OPEN_ODDS = 21     # change of the chance that a random unseen card completes an open pair through q
 NF_P = 22
+# the placement features that depend on the card put at a position (the others depend on the position alone, for
+# a position of the layout): what a position's value adds to its card-independent part (net's draw-pile valuation)
+DYNAMIC = (F_DELTA, F_FIN_GAP, F_FIN_LOW, F_OPEN_PAIRS, F_DELTA_FINAL, F_DELTA_HID, F_PAIRS, F_OPEN_ODDS)
+STATIC = tuple(i for i in range(NF_P) if i not in DYNAMIC)
 FEATURE_NAMES = ("delta", "hid", "hid_eu", "hid_min_rival_fd", "hid_final", "hid_last1", "fin", "fin_gap",
                  "fin_lowest", "fin_mean_rival_fd", "fin_players", "gift_cost", "gift_good", "gift_pairs",
                  "hazard_give", "nokeep", "open_pairs", "delta_final", "hid_mean_rival_fd", "delta_hid", "pairs",
@@ -431,5 +435,5 @@ def draw_source(prm, w0, obs, memo, legal):
 
 
 __all__ = ["NF_P", "NF_S", "N_WEIGHTS", "N_WEIGHTS_ONE", "BUCKETS", "N_BUCKETS", "bucket_of", "size_bucket", "WEIGHT_NAMES", "FEATURE_NAMES", "SOURCE_FEATURE_NAMES",
-           "N_MEMO_SCRATCH", "FB", "context", "place_features", "place_features_at", "as_is", "N_AS_IS", "source_features", "source_values",
+           "N_MEMO_SCRATCH", "FB", "context", "place_features", "place_features_at", "as_is", "N_AS_IS", "DYNAMIC", "STATIC", "source_features", "source_values",
            "placement", "bounce_target", "draw_source"]

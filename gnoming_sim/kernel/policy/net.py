@@ -107,7 +107,8 @@ SZB = SFB + N_SOURCES_MAX * NFS  # the source head's hidden context
 SOB = SZB + SOURCE_HIDDEN        # one source option's hidden pre-activations
 STB = SOB + SOURCE_HIDDEN        # the features of the best answer so far (learned's placement features)
 LAB = STB + L.NF_P               # the layout's own lines and gifts at every position (:func:`L.as_is`)
-N_MEMO_SCRATCH = LAB + L.N_AS_IS
+LSB = LAB + L.N_AS_IS            # each position's card-independent part of learned's value (:func:`_static_parts`)
+N_MEMO_SCRATCH = LSB + LAYOUT
 INF = 1e18
 
 
@@ -239,15 +240,34 @@ def bounce_target(prm, w0, obs, memo, card, legal):
 
 
 @jit(inline="always")
+def _static_parts(prm, w, obs, scratch, row, eu, ctx):
+    """Per position q of the layout, learned's weights (``w``) times the features that do not depend on the card
+    put there (:data:`L.STATIC`) into ``scratch[LSB + q]`` (after :func:`L.as_is`)."""
+    for q in range(LAYOUT):
+        L.place_features_at(scratch, prm, obs, scratch, row, eu, q, 0, ctx, LAB)
+        v = 0.0
+        for i in L.STATIC:
+            v += prm[w + i] * scratch[L.FB + i]
+        scratch[LSB + q] = v
+
+
+@jit(inline="always")
 def _best_features(prm, w, obs, scratch, row, eu, c, may_decline, ctx, keep, to, weight):
     """learned's best answer for ``c`` (as :func:`gnoming_sim.kernel.policy.learned._best_answer` without a legal
     mask: positions unless not ``keep``, not keeping if ``may_decline``): its value, and ``weight`` times its
-    placement features added to ``scratch[to:to + NF_P]`` (kept as the loop finds them, not computed again)."""
+    placement features added to ``scratch[to:to + NF_P]`` (kept as the loop finds them, not computed again).
+    A position's value is its card-independent part (:func:`_static_parts`) plus the card's features
+    (:data:`L.DYNAMIC`): learned's dot product summed in another order."""
     best = INF
     last = LAYOUT + 1 if may_decline else LAYOUT
     for q in range(0 if keep else LAYOUT, last):
         L.place_features_at(scratch, prm, obs, scratch, row, eu, q, c, ctx, LAB)
-        v = L._dot(scratch, prm, w, L.NF_P)
+        if q < LAYOUT:
+            v = scratch[LSB + q]
+            for i in L.DYNAMIC:
+                v += prm[w + i] * scratch[L.FB + i]
+        else:
+            v = L._dot(scratch, prm, w, L.NF_P)
         if v < best:
             best = v
             for i in range(L.NF_P):
@@ -276,6 +296,7 @@ def source_inputs(prm, lw0, obs, memo, legal, full):
         scratch[SFB + i] = 0.0
     row = obs.vis[pub[O_ME]]
     L.as_is(scratch, obs, row, ctx, LAB)
+    _static_parts(prm, w, obs, scratch, row, eu, ctx)
     mfits = H.mulligan_fits(row, pub)
     final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
     my_fd = 1.0 * obs.fd[pub[O_ME]]
