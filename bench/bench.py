@@ -25,7 +25,7 @@ import numba
 
 from gnoming_sim.kernel.engine import simulate
 
-PRESETS = ("random", "greedy", "builder", "rusher", "cautious", "expert", "learned")   # the fast players
+PRESETS = ("random", "greedy", "builder", "rusher", "cautious", "expert", "learned", "net")   # the fast players
 
 
 def machine() -> str:
