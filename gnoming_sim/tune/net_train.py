@@ -202,6 +202,21 @@ def backprop(w: np.ndarray, X: np.ndarray, Z: np.ndarray, A: np.ndarray, g_f: np
     return g
 
 
+def held_aside(n: int, seed: int) -> np.ndarray:
+    """The validation tenth of ``n`` decisions that a fit of ``seed`` holds aside (bool[n]); the probes read it too."""
+    return np.random.default_rng(seed + 1).random(n) < 0.1
+
+
+def decision_regret(f: np.ndarray, y: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per decision, the rollout value (``y``, lower is better) of the answer of the lowest predicted value ``f``
+    minus the best answer's, over the legal answers (``mask`` nonzero)."""
+    big = 1e9
+    legal = mask > 0
+    ym = np.where(legal, y, big)
+    pick = np.where(legal, f, big).argmin(axis=1)
+    return ym[np.arange(len(pick)), pick] - ym.min(axis=1)
+
+
 def standardise(X: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per input, (mean, scale) over the legal answers (scale 1 for an input that never varies)."""
     rows = X[mask > 0]
@@ -252,8 +267,7 @@ def fit(data: dict, cfg: NetConfig, progress=print, head: Head = PLACE) -> tuple
     mask = (np.arange(X.shape[1])[None, :] < nopt[:, None]).astype(np.float64)
     mu, sd = standardise(X, mask)
     Xs = (X - mu) / sd * mask[..., None]
-    rng = np.random.default_rng(cfg.seed + 1)
-    val = rng.random(len(nopt)) < 0.1
+    val = held_aside(len(nopt), cfg.seed)
     tr = ~val
     yv = y[val] * mask[val]
     yc = (yv - yv.sum(axis=1, keepdims=True) / mask[val].sum(axis=1, keepdims=True)) * mask[val]

@@ -171,3 +171,13 @@ def test_a_fit_of_a_folder_without_chunks_is_refused_in_one_line(tmp_path, capsy
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert "no gathered chunks" in err and "empty" in err
+
+
+def test_the_decision_regret_is_the_picked_answers_value_above_the_best_legal_one():
+    X, y, mask = _batch(4)
+    f = np.random.default_rng(8).normal(size=y.shape)
+    got = T.decision_regret(f, y, mask)
+    for d in range(len(y)):
+        legal = np.flatnonzero(mask[d])
+        pick = legal[np.argmin(f[d, legal])]
+        assert got[d] == y[d, pick] - y[d, legal].min() >= 0.0

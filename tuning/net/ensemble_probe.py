@@ -17,15 +17,9 @@ for k, p in files.items():
     except FileNotFoundError:
         continue
     F[k] = np.concatenate([T.forward(w, X[i:i + 20000]) for i in range(0, len(X), 20000)])
-big = 1e9
-ym = np.where(mask, y, big)
-best = ym.min(axis=1)
-# the fit's own held-aside tenth (seed 1 -> rng(2)), and the last round's decisions (data-net4) separately
-val = np.random.default_rng(2).random(len(nopt)) < 0.1
+val = T.held_aside(len(nopt), 1)   # the held-aside tenth of step 14's fit (seed 1)
 def regret(f, sel):
-    f = np.where(mask, f, big)[sel]
-    pick = f.argmin(axis=1)
-    r = ym[sel][np.arange(sel.sum()), pick] - best[sel]
+    r = T.decision_regret(f[sel], y[sel], mask[sel])
     return r.mean(), r.std() / np.sqrt(len(r))
 four = pl == 4
 for name, f in list(F.items()) + [("avg:" + "+".join(c), np.mean([F[x] for x in c], axis=0)) for n in (2, 3) for c in itertools.combinations([k for k in F if k in ("installed", "long1000", "wmse", "ce", "l2e5")], n)]:

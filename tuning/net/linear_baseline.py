@@ -5,11 +5,11 @@ import numpy as np
 
 from gnoming_sim.kernel.policy import net as NN
 from gnoming_sim.tune.learn import fit as ridge
-from gnoming_sim.tune.net_train import read_chunks
+from gnoming_sim.tune.net_train import held_aside, read_chunks
 
 data = read_chunks(["tuning/net/data", "tuning/net/data-learned"])
 X, y, nopt = data["inputs"], data["vals"], data["nopt"]
-val = np.random.default_rng(1 + 1).random(len(nopt)) < 0.1   # the net's split (seed + 1)
+val = held_aside(len(nopt), 1)   # the net's split (its fit's seed 1)
 coef, r2_train = ridge(X[~val], y[~val], nopt[~val], NN.NF, 1.0)
 mask = np.arange(X.shape[1])[None, :] < nopt[val][:, None]
 pred = X[val][..., :NN.NF] @ coef

@@ -19,8 +19,7 @@ X, y, nopt = data["inputs"], data["vals"], data["nopt"]
 mask = (np.arange(X.shape[1])[None, :] < nopt[:, None]).astype(np.float64)
 mu, sd = T.standardise(X, mask)
 Xs = (X - mu) / sd * mask[..., None]
-rng = np.random.default_rng(2)
-val = rng.random(len(nopt)) < 0.1
+val = T.held_aside(len(nopt), 1)   # step 14's fit (seed 1)
 tr = ~val
 inst = json.load(open("tuning/net/fit-net4/weights.json"))
 w_raw = np.array(inst["weights"], dtype=np.float64)
@@ -58,11 +57,7 @@ def fwd_grad(w, X, y, mask, l2):
     return loss + l2 * float(w @ w), g + 2.0 * l2 * w, f
 
 def regret(w, X, y, mask):
-    f = fwd_grad(w, X, y, mask, 0.0)[2]
-    f = np.where(mask > 0, f, big)
-    ym = np.where(mask > 0, y, big)
-    pick = f.argmin(axis=1)
-    return float((ym[np.arange(len(pick)), pick] - ym.min(axis=1)).mean())
+    return float(T.decision_regret(fwd_grad(w, X, y, mask, 0.0)[2], y, mask).mean())
 
 print("start val regret", regret(w0, Xs[val], y[val], mask[val]), "train", regret(w0, Xs[tr], y[tr], mask[tr]), flush=True)
 t0 = time.perf_counter()
