@@ -118,11 +118,49 @@ def gather_settings(cfg: NetConfig) -> dict:
            "chunk": cfg.chunk, "p_sample": cfg.p_sample, "seed": cfg.seed, "rule_ranges": RULE_RANGES}
     if cfg.head != "place":
         out["head"] = cfg.head
+    else:
+        out["inputs"] = list(NN.INPUT_NAMES)
     if cfg.teacher == "net":
         import hashlib
 
         out["teacher_weights_sha256"] = hashlib.sha256(registry.NET_WEIGHTS.read_bytes()).hexdigest()
     return out
+
+
+def widen_chunks(folder: Path, out: Path, teacher, progress=print) -> dict:
+    """Rebuild the placement rows of the gather in ``folder`` under the current kernel (new inputs included) into
+    ``out``: every chunk's decisions replayed (:func:`gnoming_sim.search.net_targets.replay`, ``teacher`` the
+    strategy that played them), checked to be the stored decisions (the same count per chunk and, in every input
+    the stored rows have, the same values), written with the stored rollout values.  Returns ``{"chunks",
+    "decisions"}``; raises ``ValueError`` on the first chunk that does not replay."""
+    from gnoming_sim.search.net_targets import replay
+
+    st = json.loads((folder / "settings.json").read_text())
+    if st.get("head", "place") != "place":
+        raise ValueError(f"{folder}: a draw-source gather (only placement rows have new inputs)")
+    names = st.get("inputs", list(NN.INPUT_NAMES[:NN.L.NF_P]) + list(NN.CONTEXT_NAMES))
+    cols = [NN.INPUT_NAMES.index(x) for x in names]
+    rng = np.random.default_rng(st["seed"])
+    plan = [(p, c, sample_rules(rng)) for c in range(st["chunks"]) for p in st["players"]]
+    out.mkdir(parents=True, exist_ok=True)
+    done = rows = 0
+    for j, (p, c, rules) in enumerate(plan):
+        path = folder / f"p{p}-c{c}.npz"
+        if not path.exists():
+            continue
+        old = _chunk(path)
+        d = replay(p, teacher, st["chunk"], st["seed"], p_sample=st["p_sample"], first_game=(j + 1) * CHUNK_STRIDE,
+                   rules=rules)
+        if not (np.array_equal(d["nopt"], old["nopt"]) and np.array_equal(d["inputs"][..., cols], old["inputs"])):
+            raise ValueError(f"{path}: the replay is not the stored gather (another teacher, or the kernel changed)")
+        np.savez_compressed(out / path.name, players=old["players"], nopt=old["nopt"], inputs=d["inputs"],
+                            vals=old["vals"])
+        done += 1
+        rows += int(old["nopt"].size)
+        progress(json.dumps({"chunk": path.name, "rows": int(old["nopt"].size)}))
+    (out / "settings.json").write_text(json.dumps({**st, "inputs": list(NN.INPUT_NAMES), "widened_from": str(folder)})
+                                       + "\n")
+    return {"chunks": done, "decisions": rows}
 
 
 def read_chunks(folders) -> dict:
@@ -366,7 +404,7 @@ def weights_json(weights: np.ndarray, cfg: NetConfig, command: str, seconds: flo
 
 
 __all__ = ["NetConfig", "Head", "PLACE", "SOURCE", "sample_rules", "gather", "fit", "forward", "loss_grad", "fold", "strategy_of",
-           "weights_json", "RULE_RANGES", "read_chunks"]
+           "weights_json", "RULE_RANGES", "read_chunks", "widen_chunks"]
 
 
 def main(argv=None) -> None:
@@ -397,6 +435,11 @@ def main(argv=None) -> None:
     ap.add_argument("--source-weights", type=Path,
                     help="with --head place: the weights file whose draw-source head the new file keeps (default: "
                          "none, learned's draw source)")
+    ap.add_argument("--widen", type=Path, metavar="FOLDER",
+                    help="replay the placement gather in FOLDER (its teacher: --teacher, or --teacher-weights) and "
+                         "write its rows with the current kernel's inputs into --data; then stop")
+    ap.add_argument("--teacher-weights", type=Path,
+                    help="with --widen: the net that played the gather (its sha256 must be the gather's teacher's)")
     ap.add_argument("--gather-only", action="store_true")
     ap.add_argument("--fit-only", action="store_true", help="fit the chunks already in --data (gathered before)")
     a = ap.parse_args(argv)
@@ -404,8 +447,29 @@ def main(argv=None) -> None:
                     chunk=a.chunk, budget=a.budget, p_sample=a.p_sample, l2=a.l2, maxiter=a.maxiter,
                     check_games=a.check_games, seed=a.seed, head=a.head)
     command = "python -m gnoming_sim.tune.net_train " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))
-    a.out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
+    if a.widen is not None:   # writes nothing under --out
+        import hashlib
+
+        if not a.data:
+            ap.error("--widen needs --data (the folder the widened rows go to)")
+        if not (a.widen / "settings.json").exists():
+            ap.error(f"--widen {a.widen}: no gather there (no settings.json)")
+        st = json.loads((a.widen / "settings.json").read_text())
+        teacher = st["teacher"]
+        if teacher == "net":
+            if a.teacher_weights is None:
+                ap.error("--widen: a net taught this gather; name its weights with --teacher-weights")
+            if hashlib.sha256(a.teacher_weights.read_bytes()).hexdigest() != st.get("teacher_weights_sha256"):
+                ap.error(f"--teacher-weights {a.teacher_weights}: not the net that taught {a.widen}")
+            teacher = registry.net_from_file(a.teacher_weights, name="teacher")
+        try:
+            r = widen_chunks(a.widen, Path(a.data), teacher, progress=lambda s: print(s, flush=True))
+        except ValueError as e:
+            raise SystemExit(f"net_train: {e}")
+        print(json.dumps({**r, "seconds": round(time.perf_counter() - t0, 1)}), flush=True)
+        return
+    a.out.mkdir(parents=True, exist_ok=True)
     sources = None
     if a.fit_only:
         sources, parts = {}, []
@@ -414,6 +478,10 @@ def main(argv=None) -> None:
             if not any(Path(d).glob("*.npz")):
                 ap.error(f"--data {d}: no gathered chunks there (gather them first: run.sh says how)")
             parts.append(read_chunks([Path(d)]))
+            width = (SOURCE if cfg.head == "source" else PLACE).ni
+            if parts[-1]["inputs"].shape[-1] != width:
+                ap.error(f"--data {d}: rows of {parts[-1]['inputs'].shape[-1]} inputs, the head has {width} (a gather "
+                         f"from before the layout features: widen it with --widen)")
             sources[d] = {"rows": int(parts[-1]["nopt"].size), **json.loads((Path(d) / "settings.json").read_text())}
         data = _joined(parts)  # each folder read once
     else:
@@ -433,7 +501,10 @@ def main(argv=None) -> None:
     if cfg.head == "source":
         source, curve = fit(data, cfg, progress=lambda s: print(s, flush=True), head=SOURCE)
         raw = a.placement_weights.read_bytes()
-        weights = np.array(json.loads(raw)["weights"], dtype=np.float64)
+        kept = json.loads(raw)
+        weights = np.array(kept["weights"], dtype=np.float64)
+        if weights.size != NN.N_WEIGHTS:   # a head of an earlier layout
+            weights = NN.widen(weights, kept["layout"]["inputs"])
         placement_from = {"path": str(a.placement_weights), "sha256": hashlib.sha256(raw).hexdigest()}
     else:
         weights, curve = fit(data, cfg, progress=lambda s: print(s, flush=True))

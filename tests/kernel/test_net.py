@@ -206,3 +206,83 @@ def test_a_source_head_of_the_wrong_size_is_refused(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(GnomingError, match="source weights"):
         registry.net_from_file(path)
+
+
+def _layout_reference(L, mpl):
+    """The layout features written out from RULES.md section 5, line by line (a slow second implementation)."""
+    H, HZ, M = HIDDEN, 50, 51
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8)]
+    out = dict.fromkeys(NN.LAYOUT_NAMES, 0)
+    in_matched = set()
+    for line in lines:
+        cells = [L[p] for p in line]
+        pos = [c for c in cells if 0 <= c <= 20]
+        can = (not any(c < 0 and c != H or c == HZ for c in cells) and len(set(pos)) <= 1
+               and (mpl == 0 or cells.count(M) <= mpl))
+        fd = cells.count(H)
+        v = pos[0] if pos else 0
+        if not can:
+            out["lines_blocked"] += 1
+            out["lines_one_intruder"] += fd == 0 and len(pos) > len(set(pos))
+        elif fd == 0:
+            out["lines_matched"] += 1
+            out["matched_value"] += v
+            in_matched |= set(line)
+        elif fd == 1:
+            out["lines_one_short"] += 1
+            out["one_short_value"] += v
+        elif fd == 2:
+            out["lines_two_short"] += 1
+    up = [L[p] for p in range(9) if 0 <= L[p] <= 20 and p not in in_matched]
+    out["unmatched_up"], out["max_unmatched_up"] = sum(up), max(up, default=0)
+    return [out[k] for k in NN.LAYOUT_NAMES]
+
+
+def test_the_layout_features_follow_the_scoring_rules():
+    """The own layout after an option, line by line: the worked examples of RULES.md section 5, then random
+    layouts (face-down, positive, negative, hazard, mulligan cards) against a second implementation, every
+    position and not keeping, under one mulligan a line and no limit."""
+    H, HZ, M = HIDDEN, 50, 51
+    buf = np.zeros(NN.NX)
+    # 6 6 6 / 3 4 5 / -1 H M: row 0 matched (6); rows 1, 2 and columns 0-2 cannot match; 3+4+5 face up unmatched
+    NN.layout_features(buf, 0, np.array([6, 6, 6, 3, 4, 5, -1, HZ, M], dtype=np.int8), 9, 0, 1)
+    assert list(buf) == [1, 6, 0, 0, 0, 5, 12, 5, 0]
+    # 5 5 M / 7 8 5 / 3 4 5, the 7 put onto a face-down card at position 3: row 0 (5 5 M) and column 2 (M 5 5)
+    # matched, the mulligan a 5 in both; 7 + 8 + 3 + 4 face up in no matched line
+    NN.layout_features(buf, 0, np.array([5, 5, M, H, 8, 5, 3, 4, 5], dtype=np.int8), 3, 7, 1)
+    assert list(buf) == _layout_reference([5, 5, M, 7, 8, 5, 3, 4, 5], 1)
+    assert buf[0] == 2 and buf[1] == 10 and buf[6] == 22
+    rng = np.random.default_rng(11)
+    deck = [H] * 6 + list(range(3, 9)) * 2 + [-1, -2, -4, HZ, M, M]
+    for _ in range(400):
+        row = np.array(rng.choice(deck, 9), dtype=np.int8)
+        card = int(rng.choice([c for c in deck if c != H]))
+        mpl = int(rng.integers(0, 3))
+        for q in range(10):
+            NN.layout_features(buf, 0, row, q, card, mpl)
+            after = [int(card) if p == q else int(row[p]) for p in range(9)]
+            assert list(buf) == _layout_reference(after, mpl), (list(row), q, card, mpl)
+
+
+def test_a_weights_file_without_the_layout_inputs_plays_as_before():
+    """A weights file of the layout before the layout features (tuning/net/fit-source2/: round 5's teacher) is
+    widened with zero weights for the inputs it lacks: on any inputs its values are those of its own layout."""
+    from gnoming_sim.tune.net_train import forward
+
+    data = json.loads((ROOT / "tuning/net/fit-source2/weights.json").read_text())
+    names = data["layout"]["inputs"]
+    assert not set(NN.LAYOUT_NAMES) & set(names)
+    w_old = np.array(data["weights"])
+    w = NN.widen(w_old, names)
+    assert w.size == NN.N_WEIGHTS
+    rng = np.random.default_rng(4)
+    X = rng.normal(0.0, 2.0, (50, NN.NI))
+    cols = [NN.INPUT_NAMES.index(x) for x in names]
+    from gnoming_sim.tune.net_train import Head
+
+    old = Head("old", len(names) - NN.NC, len(names), NN.HIDDEN_UNITS)
+    np.testing.assert_allclose(forward(w, X), forward(w_old, X[:, cols], old), rtol=1e-12, atol=1e-12)
+    s = registry.net_from_file(ROOT / "tuning/net/fit-source2/weights.json")
+    np.testing.assert_array_equal(np.array([s.params[k] for k in registry.NET_WEIGHT_NAMES]), w)
+    with pytest.raises(ValueError, match="weights do not fit"):
+        NN.widen(w_old[:-1], names)

@@ -181,3 +181,40 @@ def test_the_decision_regret_is_the_picked_answers_value_above_the_best_legal_on
         legal = np.flatnonzero(mask[d])
         pick = legal[np.argmin(f[d, legal])]
         assert got[d] == y[d, pick] - y[d, legal].min() >= 0.0
+
+
+@pytest.mark.slow
+def test_a_gather_replays_to_the_same_decisions_and_widens(tmp_path):
+    """The rows of a gather (inputs, not positions) are rebuilt by replaying its rounds without the rollouts: the
+    same decisions, the same inputs; a chunk folder is widened to the current inputs (an old layout's columns
+    checked against the stored rows), and a replay of the wrong teacher is refused."""
+    import json
+
+    from gnoming_sim.search.net_targets import collect, replay
+
+    kw = dict(players=3, strategies="expert", games=4, seed=5, p_sample=0.5, first_game=T.CHUNK_STRIDE,
+              rules=RuleConfig(hazard_value=15))
+    got = collect(budget=2, **kw)
+    again = replay(**kw)
+    np.testing.assert_array_equal(again["nopt"], got["nopt"])
+    np.testing.assert_array_equal(again["inputs"], got["inputs"])
+    # a folder gathered before the layout features (its rows without those columns) widens to the current inputs
+    old_names = [x for x in NN.INPUT_NAMES if x not in NN.LAYOUT_NAMES]
+    cols = [NN.INPUT_NAMES.index(x) for x in old_names]
+    src, dst = tmp_path / "old", tmp_path / "new"
+    src.mkdir()
+    cfg = T.NetConfig(teacher="expert", players=(3,), chunks=1, chunk=4, budget=2, p_sample=0.5, seed=5)
+    rules = T.sample_rules(np.random.default_rng(5))
+    first = dict(kw, rules=rules)
+    d = collect(budget=2, **first)
+    np.savez(src / "p3-c0.npz", players=d["players"], nopt=d["nopt"], inputs=d["inputs"][..., cols], vals=d["vals"])
+    settings = {k: v for k, v in T.gather_settings(cfg).items() if k != "inputs"}
+    (src / "settings.json").write_text(json.dumps(settings))
+    r = T.widen_chunks(src, dst, "expert", progress=lambda s: None)
+    assert r == {"chunks": 1, "decisions": int(d["nopt"].size)}
+    w = T.read_chunks([dst])
+    np.testing.assert_array_equal(w["inputs"], d["inputs"])
+    np.testing.assert_array_equal(w["vals"], d["vals"])
+    assert json.loads((dst / "settings.json").read_text())["inputs"] == list(NN.INPUT_NAMES)
+    with pytest.raises(ValueError, match="not the stored gather"):
+        T.widen_chunks(src, tmp_path / "x", "learned", progress=lambda s: None)

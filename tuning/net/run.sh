@@ -32,7 +32,13 @@
 # 14. the placement head refitted on every placement gather (steps 1, 2, 7, 9 and 13: without step 1's targets of
 #    expert it played as strongly under the published rules but lengthened its rounds under a bonus of 10 and was
 #    weaker there, on validation deals) beside step 12's draw-source head; weights and curve in tuning/net/fit-net4/,
-#    copied to tuning/net/ (`make train-net` installs them)
+#    copied to tuning/net/ until step 16
+# 15. the placement gathers of steps 1, 2, 7, 9 and 13 widened to the layout features (the own layout after each
+#    answer, line by line): each replayed without its rollouts by the player that gathered it (the same decisions,
+#    checked against the stored inputs) and written with the new inputs and the stored rollout values into
+#    tuning/net/data*-x/ (not committed)
+# 16. the placement head refitted on those rows beside step 12's draw-source head; weights and curve in
+#    tuning/net/fit-net5/, copied to tuning/net/ (`make train-net` installs them)
 set -eu
 start=$(date +%s)
 {
@@ -69,6 +75,15 @@ cp tuning/net/fit-source2/weights.json gnoming_sim/kernel/policy/net_weights.jso
 /usr/bin/time -v python -m gnoming_sim.tune.net_train --out tuning/net/fit-net4 \
     --data tuning/net/data,tuning/net/data-learned,tuning/net/data-net2,tuning/net/data-net3,tuning/net/data-net4 \
     --fit-only --maxiter 300 --seed 1 --source-weights tuning/net/fit-source2/weights.json
+W="python -m gnoming_sim.tune.net_train --out tuning/net/fit-net5"
+/usr/bin/time -v $W --widen tuning/net/data --data tuning/net/data-x
+/usr/bin/time -v $W --widen tuning/net/data-learned --data tuning/net/data-learned-x
+/usr/bin/time -v $W --widen tuning/net/data-net2 --data tuning/net/data-net2-x --teacher-weights tuning/net/fit-source/weights.json
+/usr/bin/time -v $W --widen tuning/net/data-net3 --data tuning/net/data-net3-x --teacher-weights tuning/net/fit-net2/weights.json
+/usr/bin/time -v $W --widen tuning/net/data-net4 --data tuning/net/data-net4-x --teacher-weights tuning/net/fit-source2/weights.json
+/usr/bin/time -v python -m gnoming_sim.tune.net_train --out tuning/net/fit-net5 \
+    --data tuning/net/data-x,tuning/net/data-learned-x,tuning/net/data-net2-x,tuning/net/data-net3-x,tuning/net/data-net4-x \
+    --fit-only --maxiter 300 --seed 1 --source-weights tuning/net/fit-source2/weights.json
 } 2> tuning/net/time.txt | tee tuning/net/run.out
-cp tuning/net/fit-net4/weights.json tuning/net/fit-net4/log.csv tuning/net/
+cp tuning/net/fit-net5/weights.json tuning/net/fit-net5/log.csv tuning/net/
 echo "wall: $(( $(date +%s) - start )) s" | tee -a tuning/net/run.out

@@ -4,7 +4,11 @@ Each option of a placement (a position for the card in hand, or not keeping it) 
 position, or stopping) is valued by a one-hidden-layer perceptron over
 
 * the learned family's option features (``F_*`` of :mod:`gnoming_sim.kernel.policy.learned`, ``NF_P`` of
-  them: the card-counted estimate change, revealing, finishing, gifts, pairs), and
+  them: the card-counted estimate change, revealing, finishing, gifts, pairs: what the option changes),
+* the own layout *after* the option, line by line (:data:`LAYOUT_NAMES`, ``NX`` of them, :func:`layout_features`:
+  lines matched and their value, lines one or two face-down cards short of a match, lines that cannot match as they
+  stand, lines of three face-up cards one replacement from a match, the face-up positive cards in no matched line:
+  what the layout *is*), and
 * the decision's context (:data:`CONTEXT_NAMES`, ``NC`` of them): table size, round, turn, own and the
   rivals' face-down cards, the final lap, the own estimate against the best rival's, the mean unseen
   card, the card in hand, placement or bounce, and **the rules options** the observation shows (the
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.game.cards import HIDDEN, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.game.cards import HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
 from gnoming_sim.game.observation import (
     CHOICE_NOKEEP,
     O_FINISHER,
@@ -57,8 +61,13 @@ from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy.estimate import estimate
+from gnoming_sim.kernel.scoring import LINES
 
-NF = L.NF_P            # option features (learned's placement features)
+# the own layout after the option, line by line (:func:`layout_features`)
+LAYOUT_NAMES = ("lines_matched", "matched_value", "lines_one_short", "one_short_value", "lines_two_short",
+                "lines_blocked", "unmatched_up", "max_unmatched_up", "lines_one_intruder")
+NX = len(LAYOUT_NAMES)
+NF = L.NF_P + NX       # option features (learned's placement features, then the layout after the option)
 CONTEXT_NAMES = ("players", "round", "turn", "own_fd", "min_rival_fd", "mean_rival_fd", "final", "own_minus_best",
                  "unseen_mean", "hand_cost", "bounce", "finish_bonus", "hazard_value", "mulligan_value",
                  "negative_multiplier")
@@ -75,10 +84,11 @@ N_WEIGHTS = A_AT + NF
 WEIGHT_NAMES = (tuple(f"net.w.{i}.{h}" for i in range(NI) for h in range(HIDDEN_UNITS))
                 + tuple(f"net.b.{h}" for h in range(HIDDEN_UNITS)) + tuple(f"net.u.{h}" for h in range(HIDDEN_UNITS))
                 + tuple(f"net.a.{i}" for i in range(NF)))
-INPUT_NAMES = L.FEATURE_NAMES + CONTEXT_NAMES
+INPUT_NAMES = L.FEATURE_NAMES + LAYOUT_NAMES + CONTEXT_NAMES
 MACS_PER_OPTION = HIDDEN_UNITS * NF + HIDDEN_UNITS + NF
 
-FB = L.FB              # the option features in Memo.scratch (learned's buffer)
+FB = L.FB              # the option features in Memo.scratch (learned's buffer, then the layout's NX)
+XB = FB + L.NF_P
 CB = FB + NF           # then the context inputs
 ZB = CB + NC           # then the context part of the hidden pre-activations
 OB = ZB + HIDDEN_UNITS  # then one option's hidden pre-activations
@@ -110,6 +120,109 @@ LAB = STB + L.NF_P               # the layout's own lines and gifts at every pos
 LSB = LAB + L.N_AS_IS            # each position's card-independent part of learned's value (:func:`_static_parts`)
 N_MEMO_SCRATCH = LSB + LAYOUT
 INF = 1e18
+
+
+def widen(weights, inputs) -> np.ndarray:
+    """A placement head's weights over the inputs named ``inputs`` (a weights file's ``layout``, each a name of
+    :data:`INPUT_NAMES`, the option features first) as a vector of this layout: an input the file lacks gets zero
+    weights (its column of the first layer and its linear weight), so the head values every option as before
+    (a file from before the layout features plays the same games)."""
+    w = np.asarray(weights, dtype=np.float64)
+    nf_old = sum(1 for x in inputs if x not in CONTEXT_NAMES)
+    ni_old = len(inputs)
+    if w.size != HIDDEN_UNITS * ni_old + 2 * HIDDEN_UNITS + nf_old:
+        raise ValueError(f"{w.size} weights do not fit {ni_old} inputs and {HIDDEN_UNITS} hidden units")
+    unknown = [x for x in inputs if x not in INPUT_NAMES]
+    if unknown:
+        raise ValueError(f"inputs the net does not know: {', '.join(unknown)}")
+    out = np.zeros(N_WEIGHTS)
+    hu = HIDDEN_UNITS
+    for i, name in enumerate(inputs):
+        j = INPUT_NAMES.index(name)
+        out[W_AT + j * hu:W_AT + (j + 1) * hu] = w[i * hu:(i + 1) * hu]
+    out[B_AT:B_AT + hu] = w[ni_old * hu:ni_old * hu + hu]
+    out[U_AT:U_AT + hu] = w[ni_old * hu + hu:ni_old * hu + 2 * hu]
+    for i, name in enumerate(inputs[:nf_old]):
+        out[A_AT + INPUT_NAMES.index(name)] = w[ni_old * hu + 2 * hu + i]
+    return out
+
+
+@jit(inline="always")
+def layout_features(buf, at, row, q, card, mpl):
+    """The own layout ``row`` with ``card`` put at position ``q`` (``q`` = ``LAYOUT``: as it is), line by line
+    (the 3 rows and 3 columns), into ``buf[at:at + NX]`` (:data:`LAYOUT_NAMES`): a line *can match* when it holds
+    no negative card and no hazard, at most ``mpl`` mulligans (0: any number) and one positive value among its
+    face-up cards; it is *matched* with no face-down card (its value that positive value), *one short* / *two
+    short* with one / two; *blocked* when it cannot match as it stands; *one intruder*: three face-up cards,
+    two of them equal positives, not matched; then the face-up positive cards in no matched line (their sum and
+    the largest): what scores if the round ended now, apart from negatives, hazards and face-down cards."""
+    cap = mpl if mpl > 0 else LAYOUT
+    n_m = 0
+    v_m = 0.0
+    n_1 = 0
+    v_1 = 0.0
+    n_2 = 0
+    n_b = 0
+    n_i = 0
+    in_m = 0
+    for li in range(6):
+        fd = 0
+        npos = 0
+        nm = 0
+        vmax = -1
+        vmin = MAX_VALUE + 1
+        bad = False
+        pair = False
+        for j in range(3):
+            p = LINES[li, j]
+            x = card if p == q else row[p]
+            if x == HIDDEN:
+                fd += 1
+            elif 0 <= x <= MAX_VALUE:
+                for k in range(j):
+                    pk = LINES[li, k]
+                    if (card if pk == q else row[pk]) == x:
+                        pair = True
+                npos += 1
+                vmax = max(vmax, x)
+                vmin = min(vmin, x)
+            elif x == MULLIGAN:
+                nm += 1
+            else:
+                bad = True
+        if nm > cap or (npos > 0 and vmax != vmin):
+            bad = True
+        v = vmax if npos > 0 else 0
+        if bad:
+            n_b += 1
+            if fd == 0 and pair:
+                n_i += 1
+        elif fd == 0:
+            n_m += 1
+            v_m += v
+            for j in range(3):
+                in_m |= 1 << LINES[li, j]
+        elif fd == 1:
+            n_1 += 1
+            v_1 += v
+        elif fd == 2:
+            n_2 += 1
+    up = 0.0
+    top = 0.0
+    for p in range(LAYOUT):
+        x = card if p == q else row[p]
+        if 0 <= x <= MAX_VALUE and not (in_m >> p) & 1:
+            up += x
+            top = max(top, 1.0 * x)
+    buf[at + 0] = n_m
+    buf[at + 1] = v_m
+    buf[at + 2] = n_1
+    buf[at + 3] = v_1
+    buf[at + 4] = n_2
+    buf[at + 5] = n_b
+    buf[at + 6] = up
+    buf[at + 7] = top
+    buf[at + 8] = n_i
 
 
 @jit(inline="always")
@@ -212,6 +325,7 @@ def _best(prm, w0, obs, memo, card, legal, may_decline, bounce):
     eu, ctx = prepare(prm, w0, obs, memo, card, bounce)
     scratch = memo.scratch
     row = obs.vis[obs.pub[O_ME]]
+    mpl = obs.pub[O_MULLIGANS_PER_LINE]
     best = INF
     best_q = -1
     last = LAYOUT + 1 if may_decline else LAYOUT
@@ -219,6 +333,7 @@ def _best(prm, w0, obs, memo, card, legal, may_decline, bounce):
         if q < LAYOUT and not legal[q]:
             continue
         L.place_features(scratch, prm, obs, scratch, row, eu, q, card, ctx)
+        layout_features(scratch, XB, row, q, card, mpl)
         v = option_value(scratch, prm, w0)
         if v < best:
             best = v
@@ -375,15 +490,17 @@ def option_inputs(prm, w0, obs, memo, card, bounce, opts, K, out):
     eu, ctx = prepare(prm, w0, obs, memo, card, bounce)
     scratch = memo.scratch
     row = obs.vis[obs.pub[O_ME]]
+    mpl = obs.pub[O_MULLIGANS_PER_LINE]
     for k in range(K):
         L.place_features(scratch, prm, obs, scratch, row, eu, opts[k], card, ctx)
+        layout_features(scratch, XB, row, opts[k], card, mpl)
         for i in range(NF):
             out[k, i] = scratch[FB + i]
         for c in range(NC):
             out[k, NF + c] = scratch[CB + c]
 
 
-__all__ = ["NF", "NC", "NI", "HIDDEN_UNITS", "N_WEIGHTS", "WEIGHT_NAMES", "INPUT_NAMES", "CONTEXT_NAMES",
+__all__ = ["NF", "NX", "LAYOUT_NAMES", "layout_features", "widen", "NC", "NI", "HIDDEN_UNITS", "N_WEIGHTS", "WEIGHT_NAMES", "INPUT_NAMES", "CONTEXT_NAMES",
            "MACS_PER_OPTION", "N_MEMO_SCRATCH", "W_AT", "B_AT", "U_AT", "A_AT", "placement", "bounce_target",
            "option_inputs", "option_value", "context_inputs", "hidden_context", "prepare", "head_context", "head_value",
            "NFS", "NIS", "SOURCE_HIDDEN", "N_SOURCE_WEIGHTS", "SOURCE_WEIGHT_NAMES", "SOURCE_INPUT_NAMES", "S_ON",

@@ -37,7 +37,9 @@ from gnoming_sim.kernel.policy.dispatch import KIND_CARD, KIND_CHART, KIND_HEURI
 from gnoming_sim.kernel.policy.chart import N_CELLS
 from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
 from gnoming_sim.kernel.policy.net import SOURCE_WEIGHT_NAMES as NET_SOURCE_WEIGHT_NAMES
+from gnoming_sim.kernel.policy.net import INPUT_NAMES as NET_INPUT_NAMES
 from gnoming_sim.kernel.policy.net import WEIGHT_NAMES as NET_WEIGHT_NAMES
+from gnoming_sim.kernel.policy.net import widen as net_widen
 from gnoming_sim.game.toml_io import read_toml
 from gnoming_sim.game.errors import GnomingError
 
@@ -172,6 +174,13 @@ def net_from_file(path=NET_WEIGHTS, name: str = "net", base: Strategy = LEARNED[
     ``source_weights`` leaves the draw source to learned's."""
     data = json.loads(Path(path).read_text())
     weights = data["weights"]
+    inputs = data.get("layout", {}).get("inputs")
+    if len(weights) != len(NET_WEIGHT_NAMES) and inputs and list(inputs) != list(NET_INPUT_NAMES):
+        # a file of an earlier layout (fewer inputs): the inputs it lacks get zero weights
+        try:
+            weights = list(net_widen(weights, list(inputs)))
+        except ValueError as e:
+            raise GnomingError(f"{path}: {e}") from None
     if len(weights) != len(NET_WEIGHT_NAMES):
         raise GnomingError(f"{path}: {len(weights)} weights, the net needs {len(NET_WEIGHT_NAMES)}")
     source = data.get("source_weights", [0.0] * len(NET_SOURCE_WEIGHT_NAMES))
