@@ -30,7 +30,7 @@ def test_the_weights_file_matches_the_network_and_its_provenance():
     assert "--fit-only" in prov["command"] and prov["command"] in (ROOT / "tuning/net/run.sh").read_text().replace(
         "\\\n    ", "")
     assert json.loads((ROOT / "tuning/net/weights.json").read_text())["weights"] == data["weights"]
-    # the placement head (tuning/net/fit-net4/) was fitted beside the draw-source head of tuning/net/fit-source2/,
+    # the placement head (tuning/net/fit-net5/) was fitted beside the draw-source head of tuning/net/fit-source2/,
     # which the file names by path and sha256, and which the fifth placement gather's teacher carried
     import hashlib
 

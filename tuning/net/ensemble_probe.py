@@ -1,5 +1,7 @@
 """Ensemble probe (issue #34, round 6, offline; not installed): validation regret (rollout value of the answer picked minus the best's) of placement heads and their averages.
 The round 6 fits (commands in round6-probes.out) are written under /work/scratch, not committed; run from the repository root.
+Written for the 37-input layout before round 7's layout features (run at commit 3e17edc; the chunk folders it reads
+hold 37-input rows, the current head takes 46).
 """
 import json, itertools, numpy as np
 from gnoming_sim.tune import net_train as T

@@ -1,5 +1,7 @@
 """Loss probe (issue #34, round 6): the placement head fitted on the round-5 data under another loss, warm-started from the
 installed head; writes a weights file (the installed one with the placement weights replaced) to play on validation deals.
+Written for the 37-input layout before round 7's layout features (run at commit 3e17edc; the chunk folders it reads
+hold 37-input rows, the current head takes 46).
     python tuning/net/loss_probe.py KIND T MAXITER OUT.json
 
 KIND wmse: the centred squared error weighted by exp(-(value - best value) / T) (the answers near the best count
