@@ -19,15 +19,15 @@ import numpy as np
 
 from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
-from gnoming_sim.game.rules import ROUNDS
-from gnoming_sim.kernel.game_loop import decide_once, self_play_table, step_once
+from gnoming_sim.kernel.game_loop import decide_once, step_once
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import net as NN
 from gnoming_sim.kernel.policy.dispatch import L_W0, N_W0
-from gnoming_sim.kernel.rng import next_u64, seed_stream, uniform01
-from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_HAND, S_PENDING, S_SEAT, S_SRC, seat_params
+from gnoming_sim.kernel.rng import next_u64, uniform01
+from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, S_HAND, S_PENDING, S_SEAT, S_SRC, seat_params
 from gnoming_sim.kernel.step import legal_actions, start_round
 from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
+from gnoming_sim.search.targets import sampled_round
 
 STREAM_SAMPLE = 41   # which decisions are sampled (apart from the learned targets' stream, 40)
 MAX_OPTIONS = N_CHOICES
@@ -88,12 +88,9 @@ def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules
     inputs, vals, nopt = out
     budget, p_sample, source = sampling
     for i in range(span[0], span[1]):
-        game = first_game + i
-        t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
-        srng = np.empty(RNG_WORDS, dtype=np.uint64)
-        seed_stream(srng, seed, game, STREAM_SAMPLE)
-        r = game % ROUNDS
-        collect_round(t, rules, r, r % players, order[r], deck_counts, budget, p_sample, srng,
+        t, r, order, srng = sampled_round(first_game + i, seed, players, kinds, params, seat_strategy[i], deck,
+                                          STREAM_SAMPLE)
+        collect_round(t, rules, r, r % players, order, deck_counts, budget, p_sample, srng,
                       (inputs[i], vals[i], nopt[i]), source)
 
 
@@ -132,12 +129,9 @@ def replay_batch(first_game, seed, players, kinds, params, seat_strategy, rules,
     """:func:`collect_batch` of placements, replayed (:func:`replay_round`); ``out`` = (inputs, nopt)."""
     inputs, nopt = out
     for i in range(span[0], span[1]):
-        game = first_game + i
-        t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
-        srng = np.empty(RNG_WORDS, dtype=np.uint64)
-        seed_stream(srng, seed, game, STREAM_SAMPLE)
-        r = game % ROUNDS
-        replay_round(t, rules, r, r % players, order[r], deck_counts, p_sample, srng, inputs[i], nopt[i])
+        t, r, order, srng = sampled_round(first_game + i, seed, players, kinds, params, seat_strategy[i], deck,
+                                          STREAM_SAMPLE)
+        replay_round(t, rules, r, r % players, order, deck_counts, p_sample, srng, inputs[i], nopt[i])
 
 
 def replay(players: int, strategies, games: int, seed: int, p_sample: float = 0.3, cap: int = 12,

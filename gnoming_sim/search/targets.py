@@ -31,6 +31,17 @@ from gnoming_sim.kernel.step import legal_actions, start_round
 from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
 
 STREAM_SAMPLE = 40   # which decisions are sampled (beside the games' and the rollouts' streams)
+
+
+@jit(inline="always")
+def sampled_round(game, seed, players, kinds, params, seats, deck, stream):
+    """The table of self-play game ``game``, the round a target collector plays from it (``game % 3``), that
+    round's deal order and the stream ``stream`` that samples its decisions: (t, r, order, srng)."""
+    t, order = self_play_table(game, seed, players, kinds, params, seats, deck)
+    srng = np.empty(RNG_WORDS, dtype=np.uint64)
+    seed_stream(srng, seed, game, stream)
+    r = game % ROUNDS
+    return t, r, order[r], srng
 NF = max(L.NF_P, L.NF_S)
 MAX_OPTIONS = N_CHOICES
 
@@ -115,12 +126,9 @@ def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules
     feats, vals, nopt, dkind, dseat = out
     budget, p_sample = sampling
     for i in range(span[0], span[1]):
-        game = first_game + i
-        t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
-        srng = np.empty(RNG_WORDS, dtype=np.uint64)
-        seed_stream(srng, seed, game, STREAM_SAMPLE)
-        r = game % ROUNDS
-        collect_round(t, rules, r, r % players, order[r], deck_counts, budget, p_sample, srng,
+        t, r, order, srng = sampled_round(first_game + i, seed, players, kinds, params, seat_strategy[i], deck,
+                                          STREAM_SAMPLE)
+        collect_round(t, rules, r, r % players, order, deck_counts, budget, p_sample, srng,
                       (feats[i], vals[i], nopt[i], dkind[i], dseat[i]))
 
 
