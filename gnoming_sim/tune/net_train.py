@@ -80,6 +80,12 @@ def _joined(parts) -> dict:
     return {k: np.concatenate([d[k] for d in parts]) for k in ("players", "nopt", "inputs", "vals")}
 
 
+def gather_plan(seed: int, chunks: int, players) -> list:
+    """A gather's chunks in order, (table size, chunk, rules): chunk j's rounds start at game (j + 1) * CHUNK_STRIDE."""
+    rng = np.random.default_rng(seed)
+    return [(p, c, sample_rules(rng)) for c in range(chunks) for p in players]
+
+
 def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
     """Collect every chunk (one ``.npz`` per chunk under ``data_dir``; a chunk already there is read back,
     so an interrupted run resumes) and return the rows together (``players``, ``nopt``, ``inputs``, ``vals``)."""
@@ -87,8 +93,7 @@ def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
 
     data_dir.mkdir(parents=True, exist_ok=True)
     (data_dir / "settings.json").write_text(json.dumps(gather_settings(cfg)) + "\n")
-    rng = np.random.default_rng(cfg.seed)
-    plan = [(p, c, sample_rules(rng)) for c in range(cfg.chunks) for p in cfg.players]
+    plan = gather_plan(cfg.seed, cfg.chunks, cfg.players)
     parts = []
     t0 = time.perf_counter()
     for j, (p, c, rules) in enumerate(plan):
@@ -140,8 +145,7 @@ def widen_chunks(folder: Path, out: Path, teacher, progress=print) -> dict:
         raise ValueError(f"{folder}: a draw-source gather (only placement rows have new inputs)")
     names = st.get("inputs", list(NN.INPUT_NAMES[:NN.L.NF_P]) + list(NN.CONTEXT_NAMES))
     cols = [NN.INPUT_NAMES.index(x) for x in names]
-    rng = np.random.default_rng(st["seed"])
-    plan = [(p, c, sample_rules(rng)) for c in range(st["chunks"]) for p in st["players"]]
+    plan = gather_plan(st["seed"], st["chunks"], st["players"])
     out.mkdir(parents=True, exist_ok=True)
     done = rows = 0
     for j, (p, c, rules) in enumerate(plan):
