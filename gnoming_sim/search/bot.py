@@ -135,6 +135,15 @@ def _roll_round(ctx, i, active, values):
         values[i, k] = res[r, s, F_SCORE] - others / (P - 1)
 
 
+@jit(inline="always")
+def decision_key(t):
+    """The key a searched decision's rollout streams hang off: one number drawn from the game's own stream (so a
+    game's later draws do not depend on how many rollouts a decision spent).  A replay of a gather that skips the
+    rollouts draws it too (:func:`gnoming_sim.search.net_targets.collect_round` with budget 0), so its rounds go on
+    as the gather's did."""
+    return next_u64(t.rng)
+
+
 @jit(nrt=True)
 def _rollouts(t, rules, s, mode, card, src, discarder, bounce, opts, K, peek):
     """The :class:`Rollouts` context of seat s's pending decision (see :func:`by_rollouts`)."""
@@ -156,7 +165,7 @@ def _rollouts(t, rules, s, mode, card, src, discarder, bounce, opts, K, peek):
     rt = new_table(P, N, kinds, params, np.zeros(P, dtype=np.int16), np.empty((0, 4), dtype=np.int32), new_memo())
     res = np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32)
     cards = np.empty(start.unseen.shape[0], dtype=np.int8)
-    key = next_u64(t.rng)  # the decision's streams hang off the game's own stream
+    key = decision_key(t)
     return Rollouts(rt, rules, start, truth, cards, np.empty(RNG_WORDS, dtype=np.uint64), key, res,
                     np.empty(0, dtype=np.float64), s, mode, src, opts[:K], peek)
 

@@ -23,10 +23,10 @@ from gnoming_sim.kernel.game_loop import decide_once, step_once
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import net as NN
 from gnoming_sim.kernel.policy.dispatch import L_W0, N_W0
-from gnoming_sim.kernel.rng import next_u64, uniform01
+from gnoming_sim.kernel.rng import uniform01
 from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, S_HAND, S_PENDING, S_SEAT, S_SRC, seat_params
 from gnoming_sim.kernel.step import legal_actions, start_round
-from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
+from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, decision_key, option_values
 from gnoming_sim.search.targets import sampled_round
 
 STREAM_SAMPLE = 41   # which decisions are sampled (apart from the learned targets' stream, 40)
@@ -37,7 +37,9 @@ MAX_OPTIONS = N_CHOICES
 def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, srng, out, source):
     """Play round r from ``order``; write up to ``cap`` sampled placements (``source``: draw-source decisions
     instead) into ``out`` = (inputs float64[cap, MAX_OPTIONS, NI or NIS], vals float64[cap, MAX_OPTIONS],
-    nopt int64[cap]); return how many."""
+    nopt int64[cap]); return how many.  ``budget`` 0: no rollouts (``vals`` left as they are), each sampled
+    decision drawing only the key its rollouts would draw from the game's stream (:func:`decision_key`), so the
+    round goes on as a gather's did: a replay (:func:`replay`)."""
     inputs, vals, nopt = out
     start_round(t, rules, r, starter, order, deck_counts)
     cap = inputs.shape[0]
@@ -64,14 +66,20 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
             if K >= 2:
                 if source:
                     NN.source_option_inputs(seat_params(t, s), L_W0, t.obs, t.memo, t.legal, opts, K, inputs[n])
-                    v = option_values(t, rules, s, np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1), opts, K,
-                                      budget)
                 else:
                     NN.option_inputs(seat_params(t, s), N_W0, t.obs, t.memo, int(t.st[S_HAND]), np.bool_(False), opts,
                                      K, inputs[n])
-                    v = option_values(t, rules, s, np.int64(COST_PLACE), t.st[S_HAND], t.st[S_SRC], opts, K, budget)
-                for k in range(K):
-                    vals[n, k] = v[k]
+                if budget > 0:
+                    if source:
+                        v = option_values(t, rules, s, np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1), opts,
+                                          K, budget)
+                    else:
+                        v = option_values(t, rules, s, np.int64(COST_PLACE), t.st[S_HAND], t.st[S_SRC], opts, K,
+                                          budget)
+                    for k in range(K):
+                        vals[n, k] = v[k]
+                else:
+                    decision_key(t)
                 nopt[n] = K
                 n += 1
         step_once(t, rules, decide_once(t, rules))
@@ -94,67 +102,15 @@ def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules
                       (inputs[i], vals[i], nopt[i]), source)
 
 
-@jit(nrt=True)
-def replay_round(t, rules, r, starter, order, deck_counts, p_sample, srng, inputs, nopt):
-    """:func:`collect_round` of placements without the rollouts: the same decisions sampled (each draws the one
-    number from the game's stream that its rollouts draw, so the round goes on as it did), their inputs under the
-    current kernel into ``inputs``; returns how many.  A gather's positions are not stored, only its inputs: this
-    rebuilds them, so a new input can be added to the rows of an old gather without gathering again."""
-    start_round(t, rules, r, starter, order, deck_counts)
-    cap = inputs.shape[0]
-    n = 0
-    opts = np.empty(MAX_OPTIONS, dtype=np.int64)
-    while t.st[S_PENDING] != DEC_NONE:
-        if n < cap and t.st[S_PENDING] == DEC_PLACE and uniform01(srng) < p_sample:
-            s = t.st[S_SEAT]
-            legal_actions(t, rules)
-            K = np.int64(0)
-            for a in range(N_CHOICES):
-                if t.legal[a]:
-                    opts[K] = a
-                    K += 1
-            if K >= 2:
-                NN.option_inputs(seat_params(t, s), N_W0, t.obs, t.memo, int(t.st[S_HAND]), np.bool_(False), opts,
-                                 K, inputs[n])
-                nopt[n] = K
-                next_u64(t.rng)   # the key _rollouts draws (search.bot: the decision's streams)
-                n += 1
-        step_once(t, rules, decide_once(t, rules))
-    return n
-
-
-@jit(nrt=True)
-def replay_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, p_sample,
-                 out, span):
-    """:func:`collect_batch` of placements, replayed (:func:`replay_round`); ``out`` = (inputs, nopt)."""
-    inputs, nopt = out
-    for i in range(span[0], span[1]):
-        t, r, order, srng = sampled_round(first_game + i, seed, players, kinds, params, seat_strategy[i], deck,
-                                          STREAM_SAMPLE)
-        replay_round(t, rules, r, r % players, order, deck_counts, p_sample, srng, inputs[i], nopt[i])
-
-
 def replay(players: int, strategies, games: int, seed: int, p_sample: float = 0.3, cap: int = 12,
            first_game: int = 0, rules=None, threads: int | None = None) -> dict:
     """The sampled placements of :func:`collect` with the same arguments (and the same strategies: the teacher
-    that played them), without their rollout values: ``{"nopt", "inputs"}`` under the current kernel."""
-    from gnoming_sim.game.deck import PUBLISHED
-    from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.kernel.engine import deck_counts, numba_threads, seat_table, strategy_arrays
-    from gnoming_sim.kernel.game_loop import run_blocks
-
-    rules = rules or RuleConfig()
-    deck_arr = PUBLISHED.to_array()
-    distinct, table = seat_table(players, strategies, games, first_game, rotate=True)
-    kinds, params = strategy_arrays(distinct)
-    inputs = np.zeros((games, cap, MAX_OPTIONS, NN.NI))
-    nopt = np.zeros((games, cap), dtype=np.int64)
-    with numba_threads(threads):
-        run_blocks(lambda lo, hi: replay_batch(first_game, np.uint64(seed), players, kinds, params, table,
-                                               rules.to_array(), deck_arr, deck_counts(deck_arr), p_sample,
-                                               (inputs, nopt), (lo, hi)), games, 1)
-    keep = nopt.reshape(-1) > 0
-    return {"nopt": nopt.reshape(-1)[keep], "inputs": inputs.reshape(-1, MAX_OPTIONS, NN.NI)[keep]}
+    that played them), without their rollout values (:func:`collect` with ``budget`` 0): ``{"nopt", "inputs"}``
+    under the current kernel.  A gather's positions are not stored, only its inputs: this rebuilds them, so a new
+    input can be added to the rows of an old gather without gathering again."""
+    d = collect(players, strategies, games, seed, budget=0, p_sample=p_sample, cap=cap, first_game=first_game,
+                rules=rules, threads=threads)
+    return {"nopt": d["nopt"], "inputs": d["inputs"]}
 
 
 def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p_sample: float = 0.3,
@@ -188,4 +144,4 @@ def collect(players: int, strategies, games: int, seed: int, budget: int = 16, p
             "inputs": inputs.reshape(-1, MAX_OPTIONS, ni)[keep], "vals": vals.reshape(-1, MAX_OPTIONS)[keep]}
 
 
-__all__ = ["collect", "collect_batch", "collect_round", "replay", "replay_batch", "replay_round", "MAX_OPTIONS"]
+__all__ = ["collect", "collect_batch", "collect_round", "replay", "MAX_OPTIONS"]
