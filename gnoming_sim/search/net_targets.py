@@ -66,16 +66,13 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
             if K >= 2:
                 if source:
                     NN.source_option_inputs(seat_params(t, s), L_W0, t.obs, t.memo, t.legal, opts, K, inputs[n])
+                    mode, card, src = np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1)
                 else:
                     NN.option_inputs(seat_params(t, s), N_W0, t.obs, t.memo, int(t.st[S_HAND]), np.bool_(False), opts,
                                      K, inputs[n])
+                    mode, card, src = np.int64(COST_PLACE), np.int64(t.st[S_HAND]), np.int64(t.st[S_SRC])
                 if budget > 0:
-                    if source:
-                        v = option_values(t, rules, s, np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1), opts,
-                                          K, budget)
-                    else:
-                        v = option_values(t, rules, s, np.int64(COST_PLACE), t.st[S_HAND], t.st[S_SRC], opts, K,
-                                          budget)
+                    v = option_values(t, rules, s, mode, card, src, opts, K, budget)
                     for k in range(K):
                         vals[n, k] = v[k]
                 else:
