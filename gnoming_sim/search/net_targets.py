@@ -9,7 +9,7 @@ features and the decision's context, the rules options included) and the answer'
 Monte Carlo rollouts from that observation (:func:`gnoming_sim.search.bot.option_values`: hidden cards
 dealt at random, common random numbers across the answers, every seat playing the decider's own
 strategy inside the rollouts, a Monte Carlo seat its base policy).  With ``source``, the draw-source
-decisions instead: every answer the source head values (:func:`gnoming_sim.kernel.policy.net.source_inputs`)
+decisions instead: every answer the source head values (:func:`gnoming_sim.kernel.policy.net_source.source_inputs`)
 and its value by rollouts.  Games are independent (own streams from (seed, game)), so the targets are
 identical at any thread count.
 """
@@ -22,6 +22,7 @@ from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
 from gnoming_sim.kernel.game_loop import decide_once, step_once
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import net as NN
+from gnoming_sim.kernel.policy import net_source as NSRC
 from gnoming_sim.kernel.policy.dispatch import L_W0, N_W0
 from gnoming_sim.kernel.rng import uniform01
 from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, S_HAND, S_PENDING, S_SEAT, S_SRC, seat_params
@@ -53,7 +54,8 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
             K = np.int64(0)   # not a literal: the callees compile once
             if source:
                 # the answers the source head values (not a pile's mulligan that cannot be kept)
-                valued = NN.source_inputs(seat_params(t, s), L_W0, t.obs, t.memo, t.legal, np.bool_(True))
+                valued = NSRC.source_inputs(seat_params(t, s), L_W0, t.obs, t.memo, t.legal, np.bool_(True),
+                                             np.bool_(True))
                 for a in range(N_SOURCES):
                     if t.legal[a] and valued & (1 << a):
                         opts[K] = a
@@ -65,7 +67,8 @@ def collect_round(t, rules, r, starter, order, deck_counts, budget, p_sample, sr
                         K += 1
             if K >= 2:
                 if source:
-                    NN.source_option_inputs(seat_params(t, s), L_W0, t.obs, t.memo, t.legal, opts, K, inputs[n])
+                    NSRC.source_option_inputs(seat_params(t, s), L_W0, t.obs, t.memo, t.legal, opts, K, inputs[n],
+                                              np.bool_(True))
                     mode, card, src = np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1)
                 else:
                     NN.option_inputs(seat_params(t, s), N_W0, t.obs, t.memo, int(t.st[S_HAND]), np.bool_(False), opts,

@@ -11,6 +11,7 @@ from gnoming_sim.game.observation import O_FINISH_BONUS
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.kernel.policy import net as NN
+from gnoming_sim.kernel.policy import net_source as NSRC
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.kernel.policy.dispatch import KIND_NET, N_PARAMS, N_W0, families_known_to_hr, new_memo
 from gnoming_sim.game.cards import HIDDEN
@@ -187,15 +188,16 @@ def test_the_draw_source_is_learneds_without_a_source_head_and_the_heads_lowest_
     legal = np.ones(3, dtype=np.int8)
     prm = registry.net_from_file(ROOT / "tuning/net/fit-both/weights.json").param_vector()   # round 1: no head
     assert prm[NS_W0 + NN.S_ON] == 0.0
-    assert (NN.draw_source(prm, NS_W0, L_W0, _source_observation(tops), new_memo(), legal)
+    assert (NSRC.draw_source(prm, NS_W0, L_W0, _source_observation(tops), new_memo(), legal)
             == L.draw_source(prm, L_W0, _source_observation(tops), new_memo(), legal))
     prm, sw0 = _net_with_source_head(7)
     opts = np.arange(3, dtype=np.int64)
     rows = np.zeros((3, NN.NIS))
-    valued = NN.source_option_inputs(prm, L_W0, _source_observation(tops), new_memo(), legal, opts, 3, rows)
+    valued = NSRC.source_option_inputs(prm, L_W0, _source_observation(tops), new_memo(), legal, opts, 3, rows,
+                                     np.bool_(True))
     assert valued == 0b111
     want = int(np.argmin(forward(prm[sw0:sw0 + NN.S_ON], rows, SOURCE)))
-    assert NN.draw_source(prm, sw0, L_W0, _source_observation(tops), new_memo(), legal) == want
+    assert NSRC.draw_source(prm, sw0, L_W0, _source_observation(tops), new_memo(), legal) == want
     # a draw decision has no card in hand: the context prices it as an unseen card
     assert rows[1, NN.NFS + NN.CONTEXT_NAMES.index("hand_cost")] == rows[0, NN.NFS + NN.CONTEXT_NAMES.index("unseen_mean")]
 
@@ -287,3 +289,82 @@ def test_a_weights_file_without_the_layout_inputs_plays_as_before():
     np.testing.assert_array_equal(np.array([s.params[k] for k in registry.NET_WEIGHT_NAMES]), w)
     with pytest.raises(ValueError, match="weights do not fit"):
         NN.widen(w_old[:-1], names)
+
+
+def _random_source_observation(rng):
+    """A varied draw-source decision: layouts of face-down, number, negative, hazard and mulligan cards, unseen
+    counts of each kind, the rules' card values and line limits, sometimes a finish under way or one face-down card
+    left."""
+    from gnoming_sim.game.cards import HAZARD, MULLIGAN, SLOT_OFFSET
+    from gnoming_sim.game.observation import (O_HAZARD_VALUE, O_MULLIGAN_VALUE, O_MULLIGANS_PER_LINE,
+                                              O_NEGATIVE_MULTIPLIER, O_ROUND, O_TOP0, O_TURN, U_COUNT, U_FACES,
+                                              U_NEGATIVES)
+
+    kinds = [H_] * 6 + list(range(-2, 13)) + [MULLIGAN, HAZARD]
+    players = int(rng.integers(2, 7))
+    rows = [[int(rng.choice(kinds)) for _ in range(9)] for _ in range(players)]
+    if rng.random() < 0.3:                      # one face-down card left
+        rows[0] = [int(rng.choice(kinds[6:])) for _ in range(9)]
+        rows[0][int(rng.integers(9))] = H_
+    obs = _obs(rows, finisher=int(rng.choice([-1, -1, 1])))
+    pub = obs.pub
+    pub[O_MULLIGANS_PER_LINE] = int(rng.integers(0, 4))
+    pub[O_HAZARD_VALUE] = int(rng.choice([10, 15]))
+    pub[O_MULLIGAN_VALUE] = int(rng.choice([0, 3]))
+    pub[O_NEGATIVE_MULTIPLIER] = int(rng.choice([1, 2]))
+    pub[O_ROUND] = int(rng.integers(0, 3))
+    pub[O_TURN] = int(rng.integers(0, 40))
+    for k in range(2):
+        pub[O_TOP0 + k] = int(rng.choice(kinds[6:]))
+    u = obs.unknown
+    u[:] = 0
+    for c in kinds[6:]:
+        u[c + SLOT_OFFSET] = int(rng.integers(0, 6)) * (rng.random() < 0.8)
+    nums = [c for c in range(-2, 13)]
+    u[U_COUNT] = sum(u[c + SLOT_OFFSET] for c in kinds[6:])
+    u[U_FACES] = sum(c * u[c + SLOT_OFFSET] for c in nums)
+    u[U_NEGATIVES] = sum(c * u[c + SLOT_OFFSET] for c in nums if c < 0)
+    return obs
+
+
+def test_the_draw_piles_fast_valuation_gives_the_full_valuations_numbers():
+    """``source_inputs``' faster draw-pile path (a card that pairs with nothing valued as a + b cost, not keeping it
+    from its gift features, the chosen answer's static features added once) gives the inputs of the full path
+    (every card at every position, ``_best_features``): the same answers, summed in another order."""
+    from gnoming_sim.kernel.policy.dispatch import L_W0
+
+    prm = registry.get("net").param_vector()
+    legal = np.ones(3, dtype=np.int8)
+    opts = np.arange(3, dtype=np.int64)
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        obs = _random_source_observation(rng)
+        rows = {}
+        for generic in (True, False):
+            rows[generic] = np.zeros((3, NN.NIS))
+            valued = NSRC.source_option_inputs(prm, L_W0, obs, new_memo(), legal, opts, 3, rows[generic],
+                                             np.bool_(generic))
+        np.testing.assert_allclose(rows[True], rows[False], rtol=1e-12, atol=1e-12)
+        assert valued & 1
+
+
+def test_the_layout_after_an_answer_from_the_lines_as_they_are_is_the_full_computation():
+    """``layout_features_after`` (the lines as they are, the two through the answer valued again) equals
+    ``layout_features`` for every answer of varied layouts and line limits."""
+    from gnoming_sim.game.cards import HAZARD, MULLIGAN
+
+    kinds = [H_] * 4 + list(range(-2, 13)) + [MULLIGAN, HAZARD] + [5, 5, 7, 7]
+    rng = np.random.default_rng(12)
+    buf = new_memo().scratch
+    for _ in range(600):
+        row = np.array([rng.choice(kinds) for _ in range(9)], dtype=np.int8)
+        mpl = int(rng.integers(0, 4))
+        NN.layout_lines(buf, NN.LLB, row, mpl)
+        for q in range(10):
+            card = int(rng.choice(kinds[4:]))
+            want = np.zeros(NN.NX)
+            got = np.zeros(NN.NX)
+            NN.layout_features(want, 0, row, q, card, mpl)
+            NN.layout_features_after(buf, NN.XB, row, q, card, mpl, NN.LLB)
+            got[:] = buf[NN.XB:NN.XB + NN.NX]
+            assert got.tolist() == want.tolist(), (row.tolist(), q, card, mpl)

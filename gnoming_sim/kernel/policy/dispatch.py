@@ -25,6 +25,7 @@ from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy import net as NN
+from gnoming_sim.kernel.policy import net_source as NSRC
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH
 from gnoming_sim.kernel.rng import below
 from gnoming_sim.kernel.state import (
@@ -131,7 +132,7 @@ def initial_flips(kind, params, rng, obs, out):
 def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
     if kind == KIND_NET:
-        return NN.draw_source(params, NS_W0, L_W0, obs, memo, legal)
+        return NSRC.draw_source(params, NS_W0, L_W0, obs, memo, legal)
     if kind == KIND_LEARNED:
         return L.draw_source(params, L_W0, obs, memo, legal)
     if kind == KIND_CHART or kind == KIND_CARD:

@@ -63,7 +63,7 @@ def _line_eval(row, q, c, li, mpl, pair_w):
 
 
 def _published_costs():
-    """What :func:`_cell_cost` gives under the published card values, per code (index ``code + 128``):
+    """What :func:`cell_cost` gives under the published card values, per code (index ``code + 128``):
     the cost uncovered, covered by a matched line, and whether the code is a mulligan (face-down: 0);
     and those values (hazard_value, mulligan_value, negative_multiplier)."""
     from gnoming_sim.game.cards import card_cost as rules_card_cost
@@ -85,7 +85,7 @@ COST_U, COST_C, IS_MULL, (HZ_PUBLISHED, MV_PUBLISHED, NM_PUBLISHED) = _published
 
 
 @jit(inline="always")
-def _cell_cost(x, covered, eu, mull_w, hz, mv, nm):
+def cell_cost(x, covered, eu, mull_w, hz, mv, nm):
     """The estimate's cost of card ``x`` where it lies: face-down ``eu``; a positive card or a
     mulligan in a matched line 0; else what it scores (:func:`card_cost`); a mulligan less the
     bonus ``mull_w`` the strategy sees in it."""
@@ -112,7 +112,7 @@ def estimate(row, q, c, eu, mpl, pair_w, mull_w, hz, mv, nm):
         if v >= 0:
             covered |= LINE_MASK[li]
     for pos in range(LAYOUT):
-        total += _cell_cost(c if pos == q else row[pos], (covered >> pos) & 1, eu, mull_w, hz, mv, nm)
+        total += cell_cost(c if pos == q else row[pos], (covered >> pos) & 1, eu, mull_w, hz, mv, nm)
     return total
 
 
@@ -146,7 +146,7 @@ def prepare(row, mpl, pair_w):
 
 
 @jit
-def _cover_of(lines):
+def cover_of(lines):
     """Cells covered by the lines in bit set ``lines`` (bits 0-2 rows, 3-5 columns)."""
     return ((lines & 1) * 0o7 | ((lines >> 1) & 1) * 0o70 | ((lines >> 2) & 1) * 0o700
             | ((lines >> 3) & 1) * 0o111 | ((lines >> 4) & 1) * 0o222 | ((lines >> 5) & 1) * 0o444)
@@ -240,13 +240,13 @@ def precompute(row, mmask, covered, mvals, pvals, mpl, pair_w, mull_w, hz, mv, n
     """Fill ``scratch`` with everything of the deltas for ``row`` that depends neither on the
     card put down nor on the mean unseen cost (so a turn's draw and placement share it)."""
     for x in range(LAYOUT):  # a face-down cell costs eu however it is covered: it cancels, except at q
-        scratch[SC_COST_U + x] = _cell_cost(row[x], False, 0.0, mull_w, hz, mv, nm)
-        scratch[SC_COST_C + x] = _cell_cost(row[x], True, 0.0, mull_w, hz, mv, nm)
+        scratch[SC_COST_U + x] = cell_cost(row[x], False, 0.0, mull_w, hz, mv, nm)
+        scratch[SC_COST_C + x] = cell_cost(row[x], True, 0.0, mull_w, hz, mv, nm)
     for q in range(LAYOUT):
         lr = q // 3
         cq = q % 3
         lc = 3 + cq
-        other = _cover_of(mmask & ~((1 << lr) | (1 << lc)))
+        other = cover_of(mmask & ~((1 << lr) | (1 << lc)))
         k = 0.0
         if (mmask >> lr) & 1:
             k += (mvals >> (5 * lr)) & 31
@@ -286,7 +286,7 @@ def quick_delta(row, q, c, scratch, eu, mpl, pair_w, mull_w, hz, mv, nm):
     """``estimate(row, q, c, ...) - estimate(row, -1, 0, ...)`` from what :func:`precompute` left in ``scratch``."""
     vr = _match_with(scratch[SC_NEED + 2 * q], scratch[SC_MULL + 2 * q], c)
     vc = _match_with(scratch[SC_NEED + 2 * q + 1], scratch[SC_MULL + 2 * q + 1], c)
-    d = scratch[SC_K + q] + _cell_cost(c, vr >= 0 or vc >= 0, eu, mull_w, hz, mv, nm)
+    d = scratch[SC_K + q] + cell_cost(c, vr >= 0 or vc >= 0, eu, mull_w, hz, mv, nm)
     if row[q] == HIDDEN:
         d -= eu
     if vr >= 0:

@@ -5,9 +5,7 @@ position, or stopping) is valued by a one-hidden-layer perceptron over
 
 * the learned family's option features (``F_*`` of :mod:`gnoming_sim.kernel.policy.learned`, ``NF_P`` of
   them: the card-counted estimate change, revealing, finishing, gifts, pairs: what the option changes),
-* the own layout *after* the option, line by line (:data:`LAYOUT_NAMES`, ``NX`` of them, :func:`layout_features`:
-  lines matched and their value, lines one or two face-down cards short of a match, lines that cannot match as they
-  stand, lines of three face-up cards one replacement from a match, the face-up positive cards in no matched line:
+* the own layout *after* the option, line by line (``NX`` of them, :mod:`gnoming_sim.kernel.policy.net_layout`:
   what the layout *is*), and
 * the decision's context (:data:`CONTEXT_NAMES`, ``NC`` of them): table size, round, turn, own and the
   rivals' face-down cards, the final lap, the own estimate against the best rival's, the mean unseen
@@ -20,11 +18,11 @@ The player takes the option of the lowest value (the predicted change of its rou
 others' mean).  The context part of the first layer is the same for every option of a decision, so it
 is computed once per decision (as NNUE updates its first layer incrementally); an option then costs at
 most ``H * NF_P + H + NF_P`` multiply-adds (:data:`MACS_PER_OPTION`), fewer since only its non-zero features'
-columns are added.  All buffers are the memo's scratch:
-nothing is allocated in the loop.  Inputs are standardised inside the weights (the training folds the
-means and scales into ``W`` and ``b``).
+columns are added.  All buffers are the memo's scratch: nothing is allocated in the loop.  Inputs are standardised
+inside the weights (the training folds the means and scales into ``W`` and ``b``).
 
-The draw source is valued by a second perceptron of the same form, the draw-source head (:func:`draw_source`):
+The draw source is valued by a second perceptron of the same form, the draw-source head
+(:func:`gnoming_sim.kernel.policy.net_source.draw_source`):
 each answer (the draw pile, a discard pile) by learned's placement features of its card at its best placement
 under learned's placement model (the draw pile: their card-counted mean over the unseen cards), learned's
 source features and the same context (a weights file without a head leaves it to learned's linear model, its
@@ -38,10 +36,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.game.cards import HIDDEN, MAX_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.game.cards import HIDDEN
 from gnoming_sim.game.observation import (
     CHOICE_NOKEEP,
-    O_FINISHER,
     O_FINISH_BONUS,
     O_HAZARD_VALUE,
     O_ME,
@@ -50,23 +47,16 @@ from gnoming_sim.game.observation import (
     O_NEGATIVE_MULTIPLIER,
     O_PLAYERS,
     O_ROUND,
-    O_TOP0,
     O_TURN,
-    SRC_DRAW,
-    U_COUNT,
-    U_FIRST_CARD,
 )
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy.estimate import estimate
-from gnoming_sim.kernel.scoring import LINES
+from gnoming_sim.kernel.policy.net_layout import (LAYOUT_NAMES, N_LINE_SLOTS, NX, layout_features,
+                                                  layout_features_after, layout_lines)
 
-# the own layout after the option, line by line (:func:`layout_features`)
-LAYOUT_NAMES = ("lines_matched", "matched_value", "lines_one_short", "one_short_value", "lines_two_short",
-                "lines_blocked", "unmatched_up", "max_unmatched_up", "lines_one_intruder")
-NX = len(LAYOUT_NAMES)
 NF = L.NF_P + NX       # option features (learned's placement features, then the layout after the option)
 CONTEXT_NAMES = ("players", "round", "turn", "own_fd", "min_rival_fd", "mean_rival_fd", "final", "own_minus_best",
                  "unseen_mean", "hand_cost", "bounce", "finish_bonus", "hazard_value", "mulligan_value",
@@ -118,7 +108,13 @@ SOB = SZB + SOURCE_HIDDEN        # one source option's hidden pre-activations
 STB = SOB + SOURCE_HIDDEN        # the features of the best answer so far (learned's placement features)
 LAB = STB + L.NF_P               # the layout's own lines and gifts at every position (:func:`L.as_is`)
 LSB = LAB + L.N_AS_IS            # each position's card-independent part of learned's value (:func:`_static_parts`)
-N_MEMO_SCRATCH = LSB + LAYOUT
+FTB = LSB + LAYOUT               # each position's learned features for a card 0 put there (:func:`_static_parts`)
+GB = FTB + LAYOUT * L.NF_P       # per position, for a card that pairs with nothing there (:func:`_generic_parts`): its
+                                 # value a + b cost (a, b), then its line features (pairs, open pairs, open odds)
+NG = 5
+WB = GB + NG * LAYOUT            # per position, the draw pile's weight of the cards whose best answer it is
+LLB = WB + LAYOUT                # the own layout's lines as they are (:func:`layout_lines`): kind, value, one intruder
+N_MEMO_SCRATCH = LLB + N_LINE_SLOTS
 INF = 1e18
 
 
@@ -145,84 +141,6 @@ def widen(weights, inputs) -> np.ndarray:
     for i, name in enumerate(inputs[:nf_old]):
         out[A_AT + INPUT_NAMES.index(name)] = w[ni_old * hu + 2 * hu + i]
     return out
-
-
-@jit(inline="always")
-def layout_features(buf, at, row, q, card, mpl):
-    """The own layout ``row`` with ``card`` put at position ``q`` (``q`` = ``LAYOUT``: as it is), line by line
-    (the 3 rows and 3 columns), into ``buf[at:at + NX]`` (:data:`LAYOUT_NAMES`): a line *can match* when it holds
-    no negative card and no hazard, at most ``mpl`` mulligans (0: any number) and one positive value among its
-    face-up cards; it is *matched* with no face-down card (its value that positive value), *one short* / *two
-    short* with one / two; *blocked* when it cannot match as it stands; *one intruder*: three face-up cards,
-    two of them equal positives, not matched; then the face-up positive cards in no matched line (their sum and
-    the largest): what scores if the round ended now, apart from negatives, hazards and face-down cards."""
-    cap = mpl if mpl > 0 else LAYOUT
-    n_m = 0
-    v_m = 0.0
-    n_1 = 0
-    v_1 = 0.0
-    n_2 = 0
-    n_b = 0
-    n_i = 0
-    in_m = 0
-    for li in range(6):
-        fd = 0
-        npos = 0
-        nm = 0
-        vmax = -1
-        vmin = MAX_VALUE + 1
-        bad = False
-        pair = False
-        for j in range(3):
-            p = LINES[li, j]
-            x = card if p == q else row[p]
-            if x == HIDDEN:
-                fd += 1
-            elif 0 <= x <= MAX_VALUE:
-                for k in range(j):
-                    pk = LINES[li, k]
-                    if (card if pk == q else row[pk]) == x:
-                        pair = True
-                npos += 1
-                vmax = max(vmax, x)
-                vmin = min(vmin, x)
-            elif x == MULLIGAN:
-                nm += 1
-            else:
-                bad = True
-        if nm > cap or (npos > 0 and vmax != vmin):
-            bad = True
-        v = vmax if npos > 0 else 0
-        if bad:
-            n_b += 1
-            if fd == 0 and pair:
-                n_i += 1
-        elif fd == 0:
-            n_m += 1
-            v_m += v
-            for j in range(3):
-                in_m |= 1 << LINES[li, j]
-        elif fd == 1:
-            n_1 += 1
-            v_1 += v
-        elif fd == 2:
-            n_2 += 1
-    up = 0.0
-    top = 0.0
-    for p in range(LAYOUT):
-        x = card if p == q else row[p]
-        if 0 <= x <= MAX_VALUE and not (in_m >> p) & 1:
-            up += x
-            top = max(top, 1.0 * x)
-    buf[at + 0] = n_m
-    buf[at + 1] = v_m
-    buf[at + 2] = n_1
-    buf[at + 3] = v_1
-    buf[at + 4] = n_2
-    buf[at + 5] = n_b
-    buf[at + 6] = up
-    buf[at + 7] = top
-    buf[at + 8] = n_i
 
 
 @jit(inline="always")
@@ -329,11 +247,12 @@ def _best(prm, w0, obs, memo, card, legal, may_decline, bounce):
     best = INF
     best_q = -1
     last = LAYOUT + 1 if may_decline else LAYOUT
+    layout_lines(scratch, LLB, row, mpl)
     for q in range(last):
         if q < LAYOUT and not legal[q]:
             continue
         L.place_features(scratch, prm, obs, scratch, row, eu, q, card, ctx)
-        layout_features(scratch, XB, row, q, card, mpl)
+        layout_features_after(scratch, XB, row, q, card, mpl, LLB)
         v = option_value(scratch, prm, w0)
         if v < best:
             best = v
@@ -354,135 +273,6 @@ def bounce_target(prm, w0, obs, memo, card, legal):
     return _best(prm, w0, obs, memo, int(card), legal, np.bool_(True), np.bool_(True))
 
 
-@jit(inline="always")
-def _static_parts(prm, w, obs, scratch, row, eu, ctx):
-    """Per position q of the layout, learned's weights (``w``) times the features that do not depend on the card
-    put there (:data:`L.STATIC`) into ``scratch[LSB + q]`` (after :func:`L.as_is`)."""
-    for q in range(LAYOUT):
-        L.place_features_at(scratch, prm, obs, scratch, row, eu, q, 0, ctx, LAB)
-        v = 0.0
-        for i in L.STATIC:
-            v += prm[w + i] * scratch[L.FB + i]
-        scratch[LSB + q] = v
-
-
-@jit(inline="always")
-def _best_features(prm, w, obs, scratch, row, eu, c, may_decline, ctx, keep, to, weight):
-    """learned's best answer for ``c`` (as :func:`gnoming_sim.kernel.policy.learned._best_answer` without a legal
-    mask: positions unless not ``keep``, not keeping if ``may_decline``): its value, and ``weight`` times its
-    placement features added to ``scratch[to:to + NF_P]`` (kept as the loop finds them, not computed again).
-    A position's value is its card-independent part (:func:`_static_parts`) plus the card's features
-    (:data:`L.DYNAMIC`): learned's dot product summed in another order."""
-    best = INF
-    last = LAYOUT + 1 if may_decline else LAYOUT
-    for q in range(0 if keep else LAYOUT, last):
-        L.place_features_at(scratch, prm, obs, scratch, row, eu, q, c, ctx, LAB)
-        if q < LAYOUT:
-            v = scratch[LSB + q]
-            for i in L.DYNAMIC:
-                v += prm[w + i] * scratch[L.FB + i]
-        else:
-            v = L._dot(scratch, prm, w, L.NF_P)
-        if v < best:
-            best = v
-            for i in range(L.NF_P):
-                scratch[STB + i] = scratch[L.FB + i]
-    for i in range(L.NF_P):
-        scratch[to + i] += weight * scratch[STB + i]
-    return best
-
-
-@jit
-def source_inputs(prm, lw0, obs, memo, legal, full):
-    """The source head's inputs of one draw-source decision: the context into ``memo.scratch[CB:CB + NC]`` and
-    each answer's features into ``memo.scratch[SFB + a * NFS:]`` (a = ``SRC_DRAW``, pile 0, pile 1); returns a
-    bit mask of the answers valued (a pile that is not legal, empty, or a mulligan that cannot be kept is not).
-    As :func:`gnoming_sim.kernel.policy.learned.source_values`: a pile's card at its best placement, the draw pile
-    the count-weighted mean over the unseen cards of each one's best answer (keeping it where it fits, or not),
-    under learned's placement model (``lw0``: learned's weights).  Unless ``full``, the draw pile is not valued when
-    it is the only answer valued."""
-    pub = obs.pub
-    w = lw0 + L.size_bucket(pub[O_PLAYERS]) * L.N_WEIGHTS_ONE
-    H.prepare_me(prm, obs, memo, True)
-    eu = H.unseen_mean(obs, prm)
-    ctx = L.context(pub, obs.vis, obs.fd, eu)
-    scratch = memo.scratch
-    for i in range(N_SOURCES_MAX * NFS):
-        scratch[SFB + i] = 0.0
-    row = obs.vis[pub[O_ME]]
-    L.as_is(scratch, obs, row, ctx, LAB)
-    _static_parts(prm, w, obs, scratch, row, eu, ctx)
-    mfits = H.mulligan_fits(row, pub)
-    final = 1.0 if pub[O_FINISHER] >= 0 else 0.0
-    my_fd = 1.0 * obs.fd[pub[O_ME]]
-    valued = 1
-    for k in range(2):
-        top = pub[O_TOP0 + k]
-        if not legal[1 + k] or top == NO_CARD or (top == MULLIGAN and not mfits):
-            continue
-        to = SFB + (1 + k) * NFS
-        v = _best_features(prm, w, obs, scratch, row, eu, int(top), False, ctx, True, to, 1.0)
-        L.source_features(scratch, v, False, final, my_fd, eu, top)
-        for i in range(L.NF_S):
-            scratch[to + L.NF_P + i] = scratch[L.FB + i]
-        valued |= 1 << (1 + k)
-    if valued == 1 and not full:
-        return valued                # the draw pile is the only answer: nothing to value
-    context_inputs(scratch, prm, obs, eu, ctx, HIDDEN, False)
-    unknown = obs.unknown
-    n = unknown[U_COUNT]
-    vd = 0.0
-    if n > 0:
-        for sl in range(U_FIRST_CARD, N_SLOTS):
-            cnt = unknown[sl]
-            if cnt <= 0:
-                continue
-            c = sl - SLOT_OFFSET
-            keep = not (c == MULLIGAN and not mfits)   # a mulligan that cannot be kept is thrown away
-            vd += cnt * _best_features(prm, w, obs, scratch, row, eu, int(c), True, ctx, keep, SFB, cnt / n)
-        vd /= n
-    L.source_features(scratch, vd, True, final, my_fd, eu, NO_CARD)
-    for i in range(L.NF_S):
-        scratch[SFB + L.NF_P + i] = scratch[L.FB + i]
-    return valued
-
-
-@jit
-def draw_source(prm, sw0, lw0, obs, memo, legal):
-    """The draw source of the lowest value under the source head at ``sw0`` (``SRC_DRAW`` or 1 + pile); learned's
-    (weights at ``lw0``) when the weights have no source head (``S_ON`` 0)."""
-    if prm[sw0 + S_ON] == 0.0:
-        return L.draw_source(prm, lw0, obs, memo, legal)
-    valued = source_inputs(prm, lw0, obs, memo, legal, np.bool_(False))
-    if valued == 1:
-        return SRC_DRAW
-    scratch = memo.scratch
-    head_context(scratch, prm, sw0, NFS, SOURCE_HIDDEN, SZB)
-    best = INF
-    src = SRC_DRAW
-    for a in range(N_SOURCES_MAX):
-        if valued & (1 << a):
-            v = head_value(scratch, prm, sw0, SFB + a * NFS, NFS, SOURCE_HIDDEN, SZB, SOB)
-            if v < best:
-                best = v
-                src = a
-    return src
-
-
-@jit
-def source_option_inputs(prm, lw0, obs, memo, legal, opts, K, out):
-    """The source head's inputs of answers ``opts[:K]`` (``SRC_DRAW``, 1 + pile) into ``out[k, :NIS]`` (features,
-    then context): the training rows; returns the bit mask of :func:`source_inputs`."""
-    valued = source_inputs(prm, lw0, obs, memo, legal, np.bool_(True))
-    scratch = memo.scratch
-    for k in range(K):
-        for i in range(NFS):
-            out[k, i] = scratch[SFB + opts[k] * NFS + i]
-        for c in range(NC):
-            out[k, NFS + c] = scratch[CB + c]
-    return valued
-
-
 @jit
 def option_inputs(prm, w0, obs, memo, card, bounce, opts, K, out):
     """The inputs of answers ``opts[:K]`` (positions, or ``LAYOUT`` for not keeping / stopping) of a
@@ -500,8 +290,8 @@ def option_inputs(prm, w0, obs, memo, card, bounce, opts, K, out):
             out[k, NF + c] = scratch[CB + c]
 
 
-__all__ = ["NF", "NX", "LAYOUT_NAMES", "layout_features", "widen", "NC", "NI", "HIDDEN_UNITS", "N_WEIGHTS", "WEIGHT_NAMES", "INPUT_NAMES", "CONTEXT_NAMES",
-           "MACS_PER_OPTION", "N_MEMO_SCRATCH", "W_AT", "B_AT", "U_AT", "A_AT", "placement", "bounce_target",
-           "option_inputs", "option_value", "context_inputs", "hidden_context", "prepare", "head_context", "head_value",
-           "NFS", "NIS", "SOURCE_HIDDEN", "N_SOURCE_WEIGHTS", "SOURCE_WEIGHT_NAMES", "SOURCE_INPUT_NAMES", "S_ON",
-           "source_inputs", "source_option_inputs", "draw_source"]
+__all__ = ["NF", "NX", "LAYOUT_NAMES", "layout_features", "layout_features_after", "layout_lines", "widen", "NC", "NI",
+           "HIDDEN_UNITS", "N_WEIGHTS", "WEIGHT_NAMES", "INPUT_NAMES", "CONTEXT_NAMES", "MACS_PER_OPTION",
+           "N_MEMO_SCRATCH", "W_AT", "B_AT", "U_AT", "A_AT", "placement", "bounce_target", "option_inputs",
+           "option_value", "context_inputs", "hidden_context", "prepare", "head_context", "head_value", "NFS", "NIS",
+           "SOURCE_HIDDEN", "N_SOURCE_WEIGHTS", "SOURCE_WEIGHT_NAMES", "SOURCE_INPUT_NAMES", "S_ON"]
