@@ -328,14 +328,18 @@ def _random_source_observation(rng):
 
 
 def test_the_draw_piles_fast_valuation_gives_the_full_valuations_numbers():
-    """``source_inputs``' faster draw-pile path (a card that pairs with nothing valued as a + b cost, not keeping it
-    from its gift features, the chosen answer's static features added once) gives the inputs of the full path
-    (every card at every position, ``_best_features``): the same answers, summed in another order."""
+    """``source_inputs``' draw-pile valuation (a card that pairs with nothing valued as a + b cost, not keeping it
+    from its gift features, the chosen answers' static features added once) gives the inputs of the path that values
+    every position in full (``generic`` False), and each answer's value is learned's (``learned.source_values``:
+    the best answer of each card by learned's dot product, the draw pile their card-counted mean)."""
+    from gnoming_sim.game.observation import O_PLAYERS, SRC_DRAW
+    from gnoming_sim.kernel.policy import learned as L
     from gnoming_sim.kernel.policy.dispatch import L_W0
 
     prm = registry.get("net").param_vector()
     legal = np.ones(3, dtype=np.int8)
     opts = np.arange(3, dtype=np.int64)
+    at = NN.NFS - L.NF_S + L.G_VALUE     # an answer's value among its inputs
     rng = np.random.default_rng(11)
     for _ in range(400):
         obs = _random_source_observation(rng)
@@ -343,9 +347,14 @@ def test_the_draw_piles_fast_valuation_gives_the_full_valuations_numbers():
         for generic in (True, False):
             rows[generic] = np.zeros((3, NN.NIS))
             valued = NSRC.source_option_inputs(prm, L_W0, obs, new_memo(), legal, opts, 3, rows[generic],
-                                             np.bool_(generic))
+                                               np.bool_(generic))
         np.testing.assert_allclose(rows[True], rows[False], rtol=1e-12, atol=1e-12)
-        assert valued & 1
+        w = L_W0 + L.size_bucket(int(obs.pub[O_PLAYERS])) * L.N_WEIGHTS_ONE
+        v0, v1, vd = L.source_values(prm, w, obs, new_memo(), legal)
+        assert rows[True][SRC_DRAW, at] == pytest.approx(vd, rel=1e-9, abs=1e-9)
+        for k, v in ((1, v0), (2, v1)):
+            if valued & (1 << k):
+                assert rows[True][k, at] == pytest.approx(v, rel=1e-9, abs=1e-9)
 
 
 def test_the_layout_after_an_answer_from_the_lines_as_they_are_is_the_full_computation():

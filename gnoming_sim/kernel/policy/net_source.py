@@ -227,8 +227,8 @@ def source_inputs(prm, lw0, obs, memo, legal, full, generic):
     As :func:`gnoming_sim.kernel.policy.learned.source_values`: a pile's card at its best placement, the draw pile
     the count-weighted mean over the unseen cards of each one's best answer (keeping it where it fits, or not),
     under learned's placement model (``lw0``: learned's weights).  Unless ``full``, the draw pile is not valued when
-    it is the only answer valued.  ``generic``: the draw pile's cards valued through :func:`_draw_features`' faster
-    path where it applies (the same numbers; False: every card at every position in full, as the tests compare)."""
+    it is the only answer valued.  ``generic``: the draw pile's cards valued as ``a + b cost`` where that applies
+    (:func:`_draw_features`; the same numbers; False: every position in full, as the tests compare)."""
     pub = obs.pub
     w = lw0 + L.size_bucket(pub[O_PLAYERS]) * L.N_WEIGHTS_ONE
     H.prepare_me(prm, obs, memo, True)
@@ -262,15 +262,14 @@ def source_inputs(prm, lw0, obs, memo, legal, full, generic):
     vd = 0.0
     if n > 0:
         elig = _generic_parts(prm, w, obs, scratch, row, eu, ctx) if generic else 0
+        for q in range(LAYOUT):
+            scratch[WB + q] = 0.0
         nxt_values = 0
-        if generic:
-            for q in range(LAYOUT):
-                scratch[WB + q] = 0.0
-            nxt_row = obs.vis[ctx[5]]
-            for x in range(LAYOUT):
-                y = nxt_row[x]
-                if MIN_VALUE <= y <= MAX_VALUE:
-                    nxt_values |= 1 << (y - MIN_VALUE)
+        nxt_row = obs.vis[ctx[5]]
+        for x in range(LAYOUT):
+            y = nxt_row[x]
+            if MIN_VALUE <= y <= MAX_VALUE:
+                nxt_values |= 1 << (y - MIN_VALUE)
         for sl in range(U_FIRST_CARD, N_SLOTS):
             cnt = unknown[sl]
             if cnt <= 0:
@@ -283,12 +282,8 @@ def source_inputs(prm, lw0, obs, memo, legal, full, generic):
                 for x in range(LAYOUT):
                     if row[x] == c:
                         gm &= ~NEIGH[x]
-            if generic:
-                vd += cnt * _draw_features(prm, w, obs, scratch, row, eu, int(c), ctx, keep, gm, cnt / n, nxt_values)
-            else:
-                vd += cnt * _best_features(prm, w, obs, scratch, row, eu, int(c), True, ctx, keep, SFB, cnt / n)
-        if generic:
-            _draw_static(scratch)
+            vd += cnt * _draw_features(prm, w, obs, scratch, row, eu, int(c), ctx, keep, gm, cnt / n, nxt_values)
+        _draw_static(scratch)
         vd /= n
     L.source_features(scratch, vd, True, final, my_fd, eu, NO_CARD)
     for i in range(L.NF_S):
