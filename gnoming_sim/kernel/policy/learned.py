@@ -366,6 +366,14 @@ def source_features(buf, value, is_draw, final, my_fd, eu, card):
 
 
 @jit(inline="always")
+def unseen_kind(unknown, sl, mfits):
+    """Slot ``sl`` of the unseen-card counts as (count, card, whether it may be kept): a mulligan that cannot be
+    kept (``mfits`` False) is thrown away."""
+    c = sl - SLOT_OFFSET
+    return unknown[sl], c, not (c == MULLIGAN and not mfits)
+
+
+@jit(inline="always")
 def source_values(prm, w0, obs, memo, legal):
     """(pile 0's value, pile 1's, the draw pile's) under the placement model (INF where not legal):
     a pile is worth its card's best placement, the draw pile the card-counted expectation of a
@@ -396,11 +404,9 @@ def source_values(prm, w0, obs, memo, legal):
     vd = 0.0
     if n > 0:
         for sl in range(U_FIRST_CARD, N_SLOTS):
-            cnt = unknown[sl]
+            cnt, c, keep = unseen_kind(unknown, sl, mfits)
             if cnt <= 0:
                 continue
-            c = sl - SLOT_OFFSET
-            keep = not (c == MULLIGAN and not mfits)   # a mulligan that cannot be kept is thrown away
             v, q = _best_answer(prm, w0, obs, scratch, row, eu, int(c), legal, np.bool_(False), np.bool_(True), ctx,
                                 keep)
             vd += cnt * v
@@ -436,4 +442,4 @@ def draw_source(prm, w0, obs, memo, legal):
 
 __all__ = ["NF_P", "NF_S", "N_WEIGHTS", "N_WEIGHTS_ONE", "BUCKETS", "N_BUCKETS", "bucket_of", "size_bucket", "WEIGHT_NAMES", "FEATURE_NAMES", "SOURCE_FEATURE_NAMES",
            "N_MEMO_SCRATCH", "FB", "context", "place_features", "place_features_at", "as_is", "N_AS_IS", "DYNAMIC", "STATIC", "source_features", "source_values",
-           "placement", "bounce_target", "draw_source"]
+           "placement", "bounce_target", "draw_source", "unseen_kind"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MIN_VALUE, MULLIGAN, N_SLOTS, NO_CARD, SLOT_OFFSET
+from gnoming_sim.game.cards import HAZARD, HIDDEN, MAX_VALUE, MIN_VALUE, MULLIGAN, N_SLOTS, NO_CARD
 from gnoming_sim.game.observation import O_FINISHER, O_HAZARD_VALUE, O_ME, O_MULLIGAN_VALUE, O_MULLIGANS_PER_LINE, \
     O_NEGATIVE_MULTIPLIER, O_PLAYERS, O_TOP0, SRC_DRAW, U_COUNT, U_FIRST_CARD
 from gnoming_sim.game.rules import LAYOUT
@@ -271,11 +271,9 @@ def source_inputs(prm, lw0, obs, memo, legal, full, generic):
             if MIN_VALUE <= y <= MAX_VALUE:
                 nxt_values |= 1 << (y - MIN_VALUE)
         for sl in range(U_FIRST_CARD, N_SLOTS):
-            cnt = unknown[sl]
+            cnt, c, keep = L.unseen_kind(unknown, sl, mfits)
             if cnt <= 0:
                 continue
-            c = sl - SLOT_OFFSET
-            keep = not (c == MULLIGAN and not mfits)   # a mulligan that cannot be kept is thrown away
             gm = 0
             if elig != 0 and c != MULLIGAN:
                 gm = elig
