@@ -163,7 +163,7 @@ def _gift(buf, c, nxt_row, flippable, pub):
 
 
 @jit(inline="always")
-def _lines_through(row, q, c, mpl, unknown):
+def lines_through(row, q, c, mpl, unknown):
     """(pair values of the unmatched lines, values of the pairs with exactly one face-down card, the
     chance that one random unseen card completes one of those) over the row and column through q,
     with ``c`` put at q (``c`` NO_CARD: as is)."""
@@ -196,7 +196,7 @@ N_AS_IS = 7 * LAYOUT   # what :func:`as_is` leaves per decision: 3 line values a
 @jit(inline="always")
 def as_is(scratch, obs, row, ctx, at):
     """What :func:`place_features_at` reads instead of computing it again for every card it values at a
-    position q: :func:`_lines_through` of q with the layout as it is (no card put there) into
+    position q: :func:`lines_through` of q with the layout as it is (no card put there) into
     ``scratch[at + 3 q:at + 3 q + 3]``, and the gift features of the card at q (F_GIFT_COST, F_GIFT_GOOD,
     F_GIFT_PAIRS, F_HAZ_GIVE; 0 where q is face down) into ``scratch[at + 3 LAYOUT + 4 q:][:4]``.
     Uses the feature buffer ``scratch[FB:]`` as its workspace."""
@@ -204,7 +204,7 @@ def as_is(scratch, obs, row, ctx, at):
     mpl = pub[O_MULLIGANS_PER_LINE]
     nxt_row = obs.vis[ctx[5]]
     for q in range(LAYOUT):
-        p0, o0, d0 = _lines_through(row, q, NO_CARD, mpl, obs.unknown)
+        p0, o0, d0 = lines_through(row, q, NO_CARD, mpl, obs.unknown)
         scratch[at + 3 * q] = p0
         scratch[at + 3 * q + 1] = o0
         scratch[at + 3 * q + 2] = d0
@@ -252,9 +252,9 @@ def place_features_at(buf, prm, obs, scratch, row, eu, q, c, ctx, at):
     d = quick_delta(row, q, c, scratch, eu, mpl, prm[H.H_PAIR], prm[H.H_MULLIGAN], hz, mv, nm)
     buf[FB + F_DELTA] = d
     buf[FB + F_DELTA_FINAL] = d * final
-    p1, o1, d1 = _lines_through(row, q, c, mpl, unknown)
+    p1, o1, d1 = lines_through(row, q, c, mpl, unknown)
     if at < 0:
-        p0, o0, d0 = _lines_through(row, q, NO_CARD, mpl, unknown)
+        p0, o0, d0 = lines_through(row, q, NO_CARD, mpl, unknown)
     else:
         p0 = scratch[at + 3 * q]
         o0 = scratch[at + 3 * q + 1]
@@ -442,4 +442,4 @@ def draw_source(prm, w0, obs, memo, legal):
 
 __all__ = ["NF_P", "NF_S", "N_WEIGHTS", "N_WEIGHTS_ONE", "BUCKETS", "N_BUCKETS", "bucket_of", "size_bucket", "WEIGHT_NAMES", "FEATURE_NAMES", "SOURCE_FEATURE_NAMES",
            "N_MEMO_SCRATCH", "FB", "context", "place_features", "place_features_at", "as_is", "N_AS_IS", "DYNAMIC", "STATIC", "source_features", "source_values",
-           "placement", "bounce_target", "draw_source", "unseen_kind"]
+           "placement", "bounce_target", "draw_source", "unseen_kind", "lines_through"]

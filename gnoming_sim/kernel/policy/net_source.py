@@ -93,7 +93,7 @@ def _generic_parts(prm, w, obs, scratch, row, eu, ctx):
         if (NEIGH[q] & mull) != 0 or (fin and hid):
             continue
         elig |= 1 << q
-        p1, o1, d1 = L._lines_through(row, q, GENERIC, mpl, obs.unknown)
+        p1, o1, d1 = L.lines_through(row, q, GENERIC, mpl, obs.unknown)
         g = GB + NG * q
         scratch[g + 2] = p1 - scratch[LAB + 3 * q]
         scratch[g + 3] = o1 - scratch[LAB + 3 * q + 1]
