@@ -109,9 +109,8 @@ STB = SOB + SOURCE_HIDDEN        # the features of the best answer so far (learn
 LAB = STB + L.NF_P               # the layout's own lines and gifts at every position (:func:`L.as_is`)
 LSB = LAB + L.N_AS_IS            # each position's card-independent part of learned's value (:func:`_static_parts`)
 FTB = LSB + LAYOUT               # each position's learned features for a card 0 put there (:func:`_static_parts`)
-GB = FTB + LAYOUT * L.NF_P       # per position, for a card that pairs with nothing there (:func:`_generic_parts`): its
-                                 # value a + b cost (a, b), then its line features (pairs, open pairs, open odds)
-NG = 5
+GB = FTB + LAYOUT * L.NF_P       # per position, a card that pairs with nothing there valued as a + b cost: (a, b)
+NG = 2
 WB = GB + NG * LAYOUT            # per position, the draw pile's weight of the cards whose best answer it is
 LLB = WB + LAYOUT                # the own layout's lines as they are (:func:`layout_lines`): kind, value, one intruder
 N_MEMO_SCRATCH = LLB + N_LINE_SLOTS

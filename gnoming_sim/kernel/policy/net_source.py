@@ -19,7 +19,7 @@ from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
-from gnoming_sim.kernel.policy.estimate import SC_K, SC_PAIR, cell_cost
+from gnoming_sim.kernel.policy.estimate import cell_cost, quick_delta
 from gnoming_sim.kernel.policy.net import (CB, FTB, GB, INF, LAB, LSB, N_SOURCES_MAX, NC, NFS, NG, S_ON, SFB, SOB,
                                           SOURCE_HIDDEN, STB, SZB, WB, context_inputs, head_context, head_value)
 from gnoming_sim.kernel.scoring import LINES
@@ -33,16 +33,20 @@ GENERIC = MAX_VALUE + 1          # a card no layout holds: it pairs with nothing
 @jit(inline="always")
 def _static_parts(prm, w, obs, scratch, row, eu, ctx):
     """Per position q of the layout, learned's weights (``w``) times the features that do not depend on the card
-    put there (:data:`L.STATIC`) into ``scratch[LSB + q]`` (after :func:`L.as_is`), and the features themselves (of a
-    card 0 put there) into ``scratch[FTB + NF_P q:][:NF_P]``."""
+    put there (:data:`L.STATIC`) into ``scratch[LSB + q]`` (after :func:`L.as_is`), and the features themselves (of
+    :data:`GENERIC` put there) into ``scratch[FTB + NF_P q:][:NF_P]``: with them :data:`GENERIC`'s value there
+    into ``scratch[GB + NG q]`` (:func:`_generic_parts` makes it ``a``)."""
     for q in range(LAYOUT):
-        L.place_features_at(scratch, prm, obs, scratch, row, eu, q, 0, ctx, LAB)
+        L.place_features_at(scratch, prm, obs, scratch, row, eu, q, GENERIC, ctx, LAB)
         for i in range(L.NF_P):
             scratch[FTB + L.NF_P * q + i] = scratch[L.FB + i]
         v = 0.0
         for i in L.STATIC:
             v += prm[w + i] * scratch[L.FB + i]
         scratch[LSB + q] = v
+        for i in L.DYNAMIC:
+            v += prm[w + i] * scratch[L.FB + i]
+        scratch[GB + NG * q] = v
 
 
 @jit(inline="always")
@@ -75,13 +79,13 @@ def _best_features(prm, w, obs, scratch, row, eu, c, may_decline, ctx, keep, to,
 def _generic_parts(prm, w, obs, scratch, row, eu, ctx):
     """The positions (a bit mask) where learned's value of a card that pairs with nothing in the lines through them
     is ``a + b * cost`` (its unmatched cost): no mulligan in those lines, not a finish's last face-down card.  There
-    the card changes only ``quick_delta`` (by its cost), not the line features (:data:`GENERIC`'s), so the value
-    (:func:`_static_parts` plus ``L.DYNAMIC`` times ``w``) is linear in the cost.  Per such q, ``a``, ``b`` and the
-    three line features into ``scratch[GB + NG q:][:NG]`` (after ``L.as_is``, ``_static_parts``, the precompute)."""
+    the card changes only ``quick_delta`` (by its cost), not the line features, so the value (:func:`_static_parts`
+    plus ``L.DYNAMIC`` times ``w``) is :data:`GENERIC`'s shifted along the estimate change's weights.  Per such q,
+    ``a`` and ``b`` into ``scratch[GB + NG q:][:2]`` (after :func:`_static_parts`, which left GENERIC's value)."""
     pub = obs.pub
-    mpl = pub[O_MULLIGANS_PER_LINE]
-    pair_w = prm[H.H_PAIR]
     final = ctx[3]
+    cost = cell_cost(GENERIC, False, eu, prm[H.H_MULLIGAN], pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE],
+                     pub[O_NEGATIVE_MULTIPLIER])
     mull = 0
     for x in range(LAYOUT):
         if row[x] == MULLIGAN:
@@ -93,21 +97,9 @@ def _generic_parts(prm, w, obs, scratch, row, eu, ctx):
         if (NEIGH[q] & mull) != 0 or (fin and hid):
             continue
         elig |= 1 << q
-        p1, o1, d1 = L.lines_through(row, q, GENERIC, mpl, obs.unknown)
-        g = GB + NG * q
-        scratch[g + 2] = p1 - scratch[LAB + 3 * q]
-        scratch[g + 3] = o1 - scratch[LAB + 3 * q + 1]
-        scratch[g + 4] = d1 - scratch[LAB + 3 * q + 2]
-        d0 = scratch[SC_K + q]        # quick_delta less the card's cost
-        if hid:
-            d0 -= eu
-        if pair_w > 0.0:
-            d0 -= pair_w * (scratch[SC_PAIR + 2 * q] + scratch[SC_PAIR + 2 * q + 1])
         slope = prm[w + L.F_DELTA] + prm[w + L.F_DELTA_FINAL] * final + (prm[w + L.F_DELTA_HID] if hid else 0.0)
-        a = (scratch[LSB + q] + prm[w + L.F_PAIRS] * scratch[g + 2] + prm[w + L.F_OPEN_PAIRS] * scratch[g + 3]
-             + prm[w + L.F_OPEN_ODDS] * scratch[g + 4])
-        scratch[g] = a + slope * d0
-        scratch[g + 1] = slope
+        scratch[GB + NG * q] -= slope * cost
+        scratch[GB + NG * q + 1] = slope
     return elig
 
 
@@ -177,33 +169,19 @@ def _draw_features(prm, w, obs, scratch, row, eu, c, ctx, keep, gm, weight, nxt_
         for i in range(L.NF_P):
             scratch[SFB + i] += weight * scratch[STB + i]
         return best
-    q = best_q
-    d = scratch[SC_K + q] + cost      # quick_delta's operations in its order (nothing matched or paired)
-    hid = row[q] == HIDDEN
-    if hid:
-        d -= eu
-    pair_w = prm[H.H_PAIR]
-    if pair_w > 0.0:
-        d -= pair_w * int(scratch[SC_PAIR + 2 * q])
-        d -= pair_w * int(scratch[SC_PAIR + 2 * q + 1])
-    g = GB + NG * q
-    f_final = d * ctx[3]
-    f_hid = d if hid else 0.0
-    best = scratch[LSB + q]           # learned's value in _best_features' order (L.DYNAMIC)
-    best += prm[w + L.F_DELTA] * d
-    best += prm[w + L.F_FIN_GAP] * 0.0
-    best += prm[w + L.F_FIN_LOW] * 0.0
-    best += prm[w + L.F_OPEN_PAIRS] * scratch[g + 3]
-    best += prm[w + L.F_DELTA_FINAL] * f_final
-    best += prm[w + L.F_DELTA_HID] * f_hid
-    best += prm[w + L.F_PAIRS] * scratch[g + 2]
-    best += prm[w + L.F_OPEN_ODDS] * scratch[g + 4]
-    scratch[SFB + L.F_DELTA] += weight * d
-    scratch[SFB + L.F_DELTA_FINAL] += weight * f_final
-    scratch[SFB + L.F_DELTA_HID] += weight * f_hid
-    scratch[SFB + L.F_PAIRS] += weight * scratch[g + 2]
-    scratch[SFB + L.F_OPEN_PAIRS] += weight * scratch[g + 3]
-    scratch[SFB + L.F_OPEN_ODDS] += weight * scratch[g + 4]
+    q = best_q                        # its card-dependent features: GENERIC's there with c's estimate change
+    d = quick_delta(row, q, c, scratch, eu, pub[O_MULLIGANS_PER_LINE], prm[H.H_PAIR], prm[H.H_MULLIGAN],
+                    pub[O_HAZARD_VALUE], pub[O_MULLIGAN_VALUE], pub[O_NEGATIVE_MULTIPLIER])
+    for i in L.DYNAMIC:
+        scratch[L.FB + i] = scratch[FTB + L.NF_P * q + i]
+    scratch[L.FB + L.F_DELTA] = d
+    scratch[L.FB + L.F_DELTA_FINAL] = d * ctx[3]
+    if row[q] == HIDDEN:
+        scratch[L.FB + L.F_DELTA_HID] = d
+    best = scratch[LSB + q]           # learned's value in _best_features' order
+    for i in L.DYNAMIC:
+        best += prm[w + i] * scratch[L.FB + i]
+        scratch[SFB + i] += weight * scratch[L.FB + i]
     scratch[WB + q] += weight
     return best
 
