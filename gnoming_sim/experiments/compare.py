@@ -33,9 +33,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from scipy.stats import t as student_t
-
-from gnoming_sim.stats import Z95
+from gnoming_sim.stats import Z95, mean_ci_t
 from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_STALLED, F_TURNS
@@ -158,22 +156,22 @@ def _spread(seat_win: np.ndarray) -> float:
 
 
 def _pair_intervals(x: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """Per pair of seats (i < j), the mean over games of ``x[:, i] - x[:, j]`` and the half-width of its t interval,
-    the pairs' intervals holding together with probability at least ``1 - alpha`` (Bonferroni)."""
+    """Per pair of seats (i < j), the t interval (:func:`gnoming_sim.stats.mean_ci_t`) of the mean over games of
+    ``x[:, i] - x[:, j]`` as (lower ends, upper ends), the pairs' intervals holding together with probability at
+    least ``1 - alpha`` (Bonferroni); unbounded below two games."""
     G, P = x.shape
     i, j = np.triu_indices(P, 1)
-    d = x[:, i] - x[:, j]
     if G < 2:
-        return d.mean(axis=0), np.full(i.size, math.inf)
-    q = float(student_t.ppf(1.0 - alpha / (2 * i.size), G - 1))
-    return d.mean(axis=0), q * d.std(axis=0, ddof=1) / math.sqrt(G)
+        return np.full(i.size, -math.inf), np.full(i.size, math.inf)
+    ends = np.array([mean_ci_t(x[:, a] - x[:, b], level=1.0 - alpha / i.size)[1:3] for a, b in zip(i, j)])
+    return ends[:, 0], ends[:, 1]
 
 
 def _bounds(x: np.ndarray, alpha: float) -> tuple[float, float]:
     """Where the spread of ``x``'s seat shares lies if every seat difference lies in its interval: at least the
     largest lower end of |difference| (and 0), at most the largest upper end."""
-    m, h = _pair_intervals(x, alpha)
-    return float(max(0.0, (np.abs(m) - h).max())), float((np.abs(m) + h).max())
+    lo, hi = _pair_intervals(x, alpha)
+    return float(max(0.0, np.maximum(lo, -hi).max())), float(np.maximum(hi, -lo).max())
 
 
 def spread_interval(a: np.ndarray, b: np.ndarray | None = None, paired: bool = False,
@@ -198,8 +196,8 @@ def spread_interval(a: np.ndarray, b: np.ndarray | None = None, paired: bool = F
     lo_b, hi_b = _bounds(b, share / 2)
     lo, hi = lo_a - hi_b, hi_a - lo_b
     if paired:
-        m, h = _pair_intervals(a - b, alpha / 2)
-        most = float((np.abs(m) + h).max())
+        lo_d, hi_d = _pair_intervals(a - b, alpha / 2)
+        most = float(np.maximum(hi_d, -lo_d).max())
         lo, hi = max(lo, -most), min(hi, most)
     return {"mean": est - _spread(b), "lo": lo, "hi": hi}
 
