@@ -1,78 +1,21 @@
 """One jit decorator factory, so every kernel gets the same options (numba-stats habit).
 
-Caching.  numba's on-disk cache checks only the source file of the function it loads,
-not of the functions that it calls and inlined, so an edit to a helper module could
-leave a stale caller in the cache.  Our kernels are therefore cached under a directory
-keyed by a hash of *every* ``.py`` file of :mod:`gnoming_sim.kernel` and
-:mod:`gnoming_sim.game`, and of each module of :mod:`gnoming_sim.search` that defines kernels
-(found by walking the folders, so a new kernel file is covered without a hand-kept list).  The directory is chosen by a cache locator that answers only
-for this project's functions: other libraries' cached kernels are left where numba puts
-them (``numba.config.CACHE_DIR`` is never changed).
-
-The cache lives in ``$NUMBA_CACHE_DIR/<hash>`` when ``NUMBA_CACHE_DIR`` is set (the
-Makefile sets it to ``.numba_cache/`` in the repository), else in
-``~/.cache/gnoming-sim/<hash>`` (``$XDG_CACHE_HOME`` is honoured).
+Caching: :mod:`gnoming_sim.kernel.disk_cache` says where our kernels are cached (a folder keyed by a
+hash of every kernel source, ``$NUMBA_CACHE_DIR/<hash>`` or ``~/.cache/gnoming-sim/<hash>``) and
+caches each of them in a cache that heals itself: an unreadable entry is set aside and recompiled, a
+folder that cannot be written is read but not written, each said in one line, never a traceback.
 """
 from __future__ import annotations
 
-import hashlib
 import os
-from pathlib import Path
 
 import numba as nb
 from numba.core import caching as _caching
 from numba.core.registry import CPUDispatcher
 
-_PACKAGE = Path(__file__).resolve().parent.parent          # gnoming_sim/
-_STAMPED = (_PACKAGE / "kernel", _PACKAGE / "game")   # what the kernels are compiled from ...
-_KERNEL_MODULES = (_PACKAGE / "search",)             # ... and the modules here that define kernels
-_OUR_MODULES = ("gnoming_sim",)  # top-level packages whose kernels we place
-
-
-def source_stamp() -> str:
-    """Hash of every module under kernel/ and game/, and of each module under search/ that defines
-    kernels (imports the jit factory), by path and bytes."""
-    h = hashlib.sha256()
-    paths = [p for root in _STAMPED for p in root.rglob("*.py")]
-    paths += [p for root in _KERNEL_MODULES for p in root.rglob("*.py") if "kernel.jit import" in p.read_text("utf-8")]
-    for path in sorted(paths):
-        h.update(str(path.relative_to(_PACKAGE)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def cache_root() -> str:
-    """The folder our compiled kernels are cached in (see the module docstring)."""
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "gnoming-sim")
-    return os.path.join(base, source_stamp())
-
-
-class _ProjectCacheLocator(_caching.UserProvidedCacheLocator):
-    """Puts this project's kernels (and only them) under :func:`cache_root`."""
-
-    _root: str | None = None
-    twins = False   # True while the cache of a kernel's Python-callable twin is made (KernelDispatcher)
-
-    def __init__(self, func, py_file):
-        super().__init__(func, py_file)
-        if _ProjectCacheLocator._root is None:
-            _ProjectCacheLocator._root = cache_root()
-        self._cache_path = os.path.join(self._root, "python-callable" if self.twins else "",
-                                        self.get_suitable_cache_subpath(py_file))
-
-    @classmethod
-    def from_function(cls, func, py_file):
-        if (getattr(func, "__module__", None) or "").split(".")[0] not in _OUR_MODULES:
-            return None  # someone else's function: numba's own locators decide
-        return _caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, func, py_file)
-
-
-# numba has no public hook for a per-package cache folder; its locator list is a private
-# class attribute (numba 0.68.x, pinned in pyproject.toml).  Ours goes first and declines
-# every function that is not ours.
-if _ProjectCacheLocator not in _caching.CacheImpl._locator_classes:
-    _caching.CacheImpl._locator_classes.insert(0, _ProjectCacheLocator)
+from gnoming_sim.kernel import disk_cache
+from gnoming_sim.kernel.disk_cache import ProjectCacheLocator as _ProjectCacheLocator  # noqa: F401 (tests)
+from gnoming_sim.kernel.disk_cache import cache_root, source_stamp  # noqa: F401 (re-exported)
 
 
 def jit(*args, nrt: bool = False, py: bool = False, **kwargs):
@@ -101,12 +44,17 @@ def jit(*args, nrt: bool = False, py: bool = False, **kwargs):
     options.update(kwargs)
 
     def decorate(func):
-        if py or nb.config.DISABLE_JIT:
+        if nb.config.DISABLE_JIT:
             return nb.njit(**options)(func)
+        if py:
+            d = nb.njit(**dict(options, cache=False))(func)
+            if options["cache"]:
+                disk_cache.enable(d)
+            return d
         target = {k: v for k, v in options.items() if k != "cache"}
         d = KernelDispatcher(py_func=func, locals={}, targetoptions=dict(target, nopython=True, no_cpython_wrapper=True))
         if options["cache"]:
-            d.enable_caching()
+            disk_cache.enable(d)
         return d
 
     return decorate(args[0]) if args and callable(args[0]) else decorate
@@ -135,11 +83,7 @@ class KernelDispatcher(CPUDispatcher):
             opts = {k: v for k, v in self.targetoptions.items() if k != "no_cpython_wrapper"}
             twin = self._py_twin = CPUDispatcher(py_func=self.py_func, locals=self.locals, targetoptions=opts)
             if not isinstance(self._cache, _caching.NullCache):
-                _ProjectCacheLocator.twins = True
-                try:
-                    twin.enable_caching()
-                finally:
-                    _ProjectCacheLocator.twins = False
+                disk_cache.enable(twin, twins=True)
         return twin
 
 
