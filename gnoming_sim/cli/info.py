@@ -82,21 +82,25 @@ def strategies(strategies_path, as_json):
         click.echo(json.dumps(data, indent=2))
         return
     width = max(len(s.name) for s in found)
+    pad = " " * (width + 4)
     for s in found:
         click.echo(f"{s.name:<{width}}  {s.description}")
         if s.params:
-            hidden = set(registry.WEIGHT_NAMES) | set(registry.CELL_NAMES) | set(registry.NET_WEIGHT_NAMES)
-            shown = {k: v for k, v in s.params.items() if k not in hidden}
-            params = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items())
-            weights = sum(k in registry.WEIGHT_NAMES for k in s.params)
-            cells = sum(k in registry.CELL_NAMES for k in s.params)
-            net = sum(k in registry.NET_WEIGHT_NAMES for k in s.params)
-            if weights:   # the learned player's weights: in its weights file, and in --json
-                params += f" (and {weights} learned weights: --json lists them)"
-            if cells:     # the chart player's cells: in its cells file, and in --json
-                params += f" (and {cells} resolved cells of the player's guide: --json lists them)"
-            if net:       # the net player's network: in its weights file, and in --json
-                params += f" (and {net} network weights: --json lists them)"
-            pad = " " * (width + 4)
-            click.echo(textwrap.fill(params, width=100, initial_indent=pad, subsequent_indent=pad,
+            click.echo(textwrap.fill(_params_text(s.params), width=100, initial_indent=pad, subsequent_indent=pad,
                                      break_on_hyphens=False))
+
+
+def _params_text(params: dict) -> str:
+    """A strategy's named options (``key=value``), then a count of each kind of fitted weights, which only
+    ``--json`` lists (the net's two networks hold some 1,900: they were 470 lines of this listing)."""
+    from gnoming_sim.kernel.policy import registry
+
+    named = set(registry.PARAM_NAMES) | set(registry.MC_PARAM_NAMES)
+    text = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items() if k in named)
+    fitted = [(registry.WEIGHT_NAMES, "learned weights"),                       # in the learned weights file
+              (registry.CELL_NAMES, "resolved cells of the player's guide"),    # in the chart's cells file
+              (registry.NET_WEIGHT_NAMES + registry.NET_SOURCE_WEIGHT_NAMES, "network weights")]   # net's file
+    counts = [f"{n:,} {what}" for names, what in fitted if (n := len(set(names) & set(params)))]
+    if counts:
+        text += f" (and {' and '.join(counts)}: --json lists them)"
+    return text
