@@ -40,9 +40,13 @@ seed = click.option("--seed", type=int, default=0, show_default=True, metavar="S
 rotate = click.option(
     "--rotate-seats/--no-rotate-seats", "rotate", default=True, show_default=True,
     help="With mixed seats, move the strategies one seat per game so seat advantage cancels.")
+# --threads of a command that plays on this machine only, and of one that also takes --workers/--scheduler
+# (cluster_options): each help names only options its command has
 threads = click.option("--threads", type=int, default=None, metavar="K",
-                       help="Worker threads (default: all cores; with --workers, per worker, default 1). "
-                            "Results do not depend on it.")
+                       help="Worker threads (default: all cores). Results do not depend on it.")
+cluster_threads = click.option("--threads", type=int, default=None, metavar="K",
+                               help="Worker threads (default: all cores; with --workers, per worker, default 1). "
+                                    "Results do not depend on it.")
 workers = click.option("--workers", type=int, default=None, metavar="N",
                        help="Play on a local Dask cluster of N worker processes (needs gnoming-sim[dist]).")
 scheduler = click.option("--scheduler", default=None, metavar="ADDRESS",

@@ -20,9 +20,7 @@ from gnoming_sim.game.errors import GnomingError
                    "at most 512 for finish-or-play-on, where each game costs a rollout analysis) "
                    "[default: each study's own size].")
 @opt.seed
-@click.option("--threads", type=int, default=None, metavar="K",
-              help="Worker threads (default: all cores; with --workers, per worker, default 1). "
-                   "Results do not depend on it.")
+@opt.cluster_threads
 @opt.cluster_options
 @opt.rules
 @opt.deck

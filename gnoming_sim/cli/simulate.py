@@ -15,7 +15,7 @@ from gnoming_sim.game.errors import GnomingError
 @opt.table_options
 @click.option("--games", type=int, default=10_000, show_default=True, metavar="N",
               help="Games to play (3 rounds each).")
-@opt.threads
+@opt.cluster_threads
 @opt.cluster_options
 @click.option("--out", type=click.Path(), default=None, metavar="FILE.parquet",
               help="Write one row per (game, round, seat) to this Parquet file, chunk by chunk.")

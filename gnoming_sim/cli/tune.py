@@ -42,7 +42,7 @@ from gnoming_sim.game.errors import GnomingError
               help="Stop after this many generations (in all), even with budget left.")
 @click.option("--resume", is_flag=True, help="Continue the tuning saved beside --out (same arguments).")
 @click.option("--force", is_flag=True, help="Start over, replacing --out, its state and the log.")
-@opt.threads
+@opt.cluster_threads
 @opt.cluster_options
 @opt.strategies_file
 @opt.rules
@@ -138,7 +138,7 @@ def _command_line() -> str:
 @click.option("--games", type=int, default=20_000, show_default=True, metavar="N",
               help="Games (deals) per table size, rounded up to a multiple of it.")
 @opt.seed
-@opt.threads
+@opt.cluster_threads
 @opt.cluster_options
 @opt.strategies_file
 @opt.rules

@@ -52,6 +52,22 @@ def test_help_lists_commands():
         assert command in result.stdout
 
 
+def test_each_option_s_help_names_only_options_its_command_has():
+    """`analyse --help` said --threads applies "with --workers, per worker"; analyse has no --workers
+    (issue 53): every command's help of every option names only options of that command."""
+    import re
+
+    for name, command in cli.commands.items():
+        has = {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
+        for param in command.params:
+            text = re.sub(r"`[^`]*`", "", getattr(param, "help", None) or "")   # `another --command` quoted
+            named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*[a-z]", text))
+            assert named <= has, (name, param.name, named - has)
+    threads = {name: next(p.help for p in c.params if p.name == "threads")
+               for name, c in cli.commands.items() if any(p.name == "threads" for p in c.params)}
+    assert "per worker" in threads["simulate"] and "--workers" not in threads["analyse"] + threads["review"]
+
+
 def test_rules_prints_defaults_and_deck():
     result = run("rules")
     assert result.exit_code == 0
