@@ -36,10 +36,24 @@ GROUPS = {
 }
 
 
+# kernels a command may enter from Python besides the groups (none of them takes more than a few seconds)
+OTHER_KERNELS = {
+    "_settle_each": "the win credit of games read from a file",   # kernel.win_credit: report --from, standings
+}
+
+
 def group_label(qualname: str) -> str:
-    """Words for a kernel group: its entry in :data:`GROUPS`, else the function's name."""
+    """Words for a kernel group: its entry in :data:`GROUPS` or :data:`OTHER_KERNELS`, else the function's
+    name in words (``_play_one`` -> ``the kernel play_one``)."""
     entry = GROUPS.get(qualname)
-    return entry[0] if entry else qualname.replace("_", " ")
+    if entry:
+        return entry[0]
+    return OTHER_KERNELS.get(qualname) or f"the kernel {qualname.strip('_') or qualname}"
+
+
+def seconds_text(seconds: float) -> str:
+    """``12 s``; ``under 1 s`` below a second (a compile of 0.3 s is not "0 s")."""
+    return f"{seconds:.0f} s" if seconds >= 0.5 else "under 1 s"
 
 
 def notice_text(qualname: str) -> str:
@@ -79,7 +93,7 @@ def _listener_class():
         def on_end(self, ev):
             self.depth -= 1
             if self.depth == 0 and self.group:
-                self.say(f"  compiled {group_label(self.group)} in {time.perf_counter() - self.started:.0f} s")
+                self.say(f"  compiled {group_label(self.group)} in {seconds_text(time.perf_counter() - self.started)}")
                 self.group = ""
 
     return _Compiles

@@ -19,12 +19,13 @@ from gnoming_sim.cli.group import cli
 NOTICE_LINE = f"gnoming-sim: {COLD_CACHE_NOTICE}"
 
 
-def _fresh_kernel(module: str):
+def _fresh_kernel(module: str, name: str = "add_one"):
     """A jitted function numba has never compiled (no cache), that claims to live in ``module``."""
     def add_one(x):
         return x + 1
 
     add_one.__module__ = module
+    add_one.__name__ = add_one.__qualname__ = name
     return numba.njit(add_one)
 
 
@@ -35,7 +36,8 @@ def test_the_notice_comes_once_at_the_first_compile_then_a_line_per_kernel_group
     _fresh_kernel("gnoming_sim.kernel.probe")(1)
     _fresh_kernel("gnoming_sim.search.probe")(2)
     assert said[0] == COLD_CACHE_NOTICE     # once, however many kernels compile
-    assert len(said) == 3 and all(re.fullmatch(r"  compiled add one in \d+ s", x) for x in said[1:]), said
+    assert len(said) == 3, said
+    assert all(re.fullmatch(r"  compiled the kernel add_one in (\d+ s|under 1 s)", x) for x in said[1:]), said
     # each group as it is ready, with its seconds
 
 
@@ -45,6 +47,20 @@ def test_a_known_kernel_group_is_announced_with_its_measured_time():
     assert text.startswith(COLD_CACHE_NOTICE) and label in text and f"about {seconds} s" in text
     assert compile_notice.group_label(name) == label
     assert compile_notice.notice_text("something_else") == COLD_CACHE_NOTICE
+
+
+def test_a_kernel_outside_the_groups_is_named_in_words_and_a_short_compile_is_not_0_s():
+    """`simulate ... --report DIR` printed `compiled  settle each in 0 s` (issue 53): the report's win-credit
+    kernel, a private name turned into words, and 0.3 s rounded down."""
+    from gnoming_sim.kernel import win_credit
+
+    said = []
+    compile_notice.install(said.append)
+    _fresh_kernel("gnoming_sim.kernel.probe", "_settle_each")(1)
+    assert said[1] == "  compiled the win credit of games read from a file in under 1 s", said
+    assert all(hasattr(win_credit, name) for name in compile_notice.OTHER_KERNELS)   # a kernel of that name
+    assert compile_notice.group_label("_play_one") == "the kernel play_one"
+    assert [compile_notice.seconds_text(t) for t in (0.0, 0.3, 0.6, 12.4)] == ["under 1 s", "under 1 s", "1 s", "12 s"]
 
 
 def test_the_throughput_line_leaves_the_compile_out():
@@ -89,7 +105,8 @@ def test_every_command_is_covered_because_the_group_arms_the_notice():
     assert result.exit_code == 0, result.output
     assert result.stdout == "done\n"
     first, then = result.stderr.splitlines()
-    assert first == NOTICE_LINE and re.fullmatch(r"gnoming-sim:   compiled add one in \d+ s", then), then
+    assert first == NOTICE_LINE, first
+    assert re.fullmatch(r"gnoming-sim:   compiled the kernel add_one in (\d+ s|under 1 s)", then), then
 
 
 def test_no_notice_when_the_kernels_load_from_a_warm_cache():
