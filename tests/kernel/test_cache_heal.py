@@ -356,3 +356,32 @@ def test_a_warm_cache_on_a_read_only_file_system_loads_and_writes_nothing(tmp_pa
     assert proc.returncode == 0 and proc.stdout.split() == ["42", "1", "0"], proc.stderr   # loaded
     assert proc.stderr == ""
     assert sorted(p.name for p in cache.rglob("*")) == before and not list(src.rglob("*.nb*"))
+
+
+@pytest.mark.slow
+def test_simulate_with_a_damaged_index_in_a_warm_cache_recompiles_it_and_plays_the_same_games(tmp_path):
+    """End to end: ``gnoming-sim simulate`` once warm, then with its game loop's index truncated in a copy
+    of that cache: the same results, one line, the kernel recompiled; then a run that loads it again."""
+    from gnoming_sim.kernel.jit import cache_root
+
+    cmd = [sys.executable, "-m", "gnoming_sim", "simulate", "--games", "10", "--strategy", "greedy", "--players", "4"]
+    warm = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert warm.returncode == 0, warm.stderr
+    copy = tmp_path / "cache"
+    shutil.copytree(cache_root(), copy / os.path.basename(cache_root()))
+    (index,) = copy.rglob("game_loop.play_range_hr-*.nbi")
+    index.write_bytes(index.read_bytes()[:100])
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(copy))
+
+    def results(out):   # the tables, without the timing line
+        return [line for line in out.splitlines() if not line.startswith("time ")]
+
+    healed = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    assert healed.returncode == 0, healed.stderr
+    assert results(healed.stdout) == results(warm.stdout)
+    first = healed.stderr.splitlines()[0]
+    m = SET_ASIDE.fullmatch(first)
+    assert m and m.group(1) == str(index) and "truncated" in m.group(2), healed.stderr
+    assert "Traceback" not in healed.stderr and len([e for e in healed.stderr.splitlines() if "cache" in e]) == 1
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    assert again.returncode == 0 and again.stderr == "" and results(again.stdout) == results(warm.stdout)
