@@ -5,9 +5,10 @@ The groups share kernels: every family's decisions (``dispatch.decide``) are cal
 rollouts and the Monte Carlo player, and a round's play-out by the first two.  Compiled side by side, each
 group compiled them again (the rollouts compiled the game loop's play-out a second time: 76 s against 14 s
 after it).  So the shared kernels are *steps* of their own, compiled once, first; a group starts when the
-steps it needs are in the cache and loads them from there.  Each step runs in a worker process (``spawn``:
-never ``fork`` after numba's threads ran), as many at a time as there are cores, the longest chain first;
-every process writes the one numba cache the installed command and the ``make`` targets read
+steps it needs are in the cache and loads them from there.  Each step runs in a worker process
+(:func:`gnoming_sim.batch.process_pool.process_pool`: ``spawn``, never ``fork`` after numba's threads ran,
+and it dies with this process however this one dies), as many at a time as there are cores, the longest
+chain first; every process writes the one numba cache the installed command and the ``make`` targets read
 (:func:`gnoming_sim.kernel.jit.cache_root`), so a cached step is skipped.  Prints one line per step with
 its seconds, then the total.
 """
@@ -18,7 +19,8 @@ import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from multiprocessing import get_context
+
+from gnoming_sim.batch.process_pool import process_pool
 
 # name -> (the module and function of the group's entry kernel, the Python that reaches it); the order they
 # compile in is ORDER's.
@@ -175,14 +177,14 @@ class Compiling:
 
     def run(self) -> None:
         if not self.steps:
-            self.say(f"gnoming-sim: the {len(self.names)} kernel groups are compiled and cached")
+            self.say(f"gnoming-sim: {_count(len(self.names), 'the kernel group is', 'the {} kernel groups are')} "
+                     "compiled and cached")
             return
         workers = max(1, min(len(self.steps), os.cpu_count() or 1))
         t0 = time.perf_counter()
-        self.say(f"gnoming-sim: compiling {len(self.names)} kernel groups on {workers} cores (once per install; "
-                 "cached for every later command)")
+        self.say(announcement(self.steps, workers))
         pending, running = list(self.steps), {}
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        with process_pool(workers) as pool:   # its workers die with this process, however it dies
             self._pool = pool
             while pending or running:
                 for name in [n for n in pending if self.ready(NEEDS.get(n, ()))]:
@@ -238,6 +240,24 @@ class Compiling:
         if ok and self.error is not None:
             self.say(f"gnoming-sim: compiling ahead stopped ({type(self.error).__name__}); "
                      "each kernel was compiled where it was first used")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many.format(n)
+
+
+def announcement(steps, workers: int) -> str:
+    """The line that opens a compile of ``steps``: as many steps as lines follow it, and what they are (`make
+    setup` said "compiling 4 kernel groups" and printed 8 step lines: the groups and the 4 kernels they share)."""
+    groups = sum(name in GROUPS for name in steps)
+    shared = len(steps) - groups
+    what = [_count(groups, "1 kernel group", "{} kernel groups")] if groups else []
+    if shared:
+        what.append(_count(shared, "1 kernel", "{} kernels") + (" they share" if groups > 1 else " it shares"
+                                                                 if groups else " the groups share"))
+    return (f"gnoming-sim: compiling {_count(len(steps), '1 kernel step', '{} kernel steps')} on "
+            f"{_count(workers, '1 core', '{} cores')} ({' and '.join(what)}, a line each; once per install, "
+            "cached for every later command)")
 
 
 def run(names, say=print) -> None:

@@ -52,13 +52,31 @@ def test_the_shared_kernels_are_compiled_for_the_types_their_callers_pass():
         assert name == "step" or len(held) == 1, (name, held)
 
 
+def test_the_announcement_counts_the_step_lines_that_follow_it():
+    """`make setup` said "compiling 4 kernel groups" and printed 8 step lines (issue 53)."""
+    every = lambda names: list(names)   # noqa: E731 -- nothing cached
+    steps = warmup.plan(list(warmup.GROUPS), every)
+    assert len(steps) == 8
+    assert warmup.announcement(steps, 2) == (
+        "gnoming-sim: compiling 8 kernel steps on 2 cores (4 kernel groups and 4 kernels they share, a line each; "
+        "once per install, cached for every later command)")
+    for names in (["heuristic"], ["rollouts"], ["monte-carlo", "every-family"]):
+        steps = warmup.plan(names, every)
+        said = warmup.announcement(steps, 1)
+        counted = re.search(r"compiling (\d+) kernel steps? on 1 core \((.*), a line each", said)
+        assert int(counted[1]) == len(steps), said
+        parts = [int(n) for n in re.findall(r"(\d+) kernel", counted[2])]
+        assert sum(parts) == len(steps), said
+    assert "1 kernel the groups share" in warmup.announcement(["decide"], 1)
+
+
 @pytest.mark.slow
 def test_each_step_compiles_or_loads_in_a_worker_after_what_it_needs_and_reports_its_seconds(monkeypatch):
     monkeypatch.setattr(warmup, "cold", lambda names: list(names))   # every step runs (a warm cache loads: seconds)
     lines = []
     warmup.run(["every-family"], lines.append)
-    assert re.fullmatch(r"gnoming-sim: compiling 1 kernel groups on \d+ cores \(once per install; cached for every "
-                        r"later command\)", lines[0])
+    assert re.fullmatch(r"gnoming-sim: compiling 3 kernel steps on \d+ cores? \(1 kernel group and 2 kernels it shares, "
+                        r"a line each; once per install, cached for every later command\)", lines[0]), lines[0]
     # each step needs the one before it: they end in this order
     assert [line.split(":")[0].strip() for line in lines[1:-1]] == [
         warmup.label("decide"), warmup.label("play-out"), warmup.label("every-family")]
@@ -77,7 +95,7 @@ def test_cached_groups_are_neither_compiled_nor_announced(monkeypatch):
     compiling.close()
     lines = []
     warmup.run(["heuristic"], lines.append)
-    assert lines == ["gnoming-sim: the 1 kernel groups are compiled and cached"]
+    assert lines == ["gnoming-sim: the kernel group is compiled and cached"]
 
 
 def test_a_group_is_ready_when_compiled_or_not_compiling_here_and_every_group_is_after_a_failure():
