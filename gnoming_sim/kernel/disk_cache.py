@@ -167,8 +167,12 @@ def _cannot_write(root: str, exc: BaseException) -> None:
             _say(_with_cost(line, _clock.last))
 
 
+_NAMED = 3   # unreadable entries named one by one in a process; the rest in one line
+
+
 def set_aside(path: str, why: str) -> None:
-    """Renames an unreadable cache entry aside (never deletes it: it may not be ours) and says so."""
+    """Renames an unreadable cache entry aside (never deletes it: it may not be ours) and says so: the
+    first few by name, then one line for the rest (a cache damaged throughout is not a screenful)."""
     with _lock:
         if path in _told:
             return
@@ -176,14 +180,21 @@ def set_aside(path: str, why: str) -> None:
         aside = f"{path}.bad-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
         try:
             os.rename(path, aside)
+            failed = None
         except FileNotFoundError:
             return   # another process set it aside first
         except OSError as exc:
+            failed = _reason(exc)
+        if len(_told) > _NAMED:
+            if len(_told) == _NAMED + 1:
+                _say(f"more kernel cache entries under {os.path.dirname(os.path.dirname(path))} were unreadable; "
+                     "each is set aside likewise and recompiled")
+        elif failed is not None:
             _say(f"the kernel cache entry {path} was unreadable ({why}) and could not be set aside "
-                 f"({_reason(exc)}); recompiling it in memory")
-            return
-        _say(f"the kernel cache entry {path} was unreadable ({why}); set aside as "
-             f"{os.path.basename(aside)} and recompiled")
+                 f"({failed}); recompiling it in memory")
+        else:
+            _say(f"the kernel cache entry {path} was unreadable ({why}); set aside as "
+                 f"{os.path.basename(aside)} and recompiled")
 
 
 class _Unreadable(Exception):
@@ -253,6 +264,8 @@ class HealingIndexDataCacheFile(_caching.IndexDataCacheFile):
     def _write(self, path: str, payload: bytes) -> None:
         if os.path.lexists(path) and not self._ours(path):
             set_aside(path, "not written by gnoming-sim")   # never replace a file that is not ours
+            if os.path.lexists(path):
+                return   # it could not be set aside (said): the kernel stays compiled in memory
         with self._open_for_write(path) as f:
             f.write(MAGIC + hashlib.sha256(payload).digest() + payload)
 

@@ -385,3 +385,40 @@ def test_simulate_with_a_damaged_index_in_a_warm_cache_recompiles_it_and_plays_t
     assert "Traceback" not in healed.stderr and len([e for e in healed.stderr.splitlines() if "cache" in e]) == 1
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
     assert again.returncode == 0 and again.stderr == "" and results(again.stdout) == results(warm.stdout)
+
+
+def test_an_entry_that_cannot_be_set_aside_is_kept_and_the_kernel_compiled_in_memory(probe, capfd, monkeypatch):
+    """A damaged entry in a folder where it cannot be renamed: never overwritten, one line, a right answer."""
+    from gnoming_sim.kernel import disk_cache
+
+    _warm(probe)
+    index = probe.index()
+    _garbage(index)
+    damaged = index.read_bytes()
+
+    def no_rename(*_):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(disk_cache.os, "rename", no_rename)
+    capfd.readouterr()
+    assert _run(probe.fresh()) == (0, 1)
+    (line,) = capfd.readouterr().err.splitlines()
+    assert line == (f"gnoming-sim: the kernel cache entry {index} was unreadable (not written by gnoming-sim) and "
+                    "could not be set aside (Permission denied); recompiling it in memory")
+    assert index.read_bytes() == damaged
+
+
+def test_a_cache_damaged_throughout_names_a_few_entries_then_one_line(tmp_path, capfd, monkeypatch):
+    from gnoming_sim.kernel import disk_cache
+
+    monkeypatch.setattr(disk_cache, "_told", set())
+    entries = [tmp_path / "stamp" / "kernel_x" / f"k{i}.nbi" for i in range(6)]
+    entries[0].parent.mkdir(parents=True)
+    for path in entries:
+        path.write_text("junk")
+        disk_cache.set_aside(str(path), "not written by gnoming-sim")
+    lines = capfd.readouterr().err.splitlines()
+    assert [bool(SET_ASIDE.fullmatch(line)) for line in lines] == [True, True, True, False]
+    assert lines[3] == (f"gnoming-sim: more kernel cache entries under {tmp_path / 'stamp'} were unreadable; "
+                        "each is set aside likewise and recompiled")
+    assert not any(p.exists() for p in entries) and len(list(entries[0].parent.glob("*.bad-*"))) == 6
