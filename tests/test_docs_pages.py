@@ -163,6 +163,28 @@ def test_every_option_the_pages_name_is_an_option_of_the_cli():
     assert not unused, f"remove from FOREIGN_OPTIONS (no page names them): {unused}"
 
 
+def test_the_shared_table_options_are_options_of_each_command_that_shares_them():
+    """commands.md said `compare` takes the table options, `--deck` among them; it has no `--rules` or `--deck`
+    (issue 53): every option of the shared table is an option of every command named, but the ones the page
+    says a command lacks."""
+    from gnoming_sim.cli import cli
+
+    text = _text(ROOT / "docs" / "commands.md").split("## Options the table commands share", 1)[1]
+    intro, table = text.split("\n| option | meaning |", 1)
+    table = table.split("\n\n", 1)[0]
+    commands = re.findall(r"`([a-z-]+)`", intro.split(" set up a table", 1)[0])
+    lacks = {cmd: set(re.findall(r"`(--[a-z-]+)`", but)) for cmd, but in re.findall(r"`([a-z-]+)` all but (.*?):",
+                                                                                    " ".join(intro.split()))}
+    options = {o for row in table.splitlines() if row.count("|") > 2
+               for o in re.findall(r"`(--[a-z-]+)", row.split("|")[1])}
+    assert commands == ["simulate", "play", "analyse", "compare"] and {"--deck", "--rules", "--seed"} <= options
+    assert lacks == {"compare": {"--rules", "--deck"}}
+    for name in commands:
+        has = {o for p in cli.commands[name].params for o in (*p.opts, *p.secondary_opts)}
+        assert options - lacks.get(name, set()) <= has, (name, options - lacks.get(name, set()) - has)
+        assert not lacks.get(name, set()) & has, (name, "has", lacks[name] & has)
+
+
 PATH = re.compile(r"(?<![\w/.<-])((?:gnoming_sim|analyses|tests|bench|examples|tuning|reports|docs)/[\w./-]*[\w/])")
 MODULE = re.compile(r"(?<![\w/.])(gnoming_sim(?:\.[A-Za-z_]\w*)+)")
 
