@@ -20,6 +20,9 @@ NO_SECOND = "none"
 @opt.table_options
 @click.option("--position", "position_path", type=click.Path(dir_okay=True), default=None, metavar="FILE",
               help="A position file (TOML; see examples/position.toml) instead of a simulated game.")
+@click.option("--position-id", "position_id", default=None, metavar="ID",
+              help="A position ID (g1:...; analyse's output shows one) instead of a file: the position with its "
+                   "rules and deck.")
 @click.option("--game", type=int, default=None, metavar="G", help="Analyse game G of --seed (as `simulate` plays it).")
 @click.option("--turn", type=int, default=None, metavar="T",
               help="... at the start of its turn T (counted from 0 over all rounds): the draw decision.")
@@ -48,9 +51,9 @@ NO_SECOND = "none"
                    "default: the runner-up).")
 @opt.threads
 @opt.as_json
-def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, position_path, game,
-            turn, policy, second_policy, rollouts, half_width, max_rollouts, horizon, peek, why, versus, threads,
-            as_json):
+def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, position_path,
+            position_id, game, turn, policy, second_policy, rollouts, half_width, max_rollouts, horizon, peek, why,
+            versus, threads, as_json):
     """Roll out every legal option of a decision and rank them by what the player wants: the chance of
     winning the game (--horizon game; equal chances by the margin) or the margin over the rivals (--horizon
     round); print each option's value and how far it is behind the best, with a paired 95% interval
@@ -67,25 +70,37 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         # a tinier target sizes the batch as (pilot / target)**2 rollouts: a float overflow, and far past the cap
         raise GnomingError(f"--half-width must be a number of points in {opt.MIN_HALF_WIDTH:g}.."
                            f"{opt.MAX_HALF_WIDTH:g}, got {half_width}")
-    if position_path is not None:
+    given = click.get_current_context().get_parameter_source
+    if position_path is not None and position_id is not None:
+        raise GnomingError("give --position FILE or --position-id ID, not both")
+    if position_path is not None or position_id is not None:
+        flag = "--position" if position_path is not None else "--position-id"
         if game is not None or turn is not None:
-            raise GnomingError("--position excludes --game/--turn: analyse a file or a simulated game")
+            raise GnomingError(f"{flag} excludes --game/--turn: analyse a position or a simulated game")
         if peek:
-            raise GnomingError("--peek needs a simulated game (--game/--turn): a position file has no hidden cards")
-        from gnoming_sim.game.position import from_toml
-
+            raise GnomingError("--peek needs a simulated game (--game/--turn): a position has no hidden cards")
         opt.load_strategies_file(strategies_path)
-        rules_ = opt.load_rules_file(rules_path)
-        deck_ = opt.load_deck_file(deck_path)
-        pos = from_toml(position_path, rules_, deck_)
-        if (click.get_current_context().get_parameter_source("players") is click.core.ParameterSource.COMMANDLINE
-                and players != pos.players):
+        if position_id is not None:
+            from gnoming_sim.search.position_id import decode
+
+            for name, path in (("--rules", rules_path), ("--deck", deck_path)):
+                if path is not None:
+                    raise GnomingError(f"{name} does not go with --position-id: the ID holds its own rules and deck")
+            pos = decode(position_id)
+        else:
+            from gnoming_sim.game.position import from_toml
+
+            rules_ = opt.load_rules_file(rules_path)
+            deck_ = opt.load_deck_file(deck_path)
+            pos = from_toml(position_path, rules_, deck_)
+        if given("players") is click.core.ParameterSource.COMMANDLINE and players != pos.players:
             raise GnomingError(f"--players {players} contradicts the position, which has {pos.players} players; "
                                "drop --players (a position file sets its own table)")
         players = pos.players
     else:
         if game is None or turn is None:
-            raise GnomingError("give --position FILE, or --game G and --turn T (a simulated game's decision)")
+            raise GnomingError("give --position FILE, --position-id ID, or --game G and --turn T (a simulated game's "
+                               "decision)")
         opt.check_range("--game", game, 0, opt.MAX_GAME)
         opt.check_range("--turn", turn, 0, opt.MAX_TURN)
         names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path,
@@ -98,7 +113,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         _check_rollout_policies("--second-policy", second)
     from gnoming_sim.search.analyse import analyse as run, position_from_game
 
-    if position_path is None:
+    if position_path is None and position_id is None:
         from gnoming_sim.batch.runner import BatchSpec
 
         spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
@@ -113,6 +128,9 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         gap = finish_gap_of(pos)      # the gap the finish rule (report) and the guide read
         if gap is not None:
             res["finish_gap"] = gap
+    from gnoming_sim.search.position_id import encode
+
+    res["position_id"] = encode(pos)   # the position whole, to paste into --position-id or the board
     if as_json:
         res["position_record"] = pos.to_dict()
         click.echo(json.dumps(res, indent=1))
@@ -161,11 +179,13 @@ def _lead_unit(res: dict, on: str) -> str:
 def render(res: dict) -> str:
     """The text table: one row per option, best first, then the verdict and the variance reduction."""
     game = res["horizon"] == "game"
-    lines = [f"position: {res['position']}",
-             f"value: {res['value']}",
-             f"base policy: {_policy_text(res['policies'])}; horizon: {res['horizon']}; "
-             f"seed {res['seed']}; n = {res['n']:,} rollouts per option, common random numbers",
-             f"ranked by: {res['criterion']}"]
+    lines = [f"position: {res['position']}"]
+    if res.get("position_id"):
+        lines.append(f"position ID: {res['position_id']}")
+    lines += [f"value: {res['value']}",
+              f"base policy: {_policy_text(res['policies'])}; horizon: {res['horizon']}; "
+              f"seed {res['seed']}; n = {res['n']:,} rollouts per option, common random numbers",
+              f"ranked by: {res['criterion']}"]
     a = res.get("adaptive")
     if a:
         lines.append(f"adaptive: a pilot of {a['pilot']:,} rollouts (half-width {a['pilot_half_width']:.3f}; "

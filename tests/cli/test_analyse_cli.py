@@ -40,7 +40,7 @@ def test_json_has_mean_diff_ci_n_and_the_crn_ratio():
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["analyse"], "give --position FILE, or --game G and --turn T"),
+    (["analyse"], "give --position FILE, --position-id ID, or --game G and --turn T"),
     (["analyse", "--position", EXAMPLE, "--game", "0"], "--position excludes --game/--turn"),
     (["analyse", "--position", EXAMPLE, "--peek"], "--peek needs a simulated game"),
     (["analyse", "--position", "nope.toml"], "position file not found"),
