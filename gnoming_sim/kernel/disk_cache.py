@@ -147,7 +147,8 @@ class _Clock(_event.Listener):
 def _with_cost(line: str, seconds: float | None) -> str:
     if seconds is None:
         return line + ", which each run repeats"
-    return line + f", which each run repeats (about {seconds:.0f} s for the first kernel group)"
+    took = f"about {seconds:.0f} s" if seconds >= 1 else "under 1 s"
+    return line + f", which each run repeats ({took} for the first kernel group)"
 
 
 _clock = _Clock()

@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 SET_ASIDE = re.compile(r"gnoming-sim: the kernel cache entry (\S+) was unreadable \((.+)\); "
                        r"set aside as (\S+) and recompiled")
 CANNOT_WRITE = re.compile(r"gnoming-sim: the kernel cache at (\S+) cannot be written \((.+)\); compiling in "
-                          r"memory, which each run repeats(?: \(about \d+ s for the first kernel group\))?")
+                          r"memory, which each run repeats(?: \((?:about \d+ s|under 1 s) for the first kernel group\))?")
 
 
 @pytest.fixture
