@@ -73,18 +73,32 @@ def render(c) -> str:
     from gnoming_sim.experiments.compare import CHANGE_KIND, KIND, LABELS, MEASURES
 
     def cell(e: dict | None, kind: str) -> str:
-        if e is None or not math.isfinite(e["mean"]):
+        if e is None or e["mean"] is None or not math.isfinite(e["mean"]):
             return "n/a"
         return format_estimate(Estimate(e["mean"], e["lo"], e["hi"], c.games), kind)
 
-    lines = [f"players {c.players}  seats {', '.join(c.seats)} ({'rotated' if c.rotate else 'fixed'})  "
-             f"games {c.games:,} per variant  seed {c.seed}",
+    # the seating in simulate's words: rotation is kept off where every seat plays one strategy
+    lines = [f"players {c.players}  seats {', '.join(c.seats)} "
+             f"({'rotating one seat per game' if c.rotate else 'fixed'})  games {c.games:,} per variant  seed {c.seed}",
              "every interval: 95%, over games (n = games per variant); lower game scores are better"]
     if c.strongest:
-        lines.append(f"skill gap = win share of {c.strongest} - win share of {c.weakest} "
-                     "(the strongest and weakest heuristic seated, by the baseline)")
+        base = c.by_strategy[0]
+        lines.append(f"skill gap = win share of {c.strongest} - win share of {c.weakest} (the strongest and weakest "
+                     f"strategies at the table, by their baseline win shares: "
+                     f"{cell(_win(base[c.strongest]), 'pct')} and {cell(_win(base[c.weakest]), 'pct')})")
     lines.append("-bonus rate: of finished rounds, the share whose finisher had the lowest score "
                  "(conditional on the seated strategies' choices of when to finish)")
+    lines += ["", "per strategy (as simulate counts them: a strategy in several seats, their mean)"]
+    rows = [(v.name, name, cell(_win(e), "pct"), cell(_score(e), "signed"), f"{e['n_games']:,}")
+            for v, by in zip(c.variants, c.by_strategy) for name, e in by.items()]
+    header = ("", "", "win share", "game score", "n")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
+    shown = ""
+    for r in [header, *rows]:
+        variant = "" if r[0] == shown else r[0]
+        shown = r[0]
+        lines.append("  " + "  ".join((x.rjust if i == 4 else x.ljust)(w)
+                                      for i, (x, w) in enumerate(zip((variant, *r[1:]), widths))).rstrip())
     for title, rows, kinds in (("per variant", c.estimates, KIND), ("change against the baseline", c.changes,
                                                                      CHANGE_KIND)):
         lines += ["", title]
@@ -102,6 +116,16 @@ def render(c) -> str:
                         for v, ch in zip(c.variants[1:], c.changes[1:])]
             lines.append("  differences: " + "; ".join(kinds_of))
     return "\n".join(lines) + "\n"
+
+
+def _win(entry: dict) -> dict:
+    """A strategy's win share (simulate's summary entry) as an estimate cell."""
+    return {"mean": entry["win_share"], "lo": entry["win_ci95"][0], "hi": entry["win_ci95"][1]}
+
+
+def _score(entry: dict) -> dict:
+    """A strategy's mean game score (simulate's summary entry) as an estimate cell."""
+    return {"mean": entry["mean_game_score"], "lo": entry["ci95"][0], "hi": entry["ci95"][1]}
 
 
 @cli.command()

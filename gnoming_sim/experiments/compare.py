@@ -16,14 +16,19 @@ Measures, per variant (all per game, then averaged over games):
 ``stalled``        share of rounds that stall (no card left, or the turn cap)
 ``score``          mean game score of a seat (3 rounds; lower is better)
 ``seat_spread``    seat advantage: highest minus lowest seat win share
-``skill_gap``      win share of the strongest heuristic strategy at the table minus that of
-                   the weakest (strongest/weakest by their win share under the baseline);
-                   None when the table seats fewer than two heuristic strategies
+``skill_gap``      win share of the strongest strategy at the table minus that of the weakest
+                   (strongest/weakest by their win share under the baseline; a strategy in
+                   several seats: their mean, as ``simulate`` counts it); None when every seat
+                   plays one strategy
 ``close``          share of games won by 5 points or fewer (ties included)
 ``minus5``         share of finished rounds (not stalled) in which the finisher earned the
                    bonus for the lowest score: conditional on the seated strategies' own
                    choices of when to finish
 =================  ==========================================================================
+
+And per variant, each strategy's standings as ``simulate`` gives them for those games (its win share
+and mean game score with their 95% intervals over games, and n): :class:`~gnoming_sim.batch.summary.Tally`,
+the one tally of ``simulate``, ``standings()`` and the report.
 """
 from __future__ import annotations
 
@@ -33,12 +38,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from gnoming_sim.batch.summary import Tally
 from gnoming_sim.stats import Z95, mean_ci_t
 from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.fields import F_BONUS, F_FINISHER, F_STALLED, F_TURNS
 from gnoming_sim.game.rules import RuleConfig
-from gnoming_sim.kernel.policy import registry
 
 CLOSE_MARGIN = 5        # "decided by 5 points or fewer"
 CHUNK_GAMES = 20_000    # games per kernel call and per Parquet row group
@@ -54,7 +59,7 @@ LABELS = {
     "stalled": "share of rounds stalled",
     "score": "game score per seat (3 rounds)",
     "seat_spread": "seat advantage (max - min seat win share)",
-    "skill_gap": "skill gap (win share strongest - weakest)",
+    "skill_gap": "skill gap (win share of the strongest - the weakest)",
     "close": "share of games won by <= 5 points",
     "minus5": "finisher -bonus rate (of finished rounds)",
 }
@@ -100,7 +105,7 @@ class GameValues:
     minus5: np.ndarray         # finished rounds in which the finisher earned the lowest-score bonus
     finished: np.ndarray       # finished rounds (with a finisher, not stalled)
     seat_win: np.ndarray       # (G, P) win credit per seat
-    strategy_win: np.ndarray   # (G, S) win credit per strategy (summed over its seats)
+    strategy_win: np.ndarray   # (G, S) win credit per strategy (the mean of its seats': simulate's win share)
 
     @classmethod
     def of(cls, res, names: Sequence[str]) -> "GameValues":
@@ -115,7 +120,8 @@ class GameValues:
         strategy_win = np.zeros((G, len(names)))
         index = {n: i for i, n in enumerate(names)}
         for j, n in enumerate(res.strategy_names):
-            strategy_win[:, index[n]] += np.where(res.seat_strategy == j, res.win_credit, 0.0).sum(axis=1)
+            seats = res.seat_strategy == j
+            strategy_win[:, index[n]] += np.where(seats, res.win_credit, 0.0).sum(axis=1) / seats.sum(axis=1)
         return cls(turns=turns, stalled=stalled_rounds.mean(axis=1), score=res.totals.mean(axis=1),
                    close=close.astype(np.float64), minus5=won_bonus.sum(axis=(1, 2)).astype(np.float64),
                    finished=fin.sum(axis=(1, 2)).astype(np.float64), seat_win=res.win_credit.copy(),
@@ -219,6 +225,7 @@ class Comparison:
     rotate: bool
     variants: list[Variant]
     values: list[GameValues]
+    by_strategy: list[dict] = field(default_factory=list)   # per variant: simulate's by_strategy for its games
     strongest: str | None = None
     weakest: str | None = None
     estimates: list[dict] = field(default_factory=list)
@@ -227,12 +234,12 @@ class Comparison:
     def analyse(self) -> "Comparison":
         names = list(dict.fromkeys(self.seats))
         base = self.values[0]
-        heuristic = [i for i, n in enumerate(names) if registry.get(n).kind == registry.KIND_HEURISTIC]
         best = worst = None
-        if len(heuristic) >= 2:
+        if len(names) >= 2:   # the first of equal shares, in order of first seat
             shares = base.strategy_win.mean(axis=0)
-            best = max(heuristic, key=lambda i: shares[i])
-            worst = min(heuristic, key=lambda i: shares[i])
+            best, worst = int(np.argmax(shares)), int(np.argmin(shares))
+            if best == worst:   # every share equal (a table of one game, all tied): the first two seated
+                best, worst = 0, 1
             self.strongest, self.weakest = names[best], names[worst]
         bskill = _skill(base, best, worst)
         rb, zb = _ratio_terms(base.minus5, base.finished)
@@ -263,9 +270,10 @@ class Comparison:
 
     def to_dict(self) -> dict:
         rows = []
-        for variant, est, ch in zip(self.variants, self.estimates, self.changes):
+        for variant, by_strategy, est, ch in zip(self.variants, self.by_strategy, self.estimates, self.changes):
             rows.append({"name": variant.name, "rules": variant.rules.to_dict(), "deck": variant.deck.name,
-                         "deck_cards": variant.deck.size, "estimates": est, "change_vs_baseline": ch or None})
+                         "deck_cards": variant.deck.size, "by_strategy": by_strategy, "estimates": est,
+                         "change_vs_baseline": ch or None})
         return {"players": self.players, "seats": list(self.seats), "games": self.games, "seed": self.seed,
                 "rotate": self.rotate, "unit": "game (every interval is over games; 95%)",
                 "skill_gap_between": [self.strongest, self.weakest] if self.strongest else None,
@@ -304,23 +312,27 @@ def compare(variants: Sequence[Variant], players: int, seats: Sequence[str], gam
 
     ``progress(done)`` is called with the games done summed over variants; ``sink(variant,
     result)`` receives every chunk's :class:`~gnoming_sim.kernel.engine.SimResult` (for Parquet).
+    ``rotate`` is kept False when every seat plays one strategy (it changes nothing), as ``simulate`` keeps it.
     """
     from gnoming_sim.kernel.engine import simulate
 
     variants = check_variants(variants, players)
     names = list(dict.fromkeys(seats))
-    values, done = [], 0
+    rotate = bool(rotate) and len(names) > 1
+    values, standings, done = [], [], 0
     for v in variants:
-        parts = []
+        parts, tally = [], Tally(names, players)
         for lo in range(0, games, chunk_size):
             n = min(chunk_size, games - lo)
             res = simulate(players=players, strategies=list(seats), games=n, seed=seed, rules=v.rules,
                            deck=v.deck, threads=threads, first_game=lo, rotate=rotate)
             parts.append(GameValues.of(res, names))
+            tally.add_result(res)
             if sink is not None:
                 sink(v, res)
             done += n
             if progress is not None:
                 progress(done)
         values.append(GameValues.concat(parts))
-    return Comparison(players, tuple(seats), games, seed, rotate, list(variants), values).analyse()
+        standings.append(tally.by_strategy())
+    return Comparison(players, tuple(seats), games, seed, rotate, list(variants), values, standings).analyse()

@@ -111,3 +111,45 @@ def test_the_hazard15_example_is_a_variant(monkeypatch):
     variant = parse_variant("hazard15=examples/hazard15.toml")
     assert variant.name == "hazard15" and variant.rules.hazard_value == 15
     assert variant.rules.to_dict() == {**variant.rules.__class__().to_dict(), "hazard_value": 15}
+
+
+@pytest.mark.parametrize("table, seating", [(["--strategy", "greedy"], "fixed"),
+                                            (["--seats", "greedy,builder"], "rotating one seat per game"),
+                                            (["--seats", "greedy,builder", "--no-rotate-seats"], "fixed")])
+def test_compare_names_the_seating_as_simulate_does(table, seating, monkeypatch):
+    """`compare --strategy net` said "(rotated)" where simulate said "(fixed)" for the same seating (issue 53):
+    rotation changes nothing where every seat plays one strategy, and both say so."""
+    monkeypatch.chdir(ROOT)
+    args = ["--players", "2", *table, "--games", "20"]
+    compared = run(["compare", *args, "--variant", "nb=examples/nobounce.toml", "--json"])
+    simulated = run(["simulate", *args, "--json"])
+    assert json.loads(compared.stdout)["rotate"] == json.loads(simulated.stdout)["rotate"] == (seating != "fixed")
+    text = run(["compare", *args, "--variant", "nb=examples/nobounce.toml"]).stdout
+    assert text.splitlines()[0].startswith(f"players 2  seats {', '.join(json.loads(simulated.stdout)['seats'])} "
+                                           f"({seating})")
+    assert f"({seating};" in run(["simulate", *args]).stdout
+
+
+def test_compare_prints_each_strategy_s_win_share_and_score_and_a_skill_gap_over_every_strategy(monkeypatch):
+    """`compare --seats net,expert,builder,greedy` named a skill gap of expert and greedy, leaving net out, and
+    printed no win share per strategy (issue 53)."""
+    from gnoming_sim.analyses.framework.estimates import Estimate
+    from gnoming_sim.analyses.framework.render import format_estimate
+
+    monkeypatch.chdir(ROOT)
+    args = ["compare", "--players", "4", "--seats", "random,greedy,builder,greedy", "--games", "120",
+            "--variant", "nb=examples/nobounce.toml"]
+    text = run(args).stdout
+    data = json.loads(run([*args, "--json"]).stdout)
+    assert data["skill_gap_between"][1] == "random"   # not a heuristic: left out before
+    best, worst = data["skill_gap_between"]
+    assert f"skill gap = win share of {best} - win share of {worst} (the strongest and weakest strategies" in text
+    section = text.split("\nper strategy", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert section[1].split() == ["win", "share", "game", "score", "n"]
+    rows = section[2:]
+    assert len(rows) == 2 * 3   # a row per strategy per variant
+    for row, (variant, name) in zip(rows, [(v["name"], n) for v in data["variants"] for n in v["by_strategy"]]):
+        e = next(v for v in data["variants"] if v["name"] == variant)["by_strategy"][name]
+        win = format_estimate(Estimate(e["win_share"], *e["win_ci95"], 120), "pct")
+        score = format_estimate(Estimate(e["mean_game_score"], *e["ci95"], 120), "signed")
+        assert name in row.split() and win in row and score in row and row.endswith(" 120"), row

@@ -64,9 +64,35 @@ def test_no_reshuffle_stalls_and_the_measure_sees_it():
     assert c.estimates[0]["stalled"]["mean"] == 0
 
 
-def test_skill_gap_needs_two_heuristic_strategies():
-    c = compare([Variant("same")], 2, ("random", "greedy"), games=100, seed=1)
-    assert c.estimates[0]["skill_gap"] is None and c.strongest is None
+def test_the_skill_gap_is_between_the_strongest_and_weakest_strategies_at_the_table():
+    """`compare --seats net,expert,builder,greedy` named expert and greedy, leaving net out: only heuristics
+    counted (issue 53).  Every strategy counts, by its baseline win share as simulate gives it (a strategy in
+    two seats: their mean); one strategy at the table has no gap, and no rotation."""
+    c = compare([Variant("same")], 4, ("random", "greedy", "builder", "greedy"), games=200, seed=1)
+    shares = {name: e["win_share"] for name, e in c.by_strategy[0].items()}
+    assert list(shares) == ["random", "greedy", "builder"] and c.rotate
+    assert (c.strongest, c.weakest) == (max(shares, key=shares.get), min(shares, key=shares.get))
+    assert c.weakest == "random"   # not a heuristic: left out before
+    gap = c.estimates[0]["skill_gap"]
+    assert gap["mean"] == pytest.approx(shares[c.strongest] - shares[c.weakest])
+    assert gap["lo"] < gap["mean"] < gap["hi"]
+    one = compare([Variant("same")], 2, ("greedy", "greedy"), games=50, seed=1)
+    assert one.estimates[0]["skill_gap"] is None and one.strongest is None and one.rotate is False
+
+
+def test_each_strategy_s_standings_are_simulate_s_for_the_same_games():
+    """Per variant, each strategy's win share and game score with their intervals and n: the numbers simulate
+    prints for those games (one tally; chunking changes nothing)."""
+    from gnoming_sim.batch.runner import BatchSpec, run_batch
+
+    seats = ("random", "greedy", "builder", "greedy")
+    c = compare([Variant("b10", RuleConfig(early_finish_bonus=10))], 4, seats, games=150, seed=2, chunk_size=40)
+    for variant, by_strategy in zip(c.variants, c.by_strategy):
+        summary = run_batch(BatchSpec.make(4, seats, 150, seed=2, rules=variant.rules)).summary
+        assert by_strategy == summary["by_strategy"], variant.name
+        assert all(e["n_games"] == 150 and e["win_ci95"][0] < e["win_share"] < e["win_ci95"][1] or
+                   e["win_share"] == 0 for e in by_strategy.values())
+    assert c.to_dict()["variants"][1]["by_strategy"] == c.by_strategy[1]
 
 
 @pytest.mark.parametrize("bad", [[Variant("baseline")], [Variant("a"), Variant("a")], [Variant("x,y")], []])
