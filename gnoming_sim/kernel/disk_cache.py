@@ -171,12 +171,24 @@ def _cannot_write(root: str, exc: BaseException) -> None:
 _NAMED = 3   # unreadable entries named one by one in a process; the rest in one line
 
 
-def set_aside(path: str, why: str) -> None:
+def _identity(st: os.stat_result) -> tuple:
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def set_aside(path: str, why: str, seen: tuple | None = None) -> None:
     """Renames an unreadable cache entry aside (never deletes it: it may not be ours) and says so: the
-    first few by name, then one line for the rest (a cache damaged throughout is not a screenful)."""
+    first few by name, then one line for the rest (a cache damaged throughout is not a screenful).
+    ``seen``: the :func:`_identity` of the file that was read; a file replaced since (another process
+    healed it) is left alone."""
     with _lock:
         if path in _told:
             return
+        if seen is not None:
+            try:
+                if _identity(os.lstat(path)) != seen:
+                    return
+            except OSError:
+                return
         _told.add(path)
         aside = f"{path}.bad-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
         try:
@@ -202,14 +214,23 @@ class _Unreadable(Exception):
     """A cache file that cannot be read; ``str()`` says why, in a few words."""
 
 
+def _why(exc: BaseException) -> str:
+    return str(exc) if isinstance(exc, _Unreadable) else f"damaged: {type(exc).__name__}"
+
+
 class HealingIndexDataCacheFile(_caching.IndexDataCacheFile):
     """numba's index and data files, each written as :data:`MAGIC`, a SHA-256 of the rest, and the
     pickle numba writes; a file that does not read back whole is set aside and counts as a miss."""
 
-    @staticmethod
-    def _read(path: str) -> bytes:
-        """The pickle in one of our files; :class:`_Unreadable` says why there is none."""
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seen: dict[str, tuple] = {}   # path -> identity of the file last read there
+
+    def _read(self, path: str) -> bytes:
+        """The pickle in one of our files; :class:`_Unreadable` says why there is none.  Notes the file's
+        identity in ``self.seen[path]`` (what :func:`set_aside` may rename)."""
         try:
+            self.seen[path] = _identity(os.lstat(path))
             with open(path, "rb") as f:
                 blob = f.read()
         except FileNotFoundError:
@@ -232,7 +253,7 @@ class HealingIndexDataCacheFile(_caching.IndexDataCacheFile):
         except FileNotFoundError:
             return {}
         except Exception as exc:   # noqa: BLE001 - whatever stops the read, the entry is set aside
-            set_aside(self._index_path, str(exc) if isinstance(exc, _Unreadable) else f"damaged: {type(exc).__name__}")
+            set_aside(self._index_path, _why(exc), self.seen.get(self._index_path))
             return {}
         if version != self._version or stamp != self._source_stamp or not isinstance(overloads, dict):
             return {}   # another numba's or an older source's entries: replaced on the next save
@@ -249,7 +270,7 @@ class HealingIndexDataCacheFile(_caching.IndexDataCacheFile):
         except FileNotFoundError:
             return None   # the index outlived its data file (removed, or a save cut short)
         except Exception as exc:   # noqa: BLE001
-            set_aside(path, str(exc) if isinstance(exc, _Unreadable) else f"damaged: {type(exc).__name__}")
+            set_aside(path, _why(exc), self.seen.get(path))
             return None
 
     def load(self, key):
@@ -308,7 +329,7 @@ class HealingCache(_caching.FunctionCache):
         try:
             return self._impl.rebuild(target_context, data)
         except Exception as exc:   # noqa: BLE001 - a whole file that does not rebuild: set aside, recompile
-            set_aside(path, f"damaged: {type(exc).__name__}")
+            set_aside(path, _why(exc), self._cache_file.seen.get(path))
             return None
 
     def save_overload(self, sig, data):

@@ -422,3 +422,19 @@ def test_a_cache_damaged_throughout_names_a_few_entries_then_one_line(tmp_path, 
     assert lines[3] == (f"gnoming-sim: more kernel cache entries under {tmp_path / 'stamp'} were unreadable; "
                         "each is set aside likewise and recompiled")
     assert not any(p.exists() for p in entries) and len(list(entries[0].parent.glob("*.bad-*"))) == 6
+
+
+def test_an_entry_healed_by_another_process_meanwhile_is_left_alone(tmp_path, capfd, monkeypatch):
+    """Two processes read the same damaged entry; the first sets it aside and saves a good one; the second
+    must not set the good one aside."""
+    from gnoming_sim.kernel import disk_cache
+
+    monkeypatch.setattr(disk_cache, "_told", set())
+    path = tmp_path / "k.nbi"
+    path.write_text("junk")
+    seen = disk_cache._identity(os.lstat(path))
+    path.unlink()
+    path.write_bytes(_ours(b"a good entry, saved by the first process"))
+    os.utime(path, ns=(1, 1))
+    disk_cache.set_aside(str(path), "not written by gnoming-sim", seen)
+    assert capfd.readouterr().err == "" and path.exists() and not list(tmp_path.glob("*.bad-*"))
