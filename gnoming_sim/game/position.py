@@ -138,12 +138,27 @@ class Position:
         return bool(pile) and int(pile[-1]) == int(self.hand)
 
     # ------------------------------------------------------------ checks
+    def actor(self) -> int:
+        """The seat whose turn it is: the player to move, or in a hazard flip the seat that removed it."""
+        return self.discarder if self.decision == "hazard_flip" else self.me
+
     def validate(self, where: str = "position") -> "Position":
-        """Raise a one-line GnomingError naming the key at fault if the position cannot happen."""
+        """Raise a one-line GnomingError naming the key at fault if the position cannot happen
+        (:func:`position_problem` returns the same sentence)."""
         P = self.players
         fd = self.face_down()
         if self.deck is None:
             raise GnomingError(f"{where}: no deck")
+        for k, p in enumerate(self.piles):
+            if HAZARD in p:
+                raise GnomingError(f"{where}: key 'piles': pile {k} holds a hazard; hazards never go on a discard pile")
+        if self.decision == "place":
+            if self.hand == NO_CARD or self.source not in (0, 1, 2):
+                raise GnomingError(f"{where}: key 'decision': a place decision needs the card in hand and its source")
+            if self.hand == HAZARD and self.source >= 1:
+                raise GnomingError(f"{where}: key 'decision.card': a hazard taken from discard pile {self.source - 1} "
+                                   f"(decision.source = {SOURCES[self.source]}) cannot be: a hazard never lies on a "
+                                   "discard pile (it is removed from the game)")
         have = {}
         for c in self.seen():
             have[c] = have.get(c, 0) + 1
@@ -169,9 +184,6 @@ class Position:
                 raise GnomingError(f"{where}: key 'finisher': the finisher (seat {self.me}) has no turn left")
             if fd[self.finisher] != 0:
                 raise GnomingError(f"{where}: key 'finisher': seat {self.finisher} still has face-down cards")
-        elif fd[self.me] == 0:
-            raise GnomingError(f"{where}: key 'layouts': seat {self.me} (to move) has no face-down card, "
-                               "so it has finished: set 'finisher'")
         if self.decision != "place" and self.hand != NO_CARD:
             raise GnomingError(f"{where}: key 'decision.card': a {self.decision} decision has no card in hand")
         if self.decision == "hazard_flip":
@@ -184,7 +196,49 @@ class Position:
             if fd[self.me] < HAZARD_FLIP_MIN_FACE_DOWN:
                 raise GnomingError(f"{where}: key 'layouts': seat {self.me} has {fd[self.me]} face-down card(s); "
                                    f"a hazard flip needs {HAZARD_FLIP_MIN_FACE_DOWN} (the final card is protected)")
+        self._check_turn_order(where, fd)
         return self
+
+    def _check_turn_order(self, where: str, fd: np.ndarray) -> None:
+        """The round's clock: the starter the rules give the round, the seat whose turn ``turn`` is,
+        a finisher that has had its turn, and who may show no face-down card or more than its
+        first flips (RULES.md §2 and §4)."""
+        P, turn, actor, f = self.players, self.turn, self.actor(), self.finisher
+        first = self.round % P if self.rules.rotate_start else 0
+        if self.starter != first:
+            why = ("each round starts one seat further left" if self.rules.rotate_start
+                   else "rotate_start is off, so every round starts with seat 0")
+            raise GnomingError(f"{where}: key 'starter' = {self.starter} is impossible: round {self.round + 1} "
+                               f"at {P} players starts with seat {first} ({why})")
+        due = (self.starter + turn) % P
+        if actor != due:
+            key = "decision.discarder" if self.decision == "hazard_flip" else "me"
+            raise GnomingError(f"{where}: key 'turn' = {turn} contradicts '{key}' = {actor}: {turn} turns after "
+                               f"seat {self.starter} began the round, seat {due} has the turn at {P} players")
+        played = [0] * P       # turns each seat has begun this round (a hazard flip: the discarder's counts)
+        for k in range(turn + (1 if self.decision == "hazard_flip" else 0)):
+            played[(self.starter + k) % P] += 1
+        if f >= 0 and played[f] == 0:
+            raise GnomingError(f"{where}: key 'finisher': seat {f} has had no turn yet this round (turn {turn}, "
+                               f"seat {self.starter} began), so it cannot have finished")
+        # seats whose final-lap turn is over (after the finisher, before the seat whose turn it is)
+        done = {(f + i) % P for i in range(1, (actor - f) % P)} if f >= 0 else set()
+        for s in range(P):
+            if fd[s] == 0 and s != f and s not in done and not (s == actor and self.decision == "hazard_flip"):
+                if s == self.me and f < 0:
+                    raise GnomingError(f"{where}: key 'layouts': seat {s} (to move) has no face-down card, "
+                                       "so it has finished: set 'finisher'")
+                if f < 0:
+                    raise GnomingError(f"{where}: key 'layouts': seat {s} has no face-down card, so it has "
+                                       "finished: set 'finisher'")
+                raise GnomingError(f"{where}: key 'layouts': seat {s} has no face-down card but its final turn "
+                                   f"after seat {f} finished is still to come; only the finisher could have none")
+            up = LAYOUT - int(fd[s])
+            if played[s] == 0 and up > INITIAL_FLIPS + self.removed:
+                more = f" and one for each of the {self.removed} hazard(s) removed" if self.removed else ""
+                raise GnomingError(f"{where}: key 'layouts': seat {s} shows {up} face-up cards but has had no turn "
+                                   f"yet this round (turn {turn}, seat {self.starter} began): only its "
+                                   f"{INITIAL_FLIPS} first flips{more} can show")
 
 
 # ------------------------------------------------------------------ TOML
@@ -198,8 +252,26 @@ def from_toml(path, rules: RuleConfig | None = None, deck: Deck | None = None) -
     return from_mapping(read_toml(path, "position"), rules, deck, str(path))
 
 
+def position_problem(position, rules: RuleConfig | None = None, deck: Deck | None = None,
+                     where: str = "position") -> str | None:
+    """None if ``position`` (a :class:`Position`, or a dict shaped as a position file, what
+    :func:`from_mapping` reads) can happen, else the one sentence ``analyse --position`` prints
+    for it: the same checks, for a caller that shows the sentence (a web page) instead of raising."""
+    try:
+        if isinstance(position, Position):
+            position.validate(where)
+        elif isinstance(position, dict):
+            from_mapping(position, rules, deck, where)
+        else:
+            return f"{where}: a position is a table of keys (players, me, layouts, ...), not {type(position).__name__}"
+    except GnomingError as exc:
+        return str(exc)
+    return None
+
+
 def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None = None,
                  where: str = "position") -> Position:
+    """A position from a dict shaped as a position file, validated (a one-line GnomingError)."""
     from gnoming_sim.game.deck import PUBLISHED
 
     rules = rules or RuleConfig()
@@ -212,8 +284,8 @@ def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None 
             raise GnomingError(f"{where}: missing key '{key}'")
     P = _int(data, "players", where, MIN_PLAYERS, MAX_PLAYERS)
     me = _int(data, "me", where, 0, P - 1)
-    starter = _int(data, "starter", where, 0, P - 1, default=0)
     rnd = _int(data, "round", where, 1, ROUNDS, default=1) - 1
+    starter = _int(data, "starter", where, 0, P - 1, default=rnd % P if rules.rotate_start else 0)
     turn = _int(data, "turn", where, 0, rules.max_turns - 1, default=0)
     finisher = _int(data, "finisher", where, 0, P - 1, default=-1)
     removed = _int(data, "removed_hazards", where, 0, deck.size, default=0)
@@ -242,9 +314,6 @@ def from_mapping(data: dict, rules: RuleConfig | None = None, deck: Deck | None 
     if not isinstance(piles_in, list) or len(piles_in) != 2 or not all(isinstance(p, list) for p in piles_in):
         raise GnomingError(f"{where}: key 'piles' must be two lists of cards (discard piles 0 and 1, bottom first)")
     piles = tuple(tuple(_card(c, f"{where}: key 'piles': pile {k}") for c in p) for k, p in enumerate(piles_in))
-    for k, p in enumerate(piles):
-        if HAZARD in p:
-            raise GnomingError(f"{where}: key 'piles': pile {k} holds a hazard; hazards never go on a discard pile")
     dec = data.get("decision", {"kind": "draw"})
     if not isinstance(dec, dict):
         raise GnomingError(f"{where}: key 'decision' must be a table (kind = \"draw\" or \"place\")")

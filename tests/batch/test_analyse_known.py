@@ -34,7 +34,7 @@ def _position(decision: dict):
     seen = [c for c in FINISHER + ME if c != "?"] + [c for p in PILES for c in p]
     if "card" in decision:
         seen.append(decision["card"])
-    data = {"players": 2, "me": 1, "starter": 0, "round": 1, "turn": 30, "finisher": 0, "scores": [0, 0],
+    data = {"players": 2, "me": 1, "starter": 0, "round": 1, "turn": 31, "finisher": 0, "scores": [0, 0],
             "layouts": [FINISHER, ME], "piles": PILES, "removed_hazards": 0,
             "draw_pile": PUBLISHED.size - len(seen) - ME.count("?"), "decision": decision}
     return from_mapping(data, RULES, PUBLISHED)

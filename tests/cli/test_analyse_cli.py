@@ -131,7 +131,7 @@ def test_a_finishing_decision_states_the_finish_rules_gap(tmp_path):
     # rival shows 8 ? ? / ? M ? / ? ? -1 (7): the gap the report's finish rule and the guide read is +32
     text = Path(EXAMPLE).read_text(encoding="utf-8")
     text = text.replace('["5", "?", "5",   "?", "?", "?",   "7", "?", "3"]', '["4", "6", "4",   "6", "?", "8",   "7", "-4", "3"]')
-    text = text.replace("turn = 13 ", "turn = 40 ")
+    text = text.replace("turn = 13 ", "turn = 41 ")   # seat 1 to move (starter 0, 4 players)
     path = tmp_path / "finish.toml"
     path.write_text(text, encoding="utf-8")
     res = json.loads(run("analyse", "--position", path, "--rollouts", 50, "--second-policy", "none", "--json").stdout)

@@ -135,6 +135,7 @@ def test_hidden_marker_is_the_only_unknown_card(data):
 
 def test_hazard_flip_decision(data):
     data["decision"] = {"kind": "hazard_flip", "discarder": 0}
+    data["turn"] = 12             # seat 0's turn: the discarder's
     data["removed_hazards"] = 1
     data["layouts"][1][4] = "H"   # no hand card, a hazard face up and one removed: the draw pile is unchanged
     pos = from_mapping(data)

@@ -330,6 +330,8 @@ class Registry:
             params.update(self._mc_policy(where, table.pop("policy")))
         for key, value in table.items():
             params[key] = _param_value(where, key, value, mc=base.kind == KIND_MC)
+        if base.kind == KIND_MC:
+            _check_base_family(where, params)
         return Strategy(name, base.kind, description, params)
 
     def _mc_policy(self, where: str, policy) -> dict:
@@ -409,6 +411,18 @@ def from_dict(name: str, table: dict, source: str = "strategies") -> Strategy:
 
 def load_file(path) -> list[Strategy]:
     return current().load_file(path)
+
+
+def _check_base_family(where: str, params: dict) -> None:
+    """An MC strategy's ``mc_learned_base`` may select the learned (1) or net (2) family only with
+    that family's weights (``policy`` = one of its strategies brings them): without them the base
+    policy would play with every weight 0."""
+    family = int(params.get("mc_learned_base", 0.0))
+    need = {1: ("learned", WEIGHT_NAMES), 2: ("net", NET_WEIGHT_NAMES)}.get(family)
+    if need is not None and not all(w in params for w in need[1]):
+        raise GnomingError(f"{where}: parameter 'mc_learned_base' = {family} selects the {need[0]} family as the "
+                           f"base policy, but the strategy has no {need[0]} weights: set policy = "
+                           f"\"{need[0]}\" (a {need[0]} strategy) instead, or mc_learned_base = 0")
 
 
 def _heuristic_presets() -> list[str]:
