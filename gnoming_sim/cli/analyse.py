@@ -14,6 +14,7 @@ from gnoming_sim.game.errors import GnomingError
 DEFAULT_POLICY = "net"   # the strongest fast player (net beats learned at 2, 4 and 6 players)
 SECOND_POLICY = "expert"
 NO_SECOND = "none"
+PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows none
 
 
 @cli.command()
@@ -118,8 +119,14 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
 
         spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
         pos = position_from_game(seed, game, turn, players, spec.seats, rules_, deck_, spec.rotate)
-    res = run(pos, policies, seed=seed, rollouts=rollouts, half_width=half_width, max_rollouts=max_rollouts,
-              horizon=horizon, peek=peek, threads=threads, second_policies=second)
+    from gnoming_sim.cli import group
+
+    # on a terminal, a bar of the rollouts with the running leader (as simulate's of its games); none elsewhere
+    with group.progress_bar(rollouts * (1 if second is None else 2), "rollouts", delay=PROGRESS_DELAY) as advance:
+        tell = (lambda done, leader, planned: advance(done, item=leader, total=planned)) if group.on_terminal() \
+            else None
+        res = run(pos, policies, seed=seed, rollouts=rollouts, half_width=half_width, max_rollouts=max_rollouts,
+                  horizon=horizon, peek=peek, threads=threads, second_policies=second, progress=tell)
     if why:
         res["why"] = _why(pos, res, policies, seed, rollouts, horizon, threads, versus)
     if pos.decision == "place":

@@ -95,14 +95,43 @@ def stderr():
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, label: str = "games", absolute: bool = True):
+def progress_bar(total: int, label: str = "games", absolute: bool = True, delay: float = 0.0):
     """Yield a callback for progress: a bar on stderr when it is a terminal, else nothing.
 
     With ``absolute`` the callback takes the count done so far (``advance(done)``), else the
-    count just done (``advance(k)``)."""
+    count just done (``advance(k)``).  It also takes ``item=`` (a few words shown after the bar:
+    ``analyse``'s running leader) and ``total=`` (a new length: a total learnt on the way).
+    ``delay``: seconds before the bar first shows, so a run that ends sooner shows none."""
     stream = stderr()
-    if not (hasattr(stream, "isatty") and stream.isatty()):
-        yield lambda n: None
+    if not on_terminal(stream):
+        yield lambda n, item=None, total=None: None
         return
-    with click.progressbar(length=total, label=label, file=stream, show_pos=True) as bar:
-        yield (lambda done: bar.update(done - bar.pos)) if absolute else bar.update
+    import time
+
+    started, state = time.monotonic(), {"bar": None, "pos": 0, "length": total}
+
+    def advance(n, item=None, total=None):
+        state["pos"] = n if absolute else state["pos"] + n
+        if total is not None:
+            state["length"] = total
+        bar = state["bar"]
+        if bar is None:
+            if time.monotonic() - started < delay:
+                return
+            bar = state["bar"] = click.progressbar(length=state["length"], label=label, file=stream, show_pos=True,
+                                                   item_show_func=lambda text: text)
+            bar.__enter__()
+        bar.length = state["length"]
+        bar.update(state["pos"] - bar.pos, current_item=item)
+
+    try:
+        yield advance
+    finally:
+        if state["bar"] is not None:
+            state["bar"].__exit__(None, None, None)
+
+
+def on_terminal(stream=None) -> bool:
+    """Whether ``stream`` (default: the progress stream, :func:`stderr`) is a terminal."""
+    stream = stderr() if stream is None else stream
+    return hasattr(stream, "isatty") and stream.isatty()

@@ -337,7 +337,7 @@ def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos:
 # ------------------------------------------------------------------ the analysis
 def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int = 2000,
             half_width: float | None = None, max_rollouts: int = MAX_ROLLOUTS, horizon: str = "round",
-            peek: bool = False, threads: int | None = None, second_policies=SECOND_POLICY) -> dict:
+            peek: bool = False, threads: int | None = None, second_policies=SECOND_POLICY, progress=None) -> dict:
     """Roll every legal option of ``pos`` out; see :func:`summarize` for the result's fields.
 
     ``policies``: the base policy, one strategy for every seat or one per seat.  With ``half_width``,
@@ -347,27 +347,37 @@ def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int
     ``second_policies`` (None: no check): the same analysis again under this base policy, on the same
     rollout seeds; ``result["robustness"]`` is then :func:`gnoming_sim.search.robust.compare` of the
     two (None when turned off; ``{"checked": False, ...}`` when it is the base policy itself).
+
+    ``progress`` (None: none): called as ``progress(done, leader, planned)`` as the rollouts go, with the
+    rollouts done so far (every batch and base policy together), the running leader in words and the
+    rollouts planned so far (it grows when a pilot sizes its confirmatory batch); the rollouts then run
+    in chunks, the same rollouts, so the same numbers (:func:`run_reported`).
     """
     from gnoming_sim.search import robust
 
     if second_policies is not None:   # refused before the first analysis is run, not after it
         refuse_mc(second_policies, "second policy")
-    res = _analyse_one(pos, policies, seed, rollouts, half_width, max_rollouts, horizon, peek, threads)
+    P = pos.players
+    two = second_policies is not None and robust.seat_policies(second_policies, P) != robust.seat_policies(policies, P)
+    tally = _Tally(progress, rollouts * (2 if two else 1))
+    if two:   # the leader is told under each base policy's name
+        tally.label = robust.label(robust.seat_policies(policies, P))
+    res = _analyse_one(pos, policies, seed, rollouts, half_width, max_rollouts, horizon, peek, threads, tally)
     res["robustness"] = None
     if second_policies is not None:
-        P = pos.players
-        if robust.seat_policies(second_policies, P) == robust.seat_policies(res["policies"], P):
+        if not two:
             res["robustness"] = {"checked": False, "policies": [robust.label(res["policies"])] * 2,
                                  "reason": "the second base policy is the base policy itself"}
         else:
+            tally.label = robust.label(robust.seat_policies(second_policies, P))
             second = _analyse_one(pos, second_policies, seed, rollouts, half_width, max_rollouts, horizon, peek,
-                                  threads)
+                                  threads, tally)
             res["robustness"] = {"checked": True, **robust.compare(res, second)}
     return res
 
 
 def _analyse_one(pos: Position, policies, seed: int, rollouts: int, half_width: float | None, max_rollouts: int,
-                 horizon: str, peek: bool, threads: int | None) -> dict:
+                 horizon: str, peek: bool, threads: int | None, tally=None) -> dict:
     """One analysis of ``pos`` under one base policy (:func:`analyse` without the robustness check)."""
     policies = [policies] if isinstance(policies, str) else list(policies)
     if horizon not in HORIZONS:
@@ -377,14 +387,16 @@ def _analyse_one(pos: Position, policies, seed: int, rollouts: int, half_width: 
     if half_width is not None and not (half_width > 0 and math.isfinite(half_width)):
         raise GnomingError(f"--half-width must be a positive number, got {half_width}")
     s = setup(pos, policies, peek)
-    out, cov = run_rollouts(s, rollouts, seed, 0, horizon, True, peek, threads)
+    tally = tally or _Tally(None, 0)
+    out, cov = run_reported(s, rollouts, seed, 0, horizon, peek, threads, tally)
     res = summarize(out, cov, s, pos, horizon)
     adaptive = None
     if half_width is not None and "half_width" in res:   # else no option differs from the best at all
         pilot_hw = res["half_width"]
         need = rollouts if not pilot_hw > 0 else math.ceil(1.1 * rollouts * (pilot_hw / half_width) ** 2)
         need = max(2 * len(s.options) * 10, min(need, max_rollouts))
-        out, cov = run_rollouts(s, need, seed, rollouts, horizon, True, peek, threads)
+        tally.plan(need)
+        out, cov = run_reported(s, need, seed, rollouts, horizon, peek, threads, tally)
         res = summarize(out, cov, s, pos, horizon)
         adaptive = {"pilot": rollouts, "pilot_half_width": pilot_hw, "confirmatory": need,
                     "target_half_width": half_width, "reached": bool(res["half_width"] <= half_width),
@@ -393,6 +405,60 @@ def _analyse_one(pos: Position, policies, seed: int, rollouts: int, half_width: 
                position=pos.describe(), value="perfect-information value (--peek: true hidden cards)"
                if peek else "imperfect-information value (hidden cards dealt from the unseen cards)")
     return res
+
+
+class _Tally:
+    """The progress of one analysis over its batches and base policies: ``progress(done, leader, planned)``."""
+
+    def __init__(self, progress, planned: int):
+        self.progress, self.planned, self.done, self.label = progress, planned, 0, ""
+
+    def plan(self, more: int) -> None:
+        """A confirmatory batch sized: ``more`` rollouts per base policy still to come."""
+        self.planned += more
+
+    def tell(self, k: int, leader: str) -> None:
+        self.done += k
+        if self.progress is not None:
+            self.progress(self.done, f"{self.label + ': ' if self.label else ''}{leader}", self.planned)
+
+
+PROGRESS_FIRST = 32       # rollouts of the first chunk of a run with progress ...
+PROGRESS_SECONDS = 0.5    # ... then chunks of about this long
+
+
+def run_reported(s: Setup, n: int, seed: int, first: int, horizon: str, peek: bool, threads: int | None,
+                 tally: _Tally):
+    """:func:`run_rollouts` (common random numbers), in chunks of about :data:`PROGRESS_SECONDS` when
+    ``tally`` has a progress callback, telling it the running leader after each (raw means; the printed
+    estimates are the adjusted ones).  Rollout i depends on its index alone, so the chunks give the
+    very arrays one call gives."""
+    if tally.progress is None:
+        return run_rollouts(s, n, seed, first, horizon, True, peek, threads)
+    import time
+
+    from gnoming_sim.search import criterion
+
+    outs, covs, done, chunk = [], [], 0, min(n, PROGRESS_FIRST)
+    total = None
+    while done < n:
+        k = min(chunk, n - done)
+        began = time.perf_counter()
+        o, c = run_rollouts(s, k, seed, first + done, horizon, True, peek, threads)
+        took = time.perf_counter() - began
+        outs.append(o)
+        covs.append(c)
+        done += k
+        win, margin = criterion_outcomes(o, horizon)
+        part = np.stack([margin.sum(axis=0), (win if win is not None else margin).sum(axis=0)])
+        total = part if total is None else total + part
+        facts = [{"margin": total[0, j] / done, "win": total[1, j] / done if win is not None else None}
+                 for j in range(len(s.options))]
+        lead = criterion.best(facts, horizon)
+        value = (f"{facts[lead]['win']:.1f}% win" if win is not None else f"margin {facts[lead]['margin']:+.2f}")
+        tally.tell(k, f"leader {s.options[lead].key} ({value})")
+        chunk = max(PROGRESS_FIRST, int(k * PROGRESS_SECONDS / max(took, 1e-3)))
+    return np.concatenate(outs), np.concatenate(covs)
 
 
 def position_from_game(seed: int, game: int, turn: int, players: int, seats, rules=None, deck=None,
