@@ -45,15 +45,17 @@ def parse_variant(spec: str):
 def _rows_sink(out, meta: dict):
     """``(sink, write)``: every variant's rows, with a ``variant`` column, through the batch
     runner's crash-safe :class:`~gnoming_sim.batch.batch_writer.ParquetSink` (locked, synced,
-    verified, renamed into place; a full disk is one line and the old file is kept)."""
+    verified, renamed into place; a full disk is one line and the old file is kept); ``meta``:
+    :func:`gnoming_sim.batch.compare_file.file_metadata`, each variant's batch facts."""
     import pyarrow as pa
 
     from gnoming_sim.batch.batch_writer import ParquetSink
+    from gnoming_sim.batch.compare_file import COMPARE_KEY
     from gnoming_sim.batch.parquet import batch_schema, table_of
     from gnoming_sim.game.rules import ROUNDS
 
     schema = batch_schema(list(dict.fromkeys(meta["seats"])), {}).append(pa.field("variant", pa.dictionary(pa.int32(), pa.string())))
-    schema = schema.with_metadata({b"gnoming_sim_compare": json.dumps(meta).encode()})
+    schema = schema.with_metadata({COMPARE_KEY: json.dumps(meta).encode()})
     sink = ParquetSink(out, schema, per_game=ROUNDS * meta["players"], resumable=False)
 
     def write(variant, res):
@@ -175,8 +177,9 @@ def compare(players, strategy, seats, strategies_path, seed, rotate, variants, h
 
         inputs = [strategies_path, *(f for v in variants for f in variant_files(v))]
         path = check_output(out, force=force, resumable=False, inputs=inputs, suffixes=(".parquet",))
-        sink, write = _rows_sink(path, {"players": players, "seats": list(names), "games": games,
-                                        "seed": seed, "variants": [v.name for v in chosen]})
+        from gnoming_sim.batch.compare_file import file_metadata
+
+        sink, write = _rows_sink(path, file_metadata(players, names, games, seed, rotate, [cmp.BASELINE, *chosen]))
     total = games * (len(chosen) + 1)
     kept = f"{show(out)} is unchanged" if out is not None and os.path.lexists(out) else "nothing was written"
     try:

@@ -13,6 +13,7 @@ import gnoming_sim
 from gnoming_sim.batch.runner import BatchSpec, run_batch
 from gnoming_sim.batch.summary import format_table
 from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.kernel.win_credit import win_credit
 
 PLAYERS = 3
@@ -99,4 +100,73 @@ def test_a_wrong_file_is_a_one_line_error(tmp_path, make, message):
     make(path)
     with pytest.raises(GnomingError) as err:
         gnoming_sim.standings(path)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    """A `compare --out` file (two variants, greedy in two seats) and the comparison's --json."""
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from gnoming_sim.cli.app import cli
+
+    rules = Path(__file__).resolve().parents[2] / "examples" / "nobounce.toml"
+    path = tmp_path_factory.mktemp("compared") / "q6-mixed.parquet"
+    result = CliRunner().invoke(cli, ["compare", "--players", str(PLAYERS), "--seats", "greedy,rusher,greedy",
+                                      "--games", "90", "--seed", "4", "--variant", f"nb={rules}", "--out", str(path),
+                                      "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return path, json.loads(result.stdout)
+
+
+def test_a_compare_file_reads_back_per_variant_as_simulate_would_print_each(compared):
+    """`standings("q6-mixed.parquet")` on a compare file said "was not written by gnoming-sim simulate (no
+    batch metadata)" (issue 53): each variant's rows are a batch, with its own rules."""
+    path, data = compared
+    every = gnoming_sim.standings(path)
+    assert list(every) == ["baseline", "nb"]
+    for v in data["variants"]:
+        st = every[v["name"]]
+        assert st.games == 90 and st.summary["by_strategy"] == v["by_strategy"]   # compare's own numbers
+        assert st.summary["rules"] == v["rules"] and st.summary["rotate"] is True
+        assert f"read from {path} (variant {v['name']})" in st.table()
+        direct = run_batch(BatchSpec.make(PLAYERS, ("greedy", "rusher", "greedy"), 90, seed=4,
+                                          rules=RuleConfig.from_dict(v["rules"]))).summary
+        assert st.summary["by_seat"] == direct["by_seat"] and st.summary["by_strategy"] == direct["by_strategy"]
+    assert gnoming_sim.standings(path, "nb").summary == every["nb"].summary
+
+
+@pytest.mark.parametrize("how, message", [
+    ("unknown", "has no variant 'nope'; it holds baseline, nb"),
+    ("simulate file", "holds one batch, not a compare's variants"),
+    ("old compare file", "did not record each variant's rules and deck"),
+    ("stray variant", "rows of a variant its metadata does not list ('other')"),
+])
+def test_a_wrong_compare_read_is_a_one_line_error(compared, played, tmp_path, how, message):
+    import json
+
+    import pyarrow as pa
+
+    from gnoming_sim.batch.compare_file import COMPARE_KEY
+
+    path, variant = compared[0], "nope"
+    if how == "simulate file":
+        path, variant = played[0], "nb"
+    elif how != "unknown":
+        table = pq.read_table(path)
+        meta = json.loads(table.schema.metadata[COMPARE_KEY])
+        if how == "old compare file":   # what compare wrote before
+            meta = {k: meta[k] for k in ("players", "seats", "games", "seed")} | {"variants": ["nb"]}
+        else:
+            names = table.column("variant").to_pylist()
+            table = table.set_column(table.schema.get_field_index("variant"), "variant",
+                                     pa.array(["other" if n == "nb" else n for n in names]).dictionary_encode())
+        path = tmp_path / "changed.parquet"
+        pq.write_table(table.replace_schema_metadata({COMPARE_KEY: json.dumps(meta).encode()}), path)
+        variant = None
+    with pytest.raises(GnomingError) as err:
+        gnoming_sim.standings(path, variant)
     assert message in str(err.value) and "\n" not in str(err.value)
