@@ -5,6 +5,7 @@ import sys
 
 from gnoming_sim.cli import (analyse, compare, guide, info, ladder, play, report, review, simulate,  # noqa: F401
                              train, tune)  # (each registers its commands)
+from gnoming_sim.cli.board import command as _board  # noqa: F401  (registers `board`; imports no server)
 from gnoming_sim.cli.group import PROG, UserError, cli
 from gnoming_sim.game.errors import GnomingError, one_line
 

@@ -1,0 +1,94 @@
+"""``gnoming-sim board``: serve the analysis page on 127.0.0.1 and open it in the browser.
+
+The server stack (Starlette, uvicorn: the ``[board]`` extra) is imported only here, when the command runs,
+so the other commands start as fast without it and work where it is not installed.
+"""
+from __future__ import annotations
+
+import errno
+import socket
+import sys
+
+import click
+
+from gnoming_sim.cli import options as opt
+from gnoming_sim.cli.group import PROG, cli
+from gnoming_sim.game.errors import GnomingError
+
+HOST = "127.0.0.1"   # loopback only: the board is never reachable from another machine
+DEFAULT_POLICY = "net"
+
+
+@cli.command()
+@click.argument("input_path", required=False, type=click.Path(dir_okay=True),
+                metavar="[POSITION.toml | RECORD.toml | review.json]")
+@click.option("--port", type=int, default=0, show_default="a free port", metavar="PORT",
+              help="The port on 127.0.0.1 to serve on (1024..65535).")
+@click.option("--no-browser", is_flag=True, help="Print the address only; do not open a browser.")
+@opt.rules
+@opt.deck
+@click.option("--policy", default=DEFAULT_POLICY, show_default=True, metavar="NAME",
+              help="Base policy of the rollouts, every seat (as analyse --policy).")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="S",
+              help="Seed of the rollouts (as analyse --seed); the page can change it.")
+@click.option("--threads", type=int, default=None, metavar="K",
+              help="Threads of the rollouts (default: all cores). Results do not depend on it.")
+def board(input_path, port, no_browser, rules_path, deck_path, policy, seed, threads):
+    """Serve the analysis board, a local web page: set up a position by clicking and watch the rollouts
+    decide live (analyse's oracle and criterion), or step through a game record or a review with its
+    marks and win-chance graph.  Served on 127.0.0.1 only; Ctrl-C stops it."""
+    if port != 0:
+        opt.check_range("--port", port, 1024, 65535)
+    opt.check_threads(threads)
+    opt.check_seed(seed)
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise GnomingError("board needs the web server of the [board] extra: pip install 'gnoming-sim[board]' "
+                           "(starlette and uvicorn)") from None
+    from gnoming_sim.cli.board import inputs
+    from gnoming_sim.search.analyse import refuse_mc
+
+    refuse_mc([policy], "--policy")
+    rules_, deck_ = opt.load_rules_file(rules_path), opt.load_deck_file(deck_path)
+    opened = inputs.open_input(input_path, rules_, deck_)
+    sock = listen(port)   # before anything is served: a port in use is one line and exit 2
+    url = f"http://{HOST}:{sock.getsockname()[1]}/"
+    serve(sock, url, opened, rules_, deck_, policy, seed, threads, not no_browser)
+
+
+def listen(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1 (``port`` 0: a free one), or one GnomingError line."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind((HOST, port))
+        sock.listen(64)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise GnomingError(f"--port {port}: the port is in use on {HOST}; name another, or leave --port out "
+                               "for a free one") from None
+        raise GnomingError(f"--port {port}: cannot listen on {HOST}: {exc.strerror}") from None
+    return sock
+
+
+def serve(sock, url, opened, rules_, deck_, policy, seed, threads, browser: bool) -> None:
+    import threading
+    import webbrowser
+
+    import uvicorn
+
+    from gnoming_sim.cli.board.live import warm_up
+    from gnoming_sim.cli.board.server import Board, make_app
+
+    state = Board(opened, rules_, deck_, [policy], seed, threads)
+    state.worker.submit(warm_up, [policy], rules_, deck_, threads)   # the kernels load while the page does
+    app = make_app(state)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    click.echo(f"{PROG} board: serving on {url} (127.0.0.1 only; Ctrl-C stops it)")
+    sys.stdout.flush()
+    if browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    server.run(sockets=[sock])

@@ -1,0 +1,241 @@
+"""The board's web server: the page (``static/``) and its API, a Starlette app (the ``[board]`` extra).
+
+Routes (JSON in and out; every POST must be ``application/json``, which a form on another site cannot
+send without the browser asking first):
+
+``GET  /``                         the page
+``GET  /static/...``               its script and style, from the package folder alone
+``GET  /api/start``                what was opened on the command line, the editor's facts, the defaults
+``POST /api/validate``             a position (TOML-shaped dict) checked by the loader: its description and
+                                   options, or the loader's sentence
+``POST /api/export``               the position as the TOML file ``analyse --position`` reads
+``POST /api/import``               a position file's text read as ``analyse --position`` reads the file
+``POST /api/analysis``             start a live analysis (the one before it is cancelled): its id
+``GET  /api/analysis/{id}/events`` its updates as server-sent events (``update`` per batch, ``why``, ``done``,
+                                   ``error``); closing the stream cancels the rollouts
+``DELETE /api/analysis/{id}``      stop it
+
+No route takes a path: the page sends texts, and the only files read are those named on the command line.
+The Host header must name the loopback address (a page on another site cannot reach the board through a
+DNS name of its own).
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from gnoming_sim.cli.board import inputs as I
+from gnoming_sim.cli.board.live import DEFAULT_CAP, DEFAULT_K, WARM_POSITION, Live
+from gnoming_sim.game.deck import Deck
+from gnoming_sim.game.errors import GnomingError, one_line
+from gnoming_sim.game.rules import RuleConfig
+
+STATIC = Path(__file__).parent / "static"
+HOSTS = ["127.0.0.1", "localhost"]
+MAX_CAP = 400_000        # analyse's --max-rollouts cap
+HORIZONS = ("round", "game")
+
+
+@dataclass
+class Board:
+    """The server's state: the opened input, the rules and deck of the command line, the live analyses.
+
+    One worker thread runs every batch of rollouts (numba's kernels take every core already, and one
+    analysis at a time is what the page shows)."""
+
+    opened: I.Opened
+    rules: RuleConfig
+    deck: Deck
+    policies: list = field(default_factory=lambda: ["net"])
+    seed: int = 0
+    threads: int | None = None
+    jobs: dict = field(default_factory=dict)
+    current: str | None = None
+    worker: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "board-rollouts"))
+    _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def rules_for(self, body: dict) -> RuleConfig:
+        r = body.get("rules")
+        if not r:
+            return self.rules
+        if not isinstance(r, dict):
+            raise GnomingError("rules: send {name, text}, the rules file's text")
+        return I.rules_of(r.get("text"), _name(r.get("name"), "rules file"), self.rules)
+
+    def position(self, body: dict):
+        data = body.get("position")
+        rules = self.rules_for(body)
+        if body.get("fill_draw_pile") and isinstance(data, dict):
+            n = I.draw_pile_for(data, self.deck)
+            if n is not None:
+                data = {**data, "draw_pile": n}
+        return I.position_of(data, rules, self.deck)
+
+    def cancel_current(self) -> None:
+        if self.current in self.jobs:
+            self.jobs[self.current].cancel()
+
+
+def _name(value, default: str) -> str:
+    return value if isinstance(value, str) and 0 < len(value) <= 200 else default
+
+
+def _refused(exc: Exception) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": one_line(str(exc))})
+
+
+async def _body(request: Request) -> dict:
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise _Status(415, "send application/json")
+    try:
+        body = await request.json()
+    except ValueError:
+        raise _Status(400, "the request is not JSON") from None
+    if not isinstance(body, dict):
+        raise _Status(400, "the request is not a JSON object")
+    return body
+
+
+class _Status(Exception):
+    def __init__(self, code: int, text: str):
+        super().__init__(text)
+        self.code = code
+
+
+def _json_route(handler):
+    """A POST handler of a JSON body: bad requests as their status, a GnomingError as the loader's sentence."""
+    async def route(request: Request):
+        try:
+            return await handler(request.app.state.board, await _body(request))
+        except _Status as exc:
+            return JSONResponse({"ok": False, "error": str(exc)}, status_code=exc.code)
+        except GnomingError as exc:
+            return _refused(exc)
+    return route
+
+
+# ------------------------------------------------------------------ the routes
+async def index(request: Request):
+    return FileResponse(STATIC / "index.html", media_type="text/html")
+
+
+async def start(request: Request):
+    b: Board = request.app.state.board
+    opened = b.opened.to_dict()
+    opened["name"] = I.shown_name(opened["name"])
+    blank = {**WARM_POSITION, "draw_pile": I.draw_pile_for(WARM_POSITION, b.deck)}   # when nothing was opened
+    return JSONResponse({"opened": opened, "position": blank, "facts": I.facts(b.deck, b.rules),
+                         "defaults": {"seed": b.seed, "k": DEFAULT_K, "cap": DEFAULT_CAP, "horizon": "round",
+                                      "policies": b.policies}})
+
+
+async def validate(b: Board, body: dict):
+    from gnoming_sim.search.options import legal_options
+
+    pos = b.position(body)
+    return JSONResponse({"ok": True, "position": pos.to_dict(), "describe": pos.describe(),
+                         "options": [{"key": o.key, "label": o.label} for o in legal_options(pos)]})
+
+
+async def export(b: Board, body: dict):
+    pos = b.position(body)
+    return JSONResponse({"ok": True, "toml": I.to_toml(pos), "filename": "position.toml"})
+
+
+async def import_(b: Board, body: dict):
+    pos = I.import_text(body.get("text"), _name(body.get("name"), "position file"), b.rules_for(body), b.deck)
+    return JSONResponse({"ok": True, "position": pos.to_dict(), "describe": pos.describe()})
+
+
+async def analysis(b: Board, body: dict):
+    pos = b.position(body)
+    horizon = body.get("horizon", "round")
+    if horizon not in HORIZONS:
+        raise GnomingError(f"horizon must be one of {', '.join(HORIZONS)}, got {horizon!r}")
+    k = _number(body.get("k", DEFAULT_K), "k (standard errors)", 0.5, 20.0)
+    cap = int(_number(body.get("cap", DEFAULT_CAP), "cap (rollouts)", 200, MAX_CAP))
+    seed = int(_number(body.get("seed", b.seed), "seed", 0, 2**63 - 1))
+    b.cancel_current()   # a new position stops the last one's work
+    loop = asyncio.get_running_loop()
+    live = await loop.run_in_executor(b.worker, lambda: Live(pos, b.policies, seed, horizon, k, cap, b.threads))
+    live.explain = body.get("why", True) is not False   # the --why text after the verdict (on by default)
+    job = str(next(b._ids))
+    b.jobs = {j: x for j, x in b.jobs.items() if not x.done}   # finished ones are forgotten
+    b.jobs[job], b.current = live, job
+    return JSONResponse({"ok": True, "job": job, "describe": pos.describe()})
+
+
+def _number(value, what: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise GnomingError(f"{what} must be a number in {low:g}..{high:g}, got {value!r}")
+    return value
+
+
+def _event(kind: str, data) -> str:
+    return f"event: {kind}\ndata: {json.dumps(data, allow_nan=False)}\n\n"
+
+
+async def events(request: Request):
+    b: Board = request.app.state.board
+    live = b.jobs.get(request.path_params["job"])
+    if live is None or live.done or getattr(live, "streaming", False):
+        return Response(status_code=204)   # 204 tells EventSource not to reconnect
+    live.streaming = True
+
+    async def stream():
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                update = await loop.run_in_executor(b.worker, live.step)
+                if update is None:
+                    break
+                yield _event("update", update)
+                if live.stopped:
+                    break
+            if live.stopped and not live.cancelled and live.explain:
+                why = await loop.run_in_executor(b.worker, live.why)
+                if why is not None:
+                    yield _event("why", why)
+            yield _event("done", {"stopped": live.stopped or "cancelled", "n": live.n})
+        except GnomingError as exc:
+            yield _event("error", {"error": one_line(str(exc))})
+        finally:   # a dropped connection lands here too (the task is cancelled): no batch starts after it
+            live.cancel()
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+async def stop(request: Request):
+    live = request.app.state.board.jobs.get(request.path_params["job"])
+    if live is not None:
+        live.cancel()
+    return JSONResponse({"ok": live is not None})
+
+
+def make_app(board: Board, hosts=None) -> Starlette:
+    """The board's app; ``hosts``: the Host names accepted (the loopback names; tests add theirs)."""
+    routes = [Route("/", index), Route("/favicon.ico", lambda request: Response(status_code=204)),
+              Route("/api/start", start),
+              Route("/api/validate", _json_route(validate), methods=["POST"]),
+              Route("/api/export", _json_route(export), methods=["POST"]),
+              Route("/api/import", _json_route(import_), methods=["POST"]),
+              Route("/api/analysis", _json_route(analysis), methods=["POST"]),
+              Route("/api/analysis/{job}/events", events),
+              Route("/api/analysis/{job}", stop, methods=["DELETE"]),
+              Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    app = Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or HOSTS)])
+    app.state.board = board
+    return app

@@ -1,0 +1,255 @@
+"""The board's API (``gnoming-sim board``), through Starlette's TestClient and one real server: the loader's
+checks and sentences, export and import, live analysis numbers equal to ``analyse``'s, a dropped stream
+cancelling its rollouts, no file outside the named inputs, the port in use."""
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from gnoming_sim.cli.board import inputs as I  # noqa: E402
+from gnoming_sim.cli.board.server import Board, make_app  # noqa: E402
+from gnoming_sim.game.deck import PUBLISHED  # noqa: E402
+from gnoming_sim.game.errors import GnomingError  # noqa: E402
+from gnoming_sim.game.position import from_mapping, from_toml  # noqa: E402
+from gnoming_sim.game.rules import RuleConfig  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "position.toml"
+RECORD = ROOT / "examples" / "review-record.toml"
+
+
+def example() -> dict:
+    with EXAMPLE.open("rb") as f:
+        return tomllib.load(f)
+
+
+def client(opened=None) -> TestClient:
+    board = Board(opened or I.Opened(), RuleConfig(), PUBLISHED, threads=1)
+    return TestClient(make_app(board), base_url="http://127.0.0.1")
+
+
+def events(c: TestClient, job: str) -> list[tuple[str, dict]]:
+    out, kind = [], None
+    with c.stream("GET", f"/api/analysis/{job}/events") as s:
+        for line in s.iter_lines():
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                out.append((kind, json.loads(line[6:])))
+    return out
+
+
+def test_validate_accepts_a_position_and_lists_its_options():
+    r = client().post("/api/validate", json={"position": example()}).json()
+    assert r["ok"], r
+    assert r["describe"] == from_toml(EXAMPLE).describe().replace(str(EXAMPLE), "position")
+    assert [o["key"] for o in r["options"]] == [f"pos{q}" for q in range(9)] + ["discard"]
+
+
+@pytest.mark.parametrize("edit", ["five hazards", "turn of another seat", "finisher to move"])
+def test_an_impossible_position_is_refused_with_the_loaders_sentence(edit):
+    pos = example()
+    if edit == "five hazards":
+        pos["layouts"][0][1:6] = ["H"] * 5
+    elif edit == "turn of another seat":
+        pos["turn"] = 14
+    else:
+        pos["finisher"] = 1
+    with pytest.raises(GnomingError) as loader:
+        from_mapping(pos, RuleConfig(), PUBLISHED, "position")
+    r = client().post("/api/validate", json={"position": pos}).json()
+    assert r == {"ok": False, "error": str(loader.value)}
+    assert client().post("/api/analysis", json={"position": pos}).json() == r   # never analysed
+
+
+def test_the_draw_pile_is_counted_on_request():
+    pos = example()
+    pos["draw_pile"] = 3
+    c = client()
+    assert "draw_pile" in c.post("/api/validate", json={"position": pos}).json()["error"]
+    r = c.post("/api/validate", json={"position": pos, "fill_draw_pile": True}).json()
+    assert r["ok"] and r["position"]["draw_pile"] == example()["draw_pile"]
+
+
+def test_export_writes_the_file_analyse_reads_and_import_reads_it_back(tmp_path):
+    c = client()
+    text = c.post("/api/export", json={"position": example()}).json()["toml"]
+    (tmp_path / "p.toml").write_text(text, encoding="utf-8")
+    assert from_toml(tmp_path / "p.toml").to_dict() == from_toml(EXAMPLE).to_dict()
+    r = c.post("/api/import", json={"text": text, "name": "mine.toml"}).json()
+    assert r["ok"] and r["position"] == from_toml(EXAMPLE).to_dict()
+    bad = c.post("/api/import", json={"text": "players = [", "name": "mine.toml"}).json()
+    assert not bad["ok"] and bad["error"].startswith("position file mine.toml is not valid TOML")
+    assert "\n" not in bad["error"] and "upload" not in bad["error"]
+
+
+def test_a_rules_file_sent_as_text_is_read_by_the_rules_loader():
+    c = client()
+    r = c.post("/api/validate", json={"position": example(), "rules": {"name": "r.toml", "text": "bogus = 1"}}).json()
+    assert not r["ok"] and r["error"].startswith("r.toml: unknown rules option 'bogus'")
+    ok = c.post("/api/validate", json={"position": example(), "rules": {"name": "r.toml",
+                                                                         "text": "early_finish_bonus = 10"}})
+    assert ok.json()["ok"]
+
+
+def test_live_analysis_gives_analyses_numbers_for_the_same_seed_and_budget():
+    from gnoming_sim.search.analyse import analyse
+
+    c = client()
+    job = c.post("/api/analysis", json={"position": example(), "seed": 3, "cap": 300, "k": 20,
+                                        "why": False}).json()["job"]
+    got = events(c, job)
+    updates = [d for kind, d in got if kind == "update"]
+    assert [u["n"] for u in updates] == [100, 300]   # batches of 100, then 200: the cap
+    assert updates[-1]["stopped"] == "cap" and got[-1] == ("done", {"stopped": "cap", "n": 300})
+    want = analyse(from_toml(EXAMPLE), ["net"], seed=3, rollouts=300, second_policies=None, threads=1)
+    mine = {o["key"]: o for o in updates[-1]["options"]}
+    for o in want["options"]:
+        m = mine[o["key"]]
+        for key in ("mean", "ci95", "diff", "diff_ci95", "rank", "best", "margin", "points", "n"):
+            assert m[key] == o[key], (o["key"], key)
+    assert updates[-1]["best"] == want["best"] and updates[-1]["lead"] == want["margin"]
+
+
+def test_a_separated_leader_stops_the_analysis():
+    c = client()
+    job = c.post("/api/analysis", json={"position": example(), "seed": 1, "k": 2, "cap": 5000,
+                                        "why": False}).json()["job"]
+    updates = [d for kind, d in events(c, job) if kind == "update"]
+    assert len(updates) >= 2 and updates[-1]["stopped"] == "separated"
+    assert updates[-1]["lead_se"] >= 2 and updates[-1]["n"] < 5000
+    assert all(u["stopped"] == "" for u in updates[:-1])
+
+
+def test_a_dropped_stream_cancels_its_rollouts():
+    import httpx
+    import uvicorn
+
+    board = Board(I.Opened(), RuleConfig(), PUBLISHED, threads=1)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(make_app(board), log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        for _ in range(100):
+            if server.started:
+                break
+            time.sleep(0.05)
+        job = httpx.post(f"{base}/api/analysis", json={"position": example(), "cap": 400_000, "k": 20}).json()["job"]
+        live = board.jobs[job]
+        with httpx.stream("GET", f"{base}/api/analysis/{job}/events", timeout=30) as s:
+            for line in s.iter_lines():
+                if line.startswith("event: update"):
+                    break   # one update read, then the connection is dropped
+        for _ in range(200):
+            if live.cancelled:
+                break
+            time.sleep(0.05)
+        assert live.cancelled
+        time.sleep(1.0)   # the batch under way may finish; none starts after it
+        ran = live.batches
+        time.sleep(0.5)
+        assert live.batches == ran < len(live.sizes)
+    finally:
+        server.should_exit = True
+        thread.join(5)
+
+
+def test_no_file_outside_the_named_inputs_is_served():
+    c = client(I.open_input(EXAMPLE, RuleConfig(), PUBLISHED))
+    for path in ("/static/../pyproject.toml", "/static/%2e%2e/%2e%2e/pyproject.toml", "/static/..%2f..%2fREADME.md",
+                 "/api/file?path=/etc/passwd", "/etc/passwd"):
+        r = c.get(path)
+        assert r.status_code == 404, path
+    assert c.get("/static/board.js").status_code == 200
+    start = c.get("/api/start").json()
+    assert start["opened"]["name"] == "position.toml"   # the page is not told the folders
+    assert c.get("/api/start", headers={"host": "attacker.example"}).status_code == 400
+    assert c.post("/api/validate", content=json.dumps({"position": example()}),
+                  headers={"content-type": "text/plain"}).status_code == 415
+
+
+def test_a_record_opens_as_its_seats_decisions():
+    opened = I.open_input(RECORD, RuleConfig(), PUBLISHED)
+    assert opened.kind == "record" and opened.seat == 2 and len(opened.moves) > 10
+    first = opened.moves[0]
+    assert first["played"] in [o["key"] for o in client().post(
+        "/api/validate", json={"position": first["position"]}).json()["options"]]
+
+
+def test_a_review_opens_with_its_marks(tmp_path):
+    opened = I.open_input(RECORD, RuleConfig(), PUBLISHED)
+    decisions = [{"where": m["where"], "position": m["position"], "played": m["played"], "mark": "ok", "symbol": "",
+                  "options": [{"key": m["played"], "p_win": 0.25}], "loss_win": {"est": 0.0}}
+                 for m in opened.moves[:3]]
+    decisions[1].update(mark="mistake", symbol="?", loss_win={"est": 0.05})
+    path = tmp_path / "review.json"
+    path.write_text(json.dumps({"decisions": decisions, "game": {"seat": 2}}), encoding="utf-8")
+    got = I.open_input(path, RuleConfig(), PUBLISHED)
+    assert got.kind == "review" and [m["symbol"] for m in got.moves] == ["", "?", ""]
+    assert got.moves[1]["loss_pp"] == pytest.approx(5.0) and got.moves[0]["win"] == pytest.approx(25.0)
+    decisions[2]["position"]["players"] = 9
+    path.write_text(json.dumps({"decisions": decisions}), encoding="utf-8")
+    with pytest.raises(GnomingError, match=r"decision 2: key 'players' must be an integer in 2\.\.7"):
+        I.open_input(path, RuleConfig(), PUBLISHED)
+
+
+def test_the_port_in_use_is_one_line_and_exit_2():
+    from click.testing import CliRunner
+
+    from gnoming_sim.cli.app import cli
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        port = taken.getsockname()[1]
+        if port < 1024:
+            pytest.skip("the free port found is below 1024")
+        r = CliRunner().invoke(cli, ["board", "--no-browser", "--port", str(port)])
+    finally:
+        taken.close()
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [f"gnoming-sim: error: --port {port}: the port is in use on 127.0.0.1; "
+                                             "name another, or leave --port out for a free one"]
+
+
+def test_a_bad_input_file_is_one_line_and_exit_2(tmp_path):
+    from click.testing import CliRunner
+
+    from gnoming_sim.cli.app import cli
+
+    bad = tmp_path / "p.toml"
+    bad.write_text("players = 4\nme = 9\nlayouts = []\ndraw_pile = 1\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["board", "--no-browser", str(bad)])
+    assert r.exit_code == 2 and r.output.count("\n") == 1
+    assert "key 'me' must be an integer in 0..3" in r.output
+
+
+@pytest.mark.slow
+def test_the_why_text_is_analyse_whys(tmp_path):
+    from click.testing import CliRunner
+
+    from gnoming_sim.cli.app import cli
+
+    c = client()
+    job = c.post("/api/analysis", json={"position": example(), "seed": 3, "cap": 300, "k": 20}).json()["job"]
+    why = next(d for kind, d in events(c, job) if kind == "why")
+    assert why["rollouts"] == 300
+    r = CliRunner().invoke(cli, ["analyse", "--position", str(EXAMPLE), "--seed", "3", "--rollouts", "300",
+                                 "--second-policy", "none", "--why", "--threads", "1"])
+    assert r.exit_code == 0, r.output
+    text = r.output[r.output.index("\nwhy: ") + 1:].rstrip("\n")
+    assert why["text"] == text
