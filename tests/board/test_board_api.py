@@ -236,6 +236,8 @@ def test_a_bad_input_file_is_one_line_and_exit_2(tmp_path):
     r = CliRunner().invoke(cli, ["board", "--no-browser", str(bad)])
     assert r.exit_code == 2 and r.output.count("\n") == 1
     assert "key 'me' must be an integer in 0..3" in r.output
+    r = CliRunner().invoke(cli, ["board", "--no-browser", "g1:AAAA"])   # a malformed position ID
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and r.output.startswith("gnoming-sim: error: position ID")
 
 
 @pytest.mark.slow
@@ -253,3 +255,17 @@ def test_the_why_text_is_analyse_whys(tmp_path):
     assert r.exit_code == 0, r.output
     text = r.output[r.output.index("\nwhy: ") + 1:].rstrip("\n")
     assert why["text"] == text
+
+
+def test_the_position_id_is_shown_and_read_back():
+    from gnoming_sim.search.position_id import encode
+
+    c = client()
+    r = c.post("/api/validate", json={"position": example()}).json()
+    assert r["id"] == encode(from_toml(EXAMPLE))
+    back = c.post("/api/position-id", json={"id": r["id"]}).json()
+    assert back["ok"] and back["position"] == from_toml(EXAMPLE).to_dict() and back["rules"] is None
+    bad = c.post("/api/position-id", json={"id": r["id"][:-2] + ("AA" if r["id"][-2:] != "AA" else "BB")}).json()
+    assert not bad["ok"] and bad["error"].startswith("position ID") and "\n" not in bad["error"]
+    opened = I.open_input(r["id"], RuleConfig(), PUBLISHED)   # `gnoming-sim board ID`
+    assert opened.kind == "position" and opened.position == from_toml(EXAMPLE).to_dict()

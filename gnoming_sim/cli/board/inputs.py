@@ -39,10 +39,11 @@ class Opened:
     moves: list = field(default_factory=list)
     seat: int | None = None
     summary: dict | None = None
+    rules: dict | None = None   # {name, text}: a position ID's rules where they are not the command line's
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "name": self.name, "position": self.position, "moves": self.moves,
-                "seat": self.seat, "summary": self.summary}
+                "seat": self.seat, "summary": self.summary, "rules": self.rules}
 
 
 # ------------------------------------------------------------------ the page's texts
@@ -87,6 +88,30 @@ def import_text(text: str, name: str, rules: RuleConfig, deck: Deck) -> Position
 
     pos = _text_file(text, name, ".toml", lambda p: from_toml(p, rules, deck))
     return position_of(pos.to_dict(), rules, deck, name)
+
+
+def position_id(pos: Position) -> str | None:
+    """The position's ID (:mod:`gnoming_sim.search.position_id`), None where it cannot be written as one."""
+    from gnoming_sim.search.position_id import encode
+
+    try:
+        return encode(pos)
+    except GnomingError:
+        return None
+
+
+def from_position_id(text, rules: RuleConfig, deck: Deck) -> tuple[Position, dict | None]:
+    """The position of a position ID, checked by the loader (its sentence where it is impossible), and its
+    rules as a rules file's {name, text} where they are not ``rules``."""
+    from gnoming_sim.search.position_id import decode
+
+    if not isinstance(text, str):
+        raise GnomingError("position ID: no text")
+    pos = decode(text)
+    if pos.deck.counts != deck.counts:
+        raise GnomingError("position ID: its deck is not the board's; start the board with that --deck")
+    pos = position_of(pos.to_dict(), pos.rules, deck, "position ID")
+    return pos, (None if pos.rules == rules else {"name": "the position ID's rules", "text": pos.rules.to_toml()})
 
 
 def draw_pile_for(data: dict, deck: Deck) -> int | None:
@@ -150,6 +175,11 @@ def open_input(path, rules: RuleConfig, deck: Deck) -> Opened:
     if path is None:
         return Opened()
     name = str(path)
+    from gnoming_sim.search.position_id import is_position_id
+
+    if is_position_id(name) and not os.path.lexists(name):
+        pos, id_rules = from_position_id(name, rules, deck)
+        return Opened("position", "position ID", pos.to_dict(), rules=id_rules)
     check_regular(path, "board input")
     if name.lower().endswith(".json"):
         try:

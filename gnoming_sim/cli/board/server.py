@@ -6,10 +6,11 @@ send without the browser asking first):
 ``GET  /``                         the page
 ``GET  /static/...``               its script and style, from the package folder alone
 ``GET  /api/start``                what was opened on the command line, the editor's facts, the defaults
-``POST /api/validate``             a position (TOML-shaped dict) checked by the loader: its description and
-                                   options, or the loader's sentence
+``POST /api/validate``             a position (TOML-shaped dict) checked by the loader: its description,
+                                   options and position ID, or the loader's sentence
 ``POST /api/export``               the position as the TOML file ``analyse --position`` reads
 ``POST /api/import``               a position file's text read as ``analyse --position`` reads the file
+``POST /api/position-id``          a position ID (:mod:`gnoming_sim.search.position_id`) read back, checked
 ``POST /api/analysis``             start a live analysis (the one before it is cancelled): its id
 ``GET  /api/analysis/{id}/events`` its updates as server-sent events (``update`` per batch, ``why``, ``done``,
                                    ``error``); closing the stream cancels the rollouts
@@ -146,7 +147,13 @@ async def validate(b: Board, body: dict):
 
     pos = b.position(body)
     return JSONResponse({"ok": True, "position": pos.to_dict(), "describe": pos.describe(),
+                         "id": I.position_id(pos),
                          "options": [{"key": o.key, "label": o.label} for o in legal_options(pos)]})
+
+
+async def position_id(b: Board, body: dict):
+    pos, rules = I.from_position_id(body.get("id"), b.rules, b.deck)
+    return JSONResponse({"ok": True, "position": pos.to_dict(), "rules": rules, "describe": pos.describe()})
 
 
 async def export(b: Board, body: dict):
@@ -232,6 +239,7 @@ def make_app(board: Board, hosts=None) -> Starlette:
               Route("/api/validate", _json_route(validate), methods=["POST"]),
               Route("/api/export", _json_route(export), methods=["POST"]),
               Route("/api/import", _json_route(import_), methods=["POST"]),
+              Route("/api/position-id", _json_route(position_id), methods=["POST"]),
               Route("/api/analysis", _json_route(analysis), methods=["POST"]),
               Route("/api/analysis/{job}/events", events),
               Route("/api/analysis/{job}", stop, methods=["DELETE"]),

@@ -157,10 +157,12 @@ async function changed(fromFields) {
   if (r.ok) {
     if ($("auto-draw").checked) { S.pos.draw_pile = r.position.draw_pile; $("draw").value = r.position.draw_pile; }
     S.options = r.options;
+    $("posid").value = r.id || "";
     st.className = "ok";
     st.textContent = `${r.describe} — ${r.options.length} option${r.options.length === 1 ? "" : "s"}`;
   } else {
     S.options = [];
+    $("posid").value = "";
     st.className = "error";
     st.textContent = r.error;
   }
@@ -337,6 +339,14 @@ async function importText(name, text) {
   changed();
 }
 
+async function openId() {
+  const r = await api("/api/position-id", {id: $("posid").value.trim()});
+  if (!r.ok) { $("status").className = "error"; $("status").textContent = r.error; return; }
+  S.pos = r.position;
+  if (r.rules) { S.rules = r.rules; $("rules-name").textContent = r.rules.name; }
+  changed();
+}
+
 async function exportToml() {
   const r = await api("/api/export", {position: S.pos, rules: S.rules, fill_draw_pile: $("auto-draw").checked});
   if (!r.ok) { $("status").className = "error"; $("status").textContent = r.error; return; }
@@ -352,6 +362,7 @@ async function main() {
   $("horizon").value = st.defaults.horizon;
   if (st.opened.kind !== "none") $("opened").textContent = `${st.opened.kind}: ${st.opened.name}`;
   S.pos = st.opened.position || st.position;
+  if (st.opened.rules) { S.rules = st.opened.rules; $("rules-name").textContent = st.opened.rules.name; }
   palette();
   for (const id of ["players", "me", "starter", "round", "turn", "finisher", "removed", "draw", "kind", "source",
                     "twin", "discarder"]) {
@@ -364,6 +375,7 @@ async function main() {
   $("import-btn").addEventListener("click", () => $("import-file").click());
   $("import-file").addEventListener("change", () => readFile($("import-file"), importText));
   $("export-btn").addEventListener("click", exportToml);
+  $("posid").addEventListener("keydown", (e) => { if (e.key === "Enter") openId(); });
   $("rules-btn").addEventListener("click", () => $("rules-file").click());
   $("rules-file").addEventListener("change", () => readFile($("rules-file"), (name, text) => {
     S.rules = {name, text}; $("rules-name").textContent = name; changed();
