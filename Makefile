@@ -64,8 +64,10 @@ guide: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py
 
-# the HTML report (reports/index.html, figures, summary.json): about 6 minutes on 2 cores with a warm numba cache
-# (the committed report took 5 min 49 s on 2 quiet cores, docs/report.md says on what; `gnoming-sim report --quick` previews it in about 30 s)
+# the HTML report: rewrites in place reports/ (index.html, figures, CSV, summary.json) and README.md's generated
+# answers block. The committed report took 5 min 49 s on 2 quiet cores of an Intel Xeon (LLVM host CPU rocketlake)
+# with a warm numba cache (docs/report.md); a cold cache adds the compile, a busy machine several times as long
+# (over 20 minutes on 2 shared cores); `gnoming-sim report --quick` previews it in about 30 s
 # no `setup` first: the report compiles the kernel groups in worker processes itself, and runs each study as soon
 # as the groups it plays are ready (the Monte Carlo group, the longest, is needed by the ladder alone)
 report: $(STAMP)
