@@ -136,7 +136,8 @@ async def start(request: Request):
     b: Board = request.app.state.board
     opened = b.opened.to_dict()
     opened["name"] = I.shown_name(opened["name"])
-    blank = {**WARM_POSITION, "draw_pile": I.draw_pile_for(WARM_POSITION, b.deck)}   # when nothing was opened
+    blank = I.position_of({**WARM_POSITION, "draw_pile": I.draw_pile_for(WARM_POSITION, b.deck)}, b.rules,
+                          b.deck).to_dict()   # the page's start when nothing was opened
     return JSONResponse({"opened": opened, "position": blank, "facts": I.facts(b.deck, b.rules),
                          "defaults": {"seed": b.seed, "k": DEFAULT_K, "cap": DEFAULT_CAP, "horizon": "round",
                                       "policies": b.policies}})

@@ -1,0 +1,173 @@
+"""The board's page in a real browser (pytest-playwright driving the system Chromium): a position set up by
+clicking gets analyse's best move, streamed live until separated; an impossible position shows the loader's
+sentence; a reviewed game steps with the arrow keys and jumps to the next error; another option is tried and
+valued; the page fits 390 px and 1,400 px.  Screenshots go to GNOMING_SCREENSHOTS (docs/img for
+docs/board.md) or a temporary folder."""
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("playwright")
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "position.toml"
+REVIEW = Path(__file__).parent / "data" / "review.json"   # a review of a random-playing seat (7 marks)
+ERRORS = ("inaccuracy", "mistake", "blunder")
+
+
+@pytest.fixture(scope="module")
+def blank(serve):
+    from gnoming_sim.cli.board.inputs import Opened
+
+    return serve(Opened())
+
+
+@pytest.fixture(scope="module")
+def reviewed(serve):
+    from gnoming_sim.cli.board.inputs import open_input
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.rules import RuleConfig
+
+    return serve(open_input(REVIEW, RuleConfig(), PUBLISHED))
+
+
+def ready(page, url, width=1400):
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.goto(url)
+    page.wait_for_selector("#status.ok, #status.error", timeout=20_000)
+
+
+def paint(page, card: str, seat: int, slot: int) -> None:
+    page.click(f'#palette button[data-card="{card}"]')
+    page.click(f'#layouts button[data-seat="{seat}"][data-slot="{slot}"]')
+
+
+def status_ok(page) -> str:
+    page.wait_for_function("document.getElementById('status').className === 'ok'", timeout=20_000)
+    return page.text_content("#status")
+
+
+def set_up_example(page) -> None:
+    """examples/position.toml, set up by clicking on the blank board (2 players, a draw decision)."""
+    with EXAMPLE.open("rb") as f:
+        want = tomllib.load(f)
+    page.select_option("#players", "4")
+    page.select_option("#me", "1")
+    page.fill("#turn", "13")
+    page.press("#turn", "Tab")
+    for seat, row in enumerate(want["layouts"]):
+        for slot, card in enumerate(row):
+            current = page.get_attribute(f'#layouts button[data-seat="{seat}"][data-slot="{slot}"]', "aria-label")
+            if not current.endswith(": face down" if card == "?" else f": {card}"):
+                paint(page, card, seat, slot)
+    for k in (0, 1):   # the blank board's piles hold a card each: off, then the example's on
+        while page.locator(f'#piles .pile[data-pile="{k}"] button.card').count():
+            page.locator(f'#piles .pile[data-pile="{k}"] button.card').first.click()
+        for card in want["piles"][k]:
+            page.click(f'#palette button[data-card="{card}"]')
+            page.click(f'#piles button.add[data-pile="{k}"]')
+    page.select_option("#kind", "place")
+    page.click('#palette button[data-card="5"]')
+    page.click("#hand")
+    page.select_option("#source", "draw")
+
+
+def test_a_position_set_up_by_clicking_gets_analyses_best_move_live(page, blank, shots):
+    from gnoming_sim.game.position import from_toml
+    from gnoming_sim.search.analyse import analyse
+    from gnoming_sim.search.position_id import encode
+
+    ready(page, blank.url)
+    set_up_example(page)
+    assert status_ok(page).endswith("— 10 options")
+    page.wait_for_function(f"document.getElementById('posid').value === {json.dumps(encode(from_toml(EXAMPLE)))}")
+    page.click("#analyse")
+    page.wait_for_function("document.getElementById('verdict').getAttribute('data-n') !== null", timeout=30_000)
+    page.screenshot(path=str(shots / "board-analysing.png"), full_page=True)
+    page.wait_for_function("document.getElementById('verdict').getAttribute('data-stopped') === 'separated'",
+                           timeout=60_000)
+    verdict = page.locator("#verdict")
+    assert int(verdict.get_attribute("data-updates")) >= 2
+    n, best = int(verdict.get_attribute("data-n")), verdict.get_attribute("data-best")
+    want = analyse(from_toml(EXAMPLE), ["net"], seed=0, rollouts=n, second_policies=None)
+    assert best == want["best"]
+    assert page.locator("#table tbody tr.best td").first.text_content() == next(
+        o["option"] for o in want["options"] if o["best"])
+    page.wait_for_function("document.getElementById('why').textContent.startsWith('why: ')", timeout=60_000)
+    page.screenshot(path=str(shots / "board-position.png"), full_page=True)
+
+
+def test_an_impossible_position_shows_the_loaders_sentence(page, blank):
+    from gnoming_sim.cli.board.inputs import draw_pile_for, position_of
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.errors import GnomingError
+    from gnoming_sim.game.rules import RuleConfig
+
+    ready(page, blank.url)
+    status_ok(page)
+    for slot in (1, 2, 3, 5):
+        paint(page, "H", 0, slot)   # four hazards: the deck holds three
+    page.wait_for_function("document.getElementById('status').className === 'error'", timeout=20_000)
+    data = page.evaluate("S.pos")
+    data["draw_pile"] = draw_pile_for(data, PUBLISHED)
+    with pytest.raises(GnomingError) as loader:
+        position_of(data, RuleConfig(), PUBLISHED)
+    assert page.text_content("#status") == str(loader.value)
+    assert "is seen 4 times" in str(loader.value)
+    assert page.locator("#analyse").is_disabled()
+
+
+def test_a_reviewed_game_steps_jumps_to_the_next_error_and_values_another_option(page, reviewed, shots):
+    marks = [d["mark"] for d in json.loads(REVIEW.read_text(encoding="utf-8"))["decisions"]]
+    errors = [i for i, m in enumerate(marks) if m in ERRORS]
+    ready(page, reviewed.url)
+    info = page.locator("#move-info")
+    assert info.get_attribute("data-i") == "0"
+    page.keyboard.press("ArrowRight")
+    assert info.get_attribute("data-i") == "1"
+    page.keyboard.press("n")
+    assert info.get_attribute("data-i") == str(errors[0])
+    page.keyboard.press("n")
+    assert info.get_attribute("data-i") == str(errors[1])
+    page.keyboard.press("ArrowLeft")
+    assert info.get_attribute("data-i") == str(errors[1] - 1)
+    assert page.locator("#graph circle.err").count() == len(errors)
+    assert page.locator("#moves li .mark").count() == len(errors)
+    page.keyboard.press("n")
+    assert info.get_attribute("data-i") == str(errors[1])
+    status_ok(page)
+    page.fill("#k", "20")
+    page.fill("#cap", "300")
+    page.click("#analyse")
+    page.wait_for_function("document.getElementById('verdict').getAttribute('data-stopped') === 'cap'",
+                           timeout=60_000)
+    page.locator("#table tbody tr.played").wait_for()
+    other = page.locator("#table tbody tr:not(.best)").last
+    key = other.get_attribute("data-key")
+    other.click()
+    assert page.locator(f'#table tbody tr.tried[data-key="{key}"]').count() == 1
+    assert ", behind " in page.text_content("#tried")
+    page.screenshot(path=str(shots / "board-review.png"), full_page=True)
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_the_page_fits_the_width_without_sideways_scrolling(page, blank, reviewed, shots, width):
+    for served, name in ((blank, "position"), (reviewed, "review")):
+        ready(page, served.url, width)
+        page.wait_for_timeout(300)
+        wide = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+        assert wide <= width, f"{name} page at {width} px is {wide} px wide"
+        # nothing drawn past the right edge either (overflow hidden would hide it, not fit it)
+        out = page.evaluate("""(w) => [...document.querySelectorAll('body *')].filter((e) => {
+            const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1; })
+            .map((e) => e.tagName + '#' + e.id + '.' + e.className)""", width)
+        assert not out, f"{name} page at {width} px: {out[:5]} reach past the right edge"
+        if width == 390:
+            page.screenshot(path=str(shots / f"board-{name}-390.png"), full_page=True)
