@@ -11,6 +11,15 @@ def pytest_configure(config):
         config.addinivalue_line("filterwarnings", "ignore:overflow encountered:RuntimeWarning:gnoming_sim.kernel.rng")
 
 
+@pytest.fixture(autouse=True)
+def own_data_home(tmp_path_factory, monkeypatch):
+    """Each test's own user data folder: `review` adds its marks to the drill deck there
+    ($XDG_DATA_HOME/gnoming-sim/drills.parquet), never to the real one of whoever runs the tests."""
+    home = tmp_path_factory.mktemp("data-home")
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home
+
+
 @pytest.fixture
 def write_toml(tmp_path):
     """Write ``text`` to ``tmp_path/name`` and return the path."""

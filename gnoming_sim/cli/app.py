@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from gnoming_sim.cli import (analyse, compare, guide, info, ladder, play, report, review, simulate,  # noqa: F401
-                             train, tune)  # (each registers its commands)
+from gnoming_sim.cli import (analyse, compare, drill, guide, info, ladder, play, report, review,  # noqa: F401
+                             simulate, train, tune)  # (each registers its commands)
 from gnoming_sim.cli.board import command as _board  # noqa: F401  (registers `board`; imports no server)
 from gnoming_sim.cli.group import PROG, UserError, cli
 from gnoming_sim.game.errors import GnomingError, one_line

@@ -46,10 +46,15 @@ PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
 @click.option("--why-rollouts", type=int, default=WHY_ROLLOUTS, show_default=True, metavar="N",
               help="Explain every marked move against the best (as `analyse --why`) on N paired rollouts; 0: no "
                    "explanations.")
+@click.option("--drill-deck", "drill_deck", default=None, metavar="PATH",
+              help="The drill deck the marked decisions are added to (default: drills.parquet in the user's data "
+                   "folder, $XDG_DATA_HOME/gnoming-sim; `gnoming-sim drill` drills them).")
+@click.option("--no-drills", is_flag=True, help="Add no marked decision to a drill deck.")
 @opt.threads
 @opt.as_json
 def review(record_path, players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, game, seat,
-           out, force, save_record, policy, rollouts, confirm, rollout_seed, why_rollouts, threads, as_json):
+           out, force, save_record, policy, rollouts, confirm, rollout_seed, why_rollouts, drill_deck, no_drills,
+           threads, as_json):
     """Grade every draw, placement and hazard flip of one seat by rollouts to the end of the game: each
     move against the best alternative in win chance, marked ?! ? ?? by the win chance it gives away where
     the game's Benjamini-Hochberg control (5% false marks) keeps the loss;
@@ -89,6 +94,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         names, rules_, deck_ = opt.table_spec(players, strategy, seats, seed, rules_path, deck_path, strategies_path)
         opt.check_range("--seat", seat, 0, players - 1, f"0..{players - 1} (seats count from 0)")
         record = None   # played and recorded in _grade, under the output's lock
+    drills = _drill_deck(drill_deck, no_drills)   # a deck that cannot be read is refused before any rollout
     from gnoming_sim.batch.safe_folder import check_target, staged_report
 
     inputs = [record_path, rules_path, deck_path, strategies_path]
@@ -119,12 +125,38 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         from gnoming_sim.batch.safe_write import write_file
 
         write_file(save_record, R.dumps(record, save_record), "--save-record")
+    told = []
+    if drills is not None:
+        from gnoming_sim.search import drill
+
+        source = (f"{record_path}" if record_path is not None else f"seed {seed} game {game}") + \
+            f" seat {res['game']['seat']}"
+        added, size = drill.add(drills, drill.cards_from_review(res, source), "--drill-deck")
+        told.append(f"drills: {added} marked decision(s) added to {drills} ({size} in the deck; "
+                    "`gnoming-sim drill` drills them)")
     if as_json:
         click.echo(text)
+        for line in told:
+            click.echo(line, file=group.stderr())
     else:
         from gnoming_sim.cli.review_page import summary_lines
 
-        click.echo("\n".join(summary_lines(res) + [f"wrote {target / 'index.html'} and {target / 'review.json'}"]))
+        click.echo("\n".join(summary_lines(res) + [f"wrote {target / 'index.html'} and {target / 'review.json'}"]
+                             + told))
+
+
+def _drill_deck(path, no_drills: bool):
+    """The drill deck the review adds to (None with --no-drills), read once now so that a deck that is not
+    one is refused in one line before the rollouts (and never written over)."""
+    if no_drills:
+        if path is not None:
+            raise GnomingError("--drill-deck names the deck --no-drills turns off: give one of them")
+        return None
+    from gnoming_sim.search import drill
+
+    path = drill.default_path() if path is None else path
+    drill.load(path, "--drill-deck")
+    return path
 
 
 def _grade(record, record_path, table: tuple, search: tuple):
@@ -146,6 +178,10 @@ def _grade(record, record_path, table: tuple, search: tuple):
                            checked.round_scores, record.origin)
     with progress_bar(len(found), "decisions") as advance:
         res = grade_all(found, policies, rollout_seed, rollouts, confirm, threads, advance)
+    from gnoming_sim.search.position_id import encode
+
+    for g, d in zip(res["decisions"], found):   # each position whole: for analyse --position-id, the board, drills
+        g["position_id"] = encode(d.position)
     if why_rollouts:
         explain_marked(res, found, policies, rollout_seed, why_rollouts, threads)
     res["game"] = _game_facts(record, checked, rules_, deck_, record_path, seed, game)

@@ -149,7 +149,15 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
         row["behind_alternative"] = {"est": float(behind[k]), "ci95": [float(behind[k] - Z95 * behind_se[k]),
                                                                       float(behind[k] + Z95 * behind_se[k])]}
         rows.append(row)
-    rows += [_row(rows1[k], "screen") for k in keys if k not in sub_keys]
+    # the options screened only: each one's paired interval behind the alternative on the screening rollouts
+    # (what a drill needs to tell whether the rollouts can tell it from the best)
+    behind1, behind1_se = _win_loss(out, cov, s, pos, alt)
+    for k in keys:
+        if k not in sub_keys:
+            j1 = keys.index(k)
+            rows.append({**_row(rows1[k], "screen"), "screen_behind_alternative": {
+                "est": float(behind1[j1]), "ci95": [float(behind1[j1] - Z95 * behind1_se[j1]),
+                                                    float(behind1[j1] + Z95 * behind1_se[j1])]}})
     rows.sort(key=lambda r: (r["batch"] != "confirm", -(r.get("p_win_adj", r["p_win"]))))
     points = res2["options"][j]["points"]["mean"] - res2["options"][ja]["points"]["mean"]
     return {**base, "options": rows, "alternative": keys[alt], "alternative_label": s.options[alt].label,

@@ -1,0 +1,316 @@
+"""Drills from reviewed mistakes (issue 52): a deck of marked decisions that spans games, scheduled in
+Leitner boxes, and the grading of an answer.
+
+``review`` adds every marked decision (``?!``, ``?``, ``??``) of the seat it grades (:func:`cards_from_review`,
+:func:`add`): its position (as a position ID, :mod:`gnoming_sim.search.position_id`), the move played, the
+best move, the win chance the move played lost with its interval, and every option's win chance behind
+the best with its paired 95% interval, as the review measured them.  ``drill`` (the command, or the
+board) shows a position without its answer; the player picks an option or skips.
+
+Grading (:func:`right_keys`, :func:`grade`): the best move is right, and so is every other option the
+rollouts cannot tell from it: its interval behind the best reaches 0 (the confirmatory rollouts' for the
+options the review confirmed, the screening rollouts' for the others).  The move played is never right:
+the review marked it for losing win chance.  A skip counts as a miss.
+
+Schedule (:func:`reschedule`): Leitner boxes 1..5; a new card is in box 1 and due at once; a hit moves
+it up one box, a miss (or a skip) back to box 1; it is then due :data:`INTERVAL_DAYS` ``[box]`` days
+later.  :func:`select` gives the due cards (or, with ``retry``, the missed ones at once) at a
+threshold of marks: ``?`` and ``??`` by default, ``?!`` too with ``include_inaccuracies``.
+
+The deck is one Parquet file (:func:`default_path`: ``$XDG_DATA_HOME/gnoming-sim/drills.parquet``),
+written whole by the crash-safe writer (:func:`gnoming_sim.batch.safe_write.write_file`: a kill at
+any moment leaves the old deck or the new one), read and rewritten under its lock.  A file that is
+not a deck of this version is refused in one line and never written over.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+from gnoming_sim.game.errors import GnomingError, one_line
+
+FORMAT = 1
+META_KEY = b"gnoming_sim_drills"
+BOXES = 5
+INTERVAL_DAYS = (0, 1, 3, 7, 14, 30)   # days until a card in box b is due again (index b)
+DEFAULT_MARKS = ("??", "?")
+INACCURACY = "?!"
+MAX_DECK_BYTES = 256 * 2**20
+OPTION = "--deck"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a card's decision, as the review measured it: its win chance behind the best
+    (percentage points; positive: worse) with a paired 95% interval (None: not measured), ``batch``
+    the rollouts that measured it (``confirm``, ``screen``)."""
+
+    key: str
+    label: str
+    win_pct: float
+    behind_pp: float | None
+    lo_pp: float | None
+    hi_pp: float | None
+    batch: str
+
+
+@dataclass(frozen=True)
+class Card:
+    """One drill: a marked decision and its schedule.  Dates are :class:`datetime.date`."""
+
+    id: str
+    position_id: str
+    describe: str
+    source: str
+    mark: str
+    symbol: str
+    played: str
+    played_label: str
+    best: str
+    best_label: str
+    loss_pp: float
+    loss_lo_pp: float
+    loss_hi_pp: float
+    options: tuple
+    added: dt.date
+    box: int = 1
+    due: dt.date | None = None
+    attempts: int = 0
+    hits: int = 0
+    last_result: str = ""
+    last_seen: dt.date | None = None
+
+    def option(self, key: str) -> Choice:
+        for o in self.options:
+            if o.key == key:
+                return o
+        raise GnomingError(f"'{key}' is not an option of this position (options: "
+                           f"{', '.join(o.key for o in self.options)})")
+
+
+# ------------------------------------------------------------------ from a review
+def card_id(position_id: str, played: str) -> str:
+    """A card's name: the same position with the same move played is the same card, whichever game."""
+    return hashlib.blake2b(f"{position_id}|{played}".encode(), digest_size=6).hexdigest()
+
+
+def cards_from_review(res: dict, source: str, today: dt.date | None = None) -> list[Card]:
+    """The marked decisions of a review result (``review.json``: each decision with its ``position_id``)
+    as new cards, due ``today``."""
+    today = today or dt.date.today()
+    cards = []
+    for g in res["decisions"]:
+        if g.get("forced") or g.get("mark") in (None, "ok") or not g.get("symbol"):
+            continue
+        if "position_id" not in g:
+            raise GnomingError(f"{source}: the review's decision {g.get('where', '?')} has no position ID "
+                               "(a review of an earlier version); review the game again")
+        loss = g["loss_win"]
+        options = tuple(_choice(r, g["best"]) for r in g["options"])
+        cards.append(Card(card_id(g["position_id"], g["played"]), g["position_id"], g.get("describe", ""),
+                          f"{source}, {g.get('where', '')}".rstrip(", "), g["mark"], g["symbol"], g["played"],
+                          g.get("played_label", g["played"]), g["best"], g.get("best_label", g["best"]),
+                          100 * loss["est"], 100 * loss["ci95"][0], 100 * loss["ci95"][1], options, today, 1, today))
+    return cards
+
+
+def _choice(row: dict, best: str) -> Choice:
+    """An option row of a graded decision: the confirmed ones' interval behind the alternative on the
+    confirmatory rollouts, the others' on the screening rollouts."""
+    behind = row.get("behind_alternative") or row.get("screen_behind_alternative")
+    win = 100 * row["p_win_adj"] if "p_win_adj" in row else row["mean"]
+    if row["key"] == best:
+        return Choice(row["key"], row["option"], float(win), 0.0, 0.0, 0.0, row.get("batch", ""))
+    if behind is None:
+        return Choice(row["key"], row["option"], float(win), None, None, None, row.get("batch", ""))
+    return Choice(row["key"], row["option"], float(win), 100 * behind["est"], 100 * behind["ci95"][0],
+                  100 * behind["ci95"][1], row.get("batch", ""))
+
+
+# ------------------------------------------------------------------ grading and schedule
+def right_keys(card: Card) -> list[str]:
+    """The options that count as right: the best, and every option but the move played whose interval
+    behind the best reaches 0 (the rollouts cannot tell it from the best)."""
+    keys = [card.best]
+    keys += [o.key for o in card.options if o.key not in (card.best, card.played)
+             and o.lo_pp is not None and o.lo_pp <= 0]
+    return keys
+
+
+def grade(card: Card, answer: str | None) -> dict:
+    """The verdict on ``answer`` (an option key; None: skipped): right or not, and the facts to show."""
+    chosen = None if answer is None else card.option(answer)
+    right = answer is not None and answer in right_keys(card)
+    return {"answer": answer, "skipped": answer is None, "right": right, "best": card.best,
+            "best_label": card.best_label, "right_keys": right_keys(card),
+            "answer_label": None if chosen is None else chosen.label,
+            "answer_behind_pp": None if chosen is None else chosen.behind_pp,
+            "answer_ci95_pp": None if chosen is None or chosen.lo_pp is None else [chosen.lo_pp, chosen.hi_pp],
+            "played": card.played, "played_label": card.played_label, "mark": card.mark, "symbol": card.symbol,
+            "loss_pp": card.loss_pp, "loss_ci95_pp": [card.loss_lo_pp, card.loss_hi_pp]}
+
+
+def reschedule(card: Card, right: bool, skipped: bool = False, today: dt.date | None = None) -> Card:
+    """The card after an attempt: a hit up one box (at most :data:`BOXES`), a miss or a skip to box 1;
+    due :data:`INTERVAL_DAYS` of its new box after ``today``."""
+    today = today or dt.date.today()
+    box = min(card.box + 1, BOXES) if right else 1
+    return replace(card, box=box, due=today + dt.timedelta(days=INTERVAL_DAYS[box]), attempts=card.attempts + 1,
+                   hits=card.hits + int(right), last_result="hit" if right else "skip" if skipped else "miss",
+                   last_seen=today)
+
+
+def marks_for(include_inaccuracies: bool = False) -> tuple[str, ...]:
+    return DEFAULT_MARKS + ((INACCURACY,) if include_inaccuracies else ())
+
+
+def select(cards: list[Card], today: dt.date | None = None, retry: bool = False,
+           include_inaccuracies: bool = False) -> list[Card]:
+    """The cards to drill now, at the threshold of marks: the due ones (due on or before ``today``), or
+    with ``retry`` the ones last missed or skipped, whatever their date; the earliest due first, then
+    the lower box, then the larger loss."""
+    today = today or dt.date.today()
+    marks = marks_for(include_inaccuracies)
+    chosen = [c for c in cards if c.symbol in marks
+              and (c.last_result in ("miss", "skip") if retry else c.due <= today)]
+    return sorted(chosen, key=lambda c: (c.due, c.box, -c.loss_pp, c.id))
+
+
+# ------------------------------------------------------------------ the file
+def default_path() -> Path:
+    """``$XDG_DATA_HOME/gnoming-sim/drills.parquet`` (``~/.local/share`` when unset or not absolute)."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / "gnoming-sim" / "drills.parquet"
+
+
+def _schema():
+    import pyarrow as pa
+
+    s, f, i8, i32, d = pa.string(), pa.float64(), pa.int8(), pa.int32(), pa.date32()
+    return pa.schema([("id", s), ("position_id", s), ("describe", s), ("source", s), ("mark", s), ("symbol", s),
+                      ("played", s), ("played_label", s), ("best", s), ("best_label", s), ("loss_pp", f),
+                      ("loss_lo_pp", f), ("loss_hi_pp", f), ("options", s), ("added", d), ("box", i8), ("due", d),
+                      ("attempts", i32), ("hits", i32), ("last_result", s), ("last_seen", d)],
+                     metadata={META_KEY: json.dumps({"format": FORMAT}).encode()})
+
+
+def to_bytes(cards: list[Card]) -> bytes:
+    """The deck as the bytes of its Parquet file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = _schema()
+    rows = [{**asdict(c), "options": json.dumps([list(asdict(o).values()) for o in c.options])} for c in cards]
+    table = pa.Table.from_pylist(rows, schema=schema)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue().to_pybytes()
+
+
+def load(path, option: str = OPTION) -> list[Card]:
+    """The cards of the deck at ``path`` (none when there is no file); a file that is not a readable deck
+    raises a one-line GnomingError (and is left as it is)."""
+    from gnoming_sim.game.input_file import read_bytes
+
+    path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        return []
+    raw = read_bytes(path, "drill deck", MAX_DECK_BYTES)
+    try:
+        return _parse(raw)
+    except GnomingError as exc:
+        raise GnomingError(f"drill deck {path}: {exc}; it is left as it is (move it away or give another "
+                           f"{option})") from None
+
+
+def _parse(raw: bytes) -> list[Card]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(pa.BufferReader(raw))   # (a Python file object here: an abort at exit, now and then)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise GnomingError(f"not a readable Parquet file ({_first_sentence(exc)})") from None
+    meta = (table.schema.metadata or {}).get(META_KEY)
+    if meta is None:
+        raise GnomingError("a Parquet file, but not a drill deck (no deck metadata)")
+    try:
+        fmt = json.loads(meta).get("format")
+    except (ValueError, AttributeError):
+        fmt = None
+    if fmt != FORMAT:
+        raise GnomingError(f"a drill deck of format {fmt!r}, which this gnoming-sim does not read (it reads {FORMAT})")
+    if not table.schema.remove_metadata().equals(_schema().remove_metadata()):
+        raise GnomingError("a drill deck whose columns are not a deck's")
+    cards = []
+    for row in table.to_pylist():
+        try:
+            options = tuple(Choice(*o) for o in json.loads(row.pop("options")))
+            card = Card(**row, options=options)
+        except (TypeError, ValueError) as exc:
+            raise GnomingError(f"card {row.get('id')!r} is damaged ({_first_sentence(exc)})") from None
+        if not 1 <= card.box <= BOXES or card.due is None or not card.options:
+            raise GnomingError(f"card {card.id!r} is damaged (box {card.box}, due {card.due})")
+        cards.append(card)
+    return cards
+
+
+def _first_sentence(exc: BaseException, limit: int = 100) -> str:
+    text = one_line(exc).split(". ")[0].rstrip(".")
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def save(path, cards: list[Card], option: str = OPTION) -> None:
+    """Write the deck whole, crash-safely (its folder made if need be)."""
+    from gnoming_sim.batch.safe_write import write_file
+
+    write_file(_folder_made(path, option), to_bytes(cards), option)
+
+
+def _folder_made(path, option: str) -> Path:
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise GnomingError(f"{option} {path}: cannot make its folder ({exc.strerror or exc})") from None
+    return path
+
+
+def add(path, new: list[Card], option: str = OPTION) -> tuple[int, int]:
+    """Add ``new`` to the deck at ``path`` (made if missing); a card already there keeps its schedule.
+    Returns (cards added, cards in the deck)."""
+    from gnoming_sim.batch.safe_write import OutputLock
+
+    with OutputLock(_folder_made(path, option), option):
+        cards = load(path, option)
+        have = {c.id for c in cards}
+        fresh = []
+        for c in new:
+            if c.id not in have:
+                have.add(c.id)
+                fresh.append(c)
+        if fresh:
+            save(path, cards + fresh, option)
+        return len(fresh), len(cards) + len(fresh)
+
+
+def answer(path, card: str, key: str | None, today: dt.date | None = None,
+           option: str = OPTION) -> tuple[dict, Card]:
+    """Grade ``key`` (None: a skip) on the card named ``card`` of the deck at ``path``, reschedule it and
+    save the deck: (the verdict of :func:`grade`, the card rescheduled)."""
+    from gnoming_sim.batch.safe_write import OutputLock
+
+    with OutputLock(Path(path), option):
+        cards = load(path, option)
+        at = next((i for i, c in enumerate(cards) if c.id == card), None)
+        if at is None:
+            raise GnomingError(f"drill deck {path} has no card {card!r}")
+        verdict = grade(cards[at], key)
+        cards[at] = reschedule(cards[at], verdict["right"], verdict["skipped"], today)
+        save(path, cards, option)
+        return verdict, cards[at]
