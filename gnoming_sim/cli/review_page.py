@@ -72,7 +72,8 @@ cut at 0. Verdict bands (error rate, pp): {% for v in m.verdicts %}{{ v.verdict 
 <h2>{{ loop.index }}. {{ d.where }} &mdash; {{ d.decision|replace("_", " ") }}
 {% if d.forced %}<span class="mark forced">forced</span>{% else %}<span class="mark {{ d.mark }}">{{ d.mark }}
 {{ d.symbol }}</span>{% endif %}</h2>
-<p class="small">{{ d.describe }}</p>
+<p class="small">{{ d.describe }}{% if d.get('position_id') %}<br>position ID <code>{{ d.position_id }}</code>
+(<code>gnoming-sim analyse --position-id</code> takes it){% endif %}</p>
 <div class="boards">
 {% for lay in d.boards %}<div class="board{% if loop.index0 == d.position.me %} me{% endif %}">
 <div class="small">seat {{ loop.index0 }}{% if loop.index0 == d.position.me %} (you){% endif %}{% if

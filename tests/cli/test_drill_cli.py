@@ -121,6 +121,7 @@ def test_review_adds_its_marks_to_the_deck_once(tmp_path, own_data_home):
     assert (card.symbol, card.played, card.box) == ("??", "discard", 1) and card.best != "discard"
     graded = json.loads((tmp_path / "r1" / "review.json").read_text())["decisions"]
     assert card.position_id == next(g["position_id"] for g in graded if g["symbol"] == "??")
+    assert f"position ID <code>{card.position_id}</code>" in (tmp_path / "r1" / "index.html").read_text()
     again = run("review", record, *fast, "--out", tmp_path / "r2", "--json")
     assert "drills: 0 marked decision(s) added" in again.stderr and json.loads(again.stdout)
     assert len(D.load(path)) == 1
