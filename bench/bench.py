@@ -9,6 +9,8 @@ Parquet, and how that batch's wall time splits between the engine and the writer
     python bench/bench.py --compile      # only the cold compile of each command (fresh cache folders)
     python bench/bench.py --rollouts     # only the rollout section: rollouts/s at 2-7 players and the
                                          # wall time of an `analyse` call to a +-0.1 half-width
+    python bench/bench.py --board        # only the board's times (bench/board_bench.py): ready to serve,
+                                         # first streamed update, separated verdict; warm and empty cache
 """
 from __future__ import annotations
 
@@ -179,7 +181,14 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     ap.add_argument("--rollouts", action="store_true", help="only the rollout section (issue 13)")
     ap.add_argument("--compile", action="store_true", help="only the cold-compile table of the commands")
+    ap.add_argument("--board", action="store_true", help="only the board's times (issue 52)")
     args = ap.parse_args(argv)
+    if args.board:
+        from board_bench import board_section
+
+        print(f"machine: {machine()}\n")
+        board_section()
+        return
     if args.compile:
         print(f"machine: {machine()}\n")
         compile_section()
@@ -216,6 +225,10 @@ def main(argv=None):
           f"peak RSS {rss:.0f} MiB")
     print()
     rollout_section()
+    from board_bench import board_section   # bench/ is on sys.path: this script's folder
+
+    print("\nThe board (`gnoming-sim board`), the example position set as soon as it answers, then again:\n")
+    board_section(cold=not args.quick)
 
 
 if __name__ == "__main__":

@@ -75,6 +75,7 @@ def listen(port: int) -> socket.socket:
 
 def serve(sock, url, opened, rules_, deck_, policy, seed, threads, browser: bool) -> None:
     import threading
+    import time
     import webbrowser
 
     import uvicorn
@@ -83,12 +84,20 @@ def serve(sock, url, opened, rules_, deck_, policy, seed, threads, browser: bool
     from gnoming_sim.cli.board.server import Board, make_app
 
     state = Board(opened, rules_, deck_, [policy], seed, threads)
-    state.worker.submit(warm_up, [policy], rules_, deck_, threads)   # the kernels load while the page does
     app = make_app(state)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
-    click.echo(f"{PROG} board: serving on {url} (127.0.0.1 only; Ctrl-C stops it)")
-    sys.stdout.flush()
-    if browser:
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+    def when_serving():
+        # the kernels load (or, with an empty cache, compile: minutes, holding the interpreter much of the
+        # time) once the server answers, so it is ready at once and the page loads while they do
+        while not server.started and not server.should_exit:
+            time.sleep(0.02)
+        click.echo(f"{PROG} board: serving on {url} (127.0.0.1 only; Ctrl-C stops it)")
+        sys.stdout.flush()
+        state.worker.submit(warm_up, [policy], rules_, deck_, threads, state.asked)
+        if browser:
+            webbrowser.open(url)
+
+    threading.Thread(target=when_serving, daemon=True).start()
     server.run(sockets=[sock])

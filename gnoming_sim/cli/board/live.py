@@ -164,8 +164,9 @@ WARM_POSITION = {"players": 2, "me": 0, "layouts": [["5", "?", "?", "?", "3", "?
                  "piles": [["4"], ["6"]], "decision": {"kind": "draw"}}
 
 
-def warm_up(policies, rules, deck, threads: int | None = None) -> None:
-    """Load every kernel a live analysis and its explanation run, on :data:`WARM_POSITION`."""
+def warm_up(policies, rules, deck, threads: int | None = None, asked: threading.Event | None = None) -> None:
+    """Load every kernel a live analysis and its explanation run, on :data:`WARM_POSITION`; the
+    explanation's kernels are left for later once ``asked`` is set (a user's analysis is waiting)."""
     from gnoming_sim.cli.board.inputs import draw_pile_for, position_of
 
     data = {**WARM_POSITION, "draw_pile": draw_pile_for(WARM_POSITION, deck)}
@@ -173,4 +174,5 @@ def warm_up(policies, rules, deck, threads: int | None = None) -> None:
     live = Live(pos, policies, 0, "round", DEFAULT_K, 40, threads, first=20)
     while live.step() is not None:
         pass
-    live.why()
+    if asked is None or not asked.is_set():
+        live.why()

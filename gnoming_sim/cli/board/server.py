@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,7 @@ from gnoming_sim.cli.board import inputs as I
 from gnoming_sim.cli.board.live import DEFAULT_CAP, DEFAULT_K, WARM_POSITION, Live
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError, one_line
+from gnoming_sim.game.position import from_mapping
 from gnoming_sim.game.rules import RuleConfig
 
 STATIC = Path(__file__).parent / "static"
@@ -63,6 +65,7 @@ class Board:
     seed: int = 0
     threads: int | None = None
     jobs: dict = field(default_factory=dict)
+    asked: threading.Event = field(default_factory=threading.Event)   # a user's analysis was asked for
     current: str | None = None
     worker: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "board-rollouts"))
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
@@ -136,8 +139,10 @@ async def start(request: Request):
     b: Board = request.app.state.board
     opened = b.opened.to_dict()
     opened["name"] = I.shown_name(opened["name"])
-    blank = I.position_of({**WARM_POSITION, "draw_pile": I.draw_pile_for(WARM_POSITION, b.deck)}, b.rules,
-                          b.deck).to_dict()   # the page's start when nothing was opened
+    # the page's start when nothing was opened: the loader's dict (not its options: with an empty numba
+    # cache they would wait for the warm-up's compile, and the page asks for them itself)
+    blank = from_mapping({**WARM_POSITION, "draw_pile": I.draw_pile_for(WARM_POSITION, b.deck)}, b.rules,
+                         b.deck).to_dict()
     return JSONResponse({"opened": opened, "position": blank, "facts": I.facts(b.deck, b.rules),
                          "defaults": {"seed": b.seed, "k": DEFAULT_K, "cap": DEFAULT_CAP, "horizon": "round",
                                       "policies": b.policies}})
@@ -175,6 +180,7 @@ async def analysis(b: Board, body: dict):
     k = _number(body.get("k", DEFAULT_K), "k (standard errors)", 0.5, 20.0)
     cap = int(_number(body.get("cap", DEFAULT_CAP), "cap (rollouts)", 200, MAX_CAP))
     seed = int(_number(body.get("seed", b.seed), "seed", 0, 2**63 - 1))
+    b.asked.set()        # the start's warm-up leaves its last part for later
     b.cancel_current()   # a new position stops the last one's work
     loop = asyncio.get_running_loop()
     live = await loop.run_in_executor(b.worker, lambda: Live(pos, b.policies, seed, horizon, k, cap, b.threads))
