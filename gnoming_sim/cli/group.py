@@ -110,20 +110,25 @@ def progress_bar(total: int, label: str = "games", absolute: bool = True, delay:
 
     started, state = time.monotonic(), {"bar": None, "pos": 0, "length": total}
 
+    def show():
+        state["bar"] = click.progressbar(length=state["length"], label=label, file=stream, show_pos=True,
+                                         item_show_func=lambda text: text)
+        state["bar"].__enter__()
+
     def advance(n, item=None, total=None):
         state["pos"] = n if absolute else state["pos"] + n
         if total is not None:
             state["length"] = total
-        bar = state["bar"]
-        if bar is None:
+        if state["bar"] is None:
             if time.monotonic() - started < delay:
                 return
-            bar = state["bar"] = click.progressbar(length=state["length"], label=label, file=stream, show_pos=True,
-                                                   item_show_func=lambda text: text)
-            bar.__enter__()
+            show()
+        bar = state["bar"]
         bar.length = state["length"]
         bar.update(state["pos"] - bar.pos, current_item=item)
 
+    if delay <= 0:
+        show()   # at once, at 0 of the total
     try:
         yield advance
     finally:
