@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 # One numba cache for the make targets and the installed command: the user's cache folder
-# (~/.cache/gnoming-sim/<hash of the kernel sources>, gnoming_sim/kernel/jit.py), so nothing compiles twice.
+# (~/.cache/gnoming-sim/<hash of the kernel sources>, gnoming_sim/kernel/disk_cache.py), so nothing compiles twice.
 
 # Python caches compiled modules (and pytest its rewritten test modules) in __pycache__: an environment that
 # turns this off (PYTHONDONTWRITEBYTECODE) makes every interpreter compile every module again, which cost a
