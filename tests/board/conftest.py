@@ -41,14 +41,14 @@ def browser_type_launch_args(browser_type_launch_args):
 class Served:
     """A board served on 127.0.0.1 in a thread: ``url``, ``board`` (its state), ``stop()``."""
 
-    def __init__(self, opened, threads: int | None = None):
+    def __init__(self, opened, threads: int | None = None, drill_deck=None):
         import uvicorn
 
         from gnoming_sim.cli.board.server import Board, make_app
         from gnoming_sim.game.deck import PUBLISHED
         from gnoming_sim.game.rules import RuleConfig
 
-        self.board = Board(opened, RuleConfig(), PUBLISHED, threads=threads)
+        self.board = Board(opened, RuleConfig(), PUBLISHED, threads=threads, drill_deck=drill_deck)
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/"
@@ -85,8 +85,8 @@ def serve():
     """``serve(opened)``: a :class:`Served` board of ``opened``, stopped when the module's tests are done."""
     made = []
 
-    def make(opened, threads: int | None = None) -> Served:
-        made.append(Served(opened, threads))
+    def make(opened, threads: int | None = None, drill_deck=None) -> Served:
+        made.append(Served(opened, threads, drill_deck))
         return made[-1]
 
     yield make

@@ -269,3 +269,54 @@ def test_the_position_id_is_shown_and_read_back():
     assert not bad["ok"] and bad["error"].startswith("position ID") and "\n" not in bad["error"]
     opened = I.open_input(r["id"], RuleConfig(), PUBLISHED)   # `gnoming-sim board ID`
     assert opened.kind == "position" and opened.position == from_toml(EXAMPLE).to_dict()
+
+
+def drill_deck(tmp_path) -> Path:
+    """A drill deck of the marked decisions of tests/board/data/review.json (7 cards, 5 of them ? or ??, due today)."""
+    from gnoming_sim.search import drill as D
+
+    path = tmp_path / "drills.parquet"
+    review = json.loads((Path(__file__).parent / "data" / "review.json").read_text(encoding="utf-8"))
+    D.add(path, D.cards_from_review(review, "review.json"))
+    return path
+
+
+def test_a_drill_card_is_shown_without_its_answer_then_graded_and_rescheduled(tmp_path):
+    from gnoming_sim.search import drill as D
+
+    path = drill_deck(tmp_path)
+    board = Board(I.Opened(), RuleConfig(), PUBLISHED, threads=1, drill_deck=path)
+    c = TestClient(make_app(board), base_url="http://127.0.0.1")
+    assert c.get("/api/start").json()["drill"] is True
+    shown = c.post("/api/drill/next", json={}).json()
+    card = shown["card"]
+    assert shown["due"] == 5 and not {"best", "best_label", "played", "loss_pp"} & set(card)
+    want = next(x for x in D.load(path) if x.id == card["id"])
+    assert sorted(o["key"] for o in card["options"]) == sorted(o.key for o in want.options)
+    assert c.post("/api/validate", json={"position": card["position"]}).json()["ok"]
+    verdict = c.post("/api/drill/answer", json={"id": card["id"], "key": want.best}).json()
+    assert verdict["right"] and verdict["box"] == 2 and verdict["attempts"] == 1
+    after = next(x for x in D.load(path) if x.id == card["id"])
+    assert (after.box, after.attempts, after.hits, after.last_result) == (2, 1, 1, "hit")
+    second = c.post("/api/drill/next", json={"skip": [card["id"]]}).json()["card"]
+    miss = c.post("/api/drill/answer", json={"id": second["id"], "key": None}).json()
+    assert miss["skipped"] and not miss["right"] and miss["box"] == 1
+    assert c.post("/api/drill/next", json={}).json()["due"] == 3   # the two drilled are no longer due
+    assert c.post("/api/drill/next", json={"include_inaccuracies": True}).json()["due"] == 5   # ?! too
+
+
+def test_a_corrupt_drill_deck_is_refused_in_one_line_and_left_as_it_is(tmp_path):
+    from click.testing import CliRunner
+
+    from gnoming_sim.cli.app import cli
+
+    path = tmp_path / "drills.parquet"
+    path.write_bytes(b"not a deck")
+    board = Board(I.Opened(), RuleConfig(), PUBLISHED, drill_deck=path)
+    c = TestClient(make_app(board), base_url="http://127.0.0.1")
+    r = c.post("/api/drill/next", json={}).json()
+    assert not r["ok"] and r["error"].startswith(f"drill deck {path}: not a readable Parquet file")
+    assert not c.post("/api/drill/answer", json={"id": "x", "key": None}).json()["ok"]
+    out = CliRunner().invoke(cli, ["board", "--no-browser", "--drill-deck", str(path)])
+    assert out.exit_code == 2 and out.output.count("\n") == 1 and "not a readable Parquet file" in out.output
+    assert path.read_bytes() == b"not a deck"

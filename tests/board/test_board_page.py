@@ -38,6 +38,18 @@ def reviewed(serve):
     return serve(open_input(REVIEW, RuleConfig(), PUBLISHED))
 
 
+@pytest.fixture(scope="module")
+def drilling(serve, tmp_path_factory):
+    from gnoming_sim.cli.board.inputs import Opened
+    from gnoming_sim.search import drill as D
+
+    path = tmp_path_factory.mktemp("deck") / "drills.parquet"
+    D.add(path, D.cards_from_review(json.loads(REVIEW.read_text(encoding="utf-8")), "review.json"))
+    served = serve(Opened(), drill_deck=path)
+    served.deck_path = path
+    return served
+
+
 def ready(page, url, width=1400):
     page.set_viewport_size({"width": width, "height": 1000})
     page.goto(url)
@@ -157,9 +169,36 @@ def test_a_reviewed_game_steps_jumps_to_the_next_error_and_values_another_option
     page.screenshot(path=str(shots / "board-review.png"), full_page=True)
 
 
+def test_a_drill_is_answered_scored_and_rescheduled(page, drilling, shots):
+    from gnoming_sim.search import drill as D
+
+    ready(page, drilling.url)
+    page.click("#drill-next")
+    page.wait_for_selector("#drill-info[data-card]")
+    first = page.get_attribute("#drill-info", "data-card")
+    card = next(c for c in D.load(drilling.deck_path) if c.id == first)
+    assert card.best_label not in page.text_content("#drill-info") and not page.text_content("#drill-verdict")
+    status_ok(page)   # the card's position is on the board, checked by the loader
+    page.click(f'#drill-options button[data-key="{card.best}"]')
+    page.wait_for_selector('#drill-verdict[data-right="true"]')
+    assert page.get_attribute("#drill-verdict", "data-box") == "2"
+    assert page.text_content("#drill-verdict").startswith(f"right: {card.best_label}")
+    page.screenshot(path=str(shots / "board-drill.png"), full_page=True)
+    after = next(c for c in D.load(drilling.deck_path) if c.id == first)
+    assert (after.box, after.attempts, after.hits) == (2, 1, 1)
+    page.click("#drill-next")
+    page.wait_for_function(f"document.getElementById('drill-info').getAttribute('data-card') !== {json.dumps(first)}")
+    second = page.get_attribute("#drill-info", "data-card")
+    played = next(c for c in D.load(drilling.deck_path) if c.id == second).played
+    page.click(f'#drill-options button[data-key="{played}"]')   # the move the review marked: never right
+    page.wait_for_selector('#drill-verdict[data-right="false"]')
+    assert page.get_attribute("#drill-verdict", "data-box") == "1"
+    assert next(c for c in D.load(drilling.deck_path) if c.id == second).last_result == "miss"
+
+
 @pytest.mark.parametrize("width", [390, 1400])
-def test_the_page_fits_the_width_without_sideways_scrolling(page, blank, reviewed, shots, width):
-    for served, name in ((blank, "position"), (reviewed, "review")):
+def test_the_page_fits_the_width_without_sideways_scrolling(page, blank, reviewed, drilling, shots, width):
+    for served, name in ((blank, "position"), (reviewed, "review"), (drilling, "drill")):
         ready(page, served.url, width)
         page.wait_for_timeout(300)
         wide = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")

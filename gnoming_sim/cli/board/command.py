@@ -27,13 +27,16 @@ DEFAULT_POLICY = "net"
 @click.option("--no-browser", is_flag=True, help="Print the address only; do not open a browser.")
 @opt.rules
 @opt.deck
+@click.option("--drill-deck", "drill_deck", default=None, metavar="PATH",
+              help="The drill deck the page drills (default: drills.parquet in the user's data folder, where "
+                   "`review` adds the decisions it marks).")
 @click.option("--policy", default=DEFAULT_POLICY, show_default=True, metavar="NAME",
               help="Base policy of the rollouts, every seat (as analyse --policy).")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="S",
               help="Seed of the rollouts (as analyse --seed); the page can change it.")
 @click.option("--threads", type=int, default=None, metavar="K",
               help="Threads of the rollouts (default: all cores). Results do not depend on it.")
-def board(input_path, port, no_browser, rules_path, deck_path, policy, seed, threads):
+def board(input_path, port, no_browser, rules_path, deck_path, drill_deck, policy, seed, threads):
     """Serve the analysis board, a local web page: set up a position by clicking and watch the rollouts
     decide live (analyse's oracle and criterion), or step through a game record or a review with its
     marks and win-chance graph.  Served on 127.0.0.1 only; Ctrl-C stops it."""
@@ -53,9 +56,14 @@ def board(input_path, port, no_browser, rules_path, deck_path, policy, seed, thr
     refuse_mc([policy], "--policy")
     rules_, deck_ = opt.load_rules_file(rules_path), opt.load_deck_file(deck_path)
     opened = inputs.open_input(input_path, rules_, deck_)
+    from gnoming_sim.search import drill
+
+    if drill_deck is not None:
+        drill.load(drill_deck, "--drill-deck")   # a deck named but not readable: one line now, left as it is
+    drills = drill.default_path() if drill_deck is None else drill_deck
     sock = listen(port)   # before anything is served: a port in use is one line and exit 2
     url = f"http://{HOST}:{sock.getsockname()[1]}/"
-    serve(sock, url, opened, rules_, deck_, policy, seed, threads, not no_browser)
+    serve(sock, url, opened, rules_, deck_, policy, seed, threads, not no_browser, drills)
 
 
 def listen(port: int) -> socket.socket:
@@ -73,7 +81,7 @@ def listen(port: int) -> socket.socket:
     return sock
 
 
-def serve(sock, url, opened, rules_, deck_, policy, seed, threads, browser: bool) -> None:
+def serve(sock, url, opened, rules_, deck_, policy, seed, threads, browser: bool, drills=None) -> None:
     import threading
     import time
     import webbrowser
@@ -83,7 +91,7 @@ def serve(sock, url, opened, rules_, deck_, policy, seed, threads, browser: bool
     from gnoming_sim.cli.board.live import warm_up
     from gnoming_sim.cli.board.server import Board, make_app
 
-    state = Board(opened, rules_, deck_, [policy], seed, threads)
+    state = Board(opened, rules_, deck_, [policy], seed, threads, drill_deck=drills)
     app = make_app(state)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)

@@ -15,6 +15,8 @@ send without the browser asking first):
 ``GET  /api/analysis/{id}/events`` its updates as server-sent events (``update`` per batch, ``why``, ``done``,
                                    ``error``); closing the stream cancels the rollouts
 ``DELETE /api/analysis/{id}``      stop it
+``POST /api/drill/next``           the next drill card due, without its answer (:mod:`.drills`)
+``POST /api/drill/answer``         an answer (or a skip) graded, the card rescheduled and the deck saved
 
 No route takes a path: the page sends texts, and the only files read are those named on the command line.
 The Host header must name the loopback address (a page on another site cannot reach the board through a
@@ -64,6 +66,7 @@ class Board:
     policies: list = field(default_factory=lambda: ["net"])
     seed: int = 0
     threads: int | None = None
+    drill_deck: Path | None = None   # the drill deck the command line names (or the user's data folder's)
     jobs: dict = field(default_factory=dict)
     asked: threading.Event = field(default_factory=threading.Event)   # a user's analysis was asked for
     current: str | None = None
@@ -144,6 +147,7 @@ async def start(request: Request):
     blank = from_mapping({**WARM_POSITION, "draw_pile": I.draw_pile_for(WARM_POSITION, b.deck)}, b.rules,
                          b.deck).to_dict()
     return JSONResponse({"opened": opened, "position": blank, "facts": I.facts(b.deck, b.rules),
+                         "drill": b.drill_deck is not None,
                          "defaults": {"seed": b.seed, "k": DEFAULT_K, "cap": DEFAULT_CAP, "horizon": "round",
                                       "policies": b.policies}})
 
@@ -189,6 +193,21 @@ async def analysis(b: Board, body: dict):
     b.jobs = {j: x for j, x in b.jobs.items() if not x.done}   # finished ones are forgotten
     b.jobs[job], b.current = live, job
     return JSONResponse({"ok": True, "job": job, "describe": pos.describe()})
+
+
+async def drill_next(b: Board, body: dict):
+    from gnoming_sim.cli.board import drills
+
+    skip = body.get("skip", [])
+    skip = tuple(x for x in skip if isinstance(x, str)) if isinstance(skip, list) else ()
+    return JSONResponse({"ok": True, **drills.next_card(b.drill_deck, b.rules, b.deck, body.get("retry") is True,
+                                                        body.get("include_inaccuracies") is True, skip)})
+
+
+async def drill_answer(b: Board, body: dict):
+    from gnoming_sim.cli.board import drills
+
+    return JSONResponse({"ok": True, **drills.answer(b.drill_deck, body.get("id"), body.get("key"))})
 
 
 def _number(value, what: str, low: float, high: float) -> float:
@@ -248,6 +267,8 @@ def make_app(board: Board, hosts=None) -> Starlette:
               Route("/api/import", _json_route(import_), methods=["POST"]),
               Route("/api/position-id", _json_route(position_id), methods=["POST"]),
               Route("/api/analysis", _json_route(analysis), methods=["POST"]),
+              Route("/api/drill/next", _json_route(drill_next), methods=["POST"]),
+              Route("/api/drill/answer", _json_route(drill_answer), methods=["POST"]),
               Route("/api/analysis/{job}/events", events),
               Route("/api/analysis/{job}", stop, methods=["DELETE"]),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]

@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 const S = {
   facts: null, pos: null, brush: "?", rules: null, valid: false, options: [],
   job: null, source: null, last: null, moves: [], current: -1, kind: "none", tried: null,
+  card: null, drilled: [],
 };
 
 async function api(path, body) {
@@ -324,6 +325,63 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "n") { nextError(); e.preventDefault(); }
 });
 
+// ------------------------------------------------------------------ drills
+async function drillNext() {
+  const r = await api("/api/drill/next", {retry: $("drill-retry").checked, include_inaccuracies: $("drill-inacc").checked,
+                                          skip: S.drilled});
+  $("drill-verdict").textContent = ""; $("drill-verdict").className = ""; $("drill-table").replaceChildren();
+  const opts = $("drill-options");
+  opts.replaceChildren();
+  if (!r.ok) { $("drill-info").textContent = r.error; return; }
+  if (!r.card) {
+    $("drill-info").textContent = `nothing to drill now (${r.deck} card${r.deck === 1 ? "" : "s"} in the deck)`;
+    $("drill-info").removeAttribute("data-card");
+    return;
+  }
+  const c = r.card;
+  S.card = c;
+  $("drill-info").textContent = `${c.describe}. Your ${c.mark} (${c.symbol}) from ${c.source}; box ${c.box}, `
+    + `${r.due} due now. What is the best move?`;
+  $("drill-info").setAttribute("data-card", c.id);
+  for (const o of c.options) {
+    const b = el("button", {type: "button", "data-key": o.key}, o.label);
+    b.addEventListener("click", () => drillAnswer(o.key));
+    opts.append(b);
+  }
+  const skip = el("button", {type: "button", "data-key": "skip"}, "Skip (show the answer)");
+  skip.addEventListener("click", () => drillAnswer(null));
+  opts.append(skip);
+  S.current = -1;   // the game stays listed; nothing shows the move played (the answer stays hidden)
+  S.pos = c.position;
+  if (c.rules) { S.rules = c.rules; $("rules-name").textContent = c.rules.name; }
+  changed();
+}
+
+async function drillAnswer(key) {
+  const c = S.card;
+  if (!c) return;
+  const r = await api("/api/drill/answer", {id: c.id, key});
+  const v = $("drill-verdict");
+  if (!r.ok) { v.className = "wrong"; v.textContent = r.error; return; }
+  S.drilled.push(c.id); S.card = null;
+  for (const b of $("drill-options").querySelectorAll("button")) b.disabled = true;
+  const head = r.skipped ? "skipped (counts as a miss)" : r.right ? `right: ${r.answer_label}` : `wrong: ${r.answer_label}`;
+  const [lo, hi] = r.loss_ci95_pp;
+  v.textContent = `${head}. The best: ${r.best_label}. In the game you played ${r.played_label}, which lost `
+    + `${r.loss_pp.toFixed(1)} pp of win chance (95% CI ${lo.toFixed(1)}..${hi.toFixed(1)}). Next: box ${r.box}, due ${r.due}.`;
+  v.className = r.right ? "right" : "wrong";
+  v.setAttribute("data-right", String(r.right));
+  v.setAttribute("data-box", String(r.box));
+  const list = $("drill-table");
+  list.replaceChildren();
+  for (const o of r.options) {
+    const cell = o.key === r.best ? "best" : o.behind_pp === null ? "not measured"
+      : `${sign(o.behind_pp)} pp [${sign(o.ci95_pp[0])}, ${sign(o.ci95_pp[1])}]`;
+    list.append(el("li", {}, `${o.label}: win ${o.win_pct.toFixed(1)}%, behind the best ${cell}`
+      + (o.key === r.played ? " (played)" : "") + (r.right_keys.includes(o.key) ? " — counts as right" : "")));
+  }
+}
+
 // ------------------------------------------------------------------ files
 function readFile(input, then) {
   const file = input.files[0];
@@ -381,6 +439,10 @@ async function main() {
     S.rules = {name, text}; $("rules-name").textContent = name; changed();
   }));
   $("rules-clear").addEventListener("click", () => { S.rules = null; $("rules-name").textContent = "as started"; changed(); });
+  if (st.drill) {
+    $("drill").hidden = false;
+    $("drill-next").addEventListener("click", drillNext);
+  }
   if (st.opened.moves && st.opened.moves.length) showGame(st.opened); else changed();
 }
 
