@@ -153,7 +153,7 @@ def test_the_report_pages_cite_the_rules_document_by_its_real_name():
 # options the pages name that belong to other programs: option -> whose it is
 FOREIGN_OPTIONS = {"--nthreads": "dask worker", "--nworkers": "dask worker", "--strategies": "bench/bench.py", "--compile": "bench/bench.py",
                    "--stream-games": "bench/bench.py", "--strict-markers": "pytest",
-                   "--write": "tests/golden/_golden.py"}
+                   "--write": "tests/golden/_golden.py", "--board": "bench/bench.py"}
 
 
 def test_every_option_the_pages_name_is_an_option_of_the_cli():

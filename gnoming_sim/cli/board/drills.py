@@ -25,7 +25,7 @@ def next_card(path, rules, deck, retry: bool = False, include_inaccuracies: bool
     """The first card to drill now (due, or with ``retry`` last missed), without its answer: its position
     (TOML-shaped), the options in the fixed order of ``drill`` (never the review's ranking), and how many
     are due; ``{"card": None, ...}`` when none is.  ``skip``: ids already drilled in this sitting."""
-    from gnoming_sim.cli.board.inputs import from_position_id
+    from gnoming_sim.cli.board.inputs import from_position_id, told
     from gnoming_sim.cli.drill import ordered
     from gnoming_sim.search import drill as D
 
@@ -36,7 +36,7 @@ def next_card(path, rules, deck, retry: bool = False, include_inaccuracies: bool
         return out
     card = chosen[0]
     pos, id_rules = from_position_id(card.position_id, rules, deck)
-    out["card"] = {"id": card.id, "describe": pos.describe(), "source": card.source, "mark": card.mark,
+    out["card"] = {"id": card.id, "describe": told(pos), "source": card.source, "mark": card.mark,
                    "symbol": card.symbol, "box": card.box, "due": str(card.due), "attempts": card.attempts,
                    "position": pos.to_dict(), "rules": id_rules, "position_id": card.position_id,
                    "options": [{"key": o.key, "label": o.label} for o in ordered(card.options)]}

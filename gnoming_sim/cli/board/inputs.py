@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gnoming_sim.game.cards import HAZARD, card_name
@@ -210,7 +210,7 @@ def _record(path, rules: RuleConfig, deck: Deck) -> Opened:
     moves = []
     for d in found:
         labels = {o.key: o.label for o in legal_options(d.position)}
-        moves.append({"where": d.where, "describe": d.position.describe(), "position": d.position.to_dict(),
+        moves.append({"where": d.where, "describe": told(d.position), "position": d.position.to_dict(),
                       "played": d.played, "played_label": labels.get(d.played, d.played)})
     return Opened("record", str(path), moves[0]["position"] if moves else None, moves, record.seat)
 
@@ -234,7 +234,7 @@ def _review(data, name: str, rules: RuleConfig, deck: Deck) -> Opened:
             win = played.get("p_win_adj", played.get("p_win"))
             win = None if win is None else 100 * float(win)
         loss = (g.get("loss_win") or {}).get("est")
-        moves.append({"where": g.get("where", f"decision {i}"), "describe": pos.describe(),
+        moves.append({"where": g.get("where", f"decision {i}"), "describe": told(pos),
                       "position": pos.to_dict(), "played": g["played"],
                       "played_label": g.get("played_label", g["played"]), "best": g.get("best"),
                       "best_label": g.get("best_label", g.get("best")), "mark": g.get("mark"),
@@ -242,6 +242,11 @@ def _review(data, name: str, rules: RuleConfig, deck: Deck) -> Opened:
                       "loss_pp": None if loss is None else 100 * float(loss), "win": win})
     seat = game.get("seat") if isinstance(game.get("seat"), int) else None
     return Opened("review", name, moves[0]["position"] if moves else None, moves, seat, data.get("summary"))
+
+
+def told(pos: Position) -> str:
+    """The position's one-line description without where it comes from (the page shows that once)."""
+    return replace(pos, origin="").describe()
 
 
 def shown_name(path) -> str:

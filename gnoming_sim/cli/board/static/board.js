@@ -375,9 +375,9 @@ async function drillAnswer(key) {
   const list = $("drill-table");
   list.replaceChildren();
   for (const o of r.options) {
-    const cell = o.key === r.best ? "best" : o.behind_pp === null ? "not measured"
-      : `${sign(o.behind_pp)} pp [${sign(o.ci95_pp[0])}, ${sign(o.ci95_pp[1])}]`;
-    list.append(el("li", {}, `${o.label}: win ${o.win_pct.toFixed(1)}%, behind the best ${cell}`
+    const cell = o.key === r.best ? "the best" : o.behind_pp === null ? "behind the best: not measured"
+      : `behind the best ${sign(o.behind_pp)} pp [${sign(o.ci95_pp[0])}, ${sign(o.ci95_pp[1])}]`;
+    list.append(el("li", {}, `${o.label}: win ${o.win_pct.toFixed(1)}%, ${cell}`
       + (o.key === r.played ? " (played)" : "") + (r.right_keys.includes(o.key) ? " — counts as right" : "")));
   }
 }
