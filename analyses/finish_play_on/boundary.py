@@ -10,7 +10,8 @@ integer gap and fitted by weighted isotonic regression (pool adjacent violators,
 further behind you are.  No shape is assumed beyond that, so the flat tail at large gaps (a third of the
 decisions) cannot tilt the crossing the way it tilts a straight line.  The boundary is where the fit
 crosses 0 (linear between adjacent gaps); the rule is "finish when your gap is at most ``at_most``"
-(the largest gap whose fitted value is at least 0).
+(the largest gap whose fitted value is at least 0; a fitted value within a millionth of a standard error of
+0 counts as 0, so that a gap whose exact mean is 0 is not read off its float rounding).
 
 Its interval.  A Poisson bootstrap over games (every game's decisions reweighted by one Poisson(1) count
 per replicate, numpy ``default_rng``; the study draws one decision per game, so a game is a decision,
@@ -38,6 +39,7 @@ TARGET = 1.0                  # points of gap: the boundary's interval must be w
 CHECK_EDGES = tuple(range(-13, 12, 2))   # bins <= -13, -12..-11, ..., 10..11, >= 12 (two gaps each)
 BANDS = ("1", "2", "3+")      # the closest rival's face-down cards
 NO_NUMBER = "no single number"
+ZERO_SE = 1e-6                # a fitted value this many standard errors of the mean from 0 counts as 0 (rounding)
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,15 @@ def monotone_fit(gap, y, weights=None) -> tuple[np.ndarray, np.ndarray]:
     fit[ok] = isotonic_regression(s[ok] / n[ok], weights=n[ok], increasing=False).x
     idx = np.nonzero(ok)[0]
     fit = np.interp(np.arange(grid.size), idx, fit[idx])   # fill the empty gaps between sampled ones
+    # a fitted value within a millionth of a standard error of 0 is 0: its sign is float rounding (a block whose
+    # exact mean is 0 fits -7.9e-19, which moved the rule "at most 0" to "at most -1"), not evidence
+    fit[np.abs(fit) <= ZERO_SE * _se(y)] = 0.0
     return grid, fit
+
+
+def _se(y: np.ndarray) -> float:
+    """The standard error of the mean of ``y`` (the rows unweighted): the scale of a fitted value's noise."""
+    return float(y.std(ddof=1)) / math.sqrt(y.size) if y.size > 1 else 0.0
 
 
 def crossing(grid: np.ndarray, fit: np.ndarray) -> tuple[float, int]:

@@ -132,3 +132,24 @@ def test_the_gap_counts_the_card_in_hand_and_is_shared():
     vis[2, :4] = [7, 7, 7, 1]
     assert finish_gap(vis, 0, 3, 7, 10, 1, 10, 0, 1) == 15 - (-6)
     assert finish_gap(vis, 0, 3, 7, 5, 1, 10, 0, 1) == 10 - (-6)    # a 5: 3 4 5 / -1 5 M no line; +5 instead of +10
+
+
+@pytest.mark.parametrize("order", [(0.3, -0.1, -0.2), (-0.2, 0.3, -0.1)])
+def test_a_gap_whose_mean_is_exactly_0_counts_as_0_not_as_its_float_rounding(order):
+    """Issue 51 item 4: finishing neither wins nor loses at gap 0 (its decisions' values sum to 0 in decimal, to
+    -2.8e-17 in floats): the rule is "at most 0" and the crossing is 0, not "at most -1" off a fit of -9e-18."""
+    gap = np.repeat([-2, -1, 0, 1, 2], 3)
+    y = np.concatenate([[0.2, 0.3, 0.1], [0.1, 0.05, 0.15], order, [-0.1, -0.2, 0.0], [-0.3, -0.2, -0.25]])
+    assert np.float64(sum(order)) != 0.0                  # the float sum is not 0: the case the rule used to trip on
+    grid, fit = monotone_fit(gap, y)
+    assert fit[list(grid).index(0)] == 0.0
+    assert crossing(grid, fit) == (0.0, 0)
+    b = fit_boundary(gap, y, np.arange(gap.size), np.random.default_rng(3), replicates=50)
+    assert b.at_most == 0 and b.point.mean == 0.0
+
+
+def test_only_values_within_a_millionth_of_a_standard_error_are_snapped_to_0():
+    gap = np.repeat([0, 1], 50)
+    y = np.concatenate([np.full(50, 1e-4), np.full(50, -1.0)])   # 1e-4 at gap 0 is far above the tolerance
+    _, fit = monotone_fit(gap, y)
+    assert fit[0] > 0 and fit[1] == -1.0
