@@ -320,3 +320,53 @@ def test_a_corrupt_drill_deck_is_refused_in_one_line_and_left_as_it_is(tmp_path)
     out = CliRunner().invoke(cli, ["board", "--no-browser", "--drill-deck", str(path)])
     assert out.exit_code == 2 and out.output.count("\n") == 1 and "not a readable Parquet file" in out.output
     assert path.read_bytes() == b"not a deck"
+
+
+def test_without_the_board_extra_the_command_says_so_in_one_line(monkeypatch):
+    import sys
+
+    from click.testing import CliRunner
+
+    from gnoming_sim.cli.app import cli
+
+    monkeypatch.setitem(sys.modules, "starlette", None)   # import starlette -> ImportError
+    r = CliRunner().invoke(cli, ["board", "--no-browser"])
+    assert r.exit_code == 2 and r.output.count("\n") == 1
+    assert "pip install 'gnoming-sim[board]'" in r.output
+
+
+def five_positions() -> list:
+    """Positions of every kind of decision, at 2 to 6 players: the example (place), a record's draw, place
+    and hazard flip decisions, and a simulated game's draw at 6 players."""
+    from gnoming_sim.search.analyse import position_from_game
+
+    moves = I.open_input(RECORD, RuleConfig(), PUBLISHED).moves
+    kinds = {}
+    for m in moves:
+        kinds.setdefault(m["position"]["decision"]["kind"], m["position"])
+    out = [from_toml(EXAMPLE)] + [from_mapping(kinds[k], RuleConfig(), PUBLISHED) for k in ("draw", "hazard_flip")
+                                  if k in kinds]
+    out.append(from_mapping(moves[-1]["position"], RuleConfig(), PUBLISHED))
+    out.append(position_from_game(5, 0, 20, 6, ["expert"] * 6))
+    return out[:5]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("horizon", ["round", "game"])
+def test_live_analysis_agrees_with_analyse_on_five_positions(horizon):
+    from gnoming_sim.search.analyse import analyse
+
+    c = client()
+    positions = five_positions()
+    assert len(positions) == 5 and len({p.decision for p in positions}) == 3
+    for i, pos in enumerate(positions if horizon == "round" else positions[:2]):   # the game horizon: longer
+        job = c.post("/api/analysis", json={"position": pos.to_dict(), "seed": 7 + i, "cap": 200, "k": 20,
+                                            "horizon": horizon, "why": False}).json()["job"]
+        last = [d for kind, d in events(c, job) if kind == "update"][-1]
+        want = analyse(pos, ["net"], seed=7 + i, rollouts=last["n"], horizon=horizon, second_policies=None,
+                       threads=1)
+        assert last["best"] == want["best"], (i, pos.describe())
+        mine = {o["key"]: o for o in last["options"]}
+        for o in want["options"]:
+            for key in ("mean", "diff", "diff_ci95", "rank"):
+                assert mine[o["key"]][key] == o[key], (i, o["key"], key)
