@@ -12,7 +12,9 @@ folder) before its first game.  It refuses, in one line:
   through a symbolic or hard link too);
 - a name with the wrong extension for the format written (``.parquet``, ``.json``, ``.toml``,
   ...; a folder's name must not end in one);
-- a symbolic link, unless ``--force``: then the link itself is replaced, never its target.
+- a symbolic link, unless ``--force``: then the link itself is replaced, never its target;
+- a file output named with a trailing ``/`` (a folder's name);
+- a folder that cannot be written (:func:`check_writable`: an actual probe, for files and folders alike).
 
 :func:`find_existing` decides, under the output's lock, what a run builds on: ``out`` itself, or
 the partial file an interrupted run left beside it (:mod:`gnoming_sim.batch.batch_writer`).
@@ -42,6 +44,9 @@ def guard_path(out, option: str = "--out", inputs: Iterable = (), suffixes: tupl
     ``folder``: the output is a folder (its name must not end in a file extension)."""
     path = Path(out)
     text = show(path)
+    if not folder and os.fsencode(out).endswith((b"/", b"/.")):   # Path() drops a trailing / or /.
+        raise GnomingError(f"{option} {show(out)}: a name ending in / names a folder, and {option} names a file; "
+                           "drop the slash (or name a file in that folder)")
     for k, part in enumerate(path.parts):
         size = len(os.fsencode(part))
         if size > (MAX_NAME if k == len(path.parts) - 1 else 255):   # the folders above hold no helper file
@@ -112,6 +117,25 @@ def _refuse_inputs(path: Path, option: str, inputs: Iterable) -> None:
                                "write the output elsewhere")
 
 
+def check_writable(path: Path, option: str, folder: bool = False) -> None:
+    """The folder ``path`` is written in accepts a new file, else a one-line GnomingError: an actual probe
+    (a nameless temporary file made there and gone at once), as permission bits say nothing for root or
+    on a read-only mount.  ``folder``: ``path`` is a folder output, whose missing parents are made when it
+    is written: the nearest folder above it that exists is probed, and ``path`` itself when it exists (a
+    report's files are renamed into it, or it is moved aside whole)."""
+    place = path.parent
+    if folder:
+        while not os.path.isdir(place) and place != place.parent:
+            place = place.parent
+    places = [place, path] if folder and path.is_dir() and not path.is_symlink() else [place]
+    for place in places:
+        try:
+            with tempfile.TemporaryFile(dir=place):
+                pass
+        except OSError as exc:
+            raise GnomingError(f"{option} {show(path)}: cannot write in {show(place)} ({reason(exc)})") from None
+
+
 def check_output(out, resume: bool = False, force: bool = False, resumable: bool = True, *, inputs: Iterable = (),
                  suffixes: tuple[str, ...] | None = None, option: str = "--out") -> Path:
     """Check that the file ``out`` can be written, before anything runs; return it as a Path.
@@ -135,11 +159,7 @@ def check_output(out, resume: bool = False, force: bool = False, resumable: bool
         if blocker is not None:
             raise GnomingError(f"{option} {path}: {blocker} is a file, not a directory")
         raise GnomingError(f"{option} {path}: directory {parent} does not exist")
-    try:
-        with tempfile.TemporaryFile(dir=parent):
-            pass
-    except OSError as exc:
-        raise GnomingError(f"{option} {path}: cannot write in {parent} ({exc.strerror or exc})") from None
+    check_writable(path, option)
     if not os.access(parent, os.W_OK | os.X_OK):
         raise GnomingError(f"{option} {path}: directory {parent} is not writable")
     if os.path.lexists(path) and not (resume or force):

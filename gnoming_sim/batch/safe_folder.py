@@ -21,7 +21,8 @@ migrated: only the names a report of that time wrote (:data:`_LEGACY_NAMES`, and
 tool's; every other file there stays the user's.
 
 :func:`check_target` runs before any game is played: it applies the output guard
-(:func:`gnoming_sim.batch.output.guard_path`: a name too long, a loop, a file in the way) and
+(:func:`gnoming_sim.batch.output.guard_path`: a name too long, a loop, a file in the way; and
+:func:`gnoming_sim.batch.output.check_writable`: a folder that cannot be written) and
 refuses a target that is ``.`` (or holds the current folder) or that holds one of the
 command's inputs.
 """
@@ -102,7 +103,7 @@ def check_target(out, option: str, force: bool, inputs: Iterable = (), own_needs
     ``names``: the files the command will write, when known before the run: a foreign file of
     one of these names is refused even with ``force``.
     """
-    from gnoming_sim.batch.output import guard_path
+    from gnoming_sim.batch.output import check_writable, guard_path
 
     inputs = list(inputs)
     out = guard_path(out, option, inputs, None, force=False, folder=True) if not os.path.islink(out) else Path(out)
@@ -119,6 +120,7 @@ def check_target(out, option: str, force: bool, inputs: Iterable = (), own_needs
         if item is not None and Path(item).resolve().is_relative_to(root):
             raise GnomingError(f"{option} {show(out)} holds {show(item)}, an input of this command; "
                                "write the report to a folder that holds none of its inputs")
+    check_writable(out, option, folder=True)
     if not out.is_dir():
         return out
     entries = sorted(os.listdir(out))
@@ -150,9 +152,13 @@ class StagedDir:
 
     def __init__(self, out: Path, option: str = "--out"):
         self.out, self.option = Path(out), option
+        try:   # its missing parents first: the lock lies beside it
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise GnomingError(f"{option} {show(self.out)}: cannot make the folder {show(self.out.parent)} "
+                               f"({reason(exc)})") from None
         self.lock = OutputLock(self.out, option)
         try:
-            self.out.parent.mkdir(parents=True, exist_ok=True)
             self._after_a_crash()
             self.path = mkdir_unique(self.out.parent, f".{self.out.name}.", ".partial")
         except OSError as exc:

@@ -3,7 +3,8 @@
 Every output (a batch file, a report folder, a tuned strategy, its log and plot) is:
 
 - **locked**: :class:`OutputLock` holds ``fcntl.flock`` on ``.NAME.lock`` beside it for
-  as long as it is written, so a second run to the same output is refused in one line;
+  as long as it is written, so a second run to the same output is refused in one line; the lock
+  file is created exclusively too, and one that no live run holds is stale;
 - **written beside it** under a name created exclusively (``O_CREAT | O_EXCL |
   O_NOFOLLOW``): a link planted at that name is never followed;
 - **synced**: file data, then the folder, with ``fsync`` before and after the rename;
@@ -20,6 +21,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import secrets
 import signal
 import stat
@@ -150,14 +152,24 @@ def remove_own(path) -> None:
 
 # ------------------------------------------------------------------ the lock
 _HELD: dict[str, list] = {}   # lock path -> [fd, count]: a process may re-enter its own lock
-_HELD_GUARD = threading.Lock()
+_HELD_GUARD = threading.RLock()   # re-entrant: a collected lock's __del__ may release while another is taken
+_LOCK_TEXT = re.compile(rb"\A(\d{1,10})( \d{1,20})?\n?\Z")   # what a lock of ours holds: its run's pid (start time)
+_LOCK_SIZE = 64   # a lock of ours is never longer
 
 
 class OutputLock:
     """``flock`` on ``.NAME.lock`` beside ``target`` until :meth:`release`.
 
-    Raises GnomingError (one line) when another process holds it.  Re-entrant within a
-    process: the batch and its report, or a tuner and its three files, share it.
+    The lock file is created exclusively (``O_CREAT | O_EXCL | O_NOFOLLOW``) and only that file is
+    ever written: a link planted at its name (symbolic or hard) is refused in one line, never opened
+    for writing, truncated or removed.  A lock file already there is *held* when a live run holds
+    ``flock`` on it (the kernel drops it when that run ends, however it ends): then the run is
+    refused in one line.  One that nobody holds was left by a run that was killed: when it is a
+    regular file of this user with a single link holding only what a lock of ours holds (a pid and
+    the process's start time, or nothing), it is removed and a fresh one created; otherwise it is
+    refused (one line naming it), never removed.
+
+    Re-entrant within a process: the batch and its report, or a tuner and its three files, share it.
     """
 
     def __init__(self, target, option: str = "--out"):
@@ -176,34 +188,81 @@ class OutputLock:
     def _acquire(self, target: Path, option: str) -> int:
         for _ in range(10):
             try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
-            except PermissionError:   # another user's lock file: a read-only descriptor can lock it too
-                fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+            except FileExistsError:
+                self._clear_stale(target, option)   # refuses, or removes a stale lock of ours: then try again
+                continue
             except OSError as exc:
-                if exc.errno == errno.ELOOP:
-                    raise GnomingError(f"{option} {show(target)}: {show(self.path)} is a symbolic link; "
-                                       "remove it") from None
-                raise GnomingError(f"{option} {show(target)}: cannot lock it ({reason(exc)})") from None
+                raise GnomingError(f"{option} {show(target)}: cannot lock it in {show(self.path.parent)} "
+                                   f"({reason(exc)})") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:   # another run found the new file first and holds it
+                os.close(fd)
+                raise self._busy(target, option, "") from None
+            with contextlib.suppress(OSError):
+                os.write(fd, f"{os.getpid()} {_start_time(os.getpid())}\n".encode())
+            return fd
+        raise GnomingError(f"{option} {show(target)}: cannot lock it (its lock file keeps changing)")
+
+    def _clear_stale(self, target: Path, option: str) -> None:
+        """The lock file at :attr:`path` exists: refuse (held, or not a lock of ours), or remove it
+        (a lock of ours nobody holds); return to try again (also when it changed meanwhile)."""
+        try:
+            st = os.lstat(self.path)
+        except FileNotFoundError:
+            return
+        self._refuse_foreign(target, option, st)
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                self._refuse_foreign(target, option, os.lstat(self.path))
+            raise GnomingError(f"{option} {show(target)}: cannot read its lock file {show(self.path)} "
+                               f"({reason(exc)}); remove it if no run is writing {show(target)}") from None
+        try:
+            here = os.fstat(fd)
+            if not os.path.samestat(here, st):
+                return   # replaced meanwhile: look again
+            self._refuse_foreign(target, option, here)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                holder = _read_pid(fd)
-                os.close(fd)
-                raise GnomingError(f"{option} {show(target)} is being written by another gnoming-sim run"
-                                   f"{f' (process {holder})' if holder else ''}; wait for it to finish "
-                                   "or write elsewhere") from None
-            # the lock file may have been removed by a run that just finished: lock the one in place
-            try:
-                same = os.path.samestat(os.fstat(fd), os.stat(self.path, follow_symlinks=False))
-            except FileNotFoundError:
-                same = False
-            if same:
-                with contextlib.suppress(OSError):
-                    os.ftruncate(fd, 0)
-                    os.write(fd, f"{os.getpid()}\n".encode())
-                return fd
+                raise self._busy(target, option, _read_pid(fd)) from None
+            # nobody holds it: the run that made it was killed
+            text = os.pread(fd, _LOCK_SIZE + 1, 0)
+            if here.st_uid != os.geteuid():
+                raise GnomingError(f"{option} {show(target)}: {show(self.path)} is another user's lock, left by a "
+                                   "run that has ended; remove it if no run is writing there")
+            if not (text == b"" or _LOCK_TEXT.match(text)):
+                raise GnomingError(f"{option} {show(target)}: {show(self.path)} holds other text, not a lock "
+                                   "gnoming-sim made; remove it if no run is writing there")
+            with contextlib.suppress(FileNotFoundError):
+                if os.path.samestat(os.lstat(self.path), here):
+                    os.unlink(self.path)   # held by us while removed: a run that opened it looks again
+        finally:
             os.close(fd)
-        raise GnomingError(f"{option} {show(target)}: cannot lock it (its lock file keeps changing)")
+
+    def _refuse_foreign(self, target: Path, option: str, st: os.stat_result) -> None:
+        """A symbolic link, something not a regular file, or a file with other names (a hard link): one line."""
+        if stat.S_ISLNK(st.st_mode):
+            raise GnomingError(f"{option} {show(target)}: {show(self.path)} is a symbolic link, not a lock "
+                               "gnoming-sim made; remove it") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise GnomingError(f"{option} {show(target)}: {show(self.path)} is not a regular file, not a lock "
+                               "gnoming-sim made; remove it") from None
+        if st.st_nlink != 1:
+            raise GnomingError(f"{option} {show(target)}: {show(self.path)} has {st.st_nlink} names (a hard link to "
+                               "another file), not a lock gnoming-sim made; remove that name (the file "
+                               "is left alone)") from None
+
+    @staticmethod
+    def _busy(target: Path, option: str, holder: str) -> GnomingError:
+        return GnomingError(f"{option} {show(target)} is being written by another gnoming-sim run"
+                            f"{f' (process {holder})' if holder else ''}; wait for it to finish "
+                            "or write elsewhere")
 
     def release(self) -> None:
         if self._released:
@@ -217,9 +276,11 @@ class OutputLock:
             if held[1]:
                 return
             del _HELD[self._key]
-            # unlink while still holding the lock: a run waiting on this file re-checks the name
+            # unlink while still holding the lock (a run waiting on this file re-checks the name), and only
+            # the file this lock made: whatever else was put at its name meanwhile is left alone
             with contextlib.suppress(OSError):
-                os.unlink(self.path)
+                if os.path.samestat(os.lstat(self.path), os.fstat(held[0])):
+                    os.unlink(self.path)
             os.close(held[0])
 
     def __del__(self):
@@ -236,9 +297,18 @@ class OutputLock:
 
 def _read_pid(fd: int) -> str:
     with contextlib.suppress(OSError, ValueError):
-        text = os.pread(fd, 32, 0).decode().strip()
-        return text if text.isdigit() else ""
+        match = _LOCK_TEXT.match(os.pread(fd, _LOCK_SIZE + 1, 0))
+        return match.group(1).decode() if match else ""
     return ""
+
+
+def _start_time(pid: int) -> int:
+    """When process ``pid`` started, in clock ticks since boot (``/proc/PID/stat`` field 22; 0 where there
+    is no /proc): with the pid, it names one process, as a pid alone (reused) does not."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return int(fh.read().rpartition(b")")[2].split()[19])
+    return 0
 
 
 # ------------------------------------------------------------------ one whole file

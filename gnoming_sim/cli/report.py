@@ -59,6 +59,11 @@ def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_pat
     from gnoming_sim.batch.distributed import open_pool
 
     out = check_out_dir(out_dir, force, inputs=[rules_path, deck_path, strategies_path])
+    from gnoming_sim.batch.safe_write import OutputLock
+
+    # locked before the compiles start (the report re-enters it), held until the command ends: a second
+    # report to --out, or a link planted at its lock, is refused before any work
+    click.get_current_context().call_on_close(OutputLock(out, "--out").release)
     compiling = None
     if workers is None and scheduler is None:
         # a cold cache: the report's kernel groups compile in worker processes while the studies whose groups

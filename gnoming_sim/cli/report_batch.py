@@ -75,8 +75,8 @@ def report_from(path, out=None, force: bool = False, option: str = "--out") -> t
 # ------------------------------------------------------------------ simulate --report
 def check_report_option(out, report_dir, force: bool, inputs=()) -> None:
     """``simulate --report DIR``: needs ``--out``; DIR must be usable and hold none of the
-    command's inputs (the ``--out`` file among them): checked before any game."""
-    from gnoming_sim.batch.safe_write import mkdir_unique, reason
+    command's inputs (the ``--out`` file among them): checked, and DIR locked, before any game."""
+    from gnoming_sim.batch.safe_write import OutputLock, mkdir_unique, reason
 
     if out is None:
         raise GnomingError("--report needs --out FILE.parquet (the report is read from that file)")
@@ -86,6 +86,9 @@ def check_report_option(out, report_dir, force: bool, inputs=()) -> None:
         os.rmdir(mkdir_unique(target.parent, f".{target.name}.", ".partial"))
     except OSError as exc:
         raise GnomingError(f"--report {target}: cannot write beside it ({reason(exc)})") from None
+    # locked now, not after the batch: a second run writing DIR, or a link planted at its lock, is refused
+    # before any game; held until the command ends (the report re-enters it)
+    click.get_current_context().call_on_close(OutputLock(target, "--report").release)
 
 
 def report_after_simulate(out, report_dir, force: bool) -> None:

@@ -93,7 +93,7 @@ def tune(players, budget, seed, out, field, start, name, log_path, plot_path, ga
         term = isinstance(exc, Terminated)
         click.echo(f"{PROG}: interrupted ({'SIGTERM' if term else 'SIGINT'}); {done} generations are saved in "
                    f"{tuner.state_path}; run the same command with --resume to continue", err=True)
-        tuner.lock.release()
+        tuner.release()
         sys.exit(143 if term else 130)
     _write_plot(outcome.rows, plot, title)
     last = outcome.rows[-1]

@@ -37,7 +37,7 @@ from typing import Callable
 import numpy as np
 
 from gnoming_sim.tune import output as tune_output, space as tune_space, state as tune_state
-from gnoming_sim.batch.output import check_output, guard_path
+from gnoming_sim.batch.output import check_output, check_writable, guard_path
 from gnoming_sim.batch.safe_write import OutputLock
 from gnoming_sim.stats import mean_ci
 from gnoming_sim.game.deck import PUBLISHED, Deck, check_players
@@ -197,18 +197,33 @@ class Tuner:
         self.command = command
         inputs = [i for i in inputs if i is not None]
         self.out = check_output(out, resume, force, inputs=inputs, suffixes=(".toml",))
-        self.lock = OutputLock(self.out)   # a second run to the same --out is refused; held while this lives
         self.log = Path(log) if log is not None else default_path(self.out, "-log.csv")
         self.plot = Path(plot) if plot is not None else default_path(self.out, ".png")
         self.state_path = tune_state.state_path(self.out)
-        for path, what, kinds in ((self.log, "--log", (".csv", ".parquet")), (self.plot, "--plot", (".png",)),
-                                  (self.state_path, "state file", None)):
-            guard_path(path, what, inputs, kinds, force)
+        for path, given, what, kinds in ((self.log, log, "--log", (".csv", ".parquet")),
+                                         (self.plot, plot, "--plot", (".png",)),
+                                         (self.state_path, None, "state file", None)):
+            guard_path(path if given is None else given, what, inputs, kinds, force)   # as given: a trailing /
             check_beside(path, what, self.out, resume or force)
-        if resume and not self.state_path.exists() and self.out.exists():
-            raise GnomingError(f"--resume: {self.out} has no tuning state beside it ({self.state_path.name}); "
-                               f"add --force instead to replace it")
-        self.state = self._load_state() if resume and self.state_path.exists() else None
+        # every file it writes is locked now, not when first written after a generation: a second run to one
+        # of them, or a link planted at a lock, is refused before any game; held while this lives (release())
+        self.locks: list[OutputLock] = []
+        try:
+            for path, what in ((self.out, "--out"), (self.log, "--log"), (self.plot, "--plot"),
+                               (self.state_path, "state file")):
+                self.locks.append(OutputLock(path, what))
+            if resume and not self.state_path.exists() and self.out.exists():
+                raise GnomingError(f"--resume: {self.out} has no tuning state beside it ({self.state_path.name}); "
+                                   f"add --force instead to replace it")
+            self.state = self._load_state() if resume and self.state_path.exists() else None
+        except BaseException:
+            self.release()
+            raise
+
+    def release(self) -> None:
+        """Let go of the outputs' locks (also when the tuner is collected)."""
+        for lock in self.locks:
+            lock.release()
 
     def _load_state(self) -> dict:
         """The saved state, checked (format, checksum, shape, the same arguments), with cma rebuilt."""
@@ -331,6 +346,7 @@ def check_beside(path: Path, what: str, out: Path, may_replace: bool) -> None:
         raise GnomingError(f"{what} {path} is a directory")
     if not path.parent.is_dir():
         raise GnomingError(f"{what} {path}: directory {path.parent} does not exist")
+    check_writable(path, what)   # a probe: root and read-only mounts defeat os.access
     if not os.access(path.parent, os.W_OK | os.X_OK):
         raise GnomingError(f"{what} {path}: directory {path.parent} is not writable")
     if path.exists() and not may_replace:
