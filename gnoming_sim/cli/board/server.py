@@ -183,7 +183,7 @@ async def analysis(b: Board, body: dict):
         raise GnomingError(f"horizon must be one of {', '.join(HORIZONS)}, got {horizon!r}")
     k = _number(body.get("k", DEFAULT_K), "k (standard errors)", 0.5, 20.0)
     cap = int(_number(body.get("cap", DEFAULT_CAP), "cap (rollouts)", 200, MAX_CAP))
-    seed = int(_number(body.get("seed", b.seed), "seed", 0, 2**63 - 1))
+    seed = int(_number(body.get("seed", b.seed), "seed", 0, 2**64 - 1))
     b.asked.set()        # the start's warm-up leaves its last part for later
     b.cancel_current()   # a new position stops the last one's work
     loop = asyncio.get_running_loop()
