@@ -55,7 +55,7 @@ def boundary_line(summary: dict) -> str:
             + "; ".join(cells) + ".")
 
 
-CONVERGENCE_ORDER = ("converged", "still moves", "convergence not shown")
+CONVERGENCE_ORDER = ("converged", "still moves", "convergence not shown", "not tested")
 
 
 def ladder_line(summary: dict) -> str:
@@ -83,8 +83,9 @@ def headline_markdown(summary: dict) -> str:
     head = [f"**Answers** (`{summary['command'] or 'gnoming-sim report'}`: {games:,} games, "
             f"{_minutes(summary['wall_s'])} on 2 cores), each with its 95% interval, n and the players it holds "
             f"under: read under {strong}, the strongest fast player, and measured under {second} on the same deals; "
-            f"*converged* where an equivalence test shows the two agree within the answer's target, *still moves* "
-            f"where they differ. Win-chance changes are percentage points.", ""]
+            f"*converged* where an equivalence test with 80% power shows the two agree within the answer's margin, "
+            f"*still moves* where they differ, *not tested* where it lacks that power. Win-chance changes are "
+            f"percentage points.", ""]
     ladder = ladder_line(summary)
     if ladder:
         head += [ladder, ""]

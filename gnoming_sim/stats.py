@@ -10,8 +10,10 @@ intervals, multiple-testing corrections and equivalence words from here:
   (Student t quantiles from ``scipy.stats.t``), :func:`cluster_mean` and :func:`cluster_ratio` (statsmodels
   OLS / WLS on a constant with ``cov_type="cluster"``; the studies' clustered shares);
 * equivalence: :func:`tost` (two one-sided tests on an estimate and its standard error, checked against
-  ``statsmodels.stats.weightstats.ttost_paired``) and :func:`equivalence_word`, the one function that says
-  "holds", "differs" or "not shown to differ";
+  ``statsmodels.stats.weightstats.ttost_paired``), its power :func:`tost_power` (the two one-sided tests'
+  powers from ``statsmodels.stats.power.normal_power_het``) and the margin it has power for
+  (:func:`tost_margin_for_power`), and :func:`equivalence_word`, the one function that says "holds",
+  "differs", "not shown to differ" or "not tested" (no power at the margin: no label can be earned);
 * agreement of parts: :func:`heterogeneity`, Cochran's Q of estimates of one quantity on independent parts
   (the table sizes of a pooled answer), ``statsmodels.stats.meta_analysis.combine_effects``: whether a pooled
   figure is one answer or the parts must be stated apart.
@@ -32,6 +34,10 @@ import numpy as np
 Z95 = 1.96
 
 HOLDS, DIFFERS, NOT_SHOWN = "holds", "differs", "not shown to differ"
+# the word where the equivalence test had less than POWER_NEEDED to pass at its margin (issue 51): neither
+# "holds" nor "differs" can be earned by a test that could not pass, so no label is given
+NOT_TESTED = "not tested"
+POWER_NEEDED = 0.80
 
 
 @lru_cache(maxsize=None)
@@ -255,10 +261,40 @@ def tost(estimate: float, se: float, target: float, df: float | None = None) -> 
     return max(p_low, p_high)
 
 
+def tost_power(se: float, target: float, alpha: float = 0.05, true_value: float = 0.0) -> float:
+    """The power of :func:`tost` (normal quantiles, level ``alpha``) to show equivalence within ``+-target``
+    when the true value is ``true_value`` (0: the two agree exactly) and the estimate's standard error is
+    ``se``: P(both one-sided tests reject) = P(low) + P(high) - 1, floored at 0 (the two rejection regions
+    cover the line whenever they overlap, else they are disjoint and the power is 0).  Each one-sided power is
+    ``statsmodels.stats.power.normal_power_het``.  0 where ``target - z(1 - alpha) se <= |true_value|``: the
+    largest estimate that could pass is then not above the truth, however the sample falls."""
+    from statsmodels.stats.power import normal_power_het
+
+    if not target > 0:
+        raise ValueError(f"the equivalence target must be positive, got {target}")
+    if not (math.isfinite(se) and se >= 0):
+        return 0.0
+    if se == 0:
+        return 1.0 if abs(true_value) < target else 0.0
+    low = float(normal_power_het(target + true_value, 1, alpha, std_null=se, alternative="larger"))
+    high = float(normal_power_het(target - true_value, 1, alpha, std_null=se, alternative="larger"))
+    return max(0.0, low + high - 1.0)
+
+
+def tost_margin_for_power(se: float, power: float = POWER_NEEDED, alpha: float = 0.05) -> float:
+    """The smallest margin at which :func:`tost` has ``power`` when the truth is 0: ``se (z(1 - alpha) +
+    z((1 + power) / 2))`` (:func:`tost_power` inverted)."""
+    from scipy.stats import norm
+
+    return float(se * (norm.isf(alpha) + norm.isf((1 - power) / 2)))
+
+
 def equivalence_word(estimate: float, lo: float, hi: float, target: float | None = None,
-                     alpha: float = 0.05, z: float = Z95) -> str:
+                     alpha: float = 0.05, z: float = Z95, power_needed: float = POWER_NEEDED) -> str:
     """What an estimate with its symmetric two-sided interval ``lo..hi`` (``estimate -/+ z se``) says:
 
+    * ``"not tested"``: a ``target`` is given but :func:`tost_power` at it (truth 0, this ``se``) is below
+      ``power_needed``: the equivalence test could hardly pass, so neither it nor its failure is a label;
     * ``"holds"``: equivalence shown at ``target`` (:func:`tost` below ``alpha``: the value is within
       +-target; the interval may still exclude 0 when the difference is real but smaller than target);
     * ``"differs"``: not equivalent, and the interval excludes 0;
@@ -268,6 +304,8 @@ def equivalence_word(estimate: float, lo: float, hi: float, target: float | None
     if not (math.isfinite(estimate) and math.isfinite(lo) and math.isfinite(hi)):
         return NOT_SHOWN
     se = (hi - lo) / (2 * z)
+    if target is not None and tost_power(se, target, alpha) < power_needed:
+        return NOT_TESTED
     if target is not None and tost(estimate, se, target) < alpha:
         return HOLDS
     if lo > 0 or hi < 0:

@@ -30,8 +30,8 @@ from gnoming_sim.game.rules import RuleConfig
 
 from .estimates import Estimate
 from .render import format_interval, format_mean
-from .design import STRONG_LADDER
-from .words import SETTLED_MEANS, convergence
+from .design import STRONG_LADDER, TOP_DIFFERENCE
+from .words import SETTLED_MEANS, convergence, power_by_size_json, power_json
 
 CHUNK_GAMES = 16_384   # games per engine call: one progress step
 
@@ -151,7 +151,7 @@ class Answer:
     ``holds_under`` names the players under which it holds (:func:`.words.holds_under`), and
     ``rank`` orders the answers section (lowest first; the report keeps at most
     :data:`MAX_ANSWERS`).  ``convergence``: what the equivalence test of the two strongest rungs
-    says of it (:func:`.words.convergence`: "converged", "still moves", "convergence not shown"),
+    says of it (:func:`.words.convergence`: "converged", "still moves", "convergence not shown", "not tested"),
     None where it was not measured along the ladder.
     """
 
@@ -178,22 +178,29 @@ RUNGS = ("mix", *STRONG_LADDER)
 
 
 def estimand(definition: str, unit: str, by_player: dict, differences: dict, *, n_unit: str = "deals",
-             settled: str | None = None, target: float | None = None, by_size: dict | None = None) -> dict:
+             settled: str | None = None, target: float | None = None, by_size: dict | None = None,
+             judged_by_size: dict | None = None, judged: str | None = None) -> dict:
     """One estimand of summary.json's ``estimands``: its value under each rung and the paired differences.
 
     ``by_player`` maps a rung (:data:`RUNGS`) to an :class:`Estimate`; ``differences`` maps
     ``"net-mix"`` style keys to the paired :class:`Estimate` of the difference on the same
     deals (or decisions).  ``settled``: the word :func:`.words.equivalence` says of the two strongest
     rungs' difference (:data:`.design.TOP_DIFFERENCE`, ``net-learned``) at the precision ``target``
-    ("holds", "differs", "not shown to differ"; None if not judged), and ``convergence`` what that says of
+    ("holds", "differs", "not shown to differ", "not tested" where under 80% power; None if not judged), and ``convergence`` what that says of
     the answer (:func:`.words.convergence`); ``by_size``: :func:`.words.size_json`, whether the table sizes
-    of a pooled value agree.
+    of a pooled value agree; ``judged_by_size`` (size -> the top difference there): ``settled`` was judged at
+    every table size (:func:`.words.equivalence_by_size`), and the power fields say so (``judged``: of what,
+    where that is not the estimand itself).
     """
     out = {"definition": definition, "unit": unit, "n_unit": n_unit,
            "players": {k: v.to_json() for k, v in by_player.items()},
            "differences": {k: v.to_json() for k, v in differences.items()},
            "settled": settled, "settled_means": SETTLED_MEANS if settled is not None else None,
            "convergence": convergence(settled), "equivalence_target": target}
+    if settled is not None and target is not None and judged_by_size is not None:
+        out.update(power_by_size_json(judged_by_size, target, *([judged] if judged else [])))
+    elif settled is not None and target is not None:
+        out.update(power_json(differences.get(TOP_DIFFERENCE), target))
     if by_size is not None:
         out["by_table_size"] = by_size
     return out

@@ -1,10 +1,13 @@
 """The words a study may say about its estimates, one function each, used by every study (issue 31):
 
 * :func:`equivalence`: what the paired difference of the two strongest rungs (:data:`.design.TOP_DIFFERENCE`,
-  ``net - learned``) says, by :func:`gnoming_sim.stats.equivalence_word` (TOST at the answer's stated precision
-  target): "holds", "differs" or "not shown to differ"; summary.json's ``settled`` carries that word;
+  ``net - learned``) says, by :func:`gnoming_sim.stats.equivalence_word` (TOST at the answer's margin, the
+  difference that would change a decision): "holds", "differs", "not shown to differ", or "not tested" where
+  the test has under 80% power at that margin (:func:`power`); summary.json's ``settled`` carries that word;
 * :func:`convergence`: what that word says of the answer along the ladder: "converged" (the two strongest
-  rungs agree within the target), "still moves" (they differ) or "convergence not shown";
+  rungs agree within the margin), "still moves" (they differ), "convergence not shown" (a test with power that
+  neither passed nor failed) or "not tested" (no label: the test could not pass); :func:`power_text` says the
+  power and margin beside it;
 * :func:`holds_under`: an answer's "holds under" from that word: both rungs (:data:`.design.STRONG_LADDER`)
   only when equivalence is shown;
 * :func:`by_size`: whether the table sizes of a pooled figure agree (:func:`gnoming_sim.stats.heterogeneity`,
@@ -18,33 +21,118 @@ from __future__ import annotations
 import math
 import re
 
-from gnoming_sim.stats import DIFFERS, HOLDS, equivalence_word, heterogeneity
+import numpy as np
+from scipy.stats import norm
+
+from gnoming_sim.stats import NOT_SHOWN as NOT_SHOWN_WORD
+from gnoming_sim.stats import (DIFFERS, HOLDS, NOT_TESTED, POWER_NEEDED, Z95, equivalence_word, heterogeneity,
+                               tost_margin_for_power, tost_power)
 
 from .design import SECOND, STRONG
 from .estimates import Estimate
 from .render import format_estimate, format_value
 
 PREVIEW = "preview at quick sizes, no verdict"
-SETTLED_MEANS = (f"the {STRONG} - {SECOND} difference by an equivalence test (TOST at 5%) at the answer's precision "
-                 "target: 'holds' (within +-target: the answer has converged along the ladder), 'differs' (not shown "
-                 "within it, and its 95% interval excludes 0: the answer still moves), 'not shown to differ' (neither: "
-                 "too wide to tell)")
-CONVERGED, MOVES, NOT_SHOWN = "converged", "still moves", "convergence not shown"
+SETTLED_MEANS = (f"the {STRONG} - {SECOND} difference by an equivalence test (TOST at 5%) at the answer's margin (the "
+                 "difference that would change a decision), judged only where the test has at least "
+                 f"{POWER_NEEDED:.0%} power at that margin with the study's n (equivalence_power): 'holds' (within "
+                 "+-margin: the answer has converged along the ladder), 'differs' (not shown within it, and its 95% "
+                 "interval excludes 0: the answer still moves), 'not shown to differ' (neither), 'not tested' (under "
+                 f"{POWER_NEEDED:.0%} power: no label)")
+CONVERGED, MOVES, NOT_SHOWN, UNTESTED = "converged", "still moves", "convergence not shown", "not tested"
 
 
 def equivalence(d: Estimate | None, target: float | None) -> str | None:
-    """The word for the strongest two rungs' paired difference ``d`` at ``target`` (None without ``d``)."""
+    """The word for the strongest two rungs' paired difference ``d`` at the margin ``target`` (None without
+    ``d``): "not tested" where the test's power at that margin is under 80% (:func:`power`)."""
     if d is None:
         return None
     return equivalence_word(d.mean, d.lo, d.hi, target)
 
 
+def power(d: Estimate | None, target: float | None) -> float | None:
+    """The power of the equivalence test of ``d`` at the margin ``target`` were the truth 0, with ``d``'s own
+    standard error (its n): :func:`gnoming_sim.stats.tost_power`; None without both."""
+    if d is None or target is None or not d.finite:
+        return None
+    return tost_power(_se(d), target)
+
+
+def equivalence_by_size(parts: dict, target: float) -> str | None:
+    """The word for an answer whose published rule or effect is per table size (``parts``: size ->
+    the strongest two rungs' paired difference there), judged on every size, never on their average: "holds"
+    only where every size holds (an intersection-union test: each at 5%, no correction needed), with the power
+    of that joint test (the product of the sizes' powers, :func:`power_by_size`) at least 80%, else "not
+    tested"; "differs" where a size's interval excludes 0 after Bonferroni over the sizes; else "not shown to
+    differ".  None without parts."""
+    parts = {k: d for k, d in parts.items() if d is not None}
+    if not parts:
+        return None
+    if (power_by_size(parts, target) or 0.0) < POWER_NEEDED:
+        return NOT_TESTED
+    words = {k: equivalence_word(d.mean, d.lo, d.hi, target, power_needed=0.0) for k, d in parts.items()}
+    if all(w == HOLDS for w in words.values()):
+        return HOLDS
+    z = float(norm.isf(0.025 / len(parts)))
+    if any(d.finite and _se(d) > 0 and abs(d.mean) > z * _se(d) for d in parts.values()):
+        return DIFFERS
+    return NOT_SHOWN_WORD
+
+
+def top_by_size(diffs: dict, measure: str) -> dict:
+    """Table size -> the strongest two rungs' paired difference there (``diffs``: "a-b" -> size -> measure ->
+    :class:`Estimate`, the sizes as strings, "all" left out): what :func:`equivalence_by_size` judges."""
+    top = diffs.get(f"{STRONG}-{SECOND}", {})
+    return {int(p): c[measure] for p, c in sorted(top.items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0)
+            if p != "all" and measure in c}
+
+
+def power_by_size(parts: dict, target: float) -> float | None:
+    """The power of :func:`equivalence_by_size`'s joint test were every size's truth 0: the product of the
+    sizes' powers (independent decisions per size); None where a size is unmeasured."""
+    powers = [power(d, target) for d in parts.values()]
+    if not powers or any(p is None for p in powers):
+        return None
+    return float(np.prod(powers))
+
+
+def _se(d: Estimate) -> float:
+    return (d.hi - d.lo) / (2 * Z95)
+
+
+def power_json(d: Estimate | None, target: float | None) -> dict:
+    """summary.json's power fields of an equivalence test: the power at the margin, the margin that would
+    have 80% power, and the n that would give 80% at this margin (n scaled by the squared ratio of the SEs)."""
+    pw = power(d, target)
+    if pw is None:
+        return {"equivalence_power": None}
+    se = _se(d)
+    need = tost_margin_for_power(se)
+    n_needed = math.ceil(d.n * (need / target) ** 2) if se > 0 else d.n
+    return {"equivalence_power": pw, "margin_for_80_power": need, "n_for_80_power": n_needed}
+
+
+def power_text(d: Estimate | None, target: float, kind: str) -> str:
+    """"power 3% at +-0.5%": what the equivalence test could do (summary.json's :func:`power_json` adds the n
+    that 80% would need)."""
+    pw = power(d, target)
+    t = format_value(target, _abs(kind))
+    if pw is None:
+        return f"not measured at \u00b1{t}"
+    return f"power {_pct(pw)} at \u00b1{t}"
+
+
+def _pct(p: float) -> str:
+    return "under 1%" if 0 < p < 0.005 else f"{100 * p:.0f}%"
+
+
 def convergence(word: str | None) -> str | None:
     """What the equivalence ``word`` of the two strongest rungs says of an answer: :data:`CONVERGED` (they agree
-    within its target), :data:`MOVES` (they differ) or :data:`NOT_SHOWN` (too wide to tell); None unjudged."""
+    within its margin), :data:`MOVES` (they differ), :data:`NOT_SHOWN` (a test with power, neither) or
+    :data:`UNTESTED` (the test had under 80% power: no label); None unjudged."""
     if word is None:
         return None
-    return {HOLDS: CONVERGED, DIFFERS: MOVES}.get(word, NOT_SHOWN)
+    return {HOLDS: CONVERGED, DIFFERS: MOVES, NOT_TESTED: UNTESTED}.get(word, NOT_SHOWN)
 
 
 def holds_under(word: str | None, d: Estimate | None, target: float, kind: str, strong: str = STRONG,
@@ -52,12 +140,48 @@ def holds_under(word: str | None, d: Estimate | None, target: float, kind: str, 
     """An answer's "holds under" from the equivalence ``word`` of ``strong - other`` (``d``, at ``target``): the
     players the figure is conditional on, and whether it has converged along the ladder (:func:`convergence`)."""
     t = format_value(target, _abs(kind))
+    pw = power_text(d, target, kind)
     if word == HOLDS:
-        return f"{other} and {strong}: {CONVERGED} (equal within \u00b1{t} by TOST)"
+        return f"{other} and {strong}: {CONVERGED} (equal within \u00b1{t} by TOST; {pw})"
     diff = f"{strong} \u2212 {other} {format_estimate(d, kind)}" if d is not None else "not measured"
     if word == DIFFERS:
-        return f"{strong} only: {MOVES} ({other} differs: {diff})"
-    return f"{strong}; {NOT_SHOWN} ({other} not shown to differ: {diff}, nor within \u00b1{t})"
+        return f"{strong} only: {MOVES} ({other} differs: {diff}; {pw})"
+    if word == NOT_TESTED:
+        return f"{strong}; {UNTESTED} along the ladder ({pw}; {diff})"
+    return f"{strong}; {NOT_SHOWN} ({other} not shown to differ: {diff}, nor within \u00b1{t}; {pw})"
+
+
+def holds_under_by_size(word: str | None, parts: dict, target: float, kind: str, strong: str = STRONG,
+                        other: str = SECOND, what: str = "") -> str:
+    """:func:`holds_under` for an answer judged at every table size (:func:`equivalence_by_size`): the joint
+    power at the margin, and the size that decides (the one that differs most, else the one furthest from 0) with
+    its ``strong - other`` difference (of ``what``, where that is not the answer's own figure: the published rule
+    it rests on).  Every size's difference is in summary.json (``differences_by_size``)."""
+    t = format_value(target, _abs(kind))
+    parts = {k: d for k, d in parts.items() if d is not None}
+    pw = power_by_size(parts, target)
+    pw_text = (f"joint power {_pct(pw)} at \u00b1{t} over {len(parts)} table sizes" if pw is not None
+               else f"not measured at \u00b1{t}")
+    if not parts:
+        return f"{strong}; along the ladder not measured"
+    key = ((lambda k: abs(parts[k].mean) / max(_se(parts[k]), 1e-300)) if word == DIFFERS
+           else (lambda k: abs(parts[k].mean)))
+    k = max(parts, key=key)
+    diff = f"{what}{strong} \u2212 {other} {format_estimate(parts[k], kind)} at {k} players"
+    if word == HOLDS:
+        return f"{other} and {strong}: {CONVERGED} at every table size (each within \u00b1{t} by TOST; {pw_text})"
+    if word == DIFFERS:
+        return f"{strong} only: {MOVES} ({other} differs: {diff}; {pw_text})"
+    if word == NOT_TESTED:
+        return f"{strong}; {UNTESTED} along the ladder ({pw_text}; furthest: {diff})"
+    return f"{strong}; {NOT_SHOWN} ({pw_text}; furthest: {diff})"
+
+
+def power_by_size_json(parts: dict, target: float, judged: str = "at every table size (not the average)") -> dict:
+    """summary.json's power fields of :func:`equivalence_by_size`: the joint power and each size's."""
+    return {"equivalence_power": power_by_size(parts, target), "judged": judged,
+            "equivalence_power_by_size": {str(k): power(d, target) for k, d in parts.items()},
+            "differences_by_size": {str(k): d.to_json() for k, d in parts.items() if d is not None}}
 
 
 def _abs(kind: str) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..framework.design import SECOND, STRONG
 from ..framework.study import Answer, estimand
-from ..framework.words import by_size, convergence, equivalence, holds_under, size_clause, size_json
+from ..framework.words import (by_size, convergence, equivalence_by_size, holds_under_by_size, size_clause,
+                               size_json, top_by_size)
 
 # advice-bearing estimates and the half-widths they were sized for: a drawn hazard moves its drawer's win
 # chance by several percentage points, so +-1 pp tells a big cost from a small one at every rung, and
@@ -33,8 +34,9 @@ def estimands(ladder: dict, diffs: dict) -> dict:
         measure, target, _ = MEASURES[key]
         by = {r: ladder[r]["all"][measure] for r in ladder if "all" in ladder[r]}
         dd = {k: v["all"][measure] for k, v in diffs.items() if "all" in v}
-        return estimand(base + text, unit, by, dd, settled=equivalence(dd.get(f"{STRONG}-{SECOND}"), target),
-                        target=target, by_size=size_json(sizes_of(ladder, measure)))
+        return estimand(base + text, unit, by, dd, settled=equivalence_by_size(top_by_size(diffs, measure), target),
+                        target=target, by_size=size_json(sizes_of(ladder, measure)),
+                        judged_by_size=top_by_size(diffs, measure))
 
     return {"hazard": {
         "win_chance": one("win_chance", "the change in the drawer's chance of winning the game (negative is bad for "
@@ -51,8 +53,7 @@ def answers(ladder: dict, est: dict, diffs: dict | None = None) -> list[Answer]:
 
     def holds(key):
         measure, target, kind = MEASURES[key]
-        d = diffs.get(f"{STRONG}-{SECOND}", {}).get("all", {}).get(measure)
-        return holds_under(est["hazard"][key]["settled"], d, target, kind)
+        return holds_under_by_size(est["hazard"][key]["settled"], top_by_size(diffs, measure), target, kind)
 
     return [Answer("hazard_risk.win_chance",
                    "A hazard you draw blind changes your chance of winning by {value} against strong players "

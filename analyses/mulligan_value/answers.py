@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..framework.design import SECOND, STRONG
 from ..framework.render import format_estimate
 from ..framework.study import Answer, estimand
-from ..framework.words import by_size, convergence, equivalence, holds_under, size_clause, size_json
+from ..framework.words import (by_size, convergence, equivalence_by_size, holds_under_by_size, size_clause,
+                               size_json, top_by_size)
 
 # the advice-bearing estimates and the half-widths they were sized for (from a pilot of 2,000 deals per table
 # size: the paired win change has sd 0.30 (mix) to 0.37 (expert, learned), the margin sd 16-17 points).
@@ -32,8 +33,9 @@ def estimands(ladder: dict, diffs: dict) -> dict:
         measure, target, _ = MEASURES[key]
         by = {rung: ladder[rung]["all"][MAIN][measure] for rung in ladder if MAIN in ladder[rung]["all"]}
         dd = {k: v["all"][measure] for k, v in diffs.items() if "all" in v}
-        return estimand(definition, unit, by, dd, settled=equivalence(dd.get(f"{STRONG}-{SECOND}"), target),
-                        target=target, by_size=size_json(sizes_of(ladder, measure)))
+        return estimand(definition, unit, by, dd, settled=equivalence_by_size(top_by_size(diffs, measure), target),
+                        target=target, by_size=size_json(sizes_of(ladder, measure)),
+                        judged_by_size=top_by_size(diffs, measure))
 
     if not ladder:
         return {}
@@ -54,8 +56,7 @@ def answers(ladder: dict, est: dict, diffs: dict | None = None) -> list[Answer]:
 
     def holds(key):
         measure, target, kind = MEASURES[key]
-        d = diffs.get(f"{STRONG}-{SECOND}", {}).get("all", {}).get(measure)
-        return holds_under(est["mulligan"][key]["settled"], d, target, kind)
+        return holds_under_by_size(est["mulligan"][key]["settled"], top_by_size(diffs, measure), target, kind)
 
     win_sizes, margin_sizes = sizes_of(ladder, "win"), sizes_of(ladder, "margin")
     win_tail = size_clause(win_sizes, "dpct") or _two_players(ladder[STRONG].get("2", {}).get(MAIN))

@@ -108,7 +108,7 @@ def test_10_house_rules_mark_what_is_not_exercised_and_replay_under_strong_play(
     # issue 34: each variant's change in round length along the ladder, with its word
     assert set(hr["convergence"]["by_variant"]) == set(hr["variants"]) - {"baseline"}
     for v in hr["convergence"]["by_variant"].values():
-        assert v["convergence"] in ("converged", "still moves", "convergence not shown") and _ok(v["difference"])
+        assert v["convergence"] in CONVERGENCE and _ok(v["difference"])
 
 
 def test_11_no_table_size_loses_dealt_mulligan_deals(summary):
@@ -139,7 +139,8 @@ def test_every_answer_and_estimand_has_an_interval_and_n(summary):
 
 
 # ----------------------------------------------------------------- issue 31: advice a player can act on
-WORDS = ("holds", "differs", "not shown to differ")
+WORDS = ("holds", "differs", "not shown to differ", "not tested")
+CONVERGENCE = ("converged", "still moves", "convergence not shown", "not tested")
 ANSWER_ESTIMAND = {"mulligan_value.win_chance": ("mulligan", "win_chance"), "mulligan_value.margin": ("mulligan", "margin"),
                    "hazard_risk.win_chance": ("hazard", "win_chance"), "hazard_risk.margin": ("hazard", "margin"),
                    "finish_play_on.win_difference": ("finishing", "win_chance")}
@@ -153,7 +154,9 @@ def test_31_3_holds_under_both_strongest_rungs_only_by_an_equivalence_test(summa
         for m, e in measures.items():
             assert e["settled"] is None or e["settled"] in WORDS, (q, m, e["settled"])
             d = e["differences"].get(TOP_DIFFERENCE)
-            if e["settled"] is not None and d is not None:
+            if e["settled"] is not None and "differences_by_size" in e:     # judged at every size (issue 51)
+                assert e["settled"] == _by_size_word(e["differences_by_size"], e["equivalence_target"]), (q, m)
+            elif e["settled"] is not None and d is not None:
                 assert e["settled"] == equivalence_word(d["mean"], *d["ci95"], e["equivalence_target"]), (q, m)
     for a in summary["answers"]:
         both = a["holds_under"].startswith(f"{SECOND} and {STRONG}")
@@ -166,11 +169,40 @@ def test_31_3_holds_under_both_strongest_rungs_only_by_an_equivalence_test(summa
             assert "TOST" in a["holds_under"]
 
 
+def _by_size_word(parts: dict, target: float) -> str:
+    from gnoming_sim.analyses.framework.estimates import Estimate
+    from gnoming_sim.analyses.framework.words import equivalence_by_size
+
+    return equivalence_by_size({k: Estimate(d["mean"], *d["ci95"], d["n"]) for k, d in parts.items()}, target)
+
+
+def test_51_1_a_label_only_where_the_equivalence_test_had_the_power_to_pass(summary):
+    """Issue 51 item 1: every judged estimand carries the power of its equivalence test at its margin; a label
+    ("holds", "differs", "not shown to differ") only at 80% power or more, else "not tested"; the finishing
+    answer judged on its rule's crossings at every size; no house rule converged by a test without power."""
+    from gnoming_sim.stats import POWER_NEEDED
+
+    for q, measures in summary["estimands"].items():
+        for m, e in measures.items():
+            if e["settled"] is None:
+                continue
+            pw = e["equivalence_power"]
+            assert pw is not None and 0 <= pw <= 1, (q, m)
+            assert (e["settled"] == "not tested") == (pw < POWER_NEEDED), (q, m, pw)
+    assert "crossing" in summary["estimands"]["finishing"]["win_chance"]["judged"]
+    for a in summary["answers"]:
+        if a["convergence"] is not None:
+            assert "power" in a["holds_under"], a["key"]
+    for name, v in summary["house_rules"]["convergence"]["by_variant"].items():
+        if v["convergence"] in ("converged", "still moves"):
+            assert v["equivalence_power"] >= POWER_NEEDED, name
+
+
 def test_34_5_every_answer_is_read_along_the_ladder(summary):
     """Each README answer says whether it has converged between the two strongest fast players (issue 34 item 5):
     none is left "not measured along the ladder"."""
     for a in summary["answers"]:
-        assert a["convergence"] in ("converged", "still moves", "convergence not shown"), a["key"]
+        assert a["convergence"] in CONVERGENCE, a["key"]
 
 
 def test_31_4_a_pooled_answer_whose_table_sizes_differ_is_stated_per_size(summary):

@@ -141,15 +141,44 @@ def test_tost_equals_statsmodels_ttost_paired():
 def test_equivalence_words():
     assert S.equivalence_word(0.1, -0.2, 0.4, target=1.0) == S.HOLDS        # well inside +-1
     assert S.equivalence_word(2.0, 1.5, 2.5, target=1.0) == S.DIFFERS       # outside and away from 0
-    assert S.equivalence_word(0.5, -0.5, 1.5, target=1.0) == S.NOT_SHOWN    # straddles 0 and the target
+    ci = 1.96 * 0.3                                                          # se 0.3: 91% power at +-1
+    assert S.equivalence_word(0.55, 0.55 - ci, 0.55 + ci, target=1.0) == S.NOT_SHOWN   # straddles 0 and the target
     assert S.equivalence_word(2.0, 1.5, 2.5) == S.DIFFERS
     assert S.equivalence_word(0.0, -3.0, 3.0) == S.NOT_SHOWN
     assert S.equivalence_word(float("nan"), 0, 1) == S.NOT_SHOWN
     # "holds" is TOST at 5%: the 90% interval inside +-target, a little wider than the 95% one allows
     se = 0.5
     edge = 1.0 - norm.isf(0.05) * se
-    assert S.equivalence_word(edge - 1e-6, edge - 1e-6 - 1.96 * se, edge - 1e-6 + 1.96 * se, 1.0) == S.HOLDS
-    assert S.equivalence_word(edge + 1e-3, edge + 1e-3 - 1.96 * se, edge + 1e-3 + 1.96 * se, 1.0) == S.NOT_SHOWN
+    assert S.equivalence_word(edge - 1e-6, edge - 1e-6 - 1.96 * se, edge - 1e-6 + 1.96 * se, 1.0, power_needed=0) == S.HOLDS
+    assert S.equivalence_word(edge + 1e-3, edge + 1e-3 - 1.96 * se, edge + 1e-3 + 1.96 * se, 1.0,
+                              power_needed=0) == S.NOT_SHOWN
+
+
+def test_an_equivalence_test_without_power_gives_no_word():
+    # issue 51: se 0.5 at +-1 has no power (the largest estimate that could pass, 1 - 1.645 * 0.5 = 0.18, is
+    # reached by chance 25% of the time): neither "holds" nor "differs" nor "not shown" is said, whatever the data
+    se = 0.5
+    assert S.tost_power(se, 1.0) == pytest.approx(2 * norm.cdf(1.0 / se - norm.isf(0.05)) - 1, rel=1e-12)
+    for mean in (0.0, 0.1, 2.0, -3.0):
+        assert S.equivalence_word(mean, mean - 1.96 * se, mean + 1.96 * se, 1.0) == S.NOT_TESTED
+    # the margin with 80% power, and the word given there
+    m = S.tost_margin_for_power(se)
+    assert S.tost_power(se, m) == pytest.approx(0.80, abs=1e-9)
+    assert S.equivalence_word(0.0, -1.96 * se, 1.96 * se, m * 1.001) == S.HOLDS
+    assert S.equivalence_word(0.0, -1.96 * se, 1.96 * se, m * 0.999) == S.NOT_TESTED
+    assert S.tost_power(se, 0.8) == 0.0                 # 0.8 < 1.645 * 0.5: no estimate could pass
+    assert S.tost_power(0.0, 1.0) == 1.0 and S.tost_power(float("nan"), 1.0) == 0.0
+
+
+def test_tost_power_is_the_rate_at_which_tost_passes():
+    # by simulation: estimates drawn around the truth with this se, each tested by tost at 5%
+    rng = np.random.default_rng(5)
+    se, target = 0.4, 1.2
+    for truth in (0.0, 0.3, -0.5):
+        est = rng.normal(truth, se, 40_000)
+        passes = np.mean([S.tost(float(x), se, target) < 0.05 for x in est[:4000]])
+        want = S.tost_power(se, target, true_value=truth)
+        assert abs(passes - want) < 4 * math.sqrt(want * (1 - want) / 4000) + 1e-3, (truth, passes, want)
 
 
 def test_p_of_interval():
