@@ -26,12 +26,11 @@ decisions, not the rollout noise, sets the precision of every average and of the
 from __future__ import annotations
 
 import zlib
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 
 import numpy as np
 import pandas as pd
 
+from gnoming_sim.batch.process_pool import process_pool
 from gnoming_sim.game.rules import ROUNDS
 
 from ..framework.design import EXPERT, SECOND, STRONG, STRONG_LADDER, cell_first_game
@@ -122,7 +121,7 @@ def play(ctx, seed: int, tables: list[Table], advance) -> dict[str, pd.DataFrame
             done.append(play_table(ctx.rules, ctx.deck, ctx.threads, seed, table, result, rollouts))
             advance(table.games)
     else:
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        with process_pool(workers) as pool:   # spawn; its workers die with this process
             jobs = [pool.submit(play_table, ctx.rules, ctx.deck, 1, seed, table, result, rollouts)
                     for table, result in zip(tables, ctx.simulate_many(calls))]
             done = []
