@@ -9,7 +9,7 @@ import pandas as pd
 from ..framework.design import STRONG, TOP_DIFFERENCE
 from ..framework.estimates import Estimate
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
-from ..framework.words import convergence, equivalence, holds_under
+from ..framework.words import convergence, equivalence, holds_under, power_json, power_text
 from . import figures as figs
 from .design import ALONG, HEADLINE_PLAYERS, TARGET
 
@@ -162,7 +162,7 @@ def along_ladder(along: dict | None) -> dict | None:
     top = est(d["diff"]) if d else None
     word = equivalence(top, TARGET)
     return {"rows": rows, "top": top, "top_win": est(d["win"]) if d else None, "settled": word,
-            "convergence": convergence(word)}
+            "convergence": convergence(word), "power": power_text(top, TARGET, "signed")}
 
 
 def ladder_json(ladder: dict) -> dict:
@@ -171,4 +171,5 @@ def ladder_json(ladder: dict) -> dict:
                        for r in ladder["rows"]},
             "difference": TOP_DIFFERENCE, "card_vs_expert_difference": ladder["top"].to_json() if ladder["top"] else None,
             "win_share_difference": ladder["top_win"].to_json() if ladder["top_win"] else None,
-            "settled": ladder["settled"], "convergence": ladder["convergence"], "equivalence_target": TARGET}
+            "settled": ladder["settled"], "convergence": ladder["convergence"], "equivalence_target": TARGET,
+            **power_json(ladder["top"], TARGET)}

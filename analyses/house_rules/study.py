@@ -156,7 +156,7 @@ def ladder_convergence(data) -> list[dict]:
         e = Estimate.of_mean(np.asarray(d, dtype=np.float64))
         unmoved = [c for c, rung in ((a, STRONG), (b, SECOND)) if _same_turns(c, k)]
         word = NOT_TESTED if unmoved else equivalence(e, TARGET_CONVERGE)
-        why = (f"not tested: {' and '.join(SECOND if c is b else STRONG for c in unmoved)} plays every round as "
+        why = (f"not tested: {' and '.join(SECOND if c is b else STRONG for c in unmoved)} {'plays' if len(unmoved) == 1 else 'play'} every round as "
                "long as under the published rules" if unmoved else power_text(e, TARGET_CONVERGE, "points"))
         out.append({"variant": a.variants[k].name, "difference": e, "settled": word,
                     "convergence": convergence(word), "power": power(e, TARGET_CONVERGE), "why": why})
