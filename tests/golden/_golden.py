@@ -74,12 +74,15 @@ def _round(x):
 
 
 INTERVAL_KEYS = {"lo", "hi", "half_width", "separated", "equivalent"}
+# names, not estimates: the position's ID (added to analyse --json in 8f440e6) says which position was analysed,
+# which the position file in the case already fixes
+NAME_KEYS = {"position_id"}
 
 
 def _estimates(x):
     """``x`` without its intervals (keys ending in ci95, and lo/hi/half_width)."""
     if isinstance(x, dict):
-        return {k: _estimates(v) for k, v in x.items() if not k.endswith("ci95") and k not in INTERVAL_KEYS}
+        return {k: _estimates(v) for k, v in x.items() if not k.endswith("ci95") and k not in INTERVAL_KEYS | NAME_KEYS}
     if isinstance(x, list):
         return [_estimates(v) for v in x]
     return x
