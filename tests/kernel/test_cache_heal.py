@@ -56,6 +56,11 @@ def probe(tmp_path, monkeypatch):
     monkeypatch.setattr(disk_cache.ProjectCacheLocator, "root", str(root))
     monkeypatch.setattr(disk_cache, "_told", set())
     monkeypatch.setattr(disk_cache, "_unwritable", {})
+    # a CLI command run earlier in this process (CliRunner tests on the same xdist worker) leaves the compile
+    # notice's numba listener registered; it would add a "compiled ..." line of its own to stderr
+    from gnoming_sim.cli import compile_notice
+    if compile_notice._installed is not None:
+        monkeypatch.setattr(compile_notice._installed, "say", lambda text: None)
 
     class Probe:
         def __init__(self):
