@@ -88,7 +88,7 @@ def _along(learned: float, net: float, d: float, half: float) -> dict:
 
 
 @pytest.mark.parametrize("d, half, word", [(0.2, 0.5, "converged"), (1.5, 0.4, "still moves"),
-                                           (0.6, 0.6, "convergence not shown")])
+                                           (0.6, 0.6, "convergence not shown"), (0.0, 1.2, "not tested")])
 def test_along_the_ladder_the_answer_is_the_strongest_rivals_and_says_whether_it_converged(d, half, word):
     """The headline is the card's worth with the strongest rung at the other seats; "holds under" and
     convergence come from the one equivalence function (TOST at the design's target) on the two strongest rungs'
@@ -109,6 +109,8 @@ def test_along_the_ladder_the_answer_is_the_strongest_rivals_and_says_whether_it
     assert set(e["players"]) == set(STRONG_LADDER) and set(e["differences"]) == {TOP_DIFFERENCE}
     assert e["convergence"] == word and e["equivalence_target"] == design.TARGET
     assert result.summary["along_the_ladder"]["convergence"] == word
+    # issue 51: the power at the margin beside the label (se 0.61 at +-1: no power, so no label)
+    assert (e["equivalence_power"] >= 0.8) == (word != "not tested") and "power" in answer["holds_under"]
 
 
 def test_along_the_ladder_each_rung_is_the_check_with_those_rivals_and_the_expert_sits_where_the_card_sat():

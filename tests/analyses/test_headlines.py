@@ -78,14 +78,14 @@ def test_the_ladder_line_says_of_every_answer_whether_it_converged():
     fast players agree on it (converged), differ (still moves) or cannot be told apart yet."""
     from gnoming_sim.analyses.headlines import ladder_line
 
-    words = ("still moves", "converged", "convergence not shown", None)
+    words = ("still moves", "converged", "convergence not shown", None, "not tested")
     answers = [{"key": f"a{k}", "convergence": w, "display": f"Answer {k} (holds under net)"} for k, w in enumerate(words)]
     summary = {"command": "gnoming-sim report", "wall_s": 500, "studies": {"a": {"games": 10}}, "answers": answers,
                "findings": [], "strong_ladder": ["learned", "net"]}
     line = ladder_line(summary)
     assert line.startswith("**Along the ladder** (net against learned")
     assert "converged: 2 (a1)" in line and "still moves: 1 (a0)" in line and "convergence not shown: 3 (a2)" in line
-    assert "not measured along the ladder: 4 (a3)" in line
+    assert "not measured along the ladder: 4 (a3)" in line and "not tested: 5 (a4)" in line
     assert line in headline_markdown(summary)
     assert ladder_line({**summary, "answers": [{**a, "convergence": None} for a in answers]}) == ""
     assert "preview at quick sizes, no verdict" in ladder_line({**summary, "quick": True})
