@@ -93,6 +93,9 @@ def arrays_of(table, names: Sequence[str], players: int, first_game: int) -> tup
     games = table.num_rows // per_game
     if table.num_rows % per_game:
         raise GnomingError(f"the rows after game {first_game + games - 1} are not a whole game: the file is damaged")
+    for n in ("game", "round", "seat", "strategy", *FIELD_NAMES):
+        if table.column(n).null_count:   # nulls read as NaN: refused here, before a cast would warn
+            raise GnomingError(f"column {n!r} of games {first_game}.. has missing values: the file is damaged")
     want = np.repeat(np.arange(first_game, first_game + games, dtype=np.int64), per_game)
     _first_bad(first_game, per_game, [table.column("game").to_numpy() != want,
                                       table.column("round").to_numpy() != np.tile(np.repeat(
@@ -196,6 +199,40 @@ def _metadata_problem(meta) -> str | None:
         return "seats must be one strategy name per player"
     if not set(seats) <= set(meta["strategies"]):
         return "seats name a strategy the metadata does not list"
+    for key, kind in (("rotate", bool), ("deck_name", str), ("version", str)):
+        if key in meta and not isinstance(meta[key], kind):
+            return f"{key} is {_short(meta[key])}, not a JSON {'true/false' if kind is bool else 'string'}"
+    return _strategies_problem(meta["strategies"]) or _rules_deck_problem(meta)
+
+
+def _strategies_problem(strategies: dict) -> str | None:
+    """Each strategy entry is ``{"kind": int, "params": {name: finite number}}`` (what a batch writes)."""
+    import math
+
+    for name, entry in strategies.items():
+        kind = entry.get("kind") if isinstance(entry, dict) else None
+        if not isinstance(entry, dict) or isinstance(kind, bool) or not isinstance(kind, int):
+            return f"strategy {name!r} is {_short(entry)}, not an object with an integer kind and params"
+        params = entry.get("params")
+        if not isinstance(params, dict):
+            return f"strategy {name!r} has params {_short(params)}, not a JSON object"
+        for key, value in params.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                return f"strategy {name!r} has parameter {key!r} = {_short(value)}, not a finite number"
+    return None
+
+
+def _rules_deck_problem(meta: dict) -> str | None:
+    """The rules and the deck, read as a command reads ``--rules`` and ``--deck`` (every option in
+    its range, a deck that deals the table)."""
+    from gnoming_sim.game.deck import Deck
+    from gnoming_sim.game.rules import RuleConfig
+
+    try:
+        RuleConfig.from_dict(meta["rules"], source="its rules")
+        Deck.from_mapping(meta["deck"], source="its deck").validate_for(meta["players"])
+    except GnomingError as exc:
+        return one_line(str(exc))
     return None
 
 
@@ -310,9 +347,9 @@ class BatchFile:
                     stats, seat_strategy = arrays_of(table, self.names, self.players, first)
                     yield first, stats, seat_strategy
                     first += len(stats)
+        except GnomingError as exc:   # first: a GnomingError is a ValueError too
+            raise GnomingError(f"--resume: {self.label}: {exc}; use --force to start over") from None
         except (pa.ArrowException, OSError, ValueError) as exc:
             raise GnomingError(f"--resume: {self.label}: cannot read games {first}.. ({one_line(exc)}): the file "
                                "is damaged; use --force to start over") from None
-        except GnomingError as exc:
-            raise GnomingError(f"--resume: {self.label}: {exc}; use --force to start over") from None
 

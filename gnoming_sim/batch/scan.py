@@ -114,8 +114,7 @@ class BatchScan:
         finisher = f["finisher"] == 1
         stalled = f["stalled"] != 0
         bonus = f["bonus"]
-        # hazards left, from their points (hazard_value is at least 1; a file older than the option: 10)
-        hazards = f["hazards"] // int(self.meta.get("rules", {}).get("hazard_value", HAZARD_PENALTY))
+        hazards = self._hazards_left(first_game, f["hazards"])
         x = np.stack([
             total, win, _over_rounds(f["turns"]),
             _over_rounds(finisher), _over_rounds(finisher & (bonus < 0)), _over_rounds(finisher & (bonus > 0)),
@@ -138,6 +137,26 @@ class BatchScan:
         self.hazards_left.add(strat3, hazards)
         done = finisher & ~stalled
         self.finish.add(2 * strat3[done] + (bonus[done] < 0), score[done] - bonus[done])
+
+    def _hazards_left(self, first_game: int, points: np.ndarray) -> np.ndarray:
+        """Hazards left in each layout, from their points and the metadata's ``hazard_value`` (checked
+        against the file's metadata by :func:`~gnoming_sim.batch.parquet.parse_metadata`, 1..50; a file
+        older than the option: 10).  Points that are no whole number of hazards the deck holds mean
+        the metadata is not that of the games: refused, never a wrong count."""
+        from gnoming_sim.game.cards import HAZARD
+        from gnoming_sim.game.deck import Deck
+        from gnoming_sim.game.rules import LAYOUT
+
+        value = int(self.meta["rules"].get("hazard_value", HAZARD_PENALTY))
+        most = min(LAYOUT, Deck.from_mapping(self.meta["deck"], source="its deck").count(HAZARD))
+        hazards = points // value
+        bad = np.flatnonzero(((points % value) != 0) | (hazards < 0) | (hazards > most))
+        if bad.size:
+            i = int(bad[0])
+            raise GnomingError(f"game {first_game + i // points[0].size} has {int(points.flat[i])} hazard points in a "
+                               f"round, not a whole number of hazards (0..{most}) at the metadata's hazard_value "
+                               f"{value}: the metadata is not that of the games; the file is damaged")
+        return hazards
 
 
 def _over_rounds(a: np.ndarray) -> np.ndarray:
@@ -247,6 +266,8 @@ def scan_batch(path, progress: Callable[[int], None] | None = None,
                 scan.add_block(first, {c: v[:whole] for c, v in cols.items()})
                 first += whole // per_game
             advance(batch.num_rows)
+    except GnomingError as exc:   # a check of the rows: it names the game and says the file is damaged
+        raise GnomingError(f"{path}: {exc}") from None
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise GnomingError(f"{path}: cannot read games {first}.. ({one_line(exc)}): the file is damaged") from None
     finally:

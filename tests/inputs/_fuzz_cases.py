@@ -8,10 +8,18 @@ the command has to refuse before it plays a game.
 The list: every file option of every command x every kind of bad file; every number option x
 its out-of-range values; the string options x empty, odd and unknown values; hostile contents of
 each kind of TOML file; and the hostile inputs of issue 25, each by name.
+
+More cases come from the case files beside this one (:data:`EXTRA_MODULES`, each loaded when it is
+there): a module ``_fuzz_cases_X.py`` gives ``cases()`` (a list of ``(id, argv)``) and may give
+``make_files(root)`` (more ``@KIND`` files, ``{KIND: path}``), ``REGRESSIONS`` (ids `make test-fast`
+runs) and ``check(case_id, result, argv)`` (an outcome other than one line and exit 2; return True
+when it checked the case).  ``@copy:KIND`` gives a case its own copy of a ``@KIND`` file.
 """
 from __future__ import annotations
 
+import importlib
 import os
+import shutil
 from pathlib import Path
 
 BIG = 10**29             # "10^29 reaches 8.6 GB before it is killed"
@@ -33,8 +41,27 @@ _TEXT_FILES = {
 }
 
 
+# case files of other items, beside this one: wired in when present (a missing one is skipped)
+EXTRA_MODULES = ("_fuzz_cases_meta", "_fuzz_cases_cache", "_fuzz_cases_locks")
+
+
+def extra_modules() -> list:
+    """The :data:`EXTRA_MODULES` that exist, imported, in that order."""
+    here = Path(__file__).parent
+    return [importlib.import_module(name) for name in EXTRA_MODULES if (here / f"{name}.py").exists()]
+
+
 def make_files(root: Path) -> dict[str, str]:
-    """Create every hostile file under ``root``; ``{kind: path}`` (a few are system paths)."""
+    """Create every hostile file under ``root`` (the case files' under ``root/NAME``); ``{kind: path}``."""
+    files = _make_own_files(root)
+    for mod in extra_modules():
+        if hasattr(mod, "make_files"):
+            files.update(mod.make_files(root / mod.__name__))
+    return files
+
+
+def _make_own_files(root: Path) -> dict[str, str]:
+    """Create this module's hostile files under ``root``; ``{kind: path}`` (a few are system paths)."""
     root.mkdir(parents=True, exist_ok=True)
     files = {"devzero": "/dev/zero", "procmem": "/proc/self/mem", "missing": str(root / "missing.toml"),
              "dir": str(root)}
@@ -225,7 +252,19 @@ def cases() -> list[tuple[str, list[str]]]:
         out.append((f"content:{name}", [*BASE[cmd], option, f"@write:{name}"]))
     for name, _, _ in POSITIONS:
         out.append((f"position:{name}", [*BASE["analyse-position"], "--position", f"@write:{name}"]))
+    for mod in extra_modules():
+        out += mod.cases()
     return out
+
+
+def regressions() -> list[str]:
+    """The case files' regression ids (this module's are test_fuzz_cli.REGRESSIONS)."""
+    return [r for mod in extra_modules() for r in getattr(mod, "REGRESSIONS", ())]
+
+
+def checked_elsewhere(case_id: str, result, argv) -> bool:
+    """True when a case file checks this case's outcome itself (its ``check`` returned True)."""
+    return any(hasattr(mod, "check") and mod.check(case_id, result, argv) for mod in extra_modules())
 
 
 def bodies() -> dict[str, str]:
@@ -244,6 +283,11 @@ def resolve(argv: list[str], files: dict[str, str], tmp: Path) -> list[str]:
             name = arg[len("@write:"):]
             path = tmp / f"{name}.toml"
             path.write_text(texts[name], encoding="utf-8")
+            arg = str(path)
+        elif arg.startswith("@copy:"):
+            kind = arg[len("@copy:"):]
+            path = tmp / f"copy-{Path(files[kind]).name}"
+            shutil.copyfile(files[kind], path)
             arg = str(path)
         elif arg.startswith("x=@") or arg.startswith("x=,@"):
             head, kind = arg.split("@", 1)
