@@ -186,7 +186,8 @@ def estimand(definition: str, unit: str, by_player: dict, differences: dict, *, 
     ``"net-mix"`` style keys to the paired :class:`Estimate` of the difference on the same
     deals (or decisions).  ``settled``: the word :func:`.words.equivalence` says of the two strongest
     rungs' difference (:data:`.design.TOP_DIFFERENCE`, ``net-learned``) at the precision ``target``
-    ("holds", "differs", "not shown to differ", "not tested" where under 80% power; None if not judged), and ``convergence`` what that says of
+    ("holds", "differs", "not shown to differ", "not tested" where under 80% power; None if not judged), and
+    ``convergence`` what that says of
     the answer (:func:`.words.convergence`); ``by_size``: :func:`.words.size_json`, whether the table sizes
     of a pooled value agree; ``judged_by_size`` (size -> the top difference there): ``settled`` was judged at
     every table size (:func:`.words.equivalence_by_size`), and the power fields say so (``judged``: of what,

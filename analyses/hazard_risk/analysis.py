@@ -12,7 +12,7 @@ from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRO
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, StudyResult
-from ..framework.words import equivalence
+from ..framework.words import equivalence, power_text
 from . import figures as figs
 from .answers import TARGET_MARGIN, TARGET_WIN, answers as _answers, estimands as _estimands
 from .design import DENY_LEVELS, DEPTH, DRAWN_STRONG, NATURAL_STRONG, PLAYERS
@@ -380,10 +380,12 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
         d = diffs.get(f"{STRONG}-{SECOND}", {}).get("all")
         if d is not None:
             out.append(f"Between the two strongest players ({STRONG} minus {SECOND}, paired over deals) the cost in win "
-                       f"chance differs by {_ci(d['win'], 'dpct')} (verdict: {equivalence(d['win'], TARGET_WIN)}) and in "
-                       f"margin by {_ci(d['margin'], 'signed')} points (verdict: {equivalence(d['margin'], TARGET_MARGIN)}"
-                       f"); \"holds\" only where an equivalence test (TOST) shows the difference within the precision "
-                       f"target (\u00b1{100 * TARGET_WIN:.0f} pp, \u00b1{TARGET_MARGIN} points).")
+                       f"chance differs by {_ci(d['win'], 'dpct')} (pooled verdict: {equivalence(d['win'], TARGET_WIN)}, "
+                       f"{power_text(d['win'], TARGET_WIN, 'dpct')}) and in margin by {_ci(d['margin'], 'signed')} "
+                       f"points (pooled verdict: {equivalence(d['margin'], TARGET_MARGIN)}, "
+                       f"{power_text(d['margin'], TARGET_MARGIN, 'signed')}); \"holds\" only where an equivalence test "
+                       f"(TOST) with at least 80% power shows the difference within the margin (\u00b1{100 * TARGET_WIN:.0f} "
+                       f"pp, \u00b1{TARGET_MARGIN} points); the answers judge it at every table size.")
         when = [f"{RUNG_TEXT[r]}: {_ci(ladder[r]['all']['phases']['early'], 'pct')} early (6-7 face-down cards), "
                 f"{_ci(ladder[r]['all']['phases']['late'], 'pct')} late (1-2), {_ci(ladder[r]['all']['drawn'], 'pct')} "
                 "of planted hazards drawn blind at all" for r in rungs]

@@ -154,10 +154,11 @@ def ladder_convergence(data) -> list[dict]:
     for k in range(1, len(a.variants)):
         d = ((a.values[k].turns[:n] - a.values[0].turns[:n]) - (b.values[k].turns[:n] - b.values[0].turns[:n]))
         e = Estimate.of_mean(np.asarray(d, dtype=np.float64))
-        unmoved = [c for c, rung in ((a, STRONG), (b, SECOND)) if _same_turns(c, k)]
+        unmoved = [rung for c, rung in ((a, STRONG), (b, SECOND)) if _same_turns(c, k)]
         word = NOT_TESTED if unmoved else equivalence(e, TARGET_CONVERGE)
-        why = (f"not tested: {' and '.join(SECOND if c is b else STRONG for c in unmoved)} {'plays' if len(unmoved) == 1 else 'play'} every round as "
-               "long as under the published rules" if unmoved else power_text(e, TARGET_CONVERGE, "points"))
+        verb = "plays" if len(unmoved) == 1 else "play"
+        why = (f"not tested: {' and '.join(unmoved)} {verb} every round as long as under the published rules"
+               if unmoved else power_text(e, TARGET_CONVERGE, "points"))
         out.append({"variant": a.variants[k].name, "difference": e, "settled": word,
                     "convergence": convergence(word), "power": power(e, TARGET_CONVERGE), "why": why})
     return out

@@ -7,7 +7,7 @@ from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRO
 from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, StudyResult
-from ..framework.words import equivalence
+from ..framework.words import equivalence, power_text
 from . import figures as figs
 from .answers import CONTROL, MAIN, TARGET_MARGIN, TARGET_WIN, answers as _answers, estimands as _estimands
 from .design import DEALT_STRONG, PLAYERS
@@ -300,11 +300,13 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
         d = diffs.get(f"{STRONG}-{SECOND}", {}).get("all")
         if d is not None:
             out.append(f"Between the two strongest rungs ({STRONG} minus {SECOND}, paired on the same deals) the win "
-                       f"chance differs by {_ci(d['win'], 'dpct')} (verdict: {equivalence(d['win'], TARGET_WIN)}) and "
-                       f"the margin by {_ci(d['margin'], 'signed')} points (verdict: "
-                       f"{equivalence(d['margin'], TARGET_MARGIN)}); \"holds\" "
-                       f"only where an equivalence test (TOST) shows the difference within the precision target "
-                       f"(\u00b1{100 * TARGET_WIN:.1f} pp, \u00b1{TARGET_MARGIN} points)." + _mix_verdict(diffs))
+                       f"chance differs by {_ci(d['win'], 'dpct')} (pooled verdict: {equivalence(d['win'], TARGET_WIN)}, "
+                       f"{power_text(d['win'], TARGET_WIN, 'dpct')}) and the margin by {_ci(d['margin'], 'signed')} "
+                       f"points (pooled verdict: {equivalence(d['margin'], TARGET_MARGIN)}, "
+                       f"{power_text(d['margin'], TARGET_MARGIN, 'signed')}); \"holds\" only where an equivalence test "
+                       f"(TOST) with at least 80% power shows the difference within the margin "
+                       f"(\u00b1{100 * TARGET_WIN:.1f} pp, \u00b1{TARGET_MARGIN} points); the answers judge it at every "
+                       "table size." + _mix_verdict(diffs))
     if SECOND in fates and "mix" in fates:
         two = [(r, fates[r].get("2"), ladder.get(r, {}).get("2", {}).get(MAIN)) for r in (SECOND, STRONG) if r in fates]
         two = [(r, f, e) for r, f, e in two if f and e]
