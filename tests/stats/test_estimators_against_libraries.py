@@ -1,0 +1,111 @@
+"""The estimators written by hand outside ``gnoming_sim/stats.py`` (issue 51 item 4), each checked against the
+library that computes the same thing, on random data: the studies' ``analyses/framework/estimates.py``
+(stratified mean, Fieller root of a robust line, t mean, bootstrap mean, paired ratio difference) and
+``experiments/compare.py``'s ratio of sums (``_ratio_terms``)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import statsmodels.api as sm
+from scipy import stats as sps
+
+from gnoming_sim import stats
+from gnoming_sim.analyses.framework.estimates import (bootstrap_mean, linear_root, paired_ratio_difference,
+                                                      stratified_mean, t_mean)
+from gnoming_sim.experiments.compare import _ratio_terms, _se
+
+SEEDS = range(5)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_stratified_mean_is_ols_on_stratum_dummies_with_hc2_covariance(seed):
+    """With one dummy per stratum, HC2's variance of a stratum's coefficient is its s_k^2 / n_k exactly, so the
+    size-weighted contrast of the coefficients is the stratified mean with its within-stratum variance."""
+    rng = np.random.default_rng(seed)
+    strata = rng.integers(0, 4, 300)
+    x = rng.normal(strata * 0.5, 1 + strata, 300)
+    e = stratified_mean(x, strata)
+    levels = np.unique(strata)
+    X = (strata[:, None] == levels[None, :]).astype(float)
+    fit = sm.OLS(x, X).fit(cov_type="HC2")
+    w = X.sum(axis=0) / x.size
+    se = math.sqrt(float(w @ fit.cov_params() @ w))
+    assert e.mean == pytest.approx(float(w @ fit.params), rel=1e-12)
+    assert (e.hi - e.lo) / 2 == pytest.approx(stats.Z95 * se, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_linear_root_is_statsmodels_hc1_ols_and_its_fieller_ends_are_where_the_t_test_is_at_its_quantile(seed):
+    rng = np.random.default_rng(seed)
+    n = 400
+    x = rng.normal(0, 3, n)
+    c = rng.integers(1, 4, n).astype(float)
+    y = 0.8 - 0.3 * x + 0.2 * c + rng.normal(0, 1 + 0.2 * np.abs(x), n)
+    r = linear_root(x, y, c)
+    X = np.column_stack([np.ones(n), x - x.mean(), c - c.mean()])
+    fit = sm.OLS(y, X).fit(cov_type="HC1", use_t=True)
+    (lo_b, hi_b) = fit.conf_int(0.05)[1]
+    assert r.slope.mean == pytest.approx(fit.params[1], rel=1e-10)
+    assert (r.slope.lo, r.slope.hi) == pytest.approx((lo_b, hi_b), rel=1e-9)
+    assert r.intercept.mean == pytest.approx(fit.params[0], rel=1e-10)
+    assert r.point.mean == pytest.approx(-fit.params[0] / fit.params[1] + x.mean(), rel=1e-10)
+    q = sps.t.ppf(0.975, n - 3)
+    assert r.bounded
+    for end in (r.point.lo, r.point.hi):   # a + b (x0 - centre) = 0 is rejected exactly at the interval's ends
+        t = fit.t_test(np.array([1.0, end - x.mean(), 0.0])).tvalue.item()
+        assert abs(t) == pytest.approx(q, rel=1e-7)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_t_mean_is_scipys_t_interval(seed):
+    x = np.random.default_rng(seed).exponential(2.0, 25)
+    e = t_mean(x)
+    lo, hi = sps.t.interval(0.95, x.size - 1, loc=x.mean(), scale=sps.sem(x))
+    assert (e.mean, e.lo, e.hi, e.n) == pytest.approx((x.mean(), lo, hi, 25), rel=1e-12)
+
+
+def test_the_bootstrap_mean_agrees_with_scipys_percentile_bootstrap():
+    """Two percentile bootstraps of one mean (their own draws): the ends agree within their Monte Carlo error
+    (a tenth of the interval's width at 4,000 replicates each)."""
+    x = np.random.default_rng(11).lognormal(0, 1, 200)
+    e = bootstrap_mean(x, np.random.default_rng(1), replicates=4000)
+    ci = sps.bootstrap((x,), np.mean, n_resamples=4000, method="percentile", random_state=2).confidence_interval
+    width = ci.high - ci.low
+    assert e.mean == x.mean()
+    assert abs(e.lo - ci.low) < 0.1 * width and abs(e.hi - ci.high) < 0.1 * width
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_paired_ratio_difference_is_statsmodels_cluster_robust_wls(seed):
+    """Two ratios of sums over the same clusters, stacked (one row per cluster and arm, an arm dummy, weights the
+    trials, clustered by cluster): the dummy's coefficient is the difference, and its cluster-robust variance
+    without the small-sample factor, times G / (G - 1), is the delta method's."""
+    rng = np.random.default_rng(seed)
+    g = 150
+    m1, m2 = rng.integers(1, 6, g).astype(float), rng.integers(1, 6, g).astype(float)
+    u = rng.normal(0, 0.15, g)
+    y1 = rng.binomial(m1.astype(int), np.clip(0.55 + u, 0, 1)).astype(float)
+    y2 = rng.binomial(m2.astype(int), np.clip(0.45 + u, 0, 1)).astype(float)
+    e = paired_ratio_difference(y1, m1, y2, m2)
+    share = np.r_[y1 / m1, y2 / m2]
+    X = np.column_stack([np.ones(2 * g), np.r_[np.ones(g), np.zeros(g)]])
+    fit = sm.WLS(share, X, weights=np.r_[m1, m2]).fit(
+        cov_type="cluster", cov_kwds={"groups": np.r_[np.arange(g), np.arange(g)], "use_correction": False})
+    se = math.sqrt(fit.cov_params()[1, 1] * g / (g - 1))
+    assert e.mean == pytest.approx(fit.params[1], rel=1e-10)
+    assert (e.hi - e.lo) / 2 == pytest.approx(stats.Z95 * se, rel=1e-8)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_compares_ratio_of_sums_is_statsmodels_cluster_robust_ratio(seed):
+    """``compare``'s minus-5 share (a ratio of sums over games by the delta method) is
+    :func:`gnoming_sim.stats.cluster_ratio` (statsmodels WLS, clustered by game)."""
+    rng = np.random.default_rng(seed)
+    den = rng.integers(0, 4, 500).astype(float)
+    num = rng.binomial(den.astype(int), 0.6).astype(float)
+    r, z = _ratio_terms(num, den)
+    ratio, se, _ = stats.cluster_ratio(num, den)
+    assert r == pytest.approx(ratio, rel=1e-12)
+    assert _se(z) == pytest.approx(se, rel=1e-9)
