@@ -59,24 +59,24 @@ def power(d: Estimate | None, target: float | None) -> float | None:
 
 
 def equivalence_by_size(parts: dict, target: float) -> str | None:
-    """The word for an answer whose published rule or effect is per table size (``parts``: size ->
-    the strongest two rungs' paired difference there), judged on every size, never on their average: "holds"
-    only where every size holds (an intersection-union test: each at 5%, no correction needed), with the power
-    of that joint test (the product of the sizes' powers, :func:`power_by_size`) at least 80%, else "not
-    tested"; "differs" where a size's interval excludes 0 after Bonferroni over the sizes; else "not shown to
+    """The word for an answer whose published rule or effect is per table size (``parts``: size -> the
+    strongest two rungs' paired difference there), judged on every size, never on their average, each size's
+    word from :func:`gnoming_sim.stats.equivalence_word` (the one function that says the words): "not tested"
+    where the joint test has under 80% power (the product of the sizes' powers, :func:`power_by_size`);
+    "holds" only where every size holds (an intersection-union test: each at 5%, no correction needed);
+    "differs" where a size differs by its interval widened for Bonferroni over the sizes; else "not shown to
     differ".  None without parts."""
     parts = {k: d for k, d in parts.items() if d is not None}
     if not parts:
         return None
     if (power_by_size(parts, target) or 0.0) < POWER_NEEDED:
         return NOT_TESTED
-    words = {k: equivalence_word(d.mean, d.lo, d.hi, target, power_needed=0.0) for k, d in parts.items()}
-    if all(w == HOLDS for w in words.values()):
-        return HOLDS
     z = float(norm.isf(0.025 / len(parts)))
-    if any(d.finite and _se(d) > 0 and abs(d.mean) > z * _se(d) for d in parts.values()):
-        return DIFFERS
-    return NOT_SHOWN_WORD
+    words = [equivalence_word(d.mean, d.mean - z * _se(d), d.mean + z * _se(d), target, z=z, power_needed=0.0)
+             for d in parts.values()]
+    if all(w == HOLDS for w in words):
+        return HOLDS
+    return DIFFERS if DIFFERS in words else NOT_SHOWN_WORD
 
 
 def top_by_size(diffs: dict, measure: str) -> dict:
