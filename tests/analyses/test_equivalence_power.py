@@ -27,7 +27,10 @@ def test_a_test_with_power_passes_an_agreeing_difference():
 def test_a_test_with_power_fails_a_difference_that_moves():
     d = _est(0.5, 0.05)
     assert equivalence(d, 0.3) == DIFFERS and convergence(DIFFERS) == MOVES
-    assert holds_under(DIFFERS, d, 0.3, "signed").startswith(f"{STRONG} only: {MOVES}")
+    text = holds_under(DIFFERS, d, 0.3, "signed")
+    assert text.startswith(f"{STRONG} only: {MOVES}") and "power 100% at \u00b10.30" in text   # the power beside it
+    # the same difference measured too loosely for the test to have passed had they agreed: no label
+    assert equivalence(_est(0.5, 0.2), 0.3) != DIFFERS
 
 
 def test_a_test_without_power_gives_no_label_whatever_the_data():
