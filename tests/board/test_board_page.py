@@ -116,6 +116,26 @@ def test_a_position_set_up_by_clicking_gets_analyses_best_move_live(page, blank,
     page.screenshot(path=str(shots / "board-position.png"), full_page=True)
 
 
+def test_import_a_rules_file_and_export_the_toml_analyse_reads(page, blank, tmp_path):
+    from gnoming_sim.game.position import from_toml
+    from gnoming_sim.game.rules import RuleConfig
+    from gnoming_sim.search.position_id import encode
+
+    ready(page, blank.url)
+    page.set_input_files("#import-file", str(EXAMPLE))
+    page.wait_for_function(f"document.getElementById('posid').value === {json.dumps(encode(from_toml(EXAMPLE)))}")
+    rules = ROOT / "examples" / "hazard15.toml"
+    page.set_input_files("#rules-file", str(rules))
+    assert page.text_content("#rules-name") == "hazard15.toml"
+    want = encode(from_toml(EXAMPLE, RuleConfig.from_toml(rules)))   # the ID holds the rules too
+    page.wait_for_function(f"document.getElementById('posid').value === {json.dumps(want)}")
+    with page.expect_download() as got:
+        page.click("#export-btn")
+    saved = tmp_path / "exported.toml"
+    got.value.save_as(saved)
+    assert from_toml(saved).to_dict() == from_toml(EXAMPLE).to_dict()
+
+
 def test_an_impossible_position_shows_the_loaders_sentence(page, blank):
     from gnoming_sim.cli.board.inputs import draw_pile_for, position_of
     from gnoming_sim.game.deck import PUBLISHED
