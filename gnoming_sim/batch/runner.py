@@ -45,6 +45,7 @@ from gnoming_sim.batch.summary import Tally, build_summary
 from gnoming_sim.kernel.win_credit import win_credit
 
 DEFAULT_CHUNK_GAMES = 20_000
+OUT_OF_MEMORY = "MemoryError"   # Outcome.stopped_by of a run stopped because its next games did not fit
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ class PlayedChunk:
     round_stats: np.ndarray
     seat_strategy: np.ndarray
     win_credit: np.ndarray
+    out_of_memory: bool = False   # the chunk stopped short: its next block did not fit in memory
 
     @property
     def games(self) -> int:
@@ -158,13 +160,19 @@ def play_chunk(chunk: Chunk, threads: int | None = None,
     from gnoming_sim.kernel.engine import simulate  # compiles the kernels: only once everything is checked
 
     spec = chunk.spec
-    parts, done, block = [], 0, FIRST_BLOCK_GAMES
+    parts, done, block, short = [], 0, FIRST_BLOCK_GAMES, False
     while done < chunk.games:
         n = min(block, chunk.games - done)
         t0 = time.perf_counter()
-        res = simulate(players=spec.players, strategies=chunk.strategies, games=n, seed=spec.seed,
-                       rules=spec.rules, deck=spec.deck, threads=threads, chunk_size=n,
-                       first_game=chunk.first_game + done, rotate=spec.rotate)
+        try:
+            res = simulate(players=spec.players, strategies=chunk.strategies, games=n, seed=spec.seed,
+                           rules=spec.rules, deck=spec.deck, threads=threads, chunk_size=n,
+                           first_game=chunk.first_game + done, rotate=spec.rotate)
+        except MemoryError:
+            if not parts:
+                raise
+            short = True   # the blocks played are returned, to be written before the run stops
+            break
         remap = np.array([spec.names.index(s) for s in res.strategy_names], dtype=np.int8)
         parts.append((res.round_stats, remap[res.seat_strategy], res.win_credit))
         done += n
@@ -174,8 +182,8 @@ def play_chunk(chunk: Chunk, threads: int | None = None,
         if should_stop is not None and done < chunk.games and should_stop():
             break
     if len(parts) == 1:
-        return PlayedChunk(chunk.first_game, *parts[0])
-    return PlayedChunk(chunk.first_game, *(np.concatenate(p) for p in zip(*parts)))
+        return PlayedChunk(chunk.first_game, *parts[0], out_of_memory=short)
+    return PlayedChunk(chunk.first_game, *(np.concatenate(p) for p in zip(*parts)), out_of_memory=short)
 
 
 def _next_block(games: int, seconds: float) -> int:
@@ -221,7 +229,7 @@ class Outcome:
     games_done: int
     games_total: int
     resumed_games: int
-    stopped_by: str | None = None   # "SIGINT", "SIGTERM" or "stop_after_chunks" when cut short
+    stopped_by: str | None = None   # "SIGINT", "SIGTERM", "stop_after_chunks" or OUT_OF_MEMORY when cut short
     out: Path | None = None
     abrupt: bool = False            # a second signal dropped the chunk in progress
     partial: Path | None = None     # set when an interrupted --force run kept its games there, out unchanged
@@ -252,7 +260,12 @@ class Batch:
         if force and out is None:
             raise GnomingError("--force needs --out FILE (the file to replace); without --out nothing is written")
         self.spec = spec
-        self.chunk_size = int(chunk_size)
+        # a chunk is held in memory until it is written: one that would not fit is played as several
+        # (the same games; only the row groups are smaller)
+        from gnoming_sim.batch.memory import chunk_games_that_fit
+
+        self.chunk_size = chunk_games_that_fit(spec.players, min(int(chunk_size), spec.games))
+        self.chunk_capped = int(chunk_size) > self.chunk_size and self.chunk_size < spec.games
         self.schema = batch_schema(spec.names, spec.metadata())
         self.out = None if out is None else check_output(out, resume, force)
         # an interrupted run never publishes over a file of another run: it keeps its partial
@@ -384,6 +397,10 @@ class Batch:
                     if signals.count < 2:
                         raise   # not ours: someone else's KeyboardInterrupt
                     return lo, signal.Signals(signals.signum).name, True
+                except MemoryError:
+                    if lo == self.resumed_games:
+                        raise   # nothing new to keep
+                    return lo, OUT_OF_MEMORY, False   # the games written so far are kept, as at a signal
                 finally:
                     signals.waiting = False
                 if part.first_game != lo:  # a pool that broke the chunk order: never write out of order
@@ -393,6 +410,8 @@ class Batch:
                 tally.add(part.round_stats, part.seat_strategy, part.win_credit)
                 lo, chunks = lo + part.games, chunks + 1
                 report(lo)
+                if part.out_of_memory:
+                    return lo, OUT_OF_MEMORY, False
             return lo, None, False
         finally:
             played.close()  # a pool cancels the chunks it started ahead

@@ -57,6 +57,12 @@ def simulate(players, strategy, seats, strategies_path, seed, rotate, rules_path
 
         report_batch.check_report_option(out, report_dir, force, [rules_path, deck_path, strategies_path])
     batch = Batch(spec, out, resume=resume, force=force, chunk_size=chunk_size or DEFAULT_CHUNK_GAMES)
+    if batch.chunk_capped:
+        from gnoming_sim.batch.memory import available_bytes, show_bytes
+
+        _notice(f"chunks of {batch.chunk_size:,} games, not {chunk_size or DEFAULT_CHUNK_GAMES:,}: a chunk is held in "
+                f"memory until it is written, and this process can use about {show_bytes(available_bytes() or 0)} "
+                "(the same games, in smaller row groups)")
     with open_pool(workers, scheduler, threads) as pool, group.progress_bar(games) as advance:
         outcome = batch.run(threads=threads, progress=advance, pool=pool, notice=_notice)
     summary = outcome.summary
@@ -85,6 +91,7 @@ def _report_interruption(outcome) -> None:
     """
     import signal
 
+    from gnoming_sim.batch.runner import OUT_OF_MEMORY
     from gnoming_sim.batch.safe_write import show
 
     if outcome.out is None:
@@ -98,6 +105,11 @@ def _report_interruption(outcome) -> None:
         kept = f"no new game was finished; {show(outcome.out)} is unchanged"
     else:
         kept = "no game was finished; nothing was written"
+    if outcome.stopped_by == OUT_OF_MEMORY:   # the games played were written before the run stopped
+        click.echo(f"{PROG}: error: out of memory after {outcome.games_done:,} of {outcome.games_total:,} games "
+                   f"(the next block did not fit); {kept}; a smaller --chunk-size or --threads needs less",
+                   file=group.stderr())
+        click.get_current_context().exit(1)
     how = "at once, dropping the chunk in progress" if outcome.abrupt else "after the block in progress"
     click.echo(f"{PROG}: interrupted ({outcome.stopped_by}) {how}: {outcome.games_done} of "
                f"{outcome.games_total} games played; {kept}", file=group.stderr())

@@ -48,6 +48,7 @@ from gnoming_sim.kernel.policy.dispatch import KIND_HEURISTIC
 
 GEN_STRIDE = 2**32          # generation g plays global games g * GEN_STRIDE .. (+ games)
 MAX_GENERATIONS = 2**26     # so every tuning game lies below 2**58 (the held-out range is above)
+CMA_POPSIZE = 16            # cma's own population for the 11 parameters (its integer ones raise it from 11)
 CANDIDATE = "tune:candidate"
 INCUMBENT = "tune:incumbent"
 
@@ -84,6 +85,9 @@ class TuneSpec:
         games = players * math.ceil(games / players)
         if max_games < games:
             raise GnomingError(f"--max-games ({max_games}) must be >= --games ({games})")
+        from gnoming_sim.batch.memory import check_tune_fits   # a generation at --max-games must fit in memory
+
+        check_tune_fits(players, popsize or CMA_POPSIZE, max_games)
         start_s = registry.get(start)
         if start_s.kind != KIND_HEURISTIC:
             raise GnomingError(f"--start must be a heuristic strategy, got '{start}' (random has no parameters)")
