@@ -18,7 +18,8 @@ class PlayersGuide(Study):
     title = "The player's guide"
     template = "guide/template.html"
     # deals per table size (each played once per rotation: by the card, by the chart among experts, by experts alone;
-    # at the headline's size also by the card and by expert among each rung's rivals)
+    # at the headline's size also by the card and by expert among each rung's rivals, design.ALONG_SHARE times as
+    # many deals: the ladder's equivalence test needs them for 80% power at its margin)
     default_games = 3000
     quick_games = 100
 
@@ -34,9 +35,9 @@ class PlayersGuide(Study):
                                          first_game=design.first_game(p))
             advance((len(design.CHECKED) + 1) * deals * p)
         p = design.HEADLINE_PLAYERS
-        along = versus_expert_along(design.ALONG, STRONG_LADDER, p, deals, seed, ctx.rules, ctx.deck, ctx.threads,
-                                    first_game=design.first_game(p))
-        advance(2 * len(STRONG_LADDER) * deals * p)
+        along = versus_expert_along(design.ALONG, STRONG_LADDER, p, design.along_deals(deals), seed, ctx.rules,
+                                    ctx.deck, ctx.threads, first_game=design.first_game(p))
+        advance(2 * len(STRONG_LADDER) * design.along_deals(deals) * p)
         return {"guide": committed, "checks": checks, "along": along}
 
     def analyse(self, ctx, tables, data) -> StudyResult:

@@ -150,3 +150,5 @@ def test_the_quick_section_is_written_alone(tmp_path):
     assert {"guide.card_vs_expert", "guide.chart_vs_expert"} <= {f["key"] for f in summary["findings"]}
     assert set(on_disk["guide"]["along_the_ladder"]["rivals"]) == set(STRONG_LADDER)
     assert set(on_disk["estimands"]["guide"]["card_vs_expert"]["players"]) == set(STRONG_LADDER)
+    # issue 51: the ladder's tables play design.ALONG_SHARE times the check's deals (80% power at +-1 point)
+    assert on_disk["estimands"]["guide"]["card_vs_expert"]["differences"][TOP_DIFFERENCE]["n"] == design.along_deals(100) == 125
