@@ -108,4 +108,30 @@ def serve(sock, url, opened, rules_, deck_, policy, seed, threads, browser: bool
             webbrowser.open(url)
 
     threading.Thread(target=when_serving, daemon=True).start()
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:   # uvicorn raises the Ctrl-C (or SIGTERM) it caught again once it has stopped
+        pass
+    stop(state)
+
+
+def stop(state) -> None:
+    """After the server: every analysis cancelled; a batch or a compile under way cannot be interrupted, so
+    after a short wait the process ends without it (no stray work, no minutes spent on a cold compile)."""
+    import os
+    import threading
+    import time
+
+    for live in list(state.jobs.values()):
+        live.cancel()
+    state.asked.set()
+    state.worker.shutdown(wait=False, cancel_futures=True)
+    click.echo(f"{PROG} board: stopped")
+    busy = [t for t in threading.enumerate() if t.name.startswith("board-rollouts")]
+    end = time.monotonic() + 2.0
+    for t in busy:
+        t.join(max(0.0, end - time.monotonic()))
+    if any(t.is_alive() for t in busy):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
