@@ -373,3 +373,26 @@ def test_live_analysis_agrees_with_analyse_on_five_positions(horizon):
         for o in want["options"]:
             for key in ("mean", "diff", "diff_ci95", "rank"):
                 assert mine[o["key"]][key] == o[key], (i, o["key"], key)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_board_in_one_line():
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "gnoming_sim", "board", "--no-browser"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("gnoming-sim board: serving on http://127.0.0.1:"), line
+        url = line.split("serving on ", 1)[1].split()[0]
+        with urllib.request.urlopen(f"{url}api/start", timeout=30) as r:
+            assert r.status == 200
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert out.strip().splitlines() == ["gnoming-sim board: stopped"] and "Traceback" not in err
