@@ -160,6 +160,8 @@ def test_a_reviewed_game_steps_jumps_to_the_next_error_and_values_another_option
     marks = [d["mark"] for d in json.loads(REVIEW.read_text(encoding="utf-8"))["decisions"]]
     errors = [i for i, m in enumerate(marks) if m in ERRORS]
     ready(page, reviewed.url)
+    summary = json.loads(REVIEW.read_text(encoding="utf-8"))["summary"]
+    assert page.text_content("#game-summary").startswith(f"{summary['verdict']}: error rate ")
     info = page.locator("#move-info")
     assert info.get_attribute("data-i") == "0"
     page.keyboard.press("ArrowRight")

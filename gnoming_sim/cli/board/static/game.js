@@ -10,6 +10,12 @@ function showGame(opened) {
   if (!S.moves.length) return;
   $("game").hidden = false;
   $("game-name").textContent = `${opened.kind} ${opened.name}, seat ${opened.seat}`;
+  const sm = opened.summary;
+  if (sm && sm.verdict) {
+    const m = sm.marks || {};
+    $("game-summary").textContent = `${sm.verdict}: error rate ${Number(sm.error_rate_pp).toFixed(2)} pp of win chance `
+      + `per decision over ${sm.graded} graded; marks ?! ${m.inaccuracy || 0}, ? ${m.mistake || 0}, ?? ${m.blunder || 0}`;
+  }
   const list = $("moves");
   list.replaceChildren();
   S.moves.forEach((m, i) => {
