@@ -218,7 +218,14 @@ def load(path, option: str = OPTION) -> list[Card]:
     from gnoming_sim.game.input_file import read_bytes
 
     path = Path(path)
-    if not path.exists() and not path.is_symlink():
+    try:
+        there = path.exists() or path.is_symlink()
+        if not there and path.parent.exists() and not path.parent.is_dir():
+            raise GnomingError(f"drill deck {path}: {path.parent} is a file, not a folder: no deck can be made "
+                               f"there (give another {option})")
+    except OSError as exc:   # a name too long, a loop of links, ...: one line, not a traceback
+        raise GnomingError(f"drill deck {path}: {one_line(exc.strerror or exc)} (give another {option})") from None
+    if not there:
         return []
     raw = read_bytes(path, "drill deck", MAX_DECK_BYTES)
     try:
