@@ -1,0 +1,29 @@
+"""Figures the docs quote from committed files, read back from those files (issue 51 item 4: guide.md said
+per-table Holm and 21 starred cells after the guide was re-derived with one family and 19; the README said
+"15 defects" of an audit page that holds three audits)."""
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_guide_page_quotes_the_committed_guides_holm_family_and_starred_cells():
+    from gnoming_sim.kernel.policy import registry
+
+    guide = json.loads(registry.CHART_CELLS.read_text(encoding="utf-8"))
+    page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    families = {t["family"] for t in guide["tables"].values()}
+    assert len(families) == 1, families            # one family over the whole card
+    assert f"one family of {families.pop()} tests" in page
+    assert f"The chart's {len(guide['cells'])} starred cells" in page
+    assert "per table" not in page.split("### The committed guide")[1].split("\n\n")[2]   # the committed table's header
+    diff = guide["check"]["versus_expert"]["diff"]
+    assert f"{diff['mean']:+.2f}".replace("-", "\u2212") in page
+
+
+def test_the_readme_says_what_the_audit_page_holds():
+    audit = (ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
+    issues = re.findall(r"^## Issue (\d+)", audit, flags=re.M)
+    line = next(x for x in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if "docs/audit.md" in x)
+    assert "issue 23" in line and all(f"issue {n}" in line for n in issues), (issues, line)
