@@ -115,6 +115,8 @@ BASE = {
     "train": ["train", "--out", "@tmp/learned", "--iterations", "1", "--games", "4", "--check-games", "8"],
     "review": ["review", "--game", "0", "--seat", "0", "--rollouts", "20", "--out", "@tmp/rev"],
     "guide": ["guide", "--out", "@tmp/guide", "--games", "4", "--check-deals", "0"],
+    "board": ["board", "--no-browser"],   # a case that wrongly passed would serve: the alarm stops it
+    "drill": ["drill"],
 }
 FILE_OPTIONS = {
     "simulate": ("--rules", "--deck", "--strategies-file"),
@@ -129,7 +131,11 @@ FILE_OPTIONS = {
     "strategies": ("--strategies-file",),
     "ladder": ("--rules", "--deck", "--strategies-file"),
     "review": ("--rules", "--deck", "--strategies-file"),
+    "board": ("--rules", "--deck"),
 }
+# a drill deck is made where it is missing (board, review): every other bad kind
+DRILL_DECK_OPTIONS = {"drill": "--deck", "board": "--drill-deck", "review": "--drill-deck"}
+DRILL_DECK_KINDS = tuple(k for k in BAD_FILES if k != "missing")
 
 # values each number option must refuse (every one of them is out of range or not a number)
 NUMBERS = {
@@ -161,6 +167,8 @@ NUMBERS = {
     "train": {"--iterations": ["0", "51", str(BIG)], "--games": ["0", str(BIG)], "--budget": ["0", str(BIG)],
               "--check-games": ["0", "3", str(BIG)], "--players": ["3,3", "", "1", "3,,4", str(BIG), "x", "8"],
               "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)]},
+    "board": {"--port": ["-1", "1023", "65536", str(BIG), "x"], "--seed": ["-1", str(2**64)],
+              "--threads": ["0", str(BIG)]},
     "review": {"--players": ["1", "8", str(BIG)], "--game": ["-1", str(2**63)], "--seat": ["-1", "4", str(BIG)],
                "--rollouts": ["1", "19", str(10**6), str(BIG)], "--confirm": ["0", str(10**6), "x"],
                "--rollout-seed": ["-1", str(2**64)], "--seed": ["-1", str(2**64)], "--threads": ["0", str(BIG)],
@@ -185,6 +193,8 @@ STRINGS = {
     "held-out": {"--candidate": ["", "nobody", "ok\n", "greedy"], "--baseline": ["", "ok\n"],
                  "--scheduler": [""]},
     "report": {"--scheduler": [""]},
+    "board": {"--policy": ["", "nobody", "ok\n"]},
+    "analyse-position": {"--position-id": ["", " ", "x", "g1:", "g1:zzzz", "g9:AAAA", "g1:" + "A" * 5000, "ok\n"]},
     "review": {"--policy": ["", "mc", "nobody", "ok\n", "a,b,c"], "--strategy": ["", "ok\n"],
                "--seats": ["", "random", "a,,b,c"]},
     "ladder": {"--strategies": ["", ",", "greedy", "nobody", "ok\n", "greedy,,expert", "greedy,greedy", "$\\frac{$",
@@ -205,6 +215,11 @@ CONTENTS = [
     ("name_mathtext", "--strategies-file", '[strategy."$\\\\frac{$"]\nbase = "greedy"', "strategies"),
     ("name_empty", "--strategies-file", '[strategy.""]\nbase = "greedy"', "strategies"),
     ("strategy_not_table", "--strategies-file", "strategy = 1", "strategies"),
+    # issue 53: a base family selected without its weights (it played the net or learned family with all 0)
+    ("mc_net_base_without_weights", "--strategies-file", '[strategy.x]\nbase = "mc"\nmc_learned_base = 2',
+     "strategies"),
+    ("mc_learned_base_without_weights", "--strategies-file", '[strategy.x]\nbase = "mc"\nmc_learned_base = 1',
+     "simulate"),
     ("rules_max_turns_int64", "--rules", f"max_turns = {2**63 - 1}", "rules"),
     ("rules_max_turns_huge", "--rules", "max_turns = " + "9" * 30, "rules"),
     ("rules_bonus_huge", "--rules", f"early_finish_bonus = {2**62}", "rules"),
@@ -224,6 +239,28 @@ POSITIONS = [
     ("scores_in_round_1", 1, "[5, 0]"),
     ("round_huge", 2**62, "[0, 0]"),
 ]
+# issue 53: positions that cannot happen, each accepted before (the template's seat 0 moves at turn 0)
+IMPOSSIBLE_POSITIONS = {
+    "turn_gives_the_turn_to_seat_1": "turn = 1\n",
+    "hazard_in_hand_from_a_pile": ('[decision]\nkind = "place"\ncard = "H"\nsource = "pile0"\n', "draw_pile = 91"),
+    "starter_not_the_rules": "starter = 1\n",
+    "finisher_without_a_turn": ("finisher = 1\n", '["5", "6", "3", "4", "7", "8", "-1", "-2", "3"]'),
+    "seat_1_past_its_first_flips": ("", '["5", "6", "7", "8", "?", "?", "?", "?", "?"]'),
+}
+
+
+def _impossible(extra) -> str:
+    """The 2-player template (round 1, no turn yet) with one change: a key added, the draw pile or
+    seat 1's layout replaced (a card turned up leaves the draw pile as it is)."""
+    key, change = (extra, None) if isinstance(extra, str) else extra
+    body = _POSITION.format(round=1, scores="[0, 0]")
+    if change and change.startswith("draw_pile"):
+        body = body.replace("draw_pile = 92", change)
+    elif change:
+        body = body.replace(f"layouts = [{_LAYOUT}, {_LAYOUT}]", f"layouts = [{_LAYOUT}, {change}]")
+    if key.startswith("["):
+        return body + key                 # a table goes last
+    return key + body
 
 
 def cases() -> list[tuple[str, list[str]]]:
@@ -235,6 +272,9 @@ def cases() -> list[tuple[str, list[str]]]:
                 out.append((f"{cmd}{option}={kind}", [*BASE[cmd], option, f"@{kind}"]))
     for kind in BAD_PATHS:
         out.append((f"report--from={kind}", ["report", "--from", f"@{kind}"]))
+    for cmd, option in DRILL_DECK_OPTIONS.items():
+        for kind in DRILL_DECK_KINDS:
+            out.append((f"{cmd}{option}={kind}", [*BASE[cmd], option, f"@{kind}"]))
     for kind in BAD_FILES:   # review's RECORD argument
         out.append((f"review-record={kind}", ["review", f"@{kind}", "--out", "@tmp/rev"]))
     for kind in ("fifo", "deep_array", "deep_table", "devzero", "loop"):
@@ -251,6 +291,8 @@ def cases() -> list[tuple[str, list[str]]]:
     for name, option, body, cmd in CONTENTS:
         out.append((f"content:{name}", [*BASE[cmd], option, f"@write:{name}"]))
     for name, _, _ in POSITIONS:
+        out.append((f"position:{name}", [*BASE["analyse-position"], "--position", f"@write:{name}"]))
+    for name in IMPOSSIBLE_POSITIONS:
         out.append((f"position:{name}", [*BASE["analyse-position"], "--position", f"@write:{name}"]))
     for mod in extra_modules():
         out += mod.cases()
@@ -271,6 +313,7 @@ def bodies() -> dict[str, str]:
     """The TOML text of every ``@write:NAME`` argument."""
     made = {name: body for name, _, body, _ in CONTENTS}
     made.update({name: _POSITION.format(round=rnd, scores=scores) for name, rnd, scores in POSITIONS})
+    made.update({name: _impossible(extra) for name, extra in IMPOSSIBLE_POSITIONS.items()})
     return made
 
 
