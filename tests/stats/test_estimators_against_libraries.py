@@ -109,3 +109,25 @@ def test_compares_ratio_of_sums_is_statsmodels_cluster_robust_ratio(seed):
     ratio, se, _ = stats.cluster_ratio(num, den)
     assert r == pytest.approx(ratio, rel=1e-12)
     assert _se(z) == pytest.approx(se, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_hazard_rungs_ratio_difference_is_the_paired_ratio_difference_and_statsmodels(seed):
+    """``hazard_risk.analysis.ratio_difference`` (a rung's cost per drawn hazard minus another's on the same deals,
+    the delta method over deals) is :func:`paired_ratio_difference` of its sums, hence statsmodels' (above)."""
+    import pandas as pd
+
+    from gnoming_sim.analyses.hazard_risk.analysis import ratio_difference
+
+    rng = np.random.default_rng(seed)
+    g = 300
+
+    def arm():
+        return pd.DataFrame({"drawn": rng.random(g) < 0.3, "win_h": (rng.random(g) < 0.3).astype(float),
+                             "win_o": (rng.random(g) < 0.35).astype(float)})
+
+    a, b = arm(), arm()
+    e = ratio_difference(a, b, "win")
+    y = lambda f: ((f["win_h"].astype(float) - f["win_o"].astype(float)) * f["drawn"]).to_numpy()   # noqa: E731
+    ref = paired_ratio_difference(y(a), a["drawn"].to_numpy(float), y(b), b["drawn"].to_numpy(float))
+    assert (e.mean, e.lo, e.hi, e.n) == pytest.approx((ref.mean, ref.lo, ref.hi, ref.n), rel=1e-9)
