@@ -161,9 +161,9 @@ def test_a_dropped_stream_cancels_its_rollouts():
                 break
             time.sleep(0.05)
         assert live.cancelled
-        time.sleep(1.0)   # the batch under way may finish; none starts after it
+        board.worker.submit(lambda: None).result(timeout=120)   # the batch under way has finished
         ran = live.batches
-        time.sleep(0.5)
+        time.sleep(0.5)   # and none starts after it
         assert live.batches == ran < len(live.sizes)
     finally:
         server.should_exit = True
