@@ -344,3 +344,51 @@ def heterogeneity(estimates, lo, hi, alpha: float = 0.05, z: float = Z95) -> Het
         test = combine_effects(x, se ** 2).test_homogeneity()
     p = float(test.pvalue)
     return Heterogeneity(float(test.statistic), int(test.df), p, bool(p >= alpha))
+
+
+# ----------------------------------------------------------------- shrinkage
+def eb_posterior_means(est, se, lower: float = 0.0, grid: int = 80, iterations: int = 200) -> np.ndarray:
+    """Each estimate ``est[i]`` (normal noise with standard error ``se[i]``) replaced by its posterior mean
+    under the prior fitted to them all: the nonparametric maximum-likelihood prior (Kiefer-Wolfowitz; the
+    EM of Laird 1978 / Jiang and Zhang 2009) on a grid of ``grid`` values from ``lower`` to the largest
+    estimate plus three standard errors, with the positive parts of the estimates themselves added to it.
+    The truth is known to be at least ``lower`` (a move cannot lose against the best by less than nothing).
+
+    Unlike a normal prior, the fitted one can be a spike near 0 and a few large values: a flawless game's
+    noise is shrunk to about 0, a steady loser's to its common size, and a lone blunder keeps most of its
+    size (its likelihood outweighs the prior's small mass there).  A single estimate gives its own value
+    cut at ``lower``."""
+    from scipy.stats import norm
+
+    x = np.asarray(est, dtype=np.float64).ravel()
+    s = np.asarray(se, dtype=np.float64).ravel()
+    if x.shape != s.shape:
+        raise ValueError(f"est and se must have the same length, got {x.size} and {s.size}")
+    if x.size == 0:
+        return x
+    if not (np.isfinite(x).all() and np.isfinite(s).all() and (s >= 0).all()):
+        raise ValueError("every estimate and standard error must be finite, every standard error >= 0")
+    if x.size == 1 or not (s > 0).all():
+        return np.maximum(lower, x) if x.size == 1 else _posterior_exact(x, s, lower)
+    top = max(lower, float((x + 3 * s).max()))
+    support = np.unique(np.concatenate([np.linspace(lower, top, grid), np.maximum(lower, x)]))
+    lik = norm.pdf(x[:, None], loc=support[None, :], scale=s[:, None])
+    lik /= lik.max(axis=1, keepdims=True)   # each row's scale cancels in its posterior
+    w = np.full(support.size, 1.0 / support.size)
+    for _ in range(iterations):
+        post = lik * w
+        post /= post.sum(axis=1, keepdims=True)
+        w = post.mean(axis=0)
+    post = lik * w
+    post /= post.sum(axis=1, keepdims=True)
+    return post @ support
+
+
+def _posterior_exact(x: np.ndarray, s: np.ndarray, lower: float) -> np.ndarray:
+    """Estimates some of which are exact (standard error 0): those are their own value cut at ``lower``,
+    the others are shrunk among themselves."""
+    out = np.maximum(lower, x)
+    noisy = s > 0
+    if noisy.any():
+        out[noisy] = eb_posterior_means(x[noisy], s[noisy], lower)
+    return out

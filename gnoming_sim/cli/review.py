@@ -40,8 +40,8 @@ PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
 @click.option("--rollouts", type=int, default=SCREEN, show_default=True, metavar="N",
               help="Screening rollouts per option and decision.")
 @click.option("--confirm", type=int, default=CONFIRM, show_default=True, metavar="N",
-              help="Confirmatory rollouts (fresh ones, in two cross-fitted halves) per option: the best "
-                   "alternatives of the screening and the move played.")
+              help="Fresh rollouts that measure the loss of the move played against the chosen alternative; "
+                   "half as many of the screening's best candidates and the move played choose it.")
 @click.option("--rollout-seed", type=int, default=0, show_default=True, metavar="S", help="Seed of the rollouts.")
 @click.option("--why-rollouts", type=int, default=WHY_ROLLOUTS, show_default=True, metavar="N",
               help="Explain every marked move against the best (as `analyse --why`) on N paired rollouts; 0: no "
@@ -56,8 +56,8 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
            out, force, save_record, policy, rollouts, confirm, rollout_seed, why_rollouts, drill_deck, no_drills,
            threads, as_json):
     """Grade every draw, placement and hazard flip of one seat by rollouts to the end of the game: each
-    move against the best alternative in win chance, marked ?! ? ?? by the win chance it gives away where
-    the game's Benjamini-Hochberg control (5% false marks) keeps the loss;
+    move against the best alternative in win chance, marked ?! ? ?? by the win chance it gives away (shrunk)
+    where the game's Benjamini-Hochberg control (5% false marks) keeps the loss;
     writes a self-contained HTML page (and review.json), with a summary and a one-line verdict."""
     opt.check_range("--rollouts", rollouts, 20, MAX_REVIEW_ROLLOUTS)
     opt.check_range("--confirm", confirm, 20, MAX_REVIEW_ROLLOUTS)

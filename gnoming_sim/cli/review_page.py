@@ -56,14 +56,16 @@ win chance per decision over {{ s.graded }} graded decisions</div>
 </tbody></table>
 <p class="small">Method: each decision rolled out to the end of the game with {{ m.policies|join(", ") }} at every
 seat (common random numbers): {{ m.screen }} screening rollouts per option choose the best move (win chance; equal
-chances by the margin over the rivals), then {{ m.confirm }} fresh rollouts measure the loss of the move played against
-it (and {{ m.candidates }} more options, for the table). Marks by that loss in win chance, only where the move's
-one-sided test survives Benjamini-Hochberg over the game's decisions at a false discovery rate of
-{{ "%.0f"|format(100 * m.mark_rate) }}%:
-{% for x in m.marks %}{{ x.mark }} {{ x.symbol }} &ge; {{ x.least_loss_pp }} pp{% if not loop.last %}, {% endif %}
+chances by the margin over the rivals); {{ m.select if m.select is defined else m.confirm }} fresh rollouts of its
+{{ m.candidates }} best and the move played choose the alternative (the table shows them), then {{ m.confirm }} more
+fresh rollouts measure the loss of the move played against it (an ordinary paired interval). Marks by that loss in win
+chance shrunk with the game's others, only where the move's one-sided test survives Benjamini-Hochberg over the game's
+decisions at a false discovery rate of {{ "%.0f"|format(100 * m.mark_rate) }}%:
+{% for x in m.marks %}{{ x.mark }} {{ x.symbol }} {% if x.least_loss_pp > 0 %}&ge; {{ x.least_loss_pp }} pp{% else %}below
+that{% endif %}{% if not loop.last %}, {% endif %}
 {%- endfor %}.
-The error rate counts every loss, shrunk toward the game's mean loss (never below 0), none zeroed; its interval is
-cut at 0. Verdict bands (error rate, pp): {% for v in m.verdicts %}{{ v.verdict }}{% if v.below_pp is not none %} &lt;
+The error rate counts every loss, shrunk by empirical Bayes with the game's others (never below 0), none zeroed; its
+interval is cut at 0. Verdict bands (error rate, pp): {% for v in m.verdicts %}{{ v.verdict }}{% if v.below_pp is not none %} &lt;
 {{ v.below_pp }}{% endif %}{% if not loop.last %}; {% endif %}{% endfor %}.</p>
 </section>
 <section id="decisions"><h2>Decisions</h2>
@@ -87,10 +89,10 @@ d.position.scores %}, {{ d.position.scores[loop.index0] }} pts{% endif %}</div>
 </div>
 <p>Played: <b>{{ d.played_label }}</b>{% if d.forced %} &mdash; {{ d.forced_reason }}{% elif d.best != d.played %};
 best: <b>{{ d.best_label }}</b>, win chance lost {{ "%.1f"|format(100 * d.loss_win.est) }} pp
-[{{ "%.1f"|format(100 * d.loss_win.ci95[0]) }}, {{ "%.1f"|format(100 * d.loss_win.ci95[1]) }}]{% if not d.separated %}
+[{{ "%.1f"|format(100 * d.loss_win.ci95[0]) }}, {{ "%.1f"|format(100 * d.loss_win.ci95[1]) }}]{% if d.loss_win.shrunk is defined %}, shrunk {{ "%.1f"|format(100 * d.loss_win.shrunk) }} pp{% endif %}{% if not d.separated %}
 (not kept by the game's false-discovery control: no mark){% endif %}{% else %} (the best move){% endif %}</p>
 {% if d.options|length > 1 %}
-<table><thead><tr><th class="l">option</th><th>P(win)</th><th>win chance behind the alternative [95% CI] (positive: worse; the whole confirmation batch)</th>
+<table><thead><tr><th class="l">option</th><th>P(win)</th><th>win chance behind the alternative [95% CI] (positive: worse; the selection batch)</th>
 <th>margin over the rivals (lower is better)</th><th>mean game score</th><th>n</th></tr></thead><tbody>
 {% for r in d.options %}<tr class="{% if r.key == d.played %}played {% endif %}{% if r.key == d.best %}best{% endif %}">
 <td class="l">{{ r.option }}{% if r.key == d.played %} &larr; played{% endif %}</td>

@@ -7,32 +7,42 @@ base policy :data:`~gnoming_sim.search.analyse.DEFAULT_POLICY` (``net``) at ever
 1. *screening*: every legal option, ``screen`` rollouts each, ranked by the one ranking of
    :mod:`gnoming_sim.search.criterion` (the chance of winning the game; equal chances by the margin over
    the rivals), the same as ``analyse --horizon game``; the first :data:`CANDIDATES` options of that
-   ranking other than the move played are the *alternatives*;
-2. *confirmation*: the alternatives and the move played, ``confirm`` *fresh* rollouts each (rollout indices
-   of their own), in two halves.
+   ranking other than the move played are the *candidates*;
+2. *selection*: the candidates and the move played, ``confirm // 2`` fresh rollouts each (rollout indices
+   of their own); the *alternative* is the candidate the criterion ranks first on the screening and these
+   rollouts pooled (:func:`choose`).  The options' table shows these rollouts;
+3. *measurement*: the move played and the alternative alone, ``confirm`` further fresh rollouts.
 
-The *loss* is the best alternative's win chance minus the played move's, paired, with the regression
-estimator's standard error (:func:`gnoming_sim.search.analyse.adjusted_each`), cross-fitted
-(:func:`cross_fit`): in each half the best alternative is chosen on the screening and the *other* half
-pooled, and its loss measured on this half; the two are averaged.  The choice never sees the rollouts
-that measure it, so the loss is not inflated by it (no winner's curse); it is negative where the move
-played wins more.  The *best move* shown is that alternative where the loss is positive, else the move
-played.  A decision is *forced* (never graded, never marked) when it has one legal option or when every
-option gives the same outcome in every screening rollout.
+The *loss* is the alternative's win chance minus the played move's on the measurement rollouts, paired,
+with the regression estimator's standard error (:func:`gnoming_sim.search.analyse.adjusted_each`).  The
+choice never sees the rollouts that measure it, so the loss is not inflated by it (no winner's curse) and
+its standard error is an ordinary paired one, valid however close the options are.  (Until issue 51 the
+loss was cross-fitted over two halves of one batch, each half choosing with the other: the halves' losses
+correlate, about +0.11, which the standard error left out; with tied options 6.9% [5.9, 8.1] of flawless
+games got a mark, n 2,000, against the stated 5%.)  The loss is negative where the move played wins more.
+The *best move* shown is the alternative where the loss is positive, else the move played.  A decision
+is *forced* (never graded, never marked) when it has one legal option or when every option gives the same
+outcome in every screening rollout.
 
 Marks.  Each graded decision tests "the move played loses win chance" (the one-sided normal p-value of its
 loss); the game's p-values go through Benjamini-Hochberg (:func:`gnoming_sim.stats.bh`) at
 :data:`MARK_RATE`: at most that share of a game's marks are expected to be false, and a game of flawless
-moves gets any mark with probability at most :data:`MARK_RATE`.  A decision the correction keeps is
-*separated*, and marked by its loss (:data:`MARKS`).  The least loss that can be separated is about
-3.3 standard errors (BH's first step over ~50 decisions): at the default budget about 5-6 pp, so a ``?!``
-(2-4 pp) is given only with a larger ``confirm``.
+moves gets any mark with probability at most :data:`MARK_RATE` (the decisions' rollouts are independent).
+A decision the correction keeps is *separated*, and marked by its *shrunk* loss (:func:`shrunk_losses`:
+the game's losses shrunk together, so that the marks read the same numbers as the error rate, and a
+loss kept because its noise ran high is not read at its face value): ``??`` from 8 pp, ``?`` from 4 pp,
+``?!`` below (:data:`MARKS`).  The least loss that can be separated is about 3 standard errors (BH's first
+step over 10-60 decisions: z 2.6-3.3); at the default budget (500 measurement rollouts, a standard error
+of about 2.1 pp) about 6 pp.  gnubg's 2 pp threshold for ``?!`` could be reached only with about ten
+times the rollouts, so ``?!`` is any separated loss whose shrunk size is under 4 pp: the rollouts show a
+loss, too small (or too uncertain) to be called a mistake.
 
-Error rate.  Every graded loss counts, separated or not (:func:`shrunk_losses`): each is shrunk (normal
-empirical Bayes) toward the game's mean loss, itself never below 0, then cut at 0 (a move cannot lose
-against the best by less than nothing); none is zeroed for being unseparated.  The error rate is the mean
-of these per graded decision, in pp of win chance, its 95% interval the t interval of that mean
-(:func:`gnoming_sim.stats.mean_ci_t`) cut at 0, and the verdict the band of :data:`VERDICTS` it falls in.
+Error rate.  Every graded loss counts, separated or not (:func:`shrunk_losses`): each is shrunk to its
+nonparametric empirical-Bayes posterior mean (:func:`gnoming_sim.stats.eb_posterior_means`: the prior
+fitted to the game's losses, the truth at least 0, a move cannot lose against the best by less than
+nothing); none is zeroed for being unseparated.  The error rate is the mean of these per graded decision,
+in pp of win chance, its 95% interval the t interval of that mean (:func:`gnoming_sim.stats.mean_ci_t`)
+cut at 0, and the verdict the band of :data:`VERDICTS` it falls in.
 """
 from __future__ import annotations
 
@@ -43,17 +53,18 @@ import numpy as np
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.search.analyse import (DEFAULT_POLICY, Setup, adjusted_each, design, luck, run_rollouts, setup,
                                         summarize)
-from gnoming_sim.stats import Z95, bh, mean_ci_t
+from gnoming_sim.stats import Z95, bh, eb_posterior_means, mean_ci_t
 
 SCREEN = 100          # rollouts per option, every option
-CONFIRM = 500         # fresh rollouts per confirmed option
+CONFIRM = 500         # fresh rollouts that measure the loss (half as many more choose the alternative)
 CANDIDATES = 2        # alternatives confirmed: the first of the screening ranking other than the move played
 STRIDE = 1 << 24      # rollout indices per decision: decision i uses i * STRIDE onwards
 MARK_RATE = 0.05      # Benjamini-Hochberg false discovery rate of a game's marks
 # GNU Backgammon's thresholds and rating bands are in equity (-1..1), which moves 2 units per unit of
-# win chance in a plain game: halved, they are win chance.  (mark, symbol, the least separated loss in
-# win chance, a probability): gnubg's doubtful 0.04, bad 0.08, very bad 0.16
-MARKS = (("blunder", "??", 0.08), ("mistake", "?", 0.04), ("inaccuracy", "?!", 0.02))
+# win chance in a plain game: halved, they are win chance.  (mark, symbol, the least shrunk loss of a
+# separated decision, in win chance, a probability): gnubg's bad 0.08 and very bad 0.16; its doubtful 0.04
+# (2 pp) cannot be separated at the default budget (about 6 pp can), so ?! is any separated loss below 4 pp
+MARKS = (("blunder", "??", 0.08), ("mistake", "?", 0.04), ("inaccuracy", "?!", 0.0))
 # (verdict, the error rate below which it is given, in pp of win chance per graded decision): gnubg's
 # bands of 2, 5, 8, 12, 18, 25 and 35 millipoints of equity per move, halved
 VERDICTS = (("Supernatural", 0.1), ("World class", 0.25), ("Expert", 0.4), ("Advanced", 0.6),
@@ -61,12 +72,10 @@ VERDICTS = (("Supernatural", 0.1), ("World class", 0.25), ("Expert", 0.4), ("Adv
 
 
 def mark_of(loss: float, separated: bool) -> tuple[str, str]:
-    """(mark, symbol) of a loss in win chance (a probability): ``("ok", "")`` below the thresholds or
-    when the loss is not separated from 0."""
+    """(mark, symbol) of a separated decision's shrunk loss in win chance (a probability): at least ``?!``
+    when separated, ``("ok", "")`` when not."""
     if separated:
-        for name, symbol, least in MARKS:
-            if loss >= least:
-                return name, symbol
+        return next(((name, symbol) for name, symbol, least in MARKS if loss >= least), MARKS[-1][:2])
     return "ok", ""
 
 
@@ -97,7 +106,7 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
             "decision": pos.decision, "describe": pos.describe(), "position": pos.to_dict(),
             "played": decision.played, "options": [], "forced": False, "forced_reason": None,
             "mark": None, "symbol": "", "separated": None, "best": None, "loss_win": None,
-            "loss_points": None, "n_screen": 0, "n_confirm": 0}
+            "loss_points": None, "n_screen": 0, "n_confirm": 0, "n_measure": 0}
     if decision.played not in keys:
         raise GnomingError(f"{decision.where}: the move played ({decision.played}) is not among the legal options "
                            f"({', '.join(keys)})")
@@ -118,30 +127,20 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
     cands = [k for k in screened if k != k_played][:CANDIDATES]   # the alternatives, by screening
     keep = sorted(set(cands) | {k_played})
     sub = s.only(keep)
-    out2, cov2 = run_rollouts(sub, confirm, seed, first + screen, "game", threads=threads)
+    select = max(1, confirm // 2)
+    out2, cov2 = run_rollouts(sub, select, seed, first + screen, "game", threads=threads)
     res2 = summarize(out2, cov2, sub, pos, "game")
-    base["n_confirm"] = confirm
+    base["n_confirm"] = select
     sub_keys = [o.key for o in sub.options]
-    j = sub_keys.index(decision.played)
     jc = [sub_keys.index(keys[k]) for k in cands]
-    half = confirm // 2
-    folds = []
-    for rows_ in (slice(0, half), slice(half, confirm)):
-        o, c = out2[rows_], cov2[rows_]
-        z = design(c, sub, pos)
-        lucks = [luck(o, k) for k in range(len(keep))]
-        w, _ = adjusted_each(100.0 * o[:, :, X_WIN], z, lucks)
-        m, _ = adjusted_each(o[:, :, X_SCORE] - o[:, :, X_RIVALS], z, lucks)
-        ls, se_ = _win_loss(o, c, sub, pos, j)   # each option's win chance behind the move played, negated below
-        folds.append({"win": w[jc], "margin": m[jc], "loss": -ls[jc], "se": se_[jc], "n": o.shape[0]})
-    scr = {"win": np.array([res1["options"][k]["mean"] for k in cands]),
-           "margin": np.array([res1["options"][k]["margin"]["mean"] for k in cands]), "n": screen}
-    loss, se, chosen = cross_fit(scr, folds)
-    p_win, _ = adjusted_each(out2[:, :, X_WIN], design(cov2, sub, pos), [luck(out2, k) for k in range(len(keep))])
-    # the alternative shown: the folds' choice, or where they differ the one with the higher win chance
-    alt = cands[max(set(chosen), key=lambda c: p_win[jc[c]])]
+    lucks = [luck(out2, k) for k in range(len(keep))]
+    p_win, _ = adjusted_each(out2[:, :, X_WIN], design(cov2, sub, pos), lucks)
+    margin2, _ = adjusted_each(out2[:, :, X_SCORE] - out2[:, :, X_RIVALS], design(cov2, sub, pos), lucks)
+    alt = cands[choose({"win": [res1["options"][k]["mean"] for k in cands],
+                        "margin": [res1["options"][k]["margin"]["mean"] for k in cands], "n": screen},
+                       {"win": 100 * p_win[jc], "margin": margin2[jc], "n": select})]
     ja = sub_keys.index(keys[alt])
-    behind, behind_se = _win_loss(out2, cov2, sub, pos, ja)   # for the table: the whole batch, the alternative
+    behind, behind_se = _win_loss(out2, cov2, sub, pos, ja)   # for the table: the selection batch
     rows = []
     for k, r in enumerate(res2["options"]):
         row = _row(r, "confirm")
@@ -159,37 +158,32 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
                 "est": float(behind1[j1]), "ci95": [float(behind1[j1] - Z95 * behind1_se[j1]),
                                                     float(behind1[j1] + Z95 * behind1_se[j1])]}})
     rows.sort(key=lambda r: (r["batch"] != "confirm", -(r.get("p_win_adj", r["p_win"]))))
-    points = res2["options"][j]["points"]["mean"] - res2["options"][ja]["points"]["mean"]
+    # the measurement: the move played and the alternative alone, on rollouts neither the screening nor
+    # the selection saw; the loss is an ordinary paired estimate there
+    pair = s.only([k_played, alt])
+    out3, cov3 = run_rollouts(pair, confirm, seed, first + screen + select, "game", threads=threads)
+    ls, se3 = _win_loss(out3, cov3, pair, pos, 1)   # the played move's win chance behind the alternative
+    res3 = summarize(out3, cov3, pair, pos, "game")
+    base["n_measure"] = confirm
+    points = res3["options"][0]["points"]["mean"] - res3["options"][1]["points"]["mean"]
     return {**base, "options": rows, "alternative": keys[alt], "alternative_label": s.options[alt].label,
-            **judge(loss, se),
+            **judge(float(ls[0]), float(se3[0])),
             "loss_points": {"est": float(points), "note": "own game score, played minus the alternative "
                                                           "(positive: more points; information, not graded)"}}
 
 
-def cross_fit(screen: dict, folds: list[dict]) -> tuple[float, float, tuple[int, int]]:
-    """The loss against the best alternative, chosen on other rollouts than those that measure it.
-
-    ``screen``: the screening estimates of the candidate alternatives (``win``, ``margin``: arrays over the
-    candidates; ``n`` rollouts).  ``folds``: the two halves of the confirmation batch, each with the
-    candidates' ``win`` and ``margin`` and their ``loss`` against the move played (win chance of the
-    candidate minus the played move's, a probability) with its ``se``, over ``n`` rollouts.  In fold f
-    the alternative is the best (:func:`gnoming_sim.search.criterion.order`) of the screening and the
-    *other* fold pooled by rollouts, and its loss is fold f's own; the two losses are averaged.
-    Returns (loss, standard error, the candidate chosen in each fold)."""
+def choose(screen: dict, select: dict) -> int:
+    """The alternative: the candidate :func:`gnoming_sim.search.criterion.best` ranks first on the
+    screening and the selection rollouts pooled by rollouts.  ``screen`` and ``select``: the candidates'
+    ``win`` (percent) and ``margin`` (arrays over the candidates) and ``n`` rollouts.  The loss is then
+    measured on rollouts neither saw, so this choice cannot inflate it."""
     from gnoming_sim.search import criterion
 
-    losses, variances, chosen = [], [], []
-    for f in (0, 1):
-        other = folds[1 - f]
-        n_s, n_o = screen["n"], other["n"]
-        pooled = [{"win": (n_s * screen["win"][k] + n_o * other["win"][k]) / (n_s + n_o),
-                   "margin": (n_s * screen["margin"][k] + n_o * other["margin"][k]) / (n_s + n_o)}
-                  for k in range(len(screen["win"]))]
-        a = criterion.best(pooled, "game")
-        chosen.append(a)
-        losses.append(float(folds[f]["loss"][a]))
-        variances.append(float(folds[f]["se"][a]) ** 2)
-    return float(np.mean(losses)), float(np.sqrt(sum(variances)) / 2), (chosen[0], chosen[1])
+    n_s, n_o = screen["n"], select["n"]
+    pooled = [{"win": (n_s * screen["win"][k] + n_o * select["win"][k]) / (n_s + n_o),
+               "margin": (n_s * screen["margin"][k] + n_o * select["margin"][k]) / (n_s + n_o)}
+              for k in range(len(screen["win"]))]
+    return criterion.best(pooled, "game")
 
 
 def judge(loss: float, se: float) -> dict:
@@ -197,21 +191,27 @@ def judge(loss: float, se: float) -> dict:
     alternative minus the played move's (negative: the move played is the better): ``loss_win`` (est, se,
     95% CI) and the one-sided p-value of "the move played loses win chance".  The mark, the best move and
     the shrunk loss are given over the whole game (:func:`mark_game`, :func:`summary`)."""
-    from scipy.stats import norm
+    from scipy.special import ndtr   # the normal distribution function (scipy.stats.norm.sf(z) = ndtr(-z))
 
-    p = float(norm.sf(loss / se)) if se > 0 else (0.0 if loss > 0 else 1.0)
+    p = float(ndtr(-loss / se)) if se > 0 else (0.0 if loss > 0 else 1.0)
     return {"loss_win": {"est": loss, "se": se, "ci95": [loss - Z95 * se, loss + Z95 * se]}, "p_value": p,
             "mark": "ok", "symbol": "", "separated": False}
 
 
 def mark_game(graded: list[dict], rate: float = MARK_RATE) -> None:
     """Mark the graded decisions of one game in place: Benjamini-Hochberg over their p-values at ``rate``;
-    a kept (*separated*) decision is marked by its loss (:func:`mark_of`), every other one is ``ok``."""
+    a kept (*separated*) decision is marked by its shrunk loss (:func:`shrunk_losses` over the game's
+    graded decisions, :func:`mark_of`), every other one is ``ok``."""
     done = [g for g in graded if not g["forced"]]
     reject, adjusted = bh([g["p_value"] for g in done], rate)
-    for g, r, a in zip(done, reject, adjusted):
+    # the shrunk losses (which :func:`summary` reads too), needed here only when a decision is separated
+    shrunk = shrunk_losses([g["loss_win"]["est"] for g in done], [g["loss_win"]["se"] for g in done]) \
+        if any(reject) else [None] * len(done)
+    for g, r, a, x in zip(done, reject, adjusted, shrunk):
         g["separated"], g["p_adjusted"] = bool(r), float(a)
-        g["mark"], g["symbol"] = mark_of(g["loss_win"]["est"], bool(r))
+        if x is not None:
+            g["loss_win"]["shrunk"] = float(x)
+        g["mark"], g["symbol"] = mark_of(float(x), True) if r else ("ok", "")
         if "alternative" in g:   # the best move: the alternative where it wins more, else the move played
             better = g["loss_win"]["est"] > 0
             g["best"] = g["alternative"] if better else g["played"]
@@ -219,20 +219,13 @@ def mark_game(graded: list[dict], rate: float = MARK_RATE) -> None:
 
 
 def shrunk_losses(loss, se) -> np.ndarray:
-    """Each decision's loss against the best move, from its loss against the best alternative ``loss``
-    (negative where the move played wins more) and standard error ``se``: the normal empirical-Bayes
-    posterior mean, prior N(mu, tau^2) with mu the game's mean loss cut at 0 and tau^2 by moments (the
-    spread of the losses beyond their noise), then its positive part (a move cannot lose against the best
-    by less than nothing).  No loss is zeroed for being unseparated: a flawless player's noise is shrunk
-    toward 0, a steady loser's losses toward their common size."""
-    L = np.asarray(loss, dtype=np.float64)
-    v = np.asarray(se, dtype=np.float64) ** 2
-    if L.size == 0:
-        return L
-    mu = max(0.0, float(L.mean()))
-    tau2 = max(0.0, float(np.mean((L - mu) ** 2) - v.mean()))
-    w = np.where(tau2 + v > 0, tau2 / np.where(tau2 + v > 0, tau2 + v, 1.0), 1.0)
-    return np.maximum(0.0, mu + w * (L - mu))
+    """Each decision's loss against the best move, from its loss against the alternative ``loss``
+    (negative where the move played wins more) and standard error ``se``: its nonparametric
+    empirical-Bayes posterior mean with the truth at least 0 (:func:`gnoming_sim.stats.eb_posterior_means`;
+    a move cannot lose against the best by less than nothing).  No loss is zeroed for being unseparated:
+    a flawless player's noise is shrunk toward 0, a steady loser's losses toward their common size, and a
+    lone blunder keeps most of its size."""
+    return eb_posterior_means(loss, se, lower=0.0)
 
 
 def _row(r: dict, batch: str) -> dict:
@@ -248,8 +241,8 @@ def summary(graded: list[dict]) -> dict:
     shrunk loss in win chance per graded decision, pp; see the module docstring) with its 95% interval,
     the win chance lost, the marks, the verdict."""
     done = [g for g in graded if not g["forced"]]
-    loss = [g["loss_win"]["est"] for g in done]
-    shrunk = shrunk_losses(loss, [g["loss_win"]["se"] for g in done])
+    shrunk = np.array([g["loss_win"]["shrunk"] for g in done]) if all("shrunk" in g["loss_win"] for g in done) \
+        else shrunk_losses([g["loss_win"]["est"] for g in done], [g["loss_win"]["se"] for g in done])
     for g, x in zip(done, shrunk):
         g["loss_win"]["shrunk"] = float(x)
     counts = {name: sum(1 for g in done if g["mark"] == name) for name in ("ok", "inaccuracy", "mistake", "blunder")}
@@ -276,9 +269,11 @@ def review(decisions, policies=DEFAULT_POLICY, seed: int = 0, screen: int = SCRE
                                     ([policies] if isinstance(policies, str) else policies)],
                        "horizon": "game", "seed": seed, "screen": screen, "confirm": confirm,
                        "candidates": CANDIDATES, "mark_rate": MARK_RATE,
-                       "procedure": "best chosen on the screening rollouts, its loss measured on fresh ones; "
-                                    f"marks under Benjamini-Hochberg at a false discovery rate of {MARK_RATE:.0%} "
-                                    "per game; error rate from every loss, shrunk, never zeroed",
+                       "measure": confirm, "select": max(1, confirm // 2),
+                       "procedure": "the alternative chosen on the screening and selection rollouts, its loss "
+                                    "measured on fresh ones (an ordinary paired standard error); marks under "
+                                    f"Benjamini-Hochberg at a false discovery rate of {MARK_RATE:.0%} per game, "
+                                    "read from the shrunk loss; error rate from every loss, shrunk, never zeroed",
                        "marks": [{"mark": m, "symbol": s, "least_loss_pp": 100 * t} for m, s, t in MARKS],
                        "verdicts": [{"verdict": v, "below_pp": None if b == float("inf") else b}
                                     for v, b in VERDICTS]}}

@@ -17,7 +17,7 @@ from gnoming_sim.game.deck import PUBLISHED
 from gnoming_sim.game.record_trace import decisions
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.reference.record_check import check
-from gnoming_sim.search.review import MARKS, VERDICTS, mark_of, review, verdict_of
+from gnoming_sim.search.review import CONFIRM, MARKS, SCREEN, VERDICTS, grade, mark_game, mark_of, review, verdict_of
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "review-record.toml"
 RULES = RuleConfig()
@@ -41,7 +41,7 @@ def test_marks_and_verdicts_follow_their_thresholds():
     assert [m[2] for m in MARKS] == sorted((m[2] for m in MARKS), reverse=True)
     assert mark_of(0.5, True) == ("blunder", "??") and mark_of(0.5, False) == ("ok", "")
     assert mark_of(0.05, True) == ("mistake", "?") and mark_of(0.03, True) == ("inaccuracy", "?!")
-    assert mark_of(0.01, True) == ("ok", "")
+    assert mark_of(0.01, True) == ("inaccuracy", "?!") and mark_of(0.0, True) == ("inaccuracy", "?!")  # separated
     assert verdict_of(0.0) == "Supernatural" and verdict_of(100.0) == "Awful!"
     assert [verdict_of(b - 1e-9) for _, b in VERDICTS[:-1]] == [v for v, _ in VERDICTS[:-1]]
 
@@ -119,3 +119,27 @@ def test_a_marked_move_is_explained_by_its_components_and_a_story_of_both_moves(
                                  "rules": {}, "deck": "published", "version": "", "rounds_recorded": 1,
                                  "round_scores": []}, "seconds": 1.0})
     assert "Why: the move played against the best" in html and html.count("<details>") == 2
+
+
+NEWCOMER = Path(__file__).resolve().parent / "data" / "review-newcomer-record.toml"
+
+
+@pytest.mark.slow   # 20,500 rollouts of one decision to the end of the game (~20 s of one core)
+def test_the_newcomers_turn_6_blind_draw_loses_at_ten_times_the_rollouts():
+    """Issue 51: a new user's record (tests/search/data/review-newcomer-record.toml, seat 2) had its blind
+    draw at turn 6 marked ``?`` (-6.4 pp, "best: take the 8 from the pile") by the cross-fitted review, a
+    move the user thought ordinary.  Re-graded with ten times the default rollouts (1,000 screening, 2,500
+    selection, 5,000 measurement; the review's own rollouts for that decision, index 3 of the game), the
+    mark stands: drawing blind loses 7.2 pp [5.9, 8.5] of win chance against taking the 8 from pile 1
+    (pile 0's 8 trails that by 2.6 pp [1.0, 4.2]), a mistake (``?``) on any reading of the interval."""
+    with NEWCOMER.open("rb") as fh:
+        found = _decisions(tomllib.load(fh))
+    i = next(k for k, d in enumerate(found) if d.round == 0 and d.turn == 6 and d.position.decision == "draw")
+    assert i == 3 and found[i].played == "draw"
+    g = grade(found[i], index=i, screen=10 * SCREEN, confirm=10 * CONFIRM)
+    assert (g["n_screen"], g["n_confirm"], g["n_measure"]) == (1000, 2500, 5000)
+    loss = g["loss_win"]
+    assert loss["ci95"][0] > 0.04 and 0.05 < loss["est"] < 0.10, loss    # separated, and a mistake's size
+    assert g["alternative"] in ("pile0", "pile1") and "(8)" in g["alternative_label"], g["alternative_label"]
+    mark_game([g])
+    assert g["separated"] and g["symbol"] == "?" and g["best"] == g["alternative"], g
