@@ -27,3 +27,16 @@ def test_the_readme_says_what_the_audit_page_holds():
     issues = re.findall(r"^## Issue (\d+)", audit, flags=re.M)
     line = next(x for x in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if "docs/audit.md" in x)
     assert "issue 23" in line and all(f"issue {n}" in line for n in issues), (issues, line)
+
+
+def test_the_guide_pages_ladder_table_is_its_named_pool_and_says_elo_is_pool_specific():
+    """Issue 31 item 8 (audit row 8b): the chart was +17 Elo in the report and +8 in guide.md, two pools; the
+    page's ladder table rates exactly the pool it names, as a run of its own, and says Elo is specific to it."""
+    page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    text = page.split("On the strength ladder at 4 players")[1].split("| strategy | rating (Elo")[0]
+    said = " ".join(text.split())
+    pool = {s.strip() for s in re.search(r"design: pool ([a-z, ]+);", said).group(1).split(",")}
+    rows = page.split("| strategy | rating (Elo")[1].split("\n\n")[0].splitlines()[2:]
+    rated = {r.split("|")[1].strip().strip("*") for r in rows}
+    assert rated == pool, (rated, pool)
+    assert "a run of its own" in said and "Elo is specific to the pool" in said
