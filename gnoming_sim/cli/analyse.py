@@ -135,6 +135,9 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         gap = finish_gap_of(pos)      # the gap the finish rule (report) and the guide read
         if gap is not None:
             res["finish_gap"] = gap
+    card = _card(pos, res)
+    if card is not None:
+        res["card"] = card
     from gnoming_sim.search.position_id import encode
 
     res["position_id"] = encode(pos)   # the position whole, to paste into --position-id or the board
@@ -143,6 +146,16 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         click.echo(json.dumps(res, indent=1))
     else:
         click.echo(render(res))
+
+
+def _card(pos, res):
+    """The printed card's cell and answer beside the verdict (:mod:`gnoming_sim.search.card_view`: the card
+    player's own lookup); None where the card has no cell for this decision."""
+    from gnoming_sim.search.card_view import card_view, compare
+    from gnoming_sim.search.options import legal_options
+
+    view = card_view(pos)
+    return None if view is None else compare(view, res, legal_options(pos))
 
 
 def _why(pos, res, policies, seed, rollouts, horizon, threads, versus):
@@ -251,6 +264,10 @@ def render(res: dict) -> str:
     if res.get("finish_gap") is not None:
         lines.append(f"finish gap: {res['finish_gap']:+d} (your score after finishing minus the best rival's visible "
                      "score: the gap of the report's finish rule and of the guide)")
+    if res.get("card"):
+        from gnoming_sim.search.card_view import card_line
+
+        lines.append(card_line(res["card"]))
     lines += _robustness_lines(res)
     if res.get("why"):
         from gnoming_sim.cli.why_text import render_text

@@ -1,0 +1,81 @@
+"""`gnoming-sim analyse` beside the printed card (issue 50 item 4): the card's cell and answer at the position,
+by the card player's own lookup, and whether the verdict agrees; `--policy card` rolls the options out with the
+card player."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from gnoming_sim.cli.app import cli
+
+DATA = Path(__file__).resolve().parents[1] / "search" / "data"
+FINISH = DATA / "three_players_finish.toml"     # issue 50 item 1: own 12 with one down, best rival 15 with three
+HAZARD = DATA / "five_players_hazard.toml"      # a hazard drawn blind at 5 players
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, ["analyse", *map(str, args)])
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result.stdout
+
+
+def _json(path, *more):
+    return json.loads(run("--position", path, "--horizon", "game", "--rollouts", 300, "--second-policy", "none",
+                          "--json", *more))
+
+
+def test_the_card_says_play_on_where_finishing_is_better():
+    card = _json(FINISH)["card"]
+    assert card["table"] == "finish" and len(card["cells"]) == 1
+    cell = card["cells"][0]
+    assert cell["words"] == "gap 0..4, rivals 2-4 face down, 2-3 players" and cell["printed"]
+    assert cell["action"] == "play on" and card["option"] == "pos7"      # expert's play-on answer: over the 7
+    assert card["best"] == "pos2" and not card["agrees"] and card["separated"]
+    lo, hi = card["diff_ci95"]
+    assert 0 < lo < card["diff"] < hi and card["unit"] == "pp of win chance"
+
+
+def test_the_text_says_it_in_one_line():
+    out = run("--position", FINISH, "--horizon", "game", "--rollouts", 300, "--second-policy", "none")
+    lines = [line for line in out.splitlines() if line.startswith("card: ")]
+    assert len(lines) == 1
+    line = lines[0]
+    assert line.startswith("card: the card says play on here (cell: gap 0..4, rivals 2-4 face down, 2-3 players)")
+    assert "in this position put at 2 (row 0 col 2), face down, finishes is +" in line
+    assert line.endswith("pp of win chance better") and "agrees" not in line
+
+
+def test_a_hazard_drawn_blind_the_card_throws_away():
+    res = _json(HAZARD)
+    card = res["card"]
+    assert card["table"] == "place" and card["option"] == "discard"
+    assert card["cells"][0] == {"cell": card["cells"][0]["cell"], "words": "hazard drawn blind, best use: face-down slot",
+                                "action": "throw away", "printed": True}
+    row = next(r for r in res["options"] if r["key"] == "discard")
+    lo, hi = row["diff_ci95"] if not row["best"] else (0.0, 0.0)
+    assert card["agrees"] == (row["best"] or lo <= 0 <= hi)               # agrees: best, or not separated from it
+    out = run("--position", HAZARD, "--horizon", "game", "--rollouts", 300, "--second-policy", "none")
+    line = next(line for line in out.splitlines() if line.startswith("card: "))
+    assert ("the card agrees" in line) == card["agrees"]
+
+
+def test_the_options_rolled_out_with_the_card_player():
+    res = _json(FINISH, "--policy", "card")
+    assert res["policies"] == ["card"] and "card" in res
+    own = _json(FINISH, "--policy", "card,net,net")    # the card in the player's seat only, net at the others
+    assert own["policies"] == ["card", "net", "net"]
+    assert own["options"] != res["options"]
+
+
+def test_no_card_view_where_the_card_has_no_cell():
+    """A hazard flip is not on the card: no cell, so analyse says nothing about the card there."""
+    from dataclasses import replace
+
+    from gnoming_sim.game.position import from_toml
+    from gnoming_sim.search.card_view import card_view
+
+    pos = from_toml(FINISH, None, None)
+    assert card_view(pos)["choice"] == (0, 7)
+    assert card_view(replace(pos, decision="hazard_flip")) is None
