@@ -1,6 +1,7 @@
-"""The committed report against the 15 defects of issue 23's statistical audit (docs/audit.md): each
-check reads reports/summary.json and fails if a defect is back (a regenerated report that reintroduces
-one fails here before a reader finds it)."""
+"""The committed report against the statistical audits of docs/audit.md (issue 23's 15 defects, issue 31's 22
+points, issue 51's 15): each check reads reports/summary.json and fails if a defect is back (a regenerated report
+that reintroduces one fails here before a reader finds it); the last ones check the page itself (every point a
+row, every row's test a test that exists)."""
 from __future__ import annotations
 
 import json
@@ -226,3 +227,81 @@ def test_31_7_house_rules_test_every_variant_in_one_family(summary):
     assert text.startswith("No house rule") == (not clear), text
     for k in clear:
         assert f"'{k}'" in text
+
+
+def test_51_1d_the_pairing_does_not_narrow_net_minus_learned_as_report_md_says(summary):
+    """Issue 51 (audit row 1d): docs/report.md once said pairing the rungs on the same deals narrows net - learned.
+    The rungs' correlation over deals, from the committed intervals, is small for the mulligan and hazard answers
+    (so the difference's standard error is about sqrt(2) times a rung's), large only for the finishing decisions,
+    rolled out under both rungs from the same positions; the page says so."""
+    def se(e):
+        return (e["ci95"][1] - e["ci95"][0]) / (2 * 1.959964)
+
+    def correlation(e):
+        a, b, d = se(e["players"][STRONG]), se(e["players"][SECOND]), se(e["differences"][TOP_DIFFERENCE])
+        return (a * a + b * b - d * d) / (2 * a * b)
+
+    est = summary["estimands"]
+    for q, m in (("mulligan", "win_chance"), ("mulligan", "margin"), ("hazard", "win_chance"), ("hazard", "margin")):
+        assert abs(correlation(est[q][m])) < 0.25, (q, m, correlation(est[q][m]))
+    assert correlation(est["finishing"]["win_chance"]) > 0.5
+    page = " ".join((ROOT / "docs" / "report.md").read_text(encoding="utf-8").split())
+    assert "the pairing on the same deals does **not** make it narrower" in page
+
+
+# ----------------------------------------------------------------- the audit page itself (issue 51 item 4)
+AUDIT_ROWS = {
+    "23": [str(k) for k in range(1, 16)],
+    "31": [*map(str, range(1, 8)), "8a", "8b", "8c", *(f"9{c}" for c in "abcdefghij"), "10", "11"],
+    "51": ["1a", "1b", "1c", "1d", "2a", "2b", "2c", "3a", "3b", "3c", "4a", "4b", "4c", "4d", "4e"]}
+ONLY_STATED = ("not tested", "not done", "open")
+
+
+def _audit_sections() -> dict[str, list[list[str]]]:
+    """docs/audit.md's tables, by the issue whose audit each holds: {issue: [[number, defect, now, checked by]]}."""
+    import re
+
+    page = (ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
+    parts = re.split(r"^## Issue (\d+)", page, flags=re.M)
+    sections = {"23": parts[0], **dict(zip(parts[1::2], parts[2::2]))}
+    rows = {}
+    for issue, text in sections.items():
+        lines = [x for x in text.splitlines() if x.startswith("| ") and not x.startswith(("| # ", "| item "))]
+        rows[issue] = [[c.strip() for c in x.strip().strip("|").split(" | ")] for x in lines]
+    return rows
+
+
+def _tests_named(cell: str) -> list[tuple[str, str | None]]:
+    """(file, function or None) for every test a "checked by" cell names; ``::name`` goes with the file before it."""
+    import re
+
+    named, last = [], None
+    for token in re.findall(r"`([^`]+)`", cell):
+        m = re.fullmatch(r"(?:[\w/]+/)?(test_\w+\.py)(?:::(\w+)…?)?", token)
+        if m:
+            last = m.group(1)
+            named.append((last, m.group(2)))
+        elif re.fullmatch(r"::\w+…?", token):
+            assert last is not None, cell
+            named.append((last, token[2:].rstrip("…")))
+    return named
+
+
+def test_51_4a_every_point_of_every_audit_is_a_row_naming_a_test_that_exists():
+    """Issue 51 item 4: the three audits' 15 + 22 + 15 points are each a row of docs/audit.md, none missing, and
+    every row names a test that exists (its file under tests/, the function where one is named) or says that the
+    point is only stated, not done or open."""
+    rows = _audit_sections()
+    assert {k: [r[0] for r in v] for k, v in rows.items()} == AUDIT_ROWS
+    files: dict[str, list[Path]] = {}
+    for f in (ROOT / "tests").rglob("test_*.py"):
+        files.setdefault(f.name, []).append(f)
+    for issue, table in rows.items():
+        for number, *_, checked in table:
+            named = _tests_named(checked)
+            assert named or any(w in checked for w in ONLY_STATED), (issue, number, checked)
+            for name, function in named:
+                assert name in files, (issue, number, name)
+                if function is not None:
+                    source = "".join(f.read_text(encoding="utf-8") for f in files[name])
+                    assert f"def {function}" in source, (issue, number, name, function)
