@@ -82,16 +82,36 @@ def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder
         result, cells, resolved, seen = _derive(stage, command, games, decisions, sizes, budget, rollouts, seed,
                                                 threads, check_deals, ladder_games, say)
         frame = result.pop("_frame")
+        preview = guide_card.preview_of(result, _committed_provenance())
+        if preview:   # too few games to replace the committed card: said on every face of it
+            result["preview"] = cells["preview"] = preview
+            cells["description"] = f"{preview['text']}. {cells['description']}"
+            say(preview["text"])
         stage.write("chart_cells.json", json.dumps(cells, indent=1, default=float) + "\n")
         stage.write("guide.json", json.dumps(result, indent=1, default=float) + "\n")
         stage.write("card.png", guide_card.card_png(result))
         stage.write("index.html", guide_card.page_html(result))
         if records:
             stage.write("decisions.csv.gz", gzip.compress(frame.to_csv(index=False).encode(), mtime=0))
+    if result.get("preview"):
+        click.echo(result["preview"]["text"])
+    lad = guide_card.ladder_line(result)
     click.echo(f"{PROG} guide: {result['decisions']:,} decisions, {resolved} cells resolved of {seen} seen, "
                f"{len(result['cells'])} played by the chart (they beat expert's own rule), "
                f"{result['wall_s']:.0f} s; {guide_card.value_line(result)}; wrote {folder}/guide.json, card.png, "
                f"index.html, chart_cells.json{', decisions.csv.gz' if records else ''}")
+    if lad:
+        click.echo(lad)
+
+
+def _committed_provenance() -> dict | None:
+    """The committed card's provenance (its games per table size and decisions), or None if unreadable."""
+    from gnoming_sim.kernel.policy import registry
+
+    try:
+        return json.loads(registry.CHART_CELLS.read_text()).get("provenance")
+    except (OSError, ValueError):
+        return None
 
 
 def _derive(stage, command, games, decisions, sizes, budget, rollouts, seed, threads, check_deals, ladder_games, say):

@@ -52,21 +52,57 @@ def _grid(ax, title, rows, cols, marks):
     ax.set_title(title, fontsize=7.5, loc="left")
 
 
+def preview_of(guide: dict, committed: dict | None) -> dict | None:
+    """Whether ``guide`` is a preview: made from fewer self-play games (rounds) at one of its table sizes than
+    the committed card (``committed``: the provenance of the committed cells file, with its ``rounds`` per
+    table size and ``decisions``; a size it lacks is held to its fewest).  ``{"games", "committed_games",
+    "decisions", "committed_decisions", "text"}``, or None when it is not one (or nothing is committed)."""
+    theirs = {int(p): int(n) for p, n in ((committed or {}).get("rounds") or {}).items()}
+    if not theirs:
+        return None
+    made = {int(p): int(n) for p, n in guide["rounds"].items()}
+    short = {p: n for p, n in made.items() if n < theirs.get(p, min(theirs.values()))}
+    if not short:
+        return None
+    n, m = min(short.values()), max(theirs.get(p, min(theirs.values())) for p in short)
+    d, big = int(guide["decisions"]), int(committed.get("decisions", 0))
+    text = (f"PREVIEW: made from {n:,} games per table size ({d:,} decisions); the committed card used {m:,} "
+            f"({big:,} decisions); this card's cells are not resolved as the committed card's are, and what following "
+            f"it is worth below measures this preview, not the committed card: do not use it in place of it")
+    return {"games": n, "committed_games": m, "decisions": d, "committed_decisions": big, "text": text}
+
+
+def preview_line(guide: dict) -> str:
+    """The preview's sentence (:func:`preview_of`, kept in ``guide["preview"]``), or ''."""
+    return (guide.get("preview") or {}).get("text", "")
+
+
+def _chart_who(guide: dict) -> str:
+    """The chart player in words, with its cells: with none it plays exactly as expert (a difference of 0)."""
+    n = len(guide.get("cells", {}))
+    if n:
+        return f"the chart player ({n} starred cells, expert's rules elsewhere)"
+    return ("the chart player (no starred cell in this run: it plays exactly as expert, so its difference is 0 by "
+            "construction)")
+
+
 def value_line(guide: dict) -> str:
     """'Following this card is worth ...' in one line: the card player (every resolved cell, its defaults),
-    then the chart player (or what is missing)."""
+    then the chart player (or what is missing); each says what it measured (n deals at a table size, one
+    seat among experts, paired by deal with experts alone)."""
     check = guide.get("check", {})
     lines = []
     for key, who in (("card_versus_expert", "following this card (every resolved cell; its default where it shows ?)"),
-                     ("versus_expert", "the chart player (starred cells, expert's rules elsewhere)")):
+                     ("versus_expert", _chart_who(guide))):
         chk = check.get(key)
         if not chk:
             continue
         d = chk["diff"]
         lo, hi = d["ci95"]
         w = chk["win"]
+        among = f"among {chk['players'] - 1} {chk.get('rivals', 'expert')}s, paired by deal with {chk.get('rivals', 'expert')}s alone"
         lines.append(f"{who} instead of expert's rules: {d['mean']:+.2f} [{lo:+.2f}, {hi:+.2f}] points per game "
-                     f"at {chk['players']} players (lower is better; 95%, n = {d['n']:,} deals), win share "
+                     f"at {chk['players']} players, one seat {among} (lower is better; 95%, n = {d['n']:,} deals), win share "
                      f"{100 * chk['win_x']['mean']:.1f}% vs {100 * chk['win_expert']:.1f}% for an expert in that "
                      f"seat ({100 * w['mean']:+.1f} [{100 * w['ci95'][0]:+.1f}, {100 * w['ci95'][1]:+.1f}] "
                      f"percentage points)")
@@ -83,7 +119,12 @@ def ladder_line(guide: dict) -> str:
     for name, r in lad["ratings"].items():
         lo, hi = r["rating"]["ci95"]
         parts.append(f"{name} {r['rating']['mean']:+.0f} [{lo:+.0f}, {hi:+.0f}]")
-    return f"ladder at {lad['players']} players (Elo, expert = 0, 95%): " + ", ".join(parts)
+    line = (f"ladder at {lad['players']} players (Elo, expert = 0, 95%; its own games, {lad['games']:,} deals per table, "
+            f"not paired with the check above): " + ", ".join(parts))
+    if "chart" in lad["ratings"] and not guide.get("cells"):
+        line += ("; the chart has no starred cell here and plays exactly as expert, so its rating's distance from "
+                 "expert's 0 is the ladder's noise, not a difference in play")
+    return line
 
 
 def _size_range(name: str) -> tuple[int, int]:
@@ -140,13 +181,16 @@ def card_figure(guide: dict):
               list(C.OFD_NAMES),
               [[_mark(fin.get(C.finish_cell_of(g, o, s))) for o in range(C.N_OFD)] for g in range(C.N_GAP)])
         ax.set_xlabel("rivals' face-down cards (mean)", fontsize=6)
-    fig.suptitle("Gnoming A Round: basic strategy, derived by simulation", fontsize=11, weight="bold", y=0.995)
+    preview = preview_line(guide)
+    fig.suptitle(("PREVIEW (too few games to replace the committed card): " if preview else "")
+                 + "Gnoming A Round: basic strategy, derived by simulation", fontsize=11, weight="bold", y=0.995,
+                 color="#b00000" if preview else "black")
     fig.text(0.5, 0.915, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
              "after finishing minus the best rival's visible score\n? = not resolved (the default rule: docs/guide.md); "
              "blank = never seen; * = beats expert's own rule there (the chart player follows the starred cells, "
              "expert elsewhere)",
              ha="center", fontsize=6, linespacing=1.4)
-    foot = [value_line(guide), ladder_line(guide), sizes_line(guide),
+    foot = [preview, value_line(guide), ladder_line(guide), sizes_line(guide),
             f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
             f"players, seed {guide['seed']}); a cell is resolved when its action wins every paired comparison after "
             f"Holm's correction ({_family(guide)}, 5%); on average over the positions self-play of {guide['self_play']} reaches"]
@@ -238,6 +282,8 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
              "tr.ok td:nth-last-child(5){font-weight:bold}.small{font-size:11px}.vs{font-weight:normal;color:#666;"
              "font-size:11px}</style></head><body>",
              "<h1>Gnoming A Round: basic strategy, derived by simulation</h1>"]
+    if preview_line(guide):
+        parts.append(f"<p style='color:#b00000;font-size:18px'><b>{html.escape(preview_line(guide))}</b></p>")
     if card_file:
         parts.append(f"<p><img src='{html.escape(card_file)}' alt='the printable card' style='max-width:100%'></p>")
     parts.append(f"<p><b>{html.escape(value_line(guide))}</b></p>")
@@ -283,5 +329,5 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
     return "\n".join(parts)
 
 
-__all__ = ["card_figure", "card_png", "page_html", "value_line", "ladder_line", "sizes_line", "finish_sizes",
+__all__ = ["card_figure", "card_png", "page_html", "value_line", "preview_of", "preview_line", "ladder_line", "sizes_line", "finish_sizes",
            "status_of"]

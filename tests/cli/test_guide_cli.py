@@ -23,6 +23,7 @@ def test_a_small_guide_writes_its_files(tmp_path):
     for name in ("guide.json", "card.png", "index.html", "chart_cells.json", "decisions.csv.gz"):
         assert (out / name).stat().st_size > 0, name
     assert (out / "card.png").read_bytes()[:4] == b"\x89PNG"
+    assert r.stdout.startswith("PREVIEW: made from ")     # 12 games per size: far fewer than the committed card
     g = json.loads((out / "guide.json").read_text())
     assert set(g["tables"]) == {"source", "place", "finish"} and g["decisions"] > 0
     assert g["self_play"] == "net"          # the strongest fast player (issue 34); the committed chart: learned
