@@ -74,15 +74,17 @@ def _round(x):
 
 
 INTERVAL_KEYS = {"lo", "hi", "half_width", "separated", "equivalent"}
-# names, not estimates: the position's ID (added to analyse --json in 8f440e6) says which position was analysed,
-# which the position file in the case already fixes
-NAME_KEYS = {"position_id"}
+# fields added to the JSON after these fingerprints were recorded, each guarded by its own tests: the position's ID
+# (analyse, 8f440e6: a name the position file already fixes), the card's answer beside analyse's (45d02a4,
+# tests/cli/test_analyse_card.py) and compare's per-strategy tally (44aa6a0, simulate's own Tally: test_compare_cli.py).
+# Left out, every fingerprint is the one recorded before them: the estimates they had are unchanged
+ADDED_KEYS = {"position_id", "card", "by_strategy"}
 
 
 def _estimates(x):
     """``x`` without its intervals (keys ending in ci95, and lo/hi/half_width)."""
     if isinstance(x, dict):
-        return {k: _estimates(v) for k, v in x.items() if not k.endswith("ci95") and k not in INTERVAL_KEYS | NAME_KEYS}
+        return {k: _estimates(v) for k, v in x.items() if not k.endswith("ci95") and k not in INTERVAL_KEYS | ADDED_KEYS}
     if isinstance(x, list):
         return [_estimates(v) for v in x]
     return x
