@@ -9,6 +9,7 @@ errors, into :class:`UserError`.
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 
 import click
@@ -140,3 +141,14 @@ def on_terminal(stream=None) -> bool:
     """Whether ``stream`` (default: the progress stream, :func:`stderr`) is a terminal."""
     stream = stderr() if stream is None else stream
     return hasattr(stream, "isatty") and stream.isatty()
+
+
+def finite(x):
+    """``x`` with every NaN or infinite float as None (JSON has no NaN; an interval of a constant column)."""
+    if isinstance(x, dict):
+        return {k: finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [finite(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x

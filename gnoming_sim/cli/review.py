@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import time
 
 import click
@@ -118,7 +117,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
                              (policies, rollout_seed, rollouts, confirm, why_rollouts, threads))
         from gnoming_sim.cli.review_page import page
 
-        text = json.dumps(_finite(res), indent=1, allow_nan=False)
+        text = json.dumps(group.finite(res), indent=1, allow_nan=False)
         stage.write("index.html", page(res))
         stage.write("review.json", text + "\n")
     if save_record is not None:
@@ -203,17 +202,6 @@ def explain_marked(res: dict, found, policies, seed: int, rollouts: int, threads
         g["why"] = why
         g.setdefault("extras", []).append({"title": "Why: the move played against the best",
                                            "html": why_html(why)})
-
-
-def _finite(x):
-    """``x`` with every NaN or infinite float as None (JSON has no NaN; an interval of a constant column)."""
-    if isinstance(x, dict):
-        return {k: _finite(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_finite(v) for v in x]
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    return x
 
 
 def _check_save(path, force: bool, target, inputs) -> None:

@@ -25,6 +25,7 @@ import threading
 import time
 
 from gnoming_sim.game.position import Position
+from gnoming_sim.cli.group import finite
 from gnoming_sim.stats import Z95
 
 FIRST_BATCH = 100      # the first update comes after this many rollouts per option (well under a second)
@@ -144,17 +145,6 @@ def lead_in_se(result: dict) -> float:
     if not se > 0:
         return math.inf if result["margin"] > 0 else 0.0
     return result["margin"] / se
-
-
-def finite(x):
-    """``x`` with every NaN or infinite float as None (JSON has neither)."""
-    if isinstance(x, dict):
-        return {k: finite(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [finite(v) for v in x]
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    return x
 
 
 # a small position the server analyses once as it starts, so the kernels are loaded (or compiled) before
