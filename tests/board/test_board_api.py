@@ -209,6 +209,20 @@ def test_a_review_opens_with_its_marks(tmp_path):
         I.open_input(path, RuleConfig(), PUBLISHED)
 
 
+def test_a_review_is_analysed_by_the_chance_of_winning_as_its_marks_are(tmp_path):
+    """The review's marks rank by win chance (the game horizon): the table beside them starts the same way; a
+    position or record starts at analyse's default (the round horizon), so its table is analyse's."""
+    opened = I.open_input(RECORD, RuleConfig(), PUBLISHED)
+    decisions = [{"where": m["where"], "position": m["position"], "played": m["played"], "mark": "ok", "symbol": "",
+                  "options": [{"key": m["played"], "p_win": 0.25}], "loss_win": {"est": 0.0}}
+                 for m in opened.moves[:2]]
+    path = tmp_path / "review.json"
+    path.write_text(json.dumps({"decisions": decisions, "game": {"seat": 2}}), encoding="utf-8")
+    assert client(I.open_input(path, RuleConfig(), PUBLISHED)).get("/api/start").json()["defaults"]["horizon"] == "game"
+    assert client(opened).get("/api/start").json()["defaults"]["horizon"] == "round"
+    assert client(I.open_input(EXAMPLE, RuleConfig(), PUBLISHED)).get("/api/start").json()["defaults"]["horizon"] == "round"
+
+
 def test_the_port_in_use_is_one_line_and_exit_2():
     from click.testing import CliRunner
 

@@ -148,7 +148,10 @@ async def start(request: Request):
                          b.deck).to_dict()
     return JSONResponse({"opened": opened, "position": blank, "facts": I.facts(b.deck, b.rules),
                          "drill": b.drill_deck is not None,
-                         "defaults": {"seed": b.seed, "k": DEFAULT_K, "cap": DEFAULT_CAP, "horizon": "round",
+                         # analyse's default horizon, but a review's: its marks rank by the chance of winning the
+                         # game, and the table beside them must rank its options the same way
+                         "defaults": {"seed": b.seed, "k": DEFAULT_K, "cap": DEFAULT_CAP,
+                                      "horizon": "game" if b.opened.kind == "review" else "round",
                                       "policies": b.policies}})
 
 
