@@ -106,6 +106,8 @@ class BatchScan:
         games = len(cols["game"]) // (ROUNDS * p)
         _check_block(first_game, games, p, cols)
         f = {name: cols[name].reshape(games, ROUNDS, p) for name in FIELDS}
+        # checked before the win credit, whose kernel a cold cache would compile for a file it then refuses
+        hazards = self._hazards_left(first_game, f["hazards"])
         strat3 = cols["strategy"].reshape(games, ROUNDS, p)
         strat = strat3[:, 0, :]
         score = f["score"]
@@ -114,7 +116,6 @@ class BatchScan:
         finisher = f["finisher"] == 1
         stalled = f["stalled"] != 0
         bonus = f["bonus"]
-        hazards = self._hazards_left(first_game, f["hazards"])
         x = np.stack([
             total, win, _over_rounds(f["turns"]),
             _over_rounds(finisher), _over_rounds(finisher & (bonus < 0)), _over_rounds(finisher & (bonus > 0)),

@@ -135,7 +135,7 @@ def test_a_separated_leader_stops_the_analysis():
 
 
 def test_a_dropped_stream_cancels_its_rollouts():
-    import httpx
+    import httpx2 as httpx   # the client Starlette's TestClient uses (the test extra installs it)
     import uvicorn
 
     board = Board(I.Opened(), RuleConfig(), PUBLISHED, threads=1)
