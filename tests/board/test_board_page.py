@@ -126,7 +126,9 @@ def test_import_a_rules_file_and_export_the_toml_analyse_reads(page, blank, tmp_
     page.wait_for_function(f"document.getElementById('posid').value === {json.dumps(encode(from_toml(EXAMPLE)))}")
     rules = ROOT / "examples" / "hazard15.toml"
     page.set_input_files("#rules-file", str(rules))
-    assert page.text_content("#rules-name") == "hazard15.toml"
+    # the page reads the file and asks the server to check it: wait for its answer (an assert at once raced it
+    # on busy cores)
+    page.wait_for_function("document.getElementById('rules-name').textContent === 'hazard15.toml'", timeout=20_000)
     want = encode(from_toml(EXAMPLE, RuleConfig.from_toml(rules)))   # the ID holds the rules too
     page.wait_for_function(f"document.getElementById('posid').value === {json.dumps(want)}")
     with page.expect_download() as got:
