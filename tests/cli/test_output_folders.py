@@ -50,17 +50,12 @@ INTO_RO = {
     "train --out": ["train", "--iterations", "1", "--games", "4", "--players", "2", "--out", "ro/tr"],
 }
 
-# a file output named like a folder
-SLASHED = {
-    "simulate --out": [*SIM, "--out", "g.parquet/"],
-    "simulate --out /.": [*SIM, "--out", "g.parquet/."],
-    "compare --out": ["compare", "--games", "4", "--variant", f"nb={NOBOUNCE}", "--out", "c.parquet/"],
-    "ladder --out": [*LADDER, "--out", "l.json/"],
-    "tune --out": [*TUNE, "--out", "t.toml/"],
-    "tune --log": [*TUNE, "--out", "t.toml", "--log", "l.csv/"],
-    "tune --plot": [*TUNE, "--out", "t.toml", "--plot", "p.png/"],
-    "review --save-record": [*REVIEW, "--out", "rv", "--save-record", "r.toml/"],
-}
+# a file output named like a folder: the fuzz harness's cases (tests/inputs/_fuzz_cases_locks.py), run here in
+# the case's own folder, where nothing else may appear
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "inputs"))
+from _fuzz_cases_locks import SLASHED as _FUZZ_SLASHED  # noqa: E402  (a case file, not a package)
+
+SLASHED = {name.replace("--", " --", 1): [a.replace("@tmp/", "") for a in argv] for name, argv in _FUZZ_SLASHED.items()}
 
 
 def _one_line_exit2(result, fragment: str) -> str:
