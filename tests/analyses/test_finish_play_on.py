@@ -1,7 +1,6 @@
 """The finish-or-play-on section: the boundary, the rule read off it and the regret per round on
 small synthetic frames with known answers (worked examples and a coverage check with a pinned
-seed), and a --quick run of the study that renders, states n and an interval for every estimate,
-and feeds the README's "When to finish" block."""
+seed), and a --quick run of the study that renders and states n and an interval for every estimate."""
 from __future__ import annotations
 
 import json
@@ -260,21 +259,6 @@ def test_quick_study_is_reproducible_from_the_seed_and_the_same_in_worker_proces
     monkeypatch.setattr(design, "PROCESS_MIN_GAMES", 0)
     again = build_report(tmp_path / "again", quick=True, seed=3, threads=2, studies=(FinishPlayOn(),))
     assert again["finish_play_on"] == quick[1]["finish_play_on"]
-
-
-@pytest.mark.slow
-def test_the_readme_advice_is_generated_from_the_summary(quick):
-    from gnoming_sim.analyses.headlines import boundary_line, headline_markdown
-
-    summary = quick[1]
-    block = headline_markdown(summary)
-    line = boundary_line(summary)
-    assert line.startswith("**Finish rule**") and line in block
-    for p, b in summary["finish_play_on"]["boundary"].items():
-        if p.isdigit() and b and "crossing" in b:
-            assert f"{p} players " in line and f"n = {b['n']:,})" in line
-            # a number only where the monotone fit passed its check and target
-            assert (f"{p} players finish at a gap" in line) == bool(b["numeric"])
 
 
 @pytest.mark.slow
