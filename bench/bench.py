@@ -133,9 +133,9 @@ def rollout_rates(players, threads, per_position=4000, positions=4):
     for g in range(positions):
         pos = position_from_game(1, g, 3 * players, players, ["builder"] * players)
         s = setup(pos, ["builder"])
-        run_rollouts(s, 20, 1, threads=threads)
+        run_rollouts(s, 20, 1, horizon="round", threads=threads)
         t, c = time.perf_counter(), time.process_time()
-        run_rollouts(s, per_position, 1, threads=threads)
+        run_rollouts(s, per_position, 1, horizon="round", threads=threads)
         wall += time.perf_counter() - t
         cpu += time.process_time() - c
         done += per_position * len(s.options)

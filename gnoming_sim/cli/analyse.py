@@ -8,10 +8,13 @@ import click
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli
 from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.search import oracle
 
-# the search's defaults (gnoming_sim.search.analyse.DEFAULT_POLICY, SECOND_POLICY), spelt here so that
-# `--help` does not import the search; tests/cli/test_analyse_cli.py checks that the two agree
-DEFAULT_POLICY = "net"   # the strongest fast player (net beats learned at 2, 4 and 6 players)
+# the base player and the criterion are the oracle's (gnoming_sim.search.oracle, a light module: `--help` does
+# not import the rollouts); the second policy is the search's (gnoming_sim.search.analyse.SECOND_POLICY), spelt
+# here for the same reason: tests/cli/test_analyse_cli.py checks that the two agree
+DEFAULT_POLICY = oracle.BASE
+DEFAULT_HORIZON = oracle.HORIZON
 SECOND_POLICY = "expert"
 NO_SECOND = "none"
 PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows none
@@ -28,8 +31,9 @@ PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows 
 @click.option("--turn", type=int, default=None, metavar="T",
               help="... at the start of its turn T (counted from 0 over all rounds): the draw decision.")
 @click.option("--policy", default=DEFAULT_POLICY, show_default=True, metavar="NAME|A,B,...",
-              help="Base policy of the rollouts: one strategy for every seat, or one per seat (default: net, the "
-                   "strongest fast player; it beats learned on held-out deals at 2, 4 and 6 players).")
+              help=f"Base policy of the rollouts: one strategy for every seat, or one per seat (default: the "
+                   f"oracle's, {oracle.BASE} at every seat: the strongest fast player on the ladder; it beats learned "
+                   "on held-out deals at 2, 4 and 6 players).")
 @click.option("--second-policy", default=SECOND_POLICY, show_default=True, metavar="NAME|A,B,...|none",
               help="Analyse the position again under this base policy, on the same rollout seeds, and say whether "
                    f"the verdict holds (robust) or depends on the policy; '{NO_SECOND}' turns the check off.")
@@ -40,8 +44,9 @@ PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows 
                    "with --horizon round, percentage points of win chance with --horizon game).")
 @click.option("--max-rollouts", type=int, default=400_000, show_default=True, metavar="N",
               help="Cap of the confirmatory batch of --half-width.")
-@click.option("--horizon", type=click.Choice(["round", "game"]), default="round", show_default=True,
-              help="Play the rollouts to the end of the round, or of the game.")
+@click.option("--horizon", type=click.Choice(["round", "game"]), default=DEFAULT_HORIZON, show_default=True,
+              help="Play the rollouts to the end of the game and rank by the chance of winning it (the oracle's "
+                   "criterion, the default), or to the end of the round and rank by the margin over the rivals.")
 @click.option("--peek", is_flag=True,
               help="Use the true hidden cards of the simulated game: the perfect-information value.")
 @click.option("--why", "why", is_flag=True,
@@ -56,7 +61,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
             position_id, game, turn, policy, second_policy, rollouts, half_width, max_rollouts, horizon, peek, why,
             versus, threads, as_json):
     """Roll out every legal option of a decision and rank them by what the player wants: the chance of
-    winning the game (--horizon game; equal chances by the margin) or the margin over the rivals (--horizon
+    winning the game (the default; equal chances by the margin) or the margin over the rivals (--horizon
     round); print each option's value and how far it is behind the best, with a paired 95% interval
     (common random numbers over the rollouts)."""
     opt.check_range("--rollouts", rollouts, 2, opt.MAX_ROLLOUTS)

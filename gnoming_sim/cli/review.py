@@ -11,12 +11,13 @@ from gnoming_sim.cli import group
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli, progress_bar
 from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.search import oracle
 
 # the search's defaults (gnoming_sim.search.review), spelt here so that `--help` does not import the search;
-# tests/cli/test_review_cli.py checks that they agree
+# tests/cli/test_review_cli.py checks that they agree.  The base player is the oracle's (a light module)
 SCREEN = 100
 CONFIRM = 500
-DEFAULT_POLICY = "net"   # the strongest fast player (net beats learned at 2, 4 and 6 players)
+DEFAULT_POLICY = oracle.BASE
 MAX_REVIEW_ROLLOUTS = 100_000
 WHY_ROLLOUTS = 400
 PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
@@ -34,8 +35,9 @@ PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
 @click.option("--save-record", "save_record", default=None, metavar="FILE",
               help="Also write the game's record (TOML, or JSON for a .json name), the input a person would enter.")
 @click.option("--policy", default=DEFAULT_POLICY, show_default=True, metavar="NAME|A,B,...",
-              help="Base policy of the rollouts: one strategy for every seat, or one per seat (default: net, the "
-                   "strongest fast player; it beats learned on held-out deals at 2, 4 and 6 players).")
+              help=f"Base policy of the rollouts: one strategy for every seat, or one per seat (default: the "
+                   f"oracle's, {oracle.BASE} at every seat: the strongest fast player on the ladder; it beats learned "
+                   "on held-out deals at 2, 4 and 6 players).")
 @click.option("--rollouts", type=int, default=SCREEN, show_default=True, metavar="N",
               help="Screening rollouts per option and decision.")
 @click.option("--confirm", type=int, default=CONFIRM, show_default=True, metavar="N",

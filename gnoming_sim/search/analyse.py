@@ -34,13 +34,16 @@ from gnoming_sim.stats import DIFFERS, Z95, equivalence_word, mean_ci, wilson
 from gnoming_sim.game.cards import HIDDEN, N_SLOTS, SLOT_OFFSET, card_cost
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import Position
+from gnoming_sim.search import oracle
 
 HORIZONS = ("round", "game")
-# the base policy of the rollouts: the strongest fast player, the one that can be a rollout policy (the
-# neural evaluator net beats learned on held-out deals at 2, 4 and 6 players, tuning/net/README.md; a Monte
-# Carlo player cannot be a rollout policy), and the second base policy the verdict is checked under (the
-# strongest heuristic: another kind of player, ten times cheaper)
-DEFAULT_POLICY = "net"
+# the base policy of the rollouts and the criterion are the oracle's (gnoming_sim.search.oracle: the strongest
+# fast player at every seat, ranked by the chance of winning the game); DEFAULT_POLICY names that base player
+# for the modules that import it from here
+DEFAULT_POLICY = oracle.BASE
+DEFAULT_HORIZON = oracle.HORIZON
+# a sensitivity check, not advice: the player a verdict can be re-run under when asked (analyse
+# --second-policy expert): the strongest heuristic, another kind of player, ten times cheaper
 SECOND_POLICY = "expert"
 PILOT = 1000
 MAX_ROLLOUTS = 400_000
@@ -117,7 +120,7 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
     return Setup(start, roll, options)
 
 
-def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = "round", crn: bool = True,
+def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = DEFAULT_HORIZON, crn: bool = True,
                  peek: bool = False, threads: int | None = None, align: bool = True):
     """(out float64[n, K, N_X], cov float64[n, N_C]) of rollouts ``first .. first + n - 1``."""
     import numba
@@ -231,7 +234,7 @@ def criterion_outcomes(out: np.ndarray, horizon: str) -> tuple[np.ndarray, np.nd
     return (100.0 * out[:, :, X_WIN] if horizon == "game" else None), margin
 
 
-def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon: str = "round") -> dict:
+def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon: str = DEFAULT_HORIZON) -> dict:
     """Per option: the criterion (:mod:`gnoming_sim.search.criterion`: win chance with the game horizon,
     the margin over the rivals with the round's), adjusted, with how far it is behind the best (positive:
     worse) and a paired 95% interval; the margin and own points beside it; shares; the verdict's facts and
@@ -336,11 +339,14 @@ def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos:
 
 # ------------------------------------------------------------------ the analysis
 def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int = 2000,
-            half_width: float | None = None, max_rollouts: int = MAX_ROLLOUTS, horizon: str = "round",
+            half_width: float | None = None, max_rollouts: int = MAX_ROLLOUTS, horizon: str = DEFAULT_HORIZON,
             peek: bool = False, threads: int | None = None, second_policies=SECOND_POLICY, progress=None) -> dict:
     """Roll every legal option of ``pos`` out; see :func:`summarize` for the result's fields.
 
-    ``policies``: the base policy, one strategy for every seat or one per seat.  With ``half_width``,
+    ``policies``: the base policy, one strategy for every seat or one per seat (default the oracle's,
+    :data:`gnoming_sim.search.oracle.BASE`); ``horizon``: the oracle's criterion, the chance of winning the
+    game (``"game"``, :data:`gnoming_sim.search.oracle.HORIZON`), or ``"round"``, the margin over the
+    rivals at the end of the round.  With ``half_width``,
     ``rollouts`` is the pilot: it sizes one confirmatory batch (fresh rollouts, at most
     ``max_rollouts``) whose estimates alone are reported.
 

@@ -50,7 +50,7 @@ def test_peek_replays_the_game_exactly(game):
         assert (pos.round, pos.me) == (r, seat)
         s = setup(pos, seats, peek=True)
         k = [o.src for o in s.options].index(src)
-        out, _ = run_rollouts(s, 2, seed=0, peek=True)
+        out, _ = run_rollouts(s, 2, seed=0, horizon="round", peek=True)
         assert (out[:, k, X_SCORE] == res.round_stats[0, r, seat, F_SCORE]).all(), (turn, r, seat)
         checked += 1
     assert checked >= 5
@@ -73,11 +73,11 @@ def test_hidden_cards_never_reach_the_analysis():
     from dataclasses import replace
 
     other = replace(pos, truth=(lay2, draw2))
-    a = analyse(pos, ["builder"], seed=3, rollouts=300)
-    b = analyse(other, ["builder"], seed=3, rollouts=300)
+    a = analyse(pos, ["builder"], seed=3, rollouts=300, horizon="round")
+    b = analyse(other, ["builder"], seed=3, rollouts=300, horizon="round")
     assert a == b
-    pa = analyse(pos, ["builder"], seed=3, rollouts=50, peek=True)
-    pb = analyse(other, ["builder"], seed=3, rollouts=50, peek=True)
+    pa = analyse(pos, ["builder"], seed=3, rollouts=50, horizon="round", peek=True)
+    pb = analyse(other, ["builder"], seed=3, rollouts=50, horizon="round", peek=True)
     assert [r["mean"] for r in pa["options"]] != [r["mean"] for r in pb["options"]]
 
 
@@ -96,7 +96,7 @@ def test_game_horizon_adds_the_later_rounds():
 
 def test_half_width_runs_a_confirmatory_batch():
     pos = position_from_game(1, 0, 20, 4, SEATS)
-    res = analyse(pos, ["builder"], seed=1, rollouts=400, half_width=0.5, second_policies=None)
+    res = analyse(pos, ["builder"], seed=1, rollouts=400, half_width=0.5, horizon="round", second_policies=None)
     a = res["adaptive"]
     assert a["pilot"] == 400 and res["n"] == a["confirmatory"]
     assert a["reached"] == (res["half_width"] <= 0.5)
@@ -109,7 +109,7 @@ def test_blind_draw_luck_has_mean_zero():
 
     pos = position_from_game(1, 1, 6, 4, SEATS)
     s = setup(pos, ["builder"])
-    out, _ = run_rollouts(s, 6000, seed=8)
+    out, _ = run_rollouts(s, 6000, seed=8, horizon="round")
     for k in range(len(s.options)):
         for field in (X_LUCK, X_LUCK_OTHERS):
             x = out[:, k, field]

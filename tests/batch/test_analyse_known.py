@@ -85,7 +85,7 @@ def _put(lay, q, card):
 @pytest.fixture(scope="module")
 def place_case():
     pos = _position({"kind": "place", "card": "6", "source": "draw"})
-    res = analyse(pos, ["builder"], seed=11, rollouts=4000, second_policies=None)
+    res = analyse(pos, ["builder"], seed=11, rollouts=4000, horizon="round", second_policies=None)
     return pos, res
 
 
@@ -111,7 +111,7 @@ def test_place_decision_covers_the_exact_values_and_picks_the_exact_best(place_c
 def test_draw_decision_with_a_random_base_policy_covers_the_exact_values():
     """The random policy places uniformly among the legal answers: the exact value averages them."""
     pos = _position({"kind": "draw"})
-    res = analyse(pos, ["random"], seed=5, rollouts=6000, second_policies=None)
+    res = analyse(pos, ["random"], seed=5, rollouts=6000, horizon="round", second_policies=None)
     exact = {"draw": _exact(pos, lambda h, d: [_put(_me(h), q, d) for q in range(9)] + [_me(h)])}
     for k, top in ((0, 5), (1, 4)):
         exact[f"pile{k}"] = _exact(pos, lambda h, d, top=top: [_put(_me(h), q, top) for q in range(9)])
@@ -129,8 +129,8 @@ def test_crn_shrinks_the_standard_error_of_a_difference(place_case):
     s = setup(pos, ["builder"])
     keys = [o.key for o in s.options]
     a, b = keys.index("pos0"), keys.index("pos3")
-    paired, _ = run_rollouts(s, 3000, seed=2, crn=True)
-    indep, _ = run_rollouts(s, 3000, seed=2, crn=False)
+    paired, _ = run_rollouts(s, 3000, seed=2, horizon="round", crn=True)
+    indep, _ = run_rollouts(s, 3000, seed=2, horizon="round", crn=False)
     var_crn = np.var(paired[:, a, X_SCORE] - paired[:, b, X_SCORE], ddof=1)
     var_indep = np.var(indep[:, a, X_SCORE] - indep[:, b, X_SCORE], ddof=1)
     assert var_crn < 0.5 * var_indep, (var_crn, var_indep)
@@ -142,7 +142,7 @@ def test_reported_variance_ratios_show_the_crn_gain(place_case):
     pos, _ = place_case
     s = setup(pos, ["builder"])
     keys = [o.key for o in s.options]
-    out, cov = run_rollouts(s, 3000, seed=4)
+    out, cov = run_rollouts(s, 3000, seed=4, horizon="round")
     v = variance_steps(out[:, keys.index("pos0"), X_SCORE], out[:, keys.index("pos3"), X_SCORE], cov, s, pos)
     assert v["independent"] == 1.0 and 0 <= v["crn"] < 0.5
     assert v["crn+strata+control"] <= v["crn"] * 1.05
@@ -151,8 +151,8 @@ def test_reported_variance_ratios_show_the_crn_gain(place_case):
 def test_results_do_not_depend_on_the_thread_count(place_case):
     pos, _ = place_case
     s = setup(pos, ["builder", "greedy"])
-    one, cov1 = run_rollouts(s, 500, seed=9, threads=1)
-    two, cov2 = run_rollouts(s, 500, seed=9, threads=2)
+    one, cov1 = run_rollouts(s, 500, seed=9, horizon="round", threads=1)
+    two, cov2 = run_rollouts(s, 500, seed=9, horizon="round", threads=2)
     np.testing.assert_array_equal(one, two)
     np.testing.assert_array_equal(cov1, cov2)
 
@@ -186,7 +186,7 @@ def test_hazard_flip_at_the_end_of_the_final_lap_changes_nothing():
     revealed as it lies, so every option scores the exact expectation of its face-down cards."""
     pos = _hazard_position(1, HZ)
     assert [o.key for o in legal_options(pos)] == ["flip1", "flip2", "flip5", "decline"]
-    res = analyse(pos, ["builder"], seed=2, rollouts=3000, second_policies=None)
+    res = analyse(pos, ["builder"], seed=2, rollouts=3000, horizon="round", second_policies=None)
     codes, counts = np.unique(pos.unseen().astype(int), return_counts=True)
     n = counts.sum()
     exact = 0.0
@@ -209,7 +209,7 @@ def test_hazard_flip_mid_round_is_forced_and_matters():
     layouts[1][4] = "?"
     pos = _hazard_position(-1, layouts)
     s = setup(pos, ["builder"])
-    out, _ = run_rollouts(s, 1000, seed=1)
+    out, _ = run_rollouts(s, 1000, seed=1, horizon="round")
     decline = out[:, -1, X_SCORE]
     assert all((out[:, k, X_SCORE] != decline).any() for k in range(3))
 

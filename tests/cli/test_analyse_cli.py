@@ -123,7 +123,7 @@ def test_game_horizon_prints_each_options_p_win_as_the_json_gives_it():
 
 
 def test_round_horizon_has_no_p_win_column():
-    assert "P(win)" not in run(*GAME, "--rollouts", 30).stdout
+    assert "P(win)" not in run(*GAME, "--rollouts", 30, "--horizon", "round").stdout
 
 
 def test_a_finishing_decision_states_the_finish_rules_gap(tmp_path):

@@ -118,11 +118,11 @@ def _cli(args: list[str], cwd: Path) -> str:
 
 
 ANALYSE = {
-    # a draw decision under builder, to the end of the round, checked under the default second base
-    # policy (expert) on the same rollout seeds
+    # a draw decision under builder, to the end of the round (the default horizon when this fingerprint was
+    # recorded; pinned since issue 50 made the game the default, the oracle's criterion)
     # (the position file is copied beside the run: its name is part of the JSON, its folder must not be)
     "analyse-draw-builder": ["--position", "two_options.toml", "--policy", "builder",
-                             "--rollouts", "400", "--seed", "3"],
+                             "--rollouts", "400", "--seed", "3", "--horizon", "round"],
     # a placement decision from a simulated game under learned (the default base policy when this fingerprint was
     # recorded; pinned since issue 34 made net the default, so the fingerprint still guards learned's rollouts) and
     # the default robustness check (expert), to the end of the game

@@ -44,7 +44,7 @@ def test_a_told_continuation_is_the_analysis_rollout(pos, why):
     from gnoming_sim.search.rollout import X_SCORE
 
     s = setup(pos, ["expert"])
-    out, _ = run_rollouts(s, 300, 3)
+    out, _ = run_rollouts(s, 300, 3, horizon="round")
     k = {o.key: j for j, o in enumerate(s.options)}
     assert len(why["samples"]) == 3
     for smp in why["samples"]:
