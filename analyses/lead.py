@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 import re
 
+from .framework.mini_figure import interval_rows
+
 MINUS = "\u2212"
 RULE_ORDER = ("finish", "hazard", "take", "mulligan")   # the order of schema.md: one rule per decision
 DECISIONS = {"finish": "Finish or play on", "hazard": "A drawn hazard", "take": "Take the pile's card or draw",
@@ -278,3 +280,42 @@ def _seat_text(summary: dict) -> str:
     n = f"; n = {next(iter(ns)):,} deals a size" if len(ns) == 1 else ""
     return ("The best seat (numbered from 0; its game score against the table average in points a game, negative "
             f"is better; the tournament's heuristic entrants{n}): " + ", ".join(parts) + ".")
+
+
+# ----------------------------------------------------------------- the report's opening
+def page(summary: dict, figures: dict | None = None) -> dict:
+    """What the report's first screen shows: ``rules`` (each rule's decision, sentence and small figure: the rules
+    study's own figure named ``<key>`` or ``<key>-by-players`` where ``figures`` (its figures, as the report
+    writes them) has one, else :func:`rule_figure`), ``card`` and ``agreement`` (sentences; "" where the summary
+    lacks them)."""
+    figures = figures or {}
+    rules = []
+    for r in rules_of(summary):
+        own = figures.get(r["key"]) or figures.get(f"{r['key']}-by-players")
+        drawn = r["rule"] and (r["printed"] or r["rule"].get("by_players"))   # no lone average for "no rule"
+        sentence = r["sentence"]
+        if sentence.startswith(f"{r['decision']}: "):   # the card's heading says it
+            sentence = sentence[len(r["decision"]) + 2:]
+            sentence = sentence[:1].upper() + sentence[1:]
+        rules.append({**{k: r[k] for k in ("key", "decision", "available", "printed")}, "sentence": sentence,
+                      "image": own, "figure": None if own or not drawn else rule_figure(r["rule"])})
+    return {"rules": rules, "card": " ".join(card_sentences(summary)), "agreement": agreement_sentence(summary)}
+
+
+def rule_figure(rule: dict):
+    """The rule's value per decision at each table size (its ``by_players``; the overall value where it has
+    none), as a small inline SVG with each interval; None where no value is finite."""
+    rows = []
+    for p in sorted((k for k in rule.get("by_players") or {} if str(k).isdigit()), key=int):
+        node = (rule["by_players"][p] or {}).get("value")
+        e = _est(node)
+        if e is not None:
+            rows.append((f"{p} players", *(_scale(node) * v for v in e[:3])))
+    if not rows:
+        e = _est(rule.get("value"))
+        if e is not None:
+            rows.append((_players_text(rule.get("players")) or "all tables", *(_scale(rule["value"]) * v for v in e[:3])))
+    if not rows:
+        return None
+    title = f"{rule.get('decision', rule.get('key', ''))}: value per decision by table size, with 95% intervals"
+    return interval_rows(rows, "pp a decision", title)

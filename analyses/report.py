@@ -20,17 +20,17 @@ from typing import Callable, Iterator, Sequence
 
 import numba
 import numpy
-from markupsafe import Markup
 
 from gnoming_sim.batch.safe_folder import MANIFEST, check_target, staged_report, written_files
 from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.game.version import __version__
 
+from . import lead
 from .early_finish import EarlyFinish
 from .finish_play_on import FinishPlayOn
 from .framework.design import EXPERT, SECOND, STRONG, STRONG_LADDER
-from .framework.render import data_uri, environment, figure_png, format_mean
+from .framework.render import data_uri, environment, figure_png, fold_tables, format_mean
 from .framework.study import MAX_ANSWERS, Context, Study, StudyRun, play_study
 from .framework.words import as_preview
 from .guide import PlayersGuide
@@ -94,8 +94,9 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
         summary = _summary(ctx, runs, wall, command)
         designer = [f for run in runs if run.study.id in DESIGNER_STUDIES for f in run.result.findings]
         details = [f for run in runs if run.study.id not in DESIGNER_STUDIES for f in run.result.findings]
+        rules_figures = next((s["figures"] for s in sections if s["id"] == "rules"), {})
         html = environment().get_template("report.html").render(
-            sections=sections, answers=[_finding_parts(a) | {"holds_under": a.holds_under} for a in answers_of(runs)],
+            lead=lead.page(summary, rules_figures), sections=sections, answers=[_finding_parts(a) | {"holds_under": a.holds_under} for a in answers_of(runs)],
             designer=[_finding_parts(f) for f in designer], findings=[_finding_parts(f) for f in details],
             meta=_meta(ctx, runs, wall, command), deck=ctx.deck, rules=ctx.rules.describe(),
             expert=EXPERT, second=SECOND, strong=STRONG)
@@ -145,7 +146,7 @@ def _write_study(run: StudyRun, out) -> dict:
         out.write(f"{study.id}-{name.replace('_', '-')}.csv", frame.to_csv(index=False, float_format="%.6g"))
     html = environment().get_template(study.template).render(
         study=study, run=run, figures=figures, precision=result.precision, **result.context)
-    return {"id": study.id, "title": study.title, "html": Markup(html)}
+    return {"id": study.id, "title": study.title, "html": fold_tables(html), "figures": figures}
 
 
 def answers_of(runs) -> list:

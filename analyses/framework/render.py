@@ -5,9 +5,11 @@ import base64
 import functools
 import io
 import math
+import re
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from .estimates import Estimate
 
@@ -118,3 +120,27 @@ def figure_png(fig) -> bytes:
 
 def data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+FOLD_ROWS = 8   # a table with more body rows than this is folded under its caption
+_TABLE = re.compile(r"<table\b.*?</table>", re.S)
+_CAPTION = re.compile(r"<caption\b[^>]*>(.*?)</caption>", re.S)
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def fold_tables(html: str) -> Markup:
+    """``html`` (a study's rendered section) with every table in its own horizontally scrolling box, so a wide
+    table never makes the page scroll sideways, and every table of more than :data:`FOLD_ROWS` rows folded
+    under a ``<details>`` named by its caption (the report opens with the rules; the long tables wait below
+    them).  Tables are not nested in the report's templates."""
+    def wrap(match: re.Match) -> str:
+        table = match.group(0)
+        boxed = f'<div class="scroll">{table}</div>'
+        rows = table.split("<tbody", 1)[-1].count("<tr")   # the body's rows (all rows without a tbody)
+        if rows <= FOLD_ROWS:
+            return boxed
+        caption = _CAPTION.search(table)
+        name = " ".join(_TAGS.sub("", caption.group(1)).split()) if caption else "Table"
+        return (f'<details class="table"><summary>{name} <span class="rows">({rows} rows)</span></summary>'
+                f"{boxed}</details>")
+    return Markup(_TABLE.sub(wrap, str(html)))

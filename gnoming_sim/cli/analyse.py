@@ -11,8 +11,9 @@ from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.search import oracle
 
 # the base player and the criterion are the oracle's (gnoming_sim.search.oracle, a light module: `--help` does
-# not import the rollouts); the second policy is the search's (gnoming_sim.search.analyse.SECOND_POLICY), spelt
-# here for the same reason: tests/cli/test_analyse_cli.py checks that the two agree
+# not import the rollouts).  SECOND_POLICY is the search's (gnoming_sim.search.analyse.SECOND_POLICY), spelt here
+# for the same reason (tests/cli/test_analyse_cli.py checks that the two agree): the player a sensitivity check
+# may name, off unless asked (--second-policy expert): a second player answering the same question is no advice
 DEFAULT_POLICY = oracle.BASE
 DEFAULT_HORIZON = oracle.HORIZON
 SECOND_POLICY = "expert"
@@ -34,9 +35,10 @@ PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows 
               help=f"Base policy of the rollouts: one strategy for every seat, or one per seat (default: the "
                    f"oracle's, {oracle.BASE} at every seat: the strongest fast player on the ladder; it beats learned "
                    "on held-out deals at 2, 4 and 6 players).")
-@click.option("--second-policy", default=SECOND_POLICY, show_default=True, metavar="NAME|A,B,...|none",
-              help="Analyse the position again under this base policy, on the same rollout seeds, and say whether "
-                   f"the verdict holds (robust) or depends on the policy; '{NO_SECOND}' turns the check off.")
+@click.option("--second-policy", default=NO_SECOND, show_default=True, metavar="NAME|A,B,...|none",
+              help=f"A sensitivity check, not advice (off by default): analyse the position again under this base "
+                   f"policy (such as {SECOND_POLICY}), on the same rollout seeds, and say whether the verdict holds "
+                   "(robust) or depends on the policy. The advice is the oracle's alone.")
 @click.option("--rollouts", type=int, default=2000, show_default=True, metavar="N",
               help=f"Rollouts per option, at most {opt.MAX_ROLLOUTS:,} (with --half-width: the pilot batch).")
 @click.option("--half-width", type=float, default=None, metavar="H",
@@ -297,7 +299,8 @@ def _separation(res: dict) -> str:
 
 
 def _robustness_lines(res: dict) -> list[str]:
-    """Both rankings, option by option, and whether the recommended option is the same under both base policies."""
+    """The sensitivity check (--second-policy, off unless asked): both rankings, option by option, and whether
+    the recommended option is the same under both base policies."""
     rob = res.get("robustness")
     if rob is None:
         return []
@@ -313,7 +316,8 @@ def _robustness_lines(res: dict) -> list[str]:
     a = second.get("adaptive")
     sized = (f"; its own pilot sized them, target +-{a['target_half_width']} "
              f"{'reached' if a['reached'] else 'NOT reached'}" if a else "")
-    lines = ["", f"second base policy: {_policy_text(second['policies'])}, the same position on the same rollout "
+    lines = ["", f"sensitivity check (asked for; not advice: the verdict above is the oracle's): "
+                 f"second base policy: {_policy_text(second['policies'])}, the same position on the same rollout "
                  f"seeds (n = {n2:,} rollouts per option{sized}); both rankings, best first:",
              (f"{'option':<{width}}  " + "  ".join(f"{c:<{cw}}" for c in cols)).rstrip()]
     lines.append("-" * len(lines[-1]))

@@ -340,7 +340,7 @@ def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos:
 # ------------------------------------------------------------------ the analysis
 def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int = 2000,
             half_width: float | None = None, max_rollouts: int = MAX_ROLLOUTS, horizon: str = DEFAULT_HORIZON,
-            peek: bool = False, threads: int | None = None, second_policies=SECOND_POLICY, progress=None) -> dict:
+            peek: bool = False, threads: int | None = None, second_policies=None, progress=None) -> dict:
     """Roll every legal option of ``pos`` out; see :func:`summarize` for the result's fields.
 
     ``policies``: the base policy, one strategy for every seat or one per seat (default the oracle's,
@@ -350,9 +350,10 @@ def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int
     ``rollouts`` is the pilot: it sizes one confirmatory batch (fresh rollouts, at most
     ``max_rollouts``) whose estimates alone are reported.
 
-    ``second_policies`` (None: no check): the same analysis again under this base policy, on the same
-    rollout seeds; ``result["robustness"]`` is then :func:`gnoming_sim.search.robust.compare` of the
-    two (None when turned off; ``{"checked": False, ...}`` when it is the base policy itself).
+    ``second_policies`` (None, the default: no check): a sensitivity check, not advice: the same analysis
+    again under this base policy (such as :data:`SECOND_POLICY`), on the same rollout seeds;
+    ``result["robustness"]`` is then :func:`gnoming_sim.search.robust.compare` of the two (None when turned
+    off; ``{"checked": False, ...}`` when it is the base policy itself).  The advice is the oracle's alone.
 
     ``progress`` (None: none): called as ``progress(done, leader, planned)`` as the rollouts go, with the
     rollouts done so far (every batch and base policy together), the running leader in words and the

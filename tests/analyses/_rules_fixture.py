@@ -27,3 +27,36 @@ def with_rules(summary: dict | None = None) -> dict:
     out["rules"], out["agreement"] = new["rules"], new["agreement"]
     out["guide"] = {**out.get("guide", {}), **new["guide"]}
     return out
+
+
+def fixture_report(out: Path, summary: dict | None = None) -> Path:
+    """A report written by :func:`gnoming_sim.analyses.report.build_report` from studies that play no game and
+    hand over the fixture's sections (``rules``, ``agreement`` and the guide with its card margins; ``summary``
+    in place of :func:`with_rules`'s): the report's first screen as a report with those studies renders it,
+    in seconds.  Their sections render nothing (their template is the macros file)."""
+    from gnoming_sim.analyses.framework.study import Study, StudyResult
+    from gnoming_sim.analyses.report import build_report
+
+    summary = with_rules() if summary is None else summary
+
+    class Fixed(Study):
+        template = "_macros.html"   # defines macros only: renders no text
+
+        def __init__(self, id: str, section: dict):
+            self.id, self.title, self.section = id, f"{id} (fixture)", section
+
+        def kernels(self, ctx):
+            return ()
+
+        def design(self, ctx):
+            return []
+
+        def play(self, ctx, seed, tables, advance):
+            return None
+
+        def analyse(self, ctx, tables, data):
+            return StudyResult(findings=[], figures=[], frames={}, summary=self.section, precision=[])
+
+    studies = [Fixed(key, summary[key]) for key in ("guide", "rules", "agreement") if key in summary]
+    build_report(out, seed=0, studies=studies, command="fixture")
+    return out / "index.html"

@@ -121,8 +121,10 @@ def test_figures_are_embedded_and_saved_beside(report, page):
 
 def test_answers_open_the_report_then_the_designers_figures(page, summary):
     html_order = list(page.sections)
-    assert html_order.index("answers") < html_order.index("balance") < html_order.index("headlines") \
-        < html_order.index("tournament")
+    assert html_order.index("the-rules") < html_order.index("answers") < html_order.index("balance") \
+        < html_order.index("headlines") < html_order.index("tournament")
+    if "rules" not in summary:   # a report without the rules study says so (issue 50 item 5)
+        assert "The rules are not available in this report" in page.sections["the-rules"]
     answers = page.sections["answers"]
     assert 1 <= len(summary["answers"]) <= 8
     assert answers.count("95% interval [") == len(summary["answers"]) == answers.count("holds under ")

@@ -73,10 +73,19 @@ def test_the_default_base_policy_is_the_reports_strong_player():
     assert search.DEFAULT_POLICY == review.DEFAULT_POLICY == guide.SELF_PLAY == STRONG
 
 
+def test_the_second_base_policy_is_a_sensitivity_check_asked_for():
+    """Issue 50: a second player answering the same question is no advice: off unless asked, and labelled."""
+    args = ["analyse", "--position", EXAMPLE, "--rollouts", 40, "--horizon", "round"]
+    plain = run(*args)
+    assert "robustness" not in plain.stdout and "second base policy" not in plain.stdout
+    assert json.loads(run(*args, "--json").stdout)["robustness"] is None
+
+
 def test_the_verdict_is_checked_under_a_second_base_policy():
-    args = ["analyse", "--position", EXAMPLE, "--rollouts", 100]
+    args = ["analyse", "--position", EXAMPLE, "--rollouts", 100, "--second-policy", "expert"]
     text = run(*args).stdout
     assert "base policy: net (every seat)" in text
+    assert "sensitivity check (asked for; not advice" in text
     assert "second base policy: expert (every seat), the same position on the same rollout seeds (n = 100" in text
     line = next(ln for ln in text.splitlines() if ln.startswith("robustness: "))
     assert line.startswith(("robustness: robust: ", "robustness: depends on the policy: ")), line
