@@ -27,6 +27,7 @@ from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.game.version import __version__
 
 from . import lead
+from .agreement import CardAgreement
 from .early_finish import EarlyFinish
 from .finish_play_on import FinishPlayOn
 from .framework.design import EXPERT, SECOND, STRONG, STRONG_LADDER
@@ -41,7 +42,7 @@ from .mulligan_value import MulliganValue
 from .tournament import Tournament
 
 # the studies a report runs, in order (the registry)
-STUDIES = (Tournament(), StrengthLadder(), PlayersGuide(), EarlyFinish(), FinishPlayOn(), MulliganValue(), HazardRisk(), HouseRules())
+STUDIES = (Tournament(), StrengthLadder(), PlayersGuide(), CardAgreement(), EarlyFinish(), FinishPlayOn(), MulliganValue(), HazardRisk(), HouseRules())
 # the studies whose findings are the designers' balance figures (skill against luck, seats, round
 # length, house rules under strong play); the other studies' findings are details of their sections
 DESIGNER_STUDIES = ("tournament", "ladder", "house-rules")

@@ -1,0 +1,198 @@
+"""The agreement table (issue 50 item 4): the verdict per decision (the card's option best, within its interval,
+or separated worse) and its loss, by hand; the weighted, game-clustered share and mean loss, by hand; the held-out
+halves; the card asked at real positions; and the study's section on a tiny decision set."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gnoming_sim.experiments import agreement as A
+from gnoming_sim.game.position import Option
+from gnoming_sim.stats import Z95, wilson
+
+OPTS = [Option("draw", "draw pile", 0, -1), Option("pile0", "pile 0 (5)", 1, -1)]
+
+
+def _view(src):
+    return {"table": "source", "cells": [], "choice": (src, -1)}
+
+
+def test_the_card_on_the_best_option_agrees_and_loses_nothing():
+    v = A.verdict(_view(0), OPTS, ["draw", "pile0"], [40.0, 35.0], [0.0, 1.0])
+    assert v == {"card_key": "draw", "best_key": "draw", "agrees": True, "loss_pp": 0.0}
+
+
+def test_the_card_within_the_interval_agrees_and_its_loss_is_the_gap():
+    # pile0 is 1 pp behind with se 1: the interval [1 - 1.96, 1 + 1.96] holds 0
+    v = A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 39.0], [0.0, 1.0])
+    assert v["card_key"] == "pile0" and v["best_key"] == "draw"
+    assert v["agrees"] is True and v["loss_pp"] == pytest.approx(1.0)
+
+
+def test_the_card_separated_worse_disagrees_and_loses_the_gap():
+    # 5 pp behind with se 1: [3.04, 6.96] excludes 0
+    v = A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 35.0], [0.0, 1.0])
+    assert v["agrees"] is False and v["loss_pp"] == pytest.approx(5.0)
+
+
+def test_the_card_behind_the_best_on_the_other_side_of_the_interval_edge():
+    # 2.0 pp behind, se 1: lo = 2 - 1.96 = 0.04 > 0, separated; se 1.1: lo < 0, not
+    assert A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 38.0], [0.0, 1.0])["agrees"] is False
+    assert A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 38.0], [0.0, 1.1])["agrees"] is True
+
+
+def test_an_option_equal_to_the_best_in_every_rollout_agrees():
+    v = A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 40.0], [0.0, 0.0])
+    assert v["agrees"] is True and v["loss_pp"] == 0.0
+
+
+def _answers(agrees, loss, weight=None, games=None, kind="take"):
+    n = len(agrees)
+    return pd.DataFrame({"decision": range(n), "kind": kind, "players": 4,
+                         "game": range(n) if games is None else games,
+                         "weight": np.ones(n) if weight is None else weight, "card_key": "x", "best_key": "x",
+                         "agrees": agrees, "loss_pp": loss})
+
+
+def test_share_and_mean_loss_by_hand():
+    t = A.table(_answers([True, True, False], [0.0, 1.0, 5.0]))
+    row = t["by_kind"][0]
+    assert row["kind"] == "take or draw" and row["covered"] == 3
+    # share 2/3; its clustered se^2 = G/(G-1) * sum((y - p)^2) / n^2 = 1.5 * (6/9) / 9 = 1/9: n_eff = (2/9)/(1/9) = 2
+    assert row["agree"]["p"] == pytest.approx(2 / 3)
+    assert row["agree"]["n_eff"] == pytest.approx(2.0)
+    _, lo, hi = wilson(4 / 3, 2)
+    assert row["agree"]["ci95"] == pytest.approx([lo, hi])
+    # mean loss 2; se^2 = 1.5 * (4 + 1 + 9) / 9
+    se = math.sqrt(1.5 * 14 / 9)
+    assert row["mean_loss"]["mean"] == pytest.approx(2.0)
+    assert row["mean_loss"]["ci95"] == pytest.approx([2 - Z95 * se, 2 + Z95 * se])
+    assert row["met"] is False and t["overall"]["covered"] == 3
+
+
+def test_weights_restore_the_natural_mix_and_games_cluster():
+    a = _answers([True, False], [0.0, 2.0], weight=[3.0, 1.0])
+    t = A.table(a)
+    assert t["overall"]["agree"]["p"] == pytest.approx(0.75)
+    assert t["overall"]["mean_loss"]["mean"] == pytest.approx(0.5)
+    # two decisions of one game are one cluster: no spread between clusters is left to measure
+    one = A.table(_answers([True, False, True, False], [0.0, 2.0, 0.0, 2.0], games=[1, 1, 2, 2]))
+    assert one["overall"]["mean_loss"]["ci95"] == pytest.approx([1.0, 1.0])
+
+
+def test_targets_met_only_when_both_are():
+    good = A.table(_answers([True] * 9 + [False], [0.0] * 9 + [2.0]))["overall"]   # 90%, 0.2 pp
+    assert good["met"] is True
+    worse = A.table(_answers([True] * 9 + [False], [0.0] * 9 + [4.0]))["overall"]  # 90%, 0.4 pp
+    assert worse["met"] is False
+
+
+def test_held_out_halves_choose_on_a_and_measure_on_b():
+    h = A.held_out("b", ["a", "b"], [50.0, 49.0], [0.0, 0.2], [48.0, 49.0])
+    assert h == {"agrees_ho": False, "loss_ho_pp": pytest.approx(-1.0)}   # separated on A; B finds it 1 pp better
+    assert A.held_out("a", ["a", "b"], [50.0, 49.0], [0.0, 0.2], [48.0, 49.0]) == {"agrees_ho": True, "loss_ho_pp": 0.0}
+
+
+def test_a_seed_the_card_was_derived_with_is_refused():
+    A.check_held_out(7, [1, 2])
+    with pytest.raises(ValueError, match="not held out"):
+        A.check_held_out(2, [1, 2])
+
+
+def test_the_card_seeds_are_read_from_its_provenance():
+    assert sorted(A._seeds({"seed": 1, "runs": [{"seed": 3}], "seeds": [4, 5], "rollout_seed": 9, "games": 7})) \
+        == [1, 3, 4, 5, 9]
+
+
+# ------------------------------------------------------------------ real positions (the committed card asked)
+# one decision of each kind from net self-play (3 players); the card's answer is asked at test time and the
+# option values made up around it: the card best in the first three, separated 10 pp worse in the last two
+POSITIONS = {
+    "take": "g1:CFAqAolAjA3FcAcAYCgAAAAFIMCGAFKU-dw",
+    "place": "g1:CgAYgJXahudBTAD1CPARFGABAEB1RVaWrC6J",
+    "finish": "g1:CFAIwJoRBwC5kRJRMRISompgpNRsZMwN6KrvADQK",
+    "hazard": "g1:CFAdAkihx2wjm7gTgbi7urhSnSwCqdGmJYqw0jgD",
+    "mulligan": "g1:CCsKwIwsEAlwKqqkqQIwzMowHKnKviiXpmeIoyPD0PaJ",
+}
+
+
+def tiny_set() -> tuple[pd.DataFrame, list[str]]:
+    from gnoming_sim.search.card_view import card_view, option_key
+    from gnoming_sim.search.options import legal_options
+    from gnoming_sim.search.position_id import decode
+
+    rows, card_keys = [], []
+    for i, (kind, pid) in enumerate(POSITIONS.items()):
+        pos = decode(pid)
+        keys = [o.key for o in legal_options(pos)]
+        ck = option_key(pos, card_view(pos)["choice"])
+        card_keys.append(ck)
+        worse = i >= 3
+        mean = [30.0 if k != ck else (20.0 if worse else 40.0) for k in keys]
+        rows.append({"kind": kind, "players": pos.players, "game": i, "position_id": pid, "keys": keys,
+                     "mean": mean, "diff_se": [0.0 if m == max(mean) else 1.0 for m in mean], "weight": 1.0,
+                     "rollouts": 64})
+    return pd.DataFrame(rows), card_keys
+
+
+def test_the_card_is_asked_at_each_position_and_its_kind_follows_card_view():
+    frame, card_keys = tiny_set()
+    ans = A.card_answers(frame)
+    assert ans["kind"].tolist() == list(POSITIONS)
+    assert ans["card_key"].tolist() == card_keys
+    assert ans["agrees"].tolist() == [True, True, True, False, False]
+    assert ans["loss_pp"].tolist() == pytest.approx([0, 0, 0, 10.0, 10.0])
+
+
+def test_the_study_section_on_a_tiny_set(tmp_path):
+    from gnoming_sim.analyses.agreement import CardAgreement
+    from gnoming_sim.analyses.framework.render import environment
+    from gnoming_sim.analyses.framework.study import Context
+
+    frame, _ = tiny_set()
+    path = tmp_path / "decisions.parquet"
+    frame.to_parquet(path)
+    path.with_suffix(".json").write_text(json.dumps({"seed": 5020261204, "rollouts": 64}))
+    study, ctx = CardAgreement(path), Context()
+    res = study.analyse(ctx, [], study.play(ctx, 0, [], lambda n: None))
+    s = res.summary
+    assert s["seed"] == 5020261204 and s["rollouts"] == 64 and s["covered"] == 5
+    assert [r["kind"] for r in s["by_kind"]] == list(A.KINDS.values())
+    assert s["overall"]["agree"]["p"] == pytest.approx(0.6) and s["overall"]["mean_loss"]["mean"] == pytest.approx(4.0)
+    assert s["met"] is False and s["card"].startswith("chart_cells.json ")
+    assert "not stored" in s["held_out"]
+    table = res.frames["table"]
+    assert table["decision"].tolist()[-1] == "every covered decision" and len(table) == 6
+    html = environment().get_template(study.template).render(study=study, run=None, figures={},
+                                                             precision=res.precision, **res.context)
+    body = html.split("<tbody>")[1].split("</tbody>")[0]
+    assert body.count("<tr>") == 6 and body.count("<td>") == 6 * 4   # a narrow table: four columns
+    assert "does <strong>not</strong> meet" in html and "60.0%" in html
+    assert [f.name for f in res.figures] == ["by-kind"]
+
+
+def test_the_study_says_so_without_a_decision_set(tmp_path):
+    from gnoming_sim.analyses.agreement import CardAgreement
+    from gnoming_sim.analyses.framework.study import Context
+
+    study, ctx = CardAgreement(tmp_path / "none.parquet"), Context()
+    res = study.analyse(ctx, [], study.play(ctx, 0, [], lambda n: None))
+    assert "not in this checkout" in res.summary["skipped"]
+
+
+def test_a_decision_set_seed_used_by_the_card_is_refused(tmp_path):
+    from gnoming_sim.analyses.agreement import CardAgreement
+    from gnoming_sim.analyses.framework.study import Context
+
+    frame, _ = tiny_set()
+    path = tmp_path / "decisions.parquet"
+    frame.to_parquet(path)
+    seeds = A.card_provenance()["seeds"]
+    path.with_suffix(".json").write_text(json.dumps({"seed": seeds[0], "rollouts": 64}))
+    study, ctx = CardAgreement(path), Context()
+    with pytest.raises(ValueError, match="not held out"):
+        study.analyse(ctx, [], study.play(ctx, 0, [], lambda n: None))
