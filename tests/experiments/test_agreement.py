@@ -121,15 +121,17 @@ POSITIONS = {
 
 
 def tiny_set() -> tuple[pd.DataFrame, list[str]]:
-    from gnoming_sim.search.card_view import card_view, option_key
+    from gnoming_sim.search.card_view import card_view
     from gnoming_sim.search.options import legal_options
     from gnoming_sim.search.position_id import decode
 
     rows, card_keys = [], []
     for i, (kind, pid) in enumerate(POSITIONS.items()):
         pos = decode(pid)
-        keys = [o.key for o in legal_options(pos)]
-        ck = option_key(pos, card_view(pos)["choice"])
+        opts = legal_options(pos)
+        keys = [o.key for o in opts]
+        src, q = card_view(pos)["choice"]   # the card's answer as an option: its source, and its position if placed
+        ck = next(o.key for o in opts if (o.src, o.pos) == (src, q) or (q < 0 and o.src == src))
         card_keys.append(ck)
         worse = i >= 3
         mean = [30.0 if k != ck else (20.0 if worse else 40.0) for k in keys]
