@@ -18,6 +18,7 @@ KIND_LEARNED = 3  # a fitted linear evaluator of every option (kernel.policy.lea
 KIND_CHART = 4    # the player's guide by lookup, expert elsewhere (kernel.policy.chart)
 KIND_CARD = 5     # the printed card in every cell, its stated defaults where it shows '?' (kernel.policy.chart)
 KIND_NET = 6      # a small neural evaluator of every placement and bounce option, one ply (kernel.policy.net)
+KIND_NET_CELLS = 7   # net, except where given card cells are set (kernel.policy.chart.cells_source/cells_placement)
 
 _LOADERS: dict[int, Callable[[], Callable]] = {}
 

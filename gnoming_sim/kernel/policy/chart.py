@@ -25,6 +25,10 @@ The card (``KIND_CARD``, ``card_mode``): the same lookup, as a person plays the 
 are every resolved cell of the card; where the card shows ``?`` (or nothing) it plays the card's stated
 default (:func:`default_action_of`), and where an action cannot be played (no face-down slot left, say)
 a fixed order of the others (:func:`card_fallback`): never expert's rules for a decision the card covers.
+
+Net with given cells (``KIND_NET_CELLS``): the net player, except at a draw source or placement whose cell is set,
+where it plays the cell's action (:func:`cells_source`, :func:`cells_placement`): net's own choice when that
+already belongs to the action, else the chart's option for it (:func:`cell_option`; net's where it has none).
 """
 from __future__ import annotations
 
@@ -431,7 +435,101 @@ def placement(prm, c0, obs, memo, card, legal, card_mode):
     return H.placement(prm, obs, memo, card, legal)
 
 
+# ------------------------------------------------- the net family with given cells (KIND_NET_CELLS)
+@jit
+def cells_source(prm, c0, obs, legal, choice):
+    """(answer, applied) of the net-with-cells family (``KIND_NET_CELLS``) at a draw source whose own choice is
+    ``choice``: the cells of the piles that can be taken (:func:`pile_cell`; 0 = not set: ``applied`` False and
+    ``choice`` kept when neither pile's cell is set).  A pile whose cell says take: ``choice`` if it takes such a
+    pile, else the chart's pile among them (the better use, then the cheaper card); a pile whose cell says draw and
+    ``choice`` takes it: draw blind; else ``choice``."""
+    pub = obs.pub
+    take = -1
+    rank = 1 << 30
+    applied = False
+    own = 0.0
+    for k in range(2):
+        cell = pile_cell(obs, legal, k)
+        if cell < 0:
+            continue
+        a = prm[c0 + cell]
+        if a == A_NONE:
+            continue
+        applied = True
+        if choice == 1 + k:
+            own = a
+        if a == A_TAKE:
+            cost = H.seen_cost(pub[O_TOP0 + k], pub)
+            r = ((cell - CELL_OFFSET[T_SOURCE]) % N_USE) * 256 + cost + 128   # as draw_source ranks them
+            if r < rank:
+                rank = r
+                take = 1 + k
+    if not applied or own == A_TAKE:
+        return choice, applied
+    if take >= 0:
+        return take, True
+    if own == A_DRAW and legal[SRC_DRAW]:
+        return SRC_DRAW, True
+    return choice, True
+
+
+@jit
+def cell_option(prm, obs, memo, card, legal, a, q_fin):
+    """The chart's option for action ``a`` of the decision's cell with ``card`` in hand, or -1 where it cannot be
+    played: at a finishing chance (``q_fin`` >= 0) finish = ``q_fin``, play on = :func:`play_on`; else the place
+    table's best use, face-down slot or throwing away (:func:`place_candidates`)."""
+    H.prepare_me(prm, obs, memo, True)
+    if q_fin >= 0:
+        if a == A_FINISH:
+            return q_fin
+        if a == A_PLAYON:
+            return play_on(prm, obs, memo, obs.vis[obs.pub[O_ME]], H.unseen_mean(obs, prm), card, legal, q_fin)
+        return -1
+    cell, q_use, q_fd, q_throw = place_candidates(prm, obs, memo, card, legal)
+    if a == A_USE:
+        return q_use
+    if a == A_FACEDOWN:
+        return q_fd
+    if a == A_THROW:
+        return q_throw
+    return -1
+
+
+@jit
+def cells_placement(prm, c0, obs, memo, card, legal, choice):
+    """(answer, applied) of the net-with-cells family at a placement whose own choice is ``choice``: the finish
+    table's cell at a finishing chance, else the place table's (as :func:`placement`); a cell not set (0): ``choice``,
+    not applied.  ``choice`` when it belongs to the cell's action (finish: covers the finishing slot; play on: does
+    not; best use: a position of that use; face-down: a face-down position; throw: not keeping), else
+    :func:`cell_option` (``choice`` where that is -1)."""
+    pub = obs.pub
+    row = obs.vis[pub[O_ME]]
+    q_fin = finish_slot(obs)
+    if q_fin >= 0 and legal[q_fin]:
+        a = prm[c0 + finish_cell_at(obs, q_fin, card)]
+        if a == A_NONE:
+            return choice, False
+        own = choice == q_fin if a == A_FINISH else (choice != q_fin if a == A_PLAYON else False)
+    else:
+        q_fin = -1
+        use = best_use(row, card, pub, legal, True)
+        blind = 1 if pub[O_FROM_PILE] < 0 else 0
+        a = prm[c0 + place_cell(blind, card_class(card), use)]
+        if a == A_NONE:
+            return choice, False
+        if choice >= LAYOUT:
+            own = a == A_THROW and choice == CHOICE_NOKEEP
+        elif a == A_USE:
+            own = position_use(row, choice, card, pub) == use
+        else:
+            own = a == A_FACEDOWN and row[choice] == HIDDEN
+    if own:
+        return choice, True
+    q = cell_option(prm, obs, memo, card, legal, a, q_fin)
+    return (q if q >= 0 else choice), True
+
+
 __all__ = ["N_CELLS", "CELL_OFFSET", "TABLE_NAMES", "CLASS_NAMES", "USE_NAMES", "GAP_NAMES", "OFD_NAMES",
            "SIZE_NAMES", "ACTION_NAMES", "card_class", "position_use", "best_use", "finish_slot", "finish_context",
            "finish_cell_at", "play_on", "place_candidates", "pile_cell", "default_action_of", "cell_action",
-           "card_fallback", "draw_source", "placement"]
+           "card_fallback", "draw_source", "placement", "cells_source", "cell_option", "cells_placement"]

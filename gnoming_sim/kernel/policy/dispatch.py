@@ -3,7 +3,8 @@
 Every function takes ``(kind, params, rng, obs, memo, ...)``: the strategy's family
 (``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_LEARNED``; ``KIND_CHART``,
 whose draw source and placement follow the guide's cells and the rest the heuristic; ``KIND_CARD``, the
-same lookup in card mode: every cell of the printed card and its defaults; ``KIND_MC``, which
+same lookup in card mode: every cell of the printed card and its defaults; ``KIND_NET_CELLS``, net except at a
+draw source or placement whose chart cell is set; ``KIND_MC``, which
 decides here as the heuristic with its base policy's parameters: its rollout decisions are
 made by the bot of :mod:`gnoming_sim.search.bot`, which asks this module for everything else),
 its parameters (float64[N_PARAMS], read-only: the heuristic's, then the Monte Carlo settings M_*), the game's random stream, the public observation
@@ -20,7 +21,8 @@ import numpy as np
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM
+from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, \
+    KIND_NET_CELLS, KIND_RANDOM
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
@@ -63,7 +65,10 @@ MC_PARAM_NAMES = ("mc_budget", "mc_width", "mc_adaptive", "mc_min", "mc_max", "m
 # Memo.plan[MEMO_MC_COST + 2 j] / [... + 1]: decisions of kind j (search.bot.COST_*) the table's MC seats decided
 # by rollouts, and the rollouts they ran (a cost counter for measurements: never reset within a game)
 MEMO_MC_COST = H.N_MEMO_PLAN
-N_MEMO_PLAN = H.N_MEMO_PLAN + 8
+# Memo.plan[MEMO_RULE] / [MEMO_RULE + 1]: decisions where a KIND_NET_CELLS seat's set cell applied, and those where
+# its answer differed from net's own (counters for measurements: never reset within a game)
+MEMO_RULE = H.N_MEMO_PLAN + 8
+N_MEMO_PLAN = H.N_MEMO_PLAN + 10
 # the learned family's weights (kernel.policy.learned) follow the Monte Carlo settings (0 for other kinds)
 L_W0 = H.N_PARAMS + len(MC_PARAM_NAMES)
 # the chart family's cells (kernel.policy.chart: one action per cell, 0 = not resolved) follow them (0 for other kinds)
@@ -75,7 +80,8 @@ N_W0 = C_W0 + C.N_CELLS
 NS_W0 = N_W0 + NN.N_WEIGHTS
 N_PARAMS = NS_W0 + NN.N_SOURCE_WEIGHTS
 
-__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET", "L_W0", "C_W0", "N_W0", "NS_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
+__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET",
+           "KIND_NET_CELLS", "MEMO_RULE", "L_W0", "C_W0", "N_W0", "NS_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
            "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide", "decide_hr",
            "families_known_to_hr"]
 
@@ -129,10 +135,24 @@ def initial_flips(kind, params, rng, obs, out):
 
 
 @jit(inline="always")
+def _count_rule(memo, applied, changed):
+    """Count a KIND_NET_CELLS decision in the memo's rule counters (:data:`MEMO_RULE`)."""
+    if applied:
+        memo.plan[MEMO_RULE] += 1
+        if changed:
+            memo.plan[MEMO_RULE + 1] += 1
+
+
+@jit(inline="always")
 def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
     if kind == KIND_NET:
         return NSRC.draw_source(params, NS_W0, L_W0, obs, memo, legal)
+    if kind == KIND_NET_CELLS:
+        own = NSRC.draw_source(params, NS_W0, L_W0, obs, memo, legal)
+        a, applied = C.cells_source(params, C_W0, obs, legal, own)
+        _count_rule(memo, applied, a != own)
+        return a
     if kind == KIND_LEARNED:
         return L.draw_source(params, L_W0, obs, memo, legal)
     if kind == KIND_CHART or kind == KIND_CARD:
@@ -149,6 +169,11 @@ def placement(kind, params, rng, obs, memo, card, legal):
         return L.placement(params, L_W0, obs, memo, card, legal)
     if kind == KIND_NET:
         return NN.placement(params, N_W0, obs, memo, card, legal)
+    if kind == KIND_NET_CELLS:
+        own = NN.placement(params, N_W0, obs, memo, card, legal)
+        a, applied = C.cells_placement(params, C_W0, obs, memo, card, legal, own)
+        _count_rule(memo, applied, a != own)
+        return a
     if kind == KIND_CHART or kind == KIND_CARD:
         return C.placement(params, C_W0, obs, memo, card, legal, kind == KIND_CARD)
     if kind != KIND_RANDOM:
@@ -161,7 +186,7 @@ def bounce_target(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to bounce ``card`` onto, or ``CHOICE_STOP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_LEARNED:
         return L.bounce_target(params, L_W0, obs, memo, card, legal)
-    if kind == KIND_NET:
+    if kind == KIND_NET or kind == KIND_NET_CELLS:
         return NN.bounce_target(params, N_W0, obs, memo, card, legal)
     if kind != KIND_RANDOM:
         return H.bounce_target(params, obs, memo, card, legal)

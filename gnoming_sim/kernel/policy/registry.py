@@ -32,9 +32,9 @@ import numpy as np
 
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
 from gnoming_sim.kernel.policy.dispatch import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM, \
-    MC_PARAM_NAMES, \
+    KIND_NET_CELLS, MC_PARAM_NAMES, \
     N_PARAMS
-from gnoming_sim.kernel.policy.chart import N_CELLS
+from gnoming_sim.kernel.policy.chart import ACTION_NAMES, CELL_OFFSET, N_CELLS
 from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
 from gnoming_sim.kernel.policy.net import SOURCE_WEIGHT_NAMES as NET_SOURCE_WEIGHT_NAMES
 from gnoming_sim.kernel.policy.net import INPUT_NAMES as NET_INPUT_NAMES
@@ -243,6 +243,31 @@ def card_from_file(path=CHART_CELLS, name: str = "card", base: Strategy = TUNED[
 
 
 CHART = (chart_from_file(), card_from_file())
+
+
+def net_with_cells(cells: dict, name: str = "net+rule", base: Strategy | None = None) -> Strategy:
+    """Net, except where the given chart cells are set (``KIND_NET_CELLS``, :func:`gnoming_sim.kernel.policy.chart.
+    cells_placement`): ``cells`` maps a cell (``"chart.<cell>"`` as :data:`CELL_NAMES` and chart_cells.json name
+    them, or its index) to its action (the chart's ``A_*`` of that cell's table; 0 = not set).  ``base``: the net
+    strategy whose weights and parameters it plays (default ``net``).  GnomingError on an unknown cell or action."""
+    base = NET[0] if base is None else base
+    if base.kind not in (KIND_NET, KIND_NET_CELLS):
+        raise GnomingError(f"net with cells: the base must be a net strategy, not '{base.name}'")
+    params = {k: v for k, v in base.params.items() if k not in CELL_NAMES}
+    for key, action in dict(cells).items():
+        if isinstance(key, (int, np.integer)) and not isinstance(key, bool) and 0 <= key < N_CELLS:
+            key = CELL_NAMES[int(key)]
+        if key not in CELL_NAMES:
+            raise GnomingError(f"net with cells: unknown cell {key!r} (cells are chart.0 .. chart.{N_CELLS - 1} "
+                               f"or 0 .. {N_CELLS - 1})")
+        table = sum(1 for off in CELL_OFFSET[1:] if CELL_NAMES.index(key) >= off)
+        ok = range(len(ACTION_NAMES[table]) + 1)
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or action not in ok:
+            raise GnomingError(f"net with cells: {key}: the action must be 0 (not set) .. {ok[-1]}, got {action!r}")
+        if action:
+            params[key] = float(action)
+    return Strategy(name, KIND_NET_CELLS, f"{base.name}, except at the {sum(k in params for k in CELL_NAMES)} "
+                    "given chart cells", params)
 
 
 def _mc(name, description, base, **changes):
