@@ -123,7 +123,7 @@ def data_uri(png: bytes) -> str:
 
 
 FOLD_ROWS = 8   # a table with more body rows than this is folded under its caption
-_TABLE = re.compile(r"<table\b.*?</table>", re.S)
+_TABLE = re.compile(r'(<div class="scroll">)?<table\b.*?</table>', re.S)
 _CAPTION = re.compile(r"<caption\b[^>]*>(.*?)</caption>", re.S)
 _TAGS = re.compile(r"<[^>]+>")
 
@@ -132,8 +132,10 @@ def fold_tables(html: str) -> Markup:
     """``html`` (a study's rendered section) with every table in its own horizontally scrolling box, so a wide
     table never makes the page scroll sideways, and every table of more than :data:`FOLD_ROWS` rows folded
     under a ``<details>`` named by its caption (the report opens with the rules; the long tables wait below
-    them).  Tables are not nested in the report's templates."""
+    them).  Tables are not nested in the report's templates; a table already boxed is left as it is."""
     def wrap(match: re.Match) -> str:
+        if match.group(1):
+            return match.group(0)
         table = match.group(0)
         boxed = f'<div class="scroll">{table}</div>'
         rows = table.split("<tbody", 1)[-1].count("<tr")   # the body's rows (all rows without a tbody)

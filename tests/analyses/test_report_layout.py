@@ -71,6 +71,7 @@ def test_long_tables_fold_under_their_caption_and_every_table_scrolls_in_its_own
     assert out.count("<details") == 1
     assert f'<summary>Seats by size <span class="rows">({FOLD_ROWS + 1} rows)</span></summary>' in out
     assert out.index("<details") > out.index("<p>y</p>")          # the short table stays open
+    assert str(fold_tables(out)) == out                              # a page folded once is left as it is
 
 
 def test_the_small_figure_has_a_row_per_table_size_with_its_interval():
