@@ -116,11 +116,13 @@ def _rule_sentence(r: dict) -> str:
     if text and words(text) <= MAX_RULE_WORDS and not jargon(text):
         return text
     rule = (r.get("rule") or "").strip().rstrip(".")
-    value = _est(r.get("played")) or _est(r.get("value"))
+    node = r.get("played") if _est(r.get("played")) else r.get("value")
+    value = _est(node)
     figure = ""
     if value is not None:
-        m, lo, hi, n = value
-        what = "a game played" if _est(r.get("played")) else "a decision"
+        m, lo, hi = (_scale(node) * v for v in value[:3])
+        n = value[3]
+        what = "a game played" if node is r.get("played") else "a decision"
         figure = f": {interval_text(m, lo, hi)} percentage points of win chance {what} (n = {n:,})"
     sizes = _players_text(r.get("players"))
     return f"{rule}{figure}{f', {sizes}' if sizes else ''}."
