@@ -16,7 +16,9 @@ from ..framework.paired import nothing_to_measure
 from ..framework.study import Precision, Study, StudyResult
 from .figures import agreement_figure
 
-DECISIONS = Path(__file__).resolve().parents[2] / "tuning" / "oracle" / "decisions.parquet"
+ROOT = Path(__file__).resolve().parents[2]
+DECISIONS = ROOT / "tuning" / "oracle" / "decisions.parquet"
+FRESH = ROOT / "tuning" / "agreement" / "fresh.parquet"   # the held-out loss (experiments/agreement_fresh.py)
 QUICK_DECISIONS = 400   # --quick: the set's first decisions of each table size and kind, about this many in all
 
 
@@ -27,8 +29,9 @@ class CardAgreement(Study):
     default_games = 0   # no games: a card lookup per committed decision
     quick_games = 0
 
-    def __init__(self, path: Path | None = None):
+    def __init__(self, path: Path | None = None, fresh: Path | None = None):
         self.path = DECISIONS if path is None else Path(path)
+        self.fresh = FRESH if fresh is None and path is None else fresh
 
     def kernels(self, ctx) -> tuple[str, ...]:
         return ("step",)   # card_view enters each position with the kernel's step
@@ -44,13 +47,14 @@ class CardAgreement(Study):
         prov = json.loads(side.read_text()) if side.exists() else {}
         if ctx.quick and len(frame) > QUICK_DECISIONS:
             frame = quick_sample(frame, QUICK_DECISIONS)
-        return {"decisions": frame, "provenance": prov}
+        fresh = pd.read_parquet(self.fresh) if self.fresh is not None and Path(self.fresh).exists() else None
+        return {"decisions": frame, "provenance": prov, "fresh": fresh}
 
     def analyse(self, ctx, tables, data) -> StudyResult:
         if data is None:
             return nothing_to_measure(f"The oracle-valued decision set ({self.path.name}) is not in this checkout: "
                                       "there is nothing to measure.")
-        return analyse(data["decisions"], data["provenance"])
+        return analyse(data["decisions"], data["provenance"], data.get("fresh"))
 
 
 def quick_sample(frame: pd.DataFrame, total: int) -> pd.DataFrame:
@@ -76,6 +80,14 @@ def _share(d: dict) -> Estimate:
     return Estimate(_num(d["p"]), _num(lo), _num(hi), d["n"])
 
 
+def _display(r: dict) -> dict:
+    """A row of the table with its Estimates (the held-out loss's too, where there is one)."""
+    out = dict(r, agree_e=_share(r["agree"]), loss_e=_est(r["mean_loss"]))
+    if "held_out" in r:
+        out["held_e"] = _est(r["held_out"]["mean_loss"])
+    return out
+
+
 def frame_of(summary: dict) -> pd.DataFrame:
     """The table as a frame (agreement-table.csv): one row per kind, then the overall row."""
     rows = []
@@ -86,22 +98,23 @@ def frame_of(summary: dict) -> pd.DataFrame:
                "mean_loss_lo": m["ci95"][0], "mean_loss_hi": m["ci95"][1], "met": r["met"]}
         if "held_out" in r:
             h = r["held_out"]
-            row.update(agree_held_out=h["agree"]["p"], mean_loss_held_out_pp=h["mean_loss"]["mean"],
+            row.update(agree_held_out=h["agree"]["p"] if "agree" in h else None,
+                       mean_loss_held_out_pp=h["mean_loss"]["mean"],
                        mean_loss_held_out_lo=h["mean_loss"]["ci95"][0], mean_loss_held_out_hi=h["mean_loss"]["ci95"][1])
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def analyse(decisions: pd.DataFrame, provenance: dict) -> StudyResult:
+def analyse(decisions: pd.DataFrame, provenance: dict, fresh: pd.DataFrame | None = None) -> StudyResult:
     """The agreement table of ``decisions`` (the set) against the card this checkout plays."""
     seed = provenance.get("seed")
     card = A.card_provenance()
     if seed is not None:
         A.check_held_out(seed, card["seeds"])
-    summary = A.agreement(decisions, seed=seed, rollouts=provenance.get("rollouts"), card_prov=card)
-    rows = [dict(r, agree_e=_share(r["agree"]), loss_e=_est(r["mean_loss"])) for r in summary["by_kind"]]
+    summary = A.agreement(decisions, seed=seed, rollouts=provenance.get("rollouts"), card_prov=card, fresh=fresh)
+    rows = [_display(r) for r in summary["by_kind"]]
     o = summary["overall"]
-    overall = dict(o, kind="every covered decision", agree_e=_share(o["agree"]), loss_e=_est(o["mean_loss"]))
+    overall = _display(dict(o, kind="every covered decision"))
     precision = [Precision("agreement share, every covered decision", _share(o["agree"]).half_width, "pct"),
                  Precision("mean loss per covered decision (pp)", _est(o["mean_loss"]).half_width, "points")]
     figure = agreement_figure(rows + [overall], A.TARGETS)

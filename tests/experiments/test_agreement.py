@@ -198,3 +198,62 @@ def test_a_decision_set_seed_used_by_the_card_is_refused(tmp_path):
     study, ctx = CardAgreement(path), Context()
     with pytest.raises(ValueError, match="not held out"):
         study.analyse(ctx, [], study.play(ctx, 0, [], lambda n: None))
+
+
+# ------------------------------------------------------------------ the held-out loss on fresh rollouts
+def _fresh_of(ans, loss):
+    return pd.DataFrame({"decision": ans["decision"], "position_id": ans["position_id"], "best_key": ans["best_key"],
+                         "card_key": ans["card_key"], "loss_fresh_pp": loss, "se_pp": 0.0, "rollouts": 8})
+
+
+def test_a_fresh_table_is_used_only_for_the_same_card_and_set():
+    from gnoming_sim.experiments.agreement_fresh import matched
+
+    frame, _ = tiny_set()
+    ans = A.card_answers(frame)
+    fresh = _fresh_of(ans, [0.0, 0.0, 0.0, 4.0, -1.0])
+    assert matched(ans, fresh).tolist() == [0.0, 0.0, 0.0, 4.0, -1.0]
+    other = fresh.assign(card_key=["x"] * 5)   # the same decisions, another card's answers
+    assert matched(ans, other) is None and matched(ans, fresh.iloc[:4]) is None and matched(ans, None) is None
+    s = A.agreement(frame, fresh=fresh, seed=5020261204)
+    assert s["held_out_kind"] == "fresh"
+    assert s["overall"]["mean_loss"]["mean"] == pytest.approx(4.0)            # 10 + 10 over 5, same rollouts
+    assert s["overall"]["held_out"]["mean_loss"]["mean"] == pytest.approx(0.6)   # (4 - 1) / 5, fresh
+    assert s["met"] is False and s["met_held_out"] is False                  # 60% agreement either way
+    assert A.agreement(frame, fresh=other)["held_out_kind"] == "stale"
+
+
+@pytest.mark.slow   # rolls out (the rollout kernel loads from the cache)
+def test_fresh_losses_roll_out_only_where_the_card_is_not_the_best():
+    from gnoming_sim.experiments.agreement_fresh import fresh_losses, fresh_seed
+    from gnoming_sim.search import oracle
+    from gnoming_sim.search.position_id import decode
+
+    frame, _ = tiny_set()
+    ans = A.card_answers(frame)
+    f = fresh_losses(ans, 5020261204, rollouts=8)
+    assert f["rollouts"].tolist() == [0, 0, 0, 8, 8] and f["loss_fresh_pp"].iloc[:3].tolist() == [0, 0, 0]
+    r = ans.iloc[3]
+    _, win = oracle.win_samples(decode(r.position_id), [r.best_key, r.card_key], rollouts=8,
+                                seed=fresh_seed(5020261204, int(r.decision)))
+    assert f["loss_fresh_pp"].iloc[3] == pytest.approx(100 * (win[:, 0] - win[:, 1]).mean())
+    assert fresh_seed(1, 3) != fresh_seed(1, 4) and fresh_seed(1, 3) != fresh_seed(2, 3)
+
+
+def test_the_study_shows_the_held_out_loss_beside(tmp_path):
+    from gnoming_sim.analyses.agreement import CardAgreement
+    from gnoming_sim.analyses.framework.render import environment
+    from gnoming_sim.analyses.framework.study import Context
+
+    frame, _ = tiny_set()
+    path = tmp_path / "decisions.parquet"
+    frame.to_parquet(path)
+    path.with_suffix(".json").write_text(json.dumps({"seed": 5020261204, "rollouts": 64}))
+    _fresh_of(A.card_answers(frame), [0.0, 0.0, 0.0, 4.0, -1.0]).to_parquet(tmp_path / "fresh.parquet")
+    study, ctx = CardAgreement(path, tmp_path / "fresh.parquet"), Context()
+    res = study.analyse(ctx, [], study.play(ctx, 0, [], lambda n: None))
+    assert res.frames["table"]["mean_loss_held_out_pp"].iloc[-1] == pytest.approx(0.6)
+    html = environment().get_template(study.template).render(study=study, run=None, figures={},
+                                                             precision=res.precision, **res.context)
+    assert html.count("<tbody>") == 2 and "measured on other rollouts" in html
+    assert html.split("<tbody>")[2].split("</tbody>")[0].count("<td>") == 6 * 3
