@@ -257,3 +257,12 @@ def test_the_study_shows_the_held_out_loss_beside(tmp_path):
                                                              precision=res.precision, **res.context)
     assert html.count("<tbody>") == 2 and "measured on other rollouts" in html
     assert html.split("<tbody>")[2].split("</tbody>")[0].count("<td>") == 6 * 3
+
+
+def test_the_decision_set_is_held_out_from_the_committed_card():
+    """The set's seed (oracle_decisions.SEED) is none of the seeds the committed card's derivation states."""
+    from gnoming_sim.experiments.oracle_decisions import SEED
+
+    seeds = A.card_provenance()["seeds"]
+    assert seeds, "the committed card states no derivation seed"
+    A.check_held_out(SEED, seeds)
