@@ -200,7 +200,7 @@ def explain_marked(res: dict, found, policies, seed: int, rollouts: int, threads
         if g["forced"] or g["mark"] in (None, "ok"):
             continue
         why = tell_samples(explain(d.position, [g["best"], g["played"]], policies, seed=seed, rollouts=rollouts,
-                                   samples=1, horizon="game", threads=threads), d.position)
+                                   samples=1, horizon=oracle.HORIZON, threads=threads), d.position)
         g["why"] = why
         g.setdefault("extras", []).append({"title": "Why: the move played against the best",
                                            "html": why_html(why)})

@@ -10,7 +10,9 @@ board) shows a position without its answer; the player picks an option or skips.
 Grading (:func:`right_keys`, :func:`grade`): the best move is right, and so is every other option the
 rollouts cannot tell from it: its interval behind the best reaches 0 (the confirmatory rollouts' for the
 options the review confirmed, the screening rollouts' for the others).  The move played is never right:
-the review marked it for losing win chance.  A skip counts as a miss.
+the review marked it for losing win chance.  A skip counts as a miss.  A drill runs no rollouts of its own:
+its answers are the review's, valued by the oracle (:mod:`gnoming_sim.search.oracle`: its base player at every
+seat, the chance of winning the game).
 
 Schedule (:func:`reschedule`): Leitner boxes 1..5; a new card is in box 1 and due at once; a hit moves
 it up one box, a miss (or a skip) back to box 1; it is then due :data:`INTERVAL_DAYS` ``[box]`` days

@@ -1,8 +1,9 @@
 """Grading one seat's decisions of a game (``gnoming-sim review``), by rollouts to the end of the game.
 
 Each decision (:class:`gnoming_sim.game.record_trace.Decision`: a :class:`Position` and the option
-played) is analysed with the pieces of :mod:`gnoming_sim.search.analyse` (horizon ``game``, the
-base policy :data:`~gnoming_sim.search.analyse.DEFAULT_POLICY` (``net``) at every seat, common random numbers):
+played) is analysed with the pieces of :mod:`gnoming_sim.search.analyse` and the oracle's base player and
+criterion (:mod:`gnoming_sim.search.oracle`: :data:`~gnoming_sim.search.oracle.BASE`, ``net``, at every seat;
+:data:`~gnoming_sim.search.oracle.HORIZON`, the chance of winning the game), common random numbers:
 
 1. *screening*: every legal option, ``screen`` rollouts each, ranked by the one ranking of
    :mod:`gnoming_sim.search.criterion` (the chance of winning the game; equal chances by the margin over
@@ -51,12 +52,14 @@ import math
 import numpy as np
 
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.search.analyse import (DEFAULT_POLICY, Setup, adjusted_each, design, luck, run_rollouts, setup,
-                                        summarize)
+from gnoming_sim.search import oracle
+from gnoming_sim.search.analyse import Setup, adjusted_each, design, luck, run_rollouts, setup, summarize
 from gnoming_sim.stats import Z95, bh, eb_posterior_means, mean_ci_t
 
 SCREEN = 100          # rollouts per option, every option
 CONFIRM = 500         # fresh rollouts that measure the loss (half as many more choose the alternative)
+DEFAULT_POLICY = oracle.BASE      # the oracle's base player, every seat
+HORIZON = oracle.HORIZON          # the oracle's criterion: the loss is in win chance, to the end of the game
 CANDIDATES = 2        # alternatives confirmed: the first of the screening ranking other than the move played
 STRIDE = 1 << 24      # rollout indices per decision: decision i uses i * STRIDE onwards
 MARK_RATE = 0.05      # Benjamini-Hochberg false discovery rate of a game's marks
@@ -115,8 +118,8 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
         return {**base, "forced": True, "forced_reason": "the only legal move", "best": keys[0],
                 "options": [{"key": keys[0], "option": s.options[0].label}]}
     first = index * STRIDE
-    out, cov = run_rollouts(s, screen, seed, first, "game", threads=threads)
-    res1 = summarize(out, cov, s, pos, "game")
+    out, cov = run_rollouts(s, screen, seed, first, HORIZON, threads=threads)
+    res1 = summarize(out, cov, s, pos, HORIZON)
     base["n_screen"] = screen
     rows1 = {r["key"]: r for r in res1["options"]}
     if "margin" not in res1:
@@ -128,8 +131,8 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
     keep = sorted(set(cands) | {k_played})
     sub = s.only(keep)
     select = max(1, confirm // 2)
-    out2, cov2 = run_rollouts(sub, select, seed, first + screen, "game", threads=threads)
-    res2 = summarize(out2, cov2, sub, pos, "game")
+    out2, cov2 = run_rollouts(sub, select, seed, first + screen, HORIZON, threads=threads)
+    res2 = summarize(out2, cov2, sub, pos, HORIZON)
     base["n_confirm"] = select
     sub_keys = [o.key for o in sub.options]
     jc = [sub_keys.index(keys[k]) for k in cands]
@@ -161,9 +164,9 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
     # the measurement: the move played and the alternative alone, on rollouts neither the screening nor
     # the selection saw; the loss is an ordinary paired estimate there
     pair = s.only([k_played, alt])
-    out3, cov3 = run_rollouts(pair, confirm, seed, first + screen + select, "game", threads=threads)
+    out3, cov3 = run_rollouts(pair, confirm, seed, first + screen + select, HORIZON, threads=threads)
     ls, se3 = _win_loss(out3, cov3, pair, pos, 1)   # the played move's win chance behind the alternative
-    res3 = summarize(out3, cov3, pair, pos, "game")
+    res3 = summarize(out3, cov3, pair, pos, HORIZON)
     base["n_measure"] = confirm
     points = res3["options"][0]["points"]["mean"] - res3["options"][1]["points"]["mean"]
     return {**base, "options": rows, "alternative": keys[alt], "alternative_label": s.options[alt].label,
@@ -183,7 +186,7 @@ def choose(screen: dict, select: dict) -> int:
     pooled = [{"win": (n_s * screen["win"][k] + n_o * select["win"][k]) / (n_s + n_o),
                "margin": (n_s * screen["margin"][k] + n_o * select["margin"][k]) / (n_s + n_o)}
               for k in range(len(screen["win"]))]
-    return criterion.best(pooled, "game")
+    return criterion.best(pooled, HORIZON)
 
 
 def judge(loss: float, se: float) -> dict:
@@ -267,7 +270,7 @@ def review(decisions, policies=DEFAULT_POLICY, seed: int = 0, screen: int = SCRE
     return {"decisions": graded, "summary": summary(graded),
             "method": {"policies": [getattr(p, "name", p) for p in
                                     ([policies] if isinstance(policies, str) else policies)],
-                       "horizon": "game", "seed": seed, "screen": screen, "confirm": confirm,
+                       "horizon": HORIZON, "seed": seed, "screen": screen, "confirm": confirm,
                        "candidates": CANDIDATES, "mark_rate": MARK_RATE,
                        "measure": confirm, "select": max(1, confirm // 2),
                        "procedure": "the alternative chosen on the screening and selection rollouts, its loss "

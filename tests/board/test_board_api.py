@@ -126,7 +126,7 @@ def test_live_analysis_gives_analyses_numbers_for_the_same_seed_and_budget():
 
 def test_a_separated_leader_stops_the_analysis():
     c = client()
-    job = c.post("/api/analysis", json={"position": example(), "seed": 1, "k": 2, "cap": 5000,
+    job = c.post("/api/analysis", json={"position": example(), "seed": 1, "k": 2, "cap": 5000, "horizon": "round",
                                         "why": False}).json()["job"]
     updates = [d for kind, d in events(c, job) if kind == "update"]
     assert len(updates) >= 2 and updates[-1]["stopped"] == "separated"
@@ -210,8 +210,8 @@ def test_a_review_opens_with_its_marks(tmp_path):
 
 
 def test_a_review_is_analysed_by_the_chance_of_winning_as_its_marks_are(tmp_path):
-    """The review's marks rank by win chance (the game horizon): the table beside them starts the same way; a
-    position or record starts at analyse's default (the round horizon), so its table is analyse's."""
+    """The review's marks rank by win chance (the game horizon): the table beside them starts the same way, and
+    so does a position or record (issue 50: analyse's default is the oracle's, the game horizon)."""
     opened = I.open_input(RECORD, RuleConfig(), PUBLISHED)
     decisions = [{"where": m["where"], "position": m["position"], "played": m["played"], "mark": "ok", "symbol": "",
                   "options": [{"key": m["played"], "p_win": 0.25}], "loss_win": {"est": 0.0}}
@@ -219,8 +219,8 @@ def test_a_review_is_analysed_by_the_chance_of_winning_as_its_marks_are(tmp_path
     path = tmp_path / "review.json"
     path.write_text(json.dumps({"decisions": decisions, "game": {"seat": 2}}), encoding="utf-8")
     assert client(I.open_input(path, RuleConfig(), PUBLISHED)).get("/api/start").json()["defaults"]["horizon"] == "game"
-    assert client(opened).get("/api/start").json()["defaults"]["horizon"] == "round"
-    assert client(I.open_input(EXAMPLE, RuleConfig(), PUBLISHED)).get("/api/start").json()["defaults"]["horizon"] == "round"
+    assert client(opened).get("/api/start").json()["defaults"]["horizon"] == "game"
+    assert client(I.open_input(EXAMPLE, RuleConfig(), PUBLISHED)).get("/api/start").json()["defaults"]["horizon"] == "game"
 
 
 def test_the_port_in_use_is_one_line_and_exit_2():
@@ -264,11 +264,12 @@ def test_the_why_text_is_analyse_whys(tmp_path):
     from gnoming_sim.cli.app import cli
 
     c = client()
-    job = c.post("/api/analysis", json={"position": example(), "seed": 3, "cap": 300, "k": 20}).json()["job"]
+    job = c.post("/api/analysis", json={"position": example(), "seed": 3, "cap": 300, "k": 20,
+                                        "horizon": "round"}).json()["job"]   # the cheaper horizon: the same text
     why = next(d for kind, d in events(c, job) if kind == "why")
     assert why["rollouts"] == 300
     r = CliRunner().invoke(cli, ["analyse", "--position", str(EXAMPLE), "--seed", "3", "--rollouts", "300",
-                                 "--second-policy", "none", "--why", "--threads", "1"])
+                                 "--horizon", "round", "--why", "--threads", "1"])
     assert r.exit_code == 0, r.output
     text = r.output[r.output.index("\nwhy: ") + 1:].rstrip("\n")
     assert why["text"] == text

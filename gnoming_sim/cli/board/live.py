@@ -1,8 +1,10 @@
 """A live analysis: one position's rollouts in growing batches, summarized after each by ``analyse``'s
 own estimator, until the leader is separated or a cap is reached.
 
-Oracle and criterion are ``analyse``'s: :func:`gnoming_sim.search.analyse.setup`,
-:func:`~gnoming_sim.search.analyse.run_rollouts` and :func:`~gnoming_sim.search.analyse.summarize`.
+Oracle and criterion are the oracle's (:mod:`gnoming_sim.search.oracle`: ``net`` at every seat, ranked by the
+chance of winning the game, unless the page asks for another horizon), run by ``analyse``'s pieces:
+:func:`gnoming_sim.search.analyse.setup`, :func:`~gnoming_sim.search.analyse.run_rollouts` and
+:func:`~gnoming_sim.search.analyse.summarize`.
 Rollout i depends on (seed, i) alone, so the batches 0..99, 100..299, ... joined are the rollouts of one
 ``analyse --rollouts N`` call, and the summary after N rollouts is ``analyse``'s table for
 ``--rollouts N --second-policy none`` to the last digit (tests/board/test_api.py checks it).
@@ -26,6 +28,7 @@ import time
 
 from gnoming_sim.game.position import Position
 from gnoming_sim.cli.group import finite
+from gnoming_sim.search import oracle
 from gnoming_sim.stats import Z95
 
 FIRST_BATCH = 100      # the first update comes after this many rollouts per option (well under a second)
@@ -51,7 +54,7 @@ class Live:
     """One live analysis of ``pos`` (``analyse``'s options: policies, seed, horizon); :meth:`step` runs the
     next batch and returns its update (a dict for the page), None once stopped or cancelled."""
 
-    def __init__(self, pos: Position, policies=("net",), seed: int = 0, horizon: str = "round",
+    def __init__(self, pos: Position, policies=(oracle.BASE,), seed: int = 0, horizon: str = oracle.HORIZON,
                  k: float = DEFAULT_K, cap: int = DEFAULT_CAP, threads: int | None = None,
                  first: int = FIRST_BATCH):
         from gnoming_sim.search.analyse import setup
@@ -161,7 +164,7 @@ def warm_up(policies, rules, deck, threads: int | None = None, asked: threading.
 
     data = {**WARM_POSITION, "draw_pile": draw_pile_for(WARM_POSITION, deck)}
     pos = position_of(data, rules, deck, "warm-up position")
-    live = Live(pos, policies, 0, "round", DEFAULT_K, 40, threads, first=20)
+    live = Live(pos, policies, 0, oracle.HORIZON, DEFAULT_K, 40, threads, first=20)
     while live.step() is not None:
         pass
     if asked is None or not asked.is_set():

@@ -46,6 +46,7 @@ from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError, one_line
 from gnoming_sim.game.position import from_mapping
 from gnoming_sim.game.rules import RuleConfig
+from gnoming_sim.search import oracle
 
 STATIC = Path(__file__).parent / "static"
 HOSTS = ["127.0.0.1", "localhost"]
@@ -63,7 +64,7 @@ class Board:
     opened: I.Opened
     rules: RuleConfig
     deck: Deck
-    policies: list = field(default_factory=lambda: ["net"])
+    policies: list = field(default_factory=lambda: [oracle.BASE])
     seed: int = 0
     threads: int | None = None
     drill_deck: Path | None = None   # the drill deck the command line names (or the user's data folder's)
@@ -148,10 +149,10 @@ async def start(request: Request):
                          b.deck).to_dict()
     return JSONResponse({"opened": opened, "position": blank, "facts": I.facts(b.deck, b.rules),
                          "drill": b.drill_deck is not None,
-                         # analyse's default horizon, but a review's: its marks rank by the chance of winning the
-                         # game, and the table beside them must rank its options the same way
+                         # the oracle's criterion (the chance of winning the game), as analyse's and a review's
+                         # marks: every table the page shows ranks its options the same way
                          "defaults": {"seed": b.seed, "k": DEFAULT_K, "cap": DEFAULT_CAP,
-                                      "horizon": "game" if b.opened.kind == "review" else "round",
+                                      "horizon": oracle.HORIZON,
                                       "policies": b.policies}})
 
 
@@ -181,7 +182,7 @@ async def import_(b: Board, body: dict):
 
 async def analysis(b: Board, body: dict):
     pos = b.position(body)
-    horizon = body.get("horizon", "round")
+    horizon = body.get("horizon", oracle.HORIZON)
     if horizon not in HORIZONS:
         raise GnomingError(f"horizon must be one of {', '.join(HORIZONS)}, got {horizon!r}")
     k = _number(body.get("k", DEFAULT_K), "k (standard errors)", 0.5, 20.0)
