@@ -95,7 +95,9 @@ def frame_of(summary: dict) -> pd.DataFrame:
         a, m = r["agree"], r["mean_loss"]
         row = {"decision": r["kind"], "covered": r["covered"], "agree": a["p"], "agree_lo": a["ci95"][0],
                "agree_hi": a["ci95"][1], "agree_n_eff": a["n_eff"], "mean_loss_pp": m["mean"],
-               "mean_loss_lo": m["ci95"][0], "mean_loss_hi": m["ci95"][1], "met": r["met"]}
+               "mean_loss_lo": m["ci95"][0], "mean_loss_hi": m["ci95"][1], "met": r["met"],
+               "plays_best": r["plays_best"]["p"], "plays_best_lo": r["plays_best"]["ci95"][0],
+               "plays_best_hi": r["plays_best"]["ci95"][1]}
         if "held_out" in r:
             h = r["held_out"]
             row.update(agree_held_out=h["agree"]["p"] if "agree" in h else None,

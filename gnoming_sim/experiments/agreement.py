@@ -80,14 +80,17 @@ def as_analysis(keys, mean, diff_se, labels=None) -> dict:
 
 def verdict(view: dict, options, keys, mean, diff_se) -> dict:
     """The card's answer ``view`` at one decision against its stored option values: ``{"card_key", "best_key",
-    "agrees", "loss_pp"}`` (``options``: the position's legal options, which map the card's answer to a key)."""
+    "agrees", "loss_pp", "half_width_pp"}`` (``half_width_pp``: of the card's difference interval, 0 where it is
+    the best; ``options``: the position's legal options, which map the card's answer to a key)."""
     from gnoming_sim.search.card_view import compare
 
     res = as_analysis(list(keys), mean, diff_se, {o.key: o.label for o in options})
     c = compare(view, res, options)
     means = {r["key"]: r["mean"] for r in res["options"]}
     loss = 0.0 if c["option"] == c["best"] else means[c["best"]] - means[c["option"]]
-    return {"card_key": c["option"], "best_key": c["best"], "agrees": bool(c["agrees"]), "loss_pp": float(loss)}
+    lo, hi = c["diff_ci95"]
+    return {"card_key": c["option"], "best_key": c["best"], "agrees": bool(c["agrees"]), "loss_pp": float(loss),
+            "half_width_pp": float(hi - lo) / 2}
 
 
 def held_out(card_key: str, keys, mean_a, diff_se_a, mean_b) -> dict:
@@ -126,7 +129,8 @@ def card_answers(decisions: pd.DataFrame, card=None) -> pd.DataFrame:
         if halves:
             row.update(held_out(v["card_key"], d["keys"], d["mean_a"], d["diff_se_a"], d["mean_b"]))
         rows.append(row)
-    cols = ["decision", "position_id", "kind", "players", "game", "weight", "card_key", "best_key", "agrees", "loss_pp"]
+    cols = ["decision", "position_id", "kind", "players", "game", "weight", "card_key", "best_key", "agrees", "loss_pp",
+            "half_width_pp"]
     return pd.DataFrame(rows, columns=cols + (["agrees_ho", "loss_ho_pp"] if halves else []))
 
 
@@ -177,7 +181,9 @@ def mean_loss(loss, weights, games) -> dict:
 
 def _row(part: pd.DataFrame, halves: bool) -> dict:
     out = {"covered": int(len(part)), "agree": share(part["agrees"], part["weight"], part["game"]),
-           "mean_loss": mean_loss(part["loss_pp"], part["weight"], part["game"])}
+           "mean_loss": mean_loss(part["loss_pp"], part["weight"], part["game"]),
+           # the stricter reading: the card plays the very option the set ranks first
+           "plays_best": share(part["card_key"] == part["best_key"], part["weight"], part["game"])}
     if halves:
         out["held_out"] = {"mean_loss": mean_loss(part["loss_ho_pp"], part["weight"], part["game"])}
         if "agrees_ho" in part.columns:
@@ -296,7 +302,14 @@ def summarize(answers: pd.DataFrame, decisions: pd.DataFrame, *, card=None, seed
             "met_held_out": _met_held_out(t["overall"]),
             "weighted": "by the set's weight column (net's natural mix)" if "weight" in decisions.columns
             else "unweighted",
-            "held_out_kind": held, "held_out": HELD[held]}
+            "held_out_kind": held, "held_out": HELD[held],
+            # how far apart two options must be before the test separates them: the median half-width of the
+            # card's difference interval where it is not the best
+            "median_half_width_pp": _median(answers.loc[answers["card_key"] != answers["best_key"], "half_width_pp"])}
+
+
+def _median(x):
+    return float(np.median(x)) if len(x) else None
 
 
 def check_held_out(set_seed: int, card_seeds) -> None:

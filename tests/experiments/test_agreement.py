@@ -23,14 +23,14 @@ def _view(src):
 
 def test_the_card_on_the_best_option_agrees_and_loses_nothing():
     v = A.verdict(_view(0), OPTS, ["draw", "pile0"], [40.0, 35.0], [0.0, 1.0])
-    assert v == {"card_key": "draw", "best_key": "draw", "agrees": True, "loss_pp": 0.0}
+    assert v == {"card_key": "draw", "best_key": "draw", "agrees": True, "loss_pp": 0.0, "half_width_pp": 0.0}
 
 
 def test_the_card_within_the_interval_agrees_and_its_loss_is_the_gap():
     # pile0 is 1 pp behind with se 1: the interval [1 - 1.96, 1 + 1.96] holds 0
     v = A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 39.0], [0.0, 1.0])
     assert v["card_key"] == "pile0" and v["best_key"] == "draw"
-    assert v["agrees"] is True and v["loss_pp"] == pytest.approx(1.0)
+    assert v["agrees"] is True and v["loss_pp"] == pytest.approx(1.0) and v["half_width_pp"] == pytest.approx(Z95)
 
 
 def test_the_card_separated_worse_disagrees_and_loses_the_gap():
@@ -72,6 +72,7 @@ def test_share_and_mean_loss_by_hand():
     assert row["mean_loss"]["mean"] == pytest.approx(2.0)
     assert row["mean_loss"]["ci95"] == pytest.approx([2 - Z95 * se, 2 + Z95 * se])
     assert row["met"] is False and t["overall"]["covered"] == 3
+    assert row["plays_best"]["p"] == 1.0   # the helper's card and best keys are the same
 
 
 def test_weights_restore_the_natural_mix_and_games_cluster():
@@ -166,6 +167,8 @@ def test_the_study_section_on_a_tiny_set(tmp_path):
     assert [r["kind"] for r in s["by_kind"]] == list(A.KINDS.values())
     assert s["overall"]["agree"]["p"] == pytest.approx(0.6) and s["overall"]["mean_loss"]["mean"] == pytest.approx(4.0)
     assert s["met"] is False and s["card"].startswith("chart_cells.json ")
+    assert s["overall"]["plays_best"]["p"] == pytest.approx(0.6)
+    assert s["median_half_width_pp"] == pytest.approx(Z95)   # the two decisions where the card is not the best
     assert "not stored" in s["held_out"]
     table = res.frames["table"]
     assert table["decision"].tolist()[-1] == "every covered decision" and len(table) == 6
