@@ -1,0 +1,118 @@
+"""A rule, played: one seat that follows the rule where it applies and plays ``net`` elsewhere, against ``net``.
+
+:func:`play_rule` plays every deal twice on the same game number (so the same deals and play streams): once with
+``net`` at every seat, once with one seat replaced by ``net_with_cells(cells)``
+(:func:`gnoming_sim.kernel.policy.registry.net_with_cells`: net, except at a draw source or placement whose chart
+cell is set).  The rule's seat rotates with the deal (deal ``d`` seats it where ``simulate(rotate=True)`` seats the
+first strategy of game ``first_game + d``), so the seat advantage cancels.  Per deal: the difference in that seat's
+win credit (the engine's: shared wins split) and in its game score minus the rivals' mean, rule minus net.  The deal
+is the unit: means with 95% t intervals over the deals (:func:`gnoming_sim.experiments.ladder_stats.t_interval`, as
+:mod:`gnoming_sim.experiments.chart_check` pairs its checks).
+
+Net plays the same from the same streams, so a deal on which the rule never changed net's answer is the same game
+twice (a difference of exactly 0): the gain per changed decision is the total gain over the changed decisions, which
+the kernel counts (``dispatch.MEMO_RULE``, read back by :func:`gnoming_sim.kernel.counted.play_range_counted`).
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from gnoming_sim.experiments.chart_check import _focal
+from gnoming_sim.experiments.ladder_stats import estimate, t_interval
+from gnoming_sim.game.deck import check_players
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.kernel.policy import registry
+
+RULE_FIRST = 2**59 + 2**56   # game numbers of the played rules' deals: apart from the guide's, the checks' and tuning's
+BASE = "net"
+
+
+def play_rule(cells, players: int, deals: int, seed: int = 0, threads: int | None = None,
+              first_game: int = RULE_FIRST, base: str = BASE) -> dict:
+    """The rule given by ``cells`` (``{"chart.<cell>" or cell index: action}``, as ``net_with_cells`` takes them)
+    played by one seat among ``players - 1`` net players, against net in that seat, on ``deals`` deals.
+
+    Returns ``{"win", "margin", "decisions", "applied", "win_per_decision", "n", "players", "deals", "seed",
+    "first_game", "games", "wall_s", "games_per_second"}``: ``win`` pp of win chance per game (rule minus net;
+    positive: the rule wins more), ``margin`` points per game of the seat's game score minus the rivals' mean (rule
+    minus net; negative: the rule scores lower, plays better), ``decisions`` the rule's decisions per game where its
+    answer differed from net's, ``applied`` those where a set cell applied (whatever the answer),
+    ``win_per_decision`` pp per changed decision (the ratio of the means, delta-method interval over the deals);
+    each an EST ``{"mean", "ci95", "n", "unit"}`` with n = deals."""
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 2:
+        raise GnomingError(f"deals must be an integer >= 2, got {deals!r}")
+    check_players(players)
+    net = registry.get(base)
+    rule = registry.net_with_cells(cells, base=net)
+    t0 = time.perf_counter()
+    res_n = _play(players, [net], deals, seed, first_game, threads)[0]
+    res_r, counts = _play(players, [rule] + [net] * (players - 1), deals, seed, first_game, threads)
+    wall = time.perf_counter() - t0
+    seat = np.argmax(res_r.seat_strategy == 0, axis=1)            # the rule's seat (strategy 0) in each deal
+    d_r, w_r = _focal(res_r.totals, res_r.win, seat)
+    d_n, w_n = _focal(res_n.totals, res_n.win, seat)
+    win = 100.0 * (w_r - w_n)
+    changed = counts[:, 1].astype(np.float64)
+    out = {"win": _est(t_interval(win), "pp"), "margin": _est(t_interval(d_r - d_n), "points"),
+           "decisions": _est(t_interval(changed), "decisions"),
+           "applied": _est(t_interval(counts[:, 0].astype(np.float64)), "decisions"),
+           "win_per_decision": _per_decision(win, changed),
+           "n": deals, "players": players, "deals": deals, "seed": int(seed), "first_game": int(first_game),
+           "games": 2 * deals, "wall_s": round(wall, 2), "games_per_second": round(2 * deals / wall, 1) if wall else None}
+    out["per_deal"] = {"win": win, "margin": d_r - d_n, "changed": counts[:, 1], "applied": counts[:, 0]}
+    return out
+
+
+def _est(e: dict, unit: str) -> dict:
+    return {**e, "unit": unit}
+
+
+def _per_deal_ratio(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
+    r = float(num.sum() / den.sum())
+    return r, (num - r * den) / den.mean()   # the ratio's linearisation: its mean is 0, its spread the ratio's
+
+
+def _per_decision(win: np.ndarray, changed: np.ndarray) -> dict:
+    """pp per changed decision: sum(win) / sum(changed), with the delta method's interval over the deals (nan when
+    the rule changed nothing)."""
+    if changed.sum() <= 0:
+        return {"mean": float("nan"), "ci95": [float("nan"), float("nan")], "n": int(win.size), "unit": "pp"}
+    r, lin = _per_deal_ratio(win, changed)
+    e = t_interval(lin)
+    return {**estimate(r, r + e["ci95"][0], r + e["ci95"][1], e["n"]), "unit": "pp"}
+
+
+def _play(players, strategies, deals, seed, first_game, threads):
+    """(results, counts int64[deals, 2]): the games ``simulate(players, strategies, deals, seed, first_game=...,
+    rotate=True)`` plays, with the net-with-cells seats' rule counters (applied, changed) per game."""
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.fields import N_FIELDS
+    from gnoming_sim.game.rules import ROUNDS, RuleConfig
+    from gnoming_sim.kernel.counted import play_range_counted
+    from gnoming_sim.kernel.engine import PARALLEL_CHUNK, deck_counts, numba_threads, seat_table, strategy_arrays
+    from gnoming_sim.kernel.game_loop import Games, Results, run_blocks
+
+    strats, seat_strategy = seat_table(players, strategies, deals, first_game, True)
+    kinds, params = strategy_arrays(strats)
+    deck = PUBLISHED.to_array()
+    g = Games(first_game, np.uint64(seed), players, seat_strategy, kinds, params, RuleConfig().to_array(), deck,
+              deck_counts(deck), np.zeros((0, ROUNDS, deck.shape[0]), np.int8), False)
+    res = Results(np.zeros((deals, ROUNDS, players, N_FIELDS), dtype=np.int32),
+                  np.zeros((deals, players), dtype=np.int32), np.zeros((deals, players), dtype=np.float64),
+                  np.zeros((0, 0, 4), dtype=np.int32), np.zeros(deals, dtype=np.int64))
+    counts = np.zeros((deals, 2), dtype=np.int64)
+    with numba_threads(threads):
+        run_blocks(lambda lo, hi: play_range_counted(g, res, counts, lo, hi), deals, PARALLEL_CHUNK, threads)
+    return _Played(res, seat_strategy), counts
+
+
+class _Played:
+    """A batch's outputs as the paired pieces read them: ``totals``, ``win`` and ``seat_strategy``."""
+
+    def __init__(self, res, seat_strategy):
+        self.totals, self.win, self.seat_strategy = res.totals, res.win, seat_strategy
+
+
+__all__ = ["play_rule", "RULE_FIRST", "BASE"]
