@@ -32,6 +32,7 @@ from gnoming_sim.stats import mean_ci
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import Position
 from gnoming_sim.game.rules import ROUNDS
+from gnoming_sim.search import oracle
 
 SAMPLES = 3
 TRACE_CAP = 16_384
@@ -79,8 +80,8 @@ def deciding(comps: list[dict]) -> dict:
             "text": f"{words[key]} ({100 * share:.0f}% of the margin's change, by absolute parts)"}
 
 
-def explain(pos: Position, keys: list[str], policies="learned", seed: int = 0, rollouts: int = 2000,
-            samples: int = SAMPLES, horizon: str = "round", threads: int | None = None) -> dict:
+def explain(pos: Position, keys: list[str], policies=oracle.BASE, seed: int = 0, rollouts: int = 2000,
+            samples: int = SAMPLES, horizon: str = oracle.HORIZON, threads: int | None = None) -> dict:
     """Why option ``keys[0]`` (the reference, e.g. the best) and ``keys[1]`` (e.g. the one played)
     differ at ``pos``: their components over ``rollouts`` paired rollouts (seeds as ``analyse`` with
     ``seed``: the same rollouts as its analysis) and ``samples`` narrated continuations of each.

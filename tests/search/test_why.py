@@ -27,7 +27,8 @@ def why(pos):
     from gnoming_sim.cli.why_text import tell_samples
     from gnoming_sim.search.why import explain
 
-    return tell_samples(explain(pos, ["pos1", "discard"], "expert", seed=3, rollouts=300, samples=3), pos)
+    return tell_samples(explain(pos, ["pos1", "discard"], "expert", seed=3, rollouts=300, samples=3, horizon="round"),
+                        pos)
 
 
 def test_the_components_add_up_to_the_margin(why):
