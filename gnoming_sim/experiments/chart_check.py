@@ -28,6 +28,8 @@ from gnoming_sim.kernel.policy import registry
 CHECK_FIRST = 2**59 + 2**58   # game numbers of the check's deals (and play streams)
 REFERENCE = "expert"
 LADDER_POOL = ("random", "greedy", "expert", "learned")   # random: the field of Order
+MARGIN_RIVALS = ("net", "expert", "builder", "greedy")     # the card's margins: against each, at each size
+MARGIN_SIZES = (2, 4, 6)
 
 
 def _focal(totals: np.ndarray, win: np.ndarray, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -48,12 +50,32 @@ def versus_expert(strategy, players: int = 4, deals: int = 2000, seed: int = 0, 
 
 
 def versus_expert_each(strategies, players: int = 4, deals: int = 2000, seed: int = 0, rules=None, deck=None,
-                       threads: int | None = None, first_game: int = CHECK_FIRST, rivals: str = REFERENCE) -> list[dict]:
+                       threads: int | None = None, first_game: int = CHECK_FIRST, rivals: str = REFERENCE,
+                       reference: str = REFERENCE) -> list[dict]:
     """:func:`versus_expert` of each strategy on the same deals and play streams, the experts-alone games
     played once for all of them (``games``: X's and the experts' share).  ``rivals``: who fills the other seats
-    (expert by default; another player answers "X instead of expert, among these rivals")."""
-    return [_summary(x, players, deals, rivals, d, w, wx, we)
-            for x, d, w, wx, we in _per_deal(strategies, players, deals, seed, rules, deck, threads, first_game, rivals)]
+    (expert by default; another player answers "X instead of expert, among these rivals"); ``reference``: who
+    sits in X's seat in the games X is compared with (expert by default)."""
+    return [_summary(x, players, deals, rivals, d, w, wx, we, reference)
+            for x, d, w, wx, we in _per_deal(strategies, players, deals, seed, rules, deck, threads, first_game, rivals,
+                                             reference)]
+
+
+def margins(strategy, rivals=MARGIN_RIVALS, sizes=MARGIN_SIZES, deals: int = 2000, seed: int = 0, rules=None,
+            deck=None, threads: int | None = None, first_game=None) -> dict:
+    """The card's (``strategy``'s) margins: at each table size and for each rival, one ``strategy`` seat among
+    that rival's players against that rival in the seat, the same deals (:func:`versus_expert_each` with
+    ``rivals`` = ``reference``): ``{players: {rival: the check}}`` (``diff``: points per game, the seat's game
+    score minus the others' mean against the rival's in that seat, negative = ``strategy`` better; ``win``: its
+    win credit's change).  ``first_game(players)``: the deals' first game number at a size (one range per size,
+    shared by every rival: default :data:`CHECK_FIRST` + players * 2**36)."""
+    out: dict = {}
+    for p in sizes:
+        first = CHECK_FIRST + p * 2**36 if first_game is None else first_game(p)
+        for r in rivals:
+            out.setdefault(p, {})[r] = versus_expert_each((strategy,), p, deals, seed, rules, deck, threads, first,
+                                                          rivals=r, reference=r)[0]
+    return out
 
 
 def versus_expert_along(strategy, rungs, players: int = 4, deals: int = 2000, seed: int = 0, rules=None, deck=None,
@@ -72,26 +94,26 @@ def versus_expert_along(strategy, rungs, players: int = 4, deals: int = 2000, se
     return out
 
 
-def _summary(name: str, players: int, deals: int, rivals: str, d, w, wx, we: float) -> dict:
-    return {"strategy": name, "reference": REFERENCE, "rivals": rivals, "players": players, "deals": deals,
+def _summary(name: str, players: int, deals: int, rivals: str, d, w, wx, we: float, reference: str = REFERENCE) -> dict:
+    return {"strategy": name, "reference": reference, "rivals": rivals, "players": players, "deals": deals,
             "games": 2 * deals * players, "diff": t_interval(d), "win": t_interval(w), "win_x": t_interval(wx),
             "win_expert": we}
 
 
-def _per_deal(strategies, players, deals, seed, rules, deck, threads, first_game, rivals):
+def _per_deal(strategies, players, deals, seed, rules, deck, threads, first_game, rivals, reference=REFERENCE):
     """Per strategy X: (name, X's margin minus expert's in its seat, the same in win credit, X's win credit; each
     float64[deals], the mean over a deal's rotations), and expert's mean win credit in that seat."""
     from gnoming_sim.kernel.engine import deal_orders, simulate
 
     xs = [registry.get(s) for s in strategies]
-    if any(x.name == REFERENCE for x in xs):
-        raise GnomingError(f"versus expert: the strategy must not be {REFERENCE} itself")
+    if any(x.name == registry.get(reference).name for x in xs):
+        raise GnomingError(f"versus {reference}: the strategy must not be {reference} itself")
     check_players(players)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 2:
         raise GnomingError(f"deals must be an integer >= 2, got {deals!r}")
     G = deals * players
     reps = np.repeat(deal_orders(deals, seed, deck, first_game=first_game), players, axis=0)   # game d * P + r
-    ref, rival = registry.get(REFERENCE), registry.get(rivals)
+    ref, rival = registry.get(reference), registry.get(rivals)
     common = dict(games=G, seed=seed, rules=rules, deck=deck, deals=reps, first_game=first_game,
                   rotate=True, threads=threads)
     res_e = simulate(players, [ref] + [rival] * (players - 1), **common)
@@ -124,4 +146,4 @@ def ladder_rating(strategy, players: int = 4, games: int = 1000, seed: int = 0, 
     return out
 
 
-__all__ = ["versus_expert", "versus_expert_each", "versus_expert_along", "ladder_rating", "CHECK_FIRST", "LADDER_POOL"]
+__all__ = ["versus_expert", "versus_expert_each", "margins", "MARGIN_RIVALS", "MARGIN_SIZES", "versus_expert_along", "ladder_rating", "CHECK_FIRST", "LADDER_POOL"]

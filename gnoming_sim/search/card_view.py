@@ -56,24 +56,24 @@ def _fallback_words(table: str, cell: int) -> str:
     return f"pile card {C.CLASS_NAMES[k]}, best use: {C.USE_NAMES[u]}"
 
 
-def card_view(pos: Position) -> dict | None:
-    """The card's cell and answer at ``pos``'s decision: ``{"table", "cells": [{"cell", "words", "action",
-    "printed"}], "choice": (src, pos)}`` (``printed``: the card shows the action; else it shows ``?`` or
-    nothing and its default rule answers), or None where the card has no cell for the decision (a hazard
-    flip, a bounce, a draw with no pile card that can be taken)."""
+_ARRAYS: dict = {}
+
+
+def _entered(pos: Position, strategy=CARD):
+    """``pos``'s decision entered on a kernel table seated by ``strategy`` (a name or a Strategy of the card's
+    kind): (a writable copy of its parameter vector, obs, memo, legal)."""
     from gnoming_sim.kernel.engine import strategy_arrays
     from gnoming_sim.kernel.game_loop import step_once
-    from gnoming_sim.kernel.policy import chart as C
-    from gnoming_sim.kernel.policy import heuristic as H
     from gnoming_sim.kernel.policy import registry
-    from gnoming_sim.kernel.policy.dispatch import C_W0, new_memo
+    from gnoming_sim.kernel.policy.dispatch import new_memo
     from gnoming_sim.kernel.state import new_table
     from gnoming_sim.kernel.step import legal_actions
     from gnoming_sim.search.start import enter, start_of_position
 
-    if pos.decision not in ("draw", "place"):
-        return None
-    kinds, params = strategy_arrays([registry.get(CARD)])
+    st = registry.get(strategy)
+    if _ARRAYS.get("of") is not st:           # one strategy's arrays, built once (a card asked at many positions)
+        _ARRAYS.update({"of": st, "arrays": strategy_arrays([st])})
+    kinds, params = _ARRAYS["arrays"]
     start = start_of_position(pos)
     rules = pos.rules.to_array()
     t = new_table(pos.players, pos.deck.size, kinds, params, np.zeros(pos.players, dtype=np.int16),
@@ -82,38 +82,132 @@ def card_view(pos: Position) -> dict | None:
     if pos.decision == "place":
         step_once(t, rules, pos.source)
     legal_actions(t, rules)
-    prm, obs, memo, legal = params[0], t.obs, t.memo, t.legal
-    c0, on = np.int64(C_W0), np.bool_(True)
-    tables = json.loads(registry.CHART_CELLS.read_text()).get("tables", {})
-    cells = []
+    return params[0].copy(), t.obs, t.memo, t.legal
 
-    def add(table: str, cell: int) -> None:
-        a = int(C.cell_action(prm, c0, np.int64(cell), on))
-        cells.append({"cell": int(cell), "words": _cell_words(tables, table, int(cell)),
-                      "action": C.ACTION_NAMES[C.TABLE_NAMES.index(table)][a - 1],
-                      "printed": bool(prm[C_W0 + cell] != 0)})
+
+def _decision_cells(pos: Position, prm, obs, memo, legal) -> tuple[str, list[int]]:
+    """(table, cells) of the card at ``pos``'s decision: the take table's cell of each pile that can be taken
+    (distinct), or the finish table's cell when covering the last face-down card would finish, else the place
+    table's; no cells where the card has none."""
+    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import heuristic as H
 
     if pos.decision == "draw":
-        table = "source"
+        cells: list[int] = []
         for k in range(2):
             cell = int(C.pile_cell(obs, legal, np.int64(k)))
-            if cell >= 0 and all(c["cell"] != cell for c in cells):
-                add(table, cell)
-        if not cells:
-            return None
-        src = int(C.draw_source(prm, c0, obs, memo, legal, on))
-        return {"table": table, "cells": cells, "choice": (src, -1)}
+            if cell >= 0 and cell not in cells:
+                cells.append(cell)
+        return "source", cells
+    if pos.decision != "place":
+        return "", []
     card = np.int64(pos.hand)
     q_fin = int(C.finish_slot(obs))
     if q_fin >= 0 and legal[q_fin]:
-        table = "finish"
-        add(table, int(C.finish_cell_at(obs, np.int64(q_fin), card)))
-    else:
-        table = "place"
+        return "finish", [int(C.finish_cell_at(obs, np.int64(q_fin), card))]
+    H.prepare_me(prm, obs, memo, True)
+    return "place", [int(C.place_candidates(prm, obs, memo, card, legal)[0])]
+
+
+def _choice(pos: Position, prm, obs, memo, legal) -> tuple[int, int]:
+    """(source, position) the card player with parameters ``prm`` answers at ``pos``'s decision."""
+    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy.dispatch import C_W0
+
+    c0, on = np.int64(C_W0), np.bool_(True)
+    if pos.decision == "draw":
+        return int(C.draw_source(prm, c0, obs, memo, legal, on)), -1
+    return int(pos.source), int(C.placement(prm, c0, obs, memo, np.int64(pos.hand), legal, on))
+
+
+def option_key(pos: Position, choice: tuple[int, int]) -> str:
+    """The option key (:func:`gnoming_sim.search.options.legal_options`) of a card answer (source, position)."""
+    from gnoming_sim.search.options import legal_options
+
+    src, q = choice
+    return next(o.key for o in legal_options(pos) if (o.src, o.pos) == (src, q) or (q < 0 and o.src == src))
+
+
+def card_view(pos: Position) -> dict | None:
+    """The card's cell and answer at ``pos``'s decision: ``{"table", "cells": [{"cell", "words", "action",
+    "printed"}], "choice": (src, pos)}`` (``printed``: the card shows the action; else it shows ``?`` or
+    nothing and its default rule answers), or None where the card has no cell for the decision (a hazard
+    flip, a bounce, a draw with no pile card that can be taken)."""
+    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import registry
+    from gnoming_sim.kernel.policy.dispatch import C_W0
+
+    if pos.decision not in ("draw", "place"):
+        return None
+    prm, obs, memo, legal = _entered(pos)
+    table, found = _decision_cells(pos, prm, obs, memo, legal)
+    if not found:
+        return None
+    c0, on = np.int64(C_W0), np.bool_(True)
+    tables = json.loads(registry.CHART_CELLS.read_text()).get("tables", {})
+    cells = [{"cell": cell, "words": _cell_words(tables, table, cell),
+              "action": C.ACTION_NAMES[C.TABLE_NAMES.index(table)][int(C.cell_action(prm, c0, np.int64(cell), on)) - 1],
+              "printed": bool(prm[C_W0 + cell] != 0)} for cell in found]
+    return {"table": table, "cells": cells, "choice": _choice(pos, prm, obs, memo, legal)}
+
+
+def _direct(table: str, a: int, key: str, k_pile: str, q_fin: str, q_use: str, q_fd: str) -> bool:
+    """Whether the answer ``key`` that the card gives with its cell set to action ``a`` is that action itself
+    (not the card's fallback where the action cannot be played)."""
+    from gnoming_sim.kernel.policy import chart as C
+
+    if table == "source":
+        return (key == k_pile) == (a == C.A_TAKE)
+    if table == "finish":
+        return (key == q_fin) == (a == C.A_FINISH)
+    return key == {C.A_USE: q_use, C.A_FACEDOWN: q_fd, C.A_THROW: "discard"}[a]
+
+
+def card_options(pos: Position, strategy=CARD) -> list[dict]:
+    """What the card ``strategy`` (a name or a Strategy of the card's kind, such as
+    :func:`gnoming_sim.tune.card_iteration.card_strategy`'s) would play at ``pos``'s decision with each of its
+    cells there set to each of the cell's actions, the other cells as they are: one ``{"table", "cell",
+    "current", "actions": {action name: option key}, "direct": [action names played as themselves]}`` per cell
+    of the decision (and ``"pile"``, the pile's option key, in the take table) (a draw with two takeable piles of different cells has two; none where the card has no
+    cell: a hazard flip, a bounce, a draw with no pile card that can be taken).  An action that cannot be played
+    here (no face-down slot left, say) maps to the card's fallback answer and is not in ``direct``."""
+    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import heuristic as H
+    from gnoming_sim.kernel.policy.dispatch import C_W0
+
+    if pos.decision not in ("draw", "place"):
+        return []
+    prm, obs, memo, legal = _entered(pos, strategy)
+    table, found = _decision_cells(pos, prm, obs, memo, legal)
+    if not found:
+        return []
+    ti = C.TABLE_NAMES.index(table)
+    names = C.ACTION_NAMES[ti]
+    c0, on = np.int64(C_W0), np.bool_(True)
+    q_fin = q_use = q_fd = ""
+    if table == "finish":
+        q_fin = f"pos{int(C.finish_slot(obs))}"
+    elif table == "place":
         H.prepare_me(prm, obs, memo, True)
-        add(table, int(C.place_candidates(prm, obs, memo, card, legal)[0]))
-    q = int(C.placement(prm, c0, obs, memo, card, legal, on))
-    return {"table": table, "cells": cells, "choice": (int(pos.source), q)}
+        _, u, f, _ = C.place_candidates(prm, obs, memo, np.int64(pos.hand), legal)
+        q_use, q_fd = (f"pos{int(u)}" if u >= 0 else "-"), (f"pos{int(f)}" if f >= 0 else "-")
+    out = []
+    for cell in found:
+        k_pile = ""
+        if table == "source":
+            k_pile = next(f"pile{k}" for k in range(2) if int(C.pile_cell(obs, legal, np.int64(k))) == cell)
+        current = int(C.cell_action(prm, c0, np.int64(cell), on))
+        actions, direct = {}, []
+        for a in range(1, len(names) + 1):
+            p = prm.copy()
+            p[C_W0 + cell] = a
+            key = option_key(pos, _choice(pos, p, obs, memo, legal))
+            actions[names[a - 1]] = key
+            if _direct(table, a, key, k_pile, q_fin, q_use, q_fd):
+                direct.append(names[a - 1])
+        out.append({"table": table, "cell": cell, "current": names[current - 1], "actions": actions,
+                    "direct": direct, **({"pile": k_pile} if k_pile else {})})
+    return out
 
 
 def compare(view: dict, res: dict, options) -> dict:
@@ -153,4 +247,4 @@ def card_line(card: dict) -> str:
             f"{unit} better")
 
 
-__all__ = ["card_view", "compare", "card_line", "CARD"]
+__all__ = ["card_view", "card_options", "option_key", "compare", "card_line", "CARD"]
