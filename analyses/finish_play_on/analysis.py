@@ -32,6 +32,7 @@ from ..framework.words import (by_size, convergence, equivalence, equivalence_by
                                size_clause, size_json)
 from . import boundary as bd
 from . import figures as figs
+from . import threshold as th
 from .design import BASE_POLICY, PLAYERS, PRESETS, RUNGS
 
 MINUS = "\u2212"
@@ -321,6 +322,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                  "points": read_rule([c for c in _holm_points(by_gap) if c["players"] == p], "diff_holm", False)}
              for p in sizes}
     regret = regret_rows(dec, rng)
+    rule = th.threshold_rule(raw, f"win_{BASE_POLICY}") if len(dec) >= 8 else None
     lad = ladder(dec) if len(dec) > 1 else None
     overall = cell(dec) if len(dec) > 1 else None
     verdict = verdicts(dec[f"win_{BASE_POLICY}"], dec[f"win_{BASE_POLICY}_se"], dec[f"n_{BASE_POLICY}"]) if len(dec) > 1 else None
@@ -364,15 +366,15 @@ def analyse(ctx, tables, data) -> StudyResult:
     return StudyResult(
         findings=_findings(lad, verdict, fits), figures=figures, frames=frames, precision=precision,
         summary={**_summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, data["rollouts"], len(dec)),
-                 "finish_rule": [bd.rule_json(t) for t in table], "gap": _gap_words(raw),
+                 "finish_rule": [bd.rule_json(t) for t in table], "gap": _gap_words(raw), "threshold_rule": rule,
                  "boundary_differences": {str(p): {k: e.to_json() for k, e in m.items()} for p, m in moves.items()}},
-        answers=_answers(fits, lad, moves, win_sizes), estimands=estimands,
+        answers=_answers(rule, lad, moves, win_sizes), estimands=estimands,
         context={"sizes": sizes, "presets": PRESETS, "base": BASE_POLICY, "overall": overall, "ladder": lad,
                  "rungs": RUNGS, "top": TOP, "verdict": verdict, "moves": moves,
                  "fits": {p: {r: bd.rule_json(f, bins=False) for r, f in fs.items()} for p, fs in fits.items()},
                  "rule_table": _rule_grid(table), "bands": ("all", *bd.BANDS), "gap_words": _gap_words(raw),
                  "gap_grid": _grid(by_gap), "own_grid": _grid(by_own), "hidden_grid": _grid(by_hidden),
-                 "rules": rules, "regret": _regret_grid(regret),
+                 "rules": rules, "regret": _regret_grid(regret), "threshold_rule": rule,
                  "size_n": {p: int((dec["players"] == p).sum()) for p in sizes},
                  "decisions": len(dec), "games": int(len(games)), "rollouts": data["rollouts"],
                  "per_cell": tables[0].games if tables else 0, "pretty": pretty, "min_n": min_n,
@@ -458,19 +460,22 @@ def _findings(lad, verdict, fits) -> list[Finding]:
     return found
 
 
-def _answers(fits, lad, moves, win_sizes=None) -> list[Answer]:
+def _answers(rule, lad, moves, win_sizes=None) -> list[Answer]:
     out = []
-    f = fits.get(4, {}).get(BASE_POLICY)
-    move = (moves.get(4) or {}).get(TOP)
-    if f is not None and f["numeric"]:      # only a rule that passed its check against its bins and the target
-        r = f["boundary"].point
-        out.append(Answer("finish_play_on.boundary_4",
-                          "At 4 players, finish when your gap (your score after finishing minus the best rival's "
-                          "visible score) is at most {value} points, else play on (on average over the chances "
-                          "self-play reaches)", r,
-                          holds_under(equivalence(move, TARGET_CROSSING), move, TARGET_CROSSING, "score"),
-                          kind="score", unit="decisions", rank=30,
-                          convergence=convergence(equivalence(move, TARGET_CROSSING))))
+    if rule is not None and rule["printed"]:   # the threshold rule, chosen on half the decisions, valued on the other
+        v = rule["value"]
+        e = Estimate(v["mean"] / 100, v["ci95"][0] / 100, v["ci95"][1] / 100, v["n"])
+        t = next(iter(rule["thresholds"].values()))
+        words = (f"finish when your gap (your score after finishing minus the best rival's visible score) is at most "
+                 f"{t}, else play on" if rule["shape"] == "one threshold" else "finish when your gap is at most " +
+                 ", ".join(f"{x} at {p}" for p, x in rule["thresholds"].items()) + " players, else play on")
+        r = rule["regret"]
+        out.append(Answer("finish_play_on.threshold_rule",
+                          words[0].upper() + words[1:] + ": it wins {value} of win chance per finishing chance "
+                          "against always playing on (3 to 6 players; chosen on half of the decisions, valued on "
+                          f"the other half; within {r['ci95'][1]:.2f} pp of the best threshold by table size and "
+                          "closest rival's face-down cards)", e,
+                          f"{BASE_POLICY} (rollouts to the end of the game)", kind="dpct", unit="decisions", rank=30))
     if lad is not None:
         w = lad["win"]
         rule_word = equivalence_by_size(crossing_parts(moves), TARGET_CROSSING)

@@ -1,0 +1,64 @@
+"""The player's rules as a :class:`~gnoming_sim.analyses.framework.study.Study` (issue 50 item 2)."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from gnoming_sim.game.deck import PUBLISHED
+from gnoming_sim.game.rules import RuleConfig
+
+from ..framework.study import Study, StudyResult
+from . import analysis as A
+from . import figures as F
+from . import played as PL
+from .select import TOLERANCE_PP
+
+ROOT = Path(__file__).resolve().parents[1]
+FINISH_DECISIONS = ROOT / "reports" / "finish-play-on-decisions.csv"
+ORACLE_DECISIONS = ROOT / "tuning" / "oracle" / "decisions.parquet"
+DEALS = 1_000          # deals per table size for each played rule (net vs net with the rule's cells, paired)
+QUICK_DEALS = 40
+PLAYERS = (3, 4, 5, 6)
+
+
+class PlayerRules(Study):
+    id = "rules"
+    title = "The player's rules"
+    template = "rules/template.html"
+    default_games = DEALS
+    quick_games = QUICK_DEALS
+
+    def kernels(self, ctx) -> tuple[str, ...]:
+        return ("every-family",)
+
+    def design(self, ctx) -> list:
+        return []     # its decisions are read (committed); its games are the played rules' (play)
+
+    def play(self, ctx, seed, tables, advance) -> dict:
+        if ctx.rules != RuleConfig() or ctx.deck != PUBLISHED:
+            return {"skip": "the rules were measured under the default rules and the published deck only"}
+        t0 = time.perf_counter()
+        fin = pd.read_csv(FINISH_DECISIONS) if FINISH_DECISIONS.exists() else None
+        orc = pd.read_parquet(ORACLE_DECISIONS) if ORACLE_DECISIONS.exists() else None
+        entries, cells = A.rules(fin, orc)
+        deals = min(self.cell_games(ctx), DEALS * 4)
+        played = {}
+        for e in entries:
+            if e["printed"] and cells.get(e["key"]):
+                played[e["key"]] = PL.play(cells[e["key"]], deals, seed, ctx.threads)
+        return {"entries": entries, "played": played, "deals": deals, "wall_s": time.perf_counter() - t0,
+                "inputs": {"finish": str(FINISH_DECISIONS.relative_to(ROOT)) if fin is not None else None,
+                           "oracle": str(ORACLE_DECISIONS.relative_to(ROOT)) if orc is not None else None}}
+
+    def analyse(self, ctx, tables, data) -> StudyResult:
+        if "skip" in data:
+            return StudyResult([], [], {}, {"rules": [], "skipped": data["skip"]}, [], context={"empty": data["skip"]})
+        entries = A.finalize([A.with_played(e, data["played"].get(e["key"])) for e in data["entries"]])
+        summary = {"base": "net", "criterion": "chance of winning the game", "tolerance_pp": TOLERANCE_PP,
+                   "rules": entries, "deals_per_size": data["deals"], "inputs": data["inputs"]}
+        return StudyResult(findings=[], figures=[F.value_figure(entries)], frames={"table": A.table(entries)},
+                           summary=summary, precision=[],
+                           context={"entries": entries, "tolerance": TOLERANCE_PP, "deals": data["deals"],
+                                    "inputs": data["inputs"]})
