@@ -226,7 +226,7 @@ def _per_size_or_pooled(estimand: dict, strong: str, scale: float, unit: str | N
         m, lo, hi = (scale * v for v in pooled[:3])
         span = sorted(int(p) for p in sizes) if sizes else []
         where = f" at {span[0]} to {span[-1]} players" if span else ""
-        return f"{interval_text(m, lo, hi)}{where}, the table sizes alike (n = {pooled[3]:,} {unit})"
+        return f"{interval_text(m, lo, hi)}{where}, where no table size clearly differs (n = {pooled[3]:,} {unit})"
     if sizes:
         return f"{_sizes(sizes, scale)} ({_n_text(sizes, unit)})"
     return ""

@@ -110,7 +110,7 @@ def test_designers_get_each_table_size_not_a_pooled_lead_where_sizes_differ():
     haz = summary["estimands"]["hazard"]["win_chance"]
     [line] = [x for x in lead.designer_lines(summary) if x.startswith("A hazard drawn blind")]
     if haz["by_table_size"]["agree"]:
-        assert "at 2 to 7 players, the table sizes alike" in line
+        assert "at 2 to 7 players, where no table size clearly differs" in line
     block = headline_markdown(summary)
     assert block.index(DESIGNERS) < block.index("A dealt mulligan") and "Q = " not in block
     assert "How often net's own finishes earn" in block and "The best seat" in block
