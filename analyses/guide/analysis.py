@@ -46,6 +46,9 @@ def est(e: dict) -> Estimate:
 
 
 def _status(c: dict) -> str:
+    if c.get("origin"):       # a card made by policy iteration (tune.card_iteration)
+        return f"from {c['origin']}" + ("" if c.get("margin") is not None else "; not valued (no decision where its "
+                                                                               "actions differ was sampled)")
     if c.get("chart"):
         return "resolved; on the card, and the chart plays it"
     if c.get("resolved"):
@@ -59,11 +62,41 @@ def _cells(table: dict, keys) -> list[dict]:
     for c in table["cells"]:
         if c.get("best") is None:
             continue
-        out.append({"where": ", ".join(str(c[k]) for k in keys), "action": c["action"], "rival": c["rival"],
-                    "margin": Estimate(c["margin"], c["lo"], c["hi"], c["margin_n"]), "resolved": c["resolved"],
-                    "chart": bool(c.get("chart")),
-                    "status": _status(c)})
-    return sorted(out, key=lambda c: (not c["resolved"], -c["margin"].mean))
+        valued = c.get("margin") is not None
+        out.append({"where": ", ".join(str(c[k]) for k in keys), "action": c["action"], "rival": c.get("rival", ""),
+                    "margin": Estimate(c["margin"], c["lo"], c["hi"], c["margin_n"]) if valued else None,
+                    "resolved": c["resolved"], "chart": bool(c.get("chart")), "status": _status(c)})
+    return sorted(out, key=lambda c: (not c["resolved"], c["margin"] is None, -(c["margin"].mean if c["margin"] else 0)))
+
+
+def card_margins(margins: dict | None) -> list[dict]:
+    """The card's margins (one card seat among a rival's players against that rival in the seat, the same
+    deals) as rows: players, rivals, the points and the win share's change in percentage points."""
+    rows = []
+    for p, by in sorted((margins or {}).items(), key=lambda kv: int(kv[0])):
+        for r, c in by.items():
+            w = c["win"]
+            rows.append({"players": int(p), "rivals": r, "points": est(c["diff"]),
+                         "win": Estimate(100 * w["mean"], 100 * w["ci95"][0], 100 * w["ci95"][1], int(w["n"])),
+                         "win_x": est(c["win_x"]), "deals": c["deals"]})
+    return rows
+
+
+def margins_json(rows: list[dict]) -> dict:
+    """summary["guide"]["card_margins"]: ``{players: {rivals: {"points": EST, "win": EST (pp)}}}``."""
+    out: dict = {}
+    for r in rows:
+        out.setdefault(str(r["players"]), {})[r["rivals"]] = {"points": {**r["points"].to_json(), "unit": "points"},
+                                                              "win": {**r["win"].to_json(), "unit": "pp"}}
+    return out
+
+
+def iteration_of(guide: dict) -> list[dict]:
+    """The committed card's policy-iteration history (``chart_cells.json``'s ``card_provenance``, a copy of
+    tuning/guide-iteration/history.json's rounds): one row a round; [] for a card made otherwise."""
+    rounds = (guide.get("card_provenance") or {}).get("iteration") or []
+    return [{k: r[k] for k in ("round", "games", "covered", "decisions", "rollouts", "cells_seen", "cells_changed",
+                               "wall_s", "changes") if k in r} for r in rounds]
 
 
 def analyse(ctx, tables, data: dict) -> StudyResult:
@@ -73,16 +106,25 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
                  "seen": len(stats[name]["cells"]), "cells": _cells(stats[name], keys)}
                 for name, title, keys in TABLES if name in stats]
     checks = [_check(c) for c in data["checks"]]
+    margins = card_margins(data.get("margins"))
+    iteration = iteration_of(guide)
     ladder = along_ladder(data.get("along"))
     frames = {"cells": pd.DataFrame([{"table": s["name"], "cell": c["where"], "action": c["action"],
-                                      "versus": c["rival"], "margin": c["margin"].mean, "lo": c["margin"].lo,
-                                      "hi": c["margin"].hi, "n_decisions": c["margin"].n, "resolved": c["resolved"]}
+                                      "versus": c["rival"], "margin": c["margin"].mean if c["margin"] else None,
+                                      "lo": c["margin"].lo if c["margin"] else None,
+                                      "hi": c["margin"].hi if c["margin"] else None,
+                                      "n_decisions": c["margin"].n if c["margin"] else 0, "resolved": c["resolved"]}
                                      for s in sections for c in s["cells"]]),
               "check": pd.DataFrame([{"strategy": c["strategy"], "rivals": c["rivals"], "players": c["players"],
                                       "diff": c["diff"].mean, "lo": c["diff"].lo, "hi": c["diff"].hi,
                                       "n_deals": c["diff"].n, "win": c["win"].mean, "win_lo": c["win"].lo,
                                       "win_hi": c["win"].hi}
                                      for c in checks + (ladder["rows"] if ladder else [])])}
+    if margins:
+        frames["card-margins"] = pd.DataFrame([{"players": r["players"], "rivals": r["rivals"],
+                                                "points": r["points"].mean, "lo": r["points"].lo, "hi": r["points"].hi,
+                                                "win_pp": r["win"].mean, "win_lo": r["win"].lo, "win_hi": r["win"].hi,
+                                                "n_deals": r["points"].n} for r in margins])
     card_cells = sum(c.get("resolved", False) for t in stats.values() for c in t["cells"])
     by_players: dict = {}
     for c in checks:
@@ -93,6 +135,10 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
                "margin_sign": "the card's (or chart's) seat's game score minus an expert's in that seat on the same "
                               "deals: negative is better",
                "by_players": by_players}
+    if margins:
+        summary["card_margins"] = margins_json(margins)
+    if iteration:
+        summary["iteration"] = iteration
     estimands = {}
     if ladder:
         summary["along_the_ladder"] = ladder_json(ladder)
@@ -134,13 +180,16 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
                               card["diff"], CARD_CONDITIONS, kind="signed", unit="deals", rank=50))
     precision = [Precision(f"{name} against expert", max(c["diff"].half_width for c in checks if c["strategy"] == name),
                            "points") for name in dict.fromkeys(c["strategy"] for c in checks)]
-    figures = [figs.margins_figure(sections)] if any(c["chart"] for s in sections for c in s["cells"]) else []
+    figures = [figs.margins_figure(sections)] if any(c["chart"] and c["margin"] for s in sections for c in s["cells"]) else []
+    if margins:
+        precision.append(Precision("the card's margins", max(r["points"].half_width for r in margins), "points"))
     if ladder:
         precision.append(Precision(f"{ALONG} against expert, {TOP_DIFFERENCE} rivals", ladder["top"].half_width,
                                    "points", target=TARGET))
     context = {"sections": sections, "checks": checks, "resolved": len(guide["cells"]), "card_cells": card_cells,
                "holm_family": holm_family(stats), "ladder": ladder, "target": TARGET, "difference": TOP_DIFFERENCE,
-               "provenance": guide.get("provenance", {})}
+               "provenance": guide.get("provenance", {}), "margins": margins, "iteration": iteration,
+               "card_provenance": guide.get("card_provenance", {})}
     return StudyResult(findings=findings, figures=figures, frames=frames, summary=summary, precision=precision,
                        answers=answers, estimands=estimands, context=context)
 

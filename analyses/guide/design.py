@@ -3,17 +3,21 @@
 deal once per rotation (:func:`gnoming_sim.experiments.chart_check.versus_expert_each`).  Along the ladder, at
 the headline's table size, the card and expert each among three rivals of every rung
 (:data:`..framework.design.STRONG_LADDER`) on the same deals (:func:`~gnoming_sim.experiments.chart_check.versus_expert_along`):
-the headline is the card's worth against the strongest rivals, and whether it has converged."""
+the headline is the card's worth against the strongest rivals, and whether it has converged.  The card's margins
+(issue 50): at 2, 4 and 6 players, one ``card`` seat among each rival's players (:data:`MARGIN_RIVALS`) against that
+rival in the seat, the same deals (:func:`gnoming_sim.experiments.chart_check.versus_expert_each` with the rival as
+the reference; against expert at 4 and 6 players that is the check itself)."""
 from __future__ import annotations
 
 import math
 
-from gnoming_sim.experiments.chart_check import CHECK_FIRST
+from gnoming_sim.experiments.chart_check import CHECK_FIRST, MARGIN_RIVALS, MARGIN_SIZES
 
 from ..framework.design import STRONG_LADDER
 from ..framework.study import Table
 
-PLAYERS = (4, 6)
+PLAYERS = (4, 6)                # the check among experts (the card and the chart)
+SIZES = tuple(sorted(set(PLAYERS) | set(MARGIN_SIZES)))   # every table size the study plays
 HEADLINE_PLAYERS = 4
 CHECKED = ("card", "chart")     # each seated among experts; the card first: the headline
 ALONG = "card"                  # the strategy read along the ladder (the headline answer's)
@@ -36,12 +40,19 @@ def first_game(players: int) -> int:
     return CHECK_FIRST + players * 2**36
 
 
+def checked(players: int, rivals: str) -> tuple[str, ...]:
+    """The players seated once among ``rivals`` at ``players`` (the card; the chart too among experts at the
+    check's sizes)."""
+    return CHECKED if rivals == "expert" and players in PLAYERS else ("card",)
+
+
 def tables(deals: int) -> list[Table]:
     out = []
-    for p in PLAYERS:
-        arms = [((x,) + ("expert",) * (p - 1), f"{x} among experts") for x in CHECKED]
-        for seats, arm in arms + [(("expert",) * p, "experts alone")]:
-            out.append(Table(p, seats, deals * p, first_game=first_game(p), label=f"{p} players, {arm}"))
+    for p in SIZES:
+        for r in MARGIN_RIVALS if p in MARGIN_SIZES else ("expert",):
+            arms = [((x,) + (r,) * (p - 1), f"{x} among {r}") for x in checked(p, r)]
+            for seats, arm in arms + [((r,) * p, f"{r} alone")]:
+                out.append(Table(p, seats, deals * p, first_game=first_game(p), label=f"{p} players, {arm}"))
     p = HEADLINE_PLAYERS
     for rung in STRONG_LADDER:
         for x in (ALONG, "expert"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from gnoming_sim.experiments.chart_check import versus_expert_along, versus_expert_each
+from gnoming_sim.experiments.chart_check import MARGIN_RIVALS, MARGIN_SIZES, versus_expert_along, versus_expert_each
 from gnoming_sim.kernel.policy import registry
 
 from ..framework.design import STRONG_LADDER
@@ -17,7 +17,8 @@ class PlayersGuide(Study):
     id = "guide"
     title = "The player's guide"
     template = "guide/template.html"
-    # deals per table size (each played once per rotation: by the card, by the chart among experts, by experts alone;
+    # deals per table size (each played once per rotation: by the card among each rival's players and by the rival
+    # alone at 2, 4 and 6 players (the card's margins), by the chart among experts at 4 and 6;
     # at the headline's size also by the card and by expert among each rung's rivals, design.ALONG_SHARE times as
     # many deals: the ladder's equivalence test needs them for 80% power at its margin)
     default_games = 3000
@@ -29,16 +30,22 @@ class PlayersGuide(Study):
     def play(self, ctx, seed, tables, advance):
         committed = json.loads(registry.CHART_CELLS.read_text())
         deals = ctx.cell_games(self)
-        checks = []
-        for p in design.PLAYERS:
-            checks += versus_expert_each(design.CHECKED, p, deals, seed, ctx.rules, ctx.deck, ctx.threads,
-                                         first_game=design.first_game(p))
-            advance((len(design.CHECKED) + 1) * deals * p)
+        checks, margins = [], {}
+        for p in design.SIZES:
+            for r in MARGIN_RIVALS if p in MARGIN_SIZES else ("expert",):
+                xs = design.checked(p, r)
+                got = versus_expert_each(xs, p, deals, seed, ctx.rules, ctx.deck, ctx.threads,
+                                         first_game=design.first_game(p), rivals=r, reference=r)
+                if p in MARGIN_SIZES:
+                    margins.setdefault(str(p), {})[r] = got[0]
+                if r == "expert" and p in design.PLAYERS:
+                    checks += got
+                advance((len(xs) + 1) * deals * p)
         p = design.HEADLINE_PLAYERS
         along = versus_expert_along(design.ALONG, STRONG_LADDER, p, design.along_deals(deals), seed, ctx.rules,
                                     ctx.deck, ctx.threads, first_game=design.first_game(p))
         advance(2 * len(STRONG_LADDER) * design.along_deals(deals) * p)
-        return {"guide": committed, "checks": checks, "along": along}
+        return {"guide": committed, "checks": checks, "along": along, "margins": margins}
 
     def analyse(self, ctx, tables, data) -> StudyResult:
         return analysis.analyse(ctx, tables, data)

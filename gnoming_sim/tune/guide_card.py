@@ -86,6 +86,93 @@ def _chart_who(guide: dict) -> str:
             "construction)")
 
 
+def _iterated(guide: dict) -> bool:
+    """A card made by policy iteration (:mod:`gnoming_sim.tune.card_iteration`), not by ``gnoming-sim guide``."""
+    return bool(guide.get("card_provenance"))
+
+
+def margins_line(margins: dict, players: str = "4") -> str:
+    """What following the card exactly wins or loses at ``players`` players, against builder and greedy, then
+    expert and net (``margins``: summary["guide"]["card_margins"]'s shape, points and pp), one run's figures."""
+    by = (margins or {}).get(players) or {}
+    parts = []
+    for r in ("builder", "greedy", "expert", "net"):
+        if r not in by:
+            continue
+        e, w = by[r]["points"], by[r]["win"]
+        word = "wins" if e["ci95"][1] < 0 else "loses" if e["ci95"][0] > 0 else "is level"
+        parts.append(f"{word} against {r}: {e['mean']:+.1f} [{e['ci95'][0]:+.1f}, {e['ci95'][1]:+.1f}] points a game, "
+                     f"{w['mean']:+.1f} [{w['ci95'][0]:+.1f}, {w['ci95'][1]:+.1f}] pp of win share (n = {e['n']:,} deals)")
+    if not parts:
+        return ""
+    return (f"following the card exactly at {players} players (one card seat among three of a rival, against that "
+            f"rival in the seat, the same deals; lower points are better) " + "; ".join(parts))
+
+
+def iteration_foot(guide: dict) -> list[str]:
+    """How a card made by policy iteration was made, in a line or two (its provenance)."""
+    prov = guide["card_provenance"]
+    per = ", ".join(f"round {r['round']}: {r['cells_changed']} of {r['cells_seen']} cells valued changed "
+                    f"({r['decisions']:,} decisions)" for r in prov.get("iteration", []))
+    return [margins_line(guide.get("margins") or {}),
+            f"derived by policy iteration with the oracle: one card seat among net players at "
+            f"{', '.join(map(str, prov['sizes']))} players, each covered decision's actions valued by "
+            f"{prov['rollouts']} rollouts to the end of the game (the card in its seat, net elsewhere) by the chance of "
+            f"winning; a cell changes only when another action wins more by over {prov['threshold_se']} standard errors; "
+            f"{per}; {'converged' if prov.get('converged') else 'the round cap reached'}; seed {prov['seed']}"]
+
+
+def iterated_guide(data: dict, margins: dict | None = None) -> dict:
+    """The guide's dict of a cells file made by policy iteration (``{"tables", "card_provenance"}``: the committed
+    ``chart_cells.json`` or tuning/guide-iteration/cells.json), with its margins, for :func:`card_figure` and
+    :func:`iteration_page_html`."""
+    return {"tables": data["tables"], "card_provenance": data["card_provenance"],
+            "players": data["card_provenance"]["sizes"], "cells": {}, "margins": margins or {}}
+
+
+def iteration_page_html(guide: dict, card_file: str | None = "card.png") -> str:
+    """The page of a card made by policy iteration: what following it wins and loses, how it was made (rounds,
+    cells changed per round), and every cell with its action, where it comes from and its last margin."""
+    prov = guide["card_provenance"]
+    parts = ["<!doctype html><html><head><meta charset=utf-8><title>Gnoming A Round: the player's card</title>",
+             "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+             "table{border-collapse:collapse;font-size:13px;margin-bottom:1.5em}td,th{border:1px solid #ccc;"
+             "padding:2px 6px}th{background:#eee}.num{text-align:right;white-space:nowrap}</style></head><body>",
+             "<h1>Gnoming A Round: the player's card, derived by policy iteration</h1>"]
+    if card_file:
+        parts.append(f"<p><img src='{html.escape(card_file)}' alt='the printable card' style='max-width:100%'></p>")
+    for line in iteration_foot(guide):
+        if line:
+            parts.append(f"<p><b>{html.escape(line[:1].upper() + line[1:])}.</b></p>")
+    parts.append("<table><tr><th>round</th><th>games</th><th>covered decisions</th><th>valued</th><th>rollouts</th>"
+                 "<th>cells valued</th><th>cells changed</th><th>changes (gain in pp of win chance per decision, 95%)</th>"
+                 "<th>wall (s)</th></tr>")
+    for r in prov.get("iteration", []):
+        ch = "; ".join(f"{c['table']} {c['cell']}: {c['from']} &rarr; {c['to']} {c['gain_pp']:+.2f} "
+                       f"[{c['ci95'][0]:.2f}, {c['ci95'][1]:.2f}]" for c in r["changes"]) or "none"
+        parts.append(f"<tr><td>{r['round']}</td><td class=num>{r['games']:,}</td><td class=num>{r['covered']:,}</td>"
+                     f"<td class=num>{r['decisions']:,}</td><td class=num>{r['rollouts']}</td><td class=num>"
+                     f"{r['cells_seen']}</td><td class=num>{r['cells_changed']}</td><td>{ch}</td>"
+                     f"<td class=num>{r['wall_s']:.0f}</td></tr>")
+    parts.append("</table>")
+    for tname in C.TABLE_NAMES:
+        title, keys, text = TABLE_TEXT[tname]
+        cells = guide["tables"][tname]["cells"]
+        parts.append(f"<h2>{html.escape(title)}</h2><p>{html.escape(text.split('; margin')[0])}. {len(cells)} cells on the card; a cell "
+                     f"not listed plays the card's default (docs/guide.md).</p><table><tr>"
+                     + "".join(f"<th>{html.escape(k)}</th>" for k in keys)
+                     + "<th>action</th><th>from</th><th>margin over the closest other, pp [95%]</th><th>n</th></tr>")
+        for c in sorted(cells, key=lambda c: c["cell"]):
+            m = (f"{c['margin']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}] over {html.escape(c['rival'])}"
+                 if c.get("margin") is not None else "not valued")
+            parts.append("<tr>" + "".join(f"<td>{html.escape(str(c[k]))}</td>" for k in keys)
+                         + f"<td>{html.escape(c['action'])}</td><td>{html.escape(c['origin'])}</td><td class=num>{m}</td>"
+                         f"<td class=num>{c.get('margin_n', 0):,}</td></tr>")
+        parts.append("</table>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
 def value_line(guide: dict) -> str:
     """'Following this card is worth ...' in one line: the card player (every resolved cell, its defaults),
     then the chart player (or what is missing); each says what it measured (n deals at a table size, one
@@ -183,17 +270,18 @@ def card_figure(guide: dict):
         ax.set_xlabel("rivals' face-down cards (mean)", fontsize=6)
     preview = preview_line(guide)
     fig.suptitle(("PREVIEW (too few games to replace the committed card): " if preview else "")
-                 + "Gnoming A Round: basic strategy, derived by simulation", fontsize=11, weight="bold", y=0.995,
+                 + ("Gnoming A Round: the player's card, derived by policy iteration" if _iterated(guide) else
+                    "Gnoming A Round: the player's guide, derived by simulation"), fontsize=11, weight="bold", y=0.995,
                  color="#b00000" if preview else "black")
     fig.text(0.5, 0.915, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
              "after finishing minus the best rival's visible score\n? = not resolved (the default rule: docs/guide.md); "
              "blank = never seen; * = beats expert's own rule there (the chart player follows the starred cells, "
              "expert elsewhere)",
              ha="center", fontsize=6, linespacing=1.4)
-    foot = [preview, value_line(guide), ladder_line(guide), sizes_line(guide),
+    foot = [preview, value_line(guide), ladder_line(guide), sizes_line(guide)] + (iteration_foot(guide) if _iterated(guide) else [
             f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
             f"players, seed {guide['seed']}); a cell is resolved when its action wins every paired comparison after "
-            f"Holm's correction ({_family(guide)}, 5%); on average over the positions self-play of {guide['self_play']} reaches"]
+            f"Holm's correction ({_family(guide)}, 5%); on average over the positions self-play of {guide['self_play']} reaches"])
     import textwrap
 
     lines = [w for f in foot if f for w in textwrap.wrap(f, 190)]
@@ -275,13 +363,13 @@ def _roll(guide: dict) -> str:
 
 def page_html(guide: dict, card_file: str | None = "card.png") -> str:
     """The guide's page: how it was made, what following it is worth, and every cell of every table."""
-    parts = ["<!doctype html><html><head><meta charset=utf-8><title>Gnoming A Round: basic strategy</title>",
+    parts = ["<!doctype html><html><head><meta charset=utf-8><title>Gnoming A Round: the player's guide</title>",
              "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
              "table{border-collapse:collapse;font-size:13px;margin-bottom:1.5em}td,th{border:1px solid #ccc;"
              "padding:2px 6px}th{background:#eee}.num{text-align:right;white-space:nowrap}tr.open{color:#888}"
              "tr.ok td:nth-last-child(5){font-weight:bold}.small{font-size:11px}.vs{font-weight:normal;color:#666;"
              "font-size:11px}</style></head><body>",
-             "<h1>Gnoming A Round: basic strategy, derived by simulation</h1>"]
+             "<h1>Gnoming A Round: the player's guide, derived by simulation</h1>"]
     if preview_line(guide):
         parts.append(f"<p style='color:#b00000;font-size:18px'><b>{html.escape(preview_line(guide))}</b></p>")
     if card_file:
@@ -329,5 +417,5 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
     return "\n".join(parts)
 
 
-__all__ = ["card_figure", "card_png", "page_html", "value_line", "preview_of", "preview_line", "ladder_line", "sizes_line", "finish_sizes",
+__all__ = ["card_figure", "card_png", "page_html", "iteration_page_html", "iterated_guide", "margins_line", "value_line", "preview_of", "preview_line", "ladder_line", "sizes_line", "finish_sizes",
            "status_of"]

@@ -13,7 +13,7 @@ from gnoming_sim.analyses.framework.render import environment
 from gnoming_sim.analyses.framework.study import Context
 from gnoming_sim.analyses.guide import PlayersGuide
 from gnoming_sim.analyses.guide import analysis, design
-from gnoming_sim.experiments.chart_check import versus_expert_along, versus_expert_each
+from gnoming_sim.experiments.chart_check import MARGIN_RIVALS, MARGIN_SIZES, margins, versus_expert_along, versus_expert_each
 from gnoming_sim.kernel.policy import registry
 
 
@@ -24,7 +24,9 @@ def result():
               for c in versus_expert_each(design.CHECKED, p, 30, 4, threads=1, first_game=design.first_game(p))]
     along = versus_expert_along(design.ALONG, STRONG_LADDER, design.HEADLINE_PLAYERS, 30, 4, threads=1,
                                 first_game=design.first_game(design.HEADLINE_PLAYERS))
-    return analysis.analyse(Context(), [], {"guide": committed, "checks": checks, "along": along})
+    found = margins("card", deals=12, seed=4, threads=1, first_game=design.first_game)
+    return analysis.analyse(Context(), [], {"guide": committed, "checks": checks, "along": along,
+                                            "margins": {str(p): by for p, by in found.items()}})
 
 
 def test_the_section_renders_the_cells_and_the_check(result):
@@ -33,17 +35,43 @@ def test_the_section_renders_the_cells_and_the_check(result):
     html = environment().get_template(PlayersGuide.template).render(
         study=PlayersGuide(), run=None, figures=figures, precision=result.precision, **result.context)
     assert '<section id="guide">' in html
-    shown = sum(len(s["cells"]) for s in result.context["sections"])
-    assert html.count('class="ci"') >= 3 * len(design.PLAYERS) + shown + 2 * (len(STRONG_LADDER) + 1)
+    shown = sum(c["margin"] is not None for s in result.context["sections"] for c in s["cells"])
+    assert html.count('class="ci"') >= (3 * len(design.PLAYERS) + shown + 2 * (len(STRONG_LADDER) + 1)
+                                        + 3 * len(MARGIN_SIZES) * len(MARGIN_RIVALS))
     assert f"difference, {TOP_DIFFERENCE}" in html
     assert "nan" not in html.lower().replace("nanosecond", "")
     for s in result.context["sections"]:
         for c in s["cells"]:
-            assert c["margin"].lo <= c["margin"].mean <= c["margin"].hi and c["margin"].n >= 2
+            assert c["margin"] is None or (c["margin"].lo <= c["margin"].mean <= c["margin"].hi and c["margin"].n >= 2)
+    assert "basic strategy" not in html.lower() and "basic-strategy" not in html.lower()
+
+
+def test_the_card_margins_and_the_iteration_history_in_the_summary(result):
+    """summary["guide"]["card_margins"] (issue 50's schema): players 2, 4, 6, each rival, points and win in pp, each
+    an estimate with its interval and n = deals; the margins frame (reports/guide-card-margins.csv) holds the same
+    rows; the iteration history is the committed card's rounds, each with its cells changed and decisions."""
+    m = result.summary["card_margins"]
+    assert set(m) == {str(p) for p in MARGIN_SIZES}
+    for by in m.values():
+        assert set(by) == set(MARGIN_RIVALS)
+        for e in by.values():
+            assert e["points"]["unit"] == "points" and e["win"]["unit"] == "pp"
+            for x in e.values():
+                assert x["ci95"][0] <= x["mean"] <= x["ci95"][1] and x["n"] == 12
+    frame = result.frames["card-margins"]
+    assert len(frame) == len(MARGIN_SIZES) * len(MARGIN_RIVALS)
+    row = frame[(frame.players == 4) & (frame.rivals == "expert")].iloc[0]
+    assert row.points == m["4"]["expert"]["points"]["mean"] and row.win_pp == m["4"]["expert"]["win"]["mean"]
+    committed = json.loads(registry.CHART_CELLS.read_text())
+    rounds = committed.get("card_provenance", {}).get("iteration", [])
+    assert result.summary.get("iteration", []) == analysis.iteration_of(committed)
+    assert [r["round"] for r in result.summary.get("iteration", [])] == list(range(1, len(rounds) + 1))
+    for r in result.summary.get("iteration", []):
+        assert r["cells_changed"] == len(r["changes"]) and r["decisions"] > 0
 
 
 def test_frames_findings_and_summary(result):
-    assert set(result.frames) == {"cells", "check"}
+    assert set(result.frames) == {"cells", "check", "card-margins"}
     assert len(result.frames["check"]) == len(design.PLAYERS) * len(design.CHECKED) + len(STRONG_LADDER)
     assert set(result.frames["check"]["rivals"]) == {"expert", *STRONG_LADDER}
     assert [f.key for f in result.findings] == ["guide.card_vs_expert", "guide.chart_vs_expert"]
@@ -131,11 +159,11 @@ def test_along_the_ladder_each_rung_is_the_check_with_those_rivals_and_the_exper
 def test_one_table_size_is_one_cell_of_shared_deals():
     """Every arm at a table size, the ladder's included, plays the same deals."""
     tables = PlayersGuide().design(Context(quick=True))
-    assert {t.seats[1] for t in tables if t.players == design.HEADLINE_PLAYERS} == {"expert", *STRONG_LADDER}
-    assert {t.players for t in tables} == set(design.PLAYERS)
-    for p in design.PLAYERS:
-        assert len({t.first_game for t in tables if t.players == p}) == 1   # both arms: the same deals
-    assert len({t.first_game for t in tables}) == len(design.PLAYERS)
+    assert {t.seats[1] for t in tables if t.players == design.HEADLINE_PLAYERS} == {*MARGIN_RIVALS, *STRONG_LADDER}
+    assert {t.players for t in tables} == set(design.SIZES) == set(design.PLAYERS) | set(MARGIN_SIZES)
+    for p in design.SIZES:
+        assert len({t.first_game for t in tables if t.players == p}) == 1   # every arm: the same deals
+    assert len({t.first_game for t in tables}) == len(design.SIZES)
 
 
 def test_the_quick_section_is_written_alone(tmp_path):
@@ -143,10 +171,12 @@ def test_the_quick_section_is_written_alone(tmp_path):
 
     summary = build_report(tmp_path, quick=True, seed=3, studies=(PlayersGuide(),))
     assert (tmp_path / "guide-cells.csv").exists() and (tmp_path / "guide-check.csv").exists()
+    assert (tmp_path / "guide-card-margins.csv").exists()
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert '<section id="guide">' in page
     on_disk = json.loads((tmp_path / "summary.json").read_text())
     assert set(on_disk["guide"]["by_players"]) == {"4", "6"}
+    assert set(on_disk["guide"]["card_margins"]) == {"2", "4", "6"}
     assert {"guide.card_vs_expert", "guide.chart_vs_expert"} <= {f["key"] for f in summary["findings"]}
     assert set(on_disk["guide"]["along_the_ladder"]["rivals"]) == set(STRONG_LADDER)
     assert set(on_disk["estimands"]["guide"]["card_vs_expert"]["players"]) == set(STRONG_LADDER)
