@@ -267,21 +267,27 @@ def designer_lines(summary: dict) -> list[str]:
 def _seat_text(summary: dict) -> str:
     """The best seat at each table size of the tournament, its game score against the table average."""
     by_players = (summary.get("tournament") or {}).get("by_players") or {}
-    parts, ns = [], set()
+    parts, ns, clear, tested = [], set(), [], 0
     for p in sorted((k for k in by_players if k.isdigit()), key=int):
-        seats = {s: _est(v.get("score_vs_table")) for s, v in (by_players[p].get("seats") or {}).items()}
+        raw = by_players[p].get("seats") or {}
+        seats = {s: _est(v.get("score_vs_table")) for s, v in raw.items()}
         seats = {s: e for s, e in seats.items() if e is not None}
         if not seats:
             continue
+        tested += len(seats)
         best = min(seats, key=lambda s: seats[s][0])
         m, lo, hi, n = seats[best]
         ns.add(n)
+        if raw[best].get("survives_holm"):
+            clear.append(p)
         parts.append(f"seat {best} at {p}{' players' if not parts else ''} {interval_text(m, lo, hi, digits=2)}")
     if not parts:
         return ""
     n = f"; n = {next(iter(ns)):,} deals a size" if len(ns) == 1 else ""
+    said = (f"; clear of the table average, allowing for the {tested} seats tested, at "
+            f"{_players_text(clear)}" if clear else f"; none clear of the table average over the {tested} seats tested")
     return ("The best seat (numbered from 0; its game score against the table average in points a game, negative "
-            f"is better; the tournament's heuristic entrants{n}): " + ", ".join(parts) + ".")
+            f"is better; the tournament's heuristic entrants{n}): " + ", ".join(parts) + said + ".")
 
 
 # ----------------------------------------------------------------- the report's opening

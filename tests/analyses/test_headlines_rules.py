@@ -111,6 +111,12 @@ def test_designers_get_each_table_size_not_a_pooled_lead_where_sizes_differ():
     [line] = [x for x in lead.designer_lines(summary) if x.startswith("A hazard drawn blind")]
     if haz["by_table_size"]["agree"]:
         assert "at 2 to 7 players, where no table size clearly differs" in line
+    seats = summary["tournament"]["by_players"]
+    [line] = [x for x in lead.designer_lines(summary) if x.startswith("The best seat")]
+    assert f"allowing for the {sum(len(v['seats']) for v in seats.values())} seats tested" in line
+    for p, v in seats.items():
+        best = min(v["seats"], key=lambda s: v["seats"][s]["score_vs_table"]["mean"])
+        assert f"seat {best} at {p}" in line
     block = headline_markdown(summary)
     assert block.index(DESIGNERS) < block.index("A dealt mulligan") and "Q = " not in block
     assert "How often net's own finishes earn" in block and "The best seat" in block
