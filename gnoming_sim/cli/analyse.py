@@ -39,6 +39,10 @@ PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows 
               help=f"A sensitivity check, not advice (off by default): analyse the position again under this base "
                    f"policy (such as {SECOND_POLICY}), on the same rollout seeds, and say whether the verdict holds "
                    "(robust) or depends on the policy. The advice is the oracle's alone.")
+@click.option("--follow-card", "follow_card", is_flag=True,
+              help="Value the options again with the card player in the seat to move (the base policy at the "
+                   "others), on the same rollout seeds, and say whether a difference from the card's answer comes "
+                   "from this position or from the play that follows it.")
 @click.option("--rollouts", type=int, default=2000, show_default=True, metavar="N",
               help=f"Rollouts per option, at most {opt.MAX_ROLLOUTS:,} (with --half-width: the pilot batch).")
 @click.option("--half-width", type=float, default=None, metavar="H",
@@ -60,8 +64,8 @@ PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows 
 @opt.threads
 @opt.as_json
 def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, position_path,
-            position_id, game, turn, policy, second_policy, rollouts, half_width, max_rollouts, horizon, peek, why,
-            versus, threads, as_json):
+            position_id, game, turn, policy, second_policy, follow_card, rollouts, half_width, max_rollouts, horizon,
+            peek, why, versus, threads, as_json):
     """Roll out every legal option of a decision and rank them by what the player wants: the chance of
     winning the game (the default; equal chances by the margin) or the margin over the rivals (--horizon
     round); print each option's value and how far it is behind the best, with a paired 95% interval
@@ -126,14 +130,36 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
 
         spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
         pos = position_from_game(seed, game, turn, players, spec.seats, rules_, deck_, spec.rotate)
+    view = follow = None
+    if follow_card:   # refused before any rollout where the card has nothing to say
+        from gnoming_sim.search.card_view import card_view
+        from gnoming_sim.search.follow_card import follow_policies
+
+        follow = follow_policies(pos, policies)
+        view = card_view(pos)
+        if view is None:
+            raise GnomingError("--follow-card: the card has no cell for this decision (a hazard flip, a bounce, or a "
+                               "draw with no pile card to take): there is no card answer to follow")
     from gnoming_sim.cli import group
 
     # on a terminal, a bar of the rollouts with the running leader (as simulate's of its games); none elsewhere
-    with group.progress_bar(rollouts * (1 if second is None else 2), "rollouts", delay=PROGRESS_DELAY) as advance:
-        tell = (lambda done, leader, planned: advance(done, item=leader, total=planned)) if group.on_terminal() \
-            else None
+    runs = 1 + (second is not None)
+    with group.progress_bar(rollouts * (runs + follow_card), "rollouts", delay=PROGRESS_DELAY) as advance:
+        bar = {"done": 0, "more": rollouts if follow_card else 0}
+
+        def tell(done, leader, planned):
+            bar["last"] = (done, planned)
+            advance(bar["done"] + done, item=leader, total=bar["done"] + planned + bar["more"])
+
+        tell = tell if group.on_terminal() else None
         res = run(pos, policies, seed=seed, rollouts=rollouts, half_width=half_width, max_rollouts=max_rollouts,
                   horizon=horizon, peek=peek, threads=threads, second_policies=second, progress=tell)
+        if follow_card:
+            bar["done"], bar["more"] = bar.get("last", (0, 0))[0], 0
+            tell_card = (lambda done, leader, planned: tell(done, f"card seat: {leader}", planned)) if tell else None
+            followed = run(pos, follow, seed=seed, rollouts=rollouts, half_width=half_width,
+                           max_rollouts=max_rollouts, horizon=horizon, peek=peek, threads=threads,
+                           second_policies=None, progress=tell_card)
     if why:
         res["why"] = _why(pos, res, policies, seed, rollouts, horizon, threads, versus)
     if pos.decision == "place":
@@ -145,6 +171,11 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
     card = _card(pos, res)
     if card is not None:
         res["card"] = card
+    if follow_card:
+        from gnoming_sim.search.follow_card import judge
+        from gnoming_sim.search.options import legal_options
+
+        res["follow_card"] = judge(view, res, followed, legal_options(pos), pos.me)
     from gnoming_sim.search.position_id import encode
 
     res["position_id"] = encode(pos)   # the position whole, to paste into --position-id or the board
@@ -275,6 +306,10 @@ def render(res: dict) -> str:
         from gnoming_sim.search.card_view import card_line
 
         lines.append(card_line(res["card"]))
+    if res.get("follow_card"):
+        from gnoming_sim.search.follow_card import follow_line
+
+        lines.append(follow_line(res["follow_card"]))
     lines += _robustness_lines(res)
     if res.get("why"):
         from gnoming_sim.cli.why_text import render_text

@@ -1,0 +1,102 @@
+"""`gnoming-sim analyse --follow-card` (issue 50 item 4): the options valued again with the card player in the
+seat to move and net at the others, on the same rollout seeds, and where a difference from the card comes from."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gnoming_sim.cli.app import cli
+from gnoming_sim.search.follow_card import FROM_PLAY, FROM_POSITION
+
+DATA = Path(__file__).resolve().parents[1] / "search" / "data"
+FINISH = DATA / "three_players_finish.toml"     # issue 50 item 1: the card says play on, finishing is better
+FAST = ["--rollouts", "100", "--seed", "1"]
+
+
+def run(*args, code=0):
+    result = CliRunner().invoke(cli, ["analyse", *map(str, args)])
+    assert result.exit_code == code, (result.output, result.exception)
+    return result
+
+
+@pytest.mark.slow
+def test_the_card_seat_is_valued_on_the_rollouts_of_policy_card_net_net():
+    res = json.loads(run("--position", FINISH, *FAST, "--follow-card", "--json").stdout)
+    follow = res["follow_card"]
+    assert follow["policies"] == ["card", "net", "net"] and follow["me"] == 0 and follow["n"] == 100
+    assert follow["horizon"] == res["horizon"] == "game"
+    # the same rollouts as an analysis with the card in the player's seat, by hand: the same card answer
+    by_hand = json.loads(run("--position", FINISH, *FAST, "--policy", "card,net,net", "--json").stdout)
+    assert follow["card"] == by_hand["card"] and follow["best"] == by_hand["best"]
+    # the oracle's own verdict is unchanged by the flag
+    plain = json.loads(run("--position", FINISH, *FAST, "--json").stdout)
+    assert res["options"] == plain["options"] and res["card"] == plain["card"]
+    # where the difference comes from follows from the two comparisons
+    assert not res["card"]["agrees"]
+    assert follow["source"] == (FROM_PLAY if follow["card"]["agrees"] else FROM_POSITION)
+
+
+def test_the_text_says_where_the_difference_comes_from():
+    """Issue 50's 3-player position: finishing is better whoever plays on after it (the card says play on)."""
+    out = run("--position", FINISH, *FAST, "--follow-card").stdout
+    lines = [line for line in out.splitlines() if line.startswith("follow-card: ")]
+    assert len(lines) == 1
+    line = lines[0]
+    assert line.startswith("follow-card: with the card playing on in your seat (seat 0; net at the others; "
+                           "n = 100 rollouts per option, the same seeds): put at 2 (row 0 col 2), face down, finishes "
+                           "is still +")
+    assert line.endswith("better than the card's answer, put at 7 (row 2 col 1), over 7; so the difference from the "
+                         "card comes from this position, not from the play that follows"), line
+
+
+def test_follow_card_refusals_are_one_line():
+    from gnoming_sim.game.deck import PUBLISHED
+    from gnoming_sim.game.position import from_mapping
+    from gnoming_sim.search.position_id import encode
+
+    result = run("--position", FINISH, *FAST, "--follow-card", "--policy", "net,expert,net", code=2)
+    assert result.stderr.splitlines() == ["gnoming-sim: error: --follow-card puts the card in the seat to move and "
+                                          "one base policy at the others: give --policy one name"]
+    hz = [["3", "?", "5", "6", "?", "8", "-1", "?", "3"], ["4", "4", "?", "5", "5", "5", "6", "6", "7"],
+          ["6", "?", "?", "7", "7", "?", "3", "-4", "8"]]
+    seen = [c for row in hz for c in row if c != "?"] + ["5", "4", "H"]
+    flip = from_mapping({"players": 3, "me": 2, "turn": 30, "scores": [0, 0, 0], "layouts": hz,
+                         "piles": [["5"], ["4"]], "removed_hazards": 1,
+                         "draw_pile": PUBLISHED.size - len(seen) - sum(r.count("?") for r in hz),
+                         "decision": {"kind": "hazard_flip", "discarder": 0}})
+    lines = run("--position-id", encode(flip), *FAST, "--follow-card", code=2).stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: --follow-card: the card has no cell for this "
+                                                   "decision")
+
+
+def test_each_source_has_its_words():
+    from gnoming_sim.search.follow_card import follow_line, judge
+
+    view = {"table": "finish", "cells": [], "choice": (0, 7)}
+
+    class Opt:
+        def __init__(self, key, pos):
+            self.key, self.src, self.pos = key, 0, pos
+
+    options = [Opt("pos2", 2), Opt("pos7", 7)]
+
+    def res(diff, lo, hi):
+        return {"unit": "pp of win chance", "policies": ["net", "card", "net"], "n": 10, "horizon": "game",
+                "best": "pos2", "options": [{"key": "pos2", "option": "finish", "best": True},
+                                            {"key": "pos7", "option": "play on", "best": False, "diff": diff,
+                                             "diff_ci95": [lo, hi], "diff_on": "win"}]}
+
+    apart, close = res(5.0, 2.0, 8.0), res(1.0, -1.0, 3.0)
+    said = {src: follow_line(judge(view, here, after, options, 1)) for src, here, after in
+            (("position", apart, apart), ("play", apart, close), ("none", close, apart))}
+    assert said["position"].endswith("finish is still +5.00 [2.00, 8.00] pp of win chance better than the card's "
+                                     "answer, play on; so the difference from the card comes from this position, not "
+                                     "from the play that follows")
+    assert "play on, is not separated from the best, finish (+1.00 [-1.00, 3.00] pp of win chance)" in said["play"]
+    assert said["play"].endswith("comes from the play that follows (the card's answer suits the card's own later "
+                                 "play), not from this position")
+    assert said["none"].endswith("the card agrees with the oracle here: no difference to explain")
+    assert said["none"].startswith("follow-card: with the card playing on in your seat (seat 1; net at the others;")
