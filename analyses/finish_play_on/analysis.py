@@ -32,7 +32,7 @@ from ..framework.words import (by_size, convergence, equivalence, equivalence_by
                                size_clause, size_json)
 from . import boundary as bd
 from . import figures as figs
-from . import threshold as th
+from ..framework import finish_threshold as th
 from .design import BASE_POLICY, PLAYERS, PRESETS, RUNGS
 
 MINUS = "\u2212"

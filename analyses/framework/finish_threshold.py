@@ -7,7 +7,7 @@ plays on: its gain over "always play on".  The printed rule is one threshold for
 per size, from the thresholds the card's finish table can hold (:data:`PLAYABLE`: its gap bins' edges, so
 the rule can be played by card cells); its regret is measured against the best threshold of every integer,
 chosen per table size and per the closest rival's face-down cards (1, 2, 3+).  Every choice is made on one
-half of the decisions (split by game) and valued on the other (:mod:`analyses.rules.select`).
+half of the decisions (split by game) and valued on the other (:mod:`.rule_split`).
 
 This replaces the crossing criterion (a boundary published only when its crossing's interval is within
 +-1 point), which measures where finishing stops paying, not what following a threshold costs.
@@ -19,8 +19,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..framework.estimates import Estimate, t_mean
-from ..rules import select
+from .estimates import Estimate, t_mean
+from . import rule_split as select
 
 THRESHOLDS = tuple(range(-25, 31))          # the family: every integer threshold (plus never / always)
 NEVER, ALWAYS = -10**6, 10**6

@@ -14,11 +14,11 @@ import pandas as pd
 
 from gnoming_sim.kernel.policy import chart as C
 
-from ..finish_play_on import threshold as TH
+from ..framework import finish_threshold as TH
 from . import evaluate as EV
 from . import kinds as K
 from . import played as PL
-from .select import TOLERANCE_PP
+from ..framework.rule_split import TOLERANCE_PP
 
 ORDER = ("finish", "hazard", "take", "mulligan")
 MAX_WORDS = 40

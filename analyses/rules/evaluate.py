@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ..framework.estimates import Estimate, t_mean
-from . import select
+from ..framework import rule_split as select
 
 
 def _est(x, unit: str = "pp") -> dict:

@@ -14,13 +14,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.game.cards import HIDDEN, MULLIGAN
+from gnoming_sim.game.cards import HIDDEN
 
 from gnoming_sim.kernel.policy import chart as C
 
 USES = C.USE_NAMES           # best first
 CLASSES = C.CLASS_NAMES
-
 
 @dataclass
 class Family:
@@ -42,7 +41,6 @@ class Family:
     changed: np.ndarray | None = None     # [i, j]: rule j's option differs from net's own
     versus_for: dict = field(default_factory=dict)   # rule name -> its obvious alternative, where not ``versus``
 
-
 def option_value(frame: pd.DataFrame, keys) -> np.ndarray:
     """The oracle's win chance (%) of option ``keys[i]`` at decision i (nan where there is none)."""
     out = np.full(len(frame), np.nan)
@@ -52,13 +50,11 @@ def option_value(frame: pd.DataFrame, keys) -> np.ndarray:
             out[i] = float(ms[ks.index(k)])
     return out
 
-
 def _layout(pid: str) -> np.ndarray:
     from gnoming_sim.search.position_id import decode
 
     p = decode(pid)
     return np.asarray(p.layouts[p.me])
-
 
 def net_action(frame: pd.DataFrame) -> np.ndarray:
     """What net's own choice at a placement was: "throw", "face-down" (a face-down position) or "use" (face up)."""
@@ -69,7 +65,6 @@ def net_action(frame: pd.DataFrame) -> np.ndarray:
         else:
             out.append("face-down" if _layout(pid)[int(k[3:])] == HIDDEN else "use")
     return np.array(out, dtype=object)
-
 
 def _pick(frame, net_act, action_of_row) -> list[str]:
     """The played seat's option per decision: net's where it belongs to the rule's action, else the card's."""
@@ -86,7 +81,6 @@ def _pick(frame, net_act, action_of_row) -> list[str]:
         out.append(key)
     return out
 
-
 def _build(key, decision, frame, rules, picks, rich_cols, rich_groups, rich_family, fixed, versus,
            versus_for=None) -> Family:
     value = np.column_stack([option_value(frame, p) for p in picks])
@@ -95,7 +89,6 @@ def _build(key, decision, frame, rules, picks, rich_cols, rich_groups, rich_fami
     rich = np.column_stack([option_value(frame, p) for p in rich_cols])
     return Family(key, decision, frame, rules, value, rich, rich_groups, rich_family,
                   {k: option_value(frame, v) for k, v in fixed.items()}, net, versus, changed, versus_for or {})
-
 
 # ---------------------------------------------------------------- a hazard drawn blind
 def hazard_family(frame: pd.DataFrame) -> Family:
@@ -116,10 +109,8 @@ def hazard_family(frame: pd.DataFrame) -> Family:
                    "the card": list(f["card_key"])}, "always throw it away",
                   {"throw it away": "always keep it face down"})
 
-
 # ---------------------------------------------------------------- where a mulligan goes
 MULLIGAN_USES = (("completes a line",), ("completes a line", "pairs in a line"))
-
 
 def mulligan_family(frame: pd.DataFrame) -> Family:
     """A mulligan in hand: on its best use in a line when that use is in a set, else on a face-down card."""
@@ -144,7 +135,6 @@ def mulligan_family(frame: pd.DataFrame) -> Family:
                    "the card": list(f["card_key"])}, "always on a face-down card",
                   {rules[0]["name"]: "always its best use"})
 
-
 # ---------------------------------------------------------------- take or draw
 def _cost(card) -> int:
     from gnoming_sim.game.rules import RuleConfig
@@ -152,7 +142,6 @@ def _cost(card) -> int:
 
     r = RuleConfig()
     return int(card_cost(int(card), r.hazard_value, r.mulligan_value, r.negative_multiplier))
-
 
 def take_choice(row, takes) -> str:
     """The played seat's draw source (:func:`gnoming_sim.kernel.policy.chart.cells_source`) when ``takes(class,
@@ -174,10 +163,8 @@ def take_choice(row, takes) -> str:
         return row["net_key"]
     return best or "draw"
 
-
 VALUE_CLASSES = ((), ("negative",), ("negative", "3-4"), ("negative", "3-4", "5-6"))
 USE_TOPS = (0, 1, 2, 3, 4, 5)      # take when its best use is at least USES[x] ... (x = -1: never by use)
-
 
 def take_rule(value_classes, use_top) -> tuple[str, str]:
     parts = []
@@ -197,7 +184,6 @@ def take_rule(value_classes, use_top) -> tuple[str, str]:
     if not parts:
         return "always draw", "always draw blind"
     return " or ".join(parts), "take the pile's card when " + ", or when ".join(parts) + "; else draw blind"
-
 
 def take_family(frame: pd.DataFrame) -> Family:
     """Take the pile's card iff its best use is at least X or its value is at most v (class), else draw."""

@@ -13,7 +13,7 @@ from ..framework.study import Study, StudyResult
 from . import analysis as A
 from . import figures as F
 from . import played as PL
-from .select import TOLERANCE_PP
+from ..framework.rule_split import TOLERANCE_PP
 
 ROOT = Path(__file__).resolve().parents[1]
 FINISH_DECISIONS = ROOT / "reports" / "finish-play-on-decisions.csv"

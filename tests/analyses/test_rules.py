@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gnoming_sim.analyses.finish_play_on import threshold as th
+from gnoming_sim.analyses.framework import finish_threshold as th
 from gnoming_sim.analyses.rules import analysis as A
 from gnoming_sim.analyses.rules import played as PL
-from gnoming_sim.analyses.rules import select
+from gnoming_sim.analyses.framework import rule_split as select
 
 
 def _finishing(n: int, seed: int, effect) -> pd.DataFrame:
