@@ -92,8 +92,10 @@ def rules_of(summary: dict) -> list[dict]:
             out.append({"key": key, "decision": title, "available": False, "printed": False, "rule": None,
                         "sentence": f"{title}: not available in this report."})
         elif not r.get("printed"):
+            own = (r.get("text") or "").strip()   # the study's own brief "no single rule" with its reason
+            plain = "no single rule" in own and words(own) <= MAX_RULE_WORDS and not jargon(own)
             out.append({"key": key, "decision": title, "available": True, "printed": False, "rule": r,
-                        "sentence": f"{title}: no single rule; the report gives the figures."})
+                        "sentence": own if plain else f"{title}: no single rule; the report gives the figures."})
         else:
             out.append({"key": key, "decision": title, "available": True, "printed": True, "rule": r,
                         "sentence": _rule_sentence(r)})
