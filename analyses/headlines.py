@@ -38,7 +38,7 @@ def headline_markdown(summary: dict) -> str:
     games = sum(s["games"] for s in summary["studies"].values())
     lines = [f"**The rules**, from `{summary['command'] or 'gnoming-sim report'}` ({games:,} games, "
              f"{_minutes(summary['wall_s'])} on 2 cores).",
-             "Each figure is a change in your chance of winning in percentage points (in game-score points where it "
+             "Each figure is a change in your chance of winning in percentage points, pp (in game-score points where it "
              "says so), with its 95% interval in brackets and n, what it rests on "
              "([how to read them](docs/report.md#the-rules-first)).", ""]
     rules = lead.rules_of(summary)

@@ -118,6 +118,7 @@ def _rule_sentence(r: dict) -> str:
     if text and words(text) <= MAX_RULE_WORDS and not jargon(text):
         return text
     rule = (r.get("rule") or "").strip().rstrip(".")
+    rule = rule[:1].upper() + rule[1:]
     node = r.get("played") if _est(r.get("played")) else r.get("value")
     value = _est(node)
     figure = ""
@@ -125,9 +126,10 @@ def _rule_sentence(r: dict) -> str:
         m, lo, hi = (_scale(node) * v for v in value[:3])
         n = value[3]
         what = "a game played" if node is r.get("played") else "a decision"
-        figure = f": {interval_text(m, lo, hi)} percentage points of win chance {what} (n = {n:,})"
+        figure = f": {interval_text(m, lo, hi)} pp of win chance {what} (n = {n:,})"
     sizes = _players_text(r.get("players"))
-    return f"{rule}{figure}{f', {sizes}' if sizes else ''}."
+    full = f"{rule}{figure}{f', {sizes}' if sizes else ''}."
+    return full if words(full) <= MAX_RULE_WORDS else f"{rule}{figure}."
 
 
 def card_sentences(summary: dict, players: str = CARD_PLAYERS) -> list[str]:
