@@ -98,8 +98,8 @@ def finish_words(thresholds: dict) -> str:
             return "play on rather than finish"
         if t == "always":
             return "finish whenever you can"
-        return (f"finish when your score after finishing is at most {t} above the best rival's visible score "
-                "(their face-down cards count 0); else play on") if t >= 0 else (
+        return (f"finish when your score after finishing would be at most {t} above the best rival's visible "
+                "score; else play on") if t >= 0 else (
             f"finish when your score after finishing is at least {-t} below the best rival's visible score; else "
             "play on")
     return "finish when your score after finishing is at most " + ", ".join(
@@ -113,11 +113,12 @@ def finish_entry(finish_dec: pd.DataFrame, oracle: pd.DataFrame | None) -> tuple
     r = TH.threshold_rule(finish_dec, card_finishes=card)
     players = sorted(int(p) for p in r["thresholds"])
     entry = {"key": "finish", "decision": "finish or play on", "rule": finish_words(r["thresholds"]),
-             "players": players, "value": {**r["value"], "unit": "pp"}, "versus": "always play on",
+             "players": players, "value": {**r["value"], "unit": "pp"}, "versus": "always playing on",
              "alternatives": [{**a, "unit": "pp"} for a in r["alternatives"][1:]],
              "regret": {**r["regret"], "unit": "pp"},
              "family": "every gap threshold, by table size and the closest rival's face-down cards (1, 2, 3+)",
-             "printed": r["printed"], "threshold": r["thresholds"], "same_on_the_other_half": r["same_on_the_other_half"],
+             "printed": r["printed"], "threshold": r["thresholds"],
+             "same_on_the_other_half": r["same_on_the_other_half"],
              "by_players": {p: {"rule": b["rule"], "value": {**b["value"], "unit": "pp"},
                                 "regret": {**b["regret"], "unit": "pp"}} for p, b in r["by_players"].items()},
              "decisions": "the finishing study's chances (one per self-play game of the presets), valued by net "

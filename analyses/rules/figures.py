@@ -29,9 +29,11 @@ def value_figure(entries: list[dict]) -> FigureOut:
     ax.axhline(0, color="#555555", linewidth=1)
     ax.set_xticks([3, 4, 5, 6])
     style(ax, "What each rule wins per decision", "players", "pp of win chance per decision")
-    ax.legend(fontsize=7, frameon=False)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, frameon=False)
     return FigureOut("value", fig,
                      "Each rule's gain per decision in the chance of winning the game against its alternative, by "
                      "table size, valued on the half of the decisions the rule was not chosen on; 95% intervals over "
                      "decisions.",
-                     "Gain per decision of the finishing, hazard, take and mulligan rules against the number of players.")
+                     "Gain per decision of the finishing, hazard, take and mulligan rules against the number of "
+                     "players.")

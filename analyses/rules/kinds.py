@@ -105,9 +105,9 @@ def hazard_family(frame: pd.DataFrame) -> Family:
     groups = np.array([f"{p}|{min(int(d), 6)}" for p, d in zip(f["players"], f["own_fd"])], dtype=object)
     return _build("hazard", "a hazard drawn blind: keep it or throw it away", f, rules, [down, throw],
                   [down, throw], groups, "keep or throw, chosen by table size and by your own face-down cards",
-                  {"always keep it face down": down, "always throw it away": throw,
-                   "the card": list(f["card_key"])}, "always throw it away",
-                  {"throw it away": "always keep it face down"})
+                  {"always keeping it face down": down, "always throwing it away": throw,
+                   "the card": list(f["card_key"])}, "always throwing it away",
+                  {"throw it away": "always keeping it face down"})
 
 # ---------------------------------------------------------------- where a mulligan goes
 MULLIGAN_USES = (("completes a line",), ("completes a line", "pairs in a line"))
@@ -131,9 +131,10 @@ def mulligan_family(frame: pd.DataFrame) -> Family:
     groups = np.array([f"{p}|{u}|{min(int(d), 5)}" for p, u, d in zip(f["players"], use, f["own_fd"])], dtype=object)
     return _build("mulligan", "where a mulligan goes", f, rules, picks, rich_cols, groups,
                   "best use or face down, chosen by table size, the mulligan's best use and your face-down cards",
-                  {"always on a face-down card": picks[0], "always its best use": picks[-1],
-                   "the card": list(f["card_key"])}, "always on a face-down card",
-                  {rules[0]["name"]: "always its best use"})
+                  {"always putting it on a face-down card": picks[0],
+                   "always putting it to its best use": picks[-1], "the card": list(f["card_key"])},
+                  "always putting it on a face-down card",
+                  {rules[0]["name"]: "always putting it to its best use"})
 
 # ---------------------------------------------------------------- take or draw
 def _cost(card) -> int:
@@ -209,5 +210,5 @@ def take_family(frame: pd.DataFrame) -> Family:
                        for p, k, (_, r) in zip(f["players"], top, f.iterrows())], dtype=object)
     return _build("take", "take the pile's card or draw blind", f, rules, picks, [["draw"] * len(f), take_top],
                   groups, "take or draw, chosen by table size and the pile card's class and best use (the card's "
-                  "take table)", {"always draw blind": ["draw"] * len(f), "the card": list(f["card_key"])},
-                  "always draw blind", {"always draw": "the card"})
+                  "take table)", {"always drawing blind": ["draw"] * len(f), "the card": list(f["card_key"])},
+                  "always drawing blind", {"always draw": "the card"})

@@ -22,11 +22,11 @@ def play(cells_by_size: dict, deals: int, seed: int, threads: int | None = None)
     """``{"by_players": {p: {"played", "played_per_decision", "changed"}}, "played", "played_per_decision",
     "changed", "deals", "wall_s"}``: pp of win chance per game (rule seat minus net), and per decision where the
     rule changed net's answer (pooled over the table sizes, the deals the unit)."""
-    from gnoming_sim.experiments.rule_play import play_rule
+    from gnoming_sim.experiments.rule_play import RULE_FIRST, play_rule
 
     wins, changed, out, wall = [], [], {}, 0.0
-    for p, cells in sorted(cells_by_size.items()):
-        r = play_rule(cells, int(p), deals, seed=seed, threads=threads)
+    for p, cells in sorted(cells_by_size.items()):   # every table size its own deals; every rule the same ones
+        r = play_rule(cells, int(p), deals, seed=seed, threads=threads, first_game=RULE_FIRST + int(p) * 2**40)
         w = np.asarray(r["per_deal"]["win"], dtype=np.float64)
         c = np.asarray(r["per_deal"]["changed"], dtype=np.float64)
         wins.append(w)

@@ -83,7 +83,8 @@ def test_a_threshold_plays_as_its_finish_cells():
     for g in range(C.N_GAP):            # bins < -10, -10..-6, -5..-1, 0..4 finish; 5..9, >= 10 play on
         want = C.A_FINISH if g <= 3 else C.A_PLAYON
         assert cells[C.finish_cell_of(g, 1, 1)] == want
-    assert set(A.finish_cells("never").values()) == {C.A_PLAYON} and set(A.finish_cells("always").values()) == {C.A_FINISH}
+    assert set(A.finish_cells("never").values()) == {C.A_PLAYON}
+    assert set(A.finish_cells("always").values()) == {C.A_FINISH}
 
 
 def test_the_rules_sentences_are_short_and_plain():
@@ -111,3 +112,23 @@ def test_the_played_per_decision_is_the_ratio_of_sums():
     c = np.array([1.0, 1.0, 2.0, 0.0])
     r = PL._ratio(w, c)
     assert r["mean"] == pytest.approx(3.0 / 4.0) and r["ci95"][0] < r["mean"] < r["ci95"][1] and r["n"] == 4
+
+
+@pytest.mark.slow
+def test_the_study_writes_the_rules_in_the_schema(tmp_path):
+    """A --quick report of the study alone: one entry per decision in order, each with its value, regret, played
+    gain, the decision-level estimate beside it and a sentence of at most 40 words; the CSV and the figure."""
+    from gnoming_sim.analyses.report import build_report
+    from gnoming_sim.analyses.rules import PlayerRules
+
+    s = build_report(tmp_path / "r", quick=True, studies=[PlayerRules()])["rules"]
+    assert s["base"] == "net" and s["tolerance_pp"] == 0.2
+    assert [e["key"] for e in s["rules"]] == ["finish", "hazard", "take", "mulligan"]
+    for e in s["rules"]:
+        assert e["players"] == [3, 4, 5, 6] and len(e["text"].split()) <= A.MAX_WORDS
+        for k in ("value", "regret"):
+            assert e[k]["n"] > 100 and e[k]["ci95"][0] <= e[k]["mean"] <= e[k]["ci95"][1]
+        if e["printed"]:
+            assert e["played"]["n"] == 4 * 40 * (2 if e["key"] in ("hazard", "mulligan") else 1)
+            assert e["agrees"] in (True, False, None) and "predicted_per_decision" in e
+    assert (tmp_path / "r" / "rules-table.csv").is_file() and (tmp_path / "r" / "rules-value.png").is_file()
