@@ -1,4 +1,4 @@
-"""A family of rules chosen on one half of its decisions and valued on the other (:mod:`.select`), against the
+"""A family of rules chosen on one half of its decisions and valued on the other (:mod:`..framework.rule_split`), against the
 obvious alternatives, the richer family and net's own choice."""
 from __future__ import annotations
 
