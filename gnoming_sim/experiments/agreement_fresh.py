@@ -34,18 +34,31 @@ def fresh_seed(set_seed: int, decision: int) -> int:
                >> 1)
 
 
+KEYS = ["decision", "position_id", "best_key", "card_key"]   # what a fresh row is the loss of
+
+
 def fresh_losses(answers: pd.DataFrame, set_seed: int, rollouts: int = 64, threads: int | None = None,
-                 log=None) -> pd.DataFrame:
+                 log=None, reuse: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per covered decision (:func:`gnoming_sim.experiments.agreement.card_answers`' rows): the set's best
     option minus the card's on ``rollouts`` fresh common rollouts (pp of win chance; 0 and no rollouts where
-    the card plays the set's best), with its standard error."""
+    the card plays the set's best), with its standard error.  ``reuse``: an earlier table (another card's, say)
+    whose rows of the same decision, options and rollouts are copied, not rolled out again (the same seed
+    stream would give the same numbers)."""
     from gnoming_sim.search import oracle
     from gnoming_sim.search.position_id import decode
 
+    known = {}
+    if reuse is not None:
+        for r in reuse.to_dict("records"):
+            if r["rollouts"] in (0, rollouts):
+                known[tuple(r[k] for k in KEYS)] = r
     rows, t0 = [], time.perf_counter()
     for k, r in enumerate(answers.itertuples(index=False)):
         loss, se, n = 0.0, 0.0, 0
-        if r.card_key != r.best_key:
+        old = known.get((int(r.decision), r.position_id, r.best_key, r.card_key))
+        if old is not None:
+            loss, se, n = float(old["loss_fresh_pp"]), float(old["se_pp"]), int(old["rollouts"])
+        elif r.card_key != r.best_key:
             _, win = oracle.win_samples(decode(r.position_id), [r.best_key, r.card_key], rollouts=rollouts,
                                         seed=fresh_seed(set_seed, r.decision), threads=threads)
             d = 100.0 * (win[:, 0] - win[:, 1])
@@ -63,8 +76,7 @@ def matched(answers: pd.DataFrame, fresh: pd.DataFrame | None) -> pd.Series | No
     best and card option (a fresh table of another card, or of another set, is not used)."""
     if fresh is None or not len(answers):
         return None
-    keys = ["decision", "position_id", "best_key", "card_key"]
-    m = answers[keys].merge(fresh[keys + ["loss_fresh_pp"]], on=keys, how="left")
+    m = answers[KEYS].merge(fresh[KEYS + ["loss_fresh_pp"]], on=KEYS, how="left")
     if m["loss_fresh_pp"].isna().any():
         return None
     return pd.Series(m["loss_fresh_pp"].to_numpy(), index=answers.index)
@@ -76,6 +88,10 @@ def main(argv=None) -> int:
     p.add_argument("--rollouts", type=int, default=64)
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--out", default="tuning/agreement/fresh.parquet")
+    p.add_argument("--reuse", default=None, help="an earlier fresh table: its rows of the same decision and options "
+                                                 "are copied, not rolled out again")
+    p.add_argument("--card", default=None, help="a cells file (chart_cells.json's shape) to measure as the card, "
+                                                "in this run only (default: the committed card)")
     a = p.parse_args(argv)
     src, out = Path(a.decisions), Path(a.out)
     if a.rollouts < 2:
@@ -87,20 +103,28 @@ def main(argv=None) -> int:
     if out.exists():
         print(f"agreement_fresh: {out} exists; not overwritten (remove it first)", file=sys.stderr)
         return 2
+    for opt, path in (("--reuse", a.reuse), ("--card", a.card)):
+        if path is not None and not Path(path).exists():
+            print(f"agreement_fresh: {opt} {path} not found", file=sys.stderr)
+            return 2
     from gnoming_sim.experiments import agreement as A
+    from gnoming_sim.kernel.policy import registry
 
+    card = None if a.card is None else Path(a.card)
+    if card is not None:
+        registry.register(registry.card_from_file(card))   # this process's 'card': the file's printed card
     t0 = time.perf_counter()
     prov = json.loads(src.with_suffix(".json").read_text())
     answers = A.card_answers(pd.read_parquet(src))
-    fresh = fresh_losses(answers, prov["seed"], a.rollouts, a.threads,
-                         log=lambda s: print(s, flush=True))
+    fresh = fresh_losses(answers, prov["seed"], a.rollouts, a.threads, log=lambda s: print(s, flush=True),
+                         reuse=None if a.reuse is None else pd.read_parquet(a.reuse))
     out.parent.mkdir(parents=True, exist_ok=True)
     fresh.to_parquet(out, index=False)
     wall = time.perf_counter() - t0
     out.with_suffix(".json").write_text(json.dumps(
         {"decisions": str(src), "set_seed": prov["seed"], "rollouts": a.rollouts, "stream": FRESH_STREAM,
          "covered": len(answers), "rolled_out": int((fresh["rollouts"] > 0).sum()), "wall_s": round(wall, 1),
-         "card": A.card_provenance()}, indent=1) + "\n")
+         "card": A.card_provenance(card)}, indent=1) + "\n")
     print(f"{len(fresh)} decisions ({int((fresh['rollouts'] > 0).sum())} rolled out) in {wall:.0f} s -> {out}")
     return 0
 

@@ -269,3 +269,31 @@ def test_the_decision_set_is_held_out_from_the_committed_card():
     seeds = A.card_provenance()["seeds"]
     assert seeds, "the committed card states no derivation seed"
     A.check_held_out(SEED, seeds)
+
+
+def test_fresh_rows_of_the_same_decision_and_options_are_reused_not_rolled_out():
+    from gnoming_sim.experiments.agreement_fresh import fresh_losses
+
+    frame, _ = tiny_set()
+    ans = A.card_answers(frame)
+    earlier = _fresh_of(ans, [0.0, 0.0, 0.0, 4.0, -1.0])
+    again = fresh_losses(ans, 5020261204, rollouts=8, reuse=earlier)   # every row known: nothing rolled out
+    assert again["loss_fresh_pp"].tolist() == [0.0, 0.0, 0.0, 4.0, -1.0]
+    assert again["rollouts"].tolist() == [8] * 5
+
+
+def test_the_fresh_command_refuses_bad_input_in_one_line(tmp_path, capsys):
+    from gnoming_sim.experiments.agreement_fresh import main
+
+    assert main(["--decisions", str(tmp_path / "none.parquet")]) == 2
+    assert main(["--rollouts", "1"]) == 2
+    frame, _ = tiny_set()
+    frame.to_parquet(tmp_path / "d.parquet")
+    (tmp_path / "d.json").write_text("{}")
+    (tmp_path / "out.parquet").write_text("")
+    assert main(["--decisions", str(tmp_path / "d.parquet"), "--out", str(tmp_path / "out.parquet")]) == 2
+    assert main(["--decisions", str(tmp_path / "d.parquet"), "--out", str(tmp_path / "o2.parquet"),
+                 "--card", str(tmp_path / "no.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 4 and all(line.startswith("agreement_fresh: ") for line in err)
+    assert (tmp_path / "out.parquet").read_text() == ""   # never overwritten

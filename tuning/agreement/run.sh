@@ -1,0 +1,9 @@
+#!/bin/sh
+# The agreement table's held-out loss (issue 50 item 4): at every decision of the oracle-valued set
+# (tuning/oracle/decisions.parquet) where the committed card's option is not the set's best, the two options
+# valued again by 64 fresh oracle rollouts (their own seed stream). Tied to the card it ran with (its hash is in
+# fresh.json): re-run after the card changes. Run from the repository root; log in run.out.
+set -e
+rm -f tuning/agreement/fresh.parquet tuning/agreement/fresh.json
+nice -n 5 .venv/bin/python -m gnoming_sim.experiments.agreement_fresh --decisions tuning/oracle/decisions.parquet \
+    --rollouts 64 --out tuning/agreement/fresh.parquet
