@@ -6,7 +6,9 @@ import gzip
 import json
 import shlex
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import click
 
@@ -20,6 +22,8 @@ MAX_DECISIONS = 10_000_000
 MAX_BUDGET = 10_000
 MAX_CHECK_DEALS = 100_000
 FILES = ("chart_cells.json", "guide.json", "card.png", "index.html")   # what a run writes in --out
+ITER_FILES = ("history.json", "history.csv", "cells.json", "card.png", "index.html")   # what --iterate writes
+MAX_ROUNDS = 50
 # the self-play strategy whose positions the guide is derived at: the strongest fast player (net beats learned on
 # held-out deals at 2, 4 and 6 players, tuning/net/README.md).  The committed chart (tuning/guide,
 # gnoming_sim/kernel/policy/chart_cells.json) was derived under learned, before net: its provenance says so
@@ -29,13 +33,20 @@ SELF_PLAY = "net"
 @cli.command()
 @click.option("--out", type=click.Path(), required=True, metavar="DIR",
               help="Folder for guide.json (every cell and the chart's cells), card.png and index.html.")
-@click.option("--games", type=int, default=600, show_default=True, metavar="G",
-              help="Self-play rounds per table size (at most).")
+@click.option("--games", type=int, default=None, metavar="G",
+              help="Self-play rounds per table size (at most; default 600); with --iterate, games per table size "
+                   "per round (default 120).")
 @click.option("--decisions", type=int, default=None, metavar="N",
               help="Stop the self-play once N decisions are recorded (all table sizes together).")
 @click.option("--players", "players_", default="2,3,4,5,6,7", show_default=True, metavar="P,...",
               help="Table sizes of the self-play rounds.")
-@click.option("--budget", type=int, default=8, show_default=True, metavar="N", help="Rollouts per candidate answer.")
+@click.option("--budget", type=int, default=None, metavar="N",
+              help="Rollouts per candidate answer (default 8); with --iterate, oracle rollouts per decision (default 16).")
+@click.option("--iterate", is_flag=True, help="Make the card by policy iteration with the oracle from the committed "
+              "card (how the committed card was made): --decisions valued per round (default 6,000), --rounds at most; "
+              "writes OUT/history.json, history.csv, cells.json (the card's tables), card.png and index.html.")
+@click.option("--rounds", type=int, default=4, show_default=True, metavar="N",
+              help="With --iterate: rounds at most (fewer when a round changes no cell).")
 @click.option("--rollouts", type=click.Choice(["expert", "self"]), default="expert", show_default=True,
               help="The rollouts' policy at every seat: expert (the chart's own play outside its cells), or "
                    f"self ({SELF_PLAY}, the self-play strategy).")
@@ -50,7 +61,8 @@ SELF_PLAY = "net"
 @opt.threads
 @click.option("--force", is_flag=True, help="Write into a folder that is not empty (an earlier guide's files are "
               "replaced; other files there are kept).")
-def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder_games, records, seed, threads, force):
+def guide(out, games, decisions, players_, budget, iterate, rounds, rollouts, check_deals, ladder_games, records, seed,
+          threads, force):
     """Derive the basic-strategy guide from rollouts at self-play decisions of net (the strongest fast
     player), and write OUT/guide.json, OUT/card.png (printable) and OUT/index.html.  The committed chart
     was derived under learned (tuning/guide; its provenance names the self-play strategy).
@@ -59,6 +71,11 @@ def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder
     gnoming_sim/kernel/policy/chart_cells.json (`make guide` does both)."""
     from gnoming_sim.tune import guide_card
 
+    if iterate:
+        return _iterate(out, 120 if games is None else games, 6000 if decisions is None else decisions, players_,
+                        16 if budget is None else budget, rounds, seed, threads, force)
+    games = 600 if games is None else games
+    budget = 8 if budget is None else budget
     opt.check_range("--games", games, 1, MAX_GAMES)
     if decisions is not None:
         opt.check_range("--decisions", decisions, 1, MAX_DECISIONS)
@@ -102,6 +119,80 @@ def guide(out, games, decisions, players_, budget, rollouts, check_deals, ladder
                f"index.html, chart_cells.json{', decisions.csv.gz' if records else ''}")
     if lad:
         click.echo(lad)
+
+
+def _iterate(out, games, decisions, players_, budget, rounds, seed, threads, force) -> None:
+    """``guide --iterate``: the card by policy iteration (:mod:`gnoming_sim.tune.card_iteration`) from the
+    committed card, its files written through a staged folder; a run smaller than the committed card's (fewer
+    games, decisions or rollouts a round, or fewer rounds) is marked PREVIEW on its first line and in its files."""
+    from gnoming_sim.batch.safe_folder import check_target, staged_report
+    from gnoming_sim.tune import card_output, guide_card
+    from gnoming_sim.tune.card_iteration import IterationConfig, iterate
+
+    opt.check_range("--games", games, 1, MAX_GAMES)
+    opt.check_range("--decisions", decisions, 1, MAX_DECISIONS)
+    opt.check_range("--budget", budget, 1, MAX_BUDGET)
+    opt.check_range("--rounds", rounds, 1, MAX_ROUNDS)
+    opt.check_seed(seed)
+    opt.check_threads(threads)
+    if seed >= 2**32:
+        raise GnomingError(f"--seed: --iterate takes a seed within 0..{2**32 - 1}, got {seed}")
+    sizes = opt.table_sizes(players_, "2,4,6")
+    cfg = IterationConfig(rounds=rounds, games=games, decisions=decisions, rollouts=budget, sizes=tuple(sizes),
+                          seed=seed, threads=threads)
+    folder = check_target(out, "--out", force, own_needs_force=True, names=ITER_FILES)
+    command = " ".join(["gnoming-sim"] + [shlex.quote(a) for a in sys.argv[1:]])
+    say = lambda line: click.echo(line, file=group.stderr())   # noqa: E731
+    kept = f"{folder} is left as it was" if folder.exists() else "nothing was written"
+    preview = iteration_preview(cfg, _committed_card_provenance())
+    if preview:
+        click.echo(preview)
+    with group.interruptible(kept), staged_report(folder, "--out") as stage:
+        result = iterate(cfg, say=say)
+        with tempfile.TemporaryDirectory() as tmp:   # the files are made here, then written through the stage
+            paths = card_output.write(Path(tmp), result, command)
+            texts = {p.name: p.read_text() for p in paths}
+        data = json.loads(texts["cells.json"])
+        if preview:
+            data["preview"] = {"text": preview}
+            texts["cells.json"] = json.dumps(data, indent=1) + "\n"
+        for name, text in texts.items():
+            stage.write(name, text)
+        card = guide_card.iterated_guide(data)
+        card["preview"] = data.get("preview")
+        stage.write("card.png", guide_card.card_png(card))
+        stage.write("index.html", guide_card.iteration_page_html(card))
+    changed = [r["cells_changed"] for r in result["rounds"]]
+    click.echo(f"{PROG} guide --iterate: {len(changed)} rounds, cells changed per round {changed}, "
+               f"{'converged' if result['converged'] else 'the round cap reached'}, {result['wall_s']:.0f} s; wrote "
+               f"{folder}/history.json, history.csv, cells.json, card.png, index.html"
+               + (f"; {preview}" if preview else ""))
+
+
+def iteration_preview(cfg, committed: dict | None) -> str:
+    """The PREVIEW line of a policy iteration smaller than the committed card's (fewer games per table size,
+    decisions or rollouts a round, or rounds at most), or ''."""
+    if not committed:
+        return ""
+    short = [f"{what} {mine:,} (committed {theirs:,})" for what, mine, theirs in
+             (("games per table size", cfg.games, committed.get("games_per_size", 0)),
+              ("decisions a round", cfg.decisions, committed.get("decisions_per_round", 0)),
+              ("rollouts a decision", cfg.rollouts, committed.get("rollouts", 0)),
+              ("rounds at most", cfg.rounds, committed.get("round_cap", 0))) if mine < theirs]
+    if not short:
+        return ""
+    return ("PREVIEW: a smaller policy iteration than the committed card's (" + "; ".join(short) + "): its cells "
+            "are valued on fewer decisions; do not use it in place of the committed card")
+
+
+def _committed_card_provenance() -> dict | None:
+    """The committed card's policy-iteration provenance, or None (a card made otherwise, or unreadable)."""
+    from gnoming_sim.kernel.policy import registry
+
+    try:
+        return json.loads(registry.CHART_CELLS.read_text()).get("card_provenance")
+    except (OSError, ValueError):
+        return None
 
 
 def _committed_provenance() -> dict | None:

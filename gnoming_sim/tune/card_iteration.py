@@ -253,16 +253,23 @@ def one_round(cells: dict[int, int], cfg: IterationConfig, rnd: int, say=None) -
     return new, rec, stats
 
 
-def iterate(cfg: IterationConfig, start: dict[int, int] | None = None, say=None) -> dict:
+def iterate(cfg: IterationConfig, start: dict[int, int] | None = None, say=None, before: dict | None = None) -> dict:
     """Policy iteration from ``start`` (the committed card, defaults explicit): ``{"config", "rounds": [Round as
     dict], "cells": final cells, "start": the first cells, "stats": the last round's per-cell estimates,
-    "seen": {cell: decisions over every round}, "converged", "wall_s"}``."""
+    "seen": {cell: decisions over every round}, "converged", "wall_s"}``.  ``before``: an earlier run's result
+    that this one continues (from its final cells, its rounds first, numbered on: their games and rollouts are
+    their own), at ``cfg``'s sizes, which may be larger."""
     cfg.check()
     t0 = time.perf_counter()
+    if before is not None:
+        start = {int(c): int(a) for c, a in before["cells"].items()}
     cells = dict(committed_cells() if start is None else start)
-    first = dict(cells)
-    rounds, stats, seen = [], {}, {}
-    for rnd in range(1, cfg.rounds + 1):
+    first = dict(cells) if before is None else {int(c): int(a) for c, a in before["start"].items()}
+    rounds = list(before["rounds"]) if before else []
+    stats = {int(c): v for c, v in before["stats"].items()} if before else {}
+    seen = {int(c): int(v) for c, v in before["seen"].items()} if before else {}
+    done = len(rounds)
+    for rnd in range(done + 1, done + cfg.rounds + 1):
         cells, rec, st = one_round(cells, cfg, rnd, say)
         rounds.append(asdict(rec))
         for c, s in st.items():
@@ -270,9 +277,12 @@ def iterate(cfg: IterationConfig, start: dict[int, int] | None = None, say=None)
         stats.update(st)
         if rec.cells_changed == 0:
             break
+    wall = round(time.perf_counter() - t0, 1) + (before["wall_s"] if before else 0.0)
+    configs = (before.get("configs") or [before["config"]]) if before else []
     return {"config": {**asdict(cfg), "sizes": list(cfg.sizes)}, "rounds": rounds, "cells": cells, "start": first,
             "stats": stats, "seen": seen, "converged": bool(rounds and rounds[-1]["cells_changed"] == 0),
-            "wall_s": round(time.perf_counter() - t0, 1)}
+            "wall_s": round(wall, 1), "configs": configs + [{**asdict(cfg), "sizes": list(cfg.sizes),
+                                                              "first_round": done + 1}]}
 
 
 __all__ = ["IterationConfig", "committed_cells", "card_strategy", "play_decisions", "sample", "value", "improve",

@@ -87,7 +87,7 @@ def provenance(result: dict, command: str) -> dict:
             "rollouts": cfg["rollouts"], "threshold_se": cfg["threshold"],
             "decisions": sum(r["decisions"] for r in result["rounds"]),
             "cells_changed": [r["cells_changed"] for r in result["rounds"]], "converged": result["converged"],
-            "wall_s": result["wall_s"], "iteration": result["rounds"]}
+            "wall_s": result["wall_s"], "iteration": result["rounds"], "stages": result.get("configs", [])}
 
 
 def write(out: Path, result: dict, command: str, force: bool = False) -> list[Path]:
@@ -99,7 +99,7 @@ def write(out: Path, result: dict, command: str, force: bool = False) -> list[Pa
         raise GnomingError(f"{out}: holds a policy iteration's files already; use --force to replace them")
     out.mkdir(parents=True, exist_ok=True)
     prov = provenance(result, command)
-    hist = {k: result[k] for k in ("config", "rounds", "converged", "wall_s")} | {
+    hist = {k: result[k] for k in ("config", "rounds", "converged", "wall_s")} | {"configs": result.get("configs", []),
         "start": {str(k): v for k, v in result["start"].items()}, "cells": {str(k): v for k, v in result["cells"].items()},
         "seen": {str(k): v for k, v in result["seen"].items()}, "stats": {str(k): v for k, v in result["stats"].items()},
         "provenance": prov}
@@ -137,12 +137,29 @@ def main(argv=None) -> int:
     from gnoming_sim.tune.card_iteration import IterationConfig, iterate
 
     ap = argparse.ArgumentParser(prog="python -m gnoming_sim.tune.card_output")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", help="folder for history.json, history.csv and cells.json")
+    ap.add_argument("--install", metavar="CELLS_JSON", help="put a run's cells.json into the committed cells file "
+                    "(gnoming_sim/kernel/policy/chart_cells.json's tables and card_provenance) and stop")
     for k, v in (("rounds", 4), ("games", 40), ("decisions", 1500), ("rollouts", 24), ("seed", 1)):
         ap.add_argument(f"--{k}", type=int, default=v)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--force", action="store_true")
+    ap.add_argument("--continue-from", metavar="DIR", help="go on from an earlier run's history.json (its final "
+                    "card, its rounds first)")
     a = ap.parse_args(argv)
+    if a.install:
+        from gnoming_sim.kernel.policy import registry
+
+        try:
+            install(Path(a.install), registry.CHART_CELLS)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"error: --install {a.install}: {e}", file=sys.stderr)
+            return 2
+        print(f"installed {a.install} into {registry.CHART_CELLS}")
+        return 0
+    if not a.out:
+        print("error: --out DIR is required (or --install CELLS_JSON)", file=sys.stderr)
+        return 2
     cfg = IterationConfig(rounds=a.rounds, games=a.games, decisions=a.decisions, rollouts=a.rollouts, seed=a.seed,
                           threads=a.threads)
     command = "python -m gnoming_sim.tune.card_output " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -152,7 +169,8 @@ def main(argv=None) -> int:
         if not a.force and (out / "history.json").exists():
             raise GnomingError(f"{out}: holds a policy iteration's files already; use --force to replace them")
         t0 = time.perf_counter()
-        result = iterate(cfg, say=lambda s: print(s, flush=True))
+        before = load_history(Path(a.continue_from) / "history.json") if a.continue_from else None
+        result = iterate(cfg, say=lambda s: print(s, flush=True), before=before)
         paths = write(out, result, command, force=a.force)
     except GnomingError as e:
         print(f"error: {e}", file=sys.stderr)

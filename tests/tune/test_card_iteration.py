@@ -113,3 +113,23 @@ def test_one_small_round_is_reproducible_at_any_thread_count():
     for x in (b, c):
         assert x[0] == a[0] and x[2] == a[2]
         assert {**x[1].__dict__, "wall_s": 0} == {**a[1].__dict__, "wall_s": 0}
+
+
+def test_a_run_that_continues_another_numbers_its_rounds_on(monkeypatch):
+    """--continue-from: the earlier run's final card is the start of the new rounds, its rounds come first, the new
+    ones are numbered on (their games and rollout streams are the round's own), its first card stays the start."""
+    from gnoming_sim.tune import card_iteration as ci
+
+    before = _result()
+    seen = []
+
+    def fake(cells, cfg, rnd, say=None):
+        seen.append((dict(cells), rnd))
+        return cells, ci.Round(rnd, 9, 90, 30, cfg.rollouts, 1, 0, [], 1.0), {}
+
+    monkeypatch.setattr(ci, "one_round", fake)
+    res = ci.iterate(IterationConfig(rounds=2, rollouts=24), before=before)
+    assert seen == [(before["cells"], 3)]                       # converged at once: one round, numbered 3
+    assert [r["round"] for r in res["rounds"]] == [1, 2, 3] and res["rounds"][2]["rollouts"] == 24
+    assert res["start"] == before["start"] and res["cells"] == before["cells"] and res["converged"]
+    assert res["configs"][-1]["first_round"] == 3 and res["wall_s"] >= before["wall_s"]
