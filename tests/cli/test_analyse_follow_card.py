@@ -108,3 +108,25 @@ def test_each_source_has_its_words():
                                  "play), not from this position")
     assert said["none"].endswith("the card agrees with the oracle here: no difference to explain")
     assert said["none"].startswith("follow-card: with the card playing on in your seat (seat 1; net at the others;")
+
+
+def test_the_bar_counts_the_card_seats_rollouts_too(monkeypatch):
+    import io
+
+    from gnoming_sim.search import analyse as A
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr("gnoming_sim.cli.group.stderr", lambda: screen)
+    monkeypatch.setattr("gnoming_sim.cli.analyse.PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(A, "PROGRESS_FIRST", 20)
+    monkeypatch.setattr(A, "PROGRESS_SECONDS", 1e-6)
+    example = Path(__file__).resolve().parents[2] / "examples" / "position.toml"
+    result = run("--position", example, "--rollouts", 40, "--policy", "expert", "--horizon", "round",
+                 "--follow-card", "--json")
+    shown = screen.getvalue()
+    assert "80/80" in shown and "card seat: leader " in shown, shown   # the oracle's 40 and the card seat's 40
+    assert json.loads(result.stdout)["follow_card"]["policies"] == ["expert", "card", "expert", "expert"]
