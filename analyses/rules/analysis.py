@@ -57,7 +57,30 @@ def finish_versus_net(frame: pd.DataFrame, thresholds: dict) -> dict:
     d = rule - net
     by = {str(p): EV._est(d[(f["players"] == p).to_numpy() & changed]) for p in sorted(f["players"].unique())}
     return {"versus_net": EV._est(d), "predicted_per_decision": EV._est(d[changed]),
-            "changed_share": float(changed.mean()), "by_players": by}
+            "changed_share": float(changed.mean()), "by_players": by,
+            "thresholds_here": _thresholds_here(f, thresholds)}
+
+
+def _thresholds_here(f: pd.DataFrame, thresholds: dict) -> dict:
+    """The same family at net self-play's finishing chances (another population of positions than the finishing
+    study's, which come from the presets' self-play): each playable threshold's gain over playing on (net's own
+    play-on where it played on, else the card's), and the chosen rule minus the best of them and minus the card's
+    default (gap < 0), paired."""
+    fin = K.option_value(f, list(f["finish_key"]))
+    on = K.option_value(f, [r["net_key"] if r["net_key"] != r["finish_key"] else (r["playon_key"] or r["net_key"])
+                            for _, r in f.iterrows()])
+    gap = f["finish_gap"].to_numpy(dtype=np.float64)
+    sizes = f["players"].astype(str).to_numpy()
+    rule_t = np.array([thresholds.get(p, "never") for p in sizes], dtype=object)
+    gains = {t: np.where(gap <= t, fin - on, 0.0) for t in TH.PLAYABLE}
+    best = max(gains, key=lambda t: np.nanmean(gains[t]))
+    mine = np.array([gains[t][i] if isinstance(t, int) else (fin - on)[i] * (t == "always")
+                     for i, t in enumerate(rule_t)])
+    return {"value_by_threshold": {str(t): EV._est(g) for t, g in gains.items()},
+            "best_here": best, "best_here_note": "chosen on these same decisions (flatters it)",
+            "rule_minus_best_here": EV._est(mine - gains[best]),
+            "rule_minus_card_default_here": EV._est(mine - gains[TH.CARD_DEFAULT]),
+            "decisions": "net self-play's finishing chances of the oracle-valued set (tuning/oracle)"}
 
 
 # ---------------------------------------------------------------- words
@@ -130,6 +153,7 @@ def finish_entry(finish_dec: pd.DataFrame, oracle: pd.DataFrame | None) -> tuple
         if vn:
             entry["predicted_per_decision"] = vn["predicted_per_decision"]
             entry["versus_net"] = vn["versus_net"]
+            entry["at_net_self_play"] = vn["thresholds_here"]
             for p, e in vn["by_players"].items():
                 entry["by_players"].setdefault(p, {})["predicted_per_decision"] = e
     cells = {int(p): finish_cells(t) for p, t in r["thresholds"].items()}
