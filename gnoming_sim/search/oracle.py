@@ -11,8 +11,8 @@ derivation all value options here, and nowhere else:
 
 Another base player is a parameter of the same oracle (``policies``), never another code path: the card's
 derivation values a cell with the ``card`` player in the seat that follows it (:func:`seats_with`), and
-``analyse --policy card`` shows whether a difference from the card comes from the position or from the
-play that follows it.
+``analyse --follow-card`` (:mod:`gnoming_sim.search.follow_card`) shows whether a difference from the card
+comes from the position or from the play that follows it.
 
 The estimates are :func:`gnoming_sim.search.analyse.summarize`'s: rollout i is one unit (one deal of the
 unseen cards and one play stream, common to every option), each option's win chance and its difference
