@@ -196,12 +196,12 @@ def features(pos) -> dict:
             "draw_n": int(pos.draw_n), "removed": int(pos.removed)}
 
 
-def value(pos, rollouts: int, seed: int, threads: int | None = None) -> dict:
-    """Every option valued by the oracle on ``rollouts`` common rollouts: keys, win chance (%), the best, and
-    each option's paired standard error of its difference to the best (pp)."""
+def value(pos, rollouts: int, seed: int, threads: int | None = None, options=None) -> dict:
+    """Every option (or those keyed in ``options``) valued by the oracle on ``rollouts`` common rollouts: keys,
+    win chance (%), the best, and each option's paired standard error of its difference to the best (pp)."""
     from gnoming_sim.search import oracle
 
-    keys, win = oracle.win_samples(pos, rollouts=rollouts, seed=seed, threads=threads)
+    keys, win = oracle.win_samples(pos, options, rollouts=rollouts, seed=seed, threads=threads)
     mean = win.mean(axis=0) * 100.0
     b = int(np.argmax(mean))
     d = (win - win[:, [b]]) * 100.0
@@ -213,16 +213,20 @@ def value(pos, rollouts: int, seed: int, threads: int | None = None) -> dict:
 SHARES = {"take": 0.25, "hazard": 0.25, "mulligan": 0.25, "place": 0.125, "finish": 0.125}
 
 
-def quotas(total_per_size: int) -> dict:
+def quotas(total_per_size: int, kinds=KINDS) -> dict:
     """Decisions drawn per kind at one table size: the rules' kinds (take, a hazard, a mulligan) a quarter each,
     the rare ones thus oversampled; other placements and finishing chances (the finishing study has 7,900 of
-    its own) an eighth each."""
+    its own) an eighth each.  Fewer ``kinds``: equal shares of them."""
+    if tuple(kinds) != KINDS:
+        return {k: max(1, total_per_size // len(kinds)) for k in kinds}
     return {k: max(1, int(round(total_per_size * SHARES[k]))) for k in KINDS}
 
 
 def run(players: int, games: int, per_size: int, rollouts: int, seed: int = SEED, threads: int | None = None,
-        log=None) -> list[dict]:
-    """The sampled, valued decisions of ``games`` net self-play games at ``players``."""
+        log=None, kinds=KINDS, few: bool = False) -> list[dict]:
+    """The sampled, valued decisions of ``games`` net self-play games at ``players`` (of ``kinds``; ``few``: only
+    the options a rule names are valued, net's own choice among them: at a finishing chance finish, the card's
+    play-on and net's choice; a placement the best use, face-down, throw and net's; a draw every option)."""
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.rules import RuleConfig
     from gnoming_sim.kernel.engine import simulate
@@ -236,7 +240,7 @@ def run(players: int, games: int, per_size: int, rollouts: int, seed: int = SEED
     rng = np.random.default_rng([seed, players, 1])
     by_kind = {k: [c for c in cands if c[2] == k] for k in KINDS}
     rows = []
-    for kind, want in quotas(per_size).items():
+    for kind, want in quotas(per_size, kinds).items():
         pool = by_kind[kind]
         order = rng.permutation(len(pool))
         got = 0
@@ -251,7 +255,13 @@ def run(players: int, games: int, per_size: int, rollouts: int, seed: int = SEED
             n = len(rows)
             rseed = int(np.random.SeedSequence([seed, players, 2, n]).generate_state(1, np.uint64)[0] >> 1)
             t0 = time.perf_counter()
-            val = value(pos, rollouts, rseed, threads)
+            cand = chart_candidates(pos)
+            named = None
+            if few and pos.decision == "place":
+                names = [cand.get(k) for k in ("finish_key", "playon_key", "use_key", "fd_key", "throw_key")] + [chosen]
+                keys = [o.key for o in _opts]
+                named = [k for k in keys if k in names]
+            val = value(pos, rollouts, rseed, threads, named)
             view = card_view(pos)
             card_key, cell = "", {}
             if view is not None:
@@ -259,7 +269,7 @@ def run(players: int, games: int, per_size: int, rollouts: int, seed: int = SEED
                 card_key = _key_of_place(q) if pos.decision == "place" else _key_of_source(src)
                 cell = view["cells"][0]
             rows.append({"kind": kind, "players": players, "game": int(res.first_game + g), "record": int(i),
-                         **features(pos), **chart_candidates(pos), **val, "net_key": chosen, "card_key": card_key,
+                         **features(pos), **cand, **val, "net_key": chosen, "card_key": card_key,
                          "card_table": view["table"] if view else "", "card_cell": int(cell.get("cell", -1)),
                          "card_words": cell.get("words", ""), "card_action": cell.get("action", ""),
                          "card_printed": bool(cell.get("printed", False)), "rollouts": rollouts,
@@ -281,11 +291,16 @@ def main(argv=None) -> int:
     p.add_argument("--per-size", type=int, default=600, help="decisions valued per table size (split over the kinds)")
     p.add_argument("--rollouts", type=int, default=64)
     p.add_argument("--seed", type=int, default=SEED)
+    p.add_argument("--kinds", nargs="+", default=list(KINDS), help="decision kinds to sample (default: all)")
+    p.add_argument("--few-options", action="store_true",
+                   help="value only the options a rule names and net's choice (not every legal option)")
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--out", default="tuning/oracle/decisions.parquet")
     a = p.parse_args(argv)
-    if any(n not in PLAYERS for n in a.players) or a.games < 1 or a.per_size < len(KINDS) or a.rollouts < 2:
-        print("oracle_decisions: --players 3..6, --games >= 1, --per-size >= 5, --rollouts >= 2", file=sys.stderr)
+    if any(n not in PLAYERS for n in a.players) or a.games < 1 or a.per_size < len(a.kinds) or a.rollouts < 2 \
+            or any(k not in KINDS for k in a.kinds):
+        print(f"oracle_decisions: --players 3..6, --games >= 1, --per-size >= the kinds, --rollouts >= 2, --kinds of "
+              f"{', '.join(KINDS)}", file=sys.stderr)
         return 2
     out = Path(a.out)
     if out.exists():
@@ -296,14 +311,15 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     rows = []
     for players in a.players:
-        rows += run(players, a.games, a.per_size, a.rollouts, a.seed, a.threads,
-                    log=lambda s: print(f"[{time.perf_counter() - t0:7.1f} s] {s}", flush=True))
+        rows += run(players, a.games, a.per_size, a.rollouts, a.seed, a.threads, kinds=tuple(a.kinds),
+                    few=a.few_options, log=lambda s: print(f"[{time.perf_counter() - t0:7.1f} s] {s}", flush=True))
     frame = pd.DataFrame(rows)
     out.parent.mkdir(parents=True, exist_ok=True)
     frame.to_parquet(out, index=False)
     wall = time.perf_counter() - t0
     prov = {"seed": a.seed, "first_game": FIRST_GAME, "players": a.players, "games": a.games,
-            "per_size": a.per_size, "rollouts": a.rollouts, "decisions": len(frame), "wall_s": round(wall, 1),
+            "per_size": a.per_size, "rollouts": a.rollouts, "kinds": a.kinds, "few_options": a.few_options,
+            "decisions": len(frame), "wall_s": round(wall, 1),
             "oracle": "gnoming_sim.search.oracle (net at every seat, the chance of winning the game)",
             "by_kind": frame.groupby(["players", "kind"]).size().rename("n").reset_index().to_dict("records")}
     out.with_suffix(".json").write_text(json.dumps(prov, indent=1) + "\n")

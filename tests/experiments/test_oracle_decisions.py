@@ -38,3 +38,8 @@ def test_a_small_set_rebuilds_from_its_position_ids():
             assert r["finish_key"] in r["keys"] and r["gap"] is not None
         if r["kind"] == "hazard":
             assert r["hand_class"] == "hazard" and r["source"] == 0
+
+
+def test_fewer_kinds_share_the_quota():
+    assert od.quotas(600, ("finish",)) == {"finish": 600}
+    assert od.main(["--kinds", "bogus"]) == 2
