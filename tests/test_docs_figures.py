@@ -9,9 +9,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_guide_page_quotes_the_committed_guides_holm_family_and_starred_cells():
+    """The guide before the policy iteration (its run's cells file, tuning/guide/chart_cells.json: its tables, the
+    chart preset's cells and its check, the committed file's too)."""
     from gnoming_sim.kernel.policy import registry
 
-    guide = json.loads(registry.CHART_CELLS.read_text(encoding="utf-8"))
+    guide = json.loads((ROOT / "tuning" / "guide" / "chart_cells.json").read_text(encoding="utf-8"))
+    committed = json.loads(registry.CHART_CELLS.read_text(encoding="utf-8"))
+    assert committed["cells"] == guide["cells"] and committed["check"] == guide["check"]
     page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
     families = {t["family"] for t in guide["tables"].values()}
     assert len(families) == 1, families            # one family over the whole card
@@ -20,6 +24,22 @@ def test_the_guide_page_quotes_the_committed_guides_holm_family_and_starred_cell
     assert "per table" not in page.split("### The committed guide")[1].split("\n\n")[2]   # the committed table's header
     diff = guide["check"]["versus_expert"]["diff"]
     assert f"{diff['mean']:+.2f}".replace("-", "\u2212") in page
+
+
+def test_the_guide_page_quotes_the_committed_cards_policy_iteration():
+    """Issue 50: the page's rounds table is the committed card's history (chart_cells.json's card_provenance):
+    one row a round with its games, covered and valued decisions, rollouts, cells valued and cells changed."""
+    from gnoming_sim.kernel.policy import registry
+
+    prov = json.loads(registry.CHART_CELLS.read_text(encoding="utf-8"))["card_provenance"]
+    page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    table = page.split("| round | games | covered decisions |")[1].split("\n\n")[0].splitlines()[2:]
+    assert len(table) == len(prov["iteration"])
+    for row, r in zip(table, prov["iteration"]):
+        cols = [c.strip() for c in row.split("|")[1:-1]]
+        assert cols[:5] == [str(r["round"]), f"{r['games']:,}", f"{r['covered']:,}",
+                            f"{r['decisions']:,} ({r['rollouts']})", str(r["cells_seen"])], (cols, r)
+        assert cols[5].split(":")[0] == str(r["cells_changed"])
 
 
 def test_the_readme_says_what_the_audit_page_holds():

@@ -47,8 +47,9 @@ def est(e: dict) -> Estimate:
 
 def _status(c: dict) -> str:
     if c.get("origin"):       # a card made by policy iteration (tune.card_iteration)
-        return f"from {c['origin']}" + ("" if c.get("margin") is not None else "; not valued (no decision where its "
-                                                                               "actions differ was sampled)")
+        if c.get("margin") is None:
+            return f"from {c['origin']}; not valued (no decision where its actions differ was sampled)"
+        return f"from {c['origin']}" + ("; valued on one decision only" if c.get("margin_n", 0) < 2 else "")
     if c.get("chart"):
         return "resolved; on the card, and the chart plays it"
     if c.get("resolved"):
@@ -62,7 +63,7 @@ def _cells(table: dict, keys) -> list[dict]:
     for c in table["cells"]:
         if c.get("best") is None:
             continue
-        valued = c.get("margin") is not None
+        valued = c.get("margin") is not None and c.get("margin_n", 0) >= 2   # one decision: no interval
         out.append({"where": ", ".join(str(c[k]) for k in keys), "action": c["action"], "rival": c.get("rival", ""),
                     "margin": Estimate(c["margin"], c["lo"], c["hi"], c["margin_n"]) if valued else None,
                     "resolved": c["resolved"], "chart": bool(c.get("chart")), "status": _status(c)})

@@ -109,15 +109,28 @@ def margins_line(margins: dict, players: str = "4") -> str:
             f"rival in the seat, the same deals; lower points are better) " + "; ".join(parts))
 
 
-def iteration_foot(guide: dict) -> list[str]:
-    """How a card made by policy iteration was made, in a line or two (its provenance)."""
+def iteration_foot(guide: dict, short: bool = False) -> list[str]:
+    """How a card made by policy iteration was made, in a line or two (its provenance); ``short``: the card's
+    foot (what following it wins at 4 players and the rounds, without intervals)."""
     prov = guide["card_provenance"]
+    if short:
+        by = (guide.get("margins") or {}).get("4") or {}
+        won = ", ".join(f"{by[r]['points']['mean']:+.1f} against {r}" for r in ("builder", "greedy", "expert", "net")
+                        if r in by)
+        n = next((by[r]["points"]["n"] for r in by), 0)
+        changed = ", ".join(str(r["cells_changed"]) for r in prov.get("iteration", []))
+        return [(f"following the card exactly at 4 players: {won} points a game (one card seat among three of the "
+                 f"rival, against the rival in that seat, the same {n:,} deals; lower is better; intervals in "
+                 f"docs/guide.md)") if won else "",
+                f"derived by policy iteration with the oracle (one card seat among net players, each cell's actions "
+                f"valued by rollouts to the end of the game, by the chance of winning); cells changed per round: "
+                f"{changed}; {'converged' if prov.get('converged') else 'the round cap reached'}; seed {prov['seed']}"]
     per = ", ".join(f"round {r['round']}: {r['cells_changed']} of {r['cells_seen']} cells valued changed "
-                    f"({r['decisions']:,} decisions)" for r in prov.get("iteration", []))
+                    f"({r['decisions']:,} decisions, {r['rollouts']} rollouts each)" for r in prov.get("iteration", []))
     return [margins_line(guide.get("margins") or {}),
             f"derived by policy iteration with the oracle: one card seat among net players at "
             f"{', '.join(map(str, prov['sizes']))} players, each covered decision's actions valued by "
-            f"{prov['rollouts']} rollouts to the end of the game (the card in its seat, net elsewhere) by the chance of "
+            f"rollouts to the end of the game (the card in its seat, net elsewhere) by the chance of "
             f"winning; a cell changes only when another action wins more by over {prov['threshold_se']} standard errors; "
             f"{per}; {'converged' if prov.get('converged') else 'the round cap reached'}; seed {prov['seed']}"]
 
@@ -273,12 +286,14 @@ def card_figure(guide: dict):
                  + ("Gnoming A Round: the player's card, derived by policy iteration" if _iterated(guide) else
                     "Gnoming A Round: the player's guide, derived by simulation"), fontsize=11, weight="bold", y=0.995,
                  color="#b00000" if preview else "black")
+    legend = ("blank = the card's default rule (docs/guide.md): no decision of the policy iteration's games fell "
+              "there, or its action is the default's" if _iterated(guide) else
+              "? = not resolved (the default rule: docs/guide.md); blank = never seen; * = beats expert's own rule "
+              "there (the chart player follows the starred cells, expert elsewhere)")
     fig.text(0.5, 0.915, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
-             "after finishing minus the best rival's visible score\n? = not resolved (the default rule: docs/guide.md); "
-             "blank = never seen; * = beats expert's own rule there (the chart player follows the starred cells, "
-             "expert elsewhere)",
+             "after finishing minus the best rival's visible score\n" + legend,
              ha="center", fontsize=6, linespacing=1.4)
-    foot = [preview, value_line(guide), ladder_line(guide), sizes_line(guide)] + (iteration_foot(guide) if _iterated(guide) else [
+    foot = [preview] + (iteration_foot(guide, short=True) if _iterated(guide) else [value_line(guide), ladder_line(guide), sizes_line(guide),
             f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
             f"players, seed {guide['seed']}); a cell is resolved when its action wins every paired comparison after "
             f"Holm's correction ({_family(guide)}, 5%); on average over the positions self-play of {guide['self_play']} reaches"])

@@ -26,24 +26,35 @@ def _json(path, *more):
                           "--json", *more))
 
 
-def test_the_card_says_play_on_where_finishing_is_better():
+def test_the_card_says_finish_where_finishing_is_better():
+    """Issue 50's position: the card before the policy iteration said play on (over the 7, pos7), finishing about
+    10 pp better; the committed card's cell (changed in the iteration's round 1, +3.70 pp) says finish, the best."""
     card = _json(FINISH)["card"]
     assert card["table"] == "finish" and len(card["cells"]) == 1
     cell = card["cells"][0]
     assert cell["words"] == "gap 0..4, rivals 2-4 face down, 2-3 players" and cell["printed"]
-    assert cell["action"] == "play on" and card["option"] == "pos7"      # expert's play-on answer: over the 7
-    assert card["best"] == "pos2" and not card["agrees"] and card["separated"]
-    lo, hi = card["diff_ci95"]
-    assert 0 < lo < card["diff"] < hi and card["unit"] == "pp of win chance"
+    assert cell["action"] == "finish" and card["option"] == "pos2"
+    assert card["best"] == "pos2" and card["agrees"] and not card["separated"]
+    assert card["unit"] == "pp of win chance"
 
 
 def test_the_text_says_it_in_one_line():
+    from gnoming_sim.search.card_view import card_line
+
     out = run("--position", FINISH, "--horizon", "game", "--rollouts", 300, "--second-policy", "none")
     lines = [line for line in out.splitlines() if line.startswith("card: ")]
     assert len(lines) == 1
     line = lines[0]
+    assert line.startswith("card: the card says finish here (cell: gap 0..4, rivals 2-4 face down, 2-3 players)")
+    assert line.endswith("the card agrees (it is the best option)")
+    # where the card's answer is separated from the best (the card before the iteration here: play on, over the 7)
+    card = {"cells": [{"action": "play on", "words": "gap 0..4, rivals 2-4 face down, 2-3 players", "printed": True}],
+            "option": "pos7", "option_label": "put at 7 (row 2 col 1), over 7", "best": "pos2",
+            "best_label": "put at 2 (row 0 col 2), face down, finishes", "agrees": False, "diff": 10.3,
+            "diff_ci95": [8.2, 12.5], "unit": "pp of win chance"}
+    line = card_line(card)
     assert line.startswith("card: the card says play on here (cell: gap 0..4, rivals 2-4 face down, 2-3 players)")
-    assert "in this position put at 2 (row 0 col 2), face down, finishes is +" in line
+    assert "in this position put at 2 (row 0 col 2), face down, finishes is +10.30 [8.20, 12.50]" in line
     assert line.endswith("pp of win chance better") and "agrees" not in line
 
 
@@ -77,5 +88,5 @@ def test_no_card_view_where_the_card_has_no_cell():
     from gnoming_sim.search.card_view import card_view
 
     pos = from_toml(FINISH, None, None)
-    assert card_view(pos)["choice"] == (0, 7)
+    assert card_view(pos)["choice"] == (0, 2)          # the committed card finishes here
     assert card_view(replace(pos, decision="hazard_flip")) is None
