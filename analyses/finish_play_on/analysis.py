@@ -28,7 +28,7 @@ import pandas as pd
 from ..framework.design import TOP_DIFFERENCE
 from ..framework.estimates import Estimate, bootstrap_mean, clustered_share, estimates_frame, holm, t_mean
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
-from ..framework.words import (by_size, convergence, equivalence, equivalence_by_size, holds_under, holds_under_by_size,
+from ..framework.words import (by_size, convergence, equivalence, equivalence_by_size, holds_under_by_size,
                                size_clause, size_json)
 from . import boundary as bd
 from . import figures as figs
@@ -368,7 +368,7 @@ def analyse(ctx, tables, data) -> StudyResult:
         summary={**_summary(lad, verdict, by_gap, by_own, by_hidden, rules, fits, regret, data["rollouts"], len(dec)),
                  "finish_rule": [bd.rule_json(t) for t in table], "gap": _gap_words(raw), "threshold_rule": rule,
                  "boundary_differences": {str(p): {k: e.to_json() for k, e in m.items()} for p, m in moves.items()}},
-        answers=_answers(rule, lad, moves, win_sizes), estimands=estimands,
+        answers=_answers(lad, moves, win_sizes), estimands=estimands,
         context={"sizes": sizes, "presets": PRESETS, "base": BASE_POLICY, "overall": overall, "ladder": lad,
                  "rungs": RUNGS, "top": TOP, "verdict": verdict, "moves": moves,
                  "fits": {p: {r: bd.rule_json(f, bins=False) for r, f in fs.items()} for p, fs in fits.items()},
@@ -460,22 +460,11 @@ def _findings(lad, verdict, fits) -> list[Finding]:
     return found
 
 
-def _answers(rule, lad, moves, win_sizes=None) -> list[Answer]:
+def _answers(lad, moves, win_sizes=None) -> list[Answer]:
+    """The study's answers.  No finishing rule: the rule the report prints is the rules study's (chosen at net
+    self-play's finishing chances, the positions it is played at); this study's threshold, at the presets' positions,
+    is on its page (summary ``threshold_rule``), and its crossing is a description, not a rule's cost."""
     out = []
-    if rule is not None and rule["printed"]:   # the threshold rule, chosen on half the decisions, valued on the other
-        v = rule["value"]
-        e = Estimate(v["mean"] / 100, v["ci95"][0] / 100, v["ci95"][1] / 100, v["n"])
-        t = next(iter(rule["thresholds"].values()))
-        words = (f"finish when your gap (your score after finishing minus the best rival's visible score) is at most "
-                 f"{t}, else play on" if rule["shape"] == "one threshold" else "finish when your gap is at most " +
-                 ", ".join(f"{x} at {p}" for p, x in rule["thresholds"].items()) + " players, else play on")
-        r = rule["regret"]
-        out.append(Answer("finish_play_on.threshold_rule",
-                          words[0].upper() + words[1:] + ": it wins {value} of win chance per finishing chance "
-                          "against always playing on (3 to 6 players; chosen on half of the decisions, valued on "
-                          f"the other half; within {r['ci95'][1]:.2f} pp of the best threshold by table size and "
-                          "closest rival's face-down cards)", e,
-                          f"{BASE_POLICY} (rollouts to the end of the game)", kind="dpct", unit="decisions", rank=30))
     if lad is not None:
         w = lad["win"]
         rule_word = equivalence_by_size(crossing_parts(moves), TARGET_CROSSING)

@@ -18,7 +18,7 @@ from ..framework import finish_threshold as TH
 from . import evaluate as EV
 from . import kinds as K
 from . import played as PL
-from ..framework.rule_split import TOLERANCE_PP
+from ..framework.rule_split import TOLERANCE_PP, halves
 
 ORDER = ("finish", "hazard", "take", "mulligan")
 MAX_WORDS = 40
@@ -35,6 +35,23 @@ def finish_cells(t) -> dict:
             for s in range(C.N_SIZE):
                 cells[C.finish_cell_of(g, f, s)] = C.A_FINISH if finish else C.A_PLAYON
     return cells
+
+
+def played_alternatives(entry: dict) -> dict:
+    """Other rules a printed rule is also played against, on the same deals ({name: cells for every size}): the
+    finishing rule against the card's old default (gap < 0), or where it is that rule, against the threshold chosen
+    at the presets' self-play positions."""
+    if entry["key"] != "finish":
+        return {}
+    mine = set(entry["threshold"].values())
+    if mine != {TH.CARD_DEFAULT}:
+        return {"the card's stated default (finish when gap < 0)": finish_cells(TH.CARD_DEFAULT)}
+    there = ((entry.get("at_presets_self_play") or {}).get("rule_chosen_there") or {}).get("thresholds") or {}
+    ts = set(there.values())
+    if len(ts) == 1 and ts != mine:
+        t = ts.pop()
+        return {f"finish iff gap <= {t} (the rule chosen at the presets' self-play positions)": finish_cells(t)}
+    return {}
 
 
 def finish_versus_net(frame: pd.DataFrame, thresholds: dict) -> dict:
@@ -57,30 +74,7 @@ def finish_versus_net(frame: pd.DataFrame, thresholds: dict) -> dict:
     d = rule - net
     by = {str(p): EV._est(d[(f["players"] == p).to_numpy() & changed]) for p in sorted(f["players"].unique())}
     return {"versus_net": EV._est(d), "predicted_per_decision": EV._est(d[changed]),
-            "changed_share": float(changed.mean()), "by_players": by,
-            "thresholds_here": _thresholds_here(f, thresholds)}
-
-
-def _thresholds_here(f: pd.DataFrame, thresholds: dict) -> dict:
-    """The same family at net self-play's finishing chances (another population of positions than the finishing
-    study's, which come from the presets' self-play): each playable threshold's gain over playing on (net's own
-    play-on where it played on, else the card's), and the chosen rule minus the best of them and minus the card's
-    default (gap < 0), paired."""
-    fin = K.option_value(f, list(f["finish_key"]))
-    on = K.option_value(f, [r["net_key"] if r["net_key"] != r["finish_key"] else (r["playon_key"] or r["net_key"])
-                            for _, r in f.iterrows()])
-    gap = f["finish_gap"].to_numpy(dtype=np.float64)
-    sizes = f["players"].astype(str).to_numpy()
-    rule_t = np.array([thresholds.get(p, "never") for p in sizes], dtype=object)
-    gains = {t: np.where(gap <= t, fin - on, 0.0) for t in TH.PLAYABLE}
-    best = max(gains, key=lambda t: np.nanmean(gains[t]))
-    mine = np.array([gains[t][i] if isinstance(t, int) else (fin - on)[i] * (t == "always")
-                     for i, t in enumerate(rule_t)])
-    return {"value_by_threshold": {str(t): EV._est(g) for t, g in gains.items()},
-            "best_here": best, "best_here_note": "chosen on these same decisions (flatters it)",
-            "rule_minus_best_here": EV._est(mine - gains[best]),
-            "rule_minus_card_default_here": EV._est(mine - gains[TH.CARD_DEFAULT]),
-            "decisions": "net self-play's finishing chances of the oracle-valued set (tuning/oracle)"}
+            "changed_share": float(changed.mean()), "by_players": by}
 
 
 # ---------------------------------------------------------------- words
@@ -121,6 +115,8 @@ def finish_words(thresholds: dict) -> str:
             return "play on rather than finish"
         if t == "always":
             return "finish whenever you can"
+        if t == -1:
+            return "finish when your score after finishing would be below the best rival's visible score; else play on"
         return (f"finish when your score after finishing would be at most {t} above the best rival's visible "
                 "score; else play on") if t >= 0 else (
             f"finish when your score after finishing is at least {-t} below the best rival's visible score; else "
@@ -130,11 +126,47 @@ def finish_words(thresholds: dict) -> str:
 
 
 # ---------------------------------------------------------------- the study's rules
-def finish_entry(finish_dec: pd.DataFrame, oracle: pd.DataFrame | None) -> tuple[dict, dict]:
-    """(schema entry, cells by table size) of the finishing rule."""
-    card = TH.card_finishes(finish_dec)
-    r = TH.threshold_rule(finish_dec, card_finishes=card)
+def net_finishing(oracle: pd.DataFrame | None) -> pd.DataFrame | None:
+    """Net self-play's finishing chances of the oracle-valued sets as the threshold rule's decisions: ``win_net`` =
+    finish minus playing on (net's own play-on where it played on, else the card's), a probability; ``preset`` the
+    set the row comes from (its games are numbered apart only within a set); None where there are none."""
+    if oracle is None or oracle.empty:
+        return None
+    f = oracle[(oracle["kind"] == "finish") & oracle["finish_key"].notna()].reset_index(drop=True)
+    if f.empty:
+        return None
+    fin = K.option_value(f, list(f["finish_key"]))
+    on = K.option_value(f, [r["net_key"] if r["net_key"] != r["finish_key"] else (r["playon_key"] or r["net_key"])
+                            for _, r in f.iterrows()])
+    out = pd.DataFrame({"players": f["players"], "gap": f["gap"], "others_face_down_min": f["rivals_fd_min"],
+                        "others_face_down": f["rivals_fd_mean"] * (f["players"] - 1), "game": f["game"],
+                        "preset": f["set"] if "set" in f else "net", "win_net": (fin - on) / 100.0})
+    keep = np.isfinite(out["win_net"].to_numpy()) & np.isfinite(out["gap"].to_numpy(dtype=np.float64))
+    return out[keep].reset_index(drop=True)
+
+
+def _rule_there(dec: pd.DataFrame, thresholds: dict) -> dict:
+    """The chosen thresholds' gain over always playing on at every decision of ``dec`` (chosen elsewhere: no split)."""
+    t = np.array([thresholds.get(str(int(p)), "never") for p in dec["players"]], dtype=object)
+    gap = dec["gap"].to_numpy(dtype=np.float64)
+    win = dec["win_net"].to_numpy(dtype=np.float64) * 100
+    g = np.array([w if (x == "always" or (x != "never" and gg <= x)) else 0.0 for w, gg, x in zip(win, gap, t)])
+    card = np.where(gap <= TH.CARD_DEFAULT, win, 0.0)
+    return {"value": EV._est(g), "versus_card_default": EV._est(g - card)}
+
+
+def finish_entry(finish_dec: pd.DataFrame | None, oracle: pd.DataFrame | None) -> tuple[dict, dict]:
+    """(schema entry, cells by table size) of the finishing rule: chosen and valued (split by game) on net
+    self-play's finishing chances where the oracle sets hold them (the positions the rule is played at), else on
+    the finishing study's decisions (the presets' self-play); the other population is reported as a check."""
+    net = net_finishing(oracle)
+    use_net = net is not None and len(net) >= 200
+    dec = net if use_net else finish_dec
+    r = TH.threshold_rule(dec, card_finishes=TH.card_finishes(dec))
     players = sorted(int(p) for p in r["thresholds"])
+    where = ("net self-play's finishing chances (tuning/oracle), finish and playing on valued by the oracle"
+             if use_net else "the finishing study's chances (one per self-play game of the presets), valued by net "
+             "rollouts to the end of the game")
     entry = {"key": "finish", "decision": "finish or play on", "rule": finish_words(r["thresholds"]),
              "players": players, "value": {**r["value"], "unit": "pp"}, "versus": "always playing on",
              "alternatives": [{**a, "unit": "pp"} for a in r["alternatives"][1:]],
@@ -144,16 +176,24 @@ def finish_entry(finish_dec: pd.DataFrame, oracle: pd.DataFrame | None) -> tuple
              "same_on_the_other_half": r["same_on_the_other_half"],
              "by_players": {p: {"rule": b["rule"], "value": {**b["value"], "unit": "pp"},
                                 "regret": {**b["regret"], "unit": "pp"}} for p, b in r["by_players"].items()},
-             "decisions": "the finishing study's chances (one per self-play game of the presets), valued by net "
-                          "rollouts to the end of the game"}
+             "decisions": where}
     if not r["printed"]:
         entry["reason"] = f"{r['regret']['n']:,} decisions, {r['regret']['ci95'][1]:.2f} pp behind the best at most"
+    if use_net and finish_dec is not None and not finish_dec.empty:
+        other = TH.threshold_rule(finish_dec)
+        entry["at_presets_self_play"] = {
+            "decisions": "the finishing study's chances (reports/finish-play-on-decisions.csv)",
+            "this_rule": _rule_there(finish_dec, r["thresholds"]),
+            "rule_chosen_there": other and {k: other[k] for k in ("rule", "thresholds", "value", "regret", "printed")}}
     if oracle is not None:
-        vn = finish_versus_net(oracle, r["thresholds"])
+        f = oracle[(oracle["kind"] == "finish") & oracle["finish_key"].notna()]
+        if use_net:   # the decision-level estimate on the half the rule was not chosen on
+            sets = f["set"] if "set" in f else pd.Series("net", index=f.index)
+            f = f[~halves((sets.astype(str) + ":" + f["game"].astype(str)).to_numpy())]
+        vn = finish_versus_net(f, r["thresholds"])
         if vn:
             entry["predicted_per_decision"] = vn["predicted_per_decision"]
             entry["versus_net"] = vn["versus_net"]
-            entry["at_net_self_play"] = vn["thresholds_here"]
             for p, e in vn["by_players"].items():
                 entry["by_players"].setdefault(p, {})["predicted_per_decision"] = e
     cells = {int(p): finish_cells(t) for p, t in r["thresholds"].items()}
@@ -188,7 +228,7 @@ def family_entry(fam) -> tuple[dict, dict]:
 def rules(finish_dec: pd.DataFrame | None, oracle: pd.DataFrame | None) -> tuple[list[dict], dict]:
     """The schema's rule entries (in :data:`ORDER`) and each printed rule's cells by table size."""
     entries, cells = {}, {}
-    if finish_dec is not None and not finish_dec.empty:
+    if (finish_dec is not None and not finish_dec.empty) or net_finishing(oracle) is not None:
         entries["finish"], cells["finish"] = finish_entry(finish_dec, oracle)
     if oracle is not None and not oracle.empty:
         for make in (K.hazard_family, K.take_family, K.mulligan_family):
@@ -197,11 +237,14 @@ def rules(finish_dec: pd.DataFrame | None, oracle: pd.DataFrame | None) -> tuple
     return [entries[k] for k in ORDER if k in entries], cells
 
 
-def with_played(entry: dict, played: dict | None) -> dict:
-    """The entry with its played gain and whether it agrees with the decision-level estimate."""
+def with_played(entry: dict, played: dict | None, also: list | None = None) -> dict:
+    """The entry with its played gain, whether it agrees with the decision-level estimate, and ``also``: the rule
+    played against other rules on the same deals (pp per game, paired)."""
     if played is None:
         return entry
     entry = dict(entry)
+    if also:
+        entry["played_alternatives"] = also
     entry["played"] = played["played"]
     entry["played_per_decision"] = played["played_per_decision"]
     entry["played_changed_per_game"] = played["changed"]

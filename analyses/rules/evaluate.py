@@ -1,5 +1,5 @@
-"""A family of rules chosen on one half of its decisions and valued on the other (:mod:`..framework.rule_split`), against the
-obvious alternatives, the richer family and net's own choice."""
+"""A family of rules chosen on one half of its decisions and valued on the other
+(:mod:`..framework.rule_split`), against the obvious alternatives, the richer family and net's own choice."""
 from __future__ import annotations
 
 import math

@@ -36,7 +36,14 @@ def play(cells_by_size: dict, deals: int, seed: int, threads: int | None = None)
                        "changed": {**t_interval(c), "unit": "decisions"}}
     w, c = np.concatenate(wins), np.concatenate(changed)
     return {"by_players": out, "played": {**t_interval(w), "unit": "pp"}, "played_per_decision": _ratio(w, c),
-            "changed": {**t_interval(c), "unit": "decisions"}, "deals": deals, "wall_s": round(wall, 1)}
+            "changed": {**t_interval(c), "unit": "decisions"}, "deals": deals, "wall_s": round(wall, 1),
+            "per_deal_win": w}
+
+
+def versus(rule: dict, other: dict) -> dict:
+    """The rule's played win chance minus another rule's, played on the same deals (both :func:`play` results),
+    pp per game, paired by deal."""
+    return {**t_interval(rule["per_deal_win"] - other["per_deal_win"]), "unit": "pp"}
 
 
 def agrees(played: dict, predicted: dict) -> bool | None:

@@ -18,6 +18,7 @@ from ..framework.rule_split import TOLERANCE_PP
 ROOT = Path(__file__).resolve().parents[2]
 FINISH_DECISIONS = ROOT / "reports" / "finish-play-on-decisions.csv"
 ORACLE_DECISIONS = ROOT / "tuning" / "oracle" / "decisions.parquet"
+ORACLE_FINISHING = ROOT / "tuning" / "oracle" / "finish.parquet"    # more of net self-play's finishing chances
 # deals per table size for each played rule (net vs net with the rule's cells, paired): a finishing chance or a
 # pile card comes about once a game per seat, a hazard drawn blind or a mulligan about 0.15 times, so the rare
 # decisions' rules play twice the deals.  About 3 s per 1,000 deals (both arms) at 5 players on 2 busy cores:
@@ -46,21 +47,29 @@ class PlayerRules(Study):
             return {"skip": "the rules were measured under the default rules and the published deck only"}
         t0 = time.perf_counter()
         fin = pd.read_csv(FINISH_DECISIONS) if FINISH_DECISIONS.exists() else None
-        orc = pd.read_parquet(ORACLE_DECISIONS) if ORACLE_DECISIONS.exists() else None
+        sets = [pd.read_parquet(p).assign(set=p.stem) for p in (ORACLE_DECISIONS, ORACLE_FINISHING) if p.exists()]
+        orc = pd.concat(sets, ignore_index=True) if sets else None
         entries, cells = A.rules(fin, orc)
         deals = min(self.cell_games(ctx), DEALS * 4)
-        played = {}
+        played, also = {}, {}
         for e in entries:
             if e["printed"] and cells.get(e["key"]):
-                played[e["key"]] = PL.play(cells[e["key"]], deals * RARE.get(e["key"], 1), seed, ctx.threads)
-        return {"entries": entries, "played": played, "deals": deals, "wall_s": time.perf_counter() - t0,
+                n = deals * RARE.get(e["key"], 1)
+                played[e["key"]] = PL.play(cells[e["key"]], n, seed, ctx.threads)
+                for name, other in A.played_alternatives(e).items():   # the same deals
+                    alt = PL.play({p: other for p in cells[e["key"]]}, n, seed, ctx.threads)
+                    also.setdefault(e["key"], []).append({"versus": name, **PL.versus(played[e["key"]], alt),
+                                                          "alternative_played": alt["played"]})
+        return {"entries": entries, "played": played, "also": also, "deals": deals, "wall_s": time.perf_counter() - t0,
                 "inputs": {"finish": str(FINISH_DECISIONS.relative_to(ROOT)) if fin is not None else None,
-                           "oracle": str(ORACLE_DECISIONS.relative_to(ROOT)) if orc is not None else None}}
+                           "oracle": ", ".join(str(p.relative_to(ROOT)) for p in (ORACLE_DECISIONS, ORACLE_FINISHING)
+                                               if p.exists()) or None}}
 
     def analyse(self, ctx, tables, data) -> StudyResult:
         if "skip" in data:
             return StudyResult([], [], {}, {"rules": [], "skipped": data["skip"]}, [], context={"empty": data["skip"]})
-        entries = A.finalize([A.with_played(e, data["played"].get(e["key"])) for e in data["entries"]])
+        entries = A.finalize([A.with_played(e, data["played"].get(e["key"]), data["also"].get(e["key"]))
+                              for e in data["entries"]])
         summary = {"base": "net", "criterion": "chance of winning the game", "tolerance_pp": TOLERANCE_PP,
                    "rules": entries, "deals_per_size": {k: data["deals"] * RARE.get(k, 1) for k in A.ORDER},
                    "inputs": data["inputs"], "wall_s": round(data["wall_s"], 1)}
