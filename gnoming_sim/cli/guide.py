@@ -1,5 +1,7 @@
 """``gnoming-sim guide``: derive the player's guide by rollouts (:mod:`gnoming_sim.tune.guide`), check the
-chart player that follows it (:mod:`gnoming_sim.experiments.chart_check`) and write the card and the page."""
+chart player that follows it (:mod:`gnoming_sim.experiments.chart_check`) and write the card and the page; with
+``--iterate``, the card by policy iteration with the oracle (:mod:`gnoming_sim.tune.card_iteration`), as the
+committed card was made."""
 from __future__ import annotations
 
 import gzip
@@ -63,12 +65,15 @@ SELF_PLAY = "net"
               "replaced; other files there are kept).")
 def guide(out, games, decisions, players_, budget, iterate, rounds, rollouts, check_deals, ladder_games, records, seed,
           threads, force):
-    """Derive the basic-strategy guide from rollouts at self-play decisions of net (the strongest fast
-    player), and write OUT/guide.json, OUT/card.png (printable) and OUT/index.html.  The committed chart
-    was derived under learned (tuning/guide; its provenance names the self-play strategy).
+    """Derive the player's guide from rollouts at self-play decisions of net (the strongest fast player), and
+    write OUT/guide.json, OUT/card.png (printable) and OUT/index.html.  The committed chart was derived under
+    learned (tuning/guide; its provenance names the self-play strategy).  With --iterate: the card by policy
+    iteration with the oracle from the committed card, as the committed card was made (tuning/guide-iteration).
 
     To make its resolved cells the `chart` preset, copy OUT/chart_cells.json to
-    gnoming_sim/kernel/policy/chart_cells.json (`make guide` does both)."""
+    gnoming_sim/kernel/policy/chart_cells.json (`make guide` does both); that replaces the card's tables too, so
+    put the committed card back after it (python -m gnoming_sim.tune.card_output --install
+    tuning/guide-iteration/cells.json)."""
     from gnoming_sim.tune import guide_card
 
     if iterate:
