@@ -47,6 +47,8 @@ def _label(t: int) -> str:
         return "never finish"
     if t >= ALWAYS:
         return "always finish"
+    if t == CARD_DEFAULT:
+        return "finish iff gap < 0"
     return f"finish iff gap <= {t}"
 
 
