@@ -216,15 +216,21 @@ def table(answers: pd.DataFrame) -> dict:
 
 # ------------------------------------------------------------------ provenance
 def card_provenance(path=None) -> dict:
-    """The card measured: chart_cells.json's hash, its derivation's command and every seed it names."""
+    """The card measured: chart_cells.json's hash, how it was derived (its ``card_provenance`` where the card was
+    re-derived on itself, else the guide's ``provenance``) and every seed either names (the card starts from the
+    guide's tables)."""
     from gnoming_sim.kernel.policy import registry
 
     path = registry.CHART_CELLS if path is None else path
     raw = path.read_bytes()
-    prov = json.loads(raw).get("provenance", {})
-    return {"sha256": hashlib.sha256(raw).hexdigest()[:12], "command": prov.get("command", ""),
-            "seeds": sorted(set(_seeds(prov))), "self_play": prov.get("self_play", ""),
-            "rollouts": prov.get("rollouts", "")}
+    data = json.loads(raw)
+    guide, card = data.get("provenance", {}), data.get("card_provenance")
+    if card:
+        how = f"policy iteration with the oracle, {card.get('rounds', '?')} rounds from the guide's card"
+    else:
+        how = f"the guide: {guide.get('self_play', '?')} self-play, {guide.get('rollouts', '?')} rollouts"
+    return {"sha256": hashlib.sha256(raw).hexdigest()[:12], "command": (card or guide).get("command", ""),
+            "method": how, "seeds": sorted(set(_seeds(guide) + _seeds(card or {})))}
 
 
 def _seeds(obj) -> list[int]:
@@ -246,9 +252,8 @@ def _seeds(obj) -> list[int]:
 
 def card_words(prov: dict) -> str:
     """One line naming the card measured (schema's ``card``)."""
-    how = f", {prov['self_play']} self-play, {prov['rollouts']} rollouts" if prov.get("self_play") else ""
     seeds = ", ".join(map(str, prov["seeds"])) or "none stated"
-    return f"chart_cells.json {prov['sha256']} (derivation seed {seeds}{how})"
+    return f"chart_cells.json {prov['sha256']} ({prov['method']}; derivation seed {seeds})"
 
 
 def agreement(decisions: pd.DataFrame, card=None, *, seed: int | None = None, rollouts: int | None = None,

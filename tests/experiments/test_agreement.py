@@ -263,12 +263,28 @@ def test_the_study_shows_the_held_out_loss_beside(tmp_path):
 
 
 def test_the_decision_set_is_held_out_from_the_committed_card():
-    """The set's seed (oracle_decisions.SEED) is none of the seeds the committed card's derivation states."""
+    """The set's seed (oracle_decisions.SEED) is none of the seeds the committed card's derivation states, nor the
+    policy iteration's default; the set's seed is past 2**32, the iteration's seeds never are."""
     from gnoming_sim.experiments.oracle_decisions import SEED
+    from gnoming_sim.tune.card_iteration import IterationConfig
 
     seeds = A.card_provenance()["seeds"]
     assert seeds, "the committed card states no derivation seed"
     A.check_held_out(SEED, seeds)
+    A.check_held_out(SEED, [IterationConfig().seed])
+    with pytest.raises(Exception, match="seed"):
+        IterationConfig(seed=SEED).check()
+
+
+def test_a_re_derived_card_names_its_derivation_and_every_seed(tmp_path):
+    path = tmp_path / "cells.json"
+    path.write_text(json.dumps({"provenance": {"seed": 1, "self_play": "learned", "rollouts": "expert"},
+                                "card_provenance": {"seed": 7, "rounds": 4, "command": "card_output --seed 7"}}))
+    p = A.card_provenance(path)
+    assert p["seeds"] == [1, 7] and p["command"] == "card_output --seed 7"
+    assert "policy iteration" in A.card_words(p) and "derivation seed 1, 7" in A.card_words(p)
+    path.write_text(json.dumps({"provenance": {"seed": 1, "self_play": "learned", "rollouts": "expert"}}))
+    assert "learned self-play, expert rollouts; derivation seed 1" in A.card_words(A.card_provenance(path))
 
 
 def test_fresh_rows_of_the_same_decision_and_options_are_reused_not_rolled_out():
