@@ -56,6 +56,25 @@ def _layout(pid: str) -> np.ndarray:
     p = decode(pid)
     return np.asarray(p.layouts[p.me])
 
+def card_keys(frame: pd.DataFrame) -> list[str]:
+    """The committed card's answer at every decision (:func:`gnoming_sim.search.card_view.card_view` at the position
+    rebuilt from its ID): the card this checkout plays, not the one the set was made with."""
+    from gnoming_sim.experiments.oracle_decisions import _key_of_place, _key_of_source
+    from gnoming_sim.search.card_view import card_view
+    from gnoming_sim.search.position_id import decode
+
+    out = []
+    for pid in frame["position_id"]:
+        pos = decode(pid)
+        view = card_view(pos)
+        if view is None:
+            out.append("")
+            continue
+        src, q = view["choice"]
+        out.append(_key_of_place(q) if pos.decision == "place" else _key_of_source(src))
+    return out
+
+
 def net_action(frame: pd.DataFrame) -> np.ndarray:
     """What net's own choice at a placement was: "throw", "face-down" (a face-down position) or "use" (face up)."""
     out = []
@@ -106,7 +125,7 @@ def hazard_family(frame: pd.DataFrame) -> Family:
     return _build("hazard", "a hazard drawn blind: keep it or throw it away", f, rules, [down, throw],
                   [down, throw], groups, "keep or throw, chosen by table size and by your own face-down cards",
                   {"always keeping it face down": down, "always throwing it away": throw,
-                   "the card": list(f["card_key"])}, "always throwing it away",
+                   "the committed card": card_keys(f)}, "always throwing it away",
                   {"throw it away": "always keeping it face down"})
 
 # ---------------------------------------------------------------- where a mulligan goes
@@ -132,7 +151,7 @@ def mulligan_family(frame: pd.DataFrame) -> Family:
     return _build("mulligan", "where a mulligan goes", f, rules, picks, rich_cols, groups,
                   "best use or face down, chosen by table size, the mulligan's best use and your face-down cards",
                   {"always putting it on a face-down card": picks[0],
-                   "always putting it to its best use": picks[-1], "the card": list(f["card_key"])},
+                   "always putting it to its best use": picks[-1], "the committed card": card_keys(f)},
                   "always putting it on a face-down card",
                   {rules[0]["name"]: "always putting it to its best use"})
 
@@ -210,5 +229,5 @@ def take_family(frame: pd.DataFrame) -> Family:
                        for p, k, (_, r) in zip(f["players"], top, f.iterrows())], dtype=object)
     return _build("take", "take the pile's card or draw blind", f, rules, picks, [["draw"] * len(f), take_top],
                   groups, "take or draw, chosen by table size and the pile card's class and best use (the card's "
-                  "take table)", {"always drawing blind": ["draw"] * len(f), "the card": list(f["card_key"])},
-                  "always drawing blind", {"always draw": "the card"})
+                  "take table)", {"always drawing blind": ["draw"] * len(f), "the committed card": card_keys(f)},
+                  "always drawing blind", {"always draw": "the committed card"})
