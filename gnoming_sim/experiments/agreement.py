@@ -107,7 +107,7 @@ def held_out(card_key: str, keys, mean_a, diff_se_a, mean_b) -> dict:
 
 
 def card_answers(decisions: pd.DataFrame, card=None) -> pd.DataFrame:
-    """One row per decision of ``decisions`` the card covers: ``decision`` (the set's row), ``kind``,
+    """One row per decision of ``decisions`` the card covers: ``decision`` (the set's row label), ``kind``,
     ``players``, ``game``, ``weight``, the card's and the best option, ``agrees``, ``loss_pp`` (and
     ``agrees_ho``/``loss_ho_pp`` where the set stores halves).  ``card``: a function position -> the card's
     view (default :func:`gnoming_sim.search.card_view.card_view`, the committed card)."""
@@ -118,7 +118,8 @@ def card_answers(decisions: pd.DataFrame, card=None) -> pd.DataFrame:
     look = card_view if card is None else card
     halves = {"mean_a", "diff_se_a", "mean_b"} <= set(decisions.columns)
     rows = []
-    for i, d in enumerate(decisions.to_dict("records")):
+    # a decision is named by the set's row label, so a subsample (report --quick) keeps the names fresh tables use
+    for i, d in zip(decisions.index.tolist(), decisions.to_dict("records")):
         pos = decode(d["position_id"])
         view = look(pos)
         if view is None:

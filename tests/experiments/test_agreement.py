@@ -224,6 +224,9 @@ def test_a_fresh_table_is_used_only_for_the_same_card_and_set():
     assert s["overall"]["held_out"]["mean_loss"]["mean"] == pytest.approx(0.6)   # (4 - 1) / 5, fresh
     assert s["met"] is False and s["met_held_out"] is False                  # 60% agreement either way
     assert A.agreement(frame, fresh=other)["held_out_kind"] == "stale"
+    part = frame.iloc[[1, 3]]   # a subsample keeps its decisions' names (the set's row labels)
+    assert A.agreement(part, fresh=fresh)["held_out_kind"] == "fresh"
+    assert A.card_answers(part)["decision"].tolist() == [1, 3]
 
 
 @pytest.mark.slow   # rolls out (the rollout kernel loads from the cache)
