@@ -1,5 +1,5 @@
 """What the README block and the report open with (issue 50 item 5), read from a report's ``summary.json`` alone:
-the player's rules (``summary["rules"]``), what following the card wins and loses
+the player's rules (``summary["player_rules"]``), what following the card wins and loses
 (``summary["guide"]["card_margins"]``) and how often the card agrees with the full analysis
 (``summary["agreement"]``); then the designers' figures per table size (a dealt mulligan, a hazard drawn blind,
 the seats, how often net's own finishes earn the -5).  Every function takes the summary dict and returns plain
@@ -78,7 +78,7 @@ def rules_of(summary: dict) -> list[dict]:
     ``{"key", "decision", "sentence", "available", "printed", "rule"}``; ``sentence`` is the rule's ``text``,
     or where a decision is missing, that it is not available; where a rule is not printed, "no single rule".
     [] when the summary has no rules section."""
-    section = summary.get("rules")
+    section = summary.get("player_rules")
     if not isinstance(section, dict) or not isinstance(section.get("rules"), list):
         return []
     by_key = {r.get("key"): r for r in section["rules"] if isinstance(r, dict)}

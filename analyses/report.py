@@ -96,7 +96,7 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
         summary = _summary(ctx, runs, wall, command)
         designer = [f for run in runs if run.study.id in DESIGNER_STUDIES for f in run.result.findings]
         details = [f for run in runs if run.study.id not in DESIGNER_STUDIES for f in run.result.findings]
-        rules_figures = next((s["figures"] for s in sections if s["id"] == "rules"), {})
+        rules_figures = next((s["figures"] for s in sections if s["id"] == "player-rules"), {})
         html = environment().get_template("report.html").render(
             lead=lead.page(summary, rules_figures), sections=sections, answers=[_finding_parts(a) | {"holds_under": a.holds_under} for a in answers_of(runs)],
             designer=[_finding_parts(f) for f in designer], findings=[_finding_parts(f) for f in details],

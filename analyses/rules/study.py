@@ -30,7 +30,7 @@ PLAYERS = (3, 4, 5, 6)
 
 
 class PlayerRules(Study):
-    id = "rules"
+    id = "player-rules"   # its summary key player_rules: summary.json's "rules" is the game's rule options
     title = "The player's rules"
     template = "rules/template.html"
     default_games = DEALS

@@ -24,7 +24,7 @@ def with_rules(summary: dict | None = None) -> dict:
     """``summary`` (default: the committed one) with the fixture's sections in place of its own."""
     out = copy.deepcopy(committed() if summary is None else summary)
     new = sections()
-    out["rules"], out["agreement"] = new["rules"], new["agreement"]
+    out["player_rules"], out["agreement"] = new["player_rules"], new["agreement"]
     out["guide"] = {**out.get("guide", {}), **new["guide"]}
     return out
 
@@ -57,6 +57,6 @@ def fixture_report(out: Path, summary: dict | None = None) -> Path:
         def analyse(self, ctx, tables, data):
             return StudyResult(findings=[], figures=[], frames={}, summary=self.section, precision=[])
 
-    studies = [Fixed(key, summary[key]) for key in ("guide", "rules", "agreement") if key in summary]
+    studies = [Fixed(key.replace("_", "-"), summary[key]) for key in ("guide", "player_rules", "agreement") if key in summary]
     build_report(out, seed=0, studies=studies, command="fixture")
     return out / "index.html"

@@ -38,7 +38,7 @@ def test_every_sentence_of_the_player_part_is_short_and_the_block_keeps_its_budg
 
 def test_the_rules_lead_in_order_in_plain_words(fixture):
     block = headline_markdown(fixture)
-    rules = {r["key"]: r for r in fixture["rules"]["rules"]}
+    rules = {r["key"]: r for r in fixture["player_rules"]["rules"]}
     numbered = [line for line in player_part(block).splitlines() if line[:1].isdigit()]
     assert [line.split(". ", 1)[0] for line in numbered] == ["1", "2", "3", "4"]
     for line, key in zip(numbered, ("finish", "hazard", "take", "mulligan")):
@@ -56,7 +56,7 @@ def test_a_rule_text_with_method_words_or_too_long_is_stated_from_its_fields(fix
     """A rule's text that uses a method word or runs past 40 words is not printed; the sentence is made from
     the rule, its played value and its table sizes (plant: the check of lead.jargon)."""
     summary = copy.deepcopy(fixture)
-    finish = summary["rules"]["rules"][0]
+    finish = summary["player_rules"]["rules"][0]
     finish["text"] = "Finish at a gap of at most 4 (95% interval of the regret [0, 0.1], Holm-adjusted)."
     sentence = lead.rules_of(summary)[0]["sentence"]
     assert lead.jargon(finish["text"]) and not lead.jargon(sentence)
@@ -66,7 +66,7 @@ def test_a_rule_text_with_method_words_or_too_long_is_stated_from_its_fields(fix
     assert "a game played" in sentence and "3 to 6 players" in sentence
     finish["text"] = " ".join(["word"] * 41)
     assert lead.rules_of(summary)[0]["sentence"].startswith(finish["rule"].rstrip("."))
-    mulligan = summary["rules"]["rules"][3]
+    mulligan = summary["player_rules"]["rules"][3]
     mulligan["text"] = "Where a mulligan goes: no single rule within the regret tolerance (Holm)."
     assert lead.rules_of(summary)[3]["sentence"] == "Where a mulligan goes: no single rule; the report gives the figures."
     for word in ("interval", "significant", "Holm", "regret", "pooled", "Q = 36", "df"):
@@ -133,7 +133,7 @@ def test_a_summary_without_the_new_sections_says_so():
     assert "what following it wins is not in this report" in block
     assert "their agreement is not measured in this report" in block
     partial = with_rules()
-    partial["rules"]["rules"] = [r for r in partial["rules"]["rules"] if r["key"] != "take"]
+    partial["player_rules"]["rules"] = [r for r in partial["player_rules"]["rules"] if r["key"] != "take"]
     take = [r for r in lead.rules_of(partial) if r["key"] == "take"]
     assert take and take[0]["sentence"] == "Take the pile's card or draw: not available in this report."
 
@@ -142,8 +142,8 @@ def test_the_fixture_follows_the_shared_schema():
     new = sections()
     rule_keys = {"key", "decision", "rule", "players", "by_players", "value", "versus", "alternatives", "regret",
                  "family", "printed", "played", "played_per_decision", "predicted_per_decision", "agrees", "text"}
-    assert [r["key"] for r in new["rules"]["rules"]] == list(lead.RULE_ORDER)
-    for r in new["rules"]["rules"]:
+    assert [r["key"] for r in new["player_rules"]["rules"]] == list(lead.RULE_ORDER)
+    for r in new["player_rules"]["rules"]:
         assert set(r) == rule_keys, r["key"]
     assert {"seed", "card", "players", "rollouts", "by_kind", "overall", "targets", "met"} == set(new["agreement"])
     assert set(new["guide"]["card_margins"]) == {"2", "4", "6"}

@@ -30,7 +30,7 @@ def test_the_rules_open_the_page_then_the_card_and_the_agreement(html):
     keys = re.findall(r'<article class="rule[^"]*" id="rule-(\w+)">', rules)
     assert keys == ["finish", "hazard", "take", "mulligan"]
     summary = with_rules()
-    for r in summary["rules"]["rules"]:
+    for r in summary["player_rules"]["rules"]:
         article = rules.split(f'id="rule-{r["key"]}"', 1)[1].split("</article>", 1)[0]
         if r["printed"]:
             assert r["text"].replace("'", "&#39;") in article, r["key"]
@@ -45,7 +45,7 @@ def test_a_report_without_the_rules_studies_says_what_it_lacks(tmp_path):
     """A report from before the rules, agreement and card-margin studies (or one run without them) renders,
     and says each is not available."""
     summary = with_rules()
-    del summary["rules"], summary["agreement"], summary["guide"]
+    del summary["player_rules"], summary["agreement"], summary["guide"]
     text = fixture_report(tmp_path / "bare", summary).read_text(encoding="utf-8")
     rules = _section(text, "the-rules")
     assert "The rules are not available in this report" in rules
@@ -55,7 +55,7 @@ def test_a_report_without_the_rules_studies_says_what_it_lacks(tmp_path):
 
 def test_a_missing_decision_is_said_to_be_not_available(tmp_path):
     summary = with_rules()
-    summary["rules"]["rules"] = [r for r in summary["rules"]["rules"] if r["key"] != "take"]
+    summary["player_rules"]["rules"] = [r for r in summary["player_rules"]["rules"] if r["key"] != "take"]
     rules = _section(fixture_report(tmp_path / "partial", summary).read_text(encoding="utf-8"), "the-rules")
     take = rules.split('id="rule-take"', 1)[1].split("</article>", 1)[0]
     assert "Not available in this report." in take and "<svg" not in take
@@ -80,7 +80,7 @@ def test_the_small_figure_has_a_row_per_table_size_with_its_interval():
     assert svg.startswith("<svg") and svg.count("<circle") == 2 and svg.count('class="whisker"') == 2
     assert "4 &lt;b&gt;" in svg and "+2.4" in svg and "\u22120.5" in svg and "bad" not in svg
     assert str(interval_rows([], "pp")) == ""
-    rule = with_rules()["rules"]["rules"][0]
+    rule = with_rules()["player_rules"]["rules"][0]
     assert str(lead.rule_figure(rule)).count("<circle") == len(rule["by_players"])
 
 

@@ -121,7 +121,7 @@ def test_the_study_writes_the_rules_in_the_schema(tmp_path):
     from gnoming_sim.analyses.report import build_report
     from gnoming_sim.analyses.rules import PlayerRules
 
-    s = build_report(tmp_path / "r", quick=True, studies=[PlayerRules()])["rules"]
+    s = build_report(tmp_path / "r", quick=True, studies=[PlayerRules()])["player_rules"]
     assert s["base"] == "net" and s["tolerance_pp"] == 0.2
     assert [e["key"] for e in s["rules"]] == ["finish", "hazard", "take", "mulligan"]
     for e in s["rules"]:
@@ -131,7 +131,7 @@ def test_the_study_writes_the_rules_in_the_schema(tmp_path):
         if e["printed"]:
             assert e["played"]["n"] == 4 * 40 * (2 if e["key"] in ("hazard", "mulligan") else 1)
             assert e["agrees"] in (True, False, None) and "predicted_per_decision" in e
-    assert (tmp_path / "r" / "rules-table.csv").is_file() and (tmp_path / "r" / "rules-value.png").is_file()
+    assert (tmp_path / "r" / "player-rules-table.csv").is_file() and (tmp_path / "r" / "player-rules-value.png").is_file()
 
 
 def test_the_finishing_rule_is_chosen_at_net_self_plays_chances_and_checked_at_the_presets():
