@@ -85,6 +85,8 @@ def _display(r: dict) -> dict:
     out = dict(r, agree_e=_share(r["agree"]), loss_e=_est(r["mean_loss"]))
     if "held_out" in r:
         out["held_e"] = _est(r["held_out"]["mean_loss"])
+        if "agree" in r["held_out"]:
+            out["held_agree_e"] = _share(r["held_out"]["agree"])
     return out
 
 

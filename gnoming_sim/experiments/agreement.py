@@ -270,10 +270,10 @@ def agreement(decisions: pd.DataFrame, card=None, *, seed: int | None = None, ro
     answers = card_answers(decisions, card)
     held = "halves"
     if "loss_ho_pp" not in answers.columns:
-        loss = matched(answers, fresh)
-        held = "fresh" if loss is not None else ("stale" if fresh is not None else "none")
-        if loss is not None:
-            answers = answers.assign(loss_ho_pp=loss)
+        ho = matched(answers, fresh)
+        held = "fresh" if ho is not None else ("stale" if fresh is not None else "none")
+        if ho is not None:
+            answers = answers.assign(loss_ho_pp=ho["loss_ho_pp"], agrees_ho=ho["agrees_ho"])
     return summarize(answers, decisions, card=card, seed=seed, rollouts=rollouts, card_prov=card_prov, held=held)
 
 
@@ -285,8 +285,9 @@ def _met_held_out(row: dict):
 
 
 HELD = {"halves": "half A of the rollouts chooses the best and judges agreement, half B measures the loss",
-        "fresh": "the loss measured again on fresh rollouts of the set's best and the card's option (unbiased "
-                 "against the set's best, so a lower bound of the true loss; the same-rollout loss an upper one)",
+        "fresh": "the set's best and the card's option valued again on fresh rollouts: the card agrees there unless "
+                 "separated worse, and its loss is unbiased against the set's best, so a lower bound of the true "
+                 "loss (the same-rollout loss an upper one)",
         "stale": f"the fresh valuation on file is of another card or set, so not used: {BIAS_NOTE}",
         "none": f"not stored (the set keeps only the means): {BIAS_NOTE}"}
 

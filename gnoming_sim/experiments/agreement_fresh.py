@@ -71,15 +71,22 @@ def fresh_losses(answers: pd.DataFrame, set_seed: int, rollouts: int = 64, threa
                                        "rollouts"])
 
 
-def matched(answers: pd.DataFrame, fresh: pd.DataFrame | None) -> pd.Series | None:
-    """The fresh loss of every row of ``answers``, or None unless ``fresh`` holds every one of them with the same
-    best and card option (a fresh table of another card, or of another set, is not used)."""
+def matched(answers: pd.DataFrame, fresh: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The fresh verdict of every row of ``answers`` (``loss_ho_pp``: the fresh loss; ``agrees_ho``: the card's
+    option is the set's best or not separated worse on the fresh rollouts: the loss's 95% interval holds 0, as
+    card_view.compare asks, or lies below it), or None unless ``fresh`` holds every row with the same best and card option
+    (a fresh table of another card, or of another set, is not used)."""
+    from gnoming_sim.stats import Z95
+
     if fresh is None or not len(answers):
         return None
-    m = answers[KEYS].merge(fresh[KEYS + ["loss_fresh_pp"]], on=KEYS, how="left")
+    m = answers[KEYS].merge(fresh[KEYS + ["loss_fresh_pp", "se_pp"]], on=KEYS, how="left")
     if m["loss_fresh_pp"].isna().any():
         return None
-    return pd.Series(m["loss_fresh_pp"].to_numpy(), index=answers.index)
+    loss, se = m["loss_fresh_pp"].to_numpy(), m["se_pp"].to_numpy()
+    worse = loss - Z95 * se > 0   # separated worse; separated better (the set's best was noise) agrees
+    agrees = (m["card_key"] == m["best_key"]).to_numpy() | ~worse
+    return pd.DataFrame({"loss_ho_pp": loss, "agrees_ho": agrees}, index=answers.index)
 
 
 def main(argv=None) -> int:

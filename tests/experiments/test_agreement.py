@@ -215,14 +215,18 @@ def test_a_fresh_table_is_used_only_for_the_same_card_and_set():
     frame, _ = tiny_set()
     ans = A.card_answers(frame)
     fresh = _fresh_of(ans, [0.0, 0.0, 0.0, 4.0, -1.0])
-    assert matched(ans, fresh).tolist() == [0.0, 0.0, 0.0, 4.0, -1.0]
+    assert matched(ans, fresh)["loss_ho_pp"].tolist() == [0.0, 0.0, 0.0, 4.0, -1.0]
+    # se 0: the 4 pp loss is separated (disagrees), the -1 (the card better) is not worse
+    assert matched(ans, fresh)["agrees_ho"].tolist() == [True, True, True, False, True]
+    assert matched(ans, fresh.assign(se_pp=2.5))["agrees_ho"].tolist() == [True] * 5   # 4 - 1.96 * 2.5 < 0
     other = fresh.assign(card_key=["x"] * 5)   # the same decisions, another card's answers
     assert matched(ans, other) is None and matched(ans, fresh.iloc[:4]) is None and matched(ans, None) is None
     s = A.agreement(frame, fresh=fresh, seed=5020261204)
     assert s["held_out_kind"] == "fresh"
     assert s["overall"]["mean_loss"]["mean"] == pytest.approx(4.0)            # 10 + 10 over 5, same rollouts
     assert s["overall"]["held_out"]["mean_loss"]["mean"] == pytest.approx(0.6)   # (4 - 1) / 5, fresh
-    assert s["met"] is False and s["met_held_out"] is False                  # 60% agreement either way
+    assert s["overall"]["held_out"]["agree"]["p"] == pytest.approx(0.8)
+    assert s["met"] is False and s["met_held_out"] is False                  # 60% (80%) agreement
     assert A.agreement(frame, fresh=other)["held_out_kind"] == "stale"
     part = frame.iloc[[1, 3]]   # a subsample keeps its decisions' names (the set's row labels)
     assert A.agreement(part, fresh=fresh)["held_out_kind"] == "fresh"
@@ -262,7 +266,8 @@ def test_the_study_shows_the_held_out_loss_beside(tmp_path):
     html = environment().get_template(study.template).render(study=study, run=None, figures={},
                                                              precision=res.precision, **res.context)
     assert html.count("<tbody>") == 2 and "measured on other rollouts" in html
-    assert html.split("<tbody>")[2].split("</tbody>")[0].count("<td>") == 6 * 3
+    held = html.split("<tbody>")[2].split("</tbody>")[0]
+    assert held.count("<td>") == 6 * 3 and "80.0%" in held   # the fresh share: 4 of 5
 
 
 def test_the_decision_set_is_held_out_from_the_committed_card():
