@@ -93,17 +93,26 @@ def verdict(view: dict, options, keys, mean, diff_se) -> dict:
             "half_width_pp": float(hi - lo) / 2}
 
 
+def judged(card_key: str, keys, mean, diff_se) -> dict:
+    """:func:`~gnoming_sim.search.card_view.compare`'s verdict on the option keyed ``card_key`` among stored values
+    (the one test of agreement, also where no position is at hand: the options stand in as keys)."""
+    from gnoming_sim.game.position import Option
+    from gnoming_sim.search.card_view import compare
+
+    keys = list(keys)
+    options = [Option(k, k, i, -1) for i, k in enumerate(keys)]
+    view = {"table": "", "cells": [], "choice": (keys.index(card_key), -1)}
+    return compare(view, as_analysis(keys, mean, diff_se), options)
+
+
 def held_out(card_key: str, keys, mean_a, diff_se_a, mean_b) -> dict:
     """The same verdict with half A of the rollouts choosing the best (and judging agreement) and half B
     measuring the loss: ``{"agrees_ho", "loss_ho_pp"}`` (the loss may be negative: noise, not a gain)."""
     keys = list(keys)
-    a = as_analysis(keys, mean_a, diff_se_a)
-    row = a["options"][keys.index(card_key)]
-    lo, hi = row["diff_ci95"]
-    agrees = bool(row["best"] or row["same_as_best"] or not (lo > 0 or hi < 0))   # compare's test, on half A
+    c = judged(card_key, keys, mean_a, diff_se_a)
     b = np.asarray(mean_b, dtype=np.float64)
-    loss = 0.0 if row["best"] else float(b[keys.index(a["best"])] - b[keys.index(card_key)])
-    return {"agrees_ho": agrees, "loss_ho_pp": loss}
+    loss = 0.0 if c["option"] == c["best"] else float(b[keys.index(c["best"])] - b[keys.index(card_key)])
+    return {"agrees_ho": bool(c["agrees"]), "loss_ho_pp": loss}
 
 
 def card_answers(decisions: pd.DataFrame, card=None) -> pd.DataFrame:
