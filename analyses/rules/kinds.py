@@ -59,7 +59,7 @@ def _layout(pid: str) -> np.ndarray:
 def card_keys(frame: pd.DataFrame) -> list[str]:
     """The committed card's answer at every decision (:func:`gnoming_sim.search.card_view.card_view` at the position
     rebuilt from its ID): the card this checkout plays, not the one the set was made with."""
-    from gnoming_sim.experiments.oracle_decisions import _key_of_place, _key_of_source
+    from gnoming_sim.experiments.oracle_decisions import key_of_place, key_of_source
     from gnoming_sim.search.card_view import card_view
     from gnoming_sim.search.position_id import decode
 
@@ -71,7 +71,7 @@ def card_keys(frame: pd.DataFrame) -> list[str]:
             out.append("")
             continue
         src, q = view["choice"]
-        out.append(_key_of_place(q) if pos.decision == "place" else _key_of_source(src))
+        out.append(key_of_place(q) if pos.decision == "place" else key_of_source(src))
     return out
 
 
@@ -156,12 +156,12 @@ def mulligan_family(frame: pd.DataFrame) -> Family:
                   {rules[0]["name"]: "always putting it to its best use"})
 
 # ---------------------------------------------------------------- take or draw
-def _cost(card) -> int:
+def pile_card_cost(card) -> int:
+    """Points a pile card scores unmatched under the default rules (the game's card_cost)."""
+    from gnoming_sim.game.cards import card_cost
     from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.kernel.scoring import card_cost
 
-    r = RuleConfig()
-    return int(card_cost(int(card), r.hazard_value, r.mulligan_value, r.negative_multiplier))
+    return int(card_cost(int(card), RuleConfig()))
 
 def take_choice(row, takes) -> str:
     """The played seat's draw source (:func:`gnoming_sim.kernel.policy.chart.cells_source`) when ``takes(class,
@@ -176,7 +176,7 @@ def take_choice(row, takes) -> str:
         if row["net_key"] == f"pile{k}":
             own = t
         if t:
-            r = USES.index(use) * 256 + _cost(row[f"pile{k}_card"]) + 128
+            r = USES.index(use) * 256 + pile_card_cost(row[f"pile{k}_card"]) + 128
             if r < rank:
                 best, rank = f"pile{k}", r
     if own:
@@ -221,7 +221,7 @@ def take_family(frame: pd.DataFrame) -> Family:
     # richer: per table size and the top pile's (class, best use): take it or draw
     top = []
     for _, r in f.iterrows():
-        cand = [(USES.index(r[f"pile{k}_use"]) * 256 + _cost(r[f"pile{k}_card"]), k) for k in (0, 1)
+        cand = [(USES.index(r[f"pile{k}_use"]) * 256 + pile_card_cost(r[f"pile{k}_card"]), k) for k in (0, 1)
                 if isinstance(r[f"pile{k}_class"], str) and r[f"pile{k}_class"]]
         top.append(min(cand)[1] if cand else -1)
     take_top = [f"pile{k}" if k >= 0 else "draw" for k in top]

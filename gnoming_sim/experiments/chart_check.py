@@ -32,7 +32,7 @@ MARGIN_RIVALS = ("net", "expert", "builder", "greedy")     # the card's margins:
 MARGIN_SIZES = (2, 4, 6)
 
 
-def _focal(totals: np.ndarray, win: np.ndarray, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def focal_seat(totals: np.ndarray, win: np.ndarray, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per game: the score of the seat ``seat[g]`` minus the mean of the others, and its win credit."""
     G, P = totals.shape
     idx = np.arange(G)
@@ -62,18 +62,20 @@ def versus_expert_each(strategies, players: int = 4, deals: int = 2000, seed: in
 
 
 def margins(strategy, rivals=MARGIN_RIVALS, sizes=MARGIN_SIZES, deals: int = 2000, seed: int = 0, rules=None,
-            deck=None, threads: int | None = None, first_game=None) -> dict:
+            deck=None, threads: int | None = None, first_game=None, deals_of=None) -> dict:
     """The card's (``strategy``'s) margins: at each table size and for each rival, one ``strategy`` seat among
     that rival's players against that rival in the seat, the same deals (:func:`versus_expert_each` with
     ``rivals`` = ``reference``): ``{players: {rival: the check}}`` (``diff``: points per game, the seat's game
     score minus the others' mean against the rival's in that seat, negative = ``strategy`` better; ``win``: its
     win credit's change).  ``first_game(players)``: the deals' first game number at a size (one range per size,
-    shared by every rival: default :data:`CHECK_FIRST` + players * 2**36)."""
+    shared by every rival: default :data:`CHECK_FIRST` + players * 2**36).  ``deals_of(deals, rival)``: the deals
+    against ``rival`` (the first of them; default ``deals`` against every rival)."""
     out: dict = {}
     for p in sizes:
         first = CHECK_FIRST + p * 2**36 if first_game is None else first_game(p)
         for r in rivals:
-            out.setdefault(p, {})[r] = versus_expert_each((strategy,), p, deals, seed, rules, deck, threads, first,
+            n = deals if deals_of is None else deals_of(deals, r)
+            out.setdefault(p, {})[r] = versus_expert_each((strategy,), p, n, seed, rules, deck, threads, first,
                                                           rivals=r, reference=r)[0]
     return out
 
@@ -123,8 +125,8 @@ def _per_deal(strategies, players, deals, seed, rules, deck, threads, first_game
         res_x = simulate(players, [x] + [rival] * (players - 1), **common)
         seat = np.argmax(res_x.seat_strategy == list(res_x.strategy_names).index(x.name), axis=1)   # X's seat
         # the expert in that seat, same deal and stream (rotation seats it where X sat)
-        d_x, w_x = _focal(res_x.totals, res_x.win_credit, seat)
-        d_e, w_e = _focal(res_e.totals, res_e.win_credit, seat)
+        d_x, w_x = focal_seat(res_x.totals, res_x.win_credit, seat)
+        d_e, w_e = focal_seat(res_e.totals, res_e.win_credit, seat)
         out.append((x.name, per_deal(d_x - d_e), per_deal(w_x - w_e), per_deal(w_x), float(w_e.mean())))
     return out
 

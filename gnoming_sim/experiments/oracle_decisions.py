@@ -40,7 +40,7 @@ KINDS = ("take", "hazard", "mulligan", "place", "finish")
 PLAYERS = (3, 4, 5, 6)
 
 
-def _key_of_place(q: int) -> str:
+def key_of_place(q: int) -> str:
     from gnoming_sim.game.observation import CHOICE_NOKEEP
 
     if q < 0:
@@ -48,7 +48,7 @@ def _key_of_place(q: int) -> str:
     return "discard" if q == CHOICE_NOKEEP else f"pos{q}"
 
 
-def _key_of_source(src: int) -> str:
+def key_of_source(src: int) -> str:
     return ("draw", "pile0", "pile1")[src]
 
 
@@ -98,7 +98,7 @@ def build(res, g: int, i: int, kind: str, players: int, rules, deck):
             if kind == "take":
                 nxt = trace[i + 1]
                 pos = table.position(int(nxt[1]), rules, deck, origin, scores, "draw")
-                chosen = _key_of_source(int(nxt[2]))
+                chosen = key_of_source(int(nxt[2]))
                 opts = legal_options(pos)
                 if len(opts) < 2:
                     return None
@@ -163,12 +163,12 @@ def chart_candidates(pos) -> dict:
     if q_fin >= 0 and legal[q_fin]:
         gap, ofd = C.finish_context(obs, np.int64(q_fin), card)
         q = int(C.play_on(prm, obs, memo, row, H.unseen_mean(obs, prm), card, legal, np.int64(q_fin)))
-        out.update(finish_key=f"pos{q_fin}", playon_key=_key_of_place(q), finish_gap=float(gap),
+        out.update(finish_key=f"pos{q_fin}", playon_key=key_of_place(q), finish_gap=float(gap),
                    rivals_fd_mean=float(ofd))
     cell, q_use, q_fd, q_throw = C.place_candidates(prm, obs, memo, card, legal)
     blind, rest = divmod(int(cell) - C.CELL_OFFSET[1], C.N_CLASS * C.N_USE)
-    out.update(use_key=_key_of_place(int(q_use)), fd_key=_key_of_place(int(q_fd)),
-               throw_key=_key_of_place(int(q_throw)), hand_use=C.USE_NAMES[rest % C.N_USE])
+    out.update(use_key=key_of_place(int(q_use)), fd_key=key_of_place(int(q_fd)),
+               throw_key=key_of_place(int(q_throw)), hand_use=C.USE_NAMES[rest % C.N_USE])
     return out
 
 
@@ -266,7 +266,7 @@ def run(players: int, games: int, per_size: int, rollouts: int, seed: int = SEED
             card_key, cell = "", {}
             if view is not None:
                 src, q = view["choice"]
-                card_key = _key_of_place(q) if pos.decision == "place" else _key_of_source(src)
+                card_key = key_of_place(q) if pos.decision == "place" else key_of_source(src)
                 cell = view["cells"][0]
             rows.append({"kind": kind, "players": players, "game": int(res.first_game + g), "record": int(i),
                          **features(pos), **cand, **val, "net_key": chosen, "card_key": card_key,

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from gnoming_sim.experiments.chart_check import _focal
+from gnoming_sim.experiments.chart_check import focal_seat
 from gnoming_sim.experiments.ladder_stats import estimate, t_interval
 from gnoming_sim.game.deck import check_players
 from gnoming_sim.game.errors import GnomingError
@@ -51,8 +51,8 @@ def play_rule(cells, players: int, deals: int, seed: int = 0, threads: int | Non
     res_r, counts = _play(players, [rule] + [net] * (players - 1), deals, seed, first_game, threads)
     wall = time.perf_counter() - t0
     seat = np.argmax(res_r.seat_strategy == 0, axis=1)            # the rule's seat (strategy 0) in each deal
-    d_r, w_r = _focal(res_r.totals, res_r.win, seat)
-    d_n, w_n = _focal(res_n.totals, res_n.win, seat)
+    d_r, w_r = focal_seat(res_r.totals, res_r.win, seat)
+    d_n, w_n = focal_seat(res_n.totals, res_n.win, seat)
     win = 100.0 * (w_r - w_n)
     changed = counts[:, 1].astype(np.float64)
     out = {"win": _est(t_interval(win), "pp"), "margin": _est(t_interval(d_r - d_n), "points"),

@@ -34,14 +34,14 @@ from gnoming_sim.stats import DIFFERS, Z95, equivalence_word, mean_ci, wilson
 from gnoming_sim.game.cards import HIDDEN, N_SLOTS, SLOT_OFFSET, card_cost
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import Position
-from gnoming_sim.search import oracle
+from gnoming_sim.search import criterion as _criterion
 
 HORIZONS = ("round", "game")
 # the base policy of the rollouts and the criterion are the oracle's (gnoming_sim.search.oracle: the strongest
 # fast player at every seat, ranked by the chance of winning the game); DEFAULT_POLICY names that base player
 # for the modules that import it from here
-DEFAULT_POLICY = oracle.BASE
-DEFAULT_HORIZON = oracle.HORIZON
+DEFAULT_POLICY = _criterion.BASE            # = oracle.BASE (search/oracle.py imports this module)
+DEFAULT_HORIZON = _criterion.ORACLE_HORIZON  # = oracle.HORIZON
 # a sensitivity check, not advice: the player a verdict can be re-run under when asked (analyse
 # --second-policy expert): the strongest heuristic, another kind of player, ten times cheaper
 SECOND_POLICY = "expert"

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from gnoming_sim.search import criterion
 
-BASE = "net"          # the oracle's base player (every seat of the rollouts)
-HORIZON = "game"      # the criterion: the chance of winning the game
+BASE = criterion.BASE                # the oracle's base player (every seat of the rollouts): net
+HORIZON = criterion.ORACLE_HORIZON   # the criterion: the chance of winning the game
 CRITERION = criterion.CRITERION[HORIZON]
 UNIT = criterion.UNIT[HORIZON]
 
