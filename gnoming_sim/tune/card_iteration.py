@@ -11,7 +11,8 @@ and a finishing chance by a cell of its three tables (:mod:`gnoming_sim.kernel.p
    actions, the other cells as they are (:func:`gnoming_sim.search.card_view.card_options`); a decision where
    every action plays the same option says nothing about the cell and is left out;
 3. **sample**: at most a cap of decisions per cell (the cap chosen so the round values about ``decisions``
-   in all; uniform within a cell, so a cell's estimate is its own decisions' mean), seeded;
+   in all; uniform within a cell, so a cell's estimate is its own decisions' mean), seeded; the cells of
+   ``focus`` (those that come up often and are not yet separated) up to ``focus_weight`` times the cap;
 4. **value**: each sampled decision's options by the oracle (:func:`gnoming_sim.search.oracle.win_samples`:
    the chance of winning the game, ``net`` at the other seats and the current card in the seat to move, common
    random numbers across the options), ``rollouts`` each;
@@ -50,6 +51,8 @@ class IterationConfig:
     threshold: float = 2.0          # standard errors another action must beat the current one by
     min_clusters: int = 5           # games a cell needs before it may change
     threads: int | None = None
+    focus: tuple = ()               # cells sampled more: up to focus_weight times the other cells' cap
+    focus_weight: float = 1.0
 
     def check(self) -> None:
         for k in ("rounds", "games", "decisions", "rollouts", "min_clusters"):
@@ -62,6 +65,12 @@ class IterationConfig:
             raise GnomingError(f"seed must be within 0..2**32-1, got {self.seed!r}")
         if not self.threshold > 0:
             raise GnomingError(f"threshold must be > 0 standard errors, got {self.threshold!r}")
+        from gnoming_sim.kernel.policy import chart as C
+
+        if any(isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < C.N_CELLS for c in self.focus):
+            raise GnomingError(f"focus cells must be within 0..{C.N_CELLS - 1}, got {list(self.focus)!r}")
+        if not self.focus_weight >= 1:
+            raise GnomingError(f"focus weight must be >= 1, got {self.focus_weight!r}")
 
 
 # ------------------------------------------------------------------ the card as cells
@@ -137,27 +146,34 @@ def play_decisions(strategy, cfg: IterationConfig, rnd: int) -> list[dict]:
     return out
 
 
-def sample(entries: list[dict], budget: int, rng: np.random.Generator) -> list[dict]:
-    """At most a cap of ``entries`` per cell, uniform within the cell, the cap the largest whose total is at most
-    ``budget`` (every entry of a cell with fewer); in the entries' order."""
+def sample(entries: list[dict], budget: int, rng: np.random.Generator, focus=(),
+           focus_weight: float = 1.0) -> list[dict]:
+    """At most a cap of ``entries`` per cell (``focus_weight`` times the cap, rounded down, for a cell in
+    ``focus``), uniform within the cell, the cap the largest whose total is at most ``budget`` (every entry of a
+    cell with fewer); in the entries' order."""
     by_cell: dict[int, list[int]] = {}
     for i, e in enumerate(entries):
         by_cell.setdefault(e["cell"], []).append(i)
-    sizes = np.array(sorted(len(v) for v in by_cell.values()))
+    focus = set(focus)
+    weight = {c: (focus_weight if c in focus else 1.0) for c in by_cell}
+
+    def cap_of(c: int, cap: int) -> int:
+        return max(int(cap * weight[c]), 1)
+
     cap = 0
-    if sizes.size:
-        lo, hi = 0, int(sizes.max())
-        while lo < hi:                      # the largest cap with sum(min(n, cap)) <= budget
+    if by_cell:
+        lo, hi = 0, max(len(v) for v in by_cell.values())
+        while lo < hi:                      # the largest cap with sum(min(n, cap of the cell)) <= budget
             mid = (lo + hi + 1) // 2
-            if np.minimum(sizes, mid).sum() <= budget:
+            if sum(min(len(v), int(mid * weight[c])) for c, v in by_cell.items()) <= budget:
                 lo = mid
             else:
                 hi = mid - 1
         cap = max(lo, 1)
     keep = []
     for cell in sorted(by_cell):
-        idx = by_cell[cell]
-        keep += idx if len(idx) <= cap else sorted(rng.choice(idx, size=cap, replace=False).tolist())
+        idx, k = by_cell[cell], cap_of(cell, cap)
+        keep += idx if len(idx) <= k else sorted(rng.choice(idx, size=k, replace=False).tolist())
     return [entries[i] for i in sorted(keep)]
 
 
@@ -238,7 +254,7 @@ def one_round(cells: dict[int, int], cfg: IterationConfig, rnd: int, say=None) -
     t0 = time.perf_counter()
     strategy = card_strategy(cells)
     entries = play_decisions(strategy, cfg, rnd)
-    sampled = sample(entries, cfg.decisions, np.random.default_rng([cfg.seed, rnd]))
+    sampled = sample(entries, cfg.decisions, np.random.default_rng([cfg.seed, rnd]), cfg.focus, cfg.focus_weight)
     if say:
         say(f"round {rnd}: {len(entries):,} covered decisions in {cfg.games * len(cfg.sizes):,} games "
             f"({time.perf_counter() - t0:.0f} s); valuing {len(sampled):,} with {cfg.rollouts} rollouts each")
@@ -253,12 +269,14 @@ def one_round(cells: dict[int, int], cfg: IterationConfig, rnd: int, say=None) -
     return new, rec, stats
 
 
-def iterate(cfg: IterationConfig, start: dict[int, int] | None = None, say=None, before: dict | None = None) -> dict:
+def iterate(cfg: IterationConfig, start: dict[int, int] | None = None, say=None, before: dict | None = None,
+            on_round=None) -> dict:
     """Policy iteration from ``start`` (the committed card, defaults explicit): ``{"config", "rounds": [Round as
     dict], "cells": final cells, "start": the first cells, "stats": the last round's per-cell estimates,
     "seen": {cell: decisions over every round}, "converged", "wall_s"}``.  ``before``: an earlier run's result
     that this one continues (from its final cells, its rounds first, numbered on: their games and rollouts are
-    their own), at ``cfg``'s sizes, which may be larger."""
+    their own), at ``cfg``'s sizes, which may be larger.  ``on_round``: called with the result so far after every
+    round (a run stopped between rounds keeps the rounds done)."""
     cfg.check()
     t0 = time.perf_counter()
     if before is not None:
@@ -269,20 +287,27 @@ def iterate(cfg: IterationConfig, start: dict[int, int] | None = None, say=None,
     stats = {int(c): v for c, v in before["stats"].items()} if before else {}
     seen = {int(c): int(v) for c, v in before["seen"].items()} if before else {}
     done = len(rounds)
+    configs = (before.get("configs") or [before["config"]]) if before else []
+    configs = configs + [{**asdict(cfg), "sizes": list(cfg.sizes), "focus": list(cfg.focus), "first_round": done + 1}]
+
+    def result() -> dict:
+        wall = round(time.perf_counter() - t0, 1) + (before["wall_s"] if before else 0.0)
+        return {"config": {**asdict(cfg), "sizes": list(cfg.sizes), "focus": list(cfg.focus)}, "rounds": list(rounds),
+                "cells": dict(cells), "start": first, "stats": dict(stats), "seen": dict(seen),
+                "converged": bool(rounds and rounds[-1]["cells_changed"] == 0), "wall_s": round(wall, 1),
+                "configs": configs}
+
     for rnd in range(done + 1, done + cfg.rounds + 1):
         cells, rec, st = one_round(cells, cfg, rnd, say)
         rounds.append(asdict(rec))
         for c, s in st.items():
             seen[c] = seen.get(c, 0) + s["n"]
         stats.update(st)
+        if on_round is not None:
+            on_round(result())
         if rec.cells_changed == 0:
             break
-    wall = round(time.perf_counter() - t0, 1) + (before["wall_s"] if before else 0.0)
-    configs = (before.get("configs") or [before["config"]]) if before else []
-    return {"config": {**asdict(cfg), "sizes": list(cfg.sizes)}, "rounds": rounds, "cells": cells, "start": first,
-            "stats": stats, "seen": seen, "converged": bool(rounds and rounds[-1]["cells_changed"] == 0),
-            "wall_s": round(wall, 1), "configs": configs + [{**asdict(cfg), "sizes": list(cfg.sizes),
-                                                              "first_round": done + 1}]}
+    return result()
 
 
 __all__ = ["IterationConfig", "committed_cells", "card_strategy", "play_decisions", "sample", "value", "improve",

@@ -128,8 +128,8 @@ __all__ = ["history_rows", "history_csv", "tables", "provenance", "write", "inst
 
 def main(argv=None) -> int:
     """``python -m gnoming_sim.tune.card_output --out DIR [--rounds --games --decisions --rollouts --seed --threads
-    --force]``: run the policy iteration from the committed card and write its files (the runner of
-    tuning/guide-iteration/run.sh)."""
+    --focus CELLS --focus-weight W --start CELLS_JSON --continue-from DIR --force]``: run the policy iteration from the committed card and write its files
+    after every round (the runner of tuning/guide-iteration/run.sh)."""
     import argparse
     import sys
     import time
@@ -143,7 +143,12 @@ def main(argv=None) -> int:
     for k, v in (("rounds", 4), ("games", 40), ("decisions", 1500), ("rollouts", 24), ("seed", 1)):
         ap.add_argument(f"--{k}", type=int, default=v)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--focus", default="", metavar="CELLS", help="cells sampled more (comma-separated cell numbers: "
+                    "tuning/guide-iteration/focus.py's), up to --focus-weight times the other cells' cap")
+    ap.add_argument("--focus-weight", type=float, default=1.0)
     ap.add_argument("--force", action="store_true")
+    ap.add_argument("--start", metavar="CELLS_JSON", help="the first card: that cells file's tables (a guide's "
+                    "chart_cells.json), its defaults explicit (default: the committed card)")
     ap.add_argument("--continue-from", metavar="DIR", help="go on from an earlier run's history.json (its final "
                     "card, its rounds first)")
     a = ap.parse_args(argv)
@@ -160,18 +165,32 @@ def main(argv=None) -> int:
     if not a.out:
         print("error: --out DIR is required (or --install CELLS_JSON)", file=sys.stderr)
         return 2
-    cfg = IterationConfig(rounds=a.rounds, games=a.games, decisions=a.decisions, rollouts=a.rollouts, seed=a.seed,
-                          threads=a.threads)
     command = "python -m gnoming_sim.tune.card_output " + " ".join(argv if argv is not None else sys.argv[1:])
     try:
+        try:
+            focus = tuple(int(c) for c in a.focus.split(",") if c.strip())
+        except ValueError:
+            raise GnomingError(f"--focus must be comma-separated cell numbers, got {a.focus!r}") from None
+        cfg = IterationConfig(rounds=a.rounds, games=a.games, decisions=a.decisions, rollouts=a.rollouts,
+                              seed=a.seed, threads=a.threads, focus=focus, focus_weight=a.focus_weight)
         cfg.check()
         out = Path(a.out)
         if not a.force and (out / "history.json").exists():
             raise GnomingError(f"{out}: holds a policy iteration's files already; use --force to replace them")
         t0 = time.perf_counter()
         before = load_history(Path(a.continue_from) / "history.json") if a.continue_from else None
-        result = iterate(cfg, say=lambda s: print(s, flush=True), before=before)
-        paths = write(out, result, command, force=a.force)
+        start = None
+        if a.start:
+            from gnoming_sim.tune.card_iteration import committed_cells
+
+            try:
+                start = committed_cells(Path(a.start))
+            except (OSError, ValueError, KeyError) as e:
+                raise GnomingError(f"--start {a.start}: {e}") from None
+        # the files after every round (a run stopped between rounds keeps the rounds done)
+        result = iterate(cfg, start=start, say=lambda s: print(s, flush=True), before=before,
+                         on_round=lambda r: write(out, r, command, force=True))
+        paths = write(out, result, command, force=True)
     except GnomingError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

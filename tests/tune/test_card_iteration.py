@@ -133,3 +133,59 @@ def test_a_run_that_continues_another_numbers_its_rounds_on(monkeypatch):
     assert [r["round"] for r in res["rounds"]] == [1, 2, 3] and res["rounds"][2]["rollouts"] == 24
     assert res["start"] == before["start"] and res["cells"] == before["cells"] and res["converged"]
     assert res["configs"][-1]["first_round"] == 3 and res["wall_s"] >= before["wall_s"]
+
+
+def test_focus_cells_are_sampled_up_to_their_weight_times_the_cap():
+    """--focus (issue 50 item 3's later rounds): a focus cell may value up to focus_weight times the other cells'
+    cap, the cap still the largest within the budget; weight 1 is the plain per-cell cap, draw for draw."""
+    entries = [dict(cell=c, i=i) for i, c in enumerate([1] * 100 + [2] * 5 + [3] * 40)]
+    got = sample(entries, 45, np.random.default_rng(0), focus=(3,), focus_weight=2.0)
+    assert {c: sum(e["cell"] == c for e in got) for c in (1, 2, 3)} == {1: 13, 2: 5, 3: 26}
+    assert sample(entries, 45, np.random.default_rng(0), focus=(3,)) == sample(entries, 45, np.random.default_rng(0))
+    with pytest.raises(Exception, match="focus cells"):
+        IterationConfig(focus=(C.N_CELLS,)).check()
+
+
+def test_the_files_are_written_after_every_round(tmp_path, monkeypatch):
+    """A run stopped between rounds keeps the rounds done: card_output writes its files after each round (here the
+    second round fails: the first's history is on disk, with its change)."""
+    from gnoming_sim.tune import card_iteration as ci
+
+    change = _result()["rounds"][0]["changes"][0]
+
+    def fake(cells, cfg, rnd, say=None):
+        if rnd == 2:
+            raise ci.GnomingError("stopped")
+        return cells, ci.Round(rnd, 9, 90, 30, cfg.rollouts, 1, 1, [change], 1.0), {}
+
+    monkeypatch.setattr(ci, "one_round", fake)
+    assert card_output.main(["--out", str(tmp_path), "--rounds", "3", "--focus", str(FIN)]) == 2
+    hist = json.loads((tmp_path / "history.json").read_text())
+    assert [r["round"] for r in hist["rounds"]] == [1] and hist["rounds"][0]["changes"] == [change]
+    assert hist["configs"][-1]["focus"] == [FIN]
+
+
+def test_the_card_is_valued_by_the_one_oracle_by_the_chance_of_winning(monkeypatch):
+    """Audit row 4b (issue 51): the committed card's cells are ranked by the oracle's criterion, the chance of winning
+    the game (search/oracle.py, HORIZON "game"), with the card in the seat to move and the oracle's base player
+    elsewhere; the round margin of the guide's collector plays no part."""
+    from types import SimpleNamespace
+
+    from gnoming_sim.search import oracle
+    from gnoming_sim.tune import card_iteration as ci
+
+    calls = []
+
+    def fake(pos, keys, **kw):
+        calls.append((keys, kw["policies"]))
+        return keys, np.array([[1.0, 0.0]] * kw["rollouts"])
+
+    monkeypatch.setattr(oracle, "win_samples", fake)
+    pos = SimpleNamespace(me=2, players=4)
+    card = ci.card_strategy(committed_cells())
+    [e] = ci.value([{"pos": pos, "cell": FIN, "current": "play on", "actions": {"finish": "pos3", "play on": "draw"}}],
+                   card, IterationConfig(rollouts=4), 1)
+    [(keys, policies)] = calls
+    assert oracle.HORIZON == "game" and keys == ["draw", "pos3"]
+    assert policies == [oracle.BASE, oracle.BASE, card, oracle.BASE]
+    assert e["gain"] == {"finish": -100.0, "play on": 0.0} and e["win"] == 100.0
