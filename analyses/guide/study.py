@@ -18,7 +18,8 @@ class PlayersGuide(Study):
     title = "The player's guide"
     template = "guide/template.html"
     # deals per table size (each played once per rotation: by the card among each rival's players and by the rival
-    # alone at 2, 4 and 6 players (the card's margins), by the chart among experts at 4 and 6;
+    # alone at 2, 4 and 6 players (the card's margins; a sixth of the deals against the rivals other than expert:
+    # design.margin_deals), by the chart among experts at 4 and 6;
     # at the headline's size also by the card and by expert among each rung's rivals, design.ALONG_SHARE times as
     # many deals: the ladder's equivalence test needs them for 80% power at its margin)
     default_games = 3000
@@ -33,14 +34,14 @@ class PlayersGuide(Study):
         checks, margins = [], {}
         for p in design.SIZES:
             for r in MARGIN_RIVALS if p in MARGIN_SIZES else ("expert",):
-                xs = design.checked(p, r)
-                got = versus_expert_each(xs, p, deals, seed, ctx.rules, ctx.deck, ctx.threads,
+                xs, n = design.checked(p, r), design.margin_deals(deals, r)
+                got = versus_expert_each(xs, p, n, seed, ctx.rules, ctx.deck, ctx.threads,
                                          first_game=design.first_game(p), rivals=r, reference=r)
                 if p in MARGIN_SIZES:
                     margins.setdefault(str(p), {})[r] = got[0]
                 if r == "expert" and p in design.PLAYERS:
                     checks += got
-                advance((len(xs) + 1) * deals * p)
+                advance((len(xs) + 1) * n * p)
         p = design.HEADLINE_PLAYERS
         along = versus_expert_along(design.ALONG, STRONG_LADDER, p, design.along_deals(deals), seed, ctx.rules,
                                     ctx.deck, ctx.threads, first_game=design.first_game(p))

@@ -182,3 +182,12 @@ def test_the_quick_section_is_written_alone(tmp_path):
     assert set(on_disk["estimands"]["guide"]["card_vs_expert"]["players"]) == set(STRONG_LADDER)
     # issue 51: the ladder's tables play design.ALONG_SHARE times the check's deals (80% power at +-1 point)
     assert on_disk["estimands"]["guide"]["card_vs_expert"]["differences"][TOP_DIFFERENCE]["n"] == design.along_deals(100) == 125
+
+
+def test_the_margins_against_the_rivals_other_than_expert_play_a_sixth_of_the_deals():
+    """The study's time (make report <= 12 minutes): the card's margins against net, builder and greedy (13 to 55
+    points a game) play the first sixth of the deals; against expert, the target's figure, every deal."""
+    assert design.margin_deals(3000, "expert") == 3000 and design.margin_deals(3000, "net") == 500
+    assert design.margin_deals(100, "greedy") == 17 and design.margin_deals(6, "builder") == 2
+    two = [t for t in design.tables(3000) if t.players == 2]
+    assert {t.seats[-1]: t.games for t in two} == {"expert": 6000, "net": 1000, "builder": 1000, "greedy": 1000}

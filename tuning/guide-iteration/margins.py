@@ -1,6 +1,7 @@
 """The card's margins against net, expert, builder and greedy at 2, 4 and 6 players (one card seat among the
 rival's players against the rival in that seat, the same deals: experiments.chart_check.margins), on the deals
-and seed of the report's guide study (master seed 0), for the card in a cells file: `python
+and seed of the report's guide study (master seed 0; DEALS against expert, the study's share of them against the
+others: analyses/guide/design.margin_deals), for the card in a cells file: `python
 tuning/guide-iteration/margins.py CELLS_FILE OUT.json DEALS` (run from the repository root)."""
 import json
 import sys
@@ -16,7 +17,7 @@ cells, out, deals = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 card = registry.card_from_file(cells)
 seed = Context(seed=0).study_seed("guide")
 t0 = time.perf_counter()
-res = margins(card, deals=deals, seed=seed, first_game=design.first_game)
+res = margins(card, deals=deals, seed=seed, first_game=design.first_game, deals_of=design.margin_deals)
 pp = lambda e: {"mean": 100 * e["mean"], "ci95": [100 * x for x in e["ci95"]], "n": e["n"], "unit": "pp"}  # noqa: E731
 rows = {str(p): {r: {"points": {**c["diff"], "unit": "points"}, "win": pp(c["win"])} for r, c in by.items()}
         for p, by in res.items()}
