@@ -57,9 +57,10 @@ train-net: $(STAMP)
 
 # re-derive the player's guide (tuning/guide/run.sh) and install its resolved cells as the `chart` preset;
 # commit tuning/guide/ and gnoming_sim/kernel/policy/chart_cells.json together
+# the committed card: its policy iteration from the guide's card (tuning/guide/chart_cells.json, made by
+# tuning/guide/run.sh), installed into chart_cells.json's tables (the chart preset's cells are left as they are)
 guide: $(STAMP)
-	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/guide/run.sh
-	cp tuning/guide/chart_cells.json gnoming_sim/kernel/policy/chart_cells.json
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/guide-iteration/run.sh
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py
