@@ -35,7 +35,8 @@ def _cell_words(tables: dict, table: str, cell: int) -> str:
             if table == "place":
                 drawn = "kept from a pile" if c["drawn"] == "from a pile" else "drawn blind"
                 return f"{c['card']} {drawn}, best use: {c['use']}"
-            return f"pile card {c['card']}, best use: {c['use']}"
+            band = f", {c['own_fd']} own cards face down" if "own_fd" in c else ""
+            return f"pile card {c['card']}, best use: {c['use']}{band}"
     return _fallback_words(table, cell)
 
 
@@ -52,6 +53,11 @@ def _fallback_words(table: str, cell: int) -> str:
         blind, r = divmod(rest, C.N_CLASS * C.N_USE)
         k, u = divmod(r, C.N_USE)
         return f"{C.CLASS_NAMES[k]} {'drawn blind' if blind else 'kept from a pile'}, best use: {C.USE_NAMES[u]}"
+    if cell >= C.SOURCE_FD_OFFSET:
+        parent, band = divmod(cell - C.SOURCE_FD_OFFSET, C.N_FD_BAND)
+        k, u = divmod(parent, C.N_USE)
+        return (f"pile card {C.CLASS_NAMES[k]}, best use: {C.USE_NAMES[u]}, {C.FD_BAND_NAMES[band]} own cards "
+                "face down")
     k, u = divmod(rest, C.N_USE)
     return f"pile card {C.CLASS_NAMES[k]}, best use: {C.USE_NAMES[u]}"
 
@@ -85,6 +91,16 @@ def _entered(pos: Position, strategy=CARD):
     return params[0].copy(), t.obs, t.memo, t.legal
 
 
+def _pile_cell(prm, obs, legal, k: int) -> int:
+    """The cell that decides discard pile k's top (its banded take cell where that is set, else its take-table
+    cell, :func:`~gnoming_sim.kernel.policy.chart.acting_source_cell`), or -1 where it cannot be taken."""
+    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy.dispatch import C_W0
+
+    cell = int(C.pile_cell(obs, legal, np.int64(k)))
+    return cell if cell < 0 else int(C.acting_source_cell(prm, np.int64(C_W0), obs, np.int64(cell)))
+
+
 def _decision_cells(pos: Position, prm, obs, memo, legal) -> tuple[str, list[int]]:
     """(table, cells) of the card at ``pos``'s decision: the take table's cell of each pile that can be taken
     (distinct), or the finish table's cell when covering the last face-down card would finish, else the place
@@ -95,7 +111,7 @@ def _decision_cells(pos: Position, prm, obs, memo, legal) -> tuple[str, list[int
     if pos.decision == "draw":
         cells: list[int] = []
         for k in range(2):
-            cell = int(C.pile_cell(obs, legal, np.int64(k)))
+            cell = _pile_cell(prm, obs, legal, k)
             if cell >= 0 and cell not in cells:
                 cells.append(cell)
         return "source", cells
@@ -195,7 +211,7 @@ def card_options(pos: Position, strategy=CARD) -> list[dict]:
     for cell in found:
         k_pile = ""
         if table == "source":
-            k_pile = next(f"pile{k}" for k in range(2) if int(C.pile_cell(obs, legal, np.int64(k))) == cell)
+            k_pile = next(f"pile{k}" for k in range(2) if _pile_cell(prm, obs, legal, k) == cell)
         current = int(C.cell_action(prm, c0, np.int64(cell), on))
         actions, direct = {}, []
         for a in range(1, len(names) + 1):

@@ -83,7 +83,10 @@ def committed_cells(path=None) -> dict[int, int]:
 
     data = json.loads((registry.CHART_CELLS if path is None else path).read_text())
     printed = registry.printed_card(data.get("tables", {}))
-    return {c: int(printed.get(registry.CELL_NAMES[c], C.default_action_of(c))) for c in range(C.N_CELLS)}
+    cells = {c: int(printed.get(registry.CELL_NAMES[c], C.default_action_of(c))) for c in range(C.SOURCE_FD_OFFSET)}
+    for c in range(C.SOURCE_FD_OFFSET, C.N_CELLS):   # a banded take cell the card does not print: its take cell's
+        cells[c] = int(printed.get(registry.CELL_NAMES[c], cells[C.parent_cell_of(c)]))
+    return cells
 
 
 def card_strategy(cells: dict[int, int], name: str = NAME):
@@ -102,7 +105,10 @@ def cell_words(cell: int) -> dict:
     from gnoming_sim.kernel.policy import chart as C
     from gnoming_sim.tune.guide import cell_label
 
-    t = max(i for i, off in enumerate(C.CELL_OFFSET) if cell >= off)
+    t = C.table_of(cell)
+    if t == C.T_SOURCE_FD:
+        return {"table": "source", **cell_label(C.T_SOURCE, C.parent_cell_of(cell)),
+                "own_fd": C.FD_BAND_NAMES[(cell - C.SOURCE_FD_OFFSET) % C.N_FD_BAND]}
     return {"table": C.TABLE_NAMES[t], **cell_label(t, cell)}
 
 

@@ -65,6 +65,8 @@ def tables(result: dict) -> dict:
         a = cells[cell]
         if cell not in stats and a == C.default_action_of(cell):
             continue
+        if cell >= C.SOURCE_FD_OFFSET and cell not in stats and a == cells[C.parent_cell_of(cell)]:
+            continue   # a banded take cell never valued that plays as its take cell: not printed
         words = cell_words(cell)
         origin = (f"changed in round {changed[cell]}" if cell in changed else
                   "the committed card" if start[cell] != C.default_action_of(cell) else "the card's default")

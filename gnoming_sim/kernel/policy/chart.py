@@ -78,7 +78,17 @@ N_SOURCE_CELLS = N_CLASS * N_USE
 N_PLACE_CELLS = 2 * N_CLASS * N_USE            # (from a pile, blind) x class x use
 N_FINISH_CELLS = N_GAP * N_OFD * N_SIZE
 CELL_OFFSET = (0, N_SOURCE_CELLS, N_SOURCE_CELLS + N_PLACE_CELLS)
-N_CELLS = N_SOURCE_CELLS + N_PLACE_CELLS + N_FINISH_CELLS
+# the take-or-draw table by the player's own face-down cards (appended after the three tables, so every cell
+# before it keeps its number): one cell per (class, use, band); where a banded cell is set (nonzero) it decides,
+# else the take table's cell does (every banded cell 0: play exactly as the three tables alone)
+FD_BAND_EDGES = (5, 3)                          # own face-down cards: >= 5, 3-4, <= 2
+FD_BAND_NAMES = (">= 5", "3-4", "<= 2")
+N_FD_BAND = len(FD_BAND_NAMES)
+N_SOURCE_FD_CELLS = N_SOURCE_CELLS * N_FD_BAND
+SOURCE_FD_OFFSET = N_SOURCE_CELLS + N_PLACE_CELLS + N_FINISH_CELLS
+T_SOURCE_FD = 3                                 # its table number (not one of TABLE_NAMES': its actions are source's)
+SOURCE_FD_NAME = "source by own face-down"
+N_CELLS = SOURCE_FD_OFFSET + N_SOURCE_FD_CELLS
 
 # actions (the value of a cell; 0: not resolved, expert decides)
 A_NONE = 0
@@ -102,11 +112,41 @@ def finish_cell_of(gap_bin: int, ofd_bin: int, size_bin: int) -> int:
     return CELL_OFFSET[T_FINISH] + (gap_bin * N_OFD + ofd_bin) * N_SIZE + size_bin
 
 
+def source_fd_cell_of(cls: int, use: int, band: int) -> int:
+    return SOURCE_FD_OFFSET + (cls * N_USE + use) * N_FD_BAND + band
+
+
+def fd_band_of(fd: int) -> int:
+    """The band (0: >= 5, 1: 3-4, 2: <= 2) of ``fd`` own face-down cards."""
+    b = 0
+    for e in FD_BAND_EDGES:
+        if fd < e:
+            b += 1
+    return b
+
+
+def table_of(cell: int) -> int:
+    """The table of ``cell``: T_SOURCE, T_PLACE, T_FINISH or T_SOURCE_FD."""
+    if cell >= SOURCE_FD_OFFSET:
+        return T_SOURCE_FD
+    return T_FINISH if cell >= CELL_OFFSET[T_FINISH] else (T_PLACE if cell >= CELL_OFFSET[T_PLACE] else T_SOURCE)
+
+
+def parent_cell_of(cell: int) -> int:
+    """The take table's cell of a banded cell (T_SOURCE_FD); any other cell itself."""
+    if cell >= SOURCE_FD_OFFSET:
+        return CELL_OFFSET[T_SOURCE] + (cell - SOURCE_FD_OFFSET) // N_FD_BAND
+    return cell
+
+
 def default_action_of(cell: int) -> int:
     """The card's stated default in a cell it shows as ``?`` or blank (docs/guide.md): take a pile's card
     when it is negative or when its best use completes a line, pairs in a line or lowers a face-up card,
     else draw; put a kept card to its best use (the column), else on a face-down slot, else throw a blind
-    draw away; finish only when the finished score is below the best rival's visible score (gap < 0)."""
+    draw away; finish only when the finished score is below the best rival's visible score (gap < 0).  A banded
+    take cell: its take-table cell's default."""
+    if cell >= SOURCE_FD_OFFSET:
+        cell = CELL_OFFSET[T_SOURCE] + (cell - SOURCE_FD_OFFSET) // N_FD_BAND
     if cell < CELL_OFFSET[T_PLACE]:
         cls, use = divmod(cell - CELL_OFFSET[T_SOURCE], N_USE)
         return A_TAKE if use < U_FACEDOWN or cls == CC_NEG else A_DRAW
@@ -123,6 +163,7 @@ def default_action_of(cell: int) -> int:
 source_cell = jit(inline="always")(source_cell_of)
 place_cell = jit(inline="always")(place_cell_of)
 finish_cell = jit(inline="always")(finish_cell_of)
+fd_band = jit(inline="always")(fd_band_of)
 default_action = jit(default_action_of)
 
 
@@ -334,6 +375,22 @@ def pile_cell(obs, legal, k):
     return source_cell(card_class(top), best_use(row, top, pub, legal, False))
 
 
+@jit
+def source_fd_cell_at(obs, cell):
+    """The banded cell (T_SOURCE_FD) of take-table cell ``cell`` at ``obs``: by the own face-down cards."""
+    return SOURCE_FD_OFFSET + (cell - CELL_OFFSET[T_SOURCE]) * N_FD_BAND + fd_band(obs.fd[obs.pub[O_ME]])
+
+
+@jit
+def acting_source_cell(prm, c0, obs, cell):
+    """The cell that decides a pile whose take-table cell is ``cell``: its banded cell where that is set
+    (nonzero), else ``cell``."""
+    b = source_fd_cell_at(obs, cell)
+    if prm[c0 + b] != A_NONE:
+        return b
+    return cell
+
+
 # ----------------------------------------------------------------- decisions
 @jit
 def cell_action(prm, c0, cell, card_mode):
@@ -385,7 +442,7 @@ def draw_source(prm, c0, obs, memo, legal, card_mode):
         if cell < 0:
             continue
         piles += 1
-        a = cell_action(prm, c0, cell, card_mode)
+        a = cell_action(prm, c0, acting_source_cell(prm, c0, obs, cell), card_mode)
         if a == A_TAKE:
             top = pub[O_TOP0 + k]
             cost = H.seen_cost(top, pub)
@@ -452,7 +509,7 @@ def cells_source(prm, c0, obs, legal, choice):
         cell = pile_cell(obs, legal, k)
         if cell < 0:
             continue
-        a = prm[c0 + cell]
+        a = prm[c0 + acting_source_cell(prm, c0, obs, cell)]
         if a == A_NONE:
             continue
         applied = True
@@ -529,7 +586,8 @@ def cells_placement(prm, c0, obs, memo, card, legal, choice):
     return (q if q >= 0 else choice), True
 
 
-__all__ = ["N_CELLS", "CELL_OFFSET", "TABLE_NAMES", "CLASS_NAMES", "USE_NAMES", "GAP_NAMES", "OFD_NAMES",
+__all__ = ["N_CELLS", "CELL_OFFSET", "TABLE_NAMES", "SOURCE_FD_OFFSET", "FD_BAND_NAMES", "source_fd_cell_of",
+           "fd_band_of", "table_of", "parent_cell_of", "source_fd_cell_at", "acting_source_cell", "CLASS_NAMES", "USE_NAMES", "GAP_NAMES", "OFD_NAMES",
            "SIZE_NAMES", "ACTION_NAMES", "card_class", "position_use", "best_use", "finish_slot", "finish_context",
            "finish_cell_at", "play_on", "place_candidates", "pile_cell", "default_action_of", "cell_action",
            "card_fallback", "draw_source", "placement", "cells_source", "cell_option", "cells_placement"]

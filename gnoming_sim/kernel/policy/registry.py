@@ -34,7 +34,7 @@ from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
 from gnoming_sim.kernel.policy.dispatch import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM, \
     KIND_NET_CELLS, MC_PARAM_NAMES, \
     N_PARAMS
-from gnoming_sim.kernel.policy.chart import ACTION_NAMES, CELL_OFFSET, N_CELLS
+from gnoming_sim.kernel.policy.chart import ACTION_NAMES, N_CELLS, T_SOURCE, T_SOURCE_FD, table_of
 from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
 from gnoming_sim.kernel.policy.net import SOURCE_WEIGHT_NAMES as NET_SOURCE_WEIGHT_NAMES
 from gnoming_sim.kernel.policy.net import INPUT_NAMES as NET_INPUT_NAMES
@@ -260,7 +260,8 @@ def net_with_cells(cells: dict, name: str = "net+rule", base: Strategy | None = 
         if key not in CELL_NAMES:
             raise GnomingError(f"net with cells: unknown cell {key!r} (cells are chart.0 .. chart.{N_CELLS - 1} "
                                f"or 0 .. {N_CELLS - 1})")
-        table = sum(1 for off in CELL_OFFSET[1:] if CELL_NAMES.index(key) >= off)
+        table = table_of(CELL_NAMES.index(key))
+        table = T_SOURCE if table == T_SOURCE_FD else table   # a banded take cell: take or draw
         ok = range(len(ACTION_NAMES[table]) + 1)
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or action not in ok:
             raise GnomingError(f"net with cells: {key}: the action must be 0 (not set) .. {ok[-1]}, got {action!r}")
