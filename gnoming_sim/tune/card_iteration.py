@@ -275,6 +275,18 @@ def one_round(cells: dict[int, int], cfg: IterationConfig, rnd: int, say=None) -
     return new, rec, stats
 
 
+def _every_cell(cells: dict[int, int]) -> dict[int, int]:
+    """``cells`` with every cell it lacks made explicit (a card from before the banded take cells): a banded take
+    cell its take cell's action, any other the card's default."""
+    from gnoming_sim.kernel.policy import chart as C
+
+    out = {int(c): int(a) for c, a in cells.items()}
+    for c in range(C.N_CELLS):
+        if c not in out:
+            out[c] = out[C.parent_cell_of(c)] if c >= C.SOURCE_FD_OFFSET else C.default_action_of(c)
+    return out
+
+
 def iterate(cfg: IterationConfig, start: dict[int, int] | None = None, say=None, before: dict | None = None,
             on_round=None) -> dict:
     """Policy iteration from ``start`` (the committed card, defaults explicit): ``{"config", "rounds": [Round as
@@ -287,8 +299,8 @@ def iterate(cfg: IterationConfig, start: dict[int, int] | None = None, say=None,
     t0 = time.perf_counter()
     if before is not None:
         start = {int(c): int(a) for c, a in before["cells"].items()}
-    cells = dict(committed_cells() if start is None else start)
-    first = dict(cells) if before is None else {int(c): int(a) for c, a in before["start"].items()}
+    cells = _every_cell(committed_cells() if start is None else start)
+    first = dict(cells) if before is None else _every_cell({int(c): int(a) for c, a in before["start"].items()})
     rounds = list(before["rounds"]) if before else []
     stats = {int(c): v for c, v in before["stats"].items()} if before else {}
     seen = {int(c): int(v) for c, v in before["seen"].items()} if before else {}

@@ -80,3 +80,13 @@ def test_banded_cells_at_their_take_cells_action_play_game_for_game_as_before():
     x = simulate(4, [registry.net_with_cells(take), "net", "net", "net"], games=40, seed=3, rotate=True)
     y = simulate(4, [registry.net_with_cells(banded), "net", "net", "net"], games=40, seed=3, rotate=True)
     np.testing.assert_array_equal(x.totals, y.totals)
+
+
+def test_a_card_from_before_the_bands_gets_them_at_its_take_cells():
+    from gnoming_sim.tune.card_iteration import _every_cell
+
+    old = {c: a for c, a in committed_cells().items() if c < C.SOURCE_FD_OFFSET}
+    old[22] = C.A_TAKE
+    full = _every_cell(old)
+    assert len(full) == C.N_CELLS and all(full[c] == old[c] for c in old)
+    assert [full[C.source_fd_cell_of(C.CC_HIGH, C.U_PAIR, b)] for b in range(3)] == [C.A_TAKE] * 3
