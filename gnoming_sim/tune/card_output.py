@@ -63,10 +63,11 @@ def tables(result: dict) -> dict:
     out = {name: {"cells": [], "decisions": 0, "tests": 0, "family": "policy iteration"} for name in C.TABLE_NAMES}
     for cell in range(C.N_CELLS):
         a = cells[cell]
-        if cell not in stats and a == C.default_action_of(cell):
+        if cell >= C.SOURCE_FD_OFFSET:      # a banded take cell not printed plays as its take cell (not its default)
+            if cell not in stats and a == cells[C.parent_cell_of(cell)]:
+                continue
+        elif cell not in stats and a == C.default_action_of(cell):
             continue
-        if cell >= C.SOURCE_FD_OFFSET and cell not in stats and a == cells[C.parent_cell_of(cell)]:
-            continue   # a banded take cell never valued that plays as its take cell: not printed
         words = cell_words(cell)
         origin = (f"changed in round {changed[cell]}" if cell in changed else
                   "the committed card" if start[cell] != C.default_action_of(cell) else "the card's default")

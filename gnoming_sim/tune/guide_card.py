@@ -20,6 +20,31 @@ COLOURS = {"take": "#9fd89f", "draw": "#d9d9d9", "best use": "#9fd89f", "face-do
 UNRESOLVED = "#ffffff"
 
 
+HEADS = {"own_fd": "your cards face down"}   # a column's heading where it is not its key
+
+
+def banded_exceptions(guide: dict) -> list[str]:
+    """The take-or-draw cells by the player's own face-down cards whose action differs from their take cell's
+    (what the card prints beside table 1): one plain line each, '' for none."""
+    src = _by_cell(guide, "source")
+
+    def action(cell: int) -> int:
+        c = src.get(cell)
+        return int(c["best"]) if c and c.get("resolved") else C.default_action_of(cell)
+
+    out = []
+    for cell in sorted(src):
+        if cell < C.SOURCE_FD_OFFSET or not src[cell].get("resolved"):
+            continue
+        parent = C.parent_cell_of(cell)
+        if int(src[cell]["best"]) != action(parent):
+            c = src[cell]
+            other = C.ACTION_NAMES[C.T_SOURCE][action(parent) - 1]
+            out.append(f"a {c['card']} pile card (best use: {c['use']}): {c['action']} while you have {c['own_fd']} "
+                       f"cards face down (else {other})")
+    return out
+
+
 def _by_cell(guide: dict, table: str) -> dict:
     return {c["cell"]: c for c in guide["tables"][table]["cells"]}
 
@@ -170,15 +195,16 @@ def iteration_page_html(guide: dict, card_file: str | None = "card.png") -> str:
     parts.append("</table>")
     for tname in C.TABLE_NAMES:
         title, keys, text = TABLE_TEXT[tname]
+        keys = keys + ["own_fd"] if tname == "source" else keys   # a banded cell's own face-down cards; else any
         cells = guide["tables"][tname]["cells"]
         parts.append(f"<h2>{html.escape(title)}</h2><p>{html.escape(text.split('; margin')[0])}. {len(cells)} cells on the card; a cell "
                      f"not listed plays the card's default (docs/guide.md).</p><table><tr>"
-                     + "".join(f"<th>{html.escape(k)}</th>" for k in keys)
+                     + "".join(f"<th>{html.escape(HEADS.get(k, k))}</th>" for k in keys)
                      + "<th>action</th><th>from</th><th>margin over the closest other, pp [95%]</th><th>n</th></tr>")
         for c in sorted(cells, key=lambda c: c["cell"]):
             m = (f"{c['margin']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}] over {html.escape(c['rival'])}"
                  if c.get("margin") is not None else "not valued")
-            parts.append("<tr>" + "".join(f"<td>{html.escape(str(c[k]))}</td>" for k in keys)
+            parts.append("<tr>" + "".join(f"<td>{html.escape(str(c.get(k, 'any')))}</td>" for k in keys)
                          + f"<td>{html.escape(c['action'])}</td><td>{html.escape(c['origin'])}</td><td class=num>{m}</td>"
                          f"<td class=num>{c.get('margin_n', 0):,}</td></tr>")
         parts.append("</table>")
@@ -290,9 +316,11 @@ def card_figure(guide: dict):
               "there, or its action is the default's" if _iterated(guide) else
               "? = not resolved (the default rule: docs/guide.md); blank = never seen; * = beats expert's own rule "
               "there (the chart player follows the starred cells, expert elsewhere)")
-    fig.text(0.5, 0.915, "use = the card's best use (the column); down = on a face-down slot; gap = your score "
-             "after finishing minus the best rival's visible score\n" + legend,
-             ha="center", fontsize=6, linespacing=1.4)
+    bands = banded_exceptions(guide)
+    fig.text(0.5, 0.915 if not bands else 0.905, "use = the card's best use (the column); down = on a face-down slot; "
+             "gap = your score after finishing minus the best rival's visible score\n" + legend
+             + ("\n1. except, by your own cards face down: " + "; ".join(bands) if bands else ""),
+             ha="center", fontsize=6, linespacing=1.4, weight="normal")
     foot = [preview] + (iteration_foot(guide, short=True) if _iterated(guide) else [value_line(guide), ladder_line(guide), sizes_line(guide),
             f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
             f"players, seed {guide['seed']}); a cell is resolved when its action wins every paired comparison after "

@@ -1,6 +1,8 @@
 """The take-or-draw table by the player's own face-down cards (chart.T_SOURCE_FD): appended after the three
 tables (every earlier cell keeps its number), a banded cell decides where it is set, its take cell elsewhere, so a
 card whose banded cells are all 0, or all their take cell's action, plays exactly as before, game for game."""
+import json
+
 import numpy as np
 import pytest
 
@@ -59,10 +61,16 @@ def test_a_set_banded_cell_decides_in_its_band_only(own_fd, band):
     assert C.cells_source(prm, C_W0, obs, legal, 0) == (1, True)                 # net with cells too
 
 
-def test_committed_cells_set_the_banded_cells_to_their_take_cell():
+def test_committed_cells_set_the_banded_cells_to_their_take_cell_unless_printed():
     cells = committed_cells()
     assert len(cells) == C.N_CELLS
-    assert all(cells[c] == cells[C.parent_cell_of(c)] for c in range(C.SOURCE_FD_OFFSET, C.N_CELLS))
+    printed = registry.printed_card(json.loads(registry.CHART_CELLS.read_text())["tables"])
+    assert all(cells[c] == cells[C.parent_cell_of(c)] for c in range(C.SOURCE_FD_OFFSET, C.N_CELLS)
+               if registry.CELL_NAMES[c] not in printed or printed[registry.CELL_NAMES[c]] == cells[C.parent_cell_of(c)])
+    # the installed card (rounds 6-7): a 7-8 that pairs in a line is taken with 5 or more own cards face down only
+    pair78 = C.source_cell_of(C.CC_HIGH, C.U_PAIR)
+    assert cells[pair78] == C.A_DRAW
+    assert [cells[C.source_fd_cell_of(C.CC_HIGH, C.U_PAIR, b)] for b in range(3)] == [C.A_TAKE, C.A_DRAW, C.A_DRAW]
 
 
 @pytest.mark.slow

@@ -66,3 +66,16 @@ def test_a_guide_for_every_size_draws_them_all_and_says_nothing_more(full):
     assert titles == [f"4. Can finish, {size} players: finish?" for size in C.SIZE_NAMES]
     assert guide_card.sizes_line(full) == "" and "no finish table" not in text
     assert "No finish table" not in guide_card.page_html(full, card_file=None)
+
+
+def test_the_card_prints_a_banded_take_cell_only_where_it_differs_from_its_take_cell():
+    """The committed card: a 7-8 pile card that pairs in a line is taken with 5 or more own cards face down (its
+    take cell draws); the other banded cells it lists play as their take cell and are not printed as exceptions."""
+    from gnoming_sim.kernel.policy import registry
+
+    data = json.loads(registry.CHART_CELLS.read_text())
+    assert guide_card.banded_exceptions(data) == [
+        "a 7-8 pile card (best use: pairs in a line): take while you have >= 5 cards face down (else draw)"]
+    src = {c["cell"]: c for c in data["tables"]["source"]["cells"]}
+    src[C.source_fd_cell_of(C.CC_HIGH, C.U_PAIR, 0)]["best"] = C.A_DRAW
+    assert guide_card.banded_exceptions(data) == []

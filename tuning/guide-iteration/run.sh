@@ -27,4 +27,15 @@ $run --install tuning/guide-iteration/cells.json
 $run --out tuning/guide-iteration/stage3 --continue-from tuning/guide-iteration --rounds 4 --games 150 \
     --decisions 9000 --rollouts 24 --seed 1 --force --focus-weight 4 \
     --focus 7,8,10,11,12,14,15,17,21,22,44,49,56,63,71,92,94,99,102,103,106,110,145,154,163,172
+# stage 4: rounds 6 on, the take table split by the player's own face-down cards (chart.py's banded cells, every one
+# at its take cell's action at the start: the same play); the split cells of the four take cells above (8, 10, 15,
+# 22) sampled up to 6 times the others' cap. Round 6 changed 2 cells, round 7 none: converged; installed (its
+# history holds rounds 1-7); bands.py: the card before and after against expert, paired by deal
+$run --out tuning/guide-iteration/stage4 --continue-from tuning/guide-iteration/stage3 --rounds 3 --games 150 \
+    --decisions 9000 --rollouts 24 --seed 1 --force --focus-weight 6 \
+    --focus 204,205,206,210,211,212,225,226,227,246,247,248
+$run --install tuning/guide-iteration/stage4/cells.json
+.venv/bin/python tuning/guide-iteration/margins.py gnoming_sim/kernel/policy/chart_cells.json \
+    tuning/guide-iteration/margins-after.json 3000
+.venv/bin/python tuning/guide-iteration/page.py
 echo "wall: $(( $(date +%s) - start )) s"
