@@ -266,6 +266,27 @@ def card_words(prov: dict) -> str:
     return f"chart_cells.json {prov['sha256']} ({prov['method']}; derivation seed {seeds})"
 
 
+KEYS = ["decision", "position_id", "best_key", "card_key"]   # what a fresh row (agreement_fresh) is the loss of
+
+
+def matched(answers: pd.DataFrame, fresh: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The fresh verdict of every row of ``answers`` (``loss_ho_pp``: the fresh loss; ``agrees_ho``: the card's
+    option is the set's best, or by :func:`gnoming_sim.experiments.agreement.judged` on the fresh rollouts of the
+    two), or None unless ``fresh`` holds every row with the same best and card option
+    (a fresh table of another card, or of another set, is not used)."""
+    if fresh is None or not len(answers):
+        return None
+    m = answers[KEYS].merge(fresh[KEYS + ["loss_fresh_pp", "se_pp"]], on=KEYS, how="left")
+    if m["loss_fresh_pp"].isna().any():
+        return None
+    # the card agrees where it plays the set's best, else by compare's test between the two on the fresh
+    # rollouts (where the card's option comes out ahead it is their best: the set's best was noise)
+    agrees = [True if r.card_key == r.best_key else
+              judged("card", ["set", "card"], [0.0, -r.loss_fresh_pp], [0.0, r.se_pp])["agrees"]
+              for r in m.itertuples(index=False)]
+    return pd.DataFrame({"loss_ho_pp": m["loss_fresh_pp"].to_numpy(), "agrees_ho": agrees}, index=answers.index)
+
+
 def agreement(decisions: pd.DataFrame, card=None, *, seed: int | None = None, rollouts: int | None = None,
               card_prov: dict | None = None, fresh: pd.DataFrame | None = None) -> dict:
     """summary["agreement"] (notes/schema.md) of the decision set ``decisions`` against the card (``card``: a
@@ -274,8 +295,6 @@ def agreement(decisions: pd.DataFrame, card=None, *, seed: int | None = None, ro
     whether the overall estimates meet them.  ``seed``/``rollouts``: the set's (else read from its columns).
     ``fresh``: :func:`gnoming_sim.experiments.agreement_fresh.fresh_losses`' table, the held-out loss, used where
     it holds every covered decision with this card's answer."""
-    from gnoming_sim.experiments.agreement_fresh import matched
-
     answers = card_answers(decisions, card)
     held = "halves"
     if "loss_ho_pp" not in answers.columns:

@@ -34,7 +34,7 @@ def fresh_seed(set_seed: int, decision: int) -> int:
                >> 1)
 
 
-KEYS = ["decision", "position_id", "best_key", "card_key"]   # what a fresh row is the loss of
+from gnoming_sim.experiments.agreement import KEYS   # what a fresh row is the loss of
 
 
 def fresh_losses(answers: pd.DataFrame, set_seed: int, rollouts: int = 64, threads: int | None = None,
@@ -69,26 +69,6 @@ def fresh_losses(answers: pd.DataFrame, set_seed: int, rollouts: int = 64, threa
             log(f"[{time.perf_counter() - t0:6.1f} s] {k + 1} of {len(answers)} decisions")
     return pd.DataFrame(rows, columns=["decision", "position_id", "best_key", "card_key", "loss_fresh_pp", "se_pp",
                                        "rollouts"])
-
-
-def matched(answers: pd.DataFrame, fresh: pd.DataFrame | None) -> pd.DataFrame | None:
-    """The fresh verdict of every row of ``answers`` (``loss_ho_pp``: the fresh loss; ``agrees_ho``: the card's
-    option is the set's best, or by :func:`gnoming_sim.experiments.agreement.judged` on the fresh rollouts of the
-    two), or None unless ``fresh`` holds every row with the same best and card option
-    (a fresh table of another card, or of another set, is not used)."""
-    from gnoming_sim.experiments.agreement import judged
-
-    if fresh is None or not len(answers):
-        return None
-    m = answers[KEYS].merge(fresh[KEYS + ["loss_fresh_pp", "se_pp"]], on=KEYS, how="left")
-    if m["loss_fresh_pp"].isna().any():
-        return None
-    # the card agrees where it plays the set's best, else by compare's test between the two on the fresh
-    # rollouts (where the card's option comes out ahead it is their best: the set's best was noise)
-    agrees = [True if r.card_key == r.best_key else
-              judged("card", ["set", "card"], [0.0, -r.loss_fresh_pp], [0.0, r.se_pp])["agrees"]
-              for r in m.itertuples(index=False)]
-    return pd.DataFrame({"loss_ho_pp": m["loss_fresh_pp"].to_numpy(), "agrees_ho": agrees}, index=answers.index)
 
 
 def main(argv=None) -> int:

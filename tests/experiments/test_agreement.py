@@ -210,7 +210,7 @@ def _fresh_of(ans, loss):
 
 
 def test_a_fresh_table_is_used_only_for_the_same_card_and_set():
-    from gnoming_sim.experiments.agreement_fresh import matched
+    from gnoming_sim.experiments.agreement import matched
 
     frame, _ = tiny_set()
     ans = A.card_answers(frame)
