@@ -25,6 +25,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from gnoming_sim.experiments.agreement import KEYS   # what a fresh row is the loss of
+
 FRESH_STREAM = 4   # a SeedSequence word of its own: apart from the set's rollout streams (oracle_decisions uses 2)
 
 
@@ -33,8 +35,6 @@ def fresh_seed(set_seed: int, decision: int) -> int:
     return int(np.random.SeedSequence([int(set_seed), FRESH_STREAM, int(decision)]).generate_state(1, np.uint64)[0]
                >> 1)
 
-
-from gnoming_sim.experiments.agreement import KEYS   # what a fresh row is the loss of
 
 
 def fresh_losses(answers: pd.DataFrame, set_seed: int, rollouts: int = 64, threads: int | None = None,
