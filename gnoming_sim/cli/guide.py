@@ -76,6 +76,7 @@ def guide(out, games, decisions, players_, budget, iterate, rounds, rollouts, ch
     tuning/guide-iteration/cells.json)."""
     from gnoming_sim.tune import guide_card
 
+    opt.check_range("--rounds", rounds, 1, MAX_ROUNDS)   # refused with or without --iterate, never ignored silently
     if iterate:
         return _iterate(out, 120 if games is None else games, 6000 if decisions is None else decisions, players_,
                         16 if budget is None else budget, rounds, seed, threads, force)

@@ -71,7 +71,7 @@ def test_the_finishing_answer_reads_its_convergence_off_the_rule_not_the_average
     lad = {"win": {"by_rung": {BASE_POLICY: Estimate(-0.0228, -0.0266, -0.0189, 7893)},
                    "differences": {TOP_DIFFERENCE: average}}}
     moves = {p: {TOP_DIFFERENCE: e} for p, e in CROSSINGS.items()}
-    (answer,) = _answers({}, lad, moves)
+    (answer,) = _answers(lad, moves)
     assert answer.key == "finish_play_on.win_difference"
     assert answer.convergence == UNTESTED and "crossing" in answer.holds_under
     assert "joint power 0% at \u00b11.00 over 4 table sizes" in answer.holds_under

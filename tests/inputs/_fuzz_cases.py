@@ -161,7 +161,7 @@ NUMBERS = {
                "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)],
                "--players": ["1", "8", "9", "2,2", "", "2,,4", "x", str(BIG)]},
     "guide": {"--games": ["0", "-1", str(BIG)], "--decisions": ["0", str(BIG)], "--budget": ["0", str(BIG)],
-              "--check-deals": ["1", "-1", str(BIG)], "--ladder-games": ["-1", str(BIG)],
+              "--check-deals": ["1", "-1", str(BIG)], "--ladder-games": ["-1", str(BIG)], "--rounds": ["0", "-1", str(BIG)],
               "--players": ["3,3", "", "1", "3,,4", str(BIG), "x", "8"], "--threads": ["0", str(BIG)],
               "--seed": ["-1", str(2**64)]},
     "train": {"--iterations": ["0", "51", str(BIG)], "--games": ["0", str(BIG)], "--budget": ["0", str(BIG)],
