@@ -24,7 +24,7 @@ def _minutes(seconds: float) -> str:
 
 # the README's headline block, at most (issue 23: answers first, not a wall; issue 50: the four rules, the card
 # and its agreement, then the designers' figures per table size)
-WORD_BUDGET = 600
+WORD_BUDGET = 680
 words = lead.words
 
 
@@ -44,6 +44,9 @@ def headline_markdown(summary: dict) -> str:
     rules = lead.rules_of(summary)
     if rules:
         lines += [f"{k}. {r['sentence']}" for k, r in enumerate(rules, 1)]
+        played = lead.played_sentences(summary)
+        if played:
+            lines += ["", " ".join(played)]
     else:
         lines.append("The rules are not in this report: it was made before the rules study.")
     card = lead.card_sentences(summary)

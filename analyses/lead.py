@@ -173,6 +173,26 @@ def _card_answer(summary: dict) -> list[str]:
             "win).", "Its margins against other players are not in this report."]
 
 
+def played_sentences(summary: dict) -> list[str]:
+    """What each printed rule did when played in whole games (a seat following it, net's own choices elsewhere,
+    against net on the same deals), in pp of win chance a game; [] where no rule was played."""
+    parts, ns = [], []
+    for r in rules_of(summary):
+        rule = r.get("rule") or {}
+        e = _est(rule.get("played")) if r.get("printed") else None
+        if e is None:
+            continue
+        m, lo, hi = (_scale(rule["played"]) * v for v in e[:3])
+        parts.append(f"{r['key']} {interval_text(m, lo, hi)}")
+        ns.append(e[3])
+    if not parts:
+        return []
+    n = f"{min(ns):,}" + (f" to {max(ns):,}" if max(ns) != min(ns) else "")
+    return ["Each rule was also played in whole games, by a seat that follows it and plays net's own choices "
+            "elsewhere, against net on the same deals.",
+            f"Against net it changes the chance of winning, in pp a game, by: {', '.join(parts)} (n = {n} deals)."]
+
+
 def agreement_sentence(summary: dict) -> str:
     """How often the card's answer is the full analysis's best (or within its margin) on new positions, and
     the win chance it gives up where it has one; "" without the agreement section."""
@@ -187,12 +207,18 @@ def agreement_sentence(summary: dict) -> str:
     text = (f"On {covered:,} new positions{f' at {sizes}' if sizes else ''}, the card's answer is the full "
             f"analysis's best, or as good, {interval_text(*(100 * v for v in agree[:3]), sign=False, pct=True)} "
             "of the time.")
-    if loss is not None:
+    held = _est((a["overall"].get("held_out") or {}).get("mean_loss"))
+    if loss is not None and held is not None:   # the same-rollout loss flatters the best option: both bounds
+        text += (f" On average it gives up {interval_text(*held[:3], sign=False)} percentage points of win chance "
+                 f"a decision valued on fresh rollouts, {interval_text(*loss[:3], sign=False)} on the rollouts "
+                 "that picked the best")
+    elif loss is not None:
         text += (f" On average it gives up {interval_text(*loss[:3], sign=False)} percentage points of win chance "
                  "a decision")
+    if loss is not None:
         targets = a.get("targets") or {}
         if "agree" in targets and "mean_loss_pp" in targets:
-            met = a.get("met")
+            met = a.get("met_held_out") if held is not None else a.get("met")
             text += (f" (targets {100 * targets['agree']:.0f}% and {targets['mean_loss_pp']:g}: "
                      f"{'met' if met else 'not met' if met is not None else 'not judged'})")
         text += "."
@@ -311,7 +337,8 @@ def page(summary: dict, figures: dict | None = None) -> dict:
             sentence = sentence[:1].upper() + sentence[1:]
         rules.append({**{k: r[k] for k in ("key", "decision", "available", "printed")}, "sentence": sentence,
                       "image": own, "figure": None if own or not drawn else rule_figure(r["rule"])})
-    return {"rules": rules, "card": " ".join(card_sentences(summary)), "agreement": agreement_sentence(summary)}
+    return {"rules": rules, "played": " ".join(played_sentences(summary)), "card": " ".join(card_sentences(summary)),
+            "agreement": agreement_sentence(summary)}
 
 
 def rule_figure(rule: dict):

@@ -150,3 +150,19 @@ def test_the_fixture_follows_the_shared_schema():
     for size in new["guide"]["card_margins"].values():
         assert set(size) == {"net", "expert", "builder", "greedy"}
         assert all(set(v) == {"points", "win"} for v in size.values())
+
+
+def test_each_printed_rules_played_gain_is_stated_from_the_summary():
+    """The committed report's played gains (a seat following the rule, net elsewhere, against net) appear in the
+    README block with their intervals and the deals' n, one per printed rule, and the agreement line gives the
+    fresh-rollout loss beside the same-rollout one."""
+    summary = committed()
+    block = headline_markdown(summary)
+    rules = [r for r in summary["player_rules"]["rules"] if r["printed"]]
+    assert rules
+    for r in rules:
+        m, (lo, hi) = r["played"]["mean"], r["played"]["ci95"]
+        assert f"{r['key']} {_signed(m)} [{_signed(lo)}, {_signed(hi)}]" in block
+    n = sorted({r["played"]["n"] for r in rules})
+    assert f"{n[0]:,}" in block and "valued on fresh rollouts" in block
+    assert lead.played_sentences({"player_rules": {"rules": []}}) == []
