@@ -183,6 +183,7 @@ def analyse(ctx, tables, data: dict) -> StudyResult:
                            "points") for name in dict.fromkeys(c["strategy"] for c in checks)]
     figures = [figs.margins_figure(sections)] if any(c["chart"] and c["margin"] for s in sections for c in s["cells"]) else []
     if margins:
+        figures.append(figs.card_margins_figure(margins))
         precision.append(Precision("the card's margins", max(r["points"].half_width for r in margins), "points"))
     if ladder:
         precision.append(Precision(f"{ALONG} against expert, {TOP_DIFFERENCE} rivals", ladder["top"].half_width,

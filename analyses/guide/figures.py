@@ -26,3 +26,31 @@ def margins_figure(sections: list[dict]) -> FigureOut:
                      "with its 95% t interval over the sampled decisions (green: take or draw; blue: where to put "
                      "a kept card; red: finish or play on).",
                      f"Horizontal interval bars of {len(rows)} cells' margins.")
+
+
+RIVAL_COLOURS = {"net": "#762a83", "expert": "#b2182b", "builder": "#2166ac", "greedy": "#1b7837"}
+
+
+def card_margins_figure(rows: list[dict]) -> FigureOut:
+    """The card's game score against each rival in its seat (same deals), by table size, with 95% intervals."""
+    rivals = list(dict.fromkeys(r["rivals"] for r in rows))
+    sizes = sorted({int(r["players"]) for r in rows})
+    fig, ax = new_figure(7.5, 3.2)
+    width = 0.8 / max(1, len(rivals))
+    for j, rival in enumerate(rivals):
+        for r in (r for r in rows if r["rivals"] == rival):
+            e = r["points"]
+            x = sizes.index(int(r["players"])) + (j - (len(rivals) - 1) / 2) * width
+            ax.errorbar([x], [e.mean], yerr=[[e.mean - e.lo], [e.hi - e.mean]], fmt="o", capsize=2, markersize=4,
+                        color=RIVAL_COLOURS.get(rival, "#444444"), label=rival if r["players"] == rows[0]["players"]
+                        or int(r["players"]) == sizes[0] else None)
+    ax.set_xticks(range(len(sizes)), [f"{p} players" for p in sizes])
+    ax.axhline(0.0, color="#555555", linewidth=0.8, linestyle="dashed")
+    ax.legend(fontsize=7, frameon=False)
+    style(ax, "Following the card: its game score against each rival in its seat",
+          "", "points a game (card minus rival, same deals; negative: the card is better)")
+    return FigureOut("card-margins", fig,
+                     "The card's seat's game score minus a rival's in that seat, on the same deals with the seats "
+                     "rotated, by table size and rival (net, expert, builder, greedy), with 95% intervals over deals; "
+                     "negative means the card scores lower (better).",
+                     f"Interval markers of the card's margin against {len(rivals)} rivals at {len(sizes)} table sizes.")

@@ -9,7 +9,7 @@ import pandas as pd
 from gnoming_sim.game.deck import PUBLISHED
 from gnoming_sim.game.rules import RuleConfig
 
-from ..framework.study import Study, StudyResult
+from ..framework.study import Precision, Study, StudyResult
 from . import analysis as A
 from . import figures as F
 from . import played as PL
@@ -73,7 +73,13 @@ class PlayerRules(Study):
         summary = {"base": "net", "criterion": "chance of winning the game", "tolerance_pp": TOLERANCE_PP,
                    "rules": entries, "deals_per_size": {k: data["deals"] * RARE.get(k, 1) for k in A.ORDER},
                    "inputs": data["inputs"], "wall_s": round(data["wall_s"], 1)}
+        precision = [Precision(f"{e['decision']}: value per decision (pp)", (e["value"]["ci95"][1] - e["value"]["ci95"][0]) / 2,
+                               "points") for e in entries if e.get("value")]
+        precision += [Precision(f"{e['decision']}: played against net, a game (pp)",
+                                (e["played"]["ci95"][1] - e["played"]["ci95"][0]) / 2, "points")
+                      for e in entries if isinstance(e.get("played"), dict) and "ci95" in e["played"]]
+        precision = [p for p in precision if p.half_width > 0]   # a rule that changed no answer: exactly 0, no spread
         return StudyResult(findings=[], figures=[F.value_figure(entries)], frames={"table": A.table(entries)},
-                           summary=summary, precision=[],
+                           summary=summary, precision=precision,
                            context={"entries": entries, "tolerance": TOLERANCE_PP, "deals": data["deals"],
                                     "inputs": data["inputs"]})

@@ -52,6 +52,11 @@ SKIPPED = [
                           "train runs in tests/tune/test_learn.py)"),
     ("gnoming-sim guide", "compiles the guide collector's rollout kernels and rolls out thousands of decisions: "
                           "minutes (a small guide runs in tests/cli/test_guide_cli.py)"),
+    ("tuning/guide-iteration/run.sh", "the card's policy iteration: about 20 minutes of rollouts (a small round runs "
+                                      "in tests/tune/test_card_iteration.py)"),
+    ("tuning/guide-iteration/margins.py", "plays 3,000 deals a cell against four rivals at three table sizes: minutes "
+                                          "(the guide study plays the same, tests/analyses/test_guide_study.py)"),
+    ("tuning/guide/run.sh", "the first guide's derivation: minutes (a small guide runs in tests/cli/test_guide_cli.py)"),
 ]
 
 
