@@ -17,26 +17,28 @@ import sys
 import tempfile
 import time
 import tomllib
+import urllib.parse
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POSITION = os.path.join(ROOT, "examples", "position.toml")
 
 
-def _post(url: str, body: dict) -> dict:
-    req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+def _post(url: str, body: dict, token: str) -> dict:
+    req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json",
+                                                                  "X-Board-Token": token})
     with urllib.request.urlopen(req, timeout=600) as r:
         return json.loads(r.read())
 
 
-def analysis_times(base: str, position: dict, seed: int = 0) -> tuple[float, float, int, str]:
+def analysis_times(base: str, token: str, position: dict, seed: int = 0) -> tuple[float, float, int, str]:
     """(s to the first update, s to the last, rollouts per option at the end, why it stopped) of one live
     analysis, timed from the request that sets the position."""
     t = time.perf_counter()
-    job = _post(f"{base}api/analysis", {"position": position, "seed": seed, "why": False})["job"]
+    job = _post(f"{base}api/analysis", {"position": position, "seed": seed, "why": False}, token)["job"]
     first = last = None
     n, stopped = 0, ""
-    with urllib.request.urlopen(f"{base}api/analysis/{job}/events", timeout=600) as r:
+    with urllib.request.urlopen(f"{base}api/analysis/{job}/events?token={token}", timeout=600) as r:
         kind = None
         for raw in r:
             line = raw.decode().rstrip("\n")
@@ -61,17 +63,19 @@ def board_run(env: dict) -> dict:
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         line = proc.stdout.readline()
-        base = line.split("serving on ", 1)[1].split()[0]
+        url = urllib.parse.urlsplit(line.split("serving on ", 1)[1].split()[0])   # http://127.0.0.1:PORT/?token=...
+        base, token = f"{url.scheme}://{url.netloc}/", urllib.parse.parse_qs(url.query)["token"][0]
         while True:
             try:
-                with urllib.request.urlopen(f"{base}api/start", timeout=5) as r:
+                start = urllib.request.Request(f"{base}api/start", headers={"X-Board-Token": token})
+                with urllib.request.urlopen(start, timeout=5) as r:
                     r.read()
                 break
             except OSError:
                 time.sleep(0.02)
         ready = time.perf_counter() - t
-        first = analysis_times(base, position, seed=0)
-        again = analysis_times(base, position, seed=1)
+        first = analysis_times(base, token, position, seed=0)
+        again = analysis_times(base, token, position, seed=1)
     finally:
         proc.terminate()
         proc.wait(10)

@@ -39,7 +39,8 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 class Served:
-    """A board served on 127.0.0.1 in a thread: ``url``, ``board`` (its state), ``stop()``."""
+    """A board served on 127.0.0.1 in a thread: ``url`` (the page's, with its token), ``origin``, ``board`` (its
+    state), ``stop()``."""
 
     def __init__(self, opened, threads: int | None = None, drill_deck=None):
         import uvicorn
@@ -51,7 +52,8 @@ class Served:
         self.board = Board(opened, RuleConfig(), PUBLISHED, threads=threads, drill_deck=drill_deck)
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/"
+        self.origin = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.url = f"{self.origin}/?token={self.board.token}"   # the address the command prints and opens
         self.server = uvicorn.Server(uvicorn.Config(make_app(self.board), log_level="warning", lifespan="off"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.thread.start()

@@ -34,8 +34,12 @@ def example() -> dict:
 
 
 def client(opened=None) -> TestClient:
-    board = Board(opened or I.Opened(), RuleConfig(), PUBLISHED)
-    return TestClient(make_app(board), base_url="http://127.0.0.1")
+    return connect(Board(opened or I.Opened(), RuleConfig(), PUBLISHED))
+
+
+def connect(board: Board) -> TestClient:
+    """A test client of ``board``'s app that sends the launch's token, as the page does."""
+    return TestClient(make_app(board), base_url="http://127.0.0.1", headers={"X-Board-Token": board.token})
 
 
 def events(c: TestClient, job: str) -> list[tuple[str, dict]]:
@@ -150,9 +154,10 @@ def test_a_dropped_stream_cancels_its_rollouts():
             if server.started:
                 break
             time.sleep(0.05)
-        job = httpx.post(f"{base}/api/analysis", json={"position": example(), "cap": 400_000, "k": 20}).json()["job"]
+        job = httpx.post(f"{base}/api/analysis", json={"position": example(), "cap": 400_000, "k": 20},
+                         headers={"X-Board-Token": board.token}).json()["job"]
         live = board.jobs[job]
-        with httpx.stream("GET", f"{base}/api/analysis/{job}/events", timeout=30) as s:
+        with httpx.stream("GET", f"{base}/api/analysis/{job}/events?token={board.token}", timeout=30) as s:
             for line in s.iter_lines():
                 if line.startswith("event: update"):
                     break   # one update read, then the connection is dropped
@@ -303,8 +308,7 @@ def test_a_drill_card_is_shown_without_its_answer_then_graded_and_rescheduled(tm
     from gnoming_sim.search import drill as D
 
     path = drill_deck(tmp_path)
-    board = Board(I.Opened(), RuleConfig(), PUBLISHED, threads=1, drill_deck=path)
-    c = TestClient(make_app(board), base_url="http://127.0.0.1")
+    c = connect(Board(I.Opened(), RuleConfig(), PUBLISHED, threads=1, drill_deck=path))
     assert c.get("/api/start").json()["drill"] is True
     shown = c.post("/api/drill/next", json={}).json()
     card = shown["card"]
@@ -330,8 +334,7 @@ def test_a_corrupt_drill_deck_is_refused_in_one_line_and_left_as_it_is(tmp_path)
 
     path = tmp_path / "drills.parquet"
     path.write_bytes(b"not a deck")
-    board = Board(I.Opened(), RuleConfig(), PUBLISHED, drill_deck=path)
-    c = TestClient(make_app(board), base_url="http://127.0.0.1")
+    c = connect(Board(I.Opened(), RuleConfig(), PUBLISHED, drill_deck=path))
     r = c.post("/api/drill/next", json={}).json()
     assert not r["ok"] and r["error"].startswith(f"drill deck {path}: not a readable Parquet file")
     assert not c.post("/api/drill/answer", json={"id": "x", "key": None}).json()["ok"]
@@ -402,8 +405,10 @@ def test_ctrl_c_stops_the_board_in_one_line():
     try:
         line = proc.stdout.readline()
         assert line.startswith("gnoming-sim board: serving on http://127.0.0.1:"), line
-        url = line.split("serving on ", 1)[1].split()[0]
-        with urllib.request.urlopen(f"{url}api/start", timeout=30) as r:
+        url = line.split("serving on ", 1)[1].split()[0]   # http://127.0.0.1:PORT/?token=...
+        base, token = url.split("?token=")
+        with urllib.request.urlopen(urllib.request.Request(f"{base}api/start", headers={"X-Board-Token": token}),
+                                    timeout=30) as r:
             assert r.status == 200
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)

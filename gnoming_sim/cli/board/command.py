@@ -63,8 +63,8 @@ def board(input_path, port, no_browser, rules_path, deck_path, drill_deck, polic
         drill.load(drill_deck, "--drill-deck")   # a deck named but not readable: one line now, left as it is
     drills = drill.default_path() if drill_deck is None else drill_deck
     sock = listen(port)   # before anything is served: a port in use is one line and exit 2
-    url = f"http://{HOST}:{sock.getsockname()[1]}/"
-    serve(sock, url, opened, rules_, deck_, policy, seed, threads, not no_browser, drills)
+    serve(sock, f"http://{HOST}:{sock.getsockname()[1]}/", opened, rules_, deck_, policy, seed, threads,
+          not no_browser, drills)
 
 
 def listen(port: int) -> socket.socket:
@@ -82,7 +82,10 @@ def listen(port: int) -> socket.socket:
     return sock
 
 
-def serve(sock, url, opened, rules_, deck_, policy, seed, threads, browser: bool, drills=None) -> None:
+def serve(sock, base, opened, rules_, deck_, policy, seed, threads, browser: bool, drills=None) -> None:
+    """Serves the board on ``sock`` until Ctrl-C or SIGTERM; the address printed and opened is ``base`` with
+    the launch's token (the board answers only the page opened from it)."""
+    import signal
     import threading
     import time
     import webbrowser
@@ -93,9 +96,16 @@ def serve(sock, url, opened, rules_, deck_, policy, seed, threads, browser: bool
     from gnoming_sim.cli.board.server import Board, make_app
 
     state = Board(opened, rules_, deck_, [policy], seed, threads, drill_deck=drills)
+    url = f"{base}?token={state.token}"
     app = make_app(state)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            state.close()   # open streams end at once, so none is cancelled mid-batch (and none logs it)
+            await super().shutdown(sockets)
+
+    server = Server(config)
 
     def when_serving():
         # the kernels load (or, with an empty cache, compile: minutes, holding the interpreter much of the
@@ -108,11 +118,21 @@ def serve(sock, url, opened, rules_, deck_, policy, seed, threads, browser: bool
         if browser:
             webbrowser.open(url)
 
+    def ended(signum, frame):
+        raise KeyboardInterrupt
+
     threading.Thread(target=when_serving, daemon=True).start()
+    # uvicorn raises the Ctrl-C or SIGTERM it caught again once it has stopped: SIGTERM, as Ctrl-C, is then
+    # the KeyboardInterrupt below (not the default handler's silent death), so both end in "stopped", exit 0
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, ended) if main else None
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:   # uvicorn raises the Ctrl-C (or SIGTERM) it caught again once it has stopped
+    except KeyboardInterrupt:
         pass
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, before)
     stop(state)
 
 

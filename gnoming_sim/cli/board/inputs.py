@@ -11,6 +11,7 @@ text, and the only files read are those the user named on the command line.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -54,6 +55,10 @@ def _text_file(text: str, name: str, suffix: str, read):
         raise GnomingError(f"{name}: no text")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_TEXT:
         raise GnomingError(f"{name}: larger than {MAX_TEXT >> 10} KiB; a position or rules file is a few KiB")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise GnomingError(f"{name}: character {exc.start} is a lone surrogate, not text") from None
     with tempfile.TemporaryDirectory(prefix="gnoming-board-") as tmp:
         path = Path(tmp) / f"upload{suffix}"
         path.write_text(text, encoding="utf-8")
@@ -182,10 +187,7 @@ def open_input(path, rules: RuleConfig, deck: Deck) -> Opened:
         return Opened("position", "position ID", pos.to_dict(), rules=id_rules)
     check_regular(path, "board input")
     if name.lower().endswith(".json"):
-        try:
-            data = json.loads(read_text(path, "review"))
-        except ValueError as exc:
-            raise GnomingError(f"review file {name} is not valid JSON: {exc}") from None
+        data = _json(read_text(path, "review"), f"review file {name}")
         if isinstance(data, dict) and "rounds" in data and "format" in data:
             return _record(path, rules, deck)
         return _review(data, name, rules, deck)
@@ -215,33 +217,148 @@ def _record(path, rules: RuleConfig, deck: Deck) -> Opened:
     return Opened("record", str(path), moves[0]["position"] if moves else None, moves, record.seat)
 
 
+# ------------------------------------------------------------------ a review.json, checked at the door
+def _json(text: str, what: str):
+    """JSON text read as JSON is: no NaN or Infinity (Python's reader takes them, JSON has none, and no
+    answer could send them on), no number too large for a float, nesting the reader can follow."""
+    def refuse(token):
+        raise ValueError(f"{token} is not a JSON number")
+
+    def finite(token):
+        if not math.isfinite(float(token)):
+            refuse(token)
+        return float(token)
+
+    try:
+        return json.loads(text, parse_constant=refuse, parse_float=finite)
+    except RecursionError:
+        raise GnomingError(f"{what} is not valid JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise GnomingError(f"{what} is not valid JSON: {exc}") from None
+
+
+def _kind(value) -> str:
+    """The JSON name of ``value``'s type, for a sentence that says what was found."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}" if len(repr(value)) <= 30 else "a number"
+    return {str: "a string", list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+class _Fields:
+    """One table of a review.json: its fields read with their types checked; the sentence names the field."""
+
+    def __init__(self, data, where: str):
+        if not isinstance(data, dict):
+            raise GnomingError(f"{where} must be a table, not {_kind(data)}")
+        self.data, self.where = data, where
+
+    def _bad(self, key: str, want: str):
+        return GnomingError(f"{self.where}: '{key}' must be {want}, not {_kind(self.data[key])}")
+
+    def text(self, key: str, default=None, optional: bool = True):
+        value = self.data.get(key, default)
+        if value is None and optional:
+            return default
+        if not isinstance(value, str) or len(value) > 10_000:
+            raise self._bad(key, "a string" if optional else "a string (it is needed)")
+        return value
+
+    def number(self, key: str, low: float, high: float):
+        """A finite number in low..high, or None where the field is absent or null."""
+        value = self.data.get(key)
+        if value is None:
+            return None
+        try:
+            ok = not isinstance(value, bool) and low <= float(value) <= high
+        except (TypeError, ValueError, OverflowError):
+            ok = False
+        if not ok:
+            raise self._bad(key, f"a number in {low:g}..{high:g}")
+        return float(value)
+
+    def integer(self, key: str, low: int, high: int):
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self._bad(key, f"an integer in {low}..{high}")
+        return value
+
+    def flag(self, key: str) -> bool:
+        value = self.data.get(key, False)
+        if value is None:
+            return False
+        if not isinstance(value, bool):
+            raise self._bad(key, "true or false")
+        return value
+
+    def table(self, key: str):
+        value = self.data.get(key)
+        return None if value is None else _Fields(value, f"{self.where}: '{key}'")
+
+    def tables(self, key: str) -> list:
+        value = self.data.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self._bad(key, "a list")
+        return [_Fields(x, f"{self.where}: '{key}' {i}") for i, x in enumerate(value)]
+
+
 def _review(data, name: str, rules: RuleConfig, deck: Deck) -> Opened:
-    """A review: its graded decisions with their marks, the loss and the move played's win chance."""
+    """A review: its graded decisions with their marks, the loss and the move played's win chance.  Every
+    field the page shows is checked for its type here (finite numbers, strings, tables), so a bad file is
+    one line at start-up and the page is never sent what it cannot show."""
+    what = f"review file {name}"
     if not isinstance(data, dict) or not isinstance(data.get("decisions"), list):
-        raise GnomingError(f"review file {name}: no 'decisions' list (the review.json of `gnoming-sim review`)")
-    game = data.get("game") or {}
-    if isinstance(game.get("rules"), dict):
-        rules = RuleConfig.from_dict(game["rules"], f"review file {name}: game.rules")
+        raise GnomingError(f"{what}: no 'decisions' list (the review.json of `gnoming-sim review`)")
+    top = _Fields(data, what)
+    game = top.table("game") or _Fields({}, f"{what}: 'game'")
+    if game.data.get("rules") is not None:
+        if not isinstance(game.data["rules"], dict):
+            raise GnomingError(f"{what}: 'game': 'rules' must be the table of the review's rules options "
+                               f"(as `review` writes it), not {_kind(game.data['rules'])}")
+        rules = RuleConfig.from_dict(game.data["rules"], f"{what}: game.rules")
     moves = []
-    for i, g in enumerate(data["decisions"]):
-        where = f"review file {name}: decision {i}"
-        if not isinstance(g, dict) or "position" not in g or "played" not in g:
+    for i, g in enumerate(top.tables("decisions")):
+        g.where = where = f"{what}: decision {i}"
+        if "position" not in g.data or "played" not in g.data:
             raise GnomingError(f"{where}: needs 'position' and 'played'")
-        pos = position_of(g["position"], rules, deck, where)
-        played = next((o for o in g.get("options", []) if o.get("key") == g["played"]), None)
+        played = g.text("played", optional=False)
+        pos = position_of(g.data["position"], rules, deck, where)
         win = None
-        if played is not None:
-            win = played.get("p_win_adj", played.get("p_win"))
-            win = None if win is None else 100 * float(win)
-        loss = (g.get("loss_win") or {}).get("est")
-        moves.append({"where": g.get("where", f"decision {i}"), "describe": told(pos),
-                      "position": pos.to_dict(), "played": g["played"],
-                      "played_label": g.get("played_label", g["played"]), "best": g.get("best"),
-                      "best_label": g.get("best_label", g.get("best")), "mark": g.get("mark"),
-                      "symbol": g.get("symbol", ""), "forced": bool(g.get("forced")),
-                      "loss_pp": None if loss is None else 100 * float(loss), "win": win})
-    seat = game.get("seat") if isinstance(game.get("seat"), int) else None
-    return Opened("review", name, moves[0]["position"] if moves else None, moves, seat, data.get("summary"))
+        for o in g.tables("options"):
+            if o.text("key") == played:
+                win = o.number("p_win_adj", -1, 2)   # regression-adjusted: may stray a little past 0..1
+                win = o.number("p_win", 0, 1) if win is None else win
+                win = None if win is None else 100 * win
+        loss_win = g.table("loss_win")
+        loss = None if loss_win is None else loss_win.number("est", -1, 1)
+        best = g.text("best")
+        moves.append({"where": g.text("where", f"decision {i}"), "describe": told(pos),
+                      "position": pos.to_dict(), "played": played,
+                      "played_label": g.text("played_label", played), "best": best,
+                      "best_label": g.text("best_label", best), "mark": g.text("mark"),
+                      "symbol": g.text("symbol", ""), "forced": g.flag("forced"),
+                      "loss_pp": None if loss is None else 100 * loss, "win": win})
+    seat = game.integer("seat", 0, MAX_PLAYERS - 1)
+    return Opened("review", name, moves[0]["position"] if moves else None, moves, seat, _summary(top, what))
+
+
+def _summary(top: _Fields, what: str) -> dict | None:
+    """The summary the page shows (its verdict, error rate, graded decisions and marks), checked; the rest
+    of the review's summary is not the page's and is not sent."""
+    s = top.table("summary")
+    if s is None:
+        return None
+    marks = s.table("marks") or _Fields({}, f"{what}: 'summary': 'marks'")
+    counts = {k: marks.integer(k, 0, 10**6) for k in ("ok", "inaccuracy", "mistake", "blunder")}
+    return {"verdict": s.text("verdict"), "error_rate_pp": s.number("error_rate_pp", 0, 100),
+            "graded": s.integer("graded", 0, 10**6), "marks": {k: v for k, v in counts.items() if v is not None}}
 
 
 def told(pos: Position) -> str:

@@ -19,14 +19,18 @@ send without the browser asking first):
 ``POST /api/drill/answer``         an answer (or a skip) graded, the card rescheduled and the deck saved
 
 No route takes a path: the page sends texts, and the only files read are those named on the command line.
-The Host header must name the loopback address (a page on another site cannot reach the board through a
-DNS name of its own).
+The board answers only the page it opened (:mod:`.guard`): the Host header must name the loopback address
+(a page on another site cannot reach the board through a DNS name of its own), a request a browser sends
+from another origin (its Origin header) is refused, every ``/api/`` route needs the launch's secret token
+(``X-Board-Token``, or ``?token=`` where a header cannot be set: the event stream), job ids are secret too,
+and a body is at most 2 MiB.  No input gives a traceback: a bad request
+is its status and one JSON line, anything unforeseen a 500 line, logged as one line.
 """
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
+import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -41,6 +45,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from gnoming_sim.cli.board import inputs as I
+from gnoming_sim.cli.board.guard import Guard, Quiet, Status, read_json
 from gnoming_sim.cli.board.live import DEFAULT_CAP, DEFAULT_K, WARM_POSITION, Live
 from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError, one_line
@@ -72,7 +77,9 @@ class Board:
     asked: threading.Event = field(default_factory=threading.Event)   # a user's analysis was asked for
     current: str | None = None
     worker: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, "board-rollouts"))
-    _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    # the launch's secret: in the address the command prints and opens, asked of every API request
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    closing: threading.Event = field(default_factory=threading.Event)   # the server stops: streams end
 
     def rules_for(self, body: dict) -> RuleConfig:
         r = body.get("rules")
@@ -95,6 +102,12 @@ class Board:
         if self.current in self.jobs:
             self.jobs[self.current].cancel()
 
+    def close(self) -> None:
+        """The server stops: every analysis cancelled and every open stream ended (within a tenth of a second)."""
+        self.closing.set()
+        for live in list(self.jobs.values()):
+            live.cancel()
+
 
 def _name(value, default: str) -> str:
     return value if isinstance(value, str) and 0 < len(value) <= 200 else default
@@ -104,30 +117,12 @@ def _refused(exc: Exception) -> JSONResponse:
     return JSONResponse({"ok": False, "error": one_line(str(exc))})
 
 
-async def _body(request: Request) -> dict:
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise _Status(415, "send application/json")
-    try:
-        body = await request.json()
-    except ValueError:
-        raise _Status(400, "the request is not JSON") from None
-    if not isinstance(body, dict):
-        raise _Status(400, "the request is not a JSON object")
-    return body
-
-
-class _Status(Exception):
-    def __init__(self, code: int, text: str):
-        super().__init__(text)
-        self.code = code
-
-
 def _json_route(handler):
     """A POST handler of a JSON body: bad requests as their status, a GnomingError as the loader's sentence."""
     async def route(request: Request):
         try:
-            return await handler(request.app.state.board, await _body(request))
-        except _Status as exc:
+            return await handler(request.app.state.board, await read_json(request))
+        except Status as exc:
             return JSONResponse({"ok": False, "error": str(exc)}, status_code=exc.code)
         except GnomingError as exc:
             return _refused(exc)
@@ -193,7 +188,7 @@ async def analysis(b: Board, body: dict):
     loop = asyncio.get_running_loop()
     live = await loop.run_in_executor(b.worker, lambda: Live(pos, b.policies, seed, horizon, k, cap, b.threads))
     live.explain = body.get("why", True) is not False   # the --why text after the verdict (on by default)
-    job = str(next(b._ids))
+    job = secrets.token_urlsafe(16)   # not 1, 2, 3: a job is the page's that started it
     b.jobs = {j: x for j, x in b.jobs.items() if not x.done}   # finished ones are forgotten
     b.jobs[job], b.current = live, job
     return JSONResponse({"ok": True, "job": job, "describe": pos.describe()})
@@ -232,27 +227,40 @@ async def events(request: Request):
     live.streaming = True
 
     async def stream():
-        loop = asyncio.get_running_loop()
         try:
             while True:
-                update = await loop.run_in_executor(b.worker, live.step)
+                update = await _unless_closing(b, live.step)
                 if update is None:
                     break
                 yield _event("update", update)
                 if live.stopped:
                     break
             if live.stopped and not live.cancelled and live.explain:
-                why = await loop.run_in_executor(b.worker, live.why)
+                why = await _unless_closing(b, live.why)
                 if why is not None:
                     yield _event("why", why)
             yield _event("done", {"stopped": live.stopped or "cancelled", "n": live.n})
         except GnomingError as exc:
             yield _event("error", {"error": one_line(str(exc))})
-        finally:   # a dropped connection lands here too (the task is cancelled): no batch starts after it
+        except asyncio.CancelledError:   # a dropped connection, or the server stopping: the stream just ends
+            return
+        finally:   # no batch starts after it
             live.cancel()
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+async def _unless_closing(b: Board, work):
+    """``work()`` on the worker, or None as soon as the server stops (a batch under way is left to end by
+    itself: the stream need not wait for it)."""
+    future = asyncio.get_running_loop().run_in_executor(b.worker, work)
+    future.add_done_callback(lambda f: f.cancelled() or f.exception())   # an abandoned failure is not logged
+    while not b.closing.is_set():
+        done, _ = await asyncio.wait([future], timeout=0.1)
+        if done:
+            return future.result()
+    return None
 
 
 async def stop(request: Request):
@@ -263,7 +271,8 @@ async def stop(request: Request):
 
 
 def make_app(board: Board, hosts=None) -> Starlette:
-    """The board's app; ``hosts``: the Host names accepted (the loopback names; tests add theirs)."""
+    """The board's app; ``hosts``: the Host names accepted (the loopback names; tests add theirs); the
+    page's token is ``board.token``."""
     routes = [Route("/", index), Route("/favicon.ico", lambda request: Response(status_code=204)),
               Route("/api/start", start),
               Route("/api/validate", _json_route(validate), methods=["POST"]),
@@ -276,6 +285,8 @@ def make_app(board: Board, hosts=None) -> Starlette:
               Route("/api/analysis/{job}/events", events),
               Route("/api/analysis/{job}", stop, methods=["DELETE"]),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
-    app = Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or HOSTS)])
+    app = Starlette(routes=routes, middleware=[Middleware(Quiet),
+                                               Middleware(TrustedHostMiddleware, allowed_hosts=hosts or HOSTS),
+                                               Middleware(Guard, token=board.token)])
     app.state.board = board
     return app

@@ -5,7 +5,7 @@
 // ------------------------------------------------------------------ the analysis
 function stopAnalysis() {
   if (S.source) { S.source.close(); S.source = null; }
-  if (S.job) { fetch(`/api/analysis/${S.job}`, {method: "DELETE"}); S.job = null; }
+  if (S.job) { api(`/api/analysis/${encodeURIComponent(S.job)}`, undefined, "DELETE"); S.job = null; }
   $("stop").disabled = true;
 }
 
@@ -24,7 +24,8 @@ async function analyse() {
   if (!r.ok) { $("verdict").className = "error"; $("verdict").textContent = r.error; return; }
   S.job = r.job;
   $("stop").disabled = false;
-  const src = new EventSource(`/api/analysis/${r.job}/events`);
+  // EventSource sends no headers of its own: the token goes in the query
+  const src = new EventSource(`/api/analysis/${encodeURIComponent(r.job)}/events?token=${encodeURIComponent(TOKEN)}`);
   S.source = src;
   src.addEventListener("update", (e) => showUpdate(JSON.parse(e.data)));
   src.addEventListener("why", (e) => { $("why").textContent = JSON.parse(e.data).text; });

@@ -11,9 +11,15 @@ const S = {
   card: null, drilled: [],
 };
 
-async function api(path, body) {
-  const res = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+// the launch's secret, in the address the command opened: every API request sends it (the board answers no
+// other page)
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+
+async function api(path, body, method) {
+  const headers = {"X-Board-Token": TOKEN};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(path, {method: method || (body === undefined ? "GET" : "POST"), headers,
+                                 body: body === undefined ? undefined : JSON.stringify(body)});
   return res.json();
 }
 

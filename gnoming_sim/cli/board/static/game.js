@@ -168,6 +168,7 @@ async function exportToml() {
 // ------------------------------------------------------------------ start
 async function main() {
   const st = await api("/api/start");
+  if (st.ok === false) { $("status").className = "error"; $("status").textContent = st.error; return; }
   S.facts = st.facts;
   $("k").value = st.defaults.k; $("cap").value = st.defaults.cap; $("seed").value = st.defaults.seed;
   $("horizon").value = st.defaults.horizon;
