@@ -47,8 +47,9 @@ SELF_PLAY = "net"
 @click.option("--iterate", is_flag=True, help="Make the card by policy iteration with the oracle from the committed "
               "card (how the committed card was made): --decisions valued per round (default 6,000), --rounds at most; "
               "writes OUT/history.json, history.csv, cells.json (the card's tables), card.png and index.html.")
-@click.option("--rounds", type=int, default=4, show_default=True, metavar="N",
-              help="With --iterate: rounds at most (fewer when a round changes no cell).")
+@click.option("--rounds", type=int, default=None, metavar="N",
+              help="With --iterate (refused without it): rounds at most (default 4; fewer when a round changes no "
+                   "cell).")
 @click.option("--rollouts", type=click.Choice(["expert", "self"]), default="expert", show_default=True,
               help="The rollouts' policy at every seat: expert (the chart's own play outside its cells), or "
                    f"self ({SELF_PLAY}, the self-play strategy).")
@@ -76,7 +77,11 @@ def guide(out, games, decisions, players_, budget, iterate, rounds, rollouts, ch
     tuning/guide-iteration/cells.json)."""
     from gnoming_sim.tune import guide_card
 
-    opt.check_range("--rounds", rounds, 1, MAX_ROUNDS)   # refused with or without --iterate, never ignored silently
+    if rounds is not None and not iterate:   # the derivation has no rounds: never ignored silently
+        raise GnomingError("--rounds needs --iterate (it caps the policy iteration's rounds; the guide's "
+                           "derivation has none)")
+    rounds = 4 if rounds is None else rounds
+    opt.check_range("--rounds", rounds, 1, MAX_ROUNDS)
     if iterate:
         return _iterate(out, 120 if games is None else games, 6000 if decisions is None else decisions, players_,
                         16 if budget is None else budget, rounds, seed, threads, force)

@@ -59,6 +59,20 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message, monkeypatch):
     assert message in lines[0]
 
 
+@pytest.mark.parametrize("rounds", ["1", "4", "0", "99"])
+def test_rounds_without_iterate_is_refused_not_ignored(tmp_path, rounds, monkeypatch):
+    """--rounds caps the policy iteration's rounds; the derivation has none, so it is refused there, never ignored
+    (in range or not, the line names the missing --iterate)."""
+    from gnoming_sim.tune import guide as gd
+
+    monkeypatch.setattr(gd, "collect", lambda *a, **k: pytest.fail("a decision was rolled out"))
+    r = CliRunner().invoke(cli, ["guide", "--out", str(tmp_path / "x"), "--rounds", rounds])
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert lines == [lines[0]] and lines[0].startswith("gnoming-sim: error: --rounds needs --iterate"), r.stderr
+    assert not (tmp_path / "x").exists()
+
+
 def test_a_file_in_the_way_is_refused(tmp_path):
     f = tmp_path / "f"
     f.write_text("x")
