@@ -6,7 +6,10 @@ options that differ from the published ones and the deck where it is not the pub
 check bytes (a mistyped or cut ID is refused, not read as another position).  :func:`decode` turns the
 bits back into the very mapping a position file holds and hands it to
 :func:`gnoming_sim.game.position.from_mapping`: the one loader and its checks, so an impossible
-position gets the loader's sentence.  Every failure is one :class:`GnomingError` line.
+position gets the loader's sentence.  Every failure is one :class:`GnomingError` line.  Reading is
+canonical: an ID is read only when it is the very text :func:`encode` writes for what it holds (no other
+spelling of the same position: non-zero padding or trailing bits, bytes past the position, a rules or deck
+flag set with nothing that differs), so a position has one ID.
 
 Version 1, most significant bit first (``gamma`` is Elias gamma of n + 1, ``zigzag`` maps a signed
 number to 0, -1, 1, -2, ... -> 0, 1, 2, 3, ...)::
@@ -221,7 +224,9 @@ def decode(text: str) -> Position:
     """The position of a position ID, validated by the position file's loader (its sentences, naming
     ``position ID``); a malformed ID raises a one-line GnomingError."""
     data, rules, deck = decode_parts(text)
-    return replace(from_mapping(data, rules, deck, WHERE), origin="")   # describe(): no "position ID: " first
+    pos = replace(from_mapping(data, rules, deck, WHERE), origin="")   # describe(): no "position ID: " first
+    _canonical(text, lambda: encode(pos))
+    return pos
 
 
 def decode_parts(text: str) -> tuple[dict, RuleConfig, Deck]:
@@ -229,9 +234,24 @@ def decode_parts(text: str) -> tuple[dict, RuleConfig, Deck]:
     what a page fills its form with.  :func:`decode` is this plus the loader's checks."""
     raw = _raw(text)
     try:
-        return _unpack(raw[:-CHECK_BYTES])
+        data, rules, deck = _unpack(raw[:-CHECK_BYTES])
     except _Malformed as exc:
         raise GnomingError(f"{WHERE} {_short(text)} is malformed: {exc}") from None
+    _canonical(text, lambda: encode_mapping(data, rules, deck))
+    return data, rules, deck
+
+
+def _canonical(text: str, again) -> None:
+    """Refuse an ID that is not the one ID of what it holds (``again()``: that ID, re-encoded): a rules or deck
+    flag set with nothing that differs, an option "changed" to its published value, a deck in another order, the
+    published deck spelt out.  One position has one ID, so it cannot become two drill cards."""
+    try:
+        canonical = again()
+    except GnomingError:
+        canonical = None
+    if canonical != text.strip():
+        raise GnomingError(f"{WHERE} {_short(text)} is malformed: it is not the one ID of the position it holds "
+                           + (f"(that is {_short(canonical)})" if canonical else "(it has none)"))
 
 
 def _raw(text) -> bytes:

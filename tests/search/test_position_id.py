@@ -197,3 +197,157 @@ def test_a_card_outside_the_deck_cannot_be_encoded():
 def test_is_position_id():
     assert pid.is_position_id(GOOD) and pid.is_position_id("g2:abc") and pid.is_position_id(" g12:x")
     assert not pid.is_position_id("examples/position.toml") and not pid.is_position_id("C:/x.toml")
+
+
+# ------------------------------------------------------------------ one position, one ID
+def _bits_of(text: str) -> tuple[int, int]:
+    """(value, number of bits) of an ID's packing before its padding: the encoder's own count, recorded."""
+    seen = {}
+
+    class Recording(pid._Writer):
+        def to_bytes(self):
+            seen.update(value=self.value, n=self.n)
+            return super().to_bytes()
+
+    pos = pid.decode(text)
+    original, pid._Writer = pid._Writer, Recording
+    try:
+        pid.encode(pos)
+    finally:
+        pid._Writer = original
+    return seen["value"], seen["n"]
+
+
+def _id_of(payload: bytes) -> str:
+    """The ID of a payload with the right check bytes (whatever the payload holds)."""
+    return pid.PREFIX + pid._text(payload + pid._check(payload))
+
+
+def _crafted(head, body_of: str = GOOD, pad: int = 0, extra: bytes = b"") -> str:
+    """An ID with check bytes that are right: ``head(writer)`` writes the rules and deck flags and fields, then
+    come the bits after them of ``body_of``'s packing (published rules and deck), then padding bits ``pad``."""
+    value, n = _bits_of(body_of)
+    w = pid._Writer()
+    head(w)
+    w.bits(value & ((1 << (n - 2)) - 1), n - 2)
+    payload = bytearray(w.to_bytes())
+    payload[-1] |= pad & ((1 << (-w.n % 8)) - 1)
+    return _id_of(bytes(payload) + extra)
+
+
+def _flags(rules: int, deck: int):
+    return lambda w: (w.bits(rules, 1), w.bits(deck, 1))
+
+
+def _no_rule_differs(w):
+    _flags(1, 0)(w)
+    for _ in pid.RULE_FIELDS:
+        w.bits(0, 1)
+
+
+def _published_value_as_a_change(w):
+    _flags(1, 0)(w)
+    for name in pid.RULE_FIELDS:
+        w.bits(name == "hazard_value", 1)
+        if name == "hazard_value":
+            w.signed(RuleConfig().hazard_value)
+
+
+def _deck_spelt_out(counts):
+    def head(w):
+        _flags(0, 1)(w)
+        w.gamma(len(counts) - 1)
+        for code, n in counts:
+            w.bits(pid._symbol(code), pid._SYMBOL_BITS)
+            w.gamma(n - 1)
+    return head
+
+
+def _no_bouncing(w):
+    """A real change of the rules: bouncing off (a true/false option costs its one "differs" bit)."""
+    _flags(1, 0)(w)
+    for name in pid.RULE_FIELDS:
+        w.bits(name == "bouncing", 1)
+
+
+NO_BOUNCING = pid.encode(from_mapping(from_toml(EXAMPLE).to_dict(), RuleConfig(bouncing=False)))
+
+
+NON_CANONICAL = {
+    "rules flag with no option that differs": lambda: _crafted(_no_rule_differs),
+    "an option changed to its published value": lambda: _crafted(_published_value_as_a_change),
+    "the published deck spelt out": lambda: _crafted(_deck_spelt_out(PUBLISHED.counts)),
+    "the deck's kinds in another order": lambda: _crafted(_deck_spelt_out(PUBLISHED.counts[::-1])),
+    "a padding bit set": lambda: _crafted(_no_bouncing, pad=1),
+    "a zero byte past the position": lambda: _crafted(_flags(0, 0), extra=b"\x00"),
+}
+
+
+def test_the_crafted_ids_hold_the_good_position():
+    """Control: each crafted spelling differs from the good ID only in how it spells the position (the same
+    head written canonically gives the good ID back), so each is refused for its spelling alone."""
+    assert _crafted(_flags(0, 0)) == GOOD
+    assert _crafted(_no_bouncing) == NO_BOUNCING and _bits_of(NO_BOUNCING)[1] % 8 != 0   # it has padding bits
+    for name, make in NON_CANONICAL.items():
+        assert make() not in (GOOD, NO_BOUNCING), name
+
+
+@pytest.mark.parametrize("name", list(NON_CANONICAL))
+def test_a_non_canonical_id_is_refused_in_one_line(name):
+    text = NON_CANONICAL[name]()
+    for read in (pid.decode, pid.decode_parts):
+        with pytest.raises(GnomingError) as err:
+            read(text)
+        msg = str(err.value)
+        assert msg.startswith("position ID ") and "\n" not in msg, msg
+        assert "is not the one ID of the position it holds" in msg or "holds more than a position" in msg, msg
+
+
+def test_base64_trailing_bits_are_not_a_second_spelling():
+    """The last character of an ID whose length leaves spare bits: another character with the same bytes is
+    refused (base64 decoders ignore the spare bits)."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    text = GOOD if len(GOOD[3:]) % 4 else _crafted(_flags(0, 0), extra=b"\x00")   # an ID with spare bits
+    assert len(text[3:]) % 4 in (2, 3)
+    other = text[:-1] + alphabet[alphabet.index(text[-1]) ^ 1]     # the lowest spare bit changed
+    assert base64.urlsafe_b64decode(other[3:] + "==") == base64.urlsafe_b64decode(text[3:] + "==")
+    with pytest.raises(GnomingError, match="does not check out"):
+        pid.decode(other)
+
+
+def _mutations(draw, text: str) -> str:
+    """``text``'s payload changed in a way a forger might (bits flipped, bytes added or cut, padding set), with
+    check bytes that are right for the change."""
+    raw = base64.urlsafe_b64decode(text[3:] + "=" * (-len(text[3:]) % 4))[:-pid.CHECK_BYTES]
+    payload = bytearray(raw)
+    how = draw(st.sampled_from(["flip", "flips", "append", "cut", "pad", "byte"]))
+    if how in ("flip", "flips"):
+        for _ in range(1 if how == "flip" else draw(st.integers(2, 6))):
+            bit = draw(st.integers(0, 8 * len(payload) - 1))
+            payload[bit // 8] ^= 0x80 >> (bit % 8)
+    elif how == "append":
+        payload += draw(st.binary(min_size=1, max_size=3))
+    elif how == "cut":
+        del payload[-draw(st.integers(1, min(3, len(payload) - 1))):]
+    elif how == "pad":
+        payload[-1] |= draw(st.integers(1, 255)) & 0x7F
+    else:
+        payload[draw(st.integers(0, len(payload) - 1))] = draw(st.integers(0, 255))
+    return _id_of(bytes(payload))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(positions(), st.data())
+def test_every_id_is_canonical_and_every_forged_change_is_refused_or_canonical(pos, data):
+    """Each ID decodes to a position whose ID is that ID; a changed ID (with right check bytes) is either
+    refused in one line or is itself the one ID of what it holds: never a second ID of a position."""
+    text = pid.encode(pos)
+    assert pid.encode(pid.decode(text)) == text
+    forged = _mutations(data.draw, text)
+    try:
+        back = pid.decode(forged)
+    except GnomingError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("position ID"), str(exc)
+        return
+    assert pid.encode(back) == forged
+    assert pid.encode_mapping(*pid.decode_parts(forged)) == forged
