@@ -151,6 +151,10 @@ def remove_own(path) -> None:
 
 
 # ------------------------------------------------------------------ the lock
+class Busy(GnomingError):
+    """Refused because a live run holds the output's lock: the one refusal a caller may wait out."""
+
+
 _HELD: dict[str, list] = {}   # lock path -> [fd, count]: a process may re-enter its own lock
 _HELD_GUARD = threading.RLock()   # re-entrant: a collected lock's __del__ may release while another is taken
 _LOCK_TEXT = re.compile(rb"\A(\d{1,10})( \d{1,20})?\n?\Z")   # what a lock of ours holds: its run's pid (start time)
@@ -259,8 +263,8 @@ class OutputLock:
                                "is left alone)") from None
 
     @staticmethod
-    def _busy(target: Path, option: str, holder: str) -> GnomingError:
-        return GnomingError(f"{option} {show(target)} is being written by another gnoming-sim run"
+    def _busy(target: Path, option: str, holder: str) -> Busy:
+        return Busy(f"{option} {show(target)} is being written by another gnoming-sim run"
                             f"{f' (process {holder})' if holder else ''}; wait for it to finish "
                             "or write elsewhere")
 

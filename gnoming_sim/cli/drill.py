@@ -22,7 +22,10 @@ _ORDER = (["draw", "pile0", "pile1"] + [f"pos{q}" for q in range(9)] + ["discard
 @click.option("--retry", is_flag=True, help="Drill the cards last missed or skipped, now, whatever their date.")
 @click.option("--include-inaccuracies", is_flag=True,
               help="Drill the inaccuracies (?!) too; by default the mistakes (?) and blunders (??).")
-def drill(deck_path, list_due, retry, include_inaccuracies):
+@click.option("--add", "add_path", default=None, metavar="FILE",
+              help="Add the cards of FILE (a deck, such as the drills-pending.parquet a review keeps beside its "
+                   "review.json when the deck was busy) to the deck; drill none.")
+def drill(deck_path, list_due, retry, include_inaccuracies, add_path):
     """Drill the decisions `review` marked, one position at a time without its answer: pick an option (any
     option the rollouts cannot tell from the best counts as right) or skip, then see the answer and the win
     chance the move played lost. A hit moves the card up one Leitner box (due again 3, 7, 14, 30 days
@@ -32,6 +35,12 @@ def drill(deck_path, list_due, retry, include_inaccuracies):
     if list_due and retry:
         raise GnomingError("--due lists the cards due; --retry drills the missed ones: give one of them")
     path = D.default_path() if deck_path is None else deck_path
+    if add_path is not None:
+        if list_due or retry or include_inaccuracies:
+            raise GnomingError("--add adds cards to the deck and drills none: give it without --due, --retry "
+                               "and --include-inaccuracies")
+        click.echo(add_from(add_path, path))
+        return
     cards = D.load(path)
     if not cards:
         if deck_path is not None:
@@ -58,11 +67,36 @@ def drill(deck_path, list_due, retry, include_inaccuracies):
         key = _ask(card)
         if key == "quit":
             break
-        verdict, after = D.answer(path, card.id, key, today)
+        verdict, after = D.answer(path, card.id, key, today, waiting=_tell)
         done += 1
         hits += verdict["right"]
         click.echo("\n".join(answer_lines(card, verdict, after)))
     click.echo(f"drilled {done} card(s): {hits} right, {done - hits} missed or skipped; deck {path}")
+
+
+def add_from(add_path, path) -> str:
+    """``drill --add FILE``: the cards of the deck FILE added to the deck at ``path`` (one line said)."""
+    import os
+
+    from gnoming_sim.search import drill as D
+
+    new = D.load(add_path, "--add")
+    if not new and not (os.path.exists(add_path) or os.path.islink(add_path)):
+        raise GnomingError(f"--add {add_path}: no such file (a deck, such as a review's drills-pending.parquet)")
+    try:
+        if os.path.samefile(add_path, D._resolved(path)):
+            raise GnomingError(f"--add {add_path} is the deck itself; name another deck's file")
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise GnomingError(f"--add {add_path}: {exc.strerror or exc}") from None
+    added, size = D.add(path, new, "--deck", waiting=_tell)
+    return (f"drills: {added} of the {len(new)} card(s) in {add_path} added to {path} ({size} in the deck; a card "
+            "already there keeps its schedule)")
+
+
+def _tell(line: str) -> None:
+    click.echo(f"gnoming-sim: {line}", err=True)
 
 
 def _due_lines(chosen, kept, cards, marks, today) -> list[str]:

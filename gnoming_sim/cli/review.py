@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shlex
 import time
 
 import click
@@ -132,9 +133,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
 
         source = (f"{record_path}" if record_path is not None else f"seed {seed} game {game}") + \
             f" seat {res['game']['seat']}"
-        added, size = drill.add(drills, drill.cards_from_review(res, source), "--drill-deck")
-        told.append(f"drills: {added} marked decision(s) added to {drills} ({size} in the deck; "
-                    "`gnoming-sim drill` drills them)")
+        told.append(add_marks(drills, drill.cards_from_review(res, source), target))
     if as_json:
         click.echo(text)
         for line in told:
@@ -144,6 +143,36 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
 
         click.echo("\n".join(summary_lines(res) + [f"wrote {target / 'index.html'} and {target / 'review.json'}"]
                              + told))
+
+
+PENDING = "drills-pending.parquet"   # the marks kept beside review.json when the deck stays busy
+
+
+def add_marks(deck, cards, target) -> str:
+    """Add a review's marked decisions to the drill deck, waiting for another run writing it (a line on stderr
+    says so); a deck still busy after :data:`~gnoming_sim.search.drill.LOCK_WAIT_S`, or one that cannot be
+    written, leaves the marks in ``target/drills-pending.parquet`` (added to any kept there before) and the
+    line names the command that adds them.  The line to tell; raises GnomingError only when even the pending
+    file cannot be written (the review itself is written already)."""
+    from gnoming_sim.batch.safe_write import Busy
+    from gnoming_sim.search import drill
+
+    try:
+        added, size = drill.add(deck, cards, "--drill-deck",
+                                waiting=lambda line: click.echo(f"gnoming-sim: {line}", err=True))
+        return f"drills: {added} marked decision(s) added to {deck} ({size} in the deck; `gnoming-sim drill` drills them)"
+    except GnomingError as exc:
+        why = "the deck is still being written by another run" if isinstance(exc, Busy) else str(exc)
+    pending = target / PENDING
+    try:
+        drill.add(pending, cards, "--drill-deck", wait_s=0)
+    except GnomingError as exc:
+        raise GnomingError(f"drills: {why}, and the {len(cards)} marked decision(s) could not be kept in "
+                           f"{pending} either ({exc}); review.json holds them: review the game again to add "
+                           "them") from None
+    deck_arg = "" if str(deck) == str(drill.default_path()) else f" --deck {shlex.quote(str(deck))}"
+    return (f"drills: {why}: the {len(cards)} marked decision(s) are kept in {pending}; "
+            f"`gnoming-sim drill{deck_arg} --add {shlex.quote(str(pending))}` adds them")
 
 
 def _drill_deck(path, no_drills: bool):

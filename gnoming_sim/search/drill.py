@@ -29,7 +29,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import math
 import os
+import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -103,6 +105,8 @@ def card_id(position_id: str, played: str) -> str:
 def cards_from_review(res: dict, source: str, today: dt.date | None = None) -> list[Card]:
     """The marked decisions of a review result (``review.json``: each decision with its ``position_id``)
     as new cards, due ``today``."""
+    from gnoming_sim.batch.safe_write import show
+
     today = today or dt.date.today()
     cards = []
     for g in res["decisions"]:
@@ -114,7 +118,7 @@ def cards_from_review(res: dict, source: str, today: dt.date | None = None) -> l
         loss = g["loss_win"]
         options = tuple(_choice(r, g["best"]) for r in g["options"])
         cards.append(Card(card_id(g["position_id"], g["played"]), g["position_id"], g.get("describe", ""),
-                          f"{source}, {g.get('where', '')}".rstrip(", "), g["mark"], g["symbol"], g["played"],
+                          show(f"{source}, {g.get('where', '')}".rstrip(", "))[:MAX_TEXT], g["mark"], g["symbol"], g["played"],
                           g.get("played_label", g["played"]), g["best"], g.get("best_label", g["best"]),
                           100 * loss["est"], 100 * loss["ci95"][0], 100 * loss["ci95"][1], options, today, 1, today))
     return cards
@@ -215,58 +219,211 @@ def to_bytes(cards: list[Card]) -> bytes:
 
 
 def load(path, option: str = OPTION) -> list[Card]:
-    """The cards of the deck at ``path`` (none when there is no file); a file that is not a readable deck
-    raises a one-line GnomingError (and is left as it is)."""
+    """The cards of the deck at ``path`` (none when there is no file; a symbolic link is read through to its
+    target); a file that is not a readable deck, or a deck with any damaged value (:func:`_parse`), raises a
+    one-line GnomingError (and is left as it is)."""
     from gnoming_sim.game.input_file import read_bytes
 
-    path = Path(path)
+    shown, path = path, _resolved(path, option)
     try:
         there = path.exists() or path.is_symlink()
         if not there and path.parent.exists() and not path.parent.is_dir():
-            raise GnomingError(f"drill deck {path}: {path.parent} is a file, not a folder: no deck can be made "
+            raise GnomingError(f"drill deck {shown}: {path.parent} is a file, not a folder: no deck can be made "
                                f"there (give another {option})")
     except OSError as exc:   # a name too long, a loop of links, ...: one line, not a traceback
-        raise GnomingError(f"drill deck {path}: {one_line(exc.strerror or exc)} (give another {option})") from None
+        raise GnomingError(f"drill deck {shown}: {one_line(exc.strerror or exc)} (give another {option})") from None
     if not there:
         return []
     raw = read_bytes(path, "drill deck", MAX_DECK_BYTES)
     try:
         return _parse(raw)
     except GnomingError as exc:
-        raise GnomingError(f"drill deck {path}: {exc}; it is left as it is (move it away or give another "
+        raise GnomingError(f"drill deck {shown}: {exc}; it is left as it is (move it away or give another "
                            f"{option})") from None
 
 
+def _resolved(path, option: str = OPTION) -> Path:
+    """The file the deck at ``path`` is: ``path`` itself, or the target of the symbolic link ``path`` (every
+    link followed), so that a deck kept elsewhere (a synced folder) is written through the link and its lock
+    taken beside the file itself.  A dangling link names the deck to make at its target, whose folder must
+    exist; a loop of links is one line."""
+    path = Path(path)
+    try:
+        if not os.path.islink(path):
+            return path
+        try:
+            return Path(os.path.realpath(path, strict=True))
+        except FileNotFoundError:
+            target = Path(os.path.realpath(path))
+        if not target.parent.is_dir():
+            raise GnomingError(f"drill deck {path} is a symbolic link to {target}, whose folder does not exist: no "
+                               f"deck can be made there (make the folder, or give another {option})")
+        return target
+    except OSError as exc:
+        raise GnomingError(f"drill deck {path}: {one_line(exc.strerror or exc)} (give another {option})") from None
+    except ValueError:   # a NUL in the name
+        raise GnomingError(f"drill deck {path!r}: not a valid path (give another {option})") from None
+
+
 def _parse(raw: bytes) -> list[Card]:
+    """The cards of a deck file's bytes, the whole deck checked at the door: its format, every column's type,
+    every value's nulls and range (dates within Python's, numbers finite, boxes 1..5, marks and results of the
+    known kinds, ``options`` a flat list of well-formed rows); the first damage found is one GnomingError."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(pa.BufferReader(raw))   # (a Python file object here: an abort at exit, now and then)
-    except (pa.ArrowException, OSError, ValueError) as exc:
+        meta_file = pq.ParquetFile(pa.BufferReader(raw)).metadata
+        if meta_file.num_rows > MAX_CARDS:
+            raise GnomingError(f"a drill deck of {meta_file.num_rows:,} cards; a deck holds at most {MAX_CARDS:,}")
+        table = pq.read_table(pa.BufferReader(raw), use_threads=False)   # (a Python file object: an abort at exit)
+    except (pa.ArrowException, OSError, ValueError, MemoryError) as exc:
         raise GnomingError(f"not a readable Parquet file ({_first_sentence(exc)})") from None
     meta = (table.schema.metadata or {}).get(META_KEY)
     if meta is None:
         raise GnomingError("a Parquet file, but not a drill deck (no deck metadata)")
     try:
         fmt = json.loads(meta).get("format")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         fmt = None
     if fmt != FORMAT:
-        raise GnomingError(f"a drill deck of format {fmt!r}, which this gnoming-sim does not read (it reads {FORMAT})")
-    if not table.schema.remove_metadata().equals(_schema().remove_metadata()):
-        raise GnomingError("a drill deck whose columns are not a deck's")
-    cards = []
+        raise GnomingError(f"a drill deck of format {_short(fmt)}, which this gnoming-sim does not read "
+                           f"(it reads {FORMAT})")
+    _check_columns(table)
+    _check_values(table)
+    cards, seen = [], set()
     for row in table.to_pylist():
-        try:
-            options = tuple(Choice(*o) for o in json.loads(row.pop("options")))
-            card = Card(**row, options=options)
-        except (TypeError, ValueError) as exc:
-            raise GnomingError(f"card {row.get('id')!r} is damaged ({_first_sentence(exc)})") from None
-        if not 1 <= card.box <= BOXES or card.due is None or not card.options:
-            raise GnomingError(f"card {card.id!r} is damaged (box {card.box}, due {card.due})")
+        card = _card(row)
+        if card.id in seen:
+            raise GnomingError(f"card {card.id!r} is in the deck twice")
+        seen.add(card.id)
         cards.append(card)
     return cards
+
+
+MAX_CARDS = 1_000_000
+MAX_TEXT = 8192            # a card's text (a source names a record file: a path of up to 4,096 bytes)
+MAX_OPTIONS_TEXT = 65536   # a card's options as JSON (a decision has at most 23 options)
+MAX_OPTIONS = 64
+MAX_PP = 1000.0            # a loss or a gap in percentage points (an interval's end may pass 100 a little)
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+RESULTS = ("", "hit", "miss", "skip")
+_NULLABLE = ("last_seen",)
+_DATES = ("added", "due", "last_seen")
+_DAY_RANGE = ((dt.date.min - dt.date(1970, 1, 1)).days, (dt.date.max - dt.date(1970, 1, 1)).days)
+
+
+def _check_columns(table) -> None:
+    """Each column of the deck's schema, of its type, and no other."""
+    want = _schema()
+    names = table.schema.names
+    for field in want:
+        if field.name not in names:
+            raise GnomingError(f"a drill deck without the column {field.name!r}")
+        if names.count(field.name) > 1:
+            raise GnomingError(f"a drill deck with the column {field.name!r} twice")
+        got = table.schema.field(field.name).type
+        if not got.equals(field.type):
+            raise GnomingError(f"a drill deck whose column {field.name!r} holds {_short(str(got))}, not {field.type}")
+    extra = [n for n in names if n not in want.names]
+    if extra:
+        raise GnomingError(f"a drill deck with a column a deck has not ({_short(extra[0])!r})")
+
+
+def _check_values(table) -> None:
+    """Nulls where a deck has none, and dates out of Python's range, found before any value is converted."""
+    import pyarrow.compute as pc
+
+    for name in table.schema.names:
+        column = table.column(name)
+        if name not in _NULLABLE and column.null_count:
+            row = pc.index(pc.is_null(column), True).as_py()
+            raise GnomingError(f"card {row + 1} has no {name} (a null)")
+        if name in _DATES and len(column) and column.null_count < len(column):
+            days = column.cast("int32")
+            lo, hi = pc.min(days).as_py(), pc.max(days).as_py()
+            bad = lo if lo < _DAY_RANGE[0] else hi if hi > _DAY_RANGE[1] else None
+            if bad is not None:
+                row = pc.index(days, bad).as_py()
+                raise GnomingError(f"card {row + 1}'s {name} is {bad:,} days from 1970-01-01, outside the dates "
+                                   "a deck holds (years 1..9999)")
+
+
+def _card(row: dict) -> Card:
+    """One row as a card, every value checked (a one-line GnomingError naming the card otherwise)."""
+    name = row["id"]
+    shown = repr(_short(name, 40))
+    if len(name) != 12 or any(c not in "0123456789abcdef" for c in name):
+        raise GnomingError(f"card {shown} is damaged (its id is not 12 hex digits)")
+    for key, value in row.items():
+        if isinstance(value, str) and len(value) > (MAX_OPTIONS_TEXT if key == "options" else MAX_TEXT):
+            raise GnomingError(f"card {shown} is damaged (its {key} is {len(value):,} characters long)")
+        if isinstance(value, float) and not _number(value):
+            raise GnomingError(f"card {shown} is damaged (its {key} is {value}, not a number of percentage "
+                               f"points in -{MAX_PP:g}..{MAX_PP:g})")
+    _check_position(row["position_id"], shown)
+    if MARKS.get(row["mark"]) != row["symbol"]:
+        raise GnomingError(f"card {shown} is damaged (mark {_short(row['mark'])!r} with symbol "
+                           f"{_short(row['symbol'])!r}; a mark is one of "
+                           f"{', '.join(f'{m} {s}' for m, s in MARKS.items())})")
+    if not 1 <= row["box"] <= BOXES:
+        raise GnomingError(f"card {shown} is damaged (box {row['box']}; a box is 1..{BOXES})")
+    if not 0 <= row["hits"] <= row["attempts"]:
+        raise GnomingError(f"card {shown} is damaged ({row['hits']} hit(s) in {row['attempts']} attempt(s))")
+    if row["last_result"] not in RESULTS:
+        raise GnomingError(f"card {shown} is damaged (last result {_short(row['last_result'])!r}; one of "
+                           f"{', '.join(repr(r) for r in RESULTS)})")
+    options = _options(row.pop("options"), shown)
+    keys = [o.key for o in options]
+    for key in ("best", "played"):
+        if row[key] not in keys:
+            raise GnomingError(f"card {shown} is damaged (its {key} move {_short(row[key])!r} is not one of its "
+                               "options)")
+    return Card(**row, options=options)
+
+
+def _check_position(text: str, shown: str) -> None:
+    """The card's position ID decodes to a position the loader accepts (what ``drill`` and the board show)."""
+    from gnoming_sim.search.position_id import decode
+
+    try:
+        decode(text)
+    except GnomingError as exc:
+        raise GnomingError(f"card {shown} is damaged ({_short(exc, 120)})") from None
+    except (ValueError, TypeError, LookupError, ArithmeticError, RecursionError) as exc:   # never a traceback
+        raise GnomingError(f"card {shown} is damaged (its position ID does not decode: "
+                           f"{_short(exc, 80)})") from None
+
+
+def _options(text: str, shown: str) -> tuple:
+    """A card's ``options`` column: a JSON list of [key, label, win %, behind, lo, hi, batch] rows."""
+    try:
+        rows = json.loads(text)
+    except (ValueError, RecursionError):
+        raise GnomingError(f"card {shown} is damaged (its options are not JSON of this version)") from None
+    if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_OPTIONS:
+        raise GnomingError(f"card {shown} is damaged (its options are not a list of 1..{MAX_OPTIONS} options)")
+    out = []
+    for r in rows:
+        if not (isinstance(r, list) and len(r) == 7 and all(isinstance(x, str) for x in (r[0], r[1], r[6]))
+                and r[0] and _number(r[2]) and all(x is None or _number(x) for x in r[3:6])
+                and (r[3] is None) == (r[4] is None) == (r[5] is None)):
+            raise GnomingError(f"card {shown} is damaged (an option is not [key, label, win %, behind, low, "
+                               "high, batch] with finite numbers)")
+        out.append(Choice(*r[:2], float(r[2]), *(None if x is None else float(x) for x in r[3:6]), r[6]))
+    if len({o.key for o in out}) != len(out):
+        raise GnomingError(f"card {shown} is damaged (an option is in it twice)")
+    return tuple(out)
+
+
+def _number(x, low: float = -MAX_PP, high: float = MAX_PP) -> bool:
+    """A number (never a boolean, a string, NaN or an infinity) in ``low``..``high``."""
+    return type(x) in (int, float) and low <= x <= high and math.isfinite(x)
+
+
+def _short(value, limit: int = 60) -> str:
+    text = one_line(str(value))
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _first_sentence(exc: BaseException, limit: int = 100) -> str:
@@ -275,10 +432,17 @@ def _first_sentence(exc: BaseException, limit: int = 100) -> str:
 
 
 def save(path, cards: list[Card], option: str = OPTION) -> None:
-    """Write the deck whole, crash-safely (its folder made if need be)."""
+    """Write the deck whole, crash-safely (its folder made if need be); a symbolic link is written through to
+    its target (:func:`_resolved`), never replaced by a file."""
     from gnoming_sim.batch.safe_write import write_file
 
-    write_file(_folder_made(path, option), to_bytes(cards), option)
+    data = to_bytes(cards)
+    try:
+        _parse(data)   # never write a deck the door would refuse
+    except GnomingError as exc:
+        raise GnomingError(f"drill deck {path}: the deck to write is damaged ({exc}); it is left as it "
+                           "was") from None
+    write_file(_folder_made(_resolved(path, option), option), data, option)
 
 
 def _folder_made(path, option: str) -> Path:
@@ -290,12 +454,40 @@ def _folder_made(path, option: str) -> Path:
     return path
 
 
-def add(path, new: list[Card], option: str = OPTION) -> tuple[int, int]:
-    """Add ``new`` to the deck at ``path`` (made if missing); a card already there keeps its schedule.
-    Returns (cards added, cards in the deck)."""
-    from gnoming_sim.batch.safe_write import OutputLock
+LOCK_WAIT_S = 60.0   # how long :func:`add` and :func:`answer` wait for another run writing the deck
+LOCK_POLL_S = 0.1
 
-    with OutputLock(_folder_made(path, option), option):
+
+def locked(path, option: str = OPTION, wait_s: float | None = None, waiting=None):
+    """The deck's lock (:class:`~gnoming_sim.batch.safe_write.OutputLock` beside the deck's own file), waiting
+    up to ``wait_s`` seconds (default :data:`LOCK_WAIT_S`) while another run holds it; ``waiting(line)`` is
+    told once when it waits.  Still held then: :class:`~gnoming_sim.batch.safe_write.Busy`, one line."""
+    from gnoming_sim.batch.safe_write import Busy, OutputLock
+
+    wait_s = LOCK_WAIT_S if wait_s is None else wait_s
+    target = _folder_made(_resolved(path, option), option)
+    deadline = time.monotonic() + wait_s
+    told = False
+    while True:
+        try:
+            return OutputLock(target, option)
+        except Busy as exc:
+            if time.monotonic() >= deadline:
+                if not wait_s:
+                    raise
+                raise Busy(f"{option} {path} is still being written by another gnoming-sim run after "
+                           f"{wait_s:g} s") from None
+            if not told and waiting is not None:
+                waiting(f"{exc}".split("; ")[0] + f"; waiting for it (at most {wait_s:g} s)")
+                told = True
+            time.sleep(min(LOCK_POLL_S, max(0.0, deadline - time.monotonic())))
+
+
+def add(path, new: list[Card], option: str = OPTION, wait_s: float | None = None,
+        waiting=None) -> tuple[int, int]:
+    """Add ``new`` to the deck at ``path`` (made if missing); a card already there keeps its schedule.
+    Waits for another run writing the deck as :func:`locked` does.  Returns (cards added, cards in the deck)."""
+    with locked(path, option, wait_s, waiting):
         cards = load(path, option)
         have = {c.id for c in cards}
         fresh = []
@@ -309,12 +501,11 @@ def add(path, new: list[Card], option: str = OPTION) -> tuple[int, int]:
 
 
 def answer(path, card: str, key: str | None, today: dt.date | None = None,
-           option: str = OPTION) -> tuple[dict, Card]:
+           option: str = OPTION, wait_s: float | None = None, waiting=None) -> tuple[dict, Card]:
     """Grade ``key`` (None: a skip) on the card named ``card`` of the deck at ``path``, reschedule it and
-    save the deck: (the verdict of :func:`grade`, the card rescheduled)."""
-    from gnoming_sim.batch.safe_write import OutputLock
-
-    with OutputLock(Path(path), option):
+    save the deck (waiting for another run writing it as :func:`locked` does): (the verdict of :func:`grade`,
+    the card rescheduled)."""
+    with locked(path, option, wait_s, waiting):
         cards = load(path, option)
         at = next((i for i, c in enumerate(cards) if c.id == card), None)
         if at is None:

@@ -3,13 +3,17 @@ fills and ``gnoming-sim drill`` drills) one at a time without the answer, graded
 by the library's own :func:`~gnoming_sim.search.drill.answer` (under the deck's lock, written crash-safely).
 
 The deck is the one file the command line names (``--drill-deck``, or the user's data folder's); the page
-names a card by its id, never a path.
+names a card by its id, never a path.  The deck is checked whole each time it is read (:func:`~gnoming_sim.
+search.drill.load`): a damaged one raises a one-line GnomingError, which the server sends as its sentence, and
+is never written; an answer waits at most :data:`WAIT_S` for another run writing the deck.
 """
 from __future__ import annotations
 
 import datetime as dt
 
 from gnoming_sim.game.errors import GnomingError
+
+WAIT_S = 5.0   # how long an answer waits for another run writing the deck (the page waits on it)
 
 
 def _deck(path):
@@ -53,7 +57,7 @@ def answer(path, card_id, key) -> dict:
         raise GnomingError("no drill deck: start the board with --drill-deck PATH")
     if not isinstance(card_id, str) or (key is not None and not isinstance(key, str)):
         raise GnomingError("drill: send the card's id and an option key (or none, to skip)")
-    verdict, after = D.answer(path, card_id, key, option="--drill-deck")
+    verdict, after = D.answer(path, card_id, key, option="--drill-deck", wait_s=WAIT_S)
     options = [{"key": o.key, "label": o.label, "win_pct": o.win_pct, "behind_pp": o.behind_pp,
                 "ci95_pp": None if o.lo_pp is None else [o.lo_pp, o.hi_pp]} for o in after.options]
     return {**verdict, "options": options, "box": after.box, "due": str(after.due), "attempts": after.attempts,
