@@ -103,9 +103,9 @@ def _refuse(code: int, text: str) -> Response:
 
 class Guard:
     """The board answers only its own page: a request from another origin (a browser names it in Origin) is
-    403 on every route, an API request without the launch's token 403, a body declared larger than
-    MAX_BODY 413 (one read larger is refused by :func:`read_json`).  Inside TrustedHostMiddleware, so the Host
-    it compares Origin with names the loopback."""
+    403 on every route, an API request a browser says is not the page's own (Sec-Fetch-Site) or without the
+    launch's token 403, a body declared larger than MAX_BODY 413 (one read larger is refused by
+    :func:`read_json`).  Inside TrustedHostMiddleware, so the Host it compares Origin with names the loopback."""
 
     def __init__(self, app, token: str):
         self.app, self.token = app, token
@@ -118,15 +118,19 @@ class Guard:
         if origin is not None and origin.lower() != f"http://{request.headers.get('host', '').lower()}":
             return await _refuse(403, "a page of another origin cannot use the board")(scope, receive, send)
         if scope["path"].startswith("/api/"):
+            # a browser names where a request comes from even where it sends no Origin (an <img>, a no-cors
+            # GET): an API request comes from the page itself (or is typed in: none)
+            if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+                return await _refuse(403, "a page of another origin cannot use the board")(scope, receive, send)
             given = request.headers.get(TOKEN_HEADER) or request.query_params.get("token") or ""
             if not secrets.compare_digest(given.encode("utf-8", "surrogatepass"), self.token.encode()):
                 return await _refuse(403, "the board answers only the page it opened: open the address "
                                           "`gnoming-sim board` printed, with its ?token=")(scope, receive, send)
         length = request.headers.get("content-length", "0")
-        if not length.isdigit() or int(length) > MAX_BODY:
-            code = 413 if length.isdigit() else 400
-            return await _refuse(code, _too_large() if code == 413 else "a bad Content-Length")(scope, receive,
-                                                                                                 send)
+        if not (length.isascii() and length.isdigit()):
+            return await _refuse(400, "the Content-Length is not a number")(scope, receive, send)
+        if len(length) > 12 or int(length) > MAX_BODY:
+            return await _refuse(413, _too_large())(scope, receive, send)
         await self.app(scope, receive, send)
 
 
@@ -154,8 +158,8 @@ class Quiet:
         except asyncio.CancelledError:
             await self._end(sent, send, None)
         except Exception as exc:
-            log.error("%s %s: %s: %s", scope.get("method"), scope.get("path"), type(exc).__name__,
-                      one_line(str(exc))[:300])
+            log.error("%s %s: %s: %s", scope.get("method"), _printable(scope.get("path", "")), type(exc).__name__,
+                      _printable(one_line(str(exc))[:300]))
             await self._end(sent, send, "the board failed on this request: " + type(exc).__name__)
 
     @staticmethod
@@ -167,3 +171,8 @@ class Quiet:
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
         except Exception:   # the connection is gone: nothing left to tell
             pass
+
+
+def _printable(text: str) -> str:
+    """``text`` as any log can print it (a lone surrogate written as its escape)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -265,6 +265,10 @@ class _Fields:
             return default
         if not isinstance(value, str) or len(value) > 10_000:
             raise self._bad(key, "a string" if optional else "a string (it is needed)")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise GnomingError(f"{self.where}: '{key}': character {exc.start} is a lone surrogate, not text") from None
         return value
 
     def number(self, key: str, low: float, high: float):
@@ -273,8 +277,8 @@ class _Fields:
         if value is None:
             return None
         try:
-            ok = not isinstance(value, bool) and low <= float(value) <= high
-        except (TypeError, ValueError, OverflowError):
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and low <= float(value) <= high
+        except OverflowError:   # an integer past any float
             ok = False
         if not ok:
             raise self._bad(key, f"a number in {low:g}..{high:g}")
@@ -368,5 +372,6 @@ def told(pos: Position) -> str:
 
 def shown_name(path) -> str:
     """The input's name as the page shows it: the file name alone (the page need not know the folders)."""
-    return os.path.basename(str(path)) if path else ""
+    # a name that is not UTF-8 (its bytes kept as lone surrogates) shown with its escapes: the page gets text
+    return os.path.basename(str(path)).encode("utf-8", "backslashreplace").decode("utf-8") if path else ""
 
