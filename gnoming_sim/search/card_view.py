@@ -21,26 +21,29 @@ import json
 
 import numpy as np
 
+from gnoming_sim.game.cards import HAZARD, MULLIGAN, card_name
+from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.position import Position
 
 CARD = "card"   # the strategy that plays the printed card
 
 
-def _cell_words(tables: dict, table: str, cell: int) -> str:
-    """The committed card's name of ``cell`` (its table's row and column words), as the card prints them."""
+def _cell_words(tables: dict, table: str, cell: int, row=lambda name: name) -> str:
+    """The committed card's name of ``cell`` (its table's row and column words), as the card prints them;
+    ``row`` turns the printed row of a card class into the words said (:func:`_row_words`)."""
     for c in tables.get(table, {}).get("cells", []):
         if c["cell"] == cell:
             if table == "finish":
                 return f"gap {c['gap']}, rivals {c['rivals_fd']} face down, {c['players']} players"
             if table == "place":
                 drawn = "kept from a pile" if c["drawn"] == "from a pile" else "drawn blind"
-                return f"{c['card']} {drawn}, best use: {c['use']}"
+                return f"{row(c['card'])} {drawn}, best use: {c['use']}"
             band = f", {c['own_fd']} own cards face down" if "own_fd" in c else ""
-            return f"pile card {c['card']}, best use: {c['use']}{band}"
-    return _fallback_words(table, cell)
+            return f"pile card {row(c['card'])}, best use: {c['use']}{band}"
+    return _fallback_words(table, cell, row)
 
 
-def _fallback_words(table: str, cell: int) -> str:
+def _fallback_words(table: str, cell: int, row=lambda name: name) -> str:
     """A cell the committed card never saw (blank on the card): its row and column from the chart's names."""
     from gnoming_sim.kernel.policy import chart as C
 
@@ -52,14 +55,39 @@ def _fallback_words(table: str, cell: int) -> str:
     if table == "place":
         blind, r = divmod(rest, C.N_CLASS * C.N_USE)
         k, u = divmod(r, C.N_USE)
-        return f"{C.CLASS_NAMES[k]} {'drawn blind' if blind else 'kept from a pile'}, best use: {C.USE_NAMES[u]}"
+        return (f"{row(C.CLASS_NAMES[k])} {'drawn blind' if blind else 'kept from a pile'}, best use: "
+                f"{C.USE_NAMES[u]}")
     if cell >= C.SOURCE_FD_OFFSET:
         parent, band = divmod(cell - C.SOURCE_FD_OFFSET, C.N_FD_BAND)
         k, u = divmod(parent, C.N_USE)
-        return (f"pile card {C.CLASS_NAMES[k]}, best use: {C.USE_NAMES[u]}, {C.FD_BAND_NAMES[band]} own cards "
-                "face down")
+        return (f"pile card {row(C.CLASS_NAMES[k])}, best use: {C.USE_NAMES[u]}, {C.FD_BAND_NAMES[band]} own "
+                "cards face down")
     k, u = divmod(rest, C.N_USE)
-    return f"pile card {C.CLASS_NAMES[k]}, best use: {C.USE_NAMES[u]}"
+    return f"pile card {row(C.CLASS_NAMES[k])}, best use: {C.USE_NAMES[u]}"
+
+
+def _class_values(deck: Deck, cls: int) -> list[int]:
+    """The number cards of ``deck`` in the chart's card class ``cls`` (:func:`~gnoming_sim.kernel.policy.chart.
+    card_class`), lowest first."""
+    from gnoming_sim.kernel.policy import chart as C
+
+    of = getattr(C.card_class, "py_func", C.card_class)
+    return [int(c) for c, _ in deck.counts if c not in (HAZARD, MULLIGAN) and of(c) == cls]
+
+
+def _row_words(deck: Deck, card: int):
+    """The words for the printed row of ``card`` (a card code of ``deck``): the printed name where ``deck``'s
+    cards of that class are the published deck's (the names were made for it), else the card itself with the
+    row it falls in and the cards of ``deck`` that row holds (a 20 of a house deck is in the row printed
+    "7-8", and is no 7 or 8)."""
+    from gnoming_sim.kernel.policy import chart as C
+
+    cls = int(getattr(C.card_class, "py_func", C.card_class)(card))
+    mine = _class_values(deck, cls)
+    if card in (HAZARD, MULLIGAN) or mine == _class_values(PUBLISHED, cls):
+        return lambda name: name
+    held = ", ".join(card_name(v) for v in mine)
+    return lambda name: f"{card_name(card)} (the card's row {name}, which in this deck holds {held})"
 
 
 _ARRAYS: dict = {}
@@ -125,6 +153,21 @@ def _decision_cells(pos: Position, prm, obs, memo, legal) -> tuple[str, list[int
     return "place", [int(C.place_candidates(prm, obs, memo, card, legal)[0])]
 
 
+def _cell_cards(pos: Position, table: str, cells: list[int], prm, obs, legal) -> dict[int, int]:
+    """The card each cell of the decision is about: {cell: card code} (the pile's top card in the take table,
+    the card in hand in the place table; none in the finish table)."""
+    if table == "place":
+        return {cells[0]: int(pos.hand)}
+    if table != "source":
+        return {}
+    out = {}
+    for k in range(2):
+        cell = _pile_cell(prm, obs, legal, k)
+        if cell in cells and cell not in out and pos.piles[k]:
+            out[cell] = int(pos.piles[k][-1])
+    return out
+
+
 def _choice(pos: Position, prm, obs, memo, legal) -> tuple[int, int]:
     """(source, position) the card player with parameters ``prm`` answers at ``pos``'s decision."""
     from gnoming_sim.kernel.policy import chart as C
@@ -161,7 +204,9 @@ def card_view(pos: Position) -> dict | None:
         return None
     c0, on = np.int64(C_W0), np.bool_(True)
     tables = json.loads(registry.CHART_CELLS.read_text()).get("tables", {})
-    cells = [{"cell": cell, "words": _cell_words(tables, table, cell),
+    cards = _cell_cards(pos, table, found, prm, obs, legal)
+    cells = [{"cell": cell, "words": _cell_words(tables, table, cell, _row_words(pos.deck, cards[cell])
+                                                 if cell in cards else (lambda name: name)),
               "action": C.ACTION_NAMES[C.TABLE_NAMES.index(table)][int(C.cell_action(prm, c0, np.int64(cell), on)) - 1],
               "printed": bool(prm[C_W0 + cell] != 0)} for cell in found]
     return {"table": table, "cells": cells, "choice": _choice(pos, prm, obs, memo, legal)}

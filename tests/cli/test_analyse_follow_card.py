@@ -130,3 +130,53 @@ def test_the_bar_counts_the_card_seats_rollouts_too(monkeypatch):
     shown = screen.getvalue()
     assert "80/80" in shown and "card seat: leader " in shown, shown   # the oracle's 40 and the card seat's 40
     assert json.loads(result.stdout)["follow_card"]["policies"] == ["expert", "card", "expert", "expert"]
+
+
+def _twenty_deck_ids():
+    """Position IDs of examples/position.toml played with a house deck whose 8s are 20s (the ID carries the deck):
+    a draw with a 20 on pile 1, and the 20 taken from it to place; and the same draw with the published deck."""
+    from gnoming_sim.game.cards import card_name
+    from gnoming_sim.game.deck import PUBLISHED, Deck
+    from gnoming_sim.game.position import from_mapping, from_toml
+    from gnoming_sim.search.position_id import encode
+
+    deck = Deck.from_mapping({("20" if card_name(c) == "8" else card_name(c)): n for c, n in PUBLISHED.counts},
+                             name="twenties")
+    data = from_toml(Path(__file__).resolve().parents[2] / "examples" / "position.toml").to_dict()
+    data.update(decision={"kind": "draw"}, draw_pile=data["draw_pile"] + 1)   # the 5 in hand back in the pile
+    published = encode(from_mapping(data))
+    twenty = {**data, "layouts": [["20" if c == "8" else c for c in row] for row in data["layouts"]],
+              "piles": [["20" if c == "8" else c for c in pile] for pile in data["piles"]]}
+    assert twenty["piles"][1][-1] == "20"
+    taken = {**twenty, "piles": [twenty["piles"][0], twenty["piles"][1][:-1]],
+             "decision": {"kind": "place", "card": "20", "source": "pile1"}}
+    return encode(from_mapping(twenty, deck=deck)), encode(from_mapping(taken, deck=deck)), published
+
+
+def test_a_card_of_a_house_deck_is_described_with_that_deck():
+    """The card's rows were named for the published deck: a 20 falls in the row printed "7-8", and the words
+    said at a position whose ID carries a deck with a 20 name the 20 and what that row holds in its deck, never
+    "pile card 7-8" alone; with the published deck the printed words are kept."""
+    from gnoming_sim.search.card_view import card_view
+    from gnoming_sim.search.position_id import decode
+
+    draw, place, published = _twenty_deck_ids()
+    words = [c["words"] for c in card_view(decode(draw))["cells"]]
+    assert "pile card 20 (the card's row 7-8, which in this deck holds 7, 20), best use: " in " | ".join(words), words
+    assert not any(w.startswith("pile card 7-8") for w in words), words
+    assert any(w.startswith("pile card 5-6, ") for w in words), words      # a row the deck leaves as printed
+    view = card_view(decode(place))
+    assert view["table"] == "place"
+    assert view["cells"][0]["words"].startswith("20 (the card's row 7-8, which in this deck holds 7, 20) kept from "
+                                                "a pile, best use: "), view
+    words = [c["words"] for c in card_view(decode(published))["cells"]]
+    assert any(w.startswith("pile card 7-8, best use: ") for w in words), words   # the 8: as the card prints it
+
+
+@pytest.mark.slow
+def test_follow_card_on_a_house_deck_id_says_the_20():
+    draw, _, _ = _twenty_deck_ids()
+    out = run("--position-id", draw, "--rollouts", 20, "--policy", "expert", "--horizon", "round",
+              "--follow-card").stdout
+    line = next(line for line in out.splitlines() if line.startswith("card: "))
+    assert "pile card 20 (the card's row 7-8, which in this deck holds 7, 20)" in line and "pile card 7-8" not in line
