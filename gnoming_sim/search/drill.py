@@ -255,14 +255,13 @@ def _resolved(path, option: str = OPTION) -> Path:
             return Path(os.path.realpath(path, strict=True))
         except FileNotFoundError:
             target = Path(os.path.realpath(path))
-        if not target.parent.is_dir():
-            raise GnomingError(f"drill deck {path} is a symbolic link to {target}, whose folder does not exist: no "
-                               f"deck can be made there (make the folder, or give another {option})")
-        return target
+        there = target.parent.is_dir()
     except OSError as exc:
         raise GnomingError(f"drill deck {path}: {one_line(exc.strerror or exc)} (give another {option})") from None
-    except ValueError:   # a NUL in the name
-        raise GnomingError(f"drill deck {path!r}: not a valid path (give another {option})") from None
+    if not there:
+        raise GnomingError(f"drill deck {path} is a symbolic link to {target}, whose folder does not exist: no "
+                           f"deck can be made there (make the folder, or give another {option})")
+    return target
 
 
 def _parse(raw: bytes) -> list[Card]:
@@ -273,12 +272,15 @@ def _parse(raw: bytes) -> list[Card]:
     import pyarrow.parquet as pq
 
     try:
-        meta_file = pq.ParquetFile(pa.BufferReader(raw)).metadata
-        if meta_file.num_rows > MAX_CARDS:
-            raise GnomingError(f"a drill deck of {meta_file.num_rows:,} cards; a deck holds at most {MAX_CARDS:,}")
-        table = pq.read_table(pa.BufferReader(raw), use_threads=False)   # (a Python file object: an abort at exit)
+        # one thread: pq.read_table starts Arrow's thread pool even with use_threads=False, and a worker of it
+        # still alive as the process ends aborts it ("terminate called without an active exception", exit 134)
+        parquet = pq.ParquetFile(pa.BufferReader(raw))
+        rows = parquet.metadata.num_rows
+        table = parquet.read(use_threads=False) if rows <= MAX_CARDS else None
     except (pa.ArrowException, OSError, ValueError, MemoryError) as exc:
         raise GnomingError(f"not a readable Parquet file ({_first_sentence(exc)})") from None
+    if table is None:
+        raise GnomingError(f"a drill deck of {rows:,} cards; a deck holds at most {MAX_CARDS:,}")
     meta = (table.schema.metadata or {}).get(META_KEY)
     if meta is None:
         raise GnomingError("a Parquet file, but not a drill deck (no deck metadata)")
