@@ -1,8 +1,8 @@
 """The board's page in a real browser (pytest-playwright driving the system Chromium): a position set up by
 clicking gets analyse's best move, streamed live until separated; an impossible position shows the loader's
 sentence; a reviewed game steps with the arrow keys and jumps to the next error; another option is tried and
-valued; the page fits 390 px and 1,400 px.  Screenshots go to GNOMING_SCREENSHOTS (docs/img for
-docs/board.md) or a temporary folder."""
+valued; the page fits 390 px and 1,400 px; a page of another origin can neither read, start, cancel nor
+answer anything.  Screenshots go to GNOMING_SCREENSHOTS (docs/img for docs/board.md) or a temporary folder."""
 from __future__ import annotations
 
 import json
@@ -236,3 +236,103 @@ def test_the_page_fits_the_width_without_sideways_scrolling(page, blank, reviewe
         assert not out, f"{name} page at {width} px: {out[:5]} reach past the right edge"
         if width == 390 and name == "review":
             page.screenshot(path=str(shots / "board-phone.png"), full_page=True)
+
+
+def test_the_page_opened_without_its_token_says_how_to_open_it(page, blank):
+    ready(page, f"{blank.origin}/")
+    assert page.get_attribute("#status", "class") == "error"
+    assert page.text_content("#status").startswith("the board answers only the page it opened")
+    ready(page, f"{blank.origin}/?token=wrong")
+    assert page.get_attribute("#status", "class") == "error"
+
+
+# what a page of another origin tries against the board, told the worst: the launch's token and a live job's id
+ATTACK = """async ({board, token, job}) => {
+  const out = {};
+  const q = `token=${token}`;
+  async function attempt(name, url, init) {
+    try { const r = await fetch(url, init); out[name] = r.type === "opaque" ? "opaque" : "read: " + await r.text(); }
+    catch (e) { out[name] = "blocked"; }
+  }
+  const json = {"Content-Type": "application/json", "X-Board-Token": token};
+  await attempt("read the start", `${board}/api/start?${q}`);
+  await attempt("read the page", `${board}/`);
+  await attempt("no-cors start", `${board}/api/start?${q}`, {mode: "no-cors"});
+  await attempt("start an analysis", `${board}/api/analysis?${q}`, {method: "POST", headers: json,
+                body: JSON.stringify({position: null})});
+  await attempt("start an analysis as a form would", `${board}/api/analysis?${q}`,
+                {method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"}, body: "{}"});
+  await attempt("cancel", `${board}/api/analysis/${job}?${q}`, {method: "DELETE", headers: {"X-Board-Token": token}});
+  await attempt("answer a drill", `${board}/api/drill/answer?${q}`, {method: "POST", headers: json,
+                body: JSON.stringify({id: "x", key: null})});
+  await attempt("answer a drill as a form would", `${board}/api/drill/answer?${q}`,
+                {method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"},
+                 body: JSON.stringify({id: "x", key: null})});
+  out["event stream"] = await new Promise((resolve) => {
+    const src = new EventSource(`${board}/api/analysis/${job}/events?${q}`);
+    src.addEventListener("update", () => { src.close(); resolve("read"); });
+    src.onerror = () => { src.close(); resolve("blocked"); };
+    setTimeout(() => { src.close(); resolve("nothing"); }, 10000);
+  });
+  out["img"] = await new Promise((resolve) => {
+    const img = new Image();
+    img.onload = () => resolve("loaded"); img.onerror = () => resolve("blocked");
+    img.src = `${board}/api/analysis/${job}/events?${q}`;
+  });
+  return out;
+}"""
+
+
+def test_a_page_of_another_origin_can_neither_read_start_cancel_nor_answer(page, drilling):
+    """A page on 127.0.0.2 (another site) and one on the board's own address at another port (the same site,
+    another origin) try fetch, a no-cors POST, EventSource and an <img> against the board, told its token and a
+    live job's id: the board refuses every request (403), and nothing is started, cancelled, streamed or
+    written."""
+    import http.server
+    import threading
+
+    import httpx2 as httpx
+
+    board = drilling.board
+    job = httpx.post(f"{drilling.origin}/api/analysis", headers={"X-Board-Token": board.token},
+                     json={"position": _blank(drilling), "cap": 200, "why": False}).json()["job"]
+    live, jobs, deck = board.jobs[job], set(board.jobs), drilling.deck_path.read_bytes()
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<!doctype html><title>another site</title>")
+
+        def log_message(self, *args):
+            pass
+
+    answered = []
+    page.on("response", lambda r: answered.append((r.request.method, r.url, r.status))
+            if r.url.startswith(drilling.origin) else None)
+    try:
+        for host in ("127.0.0.2", "127.0.0.1"):
+            other = http.server.ThreadingHTTPServer((host, 0), Page)
+            threading.Thread(target=other.serve_forever, daemon=True).start()
+            try:
+                page.goto(f"http://{host}:{other.server_address[1]}/")
+                got = page.evaluate(ATTACK, {"board": drilling.origin, "token": board.token, "job": job})
+            finally:
+                other.shutdown()
+                other.server_close()
+            assert not [name for name, what in got.items() if what.startswith("read")], (host, got)
+            assert got["event stream"] == got["img"] == "blocked", (host, got)
+        assert not live.cancelled   # nothing cancelled
+    finally:
+        live.cancel()
+    assert answered and all(status == 403 for _, _, status in answered), answered
+    assert set(board.jobs) == jobs and board.current == job   # nothing started
+    assert live.batches == 0 and not getattr(live, "streaming", False)   # nothing streamed
+    assert drilling.deck_path.read_bytes() == deck   # no drill answered
+
+
+def _blank(served) -> dict:
+    import httpx2 as httpx
+
+    return httpx.get(f"{served.origin}/api/start", headers={"X-Board-Token": served.board.token}).json()["position"]
