@@ -259,6 +259,29 @@ def test_a_stream_that_fails_midway_ends_with_one_logged_line(caplog):
     b.worker.shutdown(wait=True)
 
 
+def test_a_request_cancelled_midway_ends_its_response_without_a_log_line(caplog):
+    """The server stopping cancels what still runs: the stream is ended, not logged as an exception."""
+    import asyncio
+
+    from gnoming_sim.cli.board.guard import Quiet
+
+    async def streaming(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"event: update", "more_body": True})
+        raise asyncio.CancelledError
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    with caplog.at_level(logging.DEBUG):
+        asyncio.run(Quiet(streaming)({"type": "http", "method": "GET", "path": "/api/analysis/x/events"}, None,
+                                     send))
+    assert sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+    assert not [rec for rec in caplog.records if rec.levelno >= logging.WARNING]
+
+
 # ------------------------------------------------------------------ fuzz
 TEXT = st.text(max_size=20) | st.text(st.characters(categories=["Cs"]), min_size=1, max_size=2)   # lone surrogates
 JSON = st.recursive(

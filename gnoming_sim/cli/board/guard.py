@@ -1,7 +1,8 @@
 """The board's guards: it answers only the page it opened, and no request gives a traceback.
 
 :class:`Guard` refuses a request a browser sends from another origin (403, every route), an API request
-without the launch's secret token (403) and a body declared larger than :data:`MAX_BODY` (413);
+a browser says is another page's or without the launch's secret token (403) and a body declared larger than
+:data:`MAX_BODY` (413);
 :func:`read_json` reads a JSON body no further than that and refuses what the loaders cannot take (NaN,
 Infinity, lone surrogates, deep nesting: 400); :class:`Quiet`, outermost, turns an exception no route
 foresaw into a 500 with one JSON line (logged as one line) and ends a stream quietly when the server stops.
@@ -85,7 +86,7 @@ def _check_json(value) -> None:
                 x.encode("utf-8")
             except UnicodeEncodeError:
                 raise Status(400, "the request holds a lone surrogate (\\ud800 to \\udfff), which is not "
-                                   "text") from None
+                                  "text") from None
         elif isinstance(x, (list, dict)):
             if depth > MAX_DEPTH:
                 raise Status(400, f"the request is nested too deeply (at most {MAX_DEPTH} levels)")

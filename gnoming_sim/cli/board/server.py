@@ -23,8 +23,8 @@ The board answers only the page it opened (:mod:`.guard`): the Host header must 
 (a page on another site cannot reach the board through a DNS name of its own), a request a browser sends
 from another origin (its Origin header) is refused, every ``/api/`` route needs the launch's secret token
 (``X-Board-Token``, or ``?token=`` where a header cannot be set: the event stream), job ids are secret too,
-and a body is at most 2 MiB.  No input gives a traceback: a bad request
-is its status and one JSON line, anything unforeseen a 500 line, logged as one line.
+and a body is at most 2 MiB.  No input gives a traceback: a bad request is its status and one JSON line,
+anything unforeseen a 500 line, logged as one line; when the server stops, open streams end at once.
 """
 from __future__ import annotations
 
