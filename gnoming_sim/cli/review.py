@@ -160,7 +160,8 @@ def add_marks(deck, cards, target) -> str:
     try:
         added, size = drill.add(deck, cards, "--drill-deck",
                                 waiting=lambda line: click.echo(f"gnoming-sim: {line}", err=True))
-        return f"drills: {added} marked decision(s) added to {deck} ({size} in the deck; `gnoming-sim drill` drills them)"
+        return (f"drills: {added} marked decision(s) added to {deck} ({size} in the deck; `gnoming-sim drill` "
+                "drills them)")
     except GnomingError as exc:
         why = "the deck is still being written by another run" if isinstance(exc, Busy) else str(exc)
     pending = target / PENDING

@@ -21,8 +21,11 @@ threshold of marks: ``?`` and ``??`` by default, ``?!`` too with ``include_inacc
 
 The deck is one Parquet file (:func:`default_path`: ``$XDG_DATA_HOME/gnoming-sim/drills.parquet``),
 written whole by the crash-safe writer (:func:`gnoming_sim.batch.safe_write.write_file`: a kill at
-any moment leaves the old deck or the new one), read and rewritten under its lock.  A file that is
-not a deck of this version is refused in one line and never written over.
+any moment leaves the old deck or the new one), read and rewritten under its lock (:func:`locked`: a run
+waits up to :data:`LOCK_WAIT_S` for another one writing it).  A symbolic link is read and written through
+to its target (:func:`_resolved`).  The deck is checked whole at the door (:func:`_parse`: every column's
+type, nulls, ranges, dates, the ``options`` JSON, the position IDs); a file that is not a sound deck of this
+version is refused in one line and never written over, and :func:`save` refuses to write one.
 """
 from __future__ import annotations
 
@@ -118,7 +121,8 @@ def cards_from_review(res: dict, source: str, today: dt.date | None = None) -> l
         loss = g["loss_win"]
         options = tuple(_choice(r, g["best"]) for r in g["options"])
         cards.append(Card(card_id(g["position_id"], g["played"]), g["position_id"], g.get("describe", ""),
-                          show(f"{source}, {g.get('where', '')}".rstrip(", "))[:MAX_TEXT], g["mark"], g["symbol"], g["played"],
+                          show(f"{source}, {g.get('where', '')}".rstrip(", "))[:MAX_TEXT], g["mark"], g["symbol"],
+                          g["played"],
                           g.get("played_label", g["played"]), g["best"], g.get("best_label", g["best"]),
                           100 * loss["est"], 100 * loss["ci95"][0], 100 * loss["ci95"][1], options, today, 1, today))
     return cards

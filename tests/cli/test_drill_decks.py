@@ -297,7 +297,8 @@ def test_drill_exits_cleanly_thirty_times(tmp_path):
     codes = []
     for i in range(30):
         D.save(deck, good)
-        done = subprocess.run([sys.executable, "-m", "gnoming_sim.cli.app", "drill", "--deck", str(deck)],
+        done = subprocess.run([sys.executable, "-c", "from gnoming_sim.cli.app import main; main()", "drill",
+                               "--deck", str(deck)],
                               input="pos4\n" if i % 2 else "s\n", capture_output=True, text=True, timeout=120)
         assert "terminate called" not in done.stderr, (i, done.stderr)
         codes.append(done.returncode)
