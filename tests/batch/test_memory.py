@@ -146,7 +146,7 @@ def test_the_entry_point_turns_a_memory_error_into_one_line(monkeypatch, capsys)
     monkeypatch.setattr(entry, "_main", broke)
     with pytest.raises(SystemExit) as done:
         entry.main(["simulate"])
-    assert done.value.code == 1
+    assert done.value.code == 2   # it did nothing: the exit code of a command that was refused
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("gnoming-sim: error: out of memory")
 
@@ -158,11 +158,47 @@ def test_the_entry_point_turns_a_memory_error_into_one_line(monkeypatch, capsys)
         entry.main(["simulate"])
 
 
+def _limited(kib: int):
+    """A preexec_fn: the child's address space limited to ``kib`` KiB (as ``ulimit -v`` does)."""
+    import resource
+
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (kib * 1024, kib * 1024))
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v as Linux has it")
-def test_a_small_address_space_limit_is_one_line():
-    """The issue's case: under ulimit -v 300000 the engine's libraries cannot be mapped."""
-    res = subprocess.run(["bash", "-c", f"ulimit -v 300000; exec {sys.executable} -m gnoming_sim simulate --games 4"],
-                         capture_output=True, text=True, timeout=120)
-    assert res.returncode == 1, res.stderr[-2000:]
+@pytest.mark.parametrize("how", ["ulimit", "setrlimit"])
+def test_a_small_address_space_limit_is_one_line_and_exit_2(how):
+    """The issue's case: under ulimit -v 300000 the engine's libraries cannot be mapped: the command cannot start,
+    says so in one line and exits 2 (as every command that is refused before it plays a game)."""
+    argv = [sys.executable, "-m", "gnoming_sim", "simulate", "--games", "4"]
+    if how == "ulimit":
+        res = subprocess.run(["bash", "-c", "ulimit -v 300000; exec " + " ".join(argv)], capture_output=True,
+                             text=True, timeout=120)
+    else:
+        res = subprocess.run(argv, capture_output=True, text=True, timeout=120, preexec_fn=_limited(300_000))
+    assert res.returncode == 2, res.stderr[-2000:]
     lines = res.stderr.splitlines()
-    assert len(lines) == 1 and "ulimit -v" in lines[0] and "Traceback" not in res.stderr, res.stderr[-2000:]
+    assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: ") and "ulimit -v" in lines[0], res.stderr
+    assert "Traceback" not in res.stderr and res.stdout == "", res.stderr[-2000:]
+
+
+def test_commands_that_cannot_be_loaded_are_one_line_and_exit_2():
+    """Short of memory while the console script imports the commands (before main() runs): one line, exit 2, and
+    ``from gnoming_sim.cli import cli`` says why rather than "no such name"."""
+    code = ("import sys\n"
+            "class Short:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'gnoming_sim.cli.app':\n"
+            "            raise MemoryError\n"
+            "sys.meta_path.insert(0, Short())\n"
+            "from gnoming_sim.cli import main\n"
+            "try:\n"
+            "    from gnoming_sim.cli import cli\n"
+            "except MemoryError as exc:\n"
+            "    print('cli:', exc)\n"
+            "main(['simulate', '--games', '4'])\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2, res.stderr[-2000:]
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: out of memory"), res.stderr[-2000:]
+    assert res.stdout.startswith("cli: out of memory"), res.stdout
