@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # third of make test-fast's CPU; the make targets turn it back on.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup test test-fast test-nojit bench report golden train train-net guide clean
+.PHONY: setup test test-fast test-nojit bench report golden train train-net train-value guide clean
 
 # install, then compile the common kernel groups in parallel (both cores; a second or two once cached)
 setup: $(STAMP)
@@ -54,6 +54,13 @@ train: $(STAMP)
 train-net: $(STAMP)
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/net/run.sh
 	cp tuning/net/weights.json gnoming_sim/kernel/policy/net_weights.json
+
+# re-train the value network (tuning/value/run.py: self-play of net at 2-7 players over the net's spread of rules options,
+# a PyTorch fit: the [train] extra, torch==2.13.0 CPU) and install its weights (gnoming_sim/kernel/value_weights.json);
+# commit tuning/value/ and the weights together (the chunks in tuning/value/data/ are not committed)
+train-value: $(STAMP)
+	$(VENV)/bin/python -m pip install -q -e '.[train]'
+	$(VENV)/bin/python tuning/value/run.py
 
 # re-derive the player's guide (tuning/guide/run.sh) and install its resolved cells as the `chart` preset;
 # commit tuning/guide/ and gnoming_sim/kernel/policy/chart_cells.json together

@@ -182,12 +182,19 @@ def main(argv=None):
     ap.add_argument("--rollouts", action="store_true", help="only the rollout section (issue 13)")
     ap.add_argument("--compile", action="store_true", help="only the cold-compile table of the commands")
     ap.add_argument("--board", action="store_true", help="only the board's times (issue 52)")
+    ap.add_argument("--value", action="store_true", help="only the value network's times")
     args = ap.parse_args(argv)
     if args.board:
         from board_bench import board_section
 
         print(f"machine: {machine()}\n")
         board_section()
+        return
+    if args.value:
+        from value_bench import value_section
+
+        print(f"machine: {machine()}\n")
+        value_section()
         return
     if args.compile:
         print(f"machine: {machine()}\n")
@@ -229,6 +236,11 @@ def main(argv=None):
 
     print("\nThe board (`gnoming-sim board`), the example position set as soon as it answers, then again:\n")
     board_section(cold=not args.quick)
+    from value_bench import value_section
+
+    print("\nThe value network (0-ply: each option valued by the network at the next decision of another seat, "
+          "the mean over deals of the unseen cards):\n")
+    value_section(10 if args.quick else 50)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,45 @@
+"""The value network's speed (``make bench``; ``python bench/bench.py --value`` alone): one evaluation of a
+position, a decision's 0-ply table at 16 and 64 determinizations (median of repeated warm calls, one thread
+and every thread), and self-play positions gathered per second for its training."""
+import statistics
+import time
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _median_ms(call, repeat):
+    call()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t0)
+    return 1000 * statistics.median(times)
+
+
+def value_section(repeat: int = 50) -> None:
+    from gnoming_sim.game.position import from_toml
+    from gnoming_sim.search import evaluator
+    from gnoming_sim.search.value_data import collect
+
+    print("| what | median wall |\n|---|---|")
+    for name in ("position.toml", "finish-3p-round2.toml"):
+        pos = from_toml(EXAMPLES / name)
+        ms = _median_ms(lambda: evaluator.position_values(pos), repeat)
+        print(f"| {name}: the value network at the position (every seat's win chance) | {ms:.2f} ms |")
+        for n in (16, 64):
+            for threads in (1, None):
+                ms = _median_ms(lambda: evaluator.zero_ply(pos, determinizations=n, threads=threads), repeat)
+                print(f"| {name}: 0-ply table, {len(evaluator.zero_ply(pos)['options'])} options, {n} deals, "
+                      f"{'1 thread' if threads == 1 else 'every thread'} | {ms:.2f} ms |", flush=True)
+    collect(4, "net", 50, seed=1)
+    t0 = time.perf_counter()
+    d = collect(4, "net", 4000, seed=1, first_game=10_000)
+    s = time.perf_counter() - t0
+    print(f"| training data: 4,000 net games at 4 players, {len(d['x']):,} positions | {s:.1f} s "
+          f"({4000 / s:,.0f} games/s) |")
+
+
+if __name__ == "__main__":
+    value_section()

@@ -1,0 +1,85 @@
+"""The value network's answers for a position: the weights refused in one sentence when they are not this
+network's, the position's values, and the 0-ply table (common deals, thread-count free, the kernel's rules)."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gnoming_sim.game.errors import GnomingError
+from gnoming_sim.game.position import from_toml
+from gnoming_sim.kernel import value as V
+from gnoming_sim.search import evaluator as E
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def _body():
+    return json.loads(E.WEIGHTS.read_text())
+
+
+@pytest.mark.parametrize("change, words", [
+    (None, "missing"),
+    ({"format": 99}, "another format"),
+    ({"seat_inputs": ["x"]}, "other inputs"),
+    ({"hidden_units": 7}, "other inputs"),
+    ({"weights": [0.0] * 5}, "numbers"),
+    ({"weights": "many"}, "numbers"),
+    ({"weights": [True] * V.N_WEIGHTS}, "numbers"),
+    ("nan", "not finite"),
+    ("text", "cannot be read"),
+])
+def test_weights_that_are_not_this_networks_are_one_sentence(tmp_path, change, words):
+    path = tmp_path / "value_weights.json"
+    if change == "text":
+        path.write_text("{not json")
+    elif change == "nan":
+        body = _body()
+        body["weights"][3] = float("nan")
+        path.write_text(json.dumps(body))
+    elif change is not None:
+        path.write_text(json.dumps({**_body(), **change}))
+    with pytest.raises(GnomingError) as exc:
+        E.read_weights(path)
+    assert words in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_the_installed_weights_are_read_and_have_provenance():
+    w = E.weights()
+    assert w.shape == (V.N_WEIGHTS,) and np.all(np.isfinite(w))
+    prov = _body()["provenance"]
+    assert prov["script"] == "tuning/value/run.py" and prov["train_rows"] > 0 and "held_out" in prov
+
+
+@pytest.fixture(scope="module")
+def position():
+    return from_toml(EXAMPLES / "position.toml")
+
+
+def test_position_values_are_chances_of_winning(position):
+    v = E.position_values(position)
+    assert len(v["win"]) == position.players
+    assert sum(v["win"]) == pytest.approx(100.0)
+    assert sum(v["margin"]) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_zero_ply_values_every_legal_option_on_common_deals(position):
+    from gnoming_sim.search.options import legal_options
+
+    a = E.zero_ply(position, determinizations=32, seed=4, threads=1)
+    b = E.zero_ply(position, determinizations=32, seed=4, threads=2)
+    assert [o["key"] for o in a["options"]] == [o.key for o in legal_options(position)]
+    assert a == b                                         # the same at any thread count
+    best = [o for o in a["options"] if o["best"]]
+    assert len(best) == 1 and best[0]["diff"] == 0 and best[0]["rank"] == 1
+    for o in a["options"]:
+        assert 0 <= o["mean"] <= 100 and o["n"] == 32
+        assert o["diff"] >= 0 and o["diff_ci95"][0] <= o["diff"] <= o["diff_ci95"][1]
+    c = E.zero_ply(position, determinizations=32, seed=5)
+    assert c["options"] != a["options"]                   # another seed deals other cards
+
+
+@pytest.mark.parametrize("n", [0, -1, 10**9, 2.5, True, "8"])
+def test_a_determinization_count_out_of_range_is_one_sentence(position, n):
+    with pytest.raises(GnomingError, match="determinizations must be a whole number"):
+        E.zero_ply(position, determinizations=n)
