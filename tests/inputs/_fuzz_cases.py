@@ -42,7 +42,7 @@ _TEXT_FILES = {
 
 
 # case files of other items, beside this one: wired in when present (a missing one is skipped)
-EXTRA_MODULES = ("_fuzz_cases_meta", "_fuzz_cases_cache", "_fuzz_cases_locks", "_fuzz_cases_decks")
+EXTRA_MODULES = ("_fuzz_cases_meta", "_fuzz_cases_cache", "_fuzz_cases_locks", "_fuzz_cases_decks", "_fuzz_cases_wrong")
 
 
 def extra_modules() -> list:
