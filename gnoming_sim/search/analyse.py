@@ -48,6 +48,7 @@ SECOND_POLICY = "expert"
 PILOT = 1000
 MAX_ROLLOUTS = 400_000
 BLOCK = 16   # rollouts a thread takes at a time (at most)
+FULL = np.zeros(0)   # Roll.value_w of full rollouts (no value network)
 
 
 # ------------------------------------------------------------------ running
@@ -116,13 +117,15 @@ def setup(pos: Position, policies, peek: bool = False) -> Setup:
     options = legal_options(pos)
     opt_arr = np.array([(o.src, o.pos, o.flip) for o in options], dtype=np.int64).reshape(-1, 3)
     roll = Roll(truth, opt_arr, kinds, params, seat_strategy[0].copy(), pos.rules.to_array(), deck_arr,
-                deck_counts(deck_arr), False, True, True, peek)
+                deck_counts(deck_arr), False, True, True, peek, FULL)
     return Setup(start, roll, options)
 
 
 def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = DEFAULT_HORIZON, crn: bool = True,
-                 peek: bool = False, threads: int | None = None, align: bool = True):
-    """(out float64[n, K, N_X], cov float64[n, N_C]) of rollouts ``first .. first + n - 1``."""
+                 peek: bool = False, threads: int | None = None, align: bool = True, truncated: bool = False):
+    """(out float64[n, K, N_X], cov float64[n, N_C]) of rollouts ``first .. first + n - 1``; ``truncated`` (the game
+    horizon): the later rounds valued by the value network instead of played (:class:`gnoming_sim.search.rollout.Roll`,
+    ``value_w``)."""
     import numba
 
     from gnoming_sim.kernel.engine import numba_threads
@@ -130,7 +133,14 @@ def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = DEF
     from gnoming_sim.search.rollout import N_C, N_X, rollout_batch
 
     K = len(s.options)
-    roll = s.roll._replace(horizon_game=horizon == "game", crn=crn, align=align and crn and not peek, peek=peek)
+    if truncated:
+        from gnoming_sim.search.evaluator import weights
+
+        if horizon != "game":
+            raise GnomingError("truncated rollouts end in the value network's chance of winning the game: "
+                               "they go with the game horizon")
+    roll = s.roll._replace(horizon_game=horizon == "game", crn=crn, align=align and crn and not peek, peek=peek,
+                           value_w=weights() if truncated else FULL)   # a writable copy: one compiled type
     out = np.empty((n, K, N_X), dtype=np.float64)
     cov = np.empty((n, N_C), dtype=np.float64)
     seed = np.uint64(seed)

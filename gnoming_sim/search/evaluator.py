@@ -51,11 +51,16 @@ def read_weights(path) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def weights() -> np.ndarray:
-    """The installed weights (read once a process)."""
+def _installed() -> np.ndarray:
     w = read_weights(WEIGHTS)
     w.setflags(write=False)
     return w
+
+
+def weights() -> np.ndarray:
+    """The installed weights (read once a process), a copy of its own for each caller: the kernels take one
+    writable array type, so nothing compiles twice."""
+    return _installed().copy()
 
 
 def position_values(pos) -> dict:

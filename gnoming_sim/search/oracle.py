@@ -51,20 +51,22 @@ def setup(pos, options=None, policies=None):
 
 
 def values(pos, options=None, *, rollouts: int = 200, seed: int = 0, first: int = 0, policies=None,
-           threads: int | None = None) -> dict:
+           threads: int | None = None, truncated: bool = False) -> dict:
     """Every option of ``pos`` (or those keyed in ``options``) valued by ``rollouts`` rollouts of the base
     player (``policies``: another one, or one per seat) to the end of the game, ranked by the chance of
     winning: :func:`gnoming_sim.search.analyse.summarize`'s dict (``options`` rows with ``mean`` win chance
-    in percent, ``diff``/``diff_ci95`` behind the best in pp, ``best``)."""
+    in percent, ``diff``/``diff_ci95`` behind the best in pp, ``best``).  ``truncated``: each rollout plays
+    this round out and ends in the value network's chance of winning at the next round's first decision
+    (the same round as the full rollout of its index; the last round's rollouts are full ones)."""
     from gnoming_sim.search.analyse import run_rollouts, summarize
 
     s = setup(pos, options, policies)
-    out, cov = run_rollouts(s, rollouts, seed, first, HORIZON, True, False, threads)
+    out, cov = run_rollouts(s, rollouts, seed, first, HORIZON, True, False, threads, truncated=truncated)
     return summarize(out, cov, s, pos, HORIZON)
 
 
 def win_samples(pos, options=None, *, rollouts: int = 200, seed: int = 0, first: int = 0, policies=None,
-                threads: int | None = None):
+                threads: int | None = None, truncated: bool = False):
     """(keys, win float64[rollouts, K] in {0, shares, 1}): the raw win credit of each rollout and option, common
     random numbers across the options (rollout i of every option shares its deal and play stream), for
     estimators that pool decisions (the rules, the card's derivation, the agreement table)."""
@@ -72,5 +74,5 @@ def win_samples(pos, options=None, *, rollouts: int = 200, seed: int = 0, first:
     from gnoming_sim.search.rollout import X_WIN
 
     s = setup(pos, options, policies)
-    out, _ = run_rollouts(s, rollouts, seed, first, HORIZON, True, False, threads)
+    out, _ = run_rollouts(s, rollouts, seed, first, HORIZON, True, False, threads, truncated=truncated)
     return [o.key for o in s.options], out[:, :, X_WIN].copy()

@@ -45,6 +45,7 @@ from gnoming_sim.kernel.state import (
     new_table,
 )
 from gnoming_sim.kernel.step import start_round, step
+from gnoming_sim.kernel.value import HIDDEN_UNITS, MAX_SEATS, NI, evaluate
 from gnoming_sim.search.start import enter
 
 # streams of rollout i (beside the games' STREAM_DEAL = 0 and STREAM_PLAY = 1)
@@ -71,7 +72,7 @@ C_OWN = 1        # C_OWN + j: the card dealt to the player's j-th face-down slot
 N_C = C_OWN + LAYOUT
 
 Roll = namedtuple("Roll", ["truth", "options", "kinds", "params", "seat_strategy", "rules", "deck", "deck_counts",
-                           "horizon_game", "crn", "align", "peek"])
+                           "horizon_game", "crn", "align", "peek", "value_w"])
 Roll.__doc__ = """How the rollouts of one position play (besides its :class:`gnoming_sim.search.start.Start`).
 
     truth        int8[n_u]    with ``peek``: the true hidden cards in dealing order, used instead of a shuffle
@@ -81,6 +82,11 @@ Roll.__doc__ = """How the rollouts of one position play (besides its :class:`gno
     horizon_game play the later rounds too;  crn common random numbers
     align        with ``crn``: a pile option deals the blind-draw card to the draw pile's bottom
     peek         deal ``truth`` instead of a determinization
+    value_w      float64[0]: full rollouts; else the value network's weights (:mod:`gnoming_sim.kernel.value`):
+                 with ``horizon_game``, *truncated* rollouts: the later rounds are not played, the next round's
+                 first decision (dealt from the same stream a full rollout deals it from) is valued by the network
+                 (X_WIN its chance of winning, X_GAME the game score after this round); the last round's rollouts
+                 are full ones
 """
 
 
@@ -182,6 +188,33 @@ def _play_on(t, start, roll, res, order, rng_future, totals, win, o):
     o[X_WIN] = win[me]
 
 
+@jit(nrt=True)
+def _value_next_round(t, start, roll, res, order, rng_future, o):
+    """A truncated rollout's end (``roll.value_w``): the round scored into the game scores, the next round dealt
+    from ``rng_future`` (as :func:`_play_on` deals it) and valued at its first decision by the value network;
+    writes X_GAME (the game score after this round) and X_WIN (the network's chance of winning)."""
+    P = t.fd.shape[0]
+    me = start.me
+    r = start.r
+    rules = roll.rules
+    deck = roll.deck
+    for s in range(P):
+        t.scores[s] += res[r, s, F_SCORE]
+    starter2 = (r + 1) % P if rules[R_ROTATE_START] != 0 else 0
+    for j in range(deck.shape[0]):
+        order[j] = deck[j]
+    shuffle_prefix(rng_future, order, deck.shape[0])
+    start_round(t, rules, r + 1, starter2, order, roll.deck_counts)
+    x = np.zeros((MAX_SEATS, NI))
+    h = np.zeros(HIDDEN_UNITS)
+    slots = np.zeros((2, MAX_SEATS))
+    win = np.zeros(MAX_SEATS)
+    margin = np.zeros(MAX_SEATS)
+    evaluate(t.obs, roll.value_w, x, h, slots, win, margin)
+    o[X_GAME] = t.scores[me]
+    o[X_WIN] = win[me]
+
+
 @jit
 def _snapshot(t, snap):
     """The entered table's true cards into ``snap`` int64 (a traced rollout, :func:`traced_rollout`):
@@ -264,7 +297,10 @@ def _one_rollout(first, seed, start, roll, i, out, cov, tr, res_keep, snap):
         _record(t, me, start.r, res, luck, o)
         if roll.horizon_game:
             seed_stream(rng_future, seed, idx, STREAM_ROLL_FUTURE + stream)
-            _play_on(t, start, roll, res, order, rng_future, totals, win, o)
+            if roll.value_w.shape[0] > 0 and start.r + 1 < ROUNDS:
+                _value_next_round(t, start, roll, res, order, rng_future, o)
+            else:
+                _play_on(t, start, roll, res, order, rng_future, totals, win, o)
         else:
             o[X_GAME] = start.scores0[me] + o[X_SCORE]
             o[X_WIN] = np.nan

@@ -57,6 +57,55 @@ def _to_next_decision(t, rules, me, src, pos, flip):
 
 
 @jit(nrt=True)
+def _workspace(P, N):
+    """(res, order, totals, credit, x, h, slots, win, margin, rng): what valuing a table needs."""
+    return (np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32), np.empty(N, dtype=np.int8), np.zeros(P, dtype=np.int32),
+            np.zeros(P, dtype=np.float64), np.zeros((MAX_SEATS, NI)), np.zeros(HIDDEN_UNITS), np.zeros((2, MAX_SEATS)),
+            np.zeros(MAX_SEATS), np.zeros(MAX_SEATS), np.empty(RNG_WORDS, dtype=np.uint64))
+
+
+@jit
+def _value_after(t, rules, start, roll, w, seed, idx, ws, o):
+    """The player's value where the table now stands (``o[Z_WIN]``, ``o[Z_MARGIN]``): the value network at the
+    pending decision; at the round's end the round scored and the next round (dealt from the stream of
+    ``(seed, idx)``) valued at its first decision; at the game's end the game settled."""
+    res, order, totals, credit, x, h, slots, win, margin, rng = ws
+    P = t.fd.shape[0]
+    N = roll.deck.shape[0]
+    me = start.me
+    r = start.r
+    if t.st[S_PENDING] != DEC_NONE:
+        evaluate(t.obs, w, x, h, slots, win, margin)
+        o[Z_WIN] = win[me]
+        o[Z_MARGIN] = margin[me]
+        return
+    score_round(t, rules, r, start.starter, res)
+    for s in range(P):
+        t.scores[s] += res[r, s, F_SCORE]
+    if r + 1 < ROUNDS:
+        seed_stream(rng, seed, idx, STREAM_ROLL_FUTURE)
+        for j in range(N):
+            order[j] = roll.deck[j]
+        shuffle_prefix(rng, order, N)
+        starter2 = (r + 1) % P if rules[R_ROTATE_START] != 0 else 0
+        start_round(t, rules, r + 1, starter2, order, roll.deck_counts)
+        evaluate(t.obs, w, x, h, slots, win, margin)
+        o[Z_WIN] = win[me]
+        o[Z_MARGIN] = margin[me]
+        return
+    for s in range(P):   # settle_game sums the rounds: the game so far counts as round 0
+        res[0, s, F_SCORE] = t.scores[s] - res[ROUNDS - 1, s, F_SCORE]
+        for r2 in range(1, ROUNDS - 1):
+            res[r2, s, F_SCORE] = 0
+    settle_game(P, res, totals, credit)
+    mean = 0.0
+    for s in range(P):
+        mean += totals[s] / P
+    o[Z_WIN] = credit[me]
+    o[Z_MARGIN] = totals[me] - mean
+
+
+@jit(nrt=True)
 def _one(first, seed, start, roll, w, i, out):
     """Determinization ``first + i`` of every option into ``out[i]``."""
     options = roll.options
@@ -70,16 +119,8 @@ def _one(first, seed, start, roll, w, i, out):
     r = start.r
     t = new_table(P, N, roll.kinds, roll.params, roll.seat_strategy, np.empty((0, 4), dtype=np.int32), new_memo())
     cards = np.empty(n_u, dtype=np.int8)
-    rng = np.empty(RNG_WORDS, dtype=np.uint64)
-    res = np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32)
-    order = np.empty(N, dtype=np.int8)
-    totals = np.zeros(P, dtype=np.int32)
-    credit = np.zeros(P, dtype=np.float64)
-    x = np.zeros((MAX_SEATS, NI))
-    h = np.zeros(HIDDEN_UNITS)
-    slots = np.zeros((2, MAX_SEATS))
-    win = np.zeros(MAX_SEATS)
-    margin = np.zeros(MAX_SEATS)
+    ws = _workspace(P, N)
+    rng = ws[9]
     idx = first + i
     for j in range(n_u):
         cards[j] = unseen[j]
@@ -89,37 +130,7 @@ def _one(first, seed, start, roll, w, i, out):
         enter(t, rules, start, cards, roll.align and start.draw_top == NO_CARD and options[k, 0] > 0)
         seed_stream(t.rng, seed, idx, STREAM_ROLL_PLAY)
         _to_next_decision(t, rules, me, options[k, 0], options[k, 1], options[k, 2])
-        o = out[i, k]
-        if t.st[S_PENDING] != DEC_NONE:
-            evaluate(t.obs, w, x, h, slots, win, margin)
-            o[Z_WIN] = win[me]
-            o[Z_MARGIN] = margin[me]
-            continue
-        # the option ended the round: score it, then value the next round's first decision or settle the game
-        score_round(t, rules, r, start.starter, res)
-        for s in range(P):
-            t.scores[s] += res[r, s, F_SCORE]
-        if r + 1 < ROUNDS:
-            seed_stream(rng, seed, idx, STREAM_ROLL_FUTURE)
-            for j in range(N):
-                order[j] = roll.deck[j]
-            shuffle_prefix(rng, order, N)
-            starter2 = (r + 1) % P if rules[R_ROTATE_START] != 0 else 0
-            start_round(t, rules, r + 1, starter2, order, roll.deck_counts)
-            evaluate(t.obs, w, x, h, slots, win, margin)
-            o[Z_WIN] = win[me]
-            o[Z_MARGIN] = margin[me]
-            continue
-        for s in range(P):   # settle_game sums the rounds: the game so far counts as round 0
-            res[0, s, F_SCORE] = t.scores[s] - res[ROUNDS - 1, s, F_SCORE]
-            for r2 in range(1, ROUNDS - 1):
-                res[r2, s, F_SCORE] = 0
-        settle_game(P, res, totals, credit)
-        mean = 0.0
-        for s in range(P):
-            mean += totals[s] / P
-        o[Z_WIN] = credit[me]
-        o[Z_MARGIN] = totals[me] - mean
+        _value_after(t, rules, start, roll, w, seed, idx, ws, out[i, k])
 
 
 @jit(py=True, nrt=True)

@@ -83,3 +83,40 @@ def test_zero_ply_values_every_legal_option_on_common_deals(position):
 def test_a_determinization_count_out_of_range_is_one_sentence(position, n):
     with pytest.raises(GnomingError, match="determinizations must be a whole number"):
         E.zero_ply(position, determinizations=n)
+
+
+def _last_round(position):
+    """The example position moved to the last round (its scores kept)."""
+    from gnoming_sim.game.position import from_mapping
+
+    d = position.to_dict()
+    d["round"] = 3
+    d["starter"] = 2 % position.players
+    d["turn"] = (position.me - d["starter"]) % position.players + 12   # the same seat to move, later in the round
+    return from_mapping(d, position.rules, position.deck)
+
+
+def test_truncated_rollouts_play_the_full_rollouts_round_and_end_in_the_network(position):
+    from gnoming_sim.search import oracle
+    from gnoming_sim.search.analyse import run_rollouts
+    from gnoming_sim.search.rollout import X_SCORE, X_WIN
+
+    s = oracle.setup(position)
+    full, _ = run_rollouts(s, 64, 9, 0, "game")
+    cut, _ = run_rollouts(s, 64, 9, 0, "game", truncated=True)
+    np.testing.assert_array_equal(full[:, :, X_SCORE], cut[:, :, X_SCORE])   # rollout i: the same round
+    assert np.all((cut[:, :, X_WIN] >= 0) & (cut[:, :, X_WIN] <= 1))
+    assert len(np.unique(cut[:, :, X_WIN])) > 10                            # the network's chances, not credits
+    last = _last_round(position)
+    s3 = oracle.setup(last)
+    full3, _ = run_rollouts(s3, 32, 9, 0, "game")
+    cut3, _ = run_rollouts(s3, 32, 9, 0, "game", truncated=True)
+    np.testing.assert_array_equal(full3, cut3)                               # the last round: full rollouts
+
+
+def test_truncated_rollouts_go_with_the_game_horizon_only(position):
+    from gnoming_sim.search import oracle
+    from gnoming_sim.search.analyse import run_rollouts
+
+    with pytest.raises(GnomingError, match="game horizon"):
+        run_rollouts(oracle.setup(position), 8, 0, 0, "round", truncated=True)

@@ -64,23 +64,37 @@ def main() -> None:
                                         ["diff_ci95"][0] <= 0),
                      "zero_ply_within_half_pp": bool(loss(zkey) <= 0.5)})
         print(json.dumps({"decision": j, **rows[-1], "seconds": round(time.perf_counter() - t0)}), flush=True)
-    df = pd.DataFrame(rows)
+    summarise(pd.DataFrame(rows), rollouts, round(time.perf_counter() - t0))
+
+
+def summarise(df: pd.DataFrame, rollouts: int, seconds: int) -> None:
+    """accuracy.json and accuracy.csv from the decisions' rows (shares with Wilson intervals, losses with t
+    intervals over decisions)."""
+    from scipy import stats
+    from statsmodels.stats.proportion import proportion_confint
+
     out = {"rollouts": rollouts, "determinizations": DETERMINIZATIONS, "seed": SEED,
-           "seconds": round(time.perf_counter() - t0), "by_kind": []}
+           "seconds": seconds, "by_kind": []}
     for kind, g in list(df.groupby("kind")) + [("all", df)]:
         n = len(g)
 
         def mean_ci(x):
             x = np.asarray(x, dtype=float)
             x = x[np.isfinite(x)]
-            m, e = x.mean(), x.std(ddof=1) / np.sqrt(len(x))
-            return [round(float(m), 3), round(float(m - 1.96 * e), 3), round(float(m + 1.96 * e), 3)]
+            m = x.mean()
+            lo, hi = stats.t.interval(0.95, len(x) - 1, loc=m, scale=x.std(ddof=1) / np.sqrt(len(x)))
+            return [round(float(m), 3), round(float(lo), 3), round(float(hi), 3)]
+
+        def share(x):
+            k = int(np.sum(x))
+            lo, hi = proportion_confint(k, n, method="wilson")
+            return [round(100 * k / n, 1), round(100 * lo, 1), round(100 * hi, 1)]
 
         out["by_kind"].append({"kind": kind, "decisions": n,
-                               "zero_ply_agrees": mean_ci(100 * g["zero_ply_agrees"]),
-                               "zero_ply_within_half_pp": mean_ci(100 * g["zero_ply_within_half_pp"]),
+                               "zero_ply_agrees": share(g["zero_ply_agrees"]),
+                               "zero_ply_within_half_pp": share(g["zero_ply_within_half_pp"]),
                                "zero_ply_loss_pp": mean_ci(g["zero_ply_loss"]),
-                               "net_agrees": mean_ci(100 * g["net_agrees"]),
+                               "net_agrees": share(g["net_agrees"]),
                                "net_loss_pp": mean_ci(g["net_loss"])})
     (HERE / "accuracy.json").write_text(json.dumps(out, indent=1) + "\n")
     df.to_csv(HERE / "accuracy.csv", index=False)
@@ -89,4 +103,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if "--summarise" in sys.argv[1:]:   # the committed rows again (no rollouts)
+        old = json.loads((HERE / "accuracy.json").read_text())
+        summarise(pd.read_csv(HERE / "accuracy.csv"), old["rollouts"], old["seconds"])
+    else:
+        main()
