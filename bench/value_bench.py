@@ -1,6 +1,7 @@
 """The value network's speed (``make bench``; ``python bench/bench.py --value`` alone): one evaluation of a
 position, a decision's 0-ply table at 16 and 64 determinizations (median of repeated warm calls, one thread
-and every thread), and self-play positions gathered per second for its training."""
+and every thread), the review of a whole game (0-ply screening, truncated rollouts), and self-play positions
+gathered per second for its training."""
 import statistics
 import time
 from pathlib import Path
@@ -33,6 +34,20 @@ def value_section(repeat: int = 50) -> None:
                 ms = _median_ms(lambda: evaluator.zero_ply(pos, determinizations=n, threads=threads), repeat)
                 print(f"| {name}: 0-ply table, {len(evaluator.zero_ply(pos)['options'])} options, {n} deals, "
                       f"{'1 thread' if threads == 1 else 'every thread'} | {ms:.2f} ms |", flush=True)
+    import subprocess
+    import sys
+    import tempfile
+
+    record = EXAMPLES / "review-record.toml"
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "gnoming_sim", "review", str(record), "--out", f"{tmp}/rv", "--no-drills",
+               "--why-rollouts", "0"]
+        subprocess.run(cmd + ["--confirm", "20"], check=True, capture_output=True)   # compile, warm the cache
+        t0 = time.perf_counter()
+        subprocess.run(cmd + ["--force"], check=True, capture_output=True)
+        wall = time.perf_counter() - t0
+    print(f"| review of examples/review-record.toml (a 3-round 4-player game, 46 decisions) at the defaults, "
+          f"no explanations | {wall:.1f} s |")
     collect(4, "net", 50, seed=1)
     t0 = time.perf_counter()
     d = collect(4, "net", 4000, seed=1, first_game=10_000)

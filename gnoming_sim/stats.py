@@ -372,8 +372,10 @@ def eb_posterior_means(est, se, lower: float = 0.0, grid: int = 80, iterations: 
         return np.maximum(lower, x) if x.size == 1 else _posterior_exact(x, s, lower)
     top = max(lower, float((x + 3 * s).max()))
     support = np.unique(np.concatenate([np.linspace(lower, top, grid), np.maximum(lower, x)]))
-    lik = norm.pdf(x[:, None], loc=support[None, :], scale=s[:, None])
-    lik /= lik.max(axis=1, keepdims=True)   # each row's scale cancels in its posterior
+    # in logs, each row less its largest: its scale cancels in its posterior, and an estimate many standard
+    # errors from every support point (a precise loss far below ``lower``) does not underflow to 0/0
+    log_lik = norm.logpdf(x[:, None], loc=support[None, :], scale=s[:, None])
+    lik = np.exp(log_lik - log_lik.max(axis=1, keepdims=True))
     w = np.full(support.size, 1.0 / support.size)
     for _ in range(iterations):
         post = lik * w

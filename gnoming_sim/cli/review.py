@@ -16,8 +16,8 @@ from gnoming_sim.search import oracle
 
 # the search's defaults (gnoming_sim.search.review), spelt here so that `--help` does not import the search;
 # tests/cli/test_review_cli.py checks that they agree.  The base player is the oracle's (a light module)
-SCREEN = 100
-CONFIRM = 500
+SCREEN = 64
+CONFIRM = 1000
 DEFAULT_POLICY = oracle.BASE
 MAX_REVIEW_ROLLOUTS = 100_000
 WHY_ROLLOUTS = 400
@@ -39,11 +39,13 @@ PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
               help=f"Base policy of the rollouts: one strategy for every seat, or one per seat (default: the "
                    f"oracle's, {oracle.BASE} at every seat: the strongest fast player on the ladder; it beats learned "
                    "on held-out deals at 2, 4 and 6 players).")
-@click.option("--rollouts", type=int, default=SCREEN, show_default=True, metavar="N",
-              help="Screening rollouts per option and decision.")
+@click.option("--screen-deals", "--rollouts", "rollouts", type=int, default=SCREEN, show_default=True, metavar="N",
+              help="Deals of the unseen cards behind each decision's 0-ply screening (the value network after every "
+                   "option; it picks the candidates and never decides a mark).")
 @click.option("--confirm", type=int, default=CONFIRM, show_default=True, metavar="N",
-              help="Fresh rollouts that measure the loss of the move played against the chosen alternative; "
-                   "half as many of the screening's best candidates and the move played choose it.")
+              help="Fresh truncated rollouts (this round played out, then the value network; full rollouts in the "
+                   "last round) that measure the loss of the move played against the chosen alternative; half as "
+                   "many of the screening's candidates and the move played choose it.")
 @click.option("--rollout-seed", type=int, default=0, show_default=True, metavar="S", help="Seed of the rollouts.")
 @click.option("--why-rollouts", type=int, default=WHY_ROLLOUTS, show_default=True, metavar="N",
               help="Explain every marked move against the best (as `analyse --why`) on N paired rollouts; 0: no "
@@ -57,7 +59,7 @@ PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
 def review(record_path, players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, game, seat,
            out, force, save_record, policy, rollouts, confirm, rollout_seed, why_rollouts, drill_deck, no_drills,
            threads, as_json):
-    """Grade every draw, placement and hazard flip of one seat by rollouts to the end of the game: each
+    """Grade every draw, placement and hazard flip of one seat by the value network and rollouts: each
     move against the best alternative in win chance, marked ?! ? ?? by the win chance it gives away (shrunk)
     where the game's Benjamini-Hochberg control (5% false marks) keeps the loss;
     writes a self-contained HTML page (and review.json), with a summary and a one-line verdict."""

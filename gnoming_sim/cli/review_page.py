@@ -54,11 +54,16 @@ win chance per decision over {{ s.graded }} graded decisions</div>
 {% for name, sym in (("ok", ""), ("inaccuracy", "?!"), ("mistake", "?"), ("blunder", "??")) %}
 <tr><th class="l">{{ name }} {{ sym }}</th><td>{{ s.marks[name] }}</td></tr>{% endfor %}
 </tbody></table>
-<p class="small">Method: each decision rolled out to the end of the game with {{ m.policies|join(", ") }} at every
+<p class="small">Method: {% if m.screening is defined %}each decision screened at 0-ply ({{ m.screen }} deals of the
+unseen cards: the value network after every option) to pick the candidates, then rolled out with {{ m.policies|join(", ") }}
+at every seat (common random numbers; truncated rollouts: this round played out, then the value network, full in the last
+round): {{ m.select if m.select is defined else m.confirm }} rollouts of the candidates and the move played choose the
+alternative (the table shows them), then {{ m.confirm }} more fresh rollouts measure the loss of the move played against it
+{% else %}each decision rolled out to the end of the game with {{ m.policies|join(", ") }} at every
 seat (common random numbers): {{ m.screen }} screening rollouts per option choose the best move (win chance; equal
 chances by the margin over the rivals); {{ m.select if m.select is defined else m.confirm }} fresh rollouts of its
 {{ m.candidates }} best and the move played choose the alternative (the table shows them), then {{ m.confirm }} more
-fresh rollouts measure the loss of the move played against it (an ordinary paired interval). Marks by that loss in win
+fresh rollouts measure the loss of the move played against it {% endif %}(an ordinary paired interval). Marks by that loss in win
 chance shrunk with the game's others, only where the move's one-sided test survives Benjamini-Hochberg over the game's
 decisions at a false discovery rate of {{ "%.0f"|format(100 * m.mark_rate) }}%:
 {% for x in m.marks %}{{ x.mark }} {{ x.symbol }} {% if x.least_loss_pp > 0 %}&ge; {{ x.least_loss_pp }} pp{% else %}below
@@ -98,9 +103,9 @@ best: <b>{{ d.best_label }}</b>, win chance lost {{ "%.1f"|format(100 * d.loss_w
 <td class="l">{{ r.option }}{% if r.key == d.played %} &larr; played{% endif %}</td>
 <td>{{ "%.1f"|format(100 * r.p_win) }}%</td>
 <td>{% if r.get('behind_alternative') %}{{ "%+.1f"|format(100 * r.behind_alternative.est) }} [{{ "%.1f"|format(100 * r.behind_alternative.ci95[0]) }},
-{{ "%.1f"|format(100 * r.behind_alternative.ci95[1]) }}]{% else %}<span class="small">screened only</span>{% endif %}</td>
-<td>{{ "%.2f"|format(r.margin.mean) }}</td>
-<td>{{ "%.2f"|format(r.points.mean) }}</td><td>{{ r.n }}</td></tr>
+{{ "%.1f"|format(100 * r.behind_alternative.ci95[1]) }}]{% elif r.zero_ply_behind_alternative is defined %}<span class="small">screened only (0-ply: {{ "%+.1f"|format(100 * r.zero_ply_behind_alternative) }})</span>{% else %}<span class="small">screened only</span>{% endif %}</td>
+<td>{% if r.margin is defined %}{{ "%.2f"|format(r.margin.mean) }}{% else %}&mdash;{% endif %}</td>
+<td>{% if r.points is defined %}{{ "%.2f"|format(r.points.mean) }}{% else %}&mdash;{% endif %}</td><td>{{ r.n }}</td></tr>
 {% endfor %}</tbody></table>{% endif %}
 <div class="extras">{% for x in d.extras or [] %}<section><h3>{{ x.title }}</h3>{{ x.html }}</section>{% endfor %}</div>
 </div>

@@ -1,18 +1,27 @@
-"""Grading one seat's decisions of a game (``gnoming-sim review``), by rollouts to the end of the game.
+"""Grading one seat's decisions of a game (``gnoming-sim review``), by the value network and rollouts.
 
 Each decision (:class:`gnoming_sim.game.record_trace.Decision`: a :class:`Position` and the option
 played) is analysed with the pieces of :mod:`gnoming_sim.search.analyse` and the oracle's base player and
 criterion (:mod:`gnoming_sim.search.oracle`: :data:`~gnoming_sim.search.oracle.BASE`, ``net``, at every seat;
 :data:`~gnoming_sim.search.oracle.HORIZON`, the chance of winning the game), common random numbers:
 
-1. *screening*: every legal option, ``screen`` rollouts each, ranked by the one ranking of
-   :mod:`gnoming_sim.search.criterion` (the chance of winning the game; equal chances by the margin over
-   the rivals), the same as ``analyse --horizon game``; the first :data:`CANDIDATES` options of that
-   ranking other than the move played are the *candidates*;
-2. *selection*: the candidates and the move played, ``confirm // 2`` fresh rollouts each (rollout indices
-   of their own); the *alternative* is the candidate the criterion ranks first on the screening and these
-   rollouts pooled (:func:`choose`).  The options' table shows these rollouts;
-3. *measurement*: the move played and the alternative alone, ``confirm`` further fresh rollouts.
+1. *screening* at 0-ply (:func:`gnoming_sim.search.evaluator.zero_ply`): every legal option valued by the
+   value network at the next decision of another seat, the mean over ``screen`` deals of the unseen cards
+   (no rollout); the first :data:`CANDIDATES` options of its ranking other than the move played, and up to
+   :data:`MORE_CANDIDATES` more that it puts within :data:`SCREEN_MARGIN` pp of its best, are the
+   *candidates*.  The screening only picks them: it never decides a mark, a loss or a drill's answer;
+2. *selection*: the candidates and the move played, ``confirm // 2`` *truncated* rollouts each (this round
+   played out by the base player, then the value network's chance of winning at the next round's first
+   decision; in the last round full rollouts: :class:`gnoming_sim.search.rollout.Roll`, ``value_w``); the
+   *alternative* is the candidate the criterion ranks first on them (:func:`choose`).  The options' table
+   shows these rollouts;
+3. *measurement*: the move played and the alternative alone, ``confirm`` further fresh truncated rollouts.
+
+Truncated rollouts carry none of the later rounds' luck: on 30 positions of the oracle decision set their
+paired differences' variance was a median 7.1 times smaller than full rollouts' in round 1 and 3.9 times in
+round 2 (the same in round 3, where they are full rollouts), so the same budget separates smaller losses.
+What they measure is the win chance as the value network reads it at the end of this round (calibrated on
+held-out games: tuning/value/calibration.json).
 
 The *loss* is the alternative's win chance minus the played move's on the measurement rollouts, paired,
 with the regression estimator's standard error (:func:`gnoming_sim.search.analyse.adjusted_each`).  The
@@ -22,8 +31,8 @@ loss was cross-fitted over two halves of one batch, each half choosing with the 
 correlate, about +0.11, which the standard error left out; with tied options 6.9% [5.9, 8.1] of flawless
 games got a mark, n 2,000, against the stated 5%.)  The loss is negative where the move played wins more.
 The *best move* shown is the alternative where the loss is positive, else the move played.  A decision
-is *forced* (never graded, never marked) when it has one legal option or when every option gives the same
-outcome in every screening rollout.
+is *forced* (never graded, never marked) when it has one legal option or when every option has the same
+0-ply value in every deal and the same outcome in every selection rollout.
 
 Marks.  Each graded decision tests "the move played loses win chance" (the one-sided normal p-value of its
 loss); the game's p-values go through Benjamini-Hochberg (:func:`gnoming_sim.stats.bh`) at
@@ -54,10 +63,13 @@ import numpy as np
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.search import oracle
 from gnoming_sim.search.analyse import Setup, adjusted_each, design, luck, run_rollouts, setup, summarize
+from gnoming_sim.search.evaluator import zero_ply
 from gnoming_sim.stats import Z95, bh, eb_posterior_means, mean_ci_t
 
-SCREEN = 100          # rollouts per option, every option
-CONFIRM = 500         # fresh rollouts that measure the loss (half as many more choose the alternative)
+SCREEN = 64           # deals of the unseen cards behind each decision's 0-ply screening, every option
+SCREEN_MARGIN = 3.0   # pp: options 0-ply puts this close to its best are confirmed too ...
+MORE_CANDIDATES = 2   # ... up to this many more
+CONFIRM = 1000        # fresh truncated rollouts that measure the loss (half as many more choose the alternative)
 DEFAULT_POLICY = oracle.BASE      # the oracle's base player, every seat
 HORIZON = oracle.HORIZON          # the oracle's criterion: the loss is in win chance, to the end of the game
 CANDIDATES = 2        # alternatives confirmed: the first of the screening ranking other than the move played
@@ -118,29 +130,35 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
         return {**base, "forced": True, "forced_reason": "the only legal move", "best": keys[0],
                 "options": [{"key": keys[0], "option": s.options[0].label}]}
     first = index * STRIDE
-    out, cov = run_rollouts(s, screen, seed, first, HORIZON, threads=threads)
-    res1 = summarize(out, cov, s, pos, HORIZON)
+    # 1. screening at 0-ply: every option valued by the value network after it, on ``screen`` deals of the
+    # unseen cards (no rollout); it only picks the candidates, never a mark
+    zp = zero_ply(pos, determinizations=screen, seed=seed, first=first, policies=policies, threads=threads,
+                  samples=True)
     base["n_screen"] = screen
-    rows1 = {r["key"]: r for r in res1["options"]}
-    if "margin" not in res1:
-        return {**base, "forced": True, "forced_reason": "every option gives the same game in every rollout",
-                "best": decision.played, "options": [_row(r, "screen") for r in res1["options"]]}
-    screened = sorted(range(len(keys)), key=lambda k: res1["options"][k]["rank"])   # criterion.order
+    rows0 = {r["key"]: r for r in zp["options"]}
     k_played = keys.index(decision.played)
-    cands = [k for k in screened if k != k_played][:CANDIDATES]   # the alternatives, by screening
+    screened = sorted(range(len(keys)), key=lambda k: rows0[keys[k]]["rank"])
+    near = [k for k in screened if k != k_played
+            and rows0[keys[k]]["mean"] >= rows0[keys[screened[0]]]["mean"] - SCREEN_MARGIN]
+    cands = [k for k in screened if k != k_played][:CANDIDATES]
+    cands += [k for k in near if k not in cands][:MORE_CANDIDATES]   # options 0-ply cannot tell from the best
     keep = sorted(set(cands) | {k_played})
     sub = s.only(keep)
     select = max(1, confirm // 2)
-    out2, cov2 = run_rollouts(sub, select, seed, first + screen, HORIZON, threads=threads)
+    # 2. selection: the candidates and the move played on truncated rollouts (this round played out, then
+    # the value network), indices of their own
+    out2, cov2 = run_rollouts(sub, select, seed, first, HORIZON, threads=threads, truncated=True)
     res2 = summarize(out2, cov2, sub, pos, HORIZON)
     base["n_confirm"] = select
+    if "margin" not in res2 and np.ptp(zp["win"], axis=1).max() == 0:
+        return {**base, "forced": True, "forced_reason": "every option gives the same game in every rollout",
+                "best": decision.played, "options": [_row(r, "confirm") for r in res2["options"]]}
     sub_keys = [o.key for o in sub.options]
     jc = [sub_keys.index(keys[k]) for k in cands]
     lucks = [luck(out2, k) for k in range(len(keep))]
     p_win, _ = adjusted_each(out2[:, :, X_WIN], design(cov2, sub, pos), lucks)
     margin2, _ = adjusted_each(out2[:, :, X_SCORE] - out2[:, :, X_RIVALS], design(cov2, sub, pos), lucks)
-    alt = cands[choose({"win": [res1["options"][k]["mean"] for k in cands],
-                        "margin": [res1["options"][k]["margin"]["mean"] for k in cands], "n": screen},
+    alt = cands[choose({"win": [rows0[keys[k]]["mean"] for k in cands], "margin": [0.0] * len(cands), "n": 0},
                        {"win": 100 * p_win[jc], "margin": margin2[jc], "n": select})]
     ja = sub_keys.index(keys[alt])
     behind, behind_se = _win_loss(out2, cov2, sub, pos, ja)   # for the table: the selection batch
@@ -151,28 +169,28 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
         row["behind_alternative"] = {"est": float(behind[k]), "ci95": [float(behind[k] - Z95 * behind_se[k]),
                                                                       float(behind[k] + Z95 * behind_se[k])]}
         rows.append(row)
-    # the options screened only: each one's paired interval behind the alternative on the screening rollouts
-    # (what a drill needs to tell whether the rollouts can tell it from the best)
-    behind1, behind1_se = _win_loss(out, cov, s, pos, alt)
+    # the options screened only: their 0-ply value, and how far 0-ply puts them behind the alternative (an
+    # interval of the deals only: the network's own error is not in it, so a drill never counts them right)
     for k in keys:
         if k not in sub_keys:
-            j1 = keys.index(k)
-            rows.append({**_row(rows1[k], "screen"), "screen_behind_alternative": {
-                "est": float(behind1[j1]), "ci95": [float(behind1[j1] - Z95 * behind1_se[j1]),
-                                                    float(behind1[j1] + Z95 * behind1_se[j1])]}})
+            r0 = rows0[k]
+            rows.append({"key": k, "option": r0["option"], "batch": "screen", "n": screen, "rank": r0["rank"],
+                         "mean": r0["mean"], "ci95": r0["ci95"], "p_win": r0["mean"] / 100,
+                         "zero_ply_behind_alternative": (rows0[keys[alt]]["mean"] - r0["mean"]) / 100})
     rows.sort(key=lambda r: (r["batch"] != "confirm", -(r.get("p_win_adj", r["p_win"]))))
-    # the measurement: the move played and the alternative alone, on rollouts neither the screening nor
+    # 3. measurement: the move played and the alternative alone, on truncated rollouts neither the screening nor
     # the selection saw; the loss is an ordinary paired estimate there
     pair = s.only([k_played, alt])
-    out3, cov3 = run_rollouts(pair, confirm, seed, first + screen + select, HORIZON, threads=threads)
+    out3, cov3 = run_rollouts(pair, confirm, seed, first + select, HORIZON, threads=threads, truncated=True)
     ls, se3 = _win_loss(out3, cov3, pair, pos, 1)   # the played move's win chance behind the alternative
     res3 = summarize(out3, cov3, pair, pos, HORIZON)
     base["n_measure"] = confirm
     points = res3["options"][0]["points"]["mean"] - res3["options"][1]["points"]["mean"]
     return {**base, "options": rows, "alternative": keys[alt], "alternative_label": s.options[alt].label,
             **judge(float(ls[0]), float(se3[0])),
-            "loss_points": {"est": float(points), "note": "own game score, played minus the alternative "
-                                                          "(positive: more points; information, not graded)"}}
+            "loss_points": {"est": float(points), "note": "own game score after this round, played minus the "
+                                                          "alternative (positive: more points; information, "
+                                                          "not graded)"}}
 
 
 def choose(screen: dict, select: dict) -> int:
@@ -271,6 +289,10 @@ def review(decisions, policies=DEFAULT_POLICY, seed: int = 0, screen: int = SCRE
             "method": {"policies": [getattr(p, "name", p) for p in
                                     ([policies] if isinstance(policies, str) else policies)],
                        "horizon": HORIZON, "seed": seed, "screen": screen, "confirm": confirm,
+                       "screening": "0-ply (the value network after each option, the mean over deals of the unseen "
+                                    "cards)",
+                       "rollouts": "truncated: this round played out, then the value network (full in the last "
+                                   "round)",
                        "candidates": CANDIDATES, "mark_rate": MARK_RATE,
                        "measure": confirm, "select": max(1, confirm // 2),
                        "procedure": "the alternative chosen on the screening and selection rollouts, its loss "

@@ -48,6 +48,9 @@ SKIPPED = [
     ("gnoming-sim review", "grades a whole game by rollouts (a minute at the default budget); the acceptance commands run "
                            "in tests/analyses/test_review_page.py"),
     ("gnoming-sim board", "serves a page until Ctrl-C (tested in tests/board, the page in Chromium)"),
+    ("--add review/drills-pending.parquet", "adds the marks a review kept beside its review.json when the deck stayed "
+                                            "busy, a file only such a review writes (tested in "
+                                            "tests/cli/test_drill_decks.py)"),
     ("gnoming-sim train", "compiles the rollout-target kernels and trains: minutes even with few games (a small "
                           "train runs in tests/tune/test_learn.py)"),
     ("gnoming-sim guide", "compiles the guide collector's rollout kernels and rolls out thousands of decisions: "
