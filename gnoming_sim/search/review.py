@@ -9,7 +9,8 @@ criterion (:mod:`gnoming_sim.search.oracle`: :data:`~gnoming_sim.search.oracle.B
    value network at the next decision of another seat, the mean over ``screen`` deals of the unseen cards
    (no rollout); the first :data:`CANDIDATES` options of its ranking other than the move played, and up to
    :data:`MORE_CANDIDATES` more that it puts within :data:`SCREEN_MARGIN` pp of its best, are the
-   *candidates*.  The screening only picks them: it never decides a mark, a loss or a drill's answer;
+   *candidates*.  The screening only picks them: it never decides a mark or a loss (a drill counts an option
+   it screened out, which 0-ply puts behind the candidates, as not the best);
 2. *selection*: the candidates and the move played, ``confirm // 2`` *truncated* rollouts each (this round
    played out by the base player, then the value network's chance of winning at the next round's first
    decision; in the last round full rollouts: :class:`gnoming_sim.search.rollout.Roll`, ``value_w``); the
