@@ -19,6 +19,8 @@ DEFAULT_HORIZON = oracle.HORIZON
 SECOND_POLICY = "expert"
 NO_SECOND = "none"
 PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows none
+LEVELS = ("rollouts", "truncated", "0-ply")
+ZERO_PLY_DEALS = 64
 
 
 @cli.command()
@@ -43,8 +45,14 @@ PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows 
               help="Value the options again with the card player in the seat to move (the base policy at the "
                    "others), on the same rollout seeds, and say whether a difference from the card's answer comes "
                    "from this position or from the play that follows it.")
+@click.option("--level", type=click.Choice(LEVELS), default="rollouts", show_default=True,
+              help="How the options are valued: rollouts to the end of the game; truncated rollouts (this round "
+                   "played out, then the value network's chance of winning at the next round's first decision; full "
+                   "rollouts in the last round); or 0-ply (the value network after each option, the mean over "
+                   "deals of the unseen cards: no rollout, milliseconds).")
 @click.option("--rollouts", type=int, default=2000, show_default=True, metavar="N",
-              help=f"Rollouts per option, at most {opt.MAX_ROLLOUTS:,} (with --half-width: the pilot batch).")
+              help=f"Rollouts per option, at most {opt.MAX_ROLLOUTS:,} (with --half-width: the pilot batch; with "
+                   f"--level 0-ply: the deals, default {ZERO_PLY_DEALS}).")
 @click.option("--half-width", type=float, default=None, metavar="H",
               help="Size a confirmatory batch so that the best option's lead is resolved to +-H (points of margin "
                    "with --horizon round, percentage points of win chance with --horizon game).")
@@ -64,8 +72,8 @@ PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows 
 @opt.threads
 @opt.as_json
 def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path, deck_path, position_path,
-            position_id, game, turn, policy, second_policy, follow_card, rollouts, half_width, max_rollouts, horizon,
-            peek, why, versus, threads, as_json):
+            position_id, game, turn, policy, second_policy, follow_card, level, rollouts, half_width, max_rollouts,
+            horizon, peek, why, versus, threads, as_json):
     """Roll out every legal option of a decision and rank them by what the player wants: the chance of
     winning the game (the default; equal chances by the margin) or the margin over the rivals (--horizon
     round); print each option's value and how far it is behind the best, with a paired 95% interval
@@ -83,6 +91,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         raise GnomingError(f"--half-width must be a number of points in {opt.MIN_HALF_WIDTH:g}.."
                            f"{opt.MAX_HALF_WIDTH:g}, got {half_width}")
     given = click.get_current_context().get_parameter_source
+    _check_level(level, horizon, peek, why, half_width, second_policy, follow_card, given)
     if position_path is not None and position_id is not None:
         raise GnomingError("give --position FILE or --position-id ID, not both")
     if position_path is not None or position_id is not None:
@@ -130,6 +139,10 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
 
         spec = BatchSpec.make(players, names, 1, seed, rotate, rules_, deck_)
         pos = position_from_game(seed, game, turn, players, spec.seats, rules_, deck_, spec.rotate)
+    if level == "0-ply":
+        _zero_ply(pos, policies, seed, rollouts if given("rollouts") is click.core.ParameterSource.COMMANDLINE
+                  else ZERO_PLY_DEALS, threads, as_json)
+        return
     view = follow = None
     if follow_card:   # refused before any rollout where the card has nothing to say
         from gnoming_sim.search.card_view import card_view
@@ -153,13 +166,14 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
 
         tell = tell if group.on_terminal() else None
         res = run(pos, policies, seed=seed, rollouts=rollouts, half_width=half_width, max_rollouts=max_rollouts,
-                  horizon=horizon, peek=peek, threads=threads, second_policies=second, progress=tell)
+                  horizon=horizon, peek=peek, threads=threads, second_policies=second, progress=tell,
+                  truncated=level == "truncated")
         if follow_card:
             bar["done"], bar["more"] = bar.get("last", (0, 0))[0], 0
             tell_card = (lambda done, leader, planned: tell(done, f"card seat: {leader}", planned)) if tell else None
             followed = run(pos, follow, seed=seed, rollouts=rollouts, half_width=half_width,
                            max_rollouts=max_rollouts, horizon=horizon, peek=peek, threads=threads,
-                           second_policies=None, progress=tell_card)
+                           second_policies=None, progress=tell_card, truncated=level == "truncated")
     if why:
         res["why"] = _why(pos, res, policies, seed, rollouts, horizon, threads, versus)
     if pos.decision == "place":
@@ -184,6 +198,52 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         click.echo(json.dumps(res, indent=1))
     else:
         click.echo(render(res))
+
+
+def _check_level(level, horizon, peek, why, half_width, second_policy, follow_card, given) -> None:
+    """Refuse what a level does not go with, in one line, before any work."""
+    if level == "rollouts":
+        return
+    if given("horizon") is click.core.ParameterSource.COMMANDLINE and horizon != "game":
+        raise GnomingError(f"--level {level} values the chance of winning the game: it goes with --horizon game only")
+    if peek:
+        raise GnomingError(f"--level {level} reads the value network from what the player sees: drop --peek")
+    if level == "0-ply":
+        for name, on in (("--why", why), ("--half-width", half_width is not None),
+                         ("--second-policy", second_policy.strip().lower() != NO_SECOND),
+                         ("--follow-card", follow_card)):
+            if on:
+                raise GnomingError(f"{name} needs rollouts: drop it, or use --level rollouts or truncated")
+
+
+def _zero_ply(pos, policies, seed, deals, threads, as_json) -> None:
+    """The 0-ply table of ``pos`` (:func:`gnoming_sim.search.evaluator.zero_ply`), printed."""
+    from gnoming_sim.search.evaluator import zero_ply
+    from gnoming_sim.search.position_id import encode
+
+    opt.check_range("--rollouts", deals, 1, 100_000, "1..100,000 deals with --level 0-ply")
+    res = zero_ply(pos, determinizations=deals, seed=seed, policies=policies, threads=threads)
+    res.update(position=pos.describe(), position_id=encode(pos), seed=seed,
+               policies=[getattr(p, "name", p) for p in policies])
+    if as_json:
+        click.echo(json.dumps(res, indent=1))
+        return
+    width = max(len(r["option"]) for r in res["options"])
+    lines = [f"position: {res['position']}", f"position ID: {res['position_id']}",
+             f"value: 0-ply: the value network after each option ({_policy_text(res['policies'])} decides the "
+             f"player's own steps inside the turn), the mean over {res['n']:,} deals of the unseen cards, "
+             f"common to every option; seed {seed}",
+             "ranked by: chance of winning the game (higher is better); the interval is the deals' only, not the "
+             "network's own error",
+             f"{'option':<{width}}  {'win chance %':>13}  {'behind the best [95% CI]':>26}  {'final vs mean':>14}"]
+    for r in sorted(res["options"], key=lambda r: r["rank"]):
+        lo, hi = r["diff_ci95"]
+        behind = "best" if r["best"] else f"{r['diff']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        lines.append(f"{r['option']:<{width}}  {r['mean']:>13.1f}  {behind:>26}  {r['margin']:>+14.1f}")
+    lines.append("final vs mean: the expected final game score against the table's mean, points (lower is better)")
+    lines.append(f"best: {next(r['option'] for r in res['options'] if r['best'])} (0-ply; `--level rollouts` "
+                 "or `truncated` confirms it by rollouts)")
+    click.echo("\n".join(lines))
 
 
 def _card(pos, res):
@@ -244,6 +304,8 @@ def render(res: dict) -> str:
               f"base policy: {_policy_text(res['policies'])}; horizon: {res['horizon']}; "
               f"seed {res['seed']}; n = {res['n']:,} rollouts per option, common random numbers",
               f"ranked by: {res['criterion']}"]
+    if res.get("level"):
+        lines.append(f"level: {res['level']}")
     a = res.get("adaptive")
     if a:
         lines.append(f"adaptive: a pilot of {a['pilot']:,} rollouts (half-width {a['pilot_half_width']:.3f}; "

@@ -350,8 +350,11 @@ def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos:
 # ------------------------------------------------------------------ the analysis
 def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int = 2000,
             half_width: float | None = None, max_rollouts: int = MAX_ROLLOUTS, horizon: str = DEFAULT_HORIZON,
-            peek: bool = False, threads: int | None = None, second_policies=None, progress=None) -> dict:
-    """Roll every legal option of ``pos`` out; see :func:`summarize` for the result's fields.
+            peek: bool = False, threads: int | None = None, second_policies=None, progress=None,
+            truncated: bool = False) -> dict:
+    """Roll every legal option of ``pos`` out; see :func:`summarize` for the result's fields.  ``truncated``
+    (the game horizon): each rollout plays this round out and ends in the value network at the next round's
+    first decision (:func:`run_rollouts`).
 
     ``policies``: the base policy, one strategy for every seat or one per seat (default the oracle's,
     :data:`gnoming_sim.search.oracle.BASE`); ``horizon``: the oracle's criterion, the chance of winning the
@@ -379,7 +382,8 @@ def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int
     tally = _Tally(progress, rollouts * (2 if two else 1))
     if two:   # the leader is told under each base policy's name
         tally.label = robust.label(robust.seat_policies(policies, P))
-    res = _analyse_one(pos, policies, seed, rollouts, half_width, max_rollouts, horizon, peek, threads, tally)
+    res = _analyse_one(pos, policies, seed, rollouts, half_width, max_rollouts, horizon, peek, threads, tally,
+                       truncated)
     res["robustness"] = None
     if second_policies is not None:
         if not two:
@@ -388,13 +392,13 @@ def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int
         else:
             tally.label = robust.label(robust.seat_policies(second_policies, P))
             second = _analyse_one(pos, second_policies, seed, rollouts, half_width, max_rollouts, horizon, peek,
-                                  threads, tally)
+                                  threads, tally, truncated)
             res["robustness"] = {"checked": True, **robust.compare(res, second)}
     return res
 
 
 def _analyse_one(pos: Position, policies, seed: int, rollouts: int, half_width: float | None, max_rollouts: int,
-                 horizon: str, peek: bool, threads: int | None, tally=None) -> dict:
+                 horizon: str, peek: bool, threads: int | None, tally=None, truncated: bool = False) -> dict:
     """One analysis of ``pos`` under one base policy (:func:`analyse` without the robustness check)."""
     policies = [policies] if isinstance(policies, str) else list(policies)
     if horizon not in HORIZONS:
@@ -405,7 +409,7 @@ def _analyse_one(pos: Position, policies, seed: int, rollouts: int, half_width: 
         raise GnomingError(f"--half-width must be a positive number, got {half_width}")
     s = setup(pos, policies, peek)
     tally = tally or _Tally(None, 0)
-    out, cov = run_reported(s, rollouts, seed, 0, horizon, peek, threads, tally)
+    out, cov = run_reported(s, rollouts, seed, 0, horizon, peek, threads, tally, truncated)
     res = summarize(out, cov, s, pos, horizon)
     adaptive = None
     if half_width is not None and "half_width" in res:   # else no option differs from the best at all
@@ -413,11 +417,14 @@ def _analyse_one(pos: Position, policies, seed: int, rollouts: int, half_width: 
         need = rollouts if not pilot_hw > 0 else math.ceil(1.1 * rollouts * (pilot_hw / half_width) ** 2)
         need = max(2 * len(s.options) * 10, min(need, max_rollouts))
         tally.plan(need)
-        out, cov = run_reported(s, need, seed, rollouts, horizon, peek, threads, tally)
+        out, cov = run_reported(s, need, seed, rollouts, horizon, peek, threads, tally, truncated)
         res = summarize(out, cov, s, pos, horizon)
         adaptive = {"pilot": rollouts, "pilot_half_width": pilot_hw, "confirmatory": need,
                     "target_half_width": half_width, "reached": bool(res["half_width"] <= half_width),
                     "capped": bool(need >= max_rollouts)}
+    if truncated:
+        res["level"] = ("truncated rollouts: this round played out, then the value network (full in the last round); "
+                        "the mean game score is the score after this round")
     res.update(seed=seed, peek=peek, adaptive=adaptive, policies=[getattr(p, "name", p) for p in policies],
                position=pos.describe(), value="perfect-information value (--peek: true hidden cards)"
                if peek else "imperfect-information value (hidden cards dealt from the unseen cards)")
@@ -445,13 +452,13 @@ PROGRESS_SECONDS = 0.5    # ... then chunks of about this long
 
 
 def run_reported(s: Setup, n: int, seed: int, first: int, horizon: str, peek: bool, threads: int | None,
-                 tally: _Tally):
+                 tally: _Tally, truncated: bool = False):
     """:func:`run_rollouts` (common random numbers), in chunks of about :data:`PROGRESS_SECONDS` when
     ``tally`` has a progress callback, telling it the running leader after each (raw means; the printed
     estimates are the adjusted ones).  Rollout i depends on its index alone, so the chunks give the
     very arrays one call gives."""
     if tally.progress is None:
-        return run_rollouts(s, n, seed, first, horizon, True, peek, threads)
+        return run_rollouts(s, n, seed, first, horizon, True, peek, threads, truncated=truncated)
     import time
 
     from gnoming_sim.search import criterion
@@ -461,7 +468,7 @@ def run_reported(s: Setup, n: int, seed: int, first: int, horizon: str, peek: bo
     while done < n:
         k = min(chunk, n - done)
         began = time.perf_counter()
-        o, c = run_rollouts(s, k, seed, first + done, horizon, True, peek, threads)
+        o, c = run_rollouts(s, k, seed, first + done, horizon, True, peek, threads, truncated=truncated)
         took = time.perf_counter() - began
         outs.append(o)
         covs.append(c)

@@ -170,7 +170,8 @@ NUMBERS = {
     "board": {"--port": ["-1", "1023", "65536", str(BIG), "x"], "--seed": ["-1", str(2**64)],
               "--threads": ["0", str(BIG)]},
     "review": {"--players": ["1", "8", str(BIG)], "--game": ["-1", str(2**63)], "--seat": ["-1", "4", str(BIG)],
-               "--rollouts": ["1", "19", str(10**6), str(BIG)], "--confirm": ["0", str(10**6), "x"],
+               "--rollouts": ["1", "19", str(10**6), str(BIG)], "--screen-deals": ["0", "19", str(10**6), "x"],
+               "--confirm": ["0", str(10**6), "x"],
                "--rollout-seed": ["-1", str(2**64)], "--seed": ["-1", str(2**64)], "--threads": ["0", str(BIG)],
                "--why-rollouts": ["-1", "1", "19", str(10**6), str(BIG), "x"]},
 }
@@ -184,7 +185,7 @@ STRINGS = {
     "analyse": {"--policy": ["", "mc", "nobody", "ok\n", "a,b,c"], "--strategy": ["", "ok\n"],
                 "--second-policy": ["", "mc", "nobody", "ok\n", "a,b,c"],
                 "--seats": ["", "random", "a,,b,c"],
-                "--horizon": ["week", ""], "--versus": ["", "zzz", "ok\n"]},
+                "--horizon": ["week", ""], "--versus": ["", "zzz", "ok\n"], "--level": ["", "3-ply", "0-PLY", "ok\n"]},
     "compare": {"--variant": ["", "=", "x=", "=a.toml", "x=a,b,c", "x=@missing"], "--strategy": ["", "$x$"],
                 "--seats": ["", ","]},
     "tune": {"--name": ["ok\n", "", "1x", "a" * 41, "random", "$x", "a b", "\udcff"],
