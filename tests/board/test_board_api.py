@@ -106,6 +106,36 @@ def test_a_rules_file_sent_as_text_is_read_by_the_rules_loader():
     assert ok.json()["ok"]
 
 
+def test_zero_ply_is_the_value_networks_table_of_every_legal_option():
+    from gnoming_sim.search.evaluator import zero_ply
+
+    c = client()
+    r = c.post("/api/zero-ply", json={"position": example(), "seed": 2})
+    assert r.status_code == 200
+    got = r.json()
+    assert got["ok"] and got["level"] == "0-ply" and got["n"] == 64
+    options = c.post("/api/validate", json={"position": example()}).json()["options"]
+    assert sorted(o["key"] for o in got["options"]) == sorted(o["key"] for o in options)
+    assert [o["key"] for o in got["options"] if o["best"]] == [got["best"]]
+    want = zero_ply(from_mapping(example(), RuleConfig(), PUBLISHED, "position"), seed=2)
+    assert {k: v for k, v in got.items() if k != "ok"} == want   # the evaluator's numbers, to the last digit
+    assert got["options"] != c.post("/api/zero-ply", json={"position": example()}).json()["options"]   # seed 0's
+
+
+def test_zero_ply_needs_the_token_and_refuses_a_bad_position_in_one_sentence():
+    b = Board(I.Opened(), RuleConfig(), PUBLISHED)
+    bare = TestClient(make_app(b), base_url="http://127.0.0.1")
+    assert bare.post("/api/zero-ply", json={"position": example()}).status_code == 403
+    pos = example()
+    pos["turn"] = 14
+    with pytest.raises(GnomingError) as loader:
+        from_mapping(pos, RuleConfig(), PUBLISHED, "position")
+    r = connect(b).post("/api/zero-ply", json={"position": pos})
+    assert r.status_code == 400 and r.json() == {"ok": False, "error": str(loader.value)}
+    r = connect(b).post("/api/zero-ply", json={"position": example(), "seed": -1})
+    assert r.status_code == 400 and r.json()["error"].startswith("seed must be a number")
+
+
 def test_live_analysis_gives_analyses_numbers_for_the_same_seed_and_budget():
     from gnoming_sim.cli.board.live import WARM_POSITION
     from gnoming_sim.search.analyse import analyse

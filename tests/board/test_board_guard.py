@@ -32,10 +32,12 @@ EXAMPLE = ROOT / "examples" / "position.toml"
 REVIEW = Path(__file__).parent / "data" / "review.json"
 BASE = "http://127.0.0.1"
 
-# every route of the app, as (method, path); the job routes name a job that is not there
+# every API route of the app, as (method, path) (a test checks the app's own list); the job routes name a job
+# that is not there
 API = [("GET", "/api/start"), ("POST", "/api/validate"), ("POST", "/api/export"), ("POST", "/api/import"),
-       ("POST", "/api/position-id"), ("POST", "/api/analysis"), ("POST", "/api/drill/next"),
-       ("POST", "/api/drill/answer"), ("GET", "/api/analysis/x/events"), ("DELETE", "/api/analysis/x")]
+       ("POST", "/api/position-id"), ("POST", "/api/zero-ply"), ("POST", "/api/analysis"),
+       ("POST", "/api/drill/next"), ("POST", "/api/drill/answer"), ("GET", "/api/analysis/x/events"),
+       ("DELETE", "/api/analysis/x")]
 PAGE = [("GET", "/"), ("GET", "/static/board.js"), ("GET", "/favicon.ico")]
 POSTS = [path for method, path in API if method == "POST"]
 
@@ -87,6 +89,18 @@ def test_every_api_route_refuses_a_request_without_the_launchs_token(shared, met
     headers = {} if token is None else {"X-Board-Token": token}
     assert "the page it opened" in refused(ask(c, method, path, headers=headers), 403)
     assert "the page it opened" in refused(ask(c, method, path, params={"token": token or ""}), 403)
+
+
+def test_the_routes_tested_are_every_route_of_the_app(shared):
+    """A route added to the app and not to API would go untested: the app's own list decides."""
+    from starlette.routing import Route
+
+    served = set()
+    for route in make_app(shared).routes:
+        if isinstance(route, Route) and route.path.startswith("/api/"):
+            path = route.path.replace("{job}", "x")
+            served |= {(method, path) for method in route.methods - {"HEAD"}}
+    assert served == set(API)
 
 
 @pytest.mark.parametrize("method,path", API)

@@ -158,12 +158,15 @@ WARM_POSITION = {"players": 2, "me": 0, "layouts": [["5", "?", "?", "?", "3", "?
 
 
 def warm_up(policies, rules, deck, threads: int | None = None, asked: threading.Event | None = None) -> None:
-    """Load every kernel a live analysis and its explanation run, on :data:`WARM_POSITION`; the
-    explanation's kernels are left for later once ``asked`` is set (a user's analysis is waiting)."""
+    """Load every kernel the 0-ply first look, a live analysis and its explanation run, on
+    :data:`WARM_POSITION`; the explanation's kernels are left for later once ``asked`` is set (a user's
+    analysis is waiting)."""
     from gnoming_sim.cli.board.inputs import draw_pile_for, position_of
+    from gnoming_sim.search.evaluator import zero_ply
 
     data = {**WARM_POSITION, "draw_pile": draw_pile_for(WARM_POSITION, deck)}
     pos = position_of(data, rules, deck, "warm-up position")
+    zero_ply(pos, determinizations=16, policies=policies, threads=threads)   # the page's first request
     live = Live(pos, policies, 0, oracle.HORIZON, DEFAULT_K, 40, threads, first=20)
     while live.step() is not None:
         pass

@@ -11,6 +11,8 @@ send without the browser asking first):
 ``POST /api/export``               the position as the TOML file ``analyse --position`` reads
 ``POST /api/import``               a position file's text read as ``analyse --position`` reads the file
 ``POST /api/position-id``          a position ID (:mod:`gnoming_sim.search.position_id`) read back, checked
+``POST /api/zero-ply``             the 0-ply table (:func:`gnoming_sim.search.evaluator.zero_ply`): the value
+                                   network's first look at every option, in milliseconds; a bad position is 400
 ``POST /api/analysis``             start a live analysis (the one before it is cancelled): its id
 ``GET  /api/analysis/{id}/events`` its updates as server-sent events (``update`` per batch, ``why``, ``done``,
                                    ``error``); closing the stream cancels the rollouts
@@ -113,19 +115,16 @@ def _name(value, default: str) -> str:
     return value if isinstance(value, str) and 0 < len(value) <= 200 else default
 
 
-def _refused(exc: Exception) -> JSONResponse:
-    return JSONResponse({"ok": False, "error": one_line(str(exc))})
-
-
-def _json_route(handler):
-    """A POST handler of a JSON body: bad requests as their status, a GnomingError as the loader's sentence."""
+def _json_route(handler, refused: int = 200):
+    """A POST handler of a JSON body: bad requests as their status, a GnomingError as the loader's sentence
+    (with status ``refused``: the page's editor reads its sentences from answers of 200)."""
     async def route(request: Request):
         try:
             return await handler(request.app.state.board, await read_json(request))
         except Status as exc:
             return JSONResponse({"ok": False, "error": str(exc)}, status_code=exc.code)
         except GnomingError as exc:
-            return _refused(exc)
+            return JSONResponse({"ok": False, "error": one_line(str(exc))}, status_code=refused)
     return route
 
 
@@ -173,6 +172,18 @@ async def export(b: Board, body: dict):
 async def import_(b: Board, body: dict):
     pos = I.import_text(body.get("text"), _name(body.get("name"), "position file"), b.rules_for(body), b.deck)
     return JSONResponse({"ok": True, "position": pos.to_dict(), "describe": pos.describe()})
+
+
+async def zero_ply(b: Board, body: dict):
+    from gnoming_sim.cli.group import finite
+    from gnoming_sim.search import evaluator
+
+    pos = b.position(body)
+    seed = int(_number(body.get("seed", b.seed), "seed", 0, 2**64 - 1))
+    loop = asyncio.get_running_loop()
+    res = await loop.run_in_executor(
+        b.worker, lambda: evaluator.zero_ply(pos, seed=seed, policies=b.policies, threads=b.threads))
+    return JSONResponse({"ok": True, **finite(res)})
 
 
 async def analysis(b: Board, body: dict):
@@ -279,6 +290,7 @@ def make_app(board: Board, hosts=None) -> Starlette:
               Route("/api/export", _json_route(export), methods=["POST"]),
               Route("/api/import", _json_route(import_), methods=["POST"]),
               Route("/api/position-id", _json_route(position_id), methods=["POST"]),
+              Route("/api/zero-ply", _json_route(zero_ply, refused=400), methods=["POST"]),
               Route("/api/analysis", _json_route(analysis), methods=["POST"]),
               Route("/api/drill/next", _json_route(drill_next), methods=["POST"]),
               Route("/api/drill/answer", _json_route(drill_answer), methods=["POST"]),
