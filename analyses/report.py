@@ -41,9 +41,10 @@ from .ladder import StrengthLadder
 from .mulligan_value import MulliganValue
 from .rules import PlayerRules
 from .tournament import Tournament
+from .value_calibration import ValueCalibration
 
 # the studies a report runs, in order (the registry)
-STUDIES = (Tournament(), StrengthLadder(), PlayersGuide(), CardAgreement(), EarlyFinish(), FinishPlayOn(), PlayerRules(), MulliganValue(), HazardRisk(), HouseRules())
+STUDIES = (Tournament(), StrengthLadder(), PlayersGuide(), CardAgreement(), EarlyFinish(), FinishPlayOn(), PlayerRules(), MulliganValue(), HazardRisk(), HouseRules(), ValueCalibration())
 # the studies whose findings are the designers' balance figures (skill against luck, seats, round
 # length, house rules under strong play); the other studies' findings are details of their sections
 DESIGNER_STUDIES = ("tournament", "ladder", "house-rules")

@@ -151,24 +151,11 @@ def fit(cfg: ValueConfig, train: dict, progress=print) -> tuple[np.ndarray, list
     return w.detach().double().numpy(), curve
 
 
-def predict(w: np.ndarray, x: np.ndarray, players: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's forward pass over rows ``x`` float[n, MAX_SEATS, NI]: (win float64[n, MAX_SEATS], margin)."""
-    return _predict(np.ascontiguousarray(w, dtype=np.float64), np.ascontiguousarray(x, dtype=np.float64),
-                    players.astype(np.int64))
-
-
-def _predict(w, x, players):
-    from gnoming_sim.kernel.value import predict_rows
-
-    win = np.zeros((x.shape[0], V.MAX_SEATS))
-    margin = np.zeros((x.shape[0], V.MAX_SEATS))
-    predict_rows(w, x, players, win, margin)
-    return win, margin
-
-
 def held_out(w: np.ndarray, data: dict) -> dict:
     """The held-out losses by the kernel's forward pass: cross-entropy, Brier score of the observer's win, and
     the margin's mean squared error (points squared)."""
+    from gnoming_sim.search.evaluator import predict
+
     win, margin = predict(w, data["x"], data["players"])
     mask = np.arange(V.MAX_SEATS)[None, :] < data["players"][:, None]
     ce = float(-(data["win"] * np.log(np.clip(win, 1e-12, 1)) * mask).sum(1).mean())
@@ -197,60 +184,3 @@ def config_dict(cfg: ValueConfig) -> dict:
     d = asdict(cfg)
     d["players"] = list(cfg.players)
     return d
-
-
-def calibration(w: np.ndarray, data: dict, bins: int = 10) -> tuple[list, list]:
-    """How the network's chance of winning for the player to move compares with what happened, per table size,
-    on ``data`` (positions of games no fit saw; the unit of every interval is the game, since a game's
-    positions share its outcome): ``(rows, reliability)``.
-
-    ``rows``: per table size, the games and positions, the Brier score of the network and of the
-    uninformed 1/P with 95% intervals, their difference, and the calibration slope and intercept (a
-    logistic regression of the outcome on the logit of the prediction, game-clustered standard errors:
-    slope 1 and intercept 0 are perfect calibration).  ``reliability``: per table size and bin of the
-    prediction, the mean predicted and observed win chance with the observed one's interval."""
-    import statsmodels.api as sm
-
-    win, _ = predict(w, data["x"], data["players"])
-    rows, rel = [], []
-    for P in sorted(set(data["players"].tolist())):
-        sel = data["players"] == P
-        p = np.clip(win[sel, 0], 1e-6, 1 - 1e-6)
-        y = data["win"][sel, 0].astype(np.float64)
-        g = data["game"][sel]
-        _, cluster = np.unique(g, return_inverse=True)
-        n_games = int(cluster.max() + 1)
-
-        def by_game(v):
-            s = np.bincount(cluster, weights=v, minlength=n_games) / np.bincount(cluster, minlength=n_games)
-            m = s.mean()
-            e = s.std(ddof=1) / np.sqrt(n_games)
-            return float(m), [float(m - 1.959964 * e), float(m + 1.959964 * e)]
-
-        brier, brier_ci = by_game((p - y) ** 2)
-        base, base_ci = by_game((1 / P - y) ** 2)
-        gain, gain_ci = by_game((1 / P - y) ** 2 - (p - y) ** 2)
-        X = sm.add_constant(np.log(p / (1 - p)))
-        fit = sm.GLM(y, X, family=sm.families.Binomial()).fit(cov_type="cluster", cov_kwds={"groups": cluster})
-        ci = fit.conf_int()
-        rows.append({"players": P, "games": n_games, "positions": int(sel.sum()),
-                     "brier": brier, "brier_ci95": brier_ci, "brier_uninformed": base, "brier_uninformed_ci95": base_ci,
-                     "brier_gain": gain, "brier_gain_ci95": gain_ci,
-                     "slope": float(fit.params[1]), "slope_ci95": [float(ci[1, 0]), float(ci[1, 1])],
-                     "intercept": float(fit.params[0]), "intercept_ci95": [float(ci[0, 0]), float(ci[0, 1])]})
-        edges = np.quantile(p, np.linspace(0, 1, bins + 1))
-        which = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, bins - 1)
-        for b in range(bins):
-            m = which == b
-            if not m.any():
-                continue
-            k = np.unique(cluster[m]).size
-            obs = float(y[m].mean())
-            # the games of a bin are the unit; positions of one game in one bin are few, so the interval is
-            # the positions' binomial one widened by the positions per game (a design effect of at most that)
-            deff = m.sum() / k
-            e = np.sqrt(max(obs * (1 - obs), 1e-12) / m.sum() * deff)
-            rel.append({"players": P, "bin": b, "predicted": float(p[m].mean()), "observed": obs,
-                        "observed_ci95": [max(0.0, obs - 1.959964 * e), min(1.0, obs + 1.959964 * e)],
-                        "positions": int(m.sum()), "games": int(k)})
-    return rows, rel

@@ -60,7 +60,9 @@ def calibrate(cfg, data) -> None:
     from gnoming_sim.search.value_weights import read_weights
 
     held = VT.gather(cfg, data, True, print)
-    rows, reliability = VT.calibration(read_weights(WEIGHTS), held)
+    from gnoming_sim.search.evaluator import calibration
+
+    rows, reliability = calibration(read_weights(WEIGHTS), held)
     (HERE / "calibration.json").write_text(json.dumps({"by_players": rows, "reliability": reliability},
                                                       indent=1) + "\n")
     for r in rows:
