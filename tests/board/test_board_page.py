@@ -1,5 +1,6 @@
 """The board's page in a real browser (pytest-playwright driving the system Chromium): a position set up by
-clicking gets analyse's best move, streamed live until separated; an impossible position shows the loader's
+clicking gets analyse's best move, streamed live until separated; a position opened shows the value network's
+0-ply table before any rollout, and Stop leaves a stopped headline; an impossible position shows the loader's
 sentence; a reviewed game steps with the arrow keys and jumps to the next error; another option is tried and
 valued; the page fits 390 px and 1,400 px; a page of another origin can neither read, start, cancel nor
 answer anything.  Screenshots go to GNOMING_SCREENSHOTS (docs/img for docs/board.md) or a temporary folder."""
@@ -116,6 +117,56 @@ def test_a_position_set_up_by_clicking_gets_analyses_best_move_live(page, blank,
         o["option"] for o in want["options"] if o["best"])
     page.wait_for_function("document.getElementById('why').textContent.startsWith('why: ')", timeout=60_000)
     page.screenshot(path=str(shots / "board-position.png"), full_page=True)
+
+
+# what the page shows, in order: a first look's table rendered ("0-ply"), a rollout update ("update")
+WATCH = """() => {
+  window.seen = [];
+  new MutationObserver(() => window.seen.push("0-ply"))
+    .observe(document.querySelector("#zero-table tbody"), {childList: true});
+  new MutationObserver(() => {
+    if (document.getElementById("verdict").getAttribute("data-updates")) window.seen.push("update");
+  }).observe(document.getElementById("verdict"), {attributes: true, attributeFilter: ["data-updates"]});
+}"""
+
+
+def test_the_first_look_comes_before_the_rollouts_and_stop_leaves_a_stopped_headline(page, blank):
+    from gnoming_sim.game.position import from_toml
+    from gnoming_sim.search.evaluator import zero_ply
+    from gnoming_sim.search.position_id import encode
+
+    ready(page, blank.url)
+    status_ok(page)
+    page.evaluate(WATCH)
+    page.set_input_files("#import-file", str(EXAMPLE))   # a position opened: its first look, no rollouts asked
+    page.wait_for_function(f"document.getElementById('posid').value === {json.dumps(encode(from_toml(EXAMPLE)))}")
+    page.wait_for_function("document.querySelectorAll('#zero-table tbody tr').length === 10", timeout=20_000)
+    assert page.locator("#first-look").is_visible() and page.locator("#rollouts").is_hidden()
+    caption = page.text_content("#zero-caption")
+    assert caption.startswith("0-ply (value network, no rollouts; 64 deals): first look")
+    want = zero_ply(from_toml(EXAMPLE))
+    best = next(o for o in want["options"] if o["best"])
+    assert page.locator("#zero-table tbody tr.best").count() == 1
+    assert page.get_attribute("#zero-table tbody tr.best", "data-key") == best["key"]
+    assert page.locator("#zero-table tbody tr.best td").first.text_content() == best["option"]
+    assert page.locator("#zero-table tbody tr:not(.best)").first.locator("td").nth(2).text_content().startswith("+")
+    page.fill("#k", "20")
+    page.fill("#cap", "20000")   # runs on until stopped
+    page.evaluate("window.seen = []")
+    page.click("#analyse")
+    page.wait_for_function("document.getElementById('verdict').getAttribute('data-updates') !== null",
+                           timeout=60_000)
+    seen = page.evaluate("window.seen")
+    assert seen and seen[0] == "0-ply" and "update" in seen, seen   # the analysis's first look, then its rollouts
+    assert page.locator("#first-look").is_hidden() and page.locator("#table tbody tr").count() == 10
+    page.click("#stop")
+    verdict = page.locator("#verdict")
+    assert verdict.get_attribute("data-stopped") == "stopped"
+    n = verdict.get_attribute("data-n")
+    page.wait_for_timeout(1500)   # a batch under way when Stop was pressed writes nothing after it
+    text = verdict.text_content()
+    assert "running" not in text and f"stopped after {n} rollouts per option" in text, text
+    assert page.locator("#stop").is_disabled()
 
 
 def test_import_a_rules_file_and_export_the_toml_analyse_reads(page, blank, tmp_path):

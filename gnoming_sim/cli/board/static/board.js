@@ -157,6 +157,7 @@ async function changed(fromFields) {
   if (fromFields) readFields();
   stopAnalysis();   // a changed position: the last one's rollouts stop
   render();
+  clearAnalysis();   // the last position's tables and verdict go with it
   const ticket = ++validating;
   const r = await api("/api/validate", {position: S.pos, rules: S.rules, fill_draw_pile: $("auto-draw").checked});
   if (ticket !== validating) return;   // a later edit answers instead
@@ -168,11 +169,13 @@ async function changed(fromFields) {
     $("posid").value = r.id || "";
     st.className = "ok";
     st.textContent = `${r.describe} — ${r.options.length} option${r.options.length === 1 ? "" : "s"}`;
+    firstLook();   // the value network's table, at once
   } else {
     S.options = [];
     $("posid").value = "";
     st.className = "error";
     st.textContent = r.error;
+    hideFirstLook();   // no table of a position the loader refuses
   }
   $("analyse").disabled = !S.valid;
 }
