@@ -2,7 +2,8 @@
 ``gnoming-sim board --no-browser`` process, timed from its start until it answers, then from a position
 set (``examples/position.toml`` posted to ``/api/analysis``) to its first streamed update and to the
 separated verdict (the default stop: the leader 3 standard errors ahead), once right after start and once
-more on the warm process.  With an empty numba cache too (``cold``: everything the board uses compiles).
+more on the warm process; then the 0-ply first table (``/api/zero-ply``, the median of 20 on the warm
+process).  With an empty numba cache too (``cold``: everything the board uses compiles).
 
     python bench/board_bench.py            # warm cache, then an empty one
     python bench/board_bench.py --warm     # the warm cache only
@@ -54,6 +55,18 @@ def analysis_times(base: str, token: str, position: dict, seed: int = 0) -> tupl
     return first, last, n, stopped
 
 
+def zero_ply_time(base: str, token: str, position: dict, repeat: int = 20) -> float:
+    """The median seconds of ``/api/zero-ply`` on ``position`` (the 0-ply first table the page shows as a
+    position is set), over ``repeat`` requests after one not timed."""
+    _post(f"{base}api/zero-ply", {"position": position}, token)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        _post(f"{base}api/zero-ply", {"position": position}, token)
+        times.append(time.perf_counter() - t)
+    return sorted(times)[len(times) // 2]
+
+
 def board_run(env: dict) -> dict:
     """One board process: its seconds to ready, then two analyses of the example position."""
     with open(POSITION, "rb") as f:
@@ -76,10 +89,11 @@ def board_run(env: dict) -> dict:
         ready = time.perf_counter() - t
         first = analysis_times(base, token, position, seed=0)
         again = analysis_times(base, token, position, seed=1)
+        zero = zero_ply_time(base, token, position)
     finally:
         proc.terminate()
         proc.wait(10)
-    return {"ready": ready, "first": first, "again": again}
+    return {"ready": ready, "first": first, "again": again, "zero": zero}
 
 
 def board_section(cold: bool = True) -> None:
@@ -89,14 +103,14 @@ def board_section(cold: bool = True) -> None:
         tmp = tempfile.TemporaryDirectory()
         rows.append(("empty cache", dict(os.environ, NUMBA_CACHE_DIR=tmp.name)))
     print("| `gnoming-sim board` | ready to serve s | position set -> first update s | -> separated s "
-          "(rollouts/option) | again on the warm process: first update s | separated s |")
-    print("|---|---|---|---|---|---|")
+          "(rollouts/option) | again on the warm process: first update s | separated s | 0-ply first table ms |")
+    print("|---|---|---|---|---|---|---|")
     try:
         for name, env in rows:
             r = board_run(env)
             (f1, l1, n1, s1), (f2, l2, n2, s2) = r["first"], r["again"]
             print(f"| {name} | {r['ready']:.2f} | {f1:.2f} | {l1:.2f} ({n1:,}, {s1}) | {f2:.2f} | "
-                  f"{l2:.2f} ({n2:,}, {s2}) |", flush=True)
+                  f"{l2:.2f} ({n2:,}, {s2}) | {1000 * r['zero']:.1f} |", flush=True)
     finally:
         if tmp is not None:
             tmp.cleanup()
