@@ -90,6 +90,34 @@ Roll.__doc__ = """How the rollouts of one position play (besides its :class:`gno
 """
 
 
+@jit(inline="always")
+def option_action(kind, src, pos, flip):
+    """The option's own answer to a pending decision of ``kind``: ``(action, src, pos, flip)`` with the answer used
+    set to -1 (the option's draw source, placement and hazard flip each answer once); action -1: the option has
+    none for it (the policy decides)."""
+    if kind == DEC_SOURCE and src >= 0:
+        return src, -1, pos, flip
+    if kind == DEC_PLACE and pos >= 0:
+        return pos, src, -1, flip
+    if kind == DEC_HAZARD_FLIP and flip >= 0:
+        return flip, src, pos, -1
+    return -1, src, pos, flip
+
+
+@jit(inline="always")
+def deal_round(t, roll, r, order, rng):
+    """Round ``r`` of a rollout dealt from ``rng`` (the deck shuffled into ``order``) and started: its first
+    decision pending.  Returns its starter."""
+    rules = roll.rules
+    deck = roll.deck
+    starter = r % t.fd.shape[0] if rules[R_ROTATE_START] != 0 else 0
+    for j in range(deck.shape[0]):
+        order[j] = deck[j]
+    shuffle_prefix(rng, order, deck.shape[0])
+    start_round(t, rules, r, starter, order, roll.deck_counts)
+    return starter
+
+
 @jit
 def roll_on(t, rules, src, pos, flip, luck):
     """Play the round on from the table's pending decision with the base decision function,
@@ -109,16 +137,8 @@ def roll_on(t, rules, src, pos, flip, luck):
     count = 1
     while st[S_PENDING] != DEC_NONE:
         kind = st[S_PENDING]
-        if kind == DEC_SOURCE and src >= 0:
-            a = src
-            src = -1
-        elif kind == DEC_PLACE and pos >= 0:
-            a = pos
-            pos = -1
-        elif kind == DEC_HAZARD_FLIP and flip >= 0:
-            a = flip
-            flip = -1
-        else:
+        a, src, pos, flip = option_action(kind, src, pos, flip)
+        if a < 0:
             a = decide(t, rules)
             if keep_luck and kind == DEC_SOURCE and a == SRC_DRAW:
                 luck_seat = st[S_SEAT]
@@ -168,11 +188,7 @@ def _play_on(t, start, roll, res, order, rng_future, totals, win, o):
     for s in range(P):
         t.scores[s] += res[r, s, F_SCORE]
     for r2 in range(r + 1, ROUNDS):
-        starter2 = r2 % P if rules[R_ROTATE_START] != 0 else 0
-        for j in range(deck.shape[0]):
-            order[j] = deck[j]
-        shuffle_prefix(rng_future, order, deck.shape[0])
-        start_round(t, rules, r2, starter2, order, roll.deck_counts)
+        starter2 = deal_round(t, roll, r2, order, rng_future)
         play_out_base(t, rules)
         score_round(t, rules, r2, starter2, res)
         for s in range(P):
@@ -196,15 +212,9 @@ def _value_next_round(t, start, roll, res, order, rng_future, o):
     P = t.fd.shape[0]
     me = start.me
     r = start.r
-    rules = roll.rules
-    deck = roll.deck
     for s in range(P):
         t.scores[s] += res[r, s, F_SCORE]
-    starter2 = (r + 1) % P if rules[R_ROTATE_START] != 0 else 0
-    for j in range(deck.shape[0]):
-        order[j] = deck[j]
-    shuffle_prefix(rng_future, order, deck.shape[0])
-    start_round(t, rules, r + 1, starter2, order, roll.deck_counts)
+    deal_round(t, roll, r + 1, order, rng_future)
     x = np.zeros((MAX_SEATS, NI))
     h = np.zeros(HIDDEN_UNITS)
     slots = np.zeros((2, MAX_SEATS))

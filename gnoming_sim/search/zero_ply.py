@@ -17,16 +17,16 @@ import numpy as np
 
 from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.fields import F_SCORE, N_FIELDS
-from gnoming_sim.game.rules import R_ROTATE_START, ROUNDS
+from gnoming_sim.game.rules import ROUNDS
 from gnoming_sim.kernel.game_loop import score_round, settle_game
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy.dispatch import decide, new_memo
 from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
-from gnoming_sim.kernel.state import (DEC_HAZARD_FLIP, DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_PENDING,
-                                      S_SEAT, new_table)
-from gnoming_sim.kernel.step import start_round, step
+from gnoming_sim.kernel.state import DEC_NONE, RNG_WORDS, S_PENDING, S_SEAT, new_table
+from gnoming_sim.kernel.step import step
 from gnoming_sim.kernel.value import HIDDEN_UNITS, MAX_SEATS, NI, evaluate
-from gnoming_sim.search.rollout import STREAM_DETERMINIZE, STREAM_ROLL_FUTURE, STREAM_ROLL_PLAY
+from gnoming_sim.search.rollout import (STREAM_DETERMINIZE, STREAM_ROLL_FUTURE, STREAM_ROLL_PLAY, deal_round,
+                                        option_action)
 from gnoming_sim.search.start import enter
 
 # ``out[i, k, Z_*]``: what determinization i of option k gives the player
@@ -41,19 +41,8 @@ def _to_next_decision(t, rules, me, src, pos, flip):
     decisions after it, up to the next decision of another seat or the round's end."""
     st = t.st
     while st[S_PENDING] != DEC_NONE and st[S_SEAT] == me:
-        kind = st[S_PENDING]
-        if kind == DEC_SOURCE and src >= 0:
-            a = src
-            src = -1
-        elif kind == DEC_PLACE and pos >= 0:
-            a = pos
-            pos = -1
-        elif kind == DEC_HAZARD_FLIP and flip >= 0:
-            a = flip
-            flip = -1
-        else:
-            a = decide(t, rules)
-        step(t, rules, a)
+        a, src, pos, flip = option_action(st[S_PENDING], src, pos, flip)
+        step(t, rules, a if a >= 0 else decide(t, rules))
 
 
 @jit(nrt=True)
@@ -71,7 +60,6 @@ def _value_after(t, rules, start, roll, w, seed, idx, ws, o):
     ``(seed, idx)``) valued at its first decision; at the game's end the game settled."""
     res, order, totals, credit, x, h, slots, win, margin, rng = ws
     P = t.fd.shape[0]
-    N = roll.deck.shape[0]
     me = start.me
     r = start.r
     if t.st[S_PENDING] != DEC_NONE:
@@ -84,11 +72,7 @@ def _value_after(t, rules, start, roll, w, seed, idx, ws, o):
         t.scores[s] += res[r, s, F_SCORE]
     if r + 1 < ROUNDS:
         seed_stream(rng, seed, idx, STREAM_ROLL_FUTURE)
-        for j in range(N):
-            order[j] = roll.deck[j]
-        shuffle_prefix(rng, order, N)
-        starter2 = (r + 1) % P if rules[R_ROTATE_START] != 0 else 0
-        start_round(t, rules, r + 1, starter2, order, roll.deck_counts)
+        deal_round(t, roll, r + 1, order, rng)
         evaluate(t.obs, w, x, h, slots, win, margin)
         o[Z_WIN] = win[me]
         o[Z_MARGIN] = margin[me]
