@@ -82,13 +82,15 @@ def format_estimate(e: Estimate, kind: str = "points") -> str:
 def format_half_width(half: float, kind: str = "points") -> str:
     """A half-width to two significant digits: ``0.023 percentage points``, ``1.1 points``."""
     if kind == "pct":
-        half, unit = 100 * half, "percentage points"
+        half, unit = 100 * half, " percentage points"
+    elif kind == "plain":   # a number without a unit (a calibration slope)
+        unit = ""
     else:
-        unit = "Elo points" if kind == "elo" else "points"
+        unit = " Elo points" if kind == "elo" else " points"
     if not math.isfinite(half) or half <= 0:
-        return f"0 {unit}"
+        return f"0{unit}"
     digits = max(0, 1 - math.floor(math.log10(half)))
-    return f"\u00b1{half:.{digits}f} {unit}"
+    return f"\u00b1{half:.{digits}f}{unit}"
 
 
 @functools.cache

@@ -61,7 +61,7 @@ class ValueCalibration(Study):
                         intercept_e=Estimate(r["intercept"], *r["intercept_ci95"], r["games"])) for r in rows]
         widest = max(rows, key=lambda r: r["slope_ci95"][1] - r["slope_ci95"][0])
         precision = [Precision(f"calibration slope at {widest['players']} players (the widest)",
-                               (widest["slope_ci95"][1] - widest["slope_ci95"][0]) / 2, "signed")]
+                               (widest["slope_ci95"][1] - widest["slope_ci95"][0]) / 2, "plain")]
         summary = {"games_per_size": int(data["games"]), "seed": int(data["seed"]), "base": BASE,
                    "by_players": rows, "reliability": rel}
         return StudyResult(findings=[], figures=[reliability_figure(rel)],

@@ -55,7 +55,7 @@ def test_no_bar_off_a_terminal(monkeypatch):
     monkeypatch.setattr("gnoming_sim.cli.analyse.PROGRESS_DELAY", 0.0)
     called = []
     real = A.run_reported
-    monkeypatch.setattr(A, "run_reported", lambda *a: called.append(a[-1].progress) or real(*a))
+    monkeypatch.setattr(A, "run_reported", lambda *a: called.append(a[7].progress) or real(*a))   # a[7]: the tally
     result = CliRunner().invoke(cli, ["analyse", "--position", EXAMPLE, "--rollouts", "30", "--policy", "expert",
                                       "--second-policy", "none"])
     assert result.exit_code == 0 and "leader" not in result.output
