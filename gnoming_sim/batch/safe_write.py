@@ -204,6 +204,16 @@ class OutputLock:
             except BlockingIOError:   # another run found the new file first and holds it
                 os.close(fd)
                 raise self._busy(target, option, "") from None
+            # between the create and the flock another run may have found the file empty and unheld, taken it
+            # for a killed run's and removed it (then made its own): the lock is ours only if the name still
+            # leads to this file
+            try:
+                ours = os.path.samestat(os.lstat(self.path), os.fstat(fd))
+            except FileNotFoundError:
+                ours = False
+            if not ours:
+                os.close(fd)
+                continue
             with contextlib.suppress(OSError):
                 os.write(fd, f"{os.getpid()} {_start_time(os.getpid())}\n".encode())
             return fd
