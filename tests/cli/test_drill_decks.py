@@ -126,6 +126,7 @@ def _add_one(path: str, played: str, start: float) -> tuple[int, int]:
     return D.add(path, [make_card(played=played)])
 
 
+@pytest.mark.slow   # six spawned processes: 5 s
 def test_six_adds_to_one_deck_at_once_all_land(tmp_path):
     deck = str(tmp_path / "deck.parquet")
     played = ["pos0", "pos1", "pos2", "pos3", "pos4", "discard"]
