@@ -218,10 +218,11 @@ def _check_level(level, horizon, peek, why, half_width, second_policy, follow_ca
 
 def _zero_ply(pos, policies, seed, deals, threads, as_json) -> None:
     """The 0-ply table of ``pos`` (:func:`gnoming_sim.search.evaluator.zero_ply`), printed."""
-    from gnoming_sim.search.evaluator import zero_ply
+    from gnoming_sim.search.evaluator import MAX_DETERMINIZATIONS, zero_ply
     from gnoming_sim.search.position_id import encode
 
-    opt.check_range("--rollouts", deals, 1, 100_000, "1..100,000 deals with --level 0-ply")
+    opt.check_range("--rollouts", deals, 1, MAX_DETERMINIZATIONS,
+                    f"1..{MAX_DETERMINIZATIONS:,} deals with --level 0-ply")
     res = zero_ply(pos, determinizations=deals, seed=seed, policies=policies, threads=threads)
     res.update(position=pos.describe(), position_id=encode(pos), seed=seed,
                policies=[getattr(p, "name", p) for p in policies])

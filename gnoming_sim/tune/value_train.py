@@ -26,9 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from gnoming_sim.kernel import value as V
+from gnoming_sim.search.value_weights import FORMAT   # the weights file's format the loader checks
 
 CHUNK_STRIDE = 2**32
-FORMAT = 1                     # the weights file's format: a file of another format is refused
 
 
 @dataclass
@@ -99,7 +99,7 @@ def _init(cfg: ValueConfig) -> np.ndarray:
     w[V.W_AT:V.B_AT] = rng.normal(0, 1 / np.sqrt(V.NI), V.NI * V.HIDDEN_UNITS)
     w[V.U_AT:V.V_AT] = rng.normal(0, 0.1, V.HIDDEN_UNITS)
     w[V.V_AT:V.A_AT] = rng.normal(0, 0.1, V.HIDDEN_UNITS)
-    w[V.A_AT + 10] = 1.0           # projected score against the table's mean: m starts as it
+    w[V.A_AT + V.SEAT_NAMES.index("projected_vs_mean")] = 1.0   # m starts as the projected score against the mean
     return w
 
 
