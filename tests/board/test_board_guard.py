@@ -19,6 +19,7 @@ pytest.importorskip("starlette")
 from hypothesis import HealthCheck, event, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
+from _examples import examples  # noqa: E402
 
 from gnoming_sim.cli.board import inputs as I  # noqa: E402
 from gnoming_sim.cli.board.guard import MAX_BODY  # noqa: E402
@@ -336,7 +337,7 @@ def fuzzed(tmp_path_factory):
     b.worker.shutdown(wait=False)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(path=st.sampled_from(POSTS), body=BODIES)
 def test_fuzzed_json_bodies_never_get_a_500(fuzzed, path, body):
     text = json.dumps(body)   # NaN and Infinity written as Python writes them: refused as 400
@@ -456,7 +457,7 @@ def _paths(data, prefix=()):
 REVIEW_PATHS = _paths(_review())
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(edits=st.lists(st.tuples(st.sampled_from(REVIEW_PATHS), JSON), min_size=1, max_size=3))
 def test_a_fuzzed_review_json_is_refused_in_one_line_or_opens_and_starts_the_page(tmp_path_factory, edits):
     data = _review()
