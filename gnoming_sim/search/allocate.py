@@ -1,6 +1,6 @@
 """How the Monte Carlo player spends its rollouts on one decision: a fixed budget per option, or
 best-arm identification with a stopping rule (in the style of the Scrabble engines Macondo and
-MAGPIE, issue #22).
+MAGPIE).
 
 Rollouts run in *rounds*: round i rolls every option still in play out once, all on the same
 determinization and random stream (common random numbers), so ``values[i, k] - values[i, b]`` is a

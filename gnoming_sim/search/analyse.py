@@ -1,5 +1,5 @@
 """Decision analysis by rollouts: run the jitted rollouts of a position and turn them into
-estimates with paired 95% intervals (issue 13).
+estimates with paired 95% intervals.
 
 Estimator.  Rollout i is one independent unit: one determinization of the unseen cards and
 one play stream, shared by every option (common random numbers, CRN).  Each option's mean

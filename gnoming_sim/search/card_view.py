@@ -1,4 +1,4 @@
-"""What the printed card says at a position, by the card player's own lookup (issue 50 item 4).
+"""What the printed card says at a position, by the card player's own lookup.
 
 The card (``card``, :data:`gnoming_sim.kernel.policy.dispatch.KIND_CARD`) decides a draw source and a
 placement by a cell of the guide's tables (:mod:`gnoming_sim.kernel.policy.chart`).  :func:`card_view`

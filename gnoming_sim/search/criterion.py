@@ -1,4 +1,4 @@
-"""What a player wants from a decision, and the one ranking of options by it (issue 31, item 1).
+"""What a player wants from a decision, and the one ranking of options by it.
 
 ``analyse``'s verdict, its robustness check, ``--why``, ``review``'s best move and its marks all rank
 options with :func:`order`; none of them ranks by the player's own points.

@@ -1,4 +1,4 @@
-"""Drills from reviewed mistakes (issue 52): a deck of marked decisions that spans games, scheduled in
+"""Drills from reviewed mistakes: a deck of marked decisions that spans games, scheduled in
 Leitner boxes, and the grading of an answer.
 
 ``review`` adds every marked decision (``?!``, ``?``, ``??``) of the seat it grades (:func:`cards_from_review`,

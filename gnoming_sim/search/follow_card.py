@@ -1,4 +1,4 @@
-"""Where a difference from the card comes from (issue 50 item 4): ``analyse --follow-card``.
+"""Where a difference from the card comes from: ``analyse --follow-card``.
 
 The oracle (:mod:`gnoming_sim.search.oracle`) values a decision's options with its base player playing on at
 every seat.  The printed card was derived for a player who goes on playing the card, so where its answer

@@ -1,4 +1,4 @@
-"""The oracle: the one answer to "how good is each option here" behind every piece of advice (issue 50).
+"""The oracle: the one answer to "how good is each option here" behind every piece of advice.
 
 ``analyse``, ``review``, the board, the drills, the studies' decision values, the rules and the card's
 derivation all value options here, and nowhere else:

@@ -27,10 +27,8 @@ held-out games: tuning/value/calibration.json).
 The *loss* is the alternative's win chance minus the played move's on the measurement rollouts, paired,
 with the regression estimator's standard error (:func:`gnoming_sim.search.analyse.adjusted_each`).  The
 choice never sees the rollouts that measure it, so the loss is not inflated by it (no winner's curse) and
-its standard error is an ordinary paired one, valid however close the options are.  (Until issue 51 the
-loss was cross-fitted over two halves of one batch, each half choosing with the other: the halves' losses
-correlate, about +0.11, which the standard error left out; with tied options 6.9% [5.9, 8.1] of flawless
-games got a mark, n 2,000, against the stated 5%.)  The loss is negative where the move played wins more.
+its standard error is an ordinary paired one, valid however close the options are.  The loss is negative
+where the move played wins more.
 The *best move* shown is the alternative where the loss is positive, else the move played.  A decision
 is *forced* (never graded, never marked) when it has one legal option or when every option has the same
 0-ply value in every deal and the same outcome in every selection rollout.

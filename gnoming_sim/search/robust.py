@@ -1,4 +1,4 @@
-"""Does an analysis's verdict hold under another base policy?  (issue 22, part 4)
+"""Does an analysis's verdict hold under another base policy?
 
 A rollout value is conditional on the base policy that plays after the option.  ``analyse``
 therefore rolls the same position out a second time, under a second base policy, on the same

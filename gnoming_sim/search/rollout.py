@@ -1,5 +1,5 @@
 """Rollouts in the jitted core: from a position, step one option of the pending decision and
-play on with the base policies, for many determinizations of the hidden cards (issue 13).
+play on with the base policies, for many determinizations of the hidden cards.
 
 Rollout i deals the unseen cards (its *determinization*) from its own stream of
 ``(seed, first + i)`` and plays from another: results do not depend on the thread count.
