@@ -1,15 +1,18 @@
 """gnoming-sim: a Monte Carlo strategy-analysis toolkit for the card game Gnoming A Round.
 
-The package is laid out by stage, each importing only from the stages before it:
+The package is laid out by stage, each importing only from the stages before it (and every stage
+from ``stats.py``, the one statistics module):
 
-    game/       the rules as data: cards, RuleConfig, Deck, result fields, trace codes, observation
-    kernel/     the jitted core: rng, scoring, table, turn, step (the action-level API), game loop,
-                policies; engine.simulate
-    reference/  the referee: a pure-Python replay of the rules, scoring and narration
-    search/     on kernel.step: the rollout start, rollouts, the Monte Carlo bot, decision analysis
-    batch/      many games: chunked runner, Parquet files, summaries, statistics, Dask
-    analyses/   the studies and the HTML/PNG report (installed from the repository's analyses/)
-    cli/        the ``gnoming-sim`` command
+    game/         the rules as data: cards, RuleConfig, Deck, result fields, trace codes, observation
+    kernel/       the jitted core: rng, scoring, table, turn, step (the action-level API), game loop,
+                  policies; engine.simulate
+    reference/    the referee: a pure-Python replay of the rules, scoring and narration
+    batch/        many games: chunked runner, Parquet files, summaries, Dask
+    search/       on kernel.step: the rollout start, rollouts, the Monte Carlo bot, decision analysis
+    tune/         tuning and training the players: CMA-ES, the learned, net and value fits, the card
+    experiments/  one question each: compare, held-out, the ladder, the agreement, the decision sets
+    analyses/     the studies and the HTML/PNG report (installed from the repository's analyses/)
+    cli/          the ``gnoming-sim`` command
 
 This module is the public facade: ``simulate``, ``score_layout``, ``standings`` (a batch file's
 standings, as ``simulate`` prints them), ``RuleConfig``, ``Deck``, ``PUBLISHED``, ``GnomingError``

@@ -1,7 +1,8 @@
-"""The package's shape: stages import only from earlier stages (game -> kernel -> batch -> search,
-tune -> experiments -> analyses -> cli, with reference beside kernel), and no module imports itself back
-through a cycle (imports inside functions count too: they must not dodge a cycle).  Also the
-boundaries inside: no function over 12 positional arguments, no private-name imports in kernel/search."""
+"""The package's shape: stages import only from earlier stages (game -> kernel -> reference -> batch ->
+search -> tune -> experiments -> analyses -> cli, the referee importing only game; the order of ``ALLOWED``,
+of docs/architecture.md's table and of the package docstring), and no module imports itself back through a
+cycle (imports inside functions count too: they must not dodge a cycle).  Also the boundaries inside: no
+function over 12 positional arguments, no private-name imports in kernel/search."""
 from __future__ import annotations
 
 import ast
@@ -21,9 +22,9 @@ ALLOWED = {
     "stats": set(),
     "game": set(),
     "kernel": {"game"},
-    "search": {"game", "kernel", "batch"},  # rollouts, the MC bot, analyse (its intervals: batch.stats)
     "reference": {"game"},              # the referee shares no rule code with the kernel
     "batch": {"game", "kernel"},        # many games: runner, files, tallies, statistics
+    "search": {"game", "kernel", "batch"},  # rollouts, the MC bot, analyse (the drill deck: batch's writer)
     "tune": {"game", "kernel", "batch", "search"},  # the learned player's targets are rollouts (search.targets)
     "experiments": {"game", "kernel", "batch", "search"},
     "analyses": {"game", "kernel", "search", "batch", "experiments"},
