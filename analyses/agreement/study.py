@@ -1,5 +1,5 @@
 """The agreement table as a :class:`~gnoming_sim.analyses.framework.study.Study`: no games; it reads the
-committed oracle-valued decision set (tuning/oracle/decisions.parquet, with its provenance beside it) and asks
+committed oracle-valued decision set (analyses/data/oracle/decisions.parquet, with its provenance beside it) and asks
 the card this checkout plays at every decision (:func:`gnoming_sim.experiments.agreement.agreement`)."""
 from __future__ import annotations
 
@@ -13,12 +13,11 @@ from gnoming_sim.experiments import agreement as A
 
 from ..framework.estimates import Estimate
 from ..framework.paired import nothing_to_measure
-from ..framework.study import Precision, Study, StudyResult
+from ..framework.study import DATA, Precision, Study, StudyResult
 from .figures import agreement_figure
 
-ROOT = Path(__file__).resolve().parents[2]
-DECISIONS = ROOT / "tuning" / "oracle" / "decisions.parquet"
-FRESH = ROOT / "tuning" / "agreement" / "fresh.parquet"   # the held-out loss (experiments/agreement_fresh.py)
+DECISIONS = DATA / "oracle" / "decisions.parquet"   # made by tuning/oracle/run.sh
+FRESH = DATA / "agreement" / "fresh.parquet"   # the held-out loss (experiments/agreement_fresh.py, tuning/agreement/run.sh)
 QUICK_DECISIONS = 400   # --quick: the set's first decisions of each table size and kind, about this many in all
 
 

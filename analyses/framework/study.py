@@ -19,6 +19,8 @@ import abc
 import time
 import zlib
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
@@ -33,6 +35,8 @@ from .render import format_interval, format_mean
 from .design import STRONG_LADDER, TOP_DIFFERENCE
 from .words import SETTLED_MEANS, convergence, power_by_size_json, power_json
 
+# the committed data sets the studies read (analyses/data/, installed with the package: pyproject's package-data)
+DATA = Path(str(resources.files("gnoming_sim.analyses").joinpath("data")))
 CHUNK_GAMES = 16_384   # games per engine call: one progress step
 
 

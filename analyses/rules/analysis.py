@@ -3,7 +3,7 @@
 Inputs (committed, so the study reads them rather than replaying them): the finishing study's decisions
 (reports/finish-play-on-decisions.csv: finish minus the best play-on under net rollouts to the end of the
 game, one chance per self-play game of the presets) and the oracle-valued decision set from net self-play
-(tuning/oracle/decisions.parquet, :mod:`gnoming_sim.experiments.oracle_decisions`).
+(analyses/data/oracle/decisions.parquet, :mod:`gnoming_sim.experiments.oracle_decisions`).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rule families of the decisions in the oracle-valued decision set (tuning/oracle/decisions.parquet).
+"""The rule families of the decisions in the oracle-valued decision set (analyses/data/oracle/decisions.parquet).
 
 Each family is a list of rules a person can follow, each expressible as card cells (so it can be played:
 :func:`gnoming_sim.experiments.rule_play.play_rule`), and a richer family it is held against (the best

@@ -2,23 +2,23 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pandas as pd
 
 from gnoming_sim.game.deck import PUBLISHED
 from gnoming_sim.game.rules import RuleConfig
 
-from ..framework.study import Precision, Study, StudyResult
+from ..framework.study import DATA, Precision, Study, StudyResult
 from . import analysis as A
 from . import figures as F
 from . import played as PL
 from ..framework.rule_split import TOLERANCE_PP
 
-ROOT = Path(__file__).resolve().parents[2]
-FINISH_DECISIONS = ROOT / "reports" / "finish-play-on-decisions.csv"
-ORACLE_DECISIONS = ROOT / "tuning" / "oracle" / "decisions.parquet"
-ORACLE_FINISHING = ROOT / "tuning" / "oracle" / "finish.parquet"    # more of net self-play's finishing chances
+# the committed report's finishing-study decisions (reports/finish-play-on-decisions.csv, copied: a test keeps them
+# equal) and net self-play's oracle-valued sets (tuning/oracle/run.sh, run_finish.sh), all package data
+FINISH_DECISIONS = DATA / "finish-play-on-decisions.csv"
+ORACLE_DECISIONS = DATA / "oracle" / "decisions.parquet"
+ORACLE_FINISHING = DATA / "oracle" / "finish.parquet"    # more of net self-play's finishing chances
 # deals per table size for each played rule (net vs net with the rule's cells, paired): a finishing chance or a
 # pile card comes about once a game per seat, a hazard drawn blind or a mulligan about 0.15 times, so the rare
 # decisions' rules play twice the deals.  About 3 s per 1,000 deals (both arms) at 5 players on 2 busy cores:
@@ -27,6 +27,11 @@ DEALS = 1_000
 RARE = {"hazard": 2, "mulligan": 2}
 QUICK_DEALS = 40
 PLAYERS = (3, 4, 5, 6)
+
+
+def _named(path) -> str:
+    """A data file by its place in the repository (summary.json's ``inputs``)."""
+    return f"analyses/data/{path.relative_to(DATA).as_posix()}"
 
 
 class PlayerRules(Study):
@@ -61,8 +66,8 @@ class PlayerRules(Study):
                     also.setdefault(e["key"], []).append({"versus": name, **PL.versus(played[e["key"]], alt),
                                                           "alternative_played": alt["played"]})
         return {"entries": entries, "played": played, "also": also, "deals": deals, "wall_s": time.perf_counter() - t0,
-                "inputs": {"finish": str(FINISH_DECISIONS.relative_to(ROOT)) if fin is not None else None,
-                           "oracle": ", ".join(str(p.relative_to(ROOT)) for p in (ORACLE_DECISIONS, ORACLE_FINISHING)
+                "inputs": {"finish": _named(FINISH_DECISIONS) if fin is not None else None,
+                           "oracle": ", ".join(_named(p) for p in (ORACLE_DECISIONS, ORACLE_FINISHING)
                                                if p.exists()) or None}}
 
     def analyse(self, ctx, tables, data) -> StudyResult:

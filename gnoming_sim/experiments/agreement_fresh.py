@@ -1,4 +1,4 @@
-"""The card's loss on fresh rollouts: the agreement table's held-out check (issue 50 item 4).
+"""The card's loss on fresh rollouts: the agreement table's held-out check.
 
 The decision set (:mod:`gnoming_sim.experiments.oracle_decisions`) picks each decision's best option and values
 it on the same rollouts, so ``best minus the card's option`` is biased up: the largest of several noisy means
@@ -11,8 +11,8 @@ an upper bound.  Where the card plays the set's best the loss is 0 and nothing i
 The result is tied to the card it was run with (chart_cells.json's hash in the provenance): a table of another
 card cannot use it, and says so.
 
-    python -m gnoming_sim.experiments.agreement_fresh --decisions tuning/oracle/decisions.parquet \\
-        --rollouts 64 --out tuning/agreement/fresh.parquet
+    python -m gnoming_sim.experiments.agreement_fresh --decisions analyses/data/oracle/decisions.parquet \\
+        --rollouts 64 --out analyses/data/agreement/fresh.parquet
 """
 from __future__ import annotations
 
@@ -73,10 +73,10 @@ def fresh_losses(answers: pd.DataFrame, set_seed: int, rollouts: int = 64, threa
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="agreement_fresh", description=__doc__.splitlines()[0])
-    p.add_argument("--decisions", default="tuning/oracle/decisions.parquet")
+    p.add_argument("--decisions", default="analyses/data/oracle/decisions.parquet")
     p.add_argument("--rollouts", type=int, default=64)
     p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--out", default="tuning/agreement/fresh.parquet")
+    p.add_argument("--out", default="analyses/data/agreement/fresh.parquet")
     p.add_argument("--reuse", default=None, help="an earlier fresh table: its rows of the same decision and options "
                                                  "are copied, not rolled out again")
     p.add_argument("--card", default=None, help="a cells file (chart_cells.json's shape) to measure as the card, "

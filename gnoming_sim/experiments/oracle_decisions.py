@@ -1,4 +1,4 @@
-"""The oracle-valued decision set (issue 50): decisions sampled from ``net`` self-play at 3 to 6 players, every
+"""The oracle-valued decision set: decisions sampled from ``net`` self-play at 3 to 6 players, every
 legal option valued by :func:`gnoming_sim.search.oracle.win_samples` on common random numbers.
 
 The set behind the player's rules (analyses/rules) and the card's agreement table.  One row per decision:
@@ -295,7 +295,7 @@ def main(argv=None) -> int:
     p.add_argument("--few-options", action="store_true",
                    help="value only the options a rule names and net's choice (not every legal option)")
     p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--out", default="tuning/oracle/decisions.parquet")
+    p.add_argument("--out", default="analyses/data/oracle/decisions.parquet")
     a = p.parse_args(argv)
     if any(n not in PLAYERS for n in a.players) or a.games < 1 or a.per_size < len(a.kinds) or a.rollouts < 2 \
             or any(k not in KINDS for k in a.kinds):

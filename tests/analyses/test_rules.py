@@ -137,14 +137,13 @@ def test_the_study_writes_the_rules_in_the_schema(tmp_path):
 def test_the_finishing_rule_is_chosen_at_net_self_plays_chances_and_checked_at_the_presets():
     """The committed sets: net self-play's finishing chances choose the rule (the positions it is played at); the
     finishing study's decisions are its check, with the threshold chosen there."""
-    from pathlib import Path
+    from gnoming_sim.analyses.framework.study import DATA
 
-    root = Path(__file__).resolve().parents[2]
-    oracle = pd.concat([pd.read_parquet(root / "tuning" / "oracle" / f"{name}.parquet").assign(set=name)
+    oracle = pd.concat([pd.read_parquet(DATA / "oracle" / f"{name}.parquet").assign(set=name)
                         for name in ("decisions", "finish")], ignore_index=True)
     net = A.net_finishing(oracle)
     assert len(net) == 2700 and set(net["players"]) == {3, 4, 5, 6} and net["win_net"].abs().max() <= 1.0
-    presets = pd.read_csv(root / "reports" / "finish-play-on-decisions.csv")
+    presets = pd.read_csv(DATA / "finish-play-on-decisions.csv")
     entry, cells = A.finish_entry(presets, oracle)
     assert entry["decisions"].startswith("net self-play") and entry["value"]["n"] < len(net)   # the fresh half
     assert set(cells) == {3, 4, 5, 6} and entry["printed"] == (entry["regret"]["ci95"][1] < 0.2)
