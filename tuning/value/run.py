@@ -57,7 +57,7 @@ def main(quick: bool) -> None:
 
 def calibrate(cfg, data) -> None:
     """The installed weights' calibration on the held-out chunks: tuning/value/calibration.json."""
-    from gnoming_sim.search.value_weights import read_weights
+    from gnoming_sim.kernel.value_weights import read_weights
 
     held = VT.gather(cfg, data, True, print)
     from gnoming_sim.search.evaluator import calibration
