@@ -62,10 +62,10 @@ train-value: $(STAMP)
 	$(VENV)/bin/python -m pip install -q -e '.[train]'
 	$(VENV)/bin/python tuning/value/run.py
 
-# re-derive the player's guide (tuning/guide/run.sh) and install its resolved cells as the `chart` preset;
-# commit tuning/guide/ and gnoming_sim/kernel/policy/chart_cells.json together
-# the committed card: its policy iteration from the guide's card (tuning/guide/chart_cells.json, made by
-# tuning/guide/run.sh), installed into chart_cells.json's tables (the chart preset's cells are left as they are)
+# re-derive the card: its policy iteration from the guide's card (tuning/guide/chart_cells.json, made by
+# tuning/guide/run.sh, which this does not rerun), installed into chart_cells.json's tables and card_provenance
+# (the chart preset's cells are left as they are); commit tuning/guide-iteration/ and
+# gnoming_sim/kernel/policy/chart_cells.json together, then rerun tuning/agreement/run.sh (its table is tied to the card)
 guide: $(STAMP)
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/guide-iteration/run.sh
 

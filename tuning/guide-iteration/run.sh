@@ -1,5 +1,5 @@
 #!/bin/sh
-# The policy iteration that made the committed card (issue 50 item 3): from the guide's printed card
+# The policy iteration that made the committed card: from the guide's printed card
 # (tuning/guide/chart_cells.json's tables) with its defaults made explicit, rounds of play (one card seat among net
 # rivals at 2-7 players), covered decisions sampled per cell and valued by the oracle (win chance at the game
 # horizon, the card in the seat to move, net elsewhere), a cell changed when another action beats it by more than
@@ -30,7 +30,7 @@ $run --out tuning/guide-iteration/stage3 --continue-from tuning/guide-iteration 
 # stage 4: rounds 6 on, the take table split by the player's own face-down cards (chart.py's banded cells, every one
 # at its take cell's action at the start: the same play); the split cells of the four take cells above (8, 10, 15,
 # 22) sampled up to 6 times the others' cap. Round 6 changed 2 cells, round 7 none: converged; installed (its
-# history holds rounds 1-7); bands.py: the card before and after against expert, paired by deal
+# history holds rounds 1-7)
 $run --out tuning/guide-iteration/stage4 --continue-from tuning/guide-iteration/stage3 --rounds 3 --games 150 \
     --decisions 9000 --rollouts 24 --seed 1 --force --focus-weight 6 \
     --focus 204,205,206,210,211,212,225,226,227,246,247,248
