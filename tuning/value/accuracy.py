@@ -1,6 +1,6 @@
 """0-ply against the oracle's rollouts on held-out decisions: tuning/value/accuracy.json.
 
-The decisions are drawn from the oracle decision set (tuning/oracle/decisions.parquet: net self-play at 3-6
+The decisions are drawn from the oracle decision set (analyses/data/oracle/decisions.parquet: net self-play at 3-6
 players, game numbers and a seed the value network's training never used), ``PER_KIND`` of each kind, and
 each is valued twice: by the oracle (``ROLLOUTS`` full-game rollouts of net, common random numbers, ranked by
 win chance) and by 0-ply (:func:`gnoming_sim.search.evaluator.zero_ply`, ``DETERMINIZATIONS`` deals).  Per
@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from gnoming_sim.analyses.rules.study import ORACLE_DECISIONS
 from gnoming_sim.search import evaluator, oracle
 from gnoming_sim.search.position_id import decode
 
@@ -36,7 +37,7 @@ def _arg(name, default):
 
 def main() -> None:
     per_kind, rollouts = _arg("--per-kind", PER_KIND), _arg("--rollouts", ROLLOUTS)
-    d = pd.read_parquet(HERE.parent / "oracle" / "decisions.parquet")
+    d = pd.read_parquet(ORACLE_DECISIONS)
     rng = np.random.default_rng(SEED)
     picks = []
     for kind, grp in d.groupby("kind", sort=True):
