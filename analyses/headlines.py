@@ -22,14 +22,14 @@ def _minutes(seconds: float) -> str:
     return f"{m} min {s:02d} s"
 
 
-# the README's headline block, at most (issue 23: answers first, not a wall; issue 50: the four rules, the card
+# the README's headline block, at most (answers first, not a wall: the four rules, the card
 # and its agreement, then the designers' figures per table size)
 WORD_BUDGET = 680
 words = lead.words
 
 
 def headline_markdown(summary: dict) -> str:
-    """The headline block (markers excluded) for ``summary`` (issue 50 item 5): the player's part first (the
+    """The headline block (markers excluded) for ``summary``: the player's part first (the
     rules of :func:`.lead.rules_of`, the card's margins, its agreement with the full analysis; every sentence in
     it at most :data:`.lead.MAX_RULE_WORDS` words, no method words in the rules), then **For designers** (a
     dealt mulligan, a hazard drawn blind, the seats and net's own finishes, each per table size with its

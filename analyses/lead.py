@@ -1,4 +1,4 @@
-"""What the README block and the report open with (issue 50 item 5), read from a report's ``summary.json`` alone:
+"""What the README block and the report open with, read from a report's ``summary.json`` alone:
 the player's rules (``summary["player_rules"]``), what following the card wins and loses
 (``summary["guide"]["card_margins"]``) and how often the card agrees with the full analysis
 (``summary["agreement"]``); then the designers' figures per table size (a dealt mulligan, a hazard drawn blind,

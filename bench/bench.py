@@ -179,9 +179,9 @@ def main(argv=None):
     ap.add_argument("--strategies", default=",".join(PRESETS))
     ap.add_argument("--stream-games", type=int, default=400_000)
     ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    ap.add_argument("--rollouts", action="store_true", help="only the rollout section (issue 13)")
+    ap.add_argument("--rollouts", action="store_true", help="only the rollout section")
     ap.add_argument("--compile", action="store_true", help="only the cold-compile table of the commands")
-    ap.add_argument("--board", action="store_true", help="only the board's times (issue 52)")
+    ap.add_argument("--board", action="store_true", help="only the board's times")
     ap.add_argument("--value", action="store_true", help="only the value network's times")
     args = ap.parse_args(argv)
     if args.board:

@@ -1,4 +1,4 @@
-"""The board's speed (issue 52), for ``make bench`` (``python bench/bench.py --board`` alone): a real
+"""The board's speed, for ``make bench`` (``python bench/bench.py --board`` alone): a real
 ``gnoming-sim board --no-browser`` process, timed from its start until it answers, then from a position
 set (``examples/position.toml`` posted to ``/api/analysis``) to its first streamed update and to the
 separated verdict (the default stop: the leader 3 standard errors ahead), once right after start and once

@@ -34,7 +34,7 @@ import numpy as np
 Z95 = 1.96
 
 HOLDS, DIFFERS, NOT_SHOWN = "holds", "differs", "not shown to differ"
-# the word where the equivalence test had less than POWER_NEEDED to pass at its margin (issue 51): neither
+# the word where the equivalence test had less than POWER_NEEDED to pass at its margin: neither
 # "holds" nor "differs" can be earned by a test that could not pass, so no label is given
 NOT_TESTED = "not tested"
 POWER_NEEDED = 0.80

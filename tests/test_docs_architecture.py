@@ -1,6 +1,6 @@
 """docs/architecture.md names every module of the package and of analyses/, each once, under the
 heading of its folder, and nothing that does not exist; its tree names every package folder and only
-folders and files that exist (issue 21: the README's old tree omitted 16 modules and named two
+folders and files that exist (the README's old tree omitted 16 modules and named two
 paths that were gone).  The failure messages give the exact lines to add or remove."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Figures the docs quote from committed files, read back from those files (issue 51 item 4: guide.md said
+"""Figures the docs quote from committed files, read back from those files (guide.md said
 per-table Holm and 21 starred cells after the guide was re-derived with one family and 19; the README said
 "15 defects" of an audit page that holds three audits)."""
 import json
@@ -27,7 +27,7 @@ def test_the_guide_page_quotes_the_committed_guides_holm_family_and_starred_cell
 
 
 def test_the_guide_page_quotes_the_committed_cards_policy_iteration():
-    """Issue 50: the page's rounds table is the committed card's history (chart_cells.json's card_provenance):
+    """The page's rounds table is the committed card's history (chart_cells.json's card_provenance):
     one row a round with its games, covered and valued decisions, rollouts, cells valued and cells changed."""
     from gnoming_sim.kernel.policy import registry
 
@@ -50,7 +50,7 @@ def test_the_readme_says_what_the_audit_page_holds():
 
 
 def test_the_guide_pages_ladder_table_is_its_named_pool_and_says_elo_is_pool_specific():
-    """Issue 31 item 8 (audit row 8b): the chart was +17 Elo in the report and +8 in guide.md, two pools; the
+    """The chart was +17 Elo in the report and +8 in guide.md, two pools; the
     page's ladder table rates exactly the pool it names, as a run of its own, and says Elo is specific to it."""
     page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
     text = page.split("On the strength ladder at 4 players")[1].split("| strategy | rating (Elo")[0]

@@ -1,4 +1,4 @@
-"""The README is an index and the docs pages hold together (issue 21): the README stays short and
+"""The README is an index and the docs pages hold together: the README stays short and
 says how to run the program; every relative link and anchor of the README and docs/ leads
 somewhere; the times stated for `make report` and `report --quick` are the measured ones; and the
 report pages cite the rules document by its real name."""
@@ -128,7 +128,7 @@ def test_the_stated_report_times_are_the_measured_ones():
 
 def test_make_report_s_time_names_its_machine_and_what_it_rewrites():
     """`make report` took 21 min 31 s on a busy machine against the README's "about 6 minutes", and the README
-    did not say it rewrites README.md and reports/ in place (issue 53): the README and the Makefile give the
+    did not say it rewrites README.md and reports/ in place: the README and the Makefile give the
     time with the machine it was measured on, say a busy machine takes longer, and what it rewrites."""
     for name, text in (("README.md", _readme_without_the_generated_block()), ("Makefile", _text(ROOT / "Makefile"))):
         text = " ".join(text.replace("#", " ").split())
@@ -177,7 +177,7 @@ def test_every_option_the_pages_name_is_an_option_of_the_cli():
 
 def test_the_shared_table_options_are_options_of_each_command_that_shares_them():
     """commands.md said `compare` takes the table options, `--deck` among them; it has no `--rules` or `--deck`
-    (issue 53): every option of the shared table is an option of every command named, but the ones the page
+   : every option of the shared table is an option of every command named, but the ones the page
     says a command lacks."""
     from gnoming_sim.cli import cli
 

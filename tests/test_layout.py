@@ -172,7 +172,7 @@ def _private_imports() -> list[str]:
     found = []
     for name, path in MODULES.items():
         if name.startswith("gnoming_sim.kernel"):
-            continue   # the kernel's own split (the action-level step rework, issue 21 item 2) is its own
+            continue   # the kernel's own split (the action-level step rework) is its own
         for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ImportFrom):
                 for target, alias in zip(_resolve(name, path.name == "__init__.py", node), node.names):
@@ -182,7 +182,7 @@ def _private_imports() -> list[str]:
 
 
 def test_no_module_imports_another_modules_private_name():
-    """A helper two modules share is public (issue 21 item 5): no ``from M import _helper``."""
+    """A helper two modules share is public: no ``from M import _helper``."""
     assert not _private_imports(), "\n".join(_private_imports())
 
 
@@ -250,7 +250,7 @@ def test_no_kernel_is_a_numba_parfor():
 
 def test_every_data_file_a_preset_reads_is_package_data():
     """A wheel holds only the listed package data: the net player's weights were missing, so `net` (the default
-    base policy of analyse and review since issue 34) could not load outside an editable install."""
+    base policy of analyse and review) could not load outside an editable install."""
     import tomllib
 
     root = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Each rule-bearing constant and helper is defined once (issue 21 item 3): a second module-level
+"""Each rule-bearing constant and helper is defined once: a second module-level
 definition of a guarded name anywhere in the package or the studies fails here.
 
 The allowed homes are the one definition, and for a rule the kernel's jitted copy and the
@@ -30,16 +30,16 @@ GUARDED = {
     "bh": {"gnoming_sim/stats.py"},
     "tost": {"gnoming_sim/stats.py"},
     "equivalence_word": {"gnoming_sim/stats.py"},
-    # issue 31: one test of "do the parts agree", one word for "holds under", one preview word
+    # one test of "do the parts agree", one word for "holds under", one preview word
     "heterogeneity": {"gnoming_sim/stats.py"},
     "holds_under": {"analyses/framework/words.py"},
-    # issue 34: one word for an answer along the ladder, one place that names the ladder's players
+    # one word for an answer along the ladder, one place that names the ladder's players
     "convergence": {"analyses/framework/words.py"},
     "STRONG_LADDER": {"analyses/framework/design.py"},
     "TOP_DIFFERENCE": {"analyses/framework/design.py"},
     "_settled": {"analyses/finish_play_on/analysis.py"},
     "PREVIEW": {"analyses/framework/words.py"},
-    # the one ranking of a decision's options (issue 31): analyse, review and the robustness check
+    # the one ranking of a decision's options: analyse, review and the robustness check
     "sort_key": {"gnoming_sim/search/criterion.py"},
     # limits of a run
     "MAX_SEED": {"gnoming_sim/game/limits.py"},

@@ -1,4 +1,4 @@
-"""The words users read (issue 32, item 5): one numbering of the table in every message, the rules
+"""The words users read: one numbering of the table in every message, the rules
 document named by its real path, counts and persons that read as English.
 
 The scans read every string the package and the studies build (``gnoming_sim/`` and ``analyses/``,

@@ -28,7 +28,7 @@ PLAYERS = (2, 3, 4, 5, 6, 7)
 HEADLINE_PLAYERS = 4
 LADDER = STRONG_LADDER      # the rungs above the mix, each at every seat of a table
 # the ladder tables play 1/8 of each lineup's games (its first game numbers): 3,360 deals per table size and
-# rung, about +-1 pp each.  Issue 34: two learned-cost rungs where expert (a tenth of the cost) and learned
+# rung, about +-1 pp each.  Two learned-cost rungs where expert (a tenth of the cost) and learned
 # played 1/6; 1/8 holds the study's cost to about +8 s
 LADDER_SHARE = 8
 

@@ -1,5 +1,5 @@
 """The finish rule: a monotone curve of finish - play on in the gap, its zero crossing, and the check
-that decides whether a single number may be printed (issue 31, item 2).
+that decides whether a single number may be printed.
 
 The gap is :func:`gnoming_sim.search.finishing.finish_gap_of`: the finished layout's score with the
 card in hand counted, minus the best rival's visible score (the guide and ``analyse`` use the same).

@@ -1,5 +1,5 @@
 """The finish-or-play-on study's driver: the finishing chances of a traced game, and one
-decision rolled out (issue 13, item 6).
+decision rolled out.
 
 One decision is one unit: a first batch of rollouts picks the best non-finishing option and the
 rollout choice, a second, independent batch estimates the paired difference finish - best

@@ -44,7 +44,7 @@ SELECT_POLICY = EXPERT  # the selection batch's base policy (cheap; picks the pl
 RUNGS = ("mix", *STRONG_LADDER)
 SELECT_ROLLOUTS = 64    # per decision, every option (the selection batch)
 # per decision and rung: finish, play on, own choice.  The ladder's rungs cost ten times the mix's each; with a
-# second learned-cost rung in expert's old place (issue 34) 16 rollouts each cost 1.57x the old design per decision,
+# second learned-cost rung in expert's old place: 16 rollouts each cost 1.57x the old design per decision,
 # 12 each 1.26x, 10 each about 1.1x (measured on the same 45 decisions, interleaved, 2 busy cores), so 10.  The
 # decisions' spread, not the rollouts, sets the precision: rollout noise was a third of a decision's variance at
 # 16, so 10 widens an interval by about 10%

@@ -1,4 +1,4 @@
-"""The finishing rule as a threshold on the gap, chosen by what it wins (issue 50 item 2).
+"""The finishing rule as a threshold on the gap, chosen by what it wins.
 
 The family: "finish iff gap <= t" (the gap: the finished layout's score minus the best rival's visible
 score, :data:`.analysis.GAP_DEFINITION`).  At each decision the rule wins ``win_net`` (finish minus the

@@ -1,4 +1,4 @@
-"""Choosing a rule on one half of the decisions and valuing it on the other (issue 50 item 2).
+"""Choosing a rule on one half of the decisions and valuing it on the other.
 
 A *family* of rules is a matrix ``gain[i, r]``: what rule ``r`` wins at decision ``i`` against a fixed
 baseline (pp of win chance, by the oracle).  A rule may depend on a *group* of the decision (the table size,

@@ -1,4 +1,4 @@
-"""The words a study may say about its estimates, one function each, used by every study (issue 31):
+"""The words a study may say about its estimates, one function each, used by every study:
 
 * :func:`equivalence`: what the paired difference of the two strongest rungs (:data:`.design.TOP_DIFFERENCE`,
   ``net - learned``) says, by :func:`gnoming_sim.stats.equivalence_word` (TOST at the answer's margin, the

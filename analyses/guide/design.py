@@ -3,8 +3,8 @@
 deal once per rotation (:func:`gnoming_sim.experiments.chart_check.versus_expert_each`).  Along the ladder, at
 the headline's table size, the card and expert each among three rivals of every rung
 (:data:`..framework.design.STRONG_LADDER`) on the same deals (:func:`~gnoming_sim.experiments.chart_check.versus_expert_along`):
-the headline is the card's worth against the strongest rivals, and whether it has converged.  The card's margins
-(issue 50): at 2, 4 and 6 players, one ``card`` seat among each rival's players (:data:`MARGIN_RIVALS`) against that
+the headline is the card's worth against the strongest rivals, and whether it has converged.  The card's
+margins: at 2, 4 and 6 players, one ``card`` seat among each rival's players (:data:`MARGIN_RIVALS`) against that
 rival in the seat, the same deals (a sixth of them against the rivals other than expert: :func:`margin_deals`)
 (:func:`gnoming_sim.experiments.chart_check.versus_expert_each` with the rival as the reference; against expert
 at 4 and 6 players that is the check itself)."""
@@ -25,7 +25,7 @@ ALONG = "card"                  # the strategy read along the ladder (the headli
 # the paired difference of the card's worth against the two strongest rungs' rivals must lie within this (points
 # per game) for "converged" (TOST): a fifth of the card's cost against experts (about 5 points a game)
 TARGET = 1.0
-# the deals of the ladder's tables per deal of the check (issue 51): the equivalence test at +-1 point needs at
+# the deals of the ladder's tables per deal of the check: the equivalence test at +-1 point needs at
 # least 80% power; the committed 3,000 deals gave net - learned a standard error of 0.357 points (75% power),
 # 1.25 times as many about 0.32 (86%), a run about a fifth longer for the ladder's four tables
 ALONG_SHARE = 1.25

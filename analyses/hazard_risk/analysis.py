@@ -329,7 +329,7 @@ def _deny(deny: pd.DataFrame, sizes, levels) -> list[dict]:
 
 def _verdict(deny_rows: list[dict]) -> dict:
     """Where denying flips clearly pays or clearly costs in what the player wants, the chance of winning the
-    game (issue 31: never by own score), over the family of (table size, level) cells: each cell's 95%
+    game (never by own score), over the family of (table size, level) cells: each cell's 95%
     interval, and which differences survive Holm's correction for testing them all."""
     cells = [r for r in deny_rows if r["level"] != 0 and r["players"] != 0]
     for r, keep in zip(cells, holm([r["win"] for r in cells])):

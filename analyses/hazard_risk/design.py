@@ -88,7 +88,7 @@ DENY_BASE = "cautious"
 DEPTH = {2: 40, 3: 48, 4: 30, 5: 44, 6: 42, 7: 40}
 SHARE = {NATURAL: 1, DRAWN: 1, DENY: 4}  # each plays cell_games // SHARE games per table size (preset mix)
 # each rung's share of the preset mix's games, per experiment (both rungs play ten times slower than the presets).
-# Issue 34: with learned in expert's old place the report's cost was held (drawn: learned 2 arms x 0.6 and expert
+# With learned in expert's old place the report's cost was held (drawn: learned 2 arms x 0.6 and expert
 # 3 arms x 1.0 at a tenth of the cost, against 2 rungs x 2 arms x 0.4 now)
 RUNG_SHARE = {NATURAL: {SECOND: 0.05, STRONG: 0.05}, DRAWN: {SECOND: 0.4, STRONG: 0.4}}
 RUNG_ARMS = {SECOND: ("hazard", "ordinary"), STRONG: ("hazard", "ordinary")}

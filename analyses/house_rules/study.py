@@ -36,7 +36,7 @@ from . import figures
 PLAYERS = 4
 SEATS = ("builder", "greedy", "rusher", "cautious")
 # the share of the games per variant each rung of the strong ladder plays (both about ten times slower than the
-# presets): 1,200 games per variant, a change in round length to about +-0.8 turns.  Issue 34: learned and net
+# presets): 1,200 games per variant, a change in round length to about +-0.8 turns.  Learned and net
 # at 0.15 each where expert (1.0, a tenth of the cost) and learned (0.1) played, the study's cost about +6 s
 RUNG_SHARE = 0.15
 # the sets of players, weakest first: (key, seats, share of the games per variant); a rung's key is its player
@@ -131,7 +131,7 @@ class HouseRules(Study):
 # takes about 27): a third of a turn for the mix, one turn for the slower players of the strong ladder
 TARGET_TURNS = {"mix": 0.35, **{rung: 1.0 for rung in STRONG_LADDER}}
 # the margin within which the two rungs' changes must agree, by TOST, for a variant's change to have converged
-# (issue 51): a designer reads a variant's change in round length at the mix's precision (+-0.35 turns of a
+# a designer reads a variant's change in round length at the mix's precision (+-0.35 turns of a
 # ~27-turn round: the smallest change the study tells from none), so the strong rungs' changes converge where
 # they agree within that; the old +-1 turn exceeded the change itself in 5 of 6 variants, so it passed whatever
 # the players did

@@ -14,7 +14,7 @@ from ..framework.words import (by_size, convergence, equivalence_by_size, holds_
 # A mulligan moves its holder's win chance by 0 to 2 percentage points, so +-0.5 pp tells "worth about a
 # point of winning" from "worth nothing"; +-0.3 points of margin is a tenth of a typical hand card.  Fixed
 # sizes from that pilot: 5,000 deals per table size in the mix; the rungs of the strong ladder (learned, net) play
-# 2,750 (design.RUNG_SHARE): about +-0.6 pp and +-0.35 points each, the report's cost held (issue 34).
+# 2,750 (design.RUNG_SHARE): about +-0.6 pp and +-0.35 points each, the report's cost held.
 TARGET_WIN = 0.005
 TARGET_MARGIN = 0.3
 MAIN = "p"      # the headline control: the mulligan at a random depth of the draw pile (arm placed)

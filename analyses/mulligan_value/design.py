@@ -71,7 +71,7 @@ CONTROLS = {"ordinary": "o", "placed": "p"}    # control arm -> column suffix (t
 FLOW_SHARE = 4     # the flow experiment plays 1/FLOW_SHARE of the deals of the dealt one (it is traced)
 # deals of each rung's dealt cells, as a share of the preset mix's (both rungs play about ten times slower than
 # the presets; they play the first deals of every lineup block, edited alike, so their difference is paired).
-# Issue 34: with learned in expert's old place the report's cost was held (learned 2 arms x 0.85 and expert
+# With learned in expert's old place the report's cost was held (learned 2 arms x 0.85 and expert
 # 3 arms x 1.0 at a tenth of the cost, against 2 rungs x 2 arms x 0.55 now)
 RUNG_SHARE = {SECOND: 0.55, STRONG: 0.55}
 # the arms each rung plays: the mulligan and its natural control (placed) only

@@ -1,4 +1,4 @@
-"""Study ``rules``: the player's rules, one per decision, with what following each wins (issue 50 item 2)."""
+"""Study ``rules``: the player's rules, one per decision, with what following each wins."""
 from .study import PlayerRules
 
 __all__ = ["PlayerRules"]

@@ -1,4 +1,4 @@
-"""The player's rules (issue 50 item 2): one rule per decision, what following it wins, its regret, played.
+"""The player's rules: one rule per decision, what following it wins, its regret, played.
 
 Inputs (committed, so the study reads them rather than replaying them): the finishing study's decisions
 (reports/finish-play-on-decisions.csv: finish minus the best play-on under net rollouts to the end of the

@@ -1,4 +1,4 @@
-"""The player's rules as a :class:`~gnoming_sim.analyses.framework.study.Study` (issue 50 item 2)."""
+"""The player's rules as a :class:`~gnoming_sim.analyses.framework.study.Study`."""
 from __future__ import annotations
 
 import time

@@ -3,7 +3,7 @@
 A ``spawn`` worker of a plain ``ProcessPoolExecutor`` is not told when its parent dies: after a
 ``SIGKILL`` (or the kernel's out-of-memory killer) the compile workers went on, then waited forever
 on a queue nobody fed, and kept multiprocessing's resource tracker alive (it ends when the last
-holder of its pipe does), all three holding the caller's stdout and stderr (issue 53: a capturing
+holder of its pipe does), all three holding the caller's stdout and stderr (a capturing
 caller waited 308 s).  Every worker of :func:`process_pool` runs :func:`die_with_parent` first:
 
 - on Linux it asks the kernel to ``SIGKILL`` it when its parent dies (``prctl(PR_SET_PDEATHSIG)``).

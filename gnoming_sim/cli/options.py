@@ -13,7 +13,7 @@ from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.limits import MAX_GAME, MAX_SEED  # noqa: F401  (the commands check against them)
 from gnoming_sim.game.rules import MAX_PLAYERS, MIN_PLAYERS, RuleConfig, load_rules
 
-# The ranges every command shares (issue 25): one place, so the commands agree (the seed and game
+# The ranges every command shares: one place, so the commands agree (the seed and game
 # limits are the engine's too: game/limits.py).
 MAX_THREADS = 4096
 MAX_WORKERS = 256             # local Dask worker processes; also at most the cores this process may use

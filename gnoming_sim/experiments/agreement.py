@@ -1,4 +1,4 @@
-"""How often the card plays the oracle's answer, and what it gives up where it does not (issue 50 item 4).
+"""How often the card plays the oracle's answer, and what it gives up where it does not.
 
 The input is the oracle-valued decision set (:mod:`gnoming_sim.experiments.oracle_decisions`: decisions from
 ``net`` self-play at 3 to 6 players, every legal option's win chance by :mod:`gnoming_sim.search.oracle`, one row
@@ -41,7 +41,7 @@ from gnoming_sim.stats import Z95, cluster_ratio, wilson
 # the decision kinds the card covers, in the table's order: key -> the decision in words (schema.md)
 KINDS = {"take": "take or draw", "place": "where a kept card goes", "finish": "finish or play on",
          "hazard": "a drawn hazard", "mulligan": "a mulligan"}
-TARGETS = {"agree": 0.90, "mean_loss_pp": 0.3}   # issue 50 item 4: per covered decision
+TARGETS = {"agree": 0.90, "mean_loss_pp": 0.3}   # per covered decision
 BIAS_NOTE = ("the oracle's best and the loss come from the same rollouts: the largest of several noisy means "
              "overstates the best, so the loss is biased up (against the card) and a close option's agreement "
              "rests on the interval test")

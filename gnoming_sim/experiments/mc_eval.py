@@ -4,7 +4,7 @@
 alternate MC, B, MC, ... and move one seat per game on deals tuning never played, so the
 unit is the game (per game, the MC seats' mean game score minus the B seats').
 :func:`games_per_second` times a batch at one table (the kernels compiled beforehand).
-:func:`equal_budget` is the comparison of Monte Carlo players at equal cost (issue #22): one of them
+:func:`equal_budget` is the comparison of Monte Carlo players at equal cost: one of them
 among ``expert`` seats, its margin per game, its rollouts per decision and its games per second.
 """
 from __future__ import annotations

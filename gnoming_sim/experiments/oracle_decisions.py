@@ -34,7 +34,7 @@ import numpy as np
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD
 
-SEED = 50_2026_12_04          # the set's own seed (issue 50), never used by the guide's derivation
+SEED = 50_2026_12_04          # the set's own seed, never used by the guide's derivation
 FIRST_GAME = 2**60 + 2**56    # its game numbers (deals and play streams), apart from every other study's
 KINDS = ("take", "hazard", "mulligan", "place", "finish")
 PLAYERS = (3, 4, 5, 6)

@@ -1,4 +1,4 @@
-"""The card as one policy, derived on itself: policy iteration with the oracle (issue 50 item 3).
+"""The card as one policy, derived on itself: policy iteration with the oracle.
 
 The card (``card``, :data:`gnoming_sim.kernel.policy.dispatch.KIND_CARD`) decides a take-or-draw, a placement
 and a finishing chance by a cell of its three tables (:mod:`gnoming_sim.kernel.policy.chart`).  One round:

@@ -1,4 +1,4 @@
-"""The committed summary.json with issue 50's three new sections (``rules``, ``agreement``,
+"""The committed summary.json with three sections (``rules``, ``agreement``,
 ``guide.card_margins``) from ``data/summary_rules.json``: made-up values in the shape the rules, agreement and
 guide studies write, so the README block and the report's summary can be checked before a report has them."""
 from __future__ import annotations

@@ -26,7 +26,7 @@ def _ok(e: dict) -> bool:
 
 
 def test_1_the_finish_boundary_is_a_fitted_crossing_with_an_interval_and_bins_are_under_holm(summary):
-    # issue 31, item 2: a monotone fit per size and closest rival's face-down cards; a number only where it
+    # a monotone fit per size and closest rival's face-down cards; a number only where it
     # passed its check against its own bins and the +-1 target
     fp = summary["finish_play_on"]
     sizes = [k for k in fp["boundary"] if k.isdigit()]
@@ -106,7 +106,7 @@ def test_10_house_rules_mark_what_is_not_exercised_and_replay_under_strong_play(
     hr = summary["house_rules"]
     assert not hr["variants"]["no reshuffle"]["exercised"]
     assert set(hr["under_strong_play"]) == set(STRONG_LADDER)
-    # issue 34: each variant's change in round length along the ladder, with its word
+    # each variant's change in round length along the ladder, with its word
     assert set(hr["convergence"]["by_variant"]) == set(hr["variants"]) - {"baseline"}
     for v in hr["convergence"]["by_variant"].values():
         assert v["convergence"] in CONVERGENCE and _ok(v["difference"])
@@ -155,7 +155,7 @@ def test_31_3_holds_under_both_strongest_rungs_only_by_an_equivalence_test(summa
         for m, e in measures.items():
             assert e["settled"] is None or e["settled"] in WORDS, (q, m, e["settled"])
             d = e["differences"].get(TOP_DIFFERENCE)
-            if e["settled"] is not None and "differences_by_size" in e:     # judged at every size (issue 51)
+            if e["settled"] is not None and "differences_by_size" in e:     # judged at every size
                 assert e["settled"] == _by_size_word(e["differences_by_size"], e["equivalence_target"]), (q, m)
             elif e["settled"] is not None and d is not None:
                 assert e["settled"] == equivalence_word(d["mean"], *d["ci95"], e["equivalence_target"]), (q, m)
@@ -178,7 +178,7 @@ def _by_size_word(parts: dict, target: float) -> str:
 
 
 def test_51_1_a_label_only_where_the_equivalence_test_had_the_power_to_pass(summary):
-    """Issue 51 item 1: every judged estimand carries the power of its equivalence test at its margin; a label
+    """Every judged estimand carries the power of its equivalence test at its margin; a label
     ("holds", "differs", "not shown to differ") only at 80% power or more, else "not tested"; the finishing
     answer judged on its rule's crossings at every size; no house rule converged by a test without power."""
     from gnoming_sim.stats import POWER_NEEDED
@@ -200,7 +200,7 @@ def test_51_1_a_label_only_where_the_equivalence_test_had_the_power_to_pass(summ
 
 
 def test_34_5_every_answer_is_read_along_the_ladder(summary):
-    """Each README answer says whether it has converged between the two strongest fast players (issue 34 item 5):
+    """Each README answer says whether it has converged between the two strongest fast players:
     none is left "not measured along the ladder"."""
     for a in summary["answers"]:
         assert a["convergence"] in CONVERGENCE, a["key"]
@@ -230,7 +230,7 @@ def test_31_7_house_rules_test_every_variant_in_one_family(summary):
 
 
 def test_51_1d_the_pairing_does_not_narrow_net_minus_learned_as_report_md_says(summary):
-    """Issue 51 (audit row 1d): docs/report.md once said pairing the rungs on the same deals narrows net - learned.
+    """Docs/report.md once said pairing the rungs on the same deals narrows net - learned.
     The rungs' correlation over deals, from the committed intervals, is small for the mulligan and hazard answers
     (so the difference's standard error is about sqrt(2) times a rung's), large only for the finishing decisions,
     rolled out under both rungs from the same positions; the page says so."""
@@ -249,7 +249,7 @@ def test_51_1d_the_pairing_does_not_narrow_net_minus_learned_as_report_md_says(s
     assert "the pairing on the same deals does **not** make it narrower" in page
 
 
-# ----------------------------------------------------------------- the audit page itself (issue 51 item 4)
+# ----------------------------------------------------------------- the audit page itself
 AUDIT_ROWS = {
     "23": [str(k) for k in range(1, 16)],
     "31": [*map(str, range(1, 8)), "8a", "8b", "8c", *(f"9{c}" for c in "abcdefghij"), "10", "11"],
@@ -288,7 +288,7 @@ def _tests_named(cell: str) -> list[tuple[str, str | None]]:
 
 
 def test_51_4a_every_point_of_every_audit_is_a_row_naming_a_test_that_exists():
-    """Issue 51 item 4: the three audits' 15 + 22 + 15 points are each a row of docs/audit.md, none missing, and
+    """The three audits' 15 + 22 + 15 points are each a row of docs/audit.md, none missing, and
     every row names a test that exists (its file under tests/, the function where one is named) or says that the
     point is only stated, not done or open."""
     rows = _audit_sections()

@@ -1,4 +1,4 @@
-"""The designers' balance figures (issue 23, audit items 8 and 10): seat intervals stratified by the
+"""The designers' balance figures: seat intervals stratified by the
 rotation, house rules marked when the players never exercised them, and "changes most" said only when
 the leader is separated from the runner-up."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every design cell plays deals of its own (issue 12 item 3): no two cells of a study share a
+"""Every design cell plays deals of its own: no two cells of a study share a
 game number (with the study seed, game numbers fix the deals), while the arms and lineups of one
 cell do share theirs (common random numbers).  And the small estimators behave as documented."""
 from __future__ import annotations

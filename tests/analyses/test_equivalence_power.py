@@ -1,4 +1,4 @@
-"""Labels that can fail and can pass (issue 51, item 1): an answer is "converged" or "still moves" only where the
+"""Labels that can fail and can pass: an answer is "converged" or "still moves" only where the
 equivalence test had at least 80% power at its margin with the study's n; else it is "not tested" and the words
 give the power and the margin.  Convergence is judged at every table size of the published rule, not on the
 average.  Each test fails if the old behaviour (a label from any TOST outcome, judged on the pooled figure) is

@@ -1,4 +1,4 @@
-"""The finish rule of issue 31 (item 2): a monotone fit of finish - play on in the gap, its zero crossing
+"""The finish rule: a monotone fit of finish - play on in the gap, its zero crossing
 with a bootstrap over games, and the check that refuses a number contradicting its own bins or missing the
 +-1 point target.  Synthetic data with known answers, pinned seeds; and the one definition of the gap."""
 from __future__ import annotations
@@ -136,7 +136,7 @@ def test_the_gap_counts_the_card_in_hand_and_is_shared():
 
 @pytest.mark.parametrize("order", [(0.3, -0.1, -0.2), (-0.2, 0.3, -0.1)])
 def test_a_gap_whose_mean_is_exactly_0_counts_as_0_not_as_its_float_rounding(order):
-    """Issue 51 item 4: finishing neither wins nor loses at gap 0 (its decisions' values sum to 0 in decimal, to
+    """Finishing neither wins nor loses at gap 0 (its decisions' values sum to 0 in decimal, to
     -2.8e-17 in floats): the rule is "at most 0" and the crossing is 0, not "at most -1" off a fit of -9e-18."""
     gap = np.repeat([-2, -1, 0, 1, 2], 3)
     y = np.concatenate([[0.2, 0.3, 0.1], [0.1, 0.05, 0.15], order, [-0.1, -0.2, 0.0], [-0.3, -0.2, -0.25]])

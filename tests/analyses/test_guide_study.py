@@ -47,7 +47,7 @@ def test_the_section_renders_the_cells_and_the_check(result):
 
 
 def test_the_card_margins_and_the_iteration_history_in_the_summary(result):
-    """summary["guide"]["card_margins"] (issue 50's schema): players 2, 4, 6, each rival, points and win in pp, each
+    """summary["guide"]["card_margins"]: players 2, 4, 6, each rival, points and win in pp, each
     an estimate with its interval and n = deals; the margins frame (reports/guide-card-margins.csv) holds the same
     rows; the iteration history is the committed card's rounds, each with its cells changed and decisions."""
     m = result.summary["card_margins"]
@@ -93,7 +93,7 @@ def _check(strategy, mean, players=4):
 def test_the_answer_is_the_card_player_and_says_what_it_is_conditional_on():
     """The headline answer measures the card a person can follow (every resolved cell, its defaults), not the
     chart (expert's rules outside its starred cells); the chart stays a finding of its own.  Without the ladder's
-    arms (a guide study before issue 34) the answer is the check among experts, not measured along the ladder."""
+    arms (an older guide study's summary) the answer is the check among experts, not measured along the ladder."""
     committed = json.loads(registry.CHART_CELLS.read_text())
     checks = [_check("card", -1.0), _check("chart", -2.4), _check("card", -0.8, 6), _check("chart", -2.1, 6)]
     result = analysis.analyse(Context(), [], {"guide": committed, "checks": checks})
@@ -137,7 +137,7 @@ def test_along_the_ladder_the_answer_is_the_strongest_rivals_and_says_whether_it
     assert set(e["players"]) == set(STRONG_LADDER) and set(e["differences"]) == {TOP_DIFFERENCE}
     assert e["convergence"] == word and e["equivalence_target"] == design.TARGET
     assert result.summary["along_the_ladder"]["convergence"] == word
-    # issue 51: the power at the margin beside the label (se 0.61 at +-1: no power, so no label)
+    # the power at the margin beside the label (se 0.61 at +-1: no power, so no label)
     assert (e["equivalence_power"] >= 0.8) == (word != "not tested") and "power" in answer["holds_under"]
 
 
@@ -180,7 +180,7 @@ def test_the_quick_section_is_written_alone(tmp_path):
     assert {"guide.card_vs_expert", "guide.chart_vs_expert"} <= {f["key"] for f in summary["findings"]}
     assert set(on_disk["guide"]["along_the_ladder"]["rivals"]) == set(STRONG_LADDER)
     assert set(on_disk["estimands"]["guide"]["card_vs_expert"]["players"]) == set(STRONG_LADDER)
-    # issue 51: the ladder's tables play design.ALONG_SHARE times the check's deals (80% power at +-1 point)
+    # the ladder's tables play design.ALONG_SHARE times the check's deals (80% power at +-1 point)
     assert on_disk["estimands"]["guide"]["card_vs_expert"]["differences"][TOP_DIFFERENCE]["n"] == design.along_deals(100) == 125
 
 

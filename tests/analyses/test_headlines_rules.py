@@ -1,4 +1,4 @@
-"""Issue 50 item 5: the README block leads with the player's rules (each at most 40 words, plain words, its value
+"""The README block leads with the player's rules (each at most 40 words, plain words, its value
 and table sizes), then the card and what following it wins or loses, then how often it agrees with the full
 analysis; the dealt mulligan, the seats and net's own finishes go to the designers' part, per table size where
 the sizes differ.  Checked on the committed summary and on it with the fixture's rules, agreement and card

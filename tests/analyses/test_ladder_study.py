@@ -107,7 +107,7 @@ def analysis_sizes(data):
     return [analysis._size(s) for s in data["tables"]]
 
 
-# ----------------------------------------------------------------- who is rated, who is top (issue 31, item 8)
+# ----------------------------------------------------------------- who is rated, who is top
 def _e(m, lo, hi, n):
     return {"mean": m, "ci95": [lo, hi], "n": n}
 

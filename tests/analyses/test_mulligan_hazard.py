@@ -283,9 +283,9 @@ def test_estimands_hold_the_three_rungs_and_their_differences(quick_results):
             assert set(e["differences"]) == {f"{SECOND}-mix", f"{STRONG}-mix", TOP_DIFFERENCE}
             assert e["convergence"] in ("converged", "still moves", "convergence not shown", "not tested")
             assert e["unit"] == ("probability" if name == "win_chance" else "points")
-            # issue 31: the equivalence word at the stated target, and whether the table sizes agree
+            # the equivalence word at the stated target, and whether the table sizes agree
             assert e["settled"] in ("holds", "differs", "not shown to differ", "not tested")
-            assert e["equivalence_target"] > 0 and "equivalence_power" in e      # issue 51: the power beside it
+            assert e["equivalence_target"] > 0 and "equivalence_power" in e      # the power beside it
             assert e["by_table_size"] is None or isinstance(e["by_table_size"]["agree"], bool)
             for est in [*e["players"].values(), *e["differences"].values()]:
                 lo, hi = est["ci95"]

@@ -123,7 +123,7 @@ def test_answers_open_the_report_then_the_designers_figures(page, summary):
     html_order = list(page.sections)
     assert html_order.index("the-rules") < html_order.index("answers") < html_order.index("balance") \
         < html_order.index("headlines") < html_order.index("tournament")
-    if "rules" not in summary:   # a report without the rules study says so (issue 50 item 5)
+    if "rules" not in summary:   # a report without the rules study says so
         assert "The rules are not available in this report" in page.sections["the-rules"]
     answers = page.sections["answers"]
     assert 1 <= len(summary["answers"]) <= 8
@@ -211,7 +211,7 @@ def test_report_rejects_an_out_that_is_a_file(tmp_path):
 def test_the_three_answers_are_estimands_along_the_ladder(summary):
     """summary.json holds, for mulligan, hazard and finishing, the win-chance and margin estimands under
     the preset mix and the two rungs of the strong ladder (learned, net), with the paired differences between
-    rungs (issues 23 and 34)."""
+    rungs."""
     from gnoming_sim.analyses.framework.design import SECOND, STRONG, STRONG_LADDER
 
     estimands = summary["estimands"]

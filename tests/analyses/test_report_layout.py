@@ -1,4 +1,4 @@
-"""Issue 50 item 5: the report opens with the rules (each with a small figure of its value by table size), then
+"""The report opens with the rules (each with a small figure of its value by table size), then
 the card's line and the agreement line; the studies' long tables fold under their captions, every table in its
 own scrolling box; a report without those studies says what it lacks.  Rendered by build_report from the
 fixture's sections (tests/analyses/data/summary_rules.json) through studies that play no game."""

@@ -1,4 +1,4 @@
-"""Issue 50 item 5: the report's page never scrolls sideways, at 1,400 px (a desktop) and 390 px (a phone), in
+"""The report's page never scrolls sideways, at 1,400 px (a desktop) and 390 px (a phone), in
 Chromium (pytest-playwright driving the system Chromium, as tests/board/test_board_page.py does).  Checked on
 the committed reports/index.html and on a report rendered from the fixture's rules, agreement and card margins
 (tests/analyses/data/summary_rules.json), with its folded tables closed and then all opened: the page is no

@@ -1,4 +1,4 @@
-"""The player's rules (issue 50 item 2): a rule chosen on one half of the decisions and valued on the other.
+"""The player's rules: a rule chosen on one half of the decisions and valued on the other.
 
 A planted best threshold is recovered with a regret of about 0; a family whose best choice flips with a feature
 the simple rule ignores prints no single number; the value on fresh decisions is unbiased where the value on the

@@ -1,4 +1,4 @@
-"""The words the studies say about their estimates (issue 31, items 3, 4 and 7; issue 34, item 5): "holds under
+"""The words the studies say about their estimates: "holds under
 learned and net" (converged) only by an equivalence test at the answer's target; a pooled figure stated per table size when the
 sizes differ (Cochran's Q); house rules tested in one family, other-deck variants included; no "clear" in a
 --quick preview.  Each test fails on the behaviour the audit found."""
@@ -26,7 +26,7 @@ def _old_settled(d: Estimate, target: float) -> bool:
 
 def test_the_audited_boundary_difference_does_not_hold():
     # the strongest rungs' crossing difference at 4 players, points of gap, target +-1 point
-    # (issue 51: its se, 1.15 points, gives the test no power at +-1: no label at all, the power said)
+    # (its se, 1.15 points, gives the test no power at +-1: no label at all, the power said)
     move = Estimate(-1.70, -4.00, 0.52, 1976)
     assert equivalence(move, 1.0) == NOT_TESTED
     text = holds_under(equivalence(move, 1.0), move, 1.0, "score")
@@ -37,7 +37,7 @@ def test_the_audited_hazard_difference_does_not_hold_without_tost():
     # learned - expert cost in win chance, +0.70 [-0.64, +2.05] pp, target +-1 pp: the old rule said "settled"
     d = Estimate(0.0070, -0.0064, 0.0205, 5956)
     assert _old_settled(d, 0.01)
-    assert equivalence(d, 0.01) == NOT_TESTED           # issue 51: 0% power at +-1 pp with this se
+    assert equivalence(d, 0.01) == NOT_TESTED           # 0% power at +-1 pp with this se
     assert BOTH not in holds_under(equivalence(d, 0.01), d, 0.01, "dpct")
 
 
@@ -85,7 +85,7 @@ def test_the_mulligan_answer_of_a_ladder_whose_sizes_differ_lists_them():
     rung = {"all": effects(Estimate(0.0071, 0.0024, 0.0118, 25_493)),
             **{str(p): effects(e) for p, e in MULLIGAN_LEARNED.items()}}
     ladder = {SECOND: rung, STRONG: rung}
-    # judged at every size (issue 51): the win difference moves at 2 players, the margin agrees at all six;
+    # judged at every size: the win difference moves at 2 players, the margin agrees at all six;
     # each size's se small enough for the joint test's 80% power
     diffs = {TOP_DIFFERENCE: {"all": {"win": Estimate(0.0, -0.001, 0.001, 25_493),
                                       "margin": Estimate(0.0, -0.05, 0.05, 25_493)},
@@ -145,7 +145,7 @@ def test_a_quick_report_says_preview_and_never_clear():
 
 
 def test_the_hazard_deny_verdict_reads_the_chance_of_winning_not_own_score():
-    """Issue 31, item 9: keeping a hazard to deny flips is judged by the win chance.  A cell whose own score
+    """Keeping a hazard to deny flips is judged by the win chance.  A cell whose own score
     clearly falls (better points) while its chance of winning clearly falls too is a cost, not a gain."""
     from gnoming_sim.analyses.framework.estimates import Estimate
     from gnoming_sim.analyses.hazard_risk.analysis import _verdict
@@ -158,8 +158,8 @@ def test_the_hazard_deny_verdict_reads_the_chance_of_winning_not_own_score():
 
 
 def test_a_house_rule_has_converged_only_where_both_rungs_change_it_alike():
-    """Issue 34: a variant's change in round length under net minus its change under learned, game by game on the
-    same games, judged by TOST: equal changes converge, a 3-turn gap still moves.  Issue 51: at the mix's
+    """A variant's change in round length under net minus its change under learned, game by game on the
+    same games, judged by TOST: equal changes converge, a 3-turn gap still moves.  At the mix's
     +-0.35 turns (a 0.6-turn gap, which the old +-1 turn called converged, still moves), and a variant one rung
     plays with every round unchanged (learned ignores the early-finish bonus) is not tested."""
     from gnoming_sim.analyses.house_rules.study import ladder_convergence as house_convergence

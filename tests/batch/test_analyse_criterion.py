@@ -1,4 +1,4 @@
-"""``analyse`` decides by what the player wants (issue 31, item 1), on the issue's kind of position:
+"""``analyse`` decides by what the player wants, on the issue's kind of position:
 3 players, round 2, the player shows 12 with one card face down, the best rival 15 with three down.
 Finishing (the 3 on the last face-down card) wins the game more often; playing on scores fewer own
 points.  With ``--horizon game`` the verdict follows the win chance."""

@@ -1,4 +1,4 @@
-"""Memory (issue 53, item 4): a chunk that would not fit is played as several (the same games), a run
+"""Memory: a chunk that would not fit is played as several (the same games), a run
 whose next games do not fit keeps every game played and resumes, a tuning generation that cannot fit
 is refused with the number it needs, and a command that cannot get memory at all (a library that
 cannot be mapped under ``ulimit -v``) says so in one line."""

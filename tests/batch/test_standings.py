@@ -124,7 +124,7 @@ def compared(tmp_path_factory):
 
 def test_a_compare_file_reads_back_per_variant_as_simulate_would_print_each(compared):
     """`standings("q6-mixed.parquet")` on a compare file said "was not written by gnoming-sim simulate (no
-    batch metadata)" (issue 53): each variant's rows are a batch, with its own rules."""
+    batch metadata)": each variant's rows are a batch, with its own rules."""
     path, data = compared
     every = gnoming_sim.standings(path)
     assert list(every) == ["baseline", "nb"]

@@ -1,4 +1,4 @@
-"""The summary's unit of independence is the game (issue 12 item 5): a strategy in several seats of
+"""The summary's unit of independence is the game: a strategy in several seats of
 a game counts once per game, and every interval is over games."""
 from __future__ import annotations
 

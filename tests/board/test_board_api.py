@@ -246,7 +246,7 @@ def test_a_review_opens_with_its_marks(tmp_path):
 
 def test_a_review_is_analysed_by_the_chance_of_winning_as_its_marks_are(tmp_path):
     """The review's marks rank by win chance (the game horizon): the table beside them starts the same way, and
-    so does a position or record (issue 50: analyse's default is the oracle's, the game horizon)."""
+    so does a position or record (analyse's default is the oracle's, the game horizon)."""
     opened = I.open_input(RECORD, RuleConfig(), PUBLISHED)
     decisions = [{"where": m["where"], "position": m["position"], "played": m["played"], "mark": "ok", "symbol": "",
                   "options": [{"key": m["played"], "p_win": 0.25}], "loss_win": {"est": 0.0}}

@@ -1,4 +1,4 @@
-"""Independent replicates of a study, for the calibration suite (issue 31 item 11, issue 51 item 3).
+"""Independent replicates of a study, for the calibration suite.
 
 A study is played once; its data are split into :data:`K` parts by game number (every game is its own deal,
 so the parts are independent replicates of the real simulation, and the arms a study pairs on a deal stay
@@ -33,7 +33,7 @@ from scipy.stats import binom, norm
 
 from gnoming_sim.analyses.framework.estimates import Estimate
 
-K = 60          # replicates per answer (issue 51: at least 60)
+K = 60          # replicates per answer (at least 60)
 ALPHA = 0.01    # coverage "consistent with 95%": a one-sided binomial test of too few covers at this level
 LEVEL = 0.95
 NARROW = 0.7    # the interval 30% too narrow that the suite must catch with power >= 80%

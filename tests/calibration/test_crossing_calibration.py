@@ -1,4 +1,4 @@
-"""Calibration of the early-finish study's even-bet point (issue 31, items 9 and 11): the Poisson bootstrap of
+"""Calibration of the early-finish study's even-bet point: the Poisson bootstrap of
 an isotonic curve's crossing (``finishing_crossing``) is a non-standard interval, so its coverage is checked
 by simulation on a known curve, with rows clustered in games as in the study."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""Calibration of the README's early finish answer (issue 31 item 11, issue 51 item 3): the answer's own
+"""Calibration of the README's early finish answer: the answer's own
 procedure (``early_finish.analysis._ladder``: the share of finished rounds whose finisher earns the -5, the
 strong player at every seat of a 4-player table, clustered by game) on 60 independent replicates of the real
 simulation of its own tables (~56 games, ~160 finished rounds per replicate).  Each replicate's 95% interval

@@ -1,4 +1,4 @@
-"""Calibration of the README's finishing answer (issue 31 item 11, issue 51 item 3): the answer's own procedure
+"""Calibration of the README's finishing answer: the answer's own procedure
 (``finish_play_on.analysis.ladder``: the mean over decisions, one per game, of finish minus the best play-on in
 the chance of winning by the strong player's rollouts, with its t interval; checked equal to the study's
 ``analyse`` on the whole) on 60 independent replicates of the real simulation (~20 finishing chances per

@@ -1,4 +1,4 @@
-"""Calibration of the README's guide answer (issue 31 item 11, issue 51 item 3): the answer's own procedure
+"""Calibration of the README's guide answer: the answer's own procedure
 (``experiments.chart_check``, as ``versus_expert_along`` reads it for the answer: the card in one seat among
 three of the strong player, against expert in that seat among the same rivals on the same deals, rotated, a t
 interval over deals) on 60 independent replicates of the real simulation (20 deals at 4 players each, the

@@ -1,4 +1,4 @@
-"""Calibration of the README's hazard answers (issue 31 item 11, issue 51 item 3): the answer's own procedure
+"""Calibration of the README's hazard answers: the answer's own procedure
 (``hazard_risk.analysis._ladder``: the paired difference per blind draw under the strong player, the hazard arm
 against an ordinary card, 2 to 7 players) on 60 independent replicates of the real simulation of its own tables
 (the strong player at every seat; ~60 blind draws per replicate).  Each replicate's 95% interval must cover

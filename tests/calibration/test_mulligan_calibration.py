@@ -1,4 +1,4 @@
-"""Calibration of the README's mulligan answers (issue 31 item 11, issue 51 item 3): the answer's own procedure
+"""Calibration of the README's mulligan answers: the answer's own procedure
 (``mulligan_value.analysis._ladder``: the paired difference per deal under the strong player, the mulligan arm
 against the one placed at a random depth, 2 to 7 players) on 60 independent replicates of the real simulation
 of its own tables (the strong player at every seat; ~66 paired deals per replicate).  Each replicate's 95%

@@ -1,4 +1,4 @@
-"""The calibration suite's own machinery (issue 51 item 3): replicates split by game keep a deal's arms together;
+"""The calibration suite's own machinery: replicates split by game keep a deal's arms together;
 the criterion's power against intervals 30% too narrow is computed (binomial) and at least 80%; and simulated
 suites show that honest intervals pass it while intervals 30% too narrow and a biased estimator fail it at the
 computed rates."""

@@ -1,4 +1,4 @@
-"""`gnoming-sim analyse` beside the printed card (issue 50 item 4): the card's cell and answer at the position,
+"""`gnoming-sim analyse` beside the printed card: the card's cell and answer at the position,
 by the card player's own lookup, and whether the verdict agrees; `--policy card` rolls the options out with the
 card player."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from gnoming_sim.cli.app import cli
 
 DATA = Path(__file__).resolve().parents[1] / "search" / "data"
-FINISH = DATA / "three_players_finish.toml"     # issue 50 item 1: own 12 with one down, best rival 15 with three
+FINISH = DATA / "three_players_finish.toml"     # own 12 with one down, best rival 15 with three
 HAZARD = DATA / "five_players_hazard.toml"      # a hazard drawn blind at 5 players
 
 

@@ -65,7 +65,7 @@ def test_the_commands_defaults_are_the_searchs():
 
 
 def test_the_default_base_policy_is_the_reports_strong_player():
-    """Issue 34: analyse and review roll out with the strongest fast player, the report's strong player."""
+    """Analyse and review roll out with the strongest fast player, the report's strong player."""
     from gnoming_sim.analyses.framework.design import STRONG
     from gnoming_sim.cli import guide, review
     from gnoming_sim.search import analyse as search
@@ -74,7 +74,7 @@ def test_the_default_base_policy_is_the_reports_strong_player():
 
 
 def test_the_second_base_policy_is_a_sensitivity_check_asked_for():
-    """Issue 50: a second player answering the same question is no advice: off unless asked, and labelled."""
+    """A second player answering the same question is no advice: off unless asked, and labelled."""
     args = ["analyse", "--position", EXAMPLE, "--rollouts", 40, "--horizon", "round"]
     plain = run(*args)
     assert "robustness" not in plain.stdout and "second base policy" not in plain.stdout

@@ -1,4 +1,4 @@
-"""`gnoming-sim analyse --follow-card` (issue 50 item 4): the options valued again with the card player in the
+"""`gnoming-sim analyse --follow-card`: the options valued again with the card player in the
 seat to move and net at the others, on the same rollout seeds, and where a difference from the card comes from."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from gnoming_sim.cli.app import cli
 from gnoming_sim.search.follow_card import FROM_PLAY, FROM_POSITION
 
 DATA = Path(__file__).resolve().parents[1] / "search" / "data"
-FINISH = DATA / "three_players_finish.toml"     # issue 50 item 1: the card says play on, finishing is better
+FINISH = DATA / "three_players_finish.toml"     # the card says play on, finishing is better
 FAST = ["--rollouts", "100", "--seed", "1"]
 
 

@@ -1,4 +1,4 @@
-"""`analyse` on a terminal (issue 52): a bar of the rollouts with the running leader, as `simulate` shows its
+"""`analyse` on a terminal: a bar of the rollouts with the running leader, as `simulate` shows its
 games; nothing when stderr is not a terminal; and the chunks the bar needs give the very same rollouts."""
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ def test_help_lists_commands():
 
 def test_each_option_s_help_names_only_options_its_command_has():
     """`analyse --help` said --threads applies "with --workers, per worker"; analyse has no --workers
-    (issue 53): every command's help of every option names only options of that command."""
+   : every command's help of every option names only options of that command."""
     import re
 
     for name, command in cli.commands.items():
@@ -508,7 +508,7 @@ def test_progress_bar_on_a_terminal(monkeypatch):
 
 # ------------------------------------------------------------------ strategies
 def test_strategies_lists_the_registry():
-    """Each strategy's named options, and a count of its fitted weights (issue 53: the net's 1,932 network
+    """Each strategy's named options, and a count of its fitted weights (the net's 1,932 network
     weights were 470 of the listing's 524 lines); only --json lists the weights."""
     result = run("strategies")
     assert result.exit_code == 0

@@ -1,4 +1,4 @@
-"""The first run says that it compiles (issue 17 item 5, issue 21 item 8): the notice is printed
+"""The first run says that it compiles: the notice is printed
 when numba starts to compile any of the project's kernels, under every command, and never when
 the kernels load from a warm cache."""
 from __future__ import annotations
@@ -50,7 +50,7 @@ def test_a_known_kernel_group_is_announced_with_its_measured_time():
 
 
 def test_a_kernel_outside_the_groups_is_named_in_words_and_a_short_compile_is_not_0_s():
-    """`simulate ... --report DIR` printed `compiled  settle each in 0 s` (issue 53): the report's win-credit
+    """`simulate ... --report DIR` printed `compiled  settle each in 0 s`: the report's win-credit
     kernel, a private name turned into words, and 0.3 s rounded down."""
     from gnoming_sim.kernel import win_credit
 

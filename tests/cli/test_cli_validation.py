@@ -1,4 +1,4 @@
-"""Loose inputs a newcomer trips over (issue 17 item 4, issue 11 item 5): each is one line on
+"""Loose inputs a newcomer trips over: each is one line on
 stderr, exit 2, naming the file, the key and what is allowed, before any game is played."""
 from __future__ import annotations
 

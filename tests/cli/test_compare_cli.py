@@ -117,7 +117,7 @@ def test_the_hazard15_example_is_a_variant(monkeypatch):
                                             (["--seats", "greedy,builder"], "rotating one seat per game"),
                                             (["--seats", "greedy,builder", "--no-rotate-seats"], "fixed")])
 def test_compare_names_the_seating_as_simulate_does(table, seating, monkeypatch):
-    """`compare --strategy net` said "(rotated)" where simulate said "(fixed)" for the same seating (issue 53):
+    """`compare --strategy net` said "(rotated)" where simulate said "(fixed)" for the same seating:
     rotation changes nothing where every seat plays one strategy, and both say so."""
     monkeypatch.chdir(ROOT)
     args = ["--players", "2", *table, "--games", "20"]
@@ -132,7 +132,7 @@ def test_compare_names_the_seating_as_simulate_does(table, seating, monkeypatch)
 
 def test_compare_prints_each_strategy_s_win_share_and_score_and_a_skill_gap_over_every_strategy(monkeypatch):
     """`compare --seats net,expert,builder,greedy` named a skill gap of expert and greedy, leaving net out, and
-    printed no win share per strategy (issue 53)."""
+    printed no win share per strategy."""
     from gnoming_sim.analyses.framework.estimates import Estimate
     from gnoming_sim.analyses.framework.render import format_estimate
 

@@ -1,4 +1,4 @@
-"""`gnoming-sim drill` and the deck `review` fills (issue 52): a card answered at the prompt is graded, shown
+"""`gnoming-sim drill` and the deck `review` fills: a card answered at the prompt is graded, shown
 and rescheduled; --due lists, --retry drills the missed ones, --include-inaccuracies adds ?!; a deck that is
 not one is one line, exit 2, left as it is; review adds its marked decisions to the deck once."""
 from __future__ import annotations

@@ -26,7 +26,7 @@ def test_a_small_guide_writes_its_files(tmp_path):
     assert r.stdout.startswith("PREVIEW: made from ")     # 12 games per size: far fewer than the committed card
     g = json.loads((out / "guide.json").read_text())
     assert set(g["tables"]) == {"source", "place", "finish"} and g["decisions"] > 0
-    assert g["self_play"] == "net"          # the strongest fast player (issue 34); the committed chart: learned
+    assert g["self_play"] == "net"          # the strongest fast player; the committed chart: learned
     chk = g["check"]["versus_expert"]
     assert chk["players"] == 4 and chk["diff"]["n"] == 4
     assert g["check"]["card_versus_expert"]["strategy"] == "card" and g["check"]["card_versus_expert"]["deals"] == 4

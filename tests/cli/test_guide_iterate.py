@@ -1,4 +1,4 @@
-"""`gnoming-sim guide --iterate`: the card by policy iteration from the command line (issue 50 item 3): a small run
+"""`gnoming-sim guide --iterate`: the card by policy iteration from the command line: a small run
 writes its history, the card's tables (the card preset's reader reads them), the card and its page, and says
 PREVIEW (smaller than the committed card's iteration) first; bad input is one line and exit 2 before any game."""
 from __future__ import annotations

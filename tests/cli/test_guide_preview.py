@@ -1,6 +1,6 @@
 """`gnoming-sim guide` marks a card made from too few games to replace the committed one as a PREVIEW on
 every face of it (stdout, guide.json, chart_cells.json, the page, the card), and says what each of its
-numbers measured (issue 50 item 4).  The derivation is replaced by the committed guide cut to 100 games per
+numbers measured.  The derivation is replaced by the committed guide cut to 100 games per
 table size, as the docs' `guide --games 100` example makes, with its check and ladder as that run found
 them: no starred cell, the chart exactly expert's +0.00, yet -17 Elo on the ladder."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Nothing left running (issue 53, item 3): a command killed with SIGKILL leaves no process behind.
+"""Nothing left running: a command killed with SIGKILL leaves no process behind.
 
 Before: ``NUMBA_CACHE_DIR=$(mktemp -d) gnoming-sim report --quick --out r & sleep 45; kill -9 $!``
 left multiprocessing's resource tracker and the 2 compile workers running, deadlocked, holding the

@@ -1,4 +1,4 @@
-"""Output folders (issue 53, item 2): one that cannot be written is one line and exit 2 before any work,
+"""Output folders: one that cannot be written is one line and exit 2 before any work,
 for every command and output option; a file output named with a trailing ``/`` is refused.
 
 Before: ``chmod 555 ro`` (as a user other than root), then ``report --from ro/g.parquet`` (its default

@@ -1,4 +1,4 @@
-"""`play` and `analyse` count turns and name positions the same way (issue 21 item 8): the game
+"""`play` and `analyse` count turns and name positions the same way: the game
 turn `play` prints for a turn is the `--turn` that `analyse` takes for it, and both tell the
 round, the turn of the round and the layout positions in the same words."""
 from __future__ import annotations

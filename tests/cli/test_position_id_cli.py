@@ -1,4 +1,4 @@
-"""`analyse --position-id` (issue 52): analyse shows the position's ID, the ID analyses the same position as
+"""`analyse --position-id`: analyse shows the position's ID, the ID analyses the same position as
 its file (the same numbers on the same seed), and a malformed ID is one line and exit 2."""
 from __future__ import annotations
 

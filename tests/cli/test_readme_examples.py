@@ -1,6 +1,6 @@
 """Every example of the README and of docs/*.md runs (with few games) and exits 0 without a
-warning, so an example can never again stall or fail silently (issue 17), and every documented
-``gnoming-sim`` command line parses with the real command's options (issue 21).
+warning, so an example can never again stall or fail silently, and every documented
+``gnoming-sim`` command line parses with the real command's options.
 
 Each command line of a fenced ``sh`` block runs in its own temporary folder holding a copy of
 ``examples/``, in which every ``toml`` block (of any page) whose first line is ``# NAME.toml`` has
@@ -261,7 +261,7 @@ def test_documented_python_runs(tmp_path, page):
 
 def test_the_readme_python_example_prints_per_seat_means(capsys):
     """The README's Python example prints each strategy's mean game score per seat, not the sum over
-    its two seats (issue 32: it printed expert -8.04, builder 24.09), with the 95% interval and n
+    its two seats (it printed expert -8.04, builder 24.09), with the 95% interval and n
     (games) that ``simulate`` gives the same games; and the values its text states are those it prints."""
     import numpy as np
 

@@ -53,7 +53,7 @@ def test_the_shared_kernels_are_compiled_for_the_types_their_callers_pass():
 
 
 def test_the_announcement_counts_the_step_lines_that_follow_it():
-    """`make setup` said "compiling 4 kernel groups" and printed 8 step lines (issue 53)."""
+    """`make setup` said "compiling 4 kernel groups" and printed 8 step lines."""
     every = lambda names: list(names)   # noqa: E731 -- nothing cached
     steps = warmup.plan(list(warmup.GROUPS), every)
     assert len(steps) == 8

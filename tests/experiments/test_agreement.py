@@ -1,4 +1,4 @@
-"""The agreement table (issue 50 item 4): the verdict per decision (the card's option best, within its interval,
+"""The agreement table: the verdict per decision (the card's option best, within its interval,
 or separated worse) and its loss, by hand; the weighted, game-clustered share and mean loss, by hand; the held-out
 halves; the card asked at real positions; and the study's section on a tiny decision set."""
 from __future__ import annotations

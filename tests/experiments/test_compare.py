@@ -66,7 +66,7 @@ def test_no_reshuffle_stalls_and_the_measure_sees_it():
 
 def test_the_skill_gap_is_between_the_strongest_and_weakest_strategies_at_the_table():
     """`compare --seats net,expert,builder,greedy` named expert and greedy, leaving net out: only heuristics
-    counted (issue 53).  Every strategy counts, by its baseline win share as simulate gives it (a strategy in
+    counted.  Every strategy counts, by its baseline win share as simulate gives it (a strategy in
     two seats: their mean); one strategy at the table has no gap, and no rotation."""
     c = compare([Variant("same")], 4, ("random", "greedy", "builder", "greedy"), games=200, seed=1)
     shares = {name: e["win_share"] for name, e in c.by_strategy[0].items()}

@@ -1,4 +1,4 @@
-"""A position's clock and the cards it cannot show (issue 53, item 5): a hazard in hand from a
+"""A position's clock and the cards it cannot show: a hazard in hand from a
 discard pile, a turn number that gives the turn to another seat, a starter the rules do not give
 the round, a finisher that has not played, a seat with no face-down card that is not the finisher,
 a seat that shows more than its first flips before its first turn.  Each is one sentence naming

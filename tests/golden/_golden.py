@@ -119,15 +119,15 @@ def _cli(args: list[str], cwd: Path) -> str:
 
 ANALYSE = {
     # a draw decision under builder, to the end of the round (the default horizon when this fingerprint was
-    # recorded; pinned since issue 50 made the game the default, the oracle's criterion)
+    # recorded; pinned since the game became the default, the oracle's criterion)
     # (the position file is copied beside the run: its name is part of the JSON, its folder must not be)
     # and checked under expert on the same rollout seeds (the default second base policy then; asked for since
-    # issue 50 made that sensitivity check opt-in)
+    # that sensitivity check became opt-in)
     "analyse-draw-builder": ["--position", "two_options.toml", "--policy", "builder",
                              "--rollouts", "400", "--seed", "3", "--horizon", "round", "--second-policy", "expert"],
     # a placement decision from a simulated game under learned (the default base policy when this fingerprint was
-    # recorded; pinned since issue 34 made net the default, so the fingerprint still guards learned's rollouts) and
-    # the robustness check under expert (the default then; asked for since issue 50 made it opt-in), to the end
+    # recorded; pinned since net became the default, so the fingerprint still guards learned's rollouts) and
+    # the robustness check under expert (the default then; asked for since it became opt-in), to the end
     # of the game
     "analyse-game-default": ["--players", "3", "--strategy", "greedy", "--seed", "5", "--game", "2",
                              "--turn", "7", "--rollouts", "200", "--horizon", "game", "--policy", "learned",

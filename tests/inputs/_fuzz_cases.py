@@ -7,7 +7,7 @@ the command has to refuse before it plays a game.
 
 The list: every file option of every command x every kind of bad file; every number option x
 its out-of-range values; the string options x empty, odd and unknown values; hostile contents of
-each kind of TOML file; and the hostile inputs of issue 25, each by name.
+each kind of TOML file; and the hostile inputs of the input audit, each by name.
 
 More cases come from the case files beside this one (:data:`EXTRA_MODULES`, each loaded when it is
 there): a module ``_fuzz_cases_X.py`` gives ``cases()`` (a list of ``(id, argv)``) and may give
@@ -23,7 +23,7 @@ import shutil
 from pathlib import Path
 
 BIG = 10**29             # "10^29 reaches 8.6 GB before it is killed"
-DEEP = 3000              # issue 25: TOML nested 3,000 deep ended in a RecursionError
+DEEP = 3000              # TOML nested 3,000 deep ended in a RecursionError
 
 # ------------------------------------------------------------------ hostile files
 _TEXT_FILES = {
@@ -216,7 +216,7 @@ CONTENTS = [
     ("name_mathtext", "--strategies-file", '[strategy."$\\\\frac{$"]\nbase = "greedy"', "strategies"),
     ("name_empty", "--strategies-file", '[strategy.""]\nbase = "greedy"', "strategies"),
     ("strategy_not_table", "--strategies-file", "strategy = 1", "strategies"),
-    # issue 53: a base family selected without its weights (it played the net or learned family with all 0)
+    # a base family selected without its weights (it played the net or learned family with all 0)
     ("mc_net_base_without_weights", "--strategies-file", '[strategy.x]\nbase = "mc"\nmc_learned_base = 2',
      "strategies"),
     ("mc_learned_base_without_weights", "--strategies-file", '[strategy.x]\nbase = "mc"\nmc_learned_base = 1',
@@ -240,7 +240,7 @@ POSITIONS = [
     ("scores_in_round_1", 1, "[5, 0]"),
     ("round_huge", 2**62, "[0, 0]"),
 ]
-# issue 53: positions that cannot happen, each accepted before (the template's seat 0 moves at turn 0)
+# positions that cannot happen, each accepted before (the template's seat 0 moves at turn 0)
 IMPOSSIBLE_POSITIONS = {
     "turn_gives_the_turn_to_seat_1": "turn = 1\n",
     "hazard_in_hand_from_a_pile": ('[decision]\nkind = "place"\ncard = "H"\nsource = "pile0"\n', "draw_pile = 91"),

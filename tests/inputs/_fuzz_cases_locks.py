@@ -1,4 +1,4 @@
-"""Hostile things at an output's lock name, and file outputs named like folders (issue 53, item 2).
+"""Hostile things at an output's lock name, and file outputs named like folders.
 
 A case file of the fuzz harness (see ``_fuzz_cases.EXTRA_MODULES``).  Every output option of every
 command (:data:`OUTPUTS`) meets, at its lock name ``.NAME.lock``, each kind of thing a run must not

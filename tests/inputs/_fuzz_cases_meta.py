@@ -1,4 +1,4 @@
-"""Hostile batch files (issue 53, item 4): a batch Parquet file whose stored metadata is damaged, or
+"""Hostile batch files: a batch Parquet file whose stored metadata is damaged, or
 does not match its games, read by ``report --from`` and by ``simulate --resume`` (the same checks:
 :func:`gnoming_sim.batch.parquet.parse_metadata`).  Each ends in one line and exit 2.
 

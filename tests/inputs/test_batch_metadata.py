@@ -1,4 +1,4 @@
-"""A batch file from elsewhere (issue 53, item 4): its metadata is checked as a command's own
+"""A batch file from elsewhere: its metadata is checked as a command's own
 ``--rules``, ``--deck`` and strategies are, by one function for ``report --from``, ``standings()``
 and ``simulate --resume`` (:func:`gnoming_sim.batch.parquet.parse_metadata`); games that do not
 match the metadata's hazard_value are refused, not counted wrong.  The files are those of the fuzz

@@ -1,4 +1,4 @@
-"""Hostile command lines (issue 25): every one ends in exit 2 and one line on stderr, never a
+"""Hostile command lines: every one ends in exit 2 and one line on stderr, never a
 traceback, a hang or a read without end.  The cases are the fixed list of ``_fuzz_cases.cases()``:
 every file option of every command x every kind of bad file, every number option x out-of-range
 values, odd strings, hostile TOML contents and the hostile inputs the issue names."""
@@ -59,7 +59,7 @@ def assert_one_line_exit_2(result, argv):
 
 def test_every_option_of_every_command_is_fuzzed():
     """Completeness: each non-flag option of each command appears in some case (output paths,
-    part A of issue 25, aside)."""
+    which tests/cli/test_output_guard.py checks, aside)."""
     outputs = {("simulate", "--out"), ("simulate", "--report"), ("compare", "--out"), ("report", "--out"),
                ("tune", "--out"), ("tune", "--log"), ("tune", "--plot"), ("report", "--from"),
                ("ladder", "--out"), ("train", "--out"), ("review", "--out"), ("review", "--save-record"),
@@ -74,7 +74,7 @@ def test_every_option_of_every_command_is_fuzzed():
     assert not missing, missing
 
 
-REGRESSIONS = [   # issue 25's hostile inputs, each by its case id
+REGRESSIONS = [   # the input audit's hostile inputs, each by its case id
     *(f"{cmd}--rules=deep_array" for cmd in ("simulate", "play", "analyse", "report", "tune", "held-out", "rules")),
     "analyse-position--position=deep_table", "strategies--strategies-file=deep_dotted",
     "simulate--rules=loop", "simulate--rules=through", "simulate--rules=longname", "simulate--rules=procmem",
@@ -86,7 +86,7 @@ REGRESSIONS = [   # issue 25's hostile inputs, each by its case id
     "position:scores_near_2_63", "position:scores_1e26",
     "simulate--strategy=''", "held-out--players='3,3'", "tune--name='ok\\n'", "content:name_newline",
     "content:name_mathtext",
-    # issue 53's accepted nonsense
+    # nonsense once accepted
     *(f"position:{name}" for name in F.IMPOSSIBLE_POSITIONS),
     "content:mc_net_base_without_weights", "content:mc_learned_base_without_weights",
 ]
@@ -110,7 +110,7 @@ def test_hostile_command_line_is_one_line_exit_2(argv, hostile_files, tmp_path, 
         assert_one_line_exit_2(result, real)
 
 
-def test_the_issues_hostile_inputs_are_all_cases():
+def test_the_input_audits_hostile_inputs_are_all_cases():
     ids = {c[0] for c in CASES}
     assert [r for r in REGRESSIONS + F.regressions() if r not in ids] == []
     assert len(ids) == len(CASES)   # ids are unique

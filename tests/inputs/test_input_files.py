@@ -1,4 +1,4 @@
-"""What the input-side checks of issue 25 say, case by case: the file reader's words for each bad
+"""What the input-side checks say, case by case: the file reader's words for each bad
 file, the number bounds shared by the commands, and the smaller defects (names, rounding, plots)."""
 from __future__ import annotations
 

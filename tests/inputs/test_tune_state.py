@@ -1,4 +1,4 @@
-"""`tune --resume` reads data only (issue 25, finding 10): the state is checksummed JSON, a resumed
+"""`tune --resume` reads data only: the state is checksummed JSON, a resumed
 run equals an uninterrupted one bit for bit, and a pickle, a tampered or a foreign state file
 is one line, exit 2, and never executed."""
 from __future__ import annotations

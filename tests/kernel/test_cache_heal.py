@@ -1,4 +1,4 @@
-"""The kernel cache heals itself (issue 53 item 1): fault injection on a tiny kernel's cache.
+"""The kernel cache heals itself: fault injection on a tiny kernel's cache.
 
 Each case warms a temporary cache with :mod:`_cache_probe`'s kernel (loaded as a module of
 ``gnoming_sim``, so the project's cache places it), damages one entry, and checks that a fresh

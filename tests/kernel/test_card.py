@@ -79,7 +79,7 @@ def test_the_card_plays_a_resolved_cell_where_the_chart_defers_to_expert(committ
 def test_the_default_rule_is_played_where_the_card_shows_a_question_mark(committed):
     """A blind 7 that would replace a face-up 8 (d = 1-2). On a card that shows '?' there its default is the best
     use (over the 8, position 0); the chart asks expert, which puts it face down; the committed card (policy
-    iteration, issue 50: round 1 moved this cell to face-down, +1.53 pp of win chance) puts it face down too."""
+    iteration: its first round moved this cell to face-down, +1.53 pp of win chance) puts it face down too."""
     rows = [[8, 5, 4, 3, 5, 6, H_, H_, H_], [3, 4] + [H_] * 7, [5, 6] + [H_] * 7, [7, 7] + [H_] * 7]
     obs = _obs(rows)
     obs.pub[O_FROM_PILE] = -1

@@ -1,4 +1,4 @@
-"""The card-value options (hazard_value, mulligan_value, negative_multiplier; issue 34 item 1): worked
+"""The card-value options (hazard_value, mulligan_value, negative_multiplier): worked
 examples, the kernel's scoring against the referee's on random layouts and values, the unseen-card
 bookkeeping and the estimates reading them, and a batch played under them."""
 import numpy as np

@@ -1,6 +1,6 @@
 """An MC strategy's ``mc_learned_base`` selects its base policy's family; a strategies file that
 selects the learned (1) or net (2) family without that family's weights is refused in one line
-(issue 53, item 5: it used to play a family of zero weights)."""
+(it used to play a family of zero weights)."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""The strategy registry is an object (issue 21 item 5): registries are independent, a test or a
+"""The strategy registry is an object: registries are independent, a test or a
 run installs its own with ``using`` and the module functions follow it, and a user strategy's
 base is looked up in the registry it is built in."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""card_options (issue 50 item 3): at every covered decision of a traced game, the option each of a cell's actions
+"""card_options: at every covered decision of a traced game, the option each of a cell's actions
 would play is a legal option; the current action's is what the card played in the game; an action played as
 itself is of that action (take: its pile; finish: covers the last face-down card; face-down: a face-down slot;
 throw away: the discard; best use: a position of the cell's use); the card is a parameter (a card with one cell

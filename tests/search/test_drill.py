@@ -1,4 +1,4 @@
-"""The drill deck (issue 52, :mod:`gnoming_sim.search.drill`): a deck survives its file exactly, the Leitner
+"""The drill deck (:mod:`gnoming_sim.search.drill`): a deck survives its file exactly, the Leitner
 schedule moves cards as documented, any option the rollouts cannot tell from the best counts as right (the
 move played never), a review's marks become cards once, and a file that is not a deck is refused in one
 line and never written over, even by a run killed while it writes."""

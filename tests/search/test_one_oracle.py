@@ -1,4 +1,4 @@
-"""One voice (issue 50 item 1): every advice path takes its base player and its criterion from
+"""One voice: every advice path takes its base player and its criterion from
 ``gnoming_sim.search.oracle`` (BASE, HORIZON) and none names its own.
 
 Two checks: the sources of the advice paths hold no player's name or horizon as a default (a parameter's, a

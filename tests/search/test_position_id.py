@@ -1,4 +1,4 @@
-"""The position ID (issue 52): every valid position survives encode -> decode exactly (a property test over
+"""The position ID: every valid position survives encode -> decode exactly (a property test over
 random positions, rules and decks), and every malformed ID is one GnomingError line; an impossible position
 gets the position file loader's own sentence."""
 from __future__ import annotations

@@ -128,7 +128,7 @@ NEWCOMER = Path(__file__).resolve().parent / "data" / "review-newcomer-record.to
 
 @pytest.mark.slow   # 20,500 rollouts of one decision to the end of the game (~20 s of one core)
 def test_the_newcomers_turn_6_blind_draw_loses_at_ten_times_the_rollouts():
-    """Issue 51: a new user's record (tests/search/data/review-newcomer-record.toml, seat 2) had its blind
+    """A new user's record (tests/search/data/review-newcomer-record.toml, seat 2) had its blind
     draw at turn 6 marked ``?`` (-6.4 pp, "best: take the 8 from the pile") by the cross-fitted review, a
     move the user thought ordinary.  Re-graded with ten times the default budget (0-ply screening, truncated
     selection and measurement rollouts; the review's own rollouts for that decision, index 3 of the game), the

@@ -1,4 +1,4 @@
-"""Calibration of the review's marks and verdict by simulation (issue 31, item 5; issue 51, item 2: ties).
+"""Calibration of the review's marks and verdict by simulation (ties).
 
 The rollouts are replaced by synthetic rollout outcomes of a known truth, so that thousands of games cost
 seconds; everything after the rollouts is the product's own code: the choice of the alternative
@@ -14,10 +14,9 @@ or both alike; a share of 12-35% of rollouts differ, so the loss's standard erro
 real review's 2.0-2.3 pp).  A game is 53 graded decisions (46-60 in play).
 
 Ties are the hard case: every alternative exactly as good as the move played, so that any choice among
-them is as good as any other and the loss's p-value is exactly uniform.  Until issue 51 the loss was
-cross-fitted over two halves that chose with each other; its standard error left out their correlation,
-and 6.9% [5.9, 8.1] of flawless games with tied options got a mark (n 2,000; issue 51 measured
-8.25% [7.1, 9.5] in its own model), against the stated 5%.
+them is as good as any other and the loss's p-value is exactly uniform (a loss cross-fitted over two halves
+that chose with each other, as the review once measured it, marked 6.9% [5.9, 8.1] of such games, n 2,000,
+against the stated 5%: docs/history.md).
 """
 from __future__ import annotations
 

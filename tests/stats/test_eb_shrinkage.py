@@ -1,4 +1,4 @@
-"""gnoming_sim.stats.eb_posterior_means (the review's shrunk losses, issue 51): the nonparametric
+"""gnoming_sim.stats.eb_posterior_means (the review's shrunk losses): the nonparametric
 empirical-Bayes posterior means against the oracle's (the posterior means under the true prior, exact by
 scipy's normal density), for a normal prior (the closed form) and for a spike with a few large values."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The estimators written by hand outside ``gnoming_sim/stats.py`` (issue 51 item 4), each checked against the
+"""The estimators written by hand outside ``gnoming_sim/stats.py``, each checked against the
 library that computes the same thing, on random data: the studies' ``analyses/framework/estimates.py``
 (stratified mean, Fieller root of a robust line, t mean, bootstrap mean, paired ratio difference) and
 ``experiments/compare.py``'s ratio of sums (``_ratio_terms``)."""

@@ -155,7 +155,7 @@ def test_equivalence_words():
 
 
 def test_an_equivalence_test_without_power_gives_no_word():
-    # issue 51: se 0.5 at +-1 has no power (the largest estimate that could pass, 1 - 1.645 * 0.5 = 0.18, is
+    # se 0.5 at +-1 has no power (the largest estimate that could pass, 1 - 1.645 * 0.5 = 0.18, is
     # reached by chance 25% of the time): neither "holds" nor "differs" nor "not shown" is said, whatever the data
     se = 0.5
     assert S.tost_power(se, 1.0) == pytest.approx(2 * norm.cdf(1.0 / se - norm.isf(0.05)) - 1, rel=1e-12)
@@ -220,7 +220,7 @@ def test_heterogeneity_against_known_values():
 
 
 def test_heterogeneity_of_the_audited_mulligan_answer_says_the_sizes_differ():
-    """Issue 31 item 4: the mulligan answer (+0.7 pp, learned) pools 2 to 7 players whose values are
+    """The mulligan answer (+0.7 pp, learned) pools 2 to 7 players whose values are
     -2.4, +0.6, +2.2, +0.5, +1.8, +1.6 pp (the committed report's intervals): Q = 35 on 5 df."""
     m = [-2.35, 0.58, 2.21, 0.49, 1.75, 1.58]
     lo = [-3.62, -0.65, 1.00, -0.61, 0.76, 0.56]

@@ -1,4 +1,4 @@
-"""Output locks through the same guard as outputs (issue 53, item 2).
+"""Output locks through the same guard as outputs.
 
 Before: the lock file ``.NAME.lock`` was opened with ``O_CREAT`` (not ``O_EXCL``), truncated and
 written with a pid: ``ln notes.txt .g.parquet.lock`` made ``simulate --out g.parquet`` write its pid

@@ -1,4 +1,4 @@
-"""The nine data-loss findings of issue #25, each as a test that failed before the crash-safe writer.
+"""The nine data-loss findings of the storage audit, each as a test that failed before the crash-safe writer.
 
 1 a full disk with --force, 2 two runs to one --out, 3 --report holding --out, 4 report --out
 holding --from, 5 a report folder the user added files to, 6 a symlinked partial, 7 a chunk

@@ -1,4 +1,4 @@
-"""The card's policy iteration (issue 50 item 3): the per-cell sample, the improvement rule (a cell moves only when
+"""The card's policy iteration: the per-cell sample, the improvement rule (a cell moves only when
 another action beats it by more than the threshold's standard errors on enough games), the history's format and
 the final card's tables (read back by the card preset's own reader); one small round is reproducible and the
 same at any thread count (slow)."""
@@ -143,7 +143,7 @@ def test_a_run_that_continues_another_numbers_its_rounds_on(monkeypatch):
 
 
 def test_focus_cells_are_sampled_up_to_their_weight_times_the_cap():
-    """--focus (issue 50 item 3's later rounds): a focus cell may value up to focus_weight times the other cells'
+    """--focus: a focus cell may value up to focus_weight times the other cells'
     cap, the cap still the largest within the budget; weight 1 is the plain per-cell cap, draw for draw."""
     entries = [dict(cell=c, i=i) for i, c in enumerate([1] * 100 + [2] * 5 + [3] * 40)]
     got = sample(entries, 45, np.random.default_rng(0), focus=(3,), focus_weight=2.0)
@@ -173,7 +173,7 @@ def test_the_files_are_written_after_every_round(tmp_path, monkeypatch):
 
 
 def test_the_card_is_valued_by_the_one_oracle_by_the_chance_of_winning(monkeypatch):
-    """Audit row 4b (issue 51): the committed card's cells are ranked by the oracle's criterion, the chance of winning
+    """Audit row 4b: the committed card's cells are ranked by the oracle's criterion, the chance of winning
     the game (search/oracle.py, HORIZON "game"), with the card in the seat to move and the oracle's base player
     elsewhere; the round margin of the guide's collector plays no part."""
     from types import SimpleNamespace

@@ -1,5 +1,5 @@
 """The guide's card and page (tune/guide_card.py) show the finish table only for the table sizes the
-guide was derived at, and say why the others are missing (issue 32, item 5e).  They read the
+guide was derived at, and say why the others are missing.  They read the
 committed guide (tuning/guide/guide.json, derived at 2 to 7 players), cut to fewer sizes as a guide
 made at those sizes would be."""
 from __future__ import annotations
