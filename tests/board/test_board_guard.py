@@ -38,7 +38,9 @@ BASE = "http://127.0.0.1"
 API = [("GET", "/api/start"), ("POST", "/api/validate"), ("POST", "/api/export"), ("POST", "/api/import"),
        ("POST", "/api/position-id"), ("POST", "/api/zero-ply"), ("POST", "/api/analysis"),
        ("POST", "/api/drill/next"), ("POST", "/api/drill/answer"), ("GET", "/api/analysis/x/events"),
-       ("DELETE", "/api/analysis/x")]
+       ("DELETE", "/api/analysis/x"),
+       *[("POST", f"/api/play/{name}") for name in ("new", "act", "others", "next-round", "hint", "save", "resume",
+                                                     "review")]]
 PAGE = [("GET", "/"), ("GET", "/static/board.js"), ("GET", "/favicon.ico")]
 POSTS = [path for method, path in API if method == "POST"]
 

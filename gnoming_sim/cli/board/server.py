@@ -12,13 +12,16 @@ send without the browser asking first):
 ``POST /api/import``               a position file's text read as ``analyse --position`` reads the file
 ``POST /api/position-id``          a position ID (:mod:`gnoming_sim.search.position_id`) read back, checked
 ``POST /api/zero-ply``             the 0-ply table (:func:`gnoming_sim.search.evaluator.zero_ply`): the value
-                                   network's first look at every option, in milliseconds; a bad position is 400
+                                   network's first look at every option, in milliseconds, with the printed
+                                   card's answer beside it (``card``); a bad position is 400
 ``POST /api/analysis``             start a live analysis (the one before it is cancelled): its id
 ``GET  /api/analysis/{id}/events`` its updates as server-sent events (``update`` per batch, ``why``, ``done``,
                                    ``error``); closing the stream cancels the rollouts
 ``DELETE /api/analysis/{id}``      stop it
 ``POST /api/drill/next``           the next drill card due, without its answer (:mod:`.drills`)
 ``POST /api/drill/answer``         an answer (or a skip) graded, the card rescheduled and the deck saved
+``POST /api/play/...``             a game played by clicking (:mod:`.play_api`): new, act, others, next-round,
+                                   hint, save, resume, review
 
 No route takes a path: the page sends texts, and the only files read are those named on the command line.
 The board answers only the page it opened (:mod:`.guard`): the Host header must name the loopback address
@@ -47,6 +50,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from gnoming_sim.cli.board import inputs as I
+from gnoming_sim.cli.board import play_api
 from gnoming_sim.cli.board.guard import Guard, Quiet, Status, read_json
 from gnoming_sim.cli.board.live import DEFAULT_CAP, DEFAULT_K, WARM_POSITION, Live
 from gnoming_sim.game.deck import Deck
@@ -82,6 +86,7 @@ class Board:
     # the launch's secret: in the address the command prints and opens, asked of every API request
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     closing: threading.Event = field(default_factory=threading.Event)   # the server stops: streams end
+    plays: dict = field(default_factory=dict)   # the games played on the page (:mod:`.play_api`), by secret id
 
     def rules_for(self, body: dict) -> RuleConfig:
         r = body.get("rules")
@@ -181,9 +186,13 @@ async def zero_ply(b: Board, body: dict):
     pos = b.position(body)
     seed = int(_number(body.get("seed", b.seed), "seed", 0, 2**64 - 1))
     loop = asyncio.get_running_loop()
-    res = await loop.run_in_executor(
-        b.worker, lambda: evaluator.zero_ply(pos, seed=seed, policies=b.policies, threads=b.threads))
-    return JSONResponse({"ok": True, **finite(res)})
+
+    def work():   # the evaluator's table, and the printed card's answer beside it (as analyse shows it)
+        res = finite(evaluator.zero_ply(pos, seed=seed, policies=b.policies, threads=b.threads))
+        return res, play_api.card_answer(pos, res)
+
+    res, card = await loop.run_in_executor(b.worker, work)
+    return JSONResponse({"ok": True, **res, "card": card})
 
 
 async def analysis(b: Board, body: dict):
@@ -294,6 +303,8 @@ def make_app(board: Board, hosts=None) -> Starlette:
               Route("/api/analysis", _json_route(analysis), methods=["POST"]),
               Route("/api/drill/next", _json_route(drill_next), methods=["POST"]),
               Route("/api/drill/answer", _json_route(drill_answer), methods=["POST"]),
+              *[Route(f"/api/play/{name}", _json_route(play_api.refused(handler), refused=400), methods=["POST"])
+                for name, handler in play_api.ROUTES.items()],
               Route("/api/analysis/{job}/events", events),
               Route("/api/analysis/{job}", stop, methods=["DELETE"]),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
