@@ -1,6 +1,6 @@
 """Figures the docs quote from committed files, read back from those files (guide.md said
 per-table Holm and 21 starred cells after the guide was re-derived with one family and 19; the README said
-"15 defects" of an audit page that holds three audits)."""
+"15 defects" of an audits page that held three audits)."""
 import json
 import re
 from pathlib import Path
@@ -42,11 +42,15 @@ def test_the_guide_page_quotes_the_committed_cards_policy_iteration():
         assert cols[5].split(":")[0] == str(r["cells_changed"])
 
 
-def test_the_readme_says_what_the_audit_page_holds():
-    audit = (ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
-    issues = re.findall(r"^## Issue (\d+)", audit, flags=re.M)
-    line = next(x for x in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if "docs/audit.md" in x)
-    assert "issue 23" in line and all(f"issue {n}" in line for n in issues), (issues, line)
+def test_the_readme_and_the_index_say_what_the_history_page_holds():
+    """The README's and the docs index's line on docs/history.md name what it holds, and it holds them."""
+    sections = re.findall(r"^## (.+)$", (ROOT / "docs" / "history.md").read_text(encoding="utf-8"), flags=re.M)
+    for held in ("The statistical audits of the report", "How the card was made", "How the engine got fast"):
+        assert held in sections, (held, sections)
+    for page, link in (("README.md", "docs/history.md"), ("docs/README.md", "(history.md)")):
+        line = next(x for x in (ROOT / page).read_text(encoding="utf-8").splitlines() if link in x)
+        for said in ("statistical audits", "how the card was made", "got fast"):
+            assert said in line, (page, said, line)
 
 
 def test_the_guide_pages_ladder_table_is_its_named_pool_and_says_elo_is_pool_specific():

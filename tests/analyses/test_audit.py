@@ -1,7 +1,7 @@
-"""The committed report against the statistical audits of docs/audit.md (issue 23's 15 defects, issue 31's 22
-points, issue 51's 15): each check reads reports/summary.json and fails if a defect is back (a regenerated report
-that reintroduces one fails here before a reader finds it); the last ones check the page itself (every point a
-row, every row's test a test that exists)."""
+"""The committed report against the statistical audits of docs/history.md (three audits: 15, 22 and 15 points):
+each check reads reports/summary.json and fails if a defect is back (a regenerated report that reintroduces one
+fails here before a reader finds it); the last ones check the page itself (every point a row, every row's test a
+test that exists)."""
 from __future__ import annotations
 
 import json
@@ -139,7 +139,7 @@ def test_every_answer_and_estimand_has_an_interval_and_n(summary):
                 assert _ok(part), (q, m)
 
 
-# ----------------------------------------------------------------- issue 31: advice a player can act on
+# ----------------------------------------------------------------- the second audit: advice a player can act on
 WORDS = ("holds", "differs", "not shown to differ", "not tested")
 CONVERGENCE = ("converged", "still moves", "convergence not shown", "not tested")
 ANSWER_ESTIMAND = {"mulligan_value.win_chance": ("mulligan", "win_chance"), "mulligan_value.margin": ("mulligan", "margin"),
@@ -148,7 +148,7 @@ ANSWER_ESTIMAND = {"mulligan_value.win_chance": ("mulligan", "win_chance"), "mul
 ONE_SIZE_ESTIMAND = {"guide.card_vs_expert": ("guide", "card_vs_expert")}   # measured at one table size (nothing pooled)
 
 
-def test_31_3_holds_under_both_strongest_rungs_only_by_an_equivalence_test(summary):
+def test_holds_under_both_strongest_rungs_only_by_an_equivalence_test(summary):
     from gnoming_sim.stats import equivalence_word
 
     for q, measures in summary["estimands"].items():
@@ -177,7 +177,7 @@ def _by_size_word(parts: dict, target: float) -> str:
     return equivalence_by_size({k: Estimate(d["mean"], *d["ci95"], d["n"]) for k, d in parts.items()}, target)
 
 
-def test_51_1_a_label_only_where_the_equivalence_test_had_the_power_to_pass(summary):
+def test_a_label_only_where_the_equivalence_test_had_the_power_to_pass(summary):
     """Every judged estimand carries the power of its equivalence test at its margin; a label
     ("holds", "differs", "not shown to differ") only at 80% power or more, else "not tested"; the finishing
     answer judged on its rule's crossings at every size; no house rule converged by a test without power."""
@@ -199,14 +199,14 @@ def test_51_1_a_label_only_where_the_equivalence_test_had_the_power_to_pass(summ
             assert v["equivalence_power"] >= POWER_NEEDED, name
 
 
-def test_34_5_every_answer_is_read_along_the_ladder(summary):
+def test_every_answer_is_read_along_the_ladder(summary):
     """Each README answer says whether it has converged between the two strongest fast players:
     none is left "not measured along the ladder"."""
     for a in summary["answers"]:
         assert a["convergence"] in CONVERGENCE, a["key"]
 
 
-def test_31_4_a_pooled_answer_whose_table_sizes_differ_is_stated_per_size(summary):
+def test_a_pooled_answer_whose_table_sizes_differ_is_stated_per_size(summary):
     displays = {a["key"]: a["display"] for a in summary["answers"]}
     for key, (q, m) in ANSWER_ESTIMAND.items():
         sizes = summary["estimands"][q][m].get("by_table_size")
@@ -215,7 +215,7 @@ def test_31_4_a_pooled_answer_whose_table_sizes_differ_is_stated_per_size(summar
             assert "no one table's answer" in displays[key], key
 
 
-def test_31_7_house_rules_test_every_variant_in_one_family(summary):
+def test_house_rules_test_every_variant_in_one_family(summary):
     from gnoming_sim.analyses.framework.estimates import Estimate, holm
 
     variants = {k: v for k, v in summary["house_rules"]["variants"].items() if v["change_vs_baseline"]}
@@ -229,7 +229,7 @@ def test_31_7_house_rules_test_every_variant_in_one_family(summary):
         assert f"'{k}'" in text
 
 
-def test_51_1d_the_pairing_does_not_narrow_net_minus_learned_as_report_md_says(summary):
+def test_the_pairing_does_not_narrow_net_minus_learned_as_report_md_says(summary):
     """Docs/report.md once said pairing the rungs on the same deals narrows net - learned.
     The rungs' correlation over deals, from the committed intervals, is small for the mulligan and hazard answers
     (so the difference's standard error is about sqrt(2) times a rung's), large only for the finishing decisions,
@@ -251,23 +251,30 @@ def test_51_1d_the_pairing_does_not_narrow_net_minus_learned_as_report_md_says(s
 
 # ----------------------------------------------------------------- the audit page itself
 AUDIT_ROWS = {
-    "23": [str(k) for k in range(1, 16)],
-    "31": [*map(str, range(1, 8)), "8a", "8b", "8c", *(f"9{c}" for c in "abcdefghij"), "10", "11"],
-    "51": ["1a", "1b", "1c", "1d", "2a", "2b", "2c", "3a", "3b", "3c", "4a", "4b", "4c", "4d", "4e"]}
+    "Answers a player would act on": [str(k) for k in range(1, 16)],
+    "Advice a player can act on": [*map(str, range(1, 8)), "8a", "8b", "8c", *(f"9{c}" for c in "abcdefghij"), "10",
+                                   "11"],
+    "The words around the numbers": ["1a", "1b", "1c", "1d", "2a", "2b", "2c", "3a", "3b", "3c", "4a", "4b", "4c", "4d",
+                                     "4e"]}
 ONLY_STATED = ("not tested", "not done", "open")
 
 
 def _audit_sections() -> dict[str, list[list[str]]]:
-    """docs/audit.md's tables, by the issue whose audit each holds: {issue: [[number, defect, now, checked by]]}."""
+    """docs/history.md's audits, by the title of each: {title: [[number, defect, now, checked by]]}, a point being a
+    "#### <number>" heading and its "**Defect.**", "**Now.**" and "**Checked by.**" paragraphs."""
     import re
 
-    page = (ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
-    parts = re.split(r"^## Issue (\d+)", page, flags=re.M)
-    sections = {"23": parts[0], **dict(zip(parts[1::2], parts[2::2]))}
+    page = (ROOT / "docs" / "history.md").read_text(encoding="utf-8")
+    section = page.split("## The statistical audits of the report", 1)[1].split("\n## ", 1)[0]
+    parts = re.split(r"^### (.+)$", section, flags=re.M)
     rows = {}
-    for issue, text in sections.items():
-        lines = [x for x in text.splitlines() if x.startswith("| ") and not x.startswith(("| # ", "| item "))]
-        rows[issue] = [[c.strip() for c in x.strip().strip("|").split(" | ")] for x in lines]
+    for title, text in zip(parts[1::2], parts[2::2]):
+        points = re.split(r"^#### (\w+)$", text, flags=re.M)
+        rows[title] = []
+        for number, body in zip(points[1::2], points[2::2]):
+            fields = {m.group(1): " ".join(m.group(2).split())
+                      for m in re.finditer(r"\*\*(Defect|Now|Checked by)\.\*\*\s+(.*?)(?=\n\n|\Z)", body, flags=re.S)}
+            rows[title].append([number, fields.get("Defect", ""), fields.get("Now", ""), fields.get("Checked by", "")])
     return rows
 
 
@@ -287,8 +294,8 @@ def _tests_named(cell: str) -> list[tuple[str, str | None]]:
     return named
 
 
-def test_51_4a_every_point_of_every_audit_is_a_row_naming_a_test_that_exists():
-    """The three audits' 15 + 22 + 15 points are each a row of docs/audit.md, none missing, and
+def test_every_point_of_every_audit_is_a_row_naming_a_test_that_exists():
+    """The three audits' 15 + 22 + 15 points are each a point of docs/history.md, none missing, and
     every row names a test that exists (its file under tests/, the function where one is named) or says that the
     point is only stated, not done or open."""
     rows = _audit_sections()
@@ -296,12 +303,12 @@ def test_51_4a_every_point_of_every_audit_is_a_row_naming_a_test_that_exists():
     files: dict[str, list[Path]] = {}
     for f in (ROOT / "tests").rglob("test_*.py"):
         files.setdefault(f.name, []).append(f)
-    for issue, table in rows.items():
+    for audit, table in rows.items():
         for number, *_, checked in table:
             named = _tests_named(checked)
-            assert named or any(w in checked for w in ONLY_STATED), (issue, number, checked)
+            assert named or any(w in checked for w in ONLY_STATED), (audit, number, checked)
             for name, function in named:
-                assert name in files, (issue, number, name)
+                assert name in files, (audit, number, name)
                 if function is not None:
                     source = "".join(f.read_text(encoding="utf-8") for f in files[name])
-                    assert f"def {function}" in source, (issue, number, name, function)
+                    assert f"def {function}" in source, (audit, number, name, function)

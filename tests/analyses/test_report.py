@@ -235,7 +235,7 @@ def test_every_advice_bearing_precision_states_its_target(summary):
 
 
 def test_a_quick_report_is_a_preview_that_says_no_clear(report, summary):
-    """Issue 31 item 7: `report --quick` prints no headline its size cannot support: every finding and answer
+    """`report --quick` prints no headline its size cannot support: every finding and answer
     is a preview, and none says "clear", "clearly" or "settled" (quick once said "'no bouncing' ... clear
     after Holm" where the full report said the opposite)."""
     from gnoming_sim.analyses.framework.words import verdict_words

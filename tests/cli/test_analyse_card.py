@@ -27,7 +27,7 @@ def _json(path, *more):
 
 
 def test_the_card_says_finish_where_finishing_is_better():
-    """Issue 50's position: the card before the policy iteration said play on (over the 7, pos7), finishing about
+    """The 3-player finishing position: the card before the policy iteration said play on (over the 7, pos7), finishing about
     10 pp better; the committed card's cell (changed in the iteration's round 1, +3.70 pp) says finish, the best."""
     card = _json(FINISH)["card"]
     assert card["table"] == "finish" and len(card["cells"]) == 1

@@ -1,7 +1,7 @@
-"""Issue 33, "Nothing lost, part two": every output is checked by one guard before any game
+"""Nothing lost: every output is checked by one guard before any game
 (gnoming_sim/batch/output.py), report folders never replace a file the tool did not write, long
 commands hold their output's lock for the whole run and end on SIGTERM in one line, and every
-Parquet file read is checked whole.  Each case of the issue is here, by name; all are fast (no game
+Parquet file read is checked whole.  Each case of the storage audit is here, by name; all are fast (no game
 is played: ``no_engine`` fails the test if one starts)."""
 from __future__ import annotations
 

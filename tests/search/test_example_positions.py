@@ -1,5 +1,5 @@
-"""The two positions of issue 50 item 1 as example files (examples/hazard-blind-5p.toml,
-examples/finish-3p-round2.toml): they load, and they are the positions the issue describes."""
+"""Two example positions where the card and the oracle once disagreed (examples/hazard-blind-5p.toml,
+examples/finish-3p-round2.toml): they load, and they are the positions the docs describe."""
 from __future__ import annotations
 
 from pathlib import Path
