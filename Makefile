@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # third of make test-fast's CPU; the make targets turn it back on.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup test test-fast test-nojit bench report golden train train-net train-value guide clean
+.PHONY: setup test test-fast test-nojit bench report golden train train-net train-value guide card clean
 
 # install, then compile the common kernel groups in parallel (both cores; a second or two once cached)
 setup: $(STAMP)
@@ -68,6 +68,13 @@ train-value: $(STAMP)
 # gnoming_sim/kernel/policy/chart_cells.json together, then rerun tuning/agreement/run.sh (its table is tied to the card)
 guide: $(STAMP)
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/guide-iteration/run.sh
+
+# redraw the printed cards from their committed data (a few seconds, no simulation): tuning/guide-iteration/card.png
+# (the committed card, the one docs/guide.md shows) and tuning/guide/card.png, each with its index.html; commit them
+# when the drawing code changes (tests/tune/test_card_print.py fails while a committed card is not what the code draws)
+card: $(STAMP)
+	$(VENV)/bin/python tuning/guide-iteration/page.py
+	$(VENV)/bin/python tuning/guide/page.py
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py

@@ -75,7 +75,7 @@ def guide(out, games, decisions, players_, budget, iterate, rounds, rollouts, ch
     gnoming_sim/kernel/policy/chart_cells.json (`make guide` does both); that replaces the card's tables too, so
     put the committed card back after it (python -m gnoming_sim.tune.card_output --install
     tuning/guide-iteration/cells.json)."""
-    from gnoming_sim.tune import guide_card
+    from gnoming_sim.tune import card_print, guide_card
 
     if rounds is not None and not iterate:   # the derivation has no rounds: never ignored silently
         raise GnomingError("--rounds needs --iterate (it caps the policy iteration's rounds; the guide's "
@@ -117,7 +117,7 @@ def guide(out, games, decisions, players_, budget, iterate, rounds, rollouts, ch
             say(preview["text"])
         stage.write("chart_cells.json", json.dumps(cells, indent=1, default=float) + "\n")
         stage.write("guide.json", json.dumps(result, indent=1, default=float) + "\n")
-        stage.write("card.png", guide_card.card_png(result))
+        stage.write("card.png", card_print.card_png(result))
         stage.write("index.html", guide_card.page_html(result))
         if records:
             stage.write("decisions.csv.gz", gzip.compress(frame.to_csv(index=False).encode(), mtime=0))
@@ -137,7 +137,7 @@ def _iterate(out, games, decisions, players_, budget, rounds, seed, threads, for
     committed card, its files written through a staged folder; a run smaller than the committed card's (fewer
     games, decisions or rollouts a round, or fewer rounds) is marked PREVIEW on its first line and in its files."""
     from gnoming_sim.batch.safe_folder import check_target, staged_report
-    from gnoming_sim.tune import card_output, guide_card
+    from gnoming_sim.tune import card_output, card_print, guide_card
     from gnoming_sim.tune.card_iteration import IterationConfig, iterate
 
     opt.check_range("--games", games, 1, MAX_GAMES)
@@ -171,7 +171,7 @@ def _iterate(out, games, decisions, players_, budget, rounds, seed, threads, for
             stage.write(name, text)
         card = guide_card.iterated_guide(data)
         card["preview"] = data.get("preview")
-        stage.write("card.png", guide_card.card_png(card))
+        stage.write("card.png", card_print.card_png(card))
         stage.write("index.html", guide_card.iteration_page_html(card))
     changed = [r["cells_changed"] for r in result["rounds"]]
     click.echo(f"{PROG} guide --iterate: {len(changed)} rounds, cells changed per round {changed}, "

@@ -6,8 +6,9 @@ enters the position on a kernel table seated by the card strategy itself and ask
 functions, the very ones the card player runs: which cell the decision falls in
 (:func:`~gnoming_sim.kernel.policy.chart.pile_cell`, :func:`~gnoming_sim.kernel.policy.chart.finish_cell_at`,
 :func:`~gnoming_sim.kernel.policy.chart.place_candidates`), the cell's action
-(:func:`~gnoming_sim.kernel.policy.chart.cell_action`: the printed action, or the card's default where it
-shows ``?``) and the answer the card player gives (:func:`~gnoming_sim.kernel.policy.chart.draw_source`,
+(:func:`~gnoming_sim.kernel.policy.chart.cell_action`: the measured action, or the card's default, which the
+card prints pale where nothing was measured) and the answer the card player gives
+(:func:`~gnoming_sim.kernel.policy.chart.draw_source`,
 :func:`~gnoming_sim.kernel.policy.chart.placement`).  No cell logic lives here; the cell's words are
 the committed card's own (``chart_cells.json``'s tables).
 
@@ -44,7 +45,8 @@ def _cell_words(tables: dict, table: str, cell: int, row=lambda name: name) -> s
 
 
 def _fallback_words(table: str, cell: int, row=lambda name: name) -> str:
-    """A cell the committed card never saw (blank on the card): its row and column from the chart's names."""
+    """A cell the committed card never saw (its default printed on the card): its row and column from the chart's
+    names."""
     from gnoming_sim.kernel.policy import chart as C
 
     rest = cell - C.CELL_OFFSET[C.TABLE_NAMES.index(table)]
@@ -189,8 +191,8 @@ def option_key(pos: Position, choice: tuple[int, int]) -> str:
 
 def card_view(pos: Position) -> dict | None:
     """The card's cell and answer at ``pos``'s decision: ``{"table", "cells": [{"cell", "words", "action",
-    "printed"}], "choice": (src, pos)}`` (``printed``: the card shows the action; else it shows ``?`` or
-    nothing and its default rule answers), or None where the card has no cell for the decision (a hazard
+    "printed"}], "choice": (src, pos)}`` (``printed``: a measured action; else the card's default rule answers,
+    printed pale on the card), or None where the card has no cell for the decision (a hazard
     flip, a bounce, a draw with no pile card that can be taken)."""
     from gnoming_sim.kernel.policy import chart as C
     from gnoming_sim.kernel.policy import registry
@@ -294,7 +296,8 @@ def card_line(card: dict) -> str:
     """One plain line: what the card says here and whether the analysis agrees (with the difference)."""
     cell = card["cells"][0] if len(card["cells"]) == 1 else None
     says = cell["action"] if cell else "; ".join(f"{c['action']} ({c['words']})" for c in card["cells"])
-    where = f" (cell: {cell['words']}{'' if cell['printed'] else '; the card shows ?, its default rule'})" \
+    default = "; not measured: the default rule the card prints"
+    where = f" (cell: {cell['words']}{'' if cell['printed'] else default})" \
         if cell else ""
     head = f"the card says {says} here{where}, which is {card['option_label']}"
     lo, hi = card["diff_ci95"]

@@ -1,5 +1,6 @@
-"""The guide's two faces: a printable card (PNG, the compact tables) and a self-contained HTML page
-(every cell with its action, margin [95% interval], n, and whether it is resolved).
+"""The guide's words: a self-contained HTML page (every cell with its action, margin [95% interval], n, and
+whether it is resolved), and the lines that say how a card was made and what following it is worth, which the
+printed card (:mod:`gnoming_sim.tune.card_print`) prints in its foot.
 
 Both read only the guide's dict (:func:`gnoming_sim.tune.guide.derive`, plus ``"check"``: what
 following it is worth, :mod:`gnoming_sim.experiments.chart_check`).
@@ -7,20 +8,17 @@ following it is worth, :mod:`gnoming_sim.experiments.chart_check`).
 from __future__ import annotations
 
 import html
-import io
 import math
 
 from gnoming_sim.game.naming import times
 from gnoming_sim.kernel.policy import chart as C
 
-SHORT = {"take": "TAKE", "draw": "draw", "best use": "use", "face-down": "down", "throw away": "throw",
-         "finish": "FINISH", "play on": "on"}
-COLOURS = {"take": "#9fd89f", "draw": "#d9d9d9", "best use": "#9fd89f", "face-down": "#f5d88c",
-           "throw away": "#d9d9d9", "finish": "#9fd89f", "play on": "#f5b38c"}
-UNRESOLVED = "#ffffff"
-
-
 HEADS = {"own_fd": "your cards face down"}   # a column's heading where it is not its key
+# chart.USE_NAMES as the printed card says them (no symbol its key does not say in words), and own face-down bands
+USE_WORDS = dict(zip(C.USE_NAMES, ("completes a line", "pairs in a line", "replaces a card 6+ higher",
+                                   "replaces a card 3-5 higher", "replaces a card 1-2 higher", "on a face-down slot",
+                                   "no use")))
+BAND_WORDS = dict(zip(C.FD_BAND_NAMES, ("5 or more", "3 or 4", "2 or fewer")))
 
 
 def banded_exceptions(guide: dict) -> list[str]:
@@ -40,41 +38,14 @@ def banded_exceptions(guide: dict) -> list[str]:
         if int(src[cell]["best"]) != action(parent):
             c = src[cell]
             other = C.ACTION_NAMES[C.T_SOURCE][action(parent) - 1]
-            out.append(f"a {c['card']} pile card (best use: {c['use']}): {c['action']} while you have {c['own_fd']} "
-                       f"cards face down (else {other})")
+            use, band = USE_WORDS.get(c["use"], c["use"]), BAND_WORDS.get(c["own_fd"], c["own_fd"])
+            out.append(f"a {c['card']} pile card (best use: {use}): {c['action']} while you have {band} cards face "
+                       f"down (else {other})")
     return out
 
 
 def _by_cell(guide: dict, table: str) -> dict:
     return {c["cell"]: c for c in guide["tables"][table]["cells"]}
-
-
-def _mark(c: dict | None) -> tuple[str, str]:
-    """(text, colour) of a cell on the card: its action when resolved, '?' when seen but not resolved."""
-    if c is None:
-        return "", "#f4f4f4"
-    if c.get("resolved"):
-        return SHORT[c["action"]] + ("*" if c.get("chart") else ""), COLOURS[c["action"]]
-    return "?", UNRESOLVED
-
-
-def _grid(ax, title, rows, cols, marks):
-    """One compact table: ``marks[i][j]`` = (text, colour)."""
-    import numpy as np
-    from matplotlib.colors import to_rgb
-
-    img = np.array([[to_rgb(m[1]) for m in row] for row in marks])
-    ax.imshow(img, aspect="auto", interpolation="nearest")
-    for i, row in enumerate(marks):
-        for j, (text, _) in enumerate(row):
-            ax.text(j, i, text, ha="center", va="center", fontsize=6.5, weight="bold" if text.isupper() else None)
-    ax.set_xticks(range(len(cols)), cols, fontsize=5.5, rotation=30, ha="right")
-    ax.set_yticks(range(len(rows)), rows, fontsize=6)
-    ax.set_xticks([x - 0.5 for x in range(1, len(cols))], minor=True)
-    ax.set_yticks([y - 0.5 for y in range(1, len(rows))], minor=True)
-    ax.grid(which="minor", color="white", linewidth=1.2)
-    ax.tick_params(which="both", length=0)
-    ax.set_title(title, fontsize=7.5, loc="left")
 
 
 def preview_of(guide: dict, committed: dict | None) -> dict | None:
@@ -278,71 +249,6 @@ def sizes_line(guide: dict) -> str:
             f"decisions there (gnoming-sim guide --players with those sizes derives them)")
 
 
-def card_figure(guide: dict):
-    """The card as a matplotlib figure (:func:`card_png` saves it): take or draw, where to put a kept
-    card (from a pile / blind) and finish or play on, one compact table each, the last once per table
-    size the guide was derived at; resolved cells name the action, '?' marks a cell seen but not
-    resolved, blank one never seen."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    src, place, fin = (_by_cell(guide, t) for t in C.TABLE_NAMES)
-    uses = [u.replace("replaces ", "repl. ") for u in C.USE_NAMES]
-    fig = plt.figure(figsize=(8.3, 5.8), dpi=200)
-    gs = fig.add_gridspec(2, 6, height_ratios=[1.0, 0.85], hspace=0.75, wspace=0.9,
-                          left=0.07, right=0.99, top=0.855, bottom=0.17)
-    classes = list(C.CLASS_NAMES)
-    ax = fig.add_subplot(gs[0, 0:2])
-    _grid(ax, "1. Take the pile's top card, or draw?", classes[:5], uses,
-          [[_mark(src.get(C.source_cell_of(k, u))) for u in range(C.N_USE)] for k in range(5)])
-    for b, where in enumerate(("2. Kept from a pile: where?", "3. Drawn blind: keep where, or throw?")):
-        ax = fig.add_subplot(gs[0, 2 + 2 * b:4 + 2 * b])
-        _grid(ax, where, classes, uses,
-              [[_mark(place.get(C.place_cell_of(b, k, u))) for u in range(C.N_USE)] for k in range(C.N_CLASS)])
-    for panel, s in enumerate(finish_sizes(guide)[0]):
-        ax = fig.add_subplot(gs[1, 2 * panel:2 * panel + 2])
-        _grid(ax, f"4. Can finish, {C.SIZE_NAMES[s]} players: finish?", [f"gap {g}" for g in C.GAP_NAMES],
-              list(C.OFD_NAMES),
-              [[_mark(fin.get(C.finish_cell_of(g, o, s))) for o in range(C.N_OFD)] for g in range(C.N_GAP)])
-        ax.set_xlabel("rivals' face-down cards (mean)", fontsize=6)
-    preview = preview_line(guide)
-    fig.suptitle(("PREVIEW (too few games to replace the committed card): " if preview else "")
-                 + ("Gnoming A Round: the player's card, derived by policy iteration" if _iterated(guide) else
-                    "Gnoming A Round: the player's guide, derived by simulation"), fontsize=11, weight="bold", y=0.995,
-                 color="#b00000" if preview else "black")
-    legend = ("blank = the card's default rule (docs/guide.md): no decision of the policy iteration's games fell "
-              "there, or its action is the default's" if _iterated(guide) else
-              "? = not resolved (the default rule: docs/guide.md); blank = never seen; * = beats expert's own rule "
-              "there (the chart player follows the starred cells, expert elsewhere)")
-    bands = banded_exceptions(guide)
-    fig.text(0.5, 0.915 if not bands else 0.905, "use = the card's best use (the column); down = on a face-down slot; "
-             "gap = your score after finishing minus the best rival's visible score\n" + legend
-             + ("\n1. except, by your own cards face down: " + "; ".join(bands) if bands else ""),
-             ha="center", fontsize=6, linespacing=1.4, weight="normal")
-    foot = [preview] + (iteration_foot(guide, short=True) if _iterated(guide) else [value_line(guide), ladder_line(guide), sizes_line(guide),
-            f"rollouts ({_roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} "
-            f"players, seed {guide['seed']}); a cell is resolved when its action wins every paired comparison after "
-            f"Holm's correction ({_family(guide)}, 5%); on average over the positions self-play of {guide['self_play']} reaches"])
-    import textwrap
-
-    lines = [w for f in foot if f for w in textwrap.wrap(f, 190)]
-    fig.text(0.01, 0.01, "\n".join(lines), fontsize=5.5, va="bottom")
-    return fig
-
-
-def card_png(guide: dict) -> bytes:
-    """The card (:func:`card_figure`) as PNG bytes."""
-    import matplotlib.pyplot as plt
-
-    fig = card_figure(guide)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    return buf.getvalue()
-
-
 def _fmt(x: float, digits: int = 2) -> str:
     return "n/a" if x is None or not math.isfinite(x) else f"{x:+.{digits}f}".replace("-", "\u2212")
 
@@ -460,5 +366,5 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
     return "\n".join(parts)
 
 
-__all__ = ["card_figure", "card_png", "page_html", "iteration_page_html", "iterated_guide", "margins_line", "value_line", "preview_of", "preview_line", "ladder_line", "sizes_line", "finish_sizes",
+__all__ = ["page_html", "iteration_page_html", "iterated_guide", "margins_line", "value_line", "preview_of", "preview_line", "ladder_line", "sizes_line", "finish_sizes",
            "status_of"]

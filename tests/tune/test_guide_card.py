@@ -1,5 +1,5 @@
-"""The guide's card and page (tune/guide_card.py) show the finish table only for the table sizes the
-guide was derived at, and say why the others are missing.  They read the
+"""The guide's card and page (tune/card_print.py, tune/guide_card.py) show the finish table only for the table
+sizes the guide was derived at, and say why the others are missing.  They read the
 committed guide (tuning/guide/guide.json, derived at 2 to 7 players), cut to fewer sizes as a guide
 made at those sizes would be."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gnoming_sim.kernel.policy import chart as C
-from gnoming_sim.tune import guide_card
+from gnoming_sim.tune import card_print, guide_card
 
 GUIDE = Path(__file__).resolve().parents[2] / "tuning" / "guide" / "guide.json"
 
@@ -34,7 +34,7 @@ def made_at(guide: dict, players: list[int]) -> dict:
 def finish_titles(guide: dict) -> tuple[list[str], str]:
     import matplotlib.pyplot as plt
 
-    fig = guide_card.card_figure(guide)
+    fig = card_print.card_figure(guide)
     try:
         titles = [ax.get_title(loc="left") for ax in fig.axes]
         text = " ".join(t.get_text() for t in fig.texts)
@@ -75,7 +75,7 @@ def test_the_card_prints_a_banded_take_cell_only_where_it_differs_from_its_take_
 
     data = json.loads(registry.CHART_CELLS.read_text())
     assert guide_card.banded_exceptions(data) == [
-        "a 7-8 pile card (best use: pairs in a line): take while you have >= 5 cards face down (else draw)"]
+        "a 7-8 pile card (best use: pairs in a line): take while you have 5 or more cards face down (else draw)"]
     src = {c["cell"]: c for c in data["tables"]["source"]["cells"]}
     src[C.source_fd_cell_of(C.CC_HIGH, C.U_PAIR, 0)]["best"] = C.A_DRAW
     assert guide_card.banded_exceptions(data) == []
