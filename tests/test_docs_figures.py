@@ -64,3 +64,66 @@ def test_the_guide_pages_ladder_table_is_its_named_pool_and_says_elo_is_pool_spe
     rated = {r.split("|")[1].strip().strip("*") for r in rows}
     assert rated == pool, (rated, pool)
     assert "a run of its own" in said and "Elo is specific to the pool" in said
+
+
+def _triples(data, out: set) -> set:
+    """Every (mean, low, high) of a committed JSON file: ``mean``/``diff`` with ``ci95`` or ``lo``/``hi``."""
+    if isinstance(data, dict):
+        mean, ci = data.get("mean", data.get("diff")), data.get("ci95")
+        if isinstance(mean, (int, float)) and isinstance(ci, list) and len(ci) == 2:
+            out.add((mean, *ci))
+        if isinstance(mean, (int, float)) and isinstance(data.get("lo"), (int, float)):
+            out.add((mean, data["lo"], data["hi"]))
+        for value in data.values():
+            _triples(value, out)
+    elif isinstance(data, list):
+        for value in data:
+            _triples(value, out)
+    return out
+
+
+INTERVAL = re.compile(r"([−+-]?\d[\d,]*(?:\.\d+)?)%? \[([−+-]?\d[\d,]*(?:\.\d+)?)%?, ([−+-]?\d[\d,]*(?:\.\d+)?)%?\]")
+# a page's section whose every "m [lo, hi]" is a committed file's figure, as printed (the report's summary.json
+# first): (page, section heading, the files it quotes)
+QUOTED = [("guide.md", "## What following the card is worth",
+           ("reports/summary.json", "tuning/guide-iteration/margins-before.json", "tuning/guide/chart_cells.json"))]
+
+
+def _number(text: str) -> float:
+    return float(text.replace("\u2212", "-").replace(",", ""))
+
+
+def test_the_intervals_a_page_quotes_are_its_committed_files():
+    """Every interval of a quoting section is a figure of the files it names, rounded as printed (a share in %
+    or a fraction); a regenerated report that moves one fails here and names it."""
+    stale = []
+    for page, heading, files in QUOTED:
+        text = (ROOT / "docs" / page).read_text(encoding="utf-8").split(heading + "\n", 1)[1]
+        section = re.split(r"^#{1,3} ", text, maxsplit=1, flags=re.M)[0]
+        known = set().union(*(_triples(json.loads((ROOT / f).read_text(encoding="utf-8")), set()) for f in files))
+        found = INTERVAL.findall(section)
+        assert len(found) > 20, (page, heading, len(found))   # the section is found and holds its table
+        for said in found:
+            values = [_number(x) for x in said]
+            digits = len(said[0].split(".")[1]) if "." in said[0] else 0
+            if not any(all(round(a * scale, digits) == b for a, b in zip(t, values))
+                       for t in known for scale in (1, 100)):
+                stale.append(f"docs/{page} ({heading}): {said[0]} [{said[1]}, {said[2]}]")
+    assert not stale, "not a figure of the committed files the section quotes:\n" + "\n".join(stale)
+
+
+def test_the_guide_pages_margins_table_is_the_reports():
+    """The card's margins table, row by row: the report's ``guide.card_margins`` (points and win share) and the
+    card before the policy iteration (tuning/guide-iteration/margins-before.json); the message gives the rows."""
+    summary = json.loads((ROOT / "reports" / "summary.json").read_text(encoding="utf-8"))["guide"]["card_margins"]
+    before = json.loads((ROOT / "tuning" / "guide-iteration" / "margins-before.json").read_text())["margins"]
+
+    def shown(e) -> str:
+        f = lambda x: f"{x:+.2f}".replace("-", "\u2212")
+        return f"{f(e['mean'])} [{f(e['ci95'][0])}, {f(e['ci95'][1])}]"
+
+    want = [f"| {n} | {rival} | {shown(m['points'])} | {shown(m['win'])} | {shown(before[n][rival]['points'])} |"
+            for n, rivals in summary.items() for rival, m in rivals.items()]
+    page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    table = page.split("| players | rivals | card − rival, points a game |", 1)[1].split("\n\n")[0].splitlines()[2:]
+    assert table == want, "docs/guide.md's margins table should read:\n" + "\n".join(want)
