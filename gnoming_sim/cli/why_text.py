@@ -122,6 +122,8 @@ def render_text(why: dict) -> list[str]:
         unit = " pp" if c["key"] == "win" else ""
         scale = 100 if c["key"] == "win" else 1
         lines.append(f"  {c['name']:<78} {scale * c['diff']:+7.2f}{unit} [{scale * lo:+.2f}, {scale * hi:+.2f}]")
+    if why.get("omitted"):
+        lines.append(f"  not shown, as it cannot differ here: {omitted_text(why)}")
     lines.append(f"  what makes the difference: {why['deciding']['text']}")
     for smp in why["samples"]:
         lines += ["", f"{smp['why_chosen']} (rollout {smp['rollout']}: margin difference {smp['diff']:+.1f}), "
@@ -130,6 +132,11 @@ def render_text(why: dict) -> list[str]:
             lines.append(f"  -- {st['label']}: your round score {st['score']}, the rivals' mean {st['rivals']:.1f}")
             lines += ["    " + x for x in st["lines"]]
     return lines
+
+
+def omitted_text(why: dict) -> str:
+    """The parts left out of the components (they cannot differ here), each with why, in one phrase."""
+    return "; ".join(f"{o['name']} ({o['why']})" for o in why.get("omitted", []))
 
 
 def why_html(why: dict) -> str:
@@ -149,6 +156,8 @@ def why_html(why: dict) -> str:
             f"{escape(', '.join(why['policies']))}. What makes the difference: "
             f"<b>{escape(why['deciding']['text'])}</b>.</p>")
     table = ("<table><tr><th>part</th><th>difference</th><th>95% CI</th></tr>" + "".join(rows) + "</table>")
+    if why.get("omitted"):
+        table += f"<p>Not shown, as it cannot differ here: {escape(omitted_text(why))}.</p>"
     stories = []
     for smp in why["samples"]:
         for st in smp["stories"]:

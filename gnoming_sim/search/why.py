@@ -13,7 +13,11 @@ exactly into
 its 95% interval (rollouts are the independent units).  One sign for every row: positive is worse for the
 player (more own points, fewer rival points, a smaller chance of winning).
 The component with the largest share of the margin's change is named as the one that makes the
-difference.  With ``horizon="game"`` the later rounds and the chance of winning are added.
+difference.  With ``horizon="game"`` the later rounds and the chance of winning are added.  A part that
+cannot differ between two options at the position, whatever the rollouts, is left out and said to be
+(:func:`fixed_parts`): the bonus where the rules give none or another seat has already finished, the later
+rounds in the game's last round.  Which parts those are is decided by the position and the rules, never by a
+difference that happens to round to zero.
 
 Continuations.  A continuation is one rollout replayed with its action trace
 (:func:`gnoming_sim.search.rollout.traced_rollout`): the very rollout ``i`` of the option in the
@@ -37,6 +41,11 @@ from gnoming_sim.search import oracle
 SAMPLES = 3
 TRACE_CAP = 16_384
 QUANTILES = (0.5, 0.25, 0.75)
+# the components in words (every row: positive = worse for the player)
+NAMES = {"own": "own cards (round score before the bonus)", "bonus": "the early-finish bonus",
+         "rivals": "the rivals' points held back (minus their mean round score's change)",
+         "margin": "margin over the rivals (own round score minus the rivals' mean)",
+         "later": "your later rounds", "win": "chance of winning the game lost"}
 QUANTILE_NAMES = {0.5: "a typical continuation (the median difference)",
                   0.25: "a continuation at the lower quartile of the difference",
                   0.75: "a continuation at the upper quartile of the difference"}
@@ -47,31 +56,49 @@ def _paired(x: np.ndarray) -> dict:
     return {"diff": float(m), "ci95": [float(lo), float(hi)]}
 
 
-def components(out_a: np.ndarray, out_b: np.ndarray, scores0_me: float, horizon: str) -> list[dict]:
+def fixed_parts(pos: Position, horizon: str) -> dict[str, str]:
+    """The components that are zero in every rollout of every option at ``pos`` by construction, each with why:
+    ``"bonus"`` where the rules give no early-finish bonus or another seat has already finished (only the
+    finisher scores the bonus, and the player to move can no longer be the one), ``"later"`` in the game's last
+    round (with ``horizon="game"``: there is no later round).  The later rounds of an earlier round can differ:
+    they are dealt alike in both options, but a reshuffle in this round (or a random base policy) moves the play
+    stream they go on with."""
+    fixed = {}
+    if pos.rules.early_finish_bonus == 0:
+        fixed["bonus"] = "the rules give no early-finish bonus"
+    elif pos.finisher >= 0:
+        fixed["bonus"] = f"seat {pos.finisher} has finished this round, so you cannot earn it"
+    if horizon == "game" and pos.round == ROUNDS - 1:
+        fixed["later"] = "this is the game's last round"
+    return fixed
+
+
+def components(out_a: np.ndarray, out_b: np.ndarray, scores0_me: float, horizon: str,
+               fixed: dict[str, str] | None = None) -> list[dict]:
     """The paired differences of option b against option a (rollout rows ``out_*`` float64[n, N_X]) of each
     component of the margin over the rivals, then the margin itself (and with ``horizon="game"`` the later
-    rounds and the chance of winning), every one signed so that positive is worse for the player."""
+    rounds and the chance of winning), every one signed so that positive is worse for the player; the
+    components named in ``fixed`` (:func:`fixed_parts`: they cannot differ) are left out."""
     from gnoming_sim.search.rollout import X_BONUS, X_GAME, X_RIVALS, X_SCORE, X_WIN
 
     own = lambda o: o[:, X_SCORE] - o[:, X_BONUS]   # noqa: E731
-    rows = [("own", "own cards (round score before the bonus)", own(out_b) - own(out_a)),
-            ("bonus", "the early-finish bonus", out_b[:, X_BONUS] - out_a[:, X_BONUS]),
-            ("rivals", "the rivals' points held back (minus their mean round score's change)",
-             out_a[:, X_RIVALS] - out_b[:, X_RIVALS]),
-            ("margin", "margin over the rivals (own round score minus the rivals' mean)",
-             (out_b[:, X_SCORE] - out_b[:, X_RIVALS]) - (out_a[:, X_SCORE] - out_a[:, X_RIVALS]))]
+    rows = [("own", own(out_b) - own(out_a)),
+            ("bonus", out_b[:, X_BONUS] - out_a[:, X_BONUS]),
+            ("rivals", out_a[:, X_RIVALS] - out_b[:, X_RIVALS]),
+            ("margin", (out_b[:, X_SCORE] - out_b[:, X_RIVALS]) - (out_a[:, X_SCORE] - out_a[:, X_RIVALS]))]
     if horizon == "game":
         later = lambda o: o[:, X_GAME] - scores0_me - o[:, X_SCORE]   # noqa: E731
-        rows += [("later", "your later rounds", later(out_b) - later(out_a)),
-                 ("win", "chance of winning the game lost", out_a[:, X_WIN] - out_b[:, X_WIN])]
-    return [{"key": k, "name": name, "n": int(x.size), **_paired(x)} for k, name, x in rows]
+        rows += [("later", later(out_b) - later(out_a)), ("win", out_a[:, X_WIN] - out_b[:, X_WIN])]
+    rows = [(k, NAMES[k], x) for k, x in rows]
+    return [{"key": k, "name": name, "n": int(x.size), **_paired(x)} for k, name, x in rows
+            if k not in (fixed or {})]
 
 
 def deciding(comps: list[dict]) -> dict:
     """The component of the margin's change (own cards, bonus, rivals: margin = own + bonus + rivals)
     with the largest share, as ``{"key", "name", "share", "text"}``."""
-    by = {c["key"]: c for c in comps}
-    parts = {"own": by["own"]["diff"], "bonus": by["bonus"]["diff"], "rivals": by["rivals"]["diff"]}
+    by = {c["key"]: c["diff"] for c in comps}
+    parts = {k: by[k] for k in ("own", "bonus", "rivals") if k in by}   # a part left out cannot differ: 0
     total = sum(abs(v) for v in parts.values())
     key = max(parts, key=lambda k: abs(parts[k]))
     share = abs(parts[key]) / total if total > 0 else 0.0
@@ -87,7 +114,7 @@ def explain(pos: Position, keys: list[str], policies=oracle.BASE, seed: int = 0,
     ``seed``: the same rollouts as its analysis) and ``samples`` narrated continuations of each.
 
     Returns ``{"options": [{"key", "label"}] * 2, "n", "policies", "horizon", "components": [...],
-    "deciding": {...}, "samples": [{"rollout", "why_chosen", "diff", "stories": [{"key", "label",
+    "omitted": [{"key", "name", "why"}] (the parts that cannot differ here, :func:`fixed_parts`), "deciding": {...}, "samples": [{"rollout", "why_chosen", "diff", "stories": [{"key", "label",
     "score", "rivals", "trace", "stats", "snap"}, ...]}]}`` (:func:`continuation`; the arrays become
     lines with :func:`gnoming_sim.cli.why_text.tell_samples`)."""
     from gnoming_sim.search.analyse import run_rollouts, setup
@@ -106,7 +133,8 @@ def explain(pos: Position, keys: list[str], policies=oracle.BASE, seed: int = 0,
     s2 = s.only(ks)
     out, _ = run_rollouts(s2, rollouts, seed, 0, horizon, True, False, threads)
     me = pos.me
-    comps = components(out[:, 0], out[:, 1], float(pos.scores[me]), horizon)
+    fixed = fixed_parts(pos, horizon)
+    comps = components(out[:, 0], out[:, 1], float(pos.scores[me]), horizon, fixed)
     margin = (out[:, 1, X_SCORE] - out[:, 1, X_RIVALS]) - (out[:, 0, X_SCORE] - out[:, 0, X_RIVALS])
     order = np.argsort(margin, kind="stable")
     picked: list[tuple[int, float]] = []
@@ -122,6 +150,7 @@ def explain(pos: Position, keys: list[str], policies=oracle.BASE, seed: int = 0,
         stories.append({"rollout": i, "why_chosen": QUANTILE_NAMES[q], "diff": float(margin[i]), "stories": told})
     return {"options": [{"key": o.key, "label": o.label} for o in s2.options], "n": int(out.shape[0]),
             "seed": seed, "policies": names, "horizon": horizon, "components": comps,
+            "omitted": [{"key": k, "name": NAMES[k], "why": why} for k, why in fixed.items()],
             "deciding": deciding(comps), "samples": stories}
 
 
