@@ -83,3 +83,34 @@ def test_no_line_of_the_pages_is_over_600_characters():
     long = [f"{p.relative_to(ROOT)}:{i}: {len(line)} characters" for p in PAGES
             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if len(line) > MAX_LINE]
     assert not long, f"wrap these lines (at most {MAX_LINE} characters):\n" + "\n".join(long)
+
+
+PATH = re.compile(r"(?<![\w/.<-])((?:gnoming_sim|analyses|tests|bench|examples|tuning|reports|docs)/[\w./-]*[\w/])")
+# sources whose repository paths are patterns, not files
+PATTERNS = {"tests/test_wheel.py", "tests/test_docs_architecture.py", "tests/test_docs_reference.py"}
+# a stale path that cannot be corrected yet (another folder's owner edits the file): file -> the path
+PENDING_PATHS = {"gnoming_sim/cli/board/live.py": "tests/board/test_api.py",   # the board test is test_board_api.py
+                 "gnoming_sim/tune/value_train.py": "tuning/value/run.sh"}       # the script is run.py
+
+
+def _stale_paths() -> list[str]:
+    stale = []
+    for path in CODE:
+        name = path.relative_to(ROOT).as_posix()
+        if path.suffix != ".py" or name in PATTERNS:
+            continue
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            stale += [f"{name}:{i}: {p}" for p in PATH.findall(line)
+                      if not (ROOT / p).exists() and PENDING_PATHS.get(name) != p]
+    return stale
+
+
+def test_every_repository_path_a_docstring_or_comment_names_exists():
+    """A module or test that moves takes the sentences that name it along (as the pages' paths must)."""
+    assert not _stale_paths(), "no such file or folder:\n" + "\n".join(_stale_paths())
+
+
+def test_the_pending_stale_paths_are_still_there():
+    for name, p in PENDING_PATHS.items():
+        assert p in (ROOT / name).read_text(encoding="utf-8") and not (ROOT / p).exists(), (
+            f"remove {name} from PENDING_PATHS")

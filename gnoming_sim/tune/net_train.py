@@ -7,7 +7,8 @@
    At a random sample of the placements, every legal answer's net inputs and its value by ``budget``
    rollouts of the base policy (:mod:`gnoming_sim.search.net_targets`): the labels are the base
    policy's one-step improvement, the ``mc`` player's choice, which is stronger than the player it
-   trains whenever the search beats it (``tuning/net/teacher.out``).  With ``--head source``, the
+   trains whenever the search beats it (``tuning/net/run.sh``'s second step says what the stronger
+   teacher cost).  With ``--head source``, the
    draw-source decisions instead (every answer the draw-source head values).
 2. **Fit** (:func:`fit`).  Per decision the answers' values and predictions are centred (only
    differences between answers are fitted), the inputs standardised; the loss is the mean squared

@@ -128,9 +128,9 @@ def test_net_plays_differently_under_a_larger_finish_bonus_and_learned_does_not(
     """Every seat net on the same 2,000 deals at 4 players: with an early-finish bonus of 10 its rounds' length
     changes against the published bonus of 5 (the whole 95% interval on one side of 0), while learned, blind to the
     bonus, plays the very same games.  Which way is measured, not assumed: round 5's net shortened its rounds (-0.35
-    [-0.52, -0.17] turns, tuning/net/measure-5.out), round 7's lengthens them (+0.40 [+0.22, +0.58],
-    measure-6.out) and wins the bonus more often, and beats round 5 under that bonus by 3.50 [2.50, 4.50] points a
-    game (round7-variants.out).  (Round 1's placement head answered the bonus of 0 instead: measure-1.out.)"""
+    [-0.52, -0.17] turns), round 7's lengthens them (+0.40 [+0.22, +0.58])
+    and wins the bonus more often, and beats round 5 under that bonus by 3.50 [2.50, 4.50] points a
+    game (the run logs are in the history of tuning/net/).  (Round 1's placement head answered the bonus of 0 instead.)"""
     from gnoming_sim.experiments.net_eval import variant_play
 
     bonus10 = RuleConfig(early_finish_bonus=10)

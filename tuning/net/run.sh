@@ -6,7 +6,7 @@
 # 1. rollout targets of expert (64 rollouts per answer) at 2-7 players, 6 chunks of 150 rounds per table size,
 #    each chunk under one rules variant (half published); chunks in tuning/net/data/ (not committed; a chunk already
 #    there is reused, so delete the folder for a clean run); log: tuning/net/gather.jsonl
-# 2. rollout targets of learned (32 rollouts, the stronger but 14x dearer teacher: tuning/net/teacher-64.out),
+# 2. rollout targets of learned (32 rollouts, the stronger but 14x dearer teacher; the comparison is in this folder's history),
 #    2 chunks of 100 rounds per table size, another seed; chunks in tuning/net/data-learned/
 # 3. the fit of both (scipy L-BFGS-B) and the validation check; weights and curve in tuning/net/fit-both/
 # 4. round 1's fit installed as the teacher of the draw-source targets (its placements, learned's draw source; the
