@@ -126,7 +126,7 @@ def _title(fig, guide: dict) -> list:
         out.append(fig.text(0.5, y, "PREVIEW: made from too few games to replace the committed card (see the foot)",
                             ha="center", va="top", fontsize=11, weight="bold", color="#b00000"))
         y = _below(fig, out[-1], 0.04)
-    words = ("Gnoming A Round: the player's card, derived by policy iteration" if G._iterated(guide) else
+    words = ("Gnoming A Round: the player's card, derived by policy iteration" if G.is_iterated(guide) else
              "Gnoming A Round: the player's guide, derived by simulation")
     t = fig.text(0.5, y, words, ha="center", va="top", fontsize=16, weight="bold")
     while t.get_window_extent(r).width > room and t.get_fontsize() > 8:
@@ -142,17 +142,17 @@ def _below(fig, text, pad_in: float) -> float:
 def _key(guide: dict) -> list[str]:
     bands = G.banded_exceptions(guide)
     return ([KEY_ACTIONS, KEY_COLUMNS, KEY_FINISH, KEY_DEFAULT]
-            + ([] if G._iterated(guide) else [KEY_GUIDE])
+            + ([] if G.is_iterated(guide) else [KEY_GUIDE])
             + (["Table 1's exceptions, by your own face-down cards: " + "; ".join(bands) + "."] if bands else []))
 
 
 def _foot(guide: dict) -> list[str]:
-    if G._iterated(guide):
+    if G.is_iterated(guide):
         return [G.preview_line(guide), *G.iteration_foot(guide, short=True)]
     return [G.preview_line(guide), G.value_line(guide), G.ladder_line(guide), G.sizes_line(guide),
-            f"rollouts ({G._roll(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} "
+            f"rollouts ({G.rollout_player(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} "
             f"decisions at {', '.join(map(str, guide['players']))} players, seed {guide['seed']}); a cell is resolved "
-            f"when its action wins every paired comparison after Holm's correction ({G._family(guide)}, 5%); on "
+            f"when its action wins every paired comparison after Holm's correction ({G.holm_family(guide)}, 5%); on "
             f"average over the positions self-play of {guide['self_play']} reaches"]
 
 
@@ -160,7 +160,7 @@ def _tables(fig, guide: dict) -> list[list]:
     """The tables' axes, two rows: take or draw, where to put a kept card (from a pile, blind), then finish or
     play on once per table size the guide was derived at.  A hazard is never on a discard pile, so tables 1
     and 2 have no hazard row."""
-    src, place, fin = (G._by_cell(guide, t) for t in C.TABLE_NAMES)
+    src, place, fin = (G.cells_by_number(guide, t) for t in C.TABLE_NAMES)
     classes = list(C.CLASS_NAMES)
     top = []
     ax = fig.add_subplot()

@@ -24,7 +24,7 @@ BAND_WORDS = dict(zip(C.FD_BAND_NAMES, ("5 or more", "3 or 4", "2 or fewer")))
 def banded_exceptions(guide: dict) -> list[str]:
     """The take-or-draw cells by the player's own face-down cards whose action differs from their take cell's
     (what the card prints beside table 1): one plain line each, '' for none."""
-    src = _by_cell(guide, "source")
+    src = cells_by_number(guide, "source")
 
     def action(cell: int) -> int:
         c = src.get(cell)
@@ -44,7 +44,8 @@ def banded_exceptions(guide: dict) -> list[str]:
     return out
 
 
-def _by_cell(guide: dict, table: str) -> dict:
+def cells_by_number(guide: dict, table: str) -> dict:
+    """A table's cells by their number: ``{cell: the cell's dict}``."""
     return {c["cell"]: c for c in guide["tables"][table]["cells"]}
 
 
@@ -82,7 +83,7 @@ def _chart_who(guide: dict) -> str:
             "construction)")
 
 
-def _iterated(guide: dict) -> bool:
+def is_iterated(guide: dict) -> bool:
     """A card made by policy iteration (:mod:`gnoming_sim.tune.card_iteration`), not by ``gnoming-sim guide``."""
     return bool(guide.get("card_provenance"))
 
@@ -299,13 +300,13 @@ TABLE_TEXT = {
 }
 
 
-def _family(guide: dict) -> str:
+def holm_family(guide: dict) -> str:
     """Holm's family in words: the whole card (tune.guide now), or per table (a guide derived before)."""
     fam = {t.get("family") for t in guide["tables"].values()}
     return f"one family over the whole card, {fam.pop()} tests" if None not in fam and len(fam) == 1 else "per table"
 
 
-def _roll(guide: dict) -> str:
+def rollout_player(guide: dict) -> str:
     """Who plays the rollouts, in words."""
     return guide["self_play"] if guide.get("rollouts") == "self" else "expert"
 
@@ -332,13 +333,13 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
         f"({rounds} players); at a random sample of its decisions ({guide['decisions']:,} recorded; "
         f"{guide['p_sample']:.0%} of take-or-draw and placement decisions, {guide['p_finish']:.0%} of finishing "
         f"chances) every candidate answer of the cell was rolled out {times(guide['budget'])} to the end of the round "
-        f"from what the player sees (hidden cards dealt at random, every seat playing {html.escape(_roll(guide))}, "
+        f"from what the player sees (hidden cards dealt at random, every seat playing {html.escape(rollout_player(guide))}, "
         f"the same random numbers for every answer). Value: the player's round score minus the mean of the "
         f"others'. A decision is one unit. Margin = the recommended action's mean advantage over the closest "
         f"other candidate (points per round, positive), with its 95% interval (clustered by self-play round in "
         f"a guide derived with one Holm family) and n decisions. "
         f"A cell is <b>resolved</b> when its action beats every other candidate after Holm's correction "
-        f"({html.escape(_family(guide))}; family-wise error 5%); cells with fewer than 10 decisions are not "
+        f"({html.escape(holm_family(guide))}; family-wise error 5%); cells with fewer than 10 decisions are not "
         f"tested; the printed card shows every resolved cell, and the card player plays its default rule where "
         f"it shows ?. The chart player plays a resolved cell when its action also beats expert's own rule at the same "
         f"decisions (one more test per cell, in the same Holm family; * on the card), and expert's rules "
@@ -366,5 +367,6 @@ def page_html(guide: dict, card_file: str | None = "card.png") -> str:
     return "\n".join(parts)
 
 
-__all__ = ["page_html", "iteration_page_html", "iterated_guide", "margins_line", "value_line", "preview_of", "preview_line", "ladder_line", "sizes_line", "finish_sizes",
-           "status_of"]
+__all__ = ["page_html", "iteration_page_html", "iterated_guide", "margins_line", "value_line", "preview_of", "preview_line",
+           "ladder_line", "sizes_line", "finish_sizes", "status_of", "banded_exceptions", "cells_by_number", "is_iterated",
+           "holm_family", "rollout_player", "iteration_foot", "USE_WORDS", "BAND_WORDS"]
