@@ -164,7 +164,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     progress : called with the number of games finished after each chunk
     """
     from gnoming_sim.kernel.game_loop import Games, Results
-    from gnoming_sim.kernel.policy.dispatch import KIND_MC
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC, KIND_VALUE
 
     check_players(players)
     games = _check_count("games", games, 1)
@@ -180,7 +180,7 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     kinds, params = strategy_arrays(strats)
 
     play_batch = batch_kernel(kinds, params)
-    per_thread = MC_PARALLEL_CHUNK if (kinds == KIND_MC).any() else PARALLEL_CHUNK
+    per_thread = MC_PARALLEL_CHUNK if np.isin(kinds, (KIND_MC, KIND_VALUE)).any() else PARALLEL_CHUNK
     deck_arr = deck.to_array()
     counts = deck_counts(deck_arr)
     rules_arr = rules.to_array()

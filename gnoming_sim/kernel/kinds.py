@@ -2,8 +2,8 @@
 batch kernel that plays its games (pure Python: importing it compiles and loads nothing).
 
 The base game loop (:func:`gnoming_sim.kernel.game_loop.play_batch`) asks the policies'
-decision function; a family whose decisions live in a later stage — the Monte Carlo bot of
-:mod:`gnoming_sim.search` — registers a *loader* of its own batch kernel here when its package
+decision function; a family whose decisions live in a later stage — the Monte Carlo bot and the value
+player of :mod:`gnoming_sim.search` — registers a *loader* of its own batch kernel here when its package
 is imported (the package facade, ``gnoming_sim/__init__.py``, imports it), so the engine is
 given the kernel and never imports upward.
 """
@@ -19,6 +19,7 @@ KIND_CHART = 4    # the player's guide by lookup, expert elsewhere (kernel.polic
 KIND_CARD = 5     # the printed card in every cell, its stated defaults where it shows '?' (kernel.policy.chart)
 KIND_NET = 6      # a small neural evaluator of every placement and bounce option, one ply (kernel.policy.net)
 KIND_NET_CELLS = 7   # net, except where given card cells are set (kernel.policy.chart.cells_source/cells_placement)
+KIND_VALUE = 8   # the value network's best option at 0-ply (search.value_player), net for the rest
 
 _LOADERS: dict[int, Callable[[], Callable]] = {}
 

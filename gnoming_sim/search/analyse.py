@@ -134,7 +134,7 @@ def run_rollouts(s: Setup, n: int, seed: int, first: int = 0, horizon: str = DEF
 
     K = len(s.options)
     if truncated:
-        from gnoming_sim.search.value_weights import weights
+        from gnoming_sim.kernel.value_weights import weights
 
         if horizon != "game":
             raise GnomingError("truncated rollouts end in the value network's chance of winning the game: "

@@ -1,5 +1,5 @@
 """The value network's answers for a position (:mod:`gnoming_sim.kernel.value`, its weights read by
-:mod:`gnoming_sim.search.value_weights`): every seat's chance of winning from the position as it stands
+:mod:`gnoming_sim.kernel.value_weights`): every seat's chance of winning from the position as it stands
 (:func:`position_values`), and every option valued at 0-ply (:func:`zero_ply`: :mod:`gnoming_sim.search.zero_ply`).
 """
 from __future__ import annotations
@@ -8,7 +8,7 @@ import numpy as np
 
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel import value as V
-from gnoming_sim.search.value_weights import WEIGHTS, read_weights, weights
+from gnoming_sim.kernel.value_weights import WEIGHTS, read_weights, weights
 from gnoming_sim.stats import Z95
 
 MAX_DETERMINIZATIONS = 100_000

@@ -1,6 +1,7 @@
 """The Monte Carlo player's two decisions at one point of a game, with the hidden cards
 optionally permuted first: what the information-hygiene test of ``mc`` compares; and
-:func:`check_game`, which asks it every decision of a whole game twice.
+:func:`check_game`, which asks it every decision of a whole game twice (and :func:`check_game_value`, the
+value player's).
 
 :func:`probe` plays round 0 of a game with the base decision function up to a given turn (the MC seats
 play their base policy until then), and asks the seat to move for its draw source and, after
@@ -19,13 +20,14 @@ from gnoming_sim.game.rules import LAYOUT, R_MAX_TURNS, R_ROTATE_START, ROUNDS
 from gnoming_sim.kernel.game_loop import decide_once, play_out_base, score_round, self_play_table, step_once
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.rng import seed_stream, shuffle_prefix
-from gnoming_sim.kernel.policy.dispatch import KIND_MC
+from gnoming_sim.kernel.policy.dispatch import KIND_MC, KIND_VALUE
 from gnoming_sim.kernel.state import DEC_BOUNCE, DEC_HAZARD_FLIP, DEC_NONE, DEC_PLACE, DEC_SOURCE, \
     NOT_STALLED, RNG_WORDS, S_DEND, S_DPTR, S_FINISHER, S_HAND, S_PENDING, S_SEAT, S_SRC, S_STALLED
 from gnoming_sim.kernel.step import start_round
 from gnoming_sim.kernel.turn import begin_turn
 from gnoming_sim.search.bot import COST_BOUNCE, COST_HAZARD, COST_PLACE, COST_SOURCE, N_COST, choose_placement, \
     choose_source, mc_answer
+from gnoming_sim.search.value_player import value_answer
 
 
 @jit(nrt=True)
@@ -115,15 +117,18 @@ def _cost_kind(kind):
     return -1
 
 
-@jit(py=True, nrt=True)
-def check_game(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, permute, peek, out):
-    """Play ``game`` (all rounds, starters as the game loop's) with the MC bot deciding for its seats, and
-    ask each of their decisions twice from the same random state: with every hidden card permuted (from
-    stream ``permute`` + the decision's number), then on the true table, which is played on.
+@jit(inline="always")
+def _check(game, seed, inputs, permute, peek, out, answer, family):
+    """Play ``game`` (all rounds, starters as the game loop's) with ``answer`` (``(t, rules, peek)``: an answer,
+    or -1) deciding for the seats of ``family``, and ask each of their decisions twice from the same random
+    state: with every hidden card permuted (from stream ``permute`` + the decision's number), then on the true
+    table, which is played on.
 
-    ``out`` int64[2 * N_COST] (added to): per kind of decision (the bot's COST_*), the decisions the bot
-    took by rollouts, then the ones whose two answers differed.  ``peek``: the rollouts deal the true cards.
+    ``out`` int64[2 * N_COST] (added to): per kind of decision (the bot's COST_*), the decisions the player
+    took itself, then the ones whose two answers differed.  ``peek``: the rollouts deal the true cards.
+    ``inputs``: (seat_strategy, kinds, params, rules, deck, deck_counts), as :func:`check_game` takes them.
     """
+    seat_strategy, kinds, params, rules, deck, deck_counts = inputs
     P = seat_strategy.shape[0]
     t, order = self_play_table(game, seed, P, kinds, params, seat_strategy, deck)
     res = np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32)
@@ -134,18 +139,18 @@ def check_game(game, seed, seat_strategy, kinds, params, rules, deck, deck_count
         while t.st[S_PENDING] != DEC_NONE:
             j = _cost_kind(t.st[S_PENDING])
             a = -1
-            if j >= 0 and t.kinds[t.st[S_SEAT]] == KIND_MC:
+            if j >= 0 and t.kinds[t.st[S_SEAT]] == family:
                 lay = t.lay.copy()
                 draw = t.draw.copy()
                 rng = t.rng.copy()
                 plan = t.memo.plan.copy()
                 _permute_hidden(t, permute + n)
-                other = mc_answer(t, rules, peek)
+                other = answer(t, rules, peek)
                 t.lay[:] = lay
                 t.draw[:] = draw
                 t.rng[:] = rng
                 t.memo.plan[:] = plan
-                a = mc_answer(t, rules, peek)
+                a = answer(t, rules, peek)
                 if a >= 0:
                     out[j] += 1
                 if a != other:
@@ -155,3 +160,22 @@ def check_game(game, seed, seat_strategy, kinds, params, rules, deck, deck_count
         score_round(t, rules, r, starter, res)
         for s in range(P):
             t.scores[s] += res[r, s, F_SCORE]
+
+
+@jit(py=True, nrt=True)
+def check_game(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, permute, peek, out):
+    """:func:`_check` of the Monte Carlo bot's seats (``KIND_MC``, :func:`gnoming_sim.search.bot.mc_answer`)."""
+    _check(game, seed, (seat_strategy, kinds, params, rules, deck, deck_counts), permute, peek, out, mc_answer, KIND_MC)
+
+
+@jit(inline="always")
+def _value_probe(t, rules, peek):
+    return value_answer(t, rules)
+
+
+@jit(py=True, nrt=True)
+def check_game_value(game, seed, seat_strategy, kinds, params, rules, deck, deck_counts, permute, out):
+    """:func:`_check` of the value player's seats (``KIND_VALUE``, :func:`gnoming_sim.search.value_player.value_answer`;
+    ``rules`` with the deck's counts after them, as :func:`gnoming_sim.search.value_player.play_game_value` plays)."""
+    _check(game, seed, (seat_strategy, kinds, params, rules, deck, deck_counts), permute, np.bool_(False), out,
+           _value_probe, KIND_VALUE)

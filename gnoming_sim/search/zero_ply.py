@@ -36,7 +36,7 @@ N_Z = 2
 
 
 @jit
-def _to_next_decision(t, rules, me, src, pos, flip):
+def to_next_decision(t, rules, me, src, pos, flip):
     """Step the option (``src``, ``pos``, ``flip``: -1, the base policy's answer) and the player's own
     decisions after it, up to the next decision of another seat or the round's end."""
     st = t.st
@@ -46,7 +46,7 @@ def _to_next_decision(t, rules, me, src, pos, flip):
 
 
 @jit(nrt=True)
-def _workspace(P, N):
+def workspace(P, N):
     """(res, order, totals, credit, x, h, slots, win, margin, rng): what valuing a table needs."""
     return (np.zeros((ROUNDS, P, N_FIELDS), dtype=np.int32), np.empty(N, dtype=np.int8), np.zeros(P, dtype=np.int32),
             np.zeros(P, dtype=np.float64), np.zeros((MAX_SEATS, NI)), np.zeros(HIDDEN_UNITS), np.zeros((2, MAX_SEATS)),
@@ -54,7 +54,7 @@ def _workspace(P, N):
 
 
 @jit
-def _value_after(t, rules, start, roll, w, seed, idx, ws, o):
+def value_after(t, rules, start, roll, w, seed, idx, ws, o):
     """The player's value where the table now stands (``o[Z_WIN]``, ``o[Z_MARGIN]``): the value network at the
     pending decision; at the round's end the round scored and the next round (dealt from the stream of
     ``(seed, idx)``) valued at its first decision; at the game's end the game settled."""
@@ -103,7 +103,7 @@ def _one(first, seed, start, roll, w, i, out):
     r = start.r
     t = new_table(P, N, roll.kinds, roll.params, roll.seat_strategy, np.empty((0, 4), dtype=np.int32), new_memo())
     cards = np.empty(n_u, dtype=np.int8)
-    ws = _workspace(P, N)
+    ws = workspace(P, N)
     rng = ws[9]
     idx = first + i
     for j in range(n_u):
@@ -113,8 +113,8 @@ def _one(first, seed, start, roll, w, i, out):
     for k in range(K):
         enter(t, rules, start, cards, roll.align and start.draw_top == NO_CARD and options[k, 0] > 0)
         seed_stream(t.rng, seed, idx, STREAM_ROLL_PLAY)
-        _to_next_decision(t, rules, me, options[k, 0], options[k, 1], options[k, 2])
-        _value_after(t, rules, start, roll, w, seed, idx, ws, out[i, k])
+        to_next_decision(t, rules, me, options[k, 0], options[k, 1], options[k, 2])
+        value_after(t, rules, start, roll, w, seed, idx, ws, out[i, k])
 
 
 @jit(py=True, nrt=True)
@@ -139,4 +139,4 @@ def value_here(start, roll, w, win, margin):
     return evaluate(t.obs, w, x, h, slots, win, margin)
 
 
-__all__ = ["zero_ply_batch", "value_here", "Z_WIN", "Z_MARGIN", "N_Z"]
+__all__ = ["zero_ply_batch", "value_here", "to_next_decision", "value_after", "workspace", "Z_WIN", "Z_MARGIN", "N_Z"]

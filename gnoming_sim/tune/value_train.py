@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from gnoming_sim.kernel import value as V
-from gnoming_sim.search.value_weights import FORMAT   # the weights file's format the loader checks
+from gnoming_sim.kernel.value_weights import FORMAT   # the weights file's format the loader checks
 
 CHUNK_STRIDE = 2**32
 

@@ -46,11 +46,11 @@ def test_the_weights_file_matches_the_network_and_its_provenance():
     assert float(curve[-1]["val_mse"]) == prov["log"][-1]["val_mse"]
     s = registry.get("net")
     assert s.kind == KIND_NET and s.param_vector().shape == (N_PARAMS,)
-    from gnoming_sim.kernel.policy.dispatch import NS_W0
+    from gnoming_sim.kernel.policy.dispatch import NS_W0, V_W0
 
     np.testing.assert_array_equal(s.param_vector()[N_W0:NS_W0], np.array(data["weights"]))
     source = data.get("source_weights", [0.0] * NN.N_SOURCE_WEIGHTS)
-    np.testing.assert_array_equal(s.param_vector()[NS_W0:], np.array(source))
+    np.testing.assert_array_equal(s.param_vector()[NS_W0:V_W0], np.array(source))
 
 
 def test_a_weights_file_of_the_wrong_size_is_refused(tmp_path):
@@ -142,7 +142,7 @@ def test_net_plays_differently_under_a_larger_finish_bonus_and_learned_does_not(
 
 def _net_with_source_head(seed):
     """The net's parameter vector with random draw-source weights, the head switched on."""
-    from gnoming_sim.kernel.policy.dispatch import NS_W0
+    from gnoming_sim.kernel.policy.dispatch import NS_W0, V_W0
 
     rng = np.random.default_rng(seed)
     prm = registry.get("net").param_vector()

@@ -4,7 +4,8 @@ Every function takes ``(kind, params, rng, obs, memo, ...)``: the strategy's fam
 (``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_LEARNED``; ``KIND_CHART``,
 whose draw source and placement follow the guide's cells and the rest the heuristic; ``KIND_CARD``, the
 same lookup in card mode: every cell of the printed card and its defaults; ``KIND_NET_CELLS``, net except at a
-draw source or placement whose chart cell is set; ``KIND_MC``, which
+draw source or placement whose chart cell is set; ``KIND_VALUE``, which decides here as net (its
+value-network decisions are :mod:`gnoming_sim.search.value_player`'s); ``KIND_MC``, which
 decides here as the heuristic with its base policy's parameters: its rollout decisions are
 made by the bot of :mod:`gnoming_sim.search.bot`, which asks this module for everything else),
 its parameters (float64[N_PARAMS], read-only: the heuristic's, then the Monte Carlo settings M_*), the game's random stream, the public observation
@@ -22,7 +23,8 @@ from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, \
-    KIND_NET_CELLS, KIND_RANDOM
+    KIND_NET_CELLS, KIND_RANDOM, KIND_VALUE
+from gnoming_sim.kernel import value as V
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
@@ -78,10 +80,12 @@ N_W0 = C_W0 + C.N_CELLS
 # the net family's draw-source head follows (kernel.policy.net: NS_W0 + NN.S_ON is 0 where a weights file has none,
 # and the draw source is then learned's)
 NS_W0 = N_W0 + NN.N_WEIGHTS
-N_PARAMS = NS_W0 + NN.N_SOURCE_WEIGHTS
+# the value network's weights (kernel.value) follow (0 for other kinds than KIND_VALUE)
+V_W0 = NS_W0 + NN.N_SOURCE_WEIGHTS
+N_PARAMS = V_W0 + V.N_WEIGHTS
 
 __all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET",
-           "KIND_NET_CELLS", "MEMO_RULE", "L_W0", "C_W0", "N_W0", "NS_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
+           "KIND_NET_CELLS", "KIND_VALUE", "MEMO_RULE", "L_W0", "C_W0", "N_W0", "NS_W0", "V_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
            "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide", "decide_hr",
            "families_known_to_hr"]
 
@@ -215,7 +219,10 @@ def hazard_flip(kind, params, rng, obs, legal):
 def base_kind(kind, params):
     """The family that decides for a seat of family ``kind`` outside rollouts: a Monte Carlo seat's base
     policy (the heuristic; the learned family when ``params[M_LEARNED]`` is 1, the net family when it is 2),
-    else ``kind`` itself."""
+    a value seat's net (its decisions by the value network are the value player's, search.value_player), else
+    ``kind`` itself."""
+    if kind == KIND_VALUE:
+        return KIND_NET
     if kind == KIND_MC:
         b = params[M_LEARNED]
         if b > 1.5:

@@ -32,8 +32,10 @@ import numpy as np
 
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
 from gnoming_sim.kernel.policy.dispatch import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM, \
-    KIND_NET_CELLS, MC_PARAM_NAMES, \
+    KIND_NET_CELLS, KIND_VALUE, MC_PARAM_NAMES, \
     N_PARAMS
+from gnoming_sim.kernel.value import N_WEIGHTS as N_VALUE_WEIGHTS
+from gnoming_sim.kernel.value_weights import WEIGHTS as VALUE_WEIGHTS, read_weights as read_value_weights
 from gnoming_sim.kernel.policy.chart import ACTION_NAMES, N_CELLS, T_SOURCE, T_SOURCE_FD, table_of
 from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
 from gnoming_sim.kernel.policy.net import SOURCE_WEIGHT_NAMES as NET_SOURCE_WEIGHT_NAMES
@@ -82,7 +84,10 @@ MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0, "mc_keep": 100.0}                   
 MC_BASE = "expert"   # the mc preset's base policy
 # the chart family's cells (kernel.policy.chart): "chart.<cell>" -> the cell's action (0: not resolved)
 CELL_NAMES = tuple(f"chart.{i}" for i in range(N_CELLS))
-ALL_PARAM_NAMES = PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES + NET_WEIGHT_NAMES + NET_SOURCE_WEIGHT_NAMES
+# the value network's weights (kernel.value, read by kernel.value_weights): "value.<i>"
+VALUE_WEIGHT_NAMES = tuple(f"value.{i}" for i in range(N_VALUE_WEIGHTS))
+ALL_PARAM_NAMES = (PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES + NET_WEIGHT_NAMES + NET_SOURCE_WEIGHT_NAMES
+                   + VALUE_WEIGHT_NAMES)
 
 MAX_PARAM_ABS = 1e6   # a weight or a margin in points: far past any game's scores (a round is within +-200)
 # parameters that are choices, not weights: their allowed values
@@ -300,7 +305,28 @@ MC = (
         NET[0], mc_learned_base=2.0, mc_keep=2.0),
 )
 
-BUILTIN = PRESETS + TUNED + LEARNED + CHART + MC + NET
+
+# The value player: the value network's weights (kernel/value_weights.json, fitted by `make train-value`,
+# their provenance in tuning/value/), net's for the decisions it leaves to net; mc_budget is its deals of
+# the unseen cards per decision (search.value_player).
+VALUE_DEALS = 8
+
+
+def value_from_file(path=VALUE_WEIGHTS, name: str = "value", base: Strategy = NET[0],
+                    deals: int = VALUE_DEALS) -> Strategy:
+    """The value player of a value-network weights file (refused in one sentence if it is not this network's)."""
+    params = dict(base.params)
+    params.update(zip(VALUE_WEIGHT_NAMES, map(float, read_value_weights(path))))
+    params["mc_budget"] = float(deals)
+    return Strategy(name, KIND_VALUE, f"the value network's best option at 0-ply at its draw source, placement, "
+                    f"bounce and hazard-flip decisions (the mean over {deals} deals of the unseen cards, common "
+                    "to every option, each option stepped to the next seat's decision and valued by the network's "
+                    "chance of winning the game); net for its initial flips and the discard pile", params)
+
+
+VALUE = (value_from_file(),)
+
+BUILTIN = PRESETS + TUNED + LEARNED + CHART + MC + NET + VALUE
 
 class Registry:
     """Strategies by name: the built-ins (by default) and those registered since."""
