@@ -20,6 +20,7 @@ KIND_CARD = 5     # the printed card in every cell, its stated defaults where it
 KIND_NET = 6      # a small neural evaluator of every placement and bounce option, one ply (kernel.policy.net)
 KIND_NET_CELLS = 7   # net, except where given card cells are set (kernel.policy.chart.cells_source/cells_placement)
 KIND_VALUE = 8   # the value network's best option at 0-ply (search.value_player), net for the rest
+KIND_RULES = 9   # the pocket rules: every decision by a few printed sentences (kernel.policy.rules)
 
 _LOADERS: dict[int, Callable[[], Callable]] = {}
 

@@ -4,7 +4,8 @@ Every function takes ``(kind, params, rng, obs, memo, ...)``: the strategy's fam
 (``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_LEARNED``; ``KIND_CHART``,
 whose draw source and placement follow the guide's cells and the rest the heuristic; ``KIND_CARD``, the
 same lookup in card mode: every cell of the printed card and its defaults; ``KIND_NET_CELLS``, net except at a
-draw source or placement whose chart cell is set; ``KIND_VALUE``, which decides here as net (its
+draw source or placement whose chart cell is set; ``KIND_RULES``, the pocket rules at every decision
+(:mod:`gnoming_sim.kernel.policy.rules`); ``KIND_VALUE``, which decides here as net (its
 value-network decisions are :mod:`gnoming_sim.search.value_player`'s); ``KIND_MC``, which
 decides here as the heuristic with its base policy's parameters: its rollout decisions are
 made by the bot of :mod:`gnoming_sim.search.bot`, which asks this module for everything else),
@@ -23,13 +24,14 @@ from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, \
-    KIND_NET_CELLS, KIND_RANDOM, KIND_VALUE
+    KIND_NET_CELLS, KIND_RANDOM, KIND_RULES, KIND_VALUE
 from gnoming_sim.kernel import value as V
 from gnoming_sim.kernel.policy import chart as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy import net as NN
 from gnoming_sim.kernel.policy import net_source as NSRC
+from gnoming_sim.kernel.policy import rules as R
 from gnoming_sim.kernel.policy.estimate import N_SCRATCH
 from gnoming_sim.kernel.rng import below
 from gnoming_sim.kernel.state import (
@@ -82,10 +84,12 @@ N_W0 = C_W0 + C.N_CELLS
 NS_W0 = N_W0 + NN.N_WEIGHTS
 # the value network's weights (kernel.value) follow (0 for other kinds than KIND_VALUE)
 V_W0 = NS_W0 + NN.N_SOURCE_WEIGHTS
-N_PARAMS = V_W0 + V.N_WEIGHTS
+# the pocket rules' settings (kernel.policy.rules) follow (0 for other kinds than KIND_RULES)
+R_W0 = V_W0 + V.N_WEIGHTS
+N_PARAMS = R_W0 + R.N_RULE_PARAMS
 
 __all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET",
-           "KIND_NET_CELLS", "KIND_VALUE", "MEMO_RULE", "L_W0", "C_W0", "N_W0", "NS_W0", "V_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
+           "KIND_NET_CELLS", "KIND_VALUE", "KIND_RULES", "MEMO_RULE", "L_W0", "C_W0", "N_W0", "NS_W0", "V_W0", "R_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
            "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide", "decide_hr",
            "families_known_to_hr"]
 
@@ -127,6 +131,9 @@ def pick_uniform(rng, legal, n):
 @jit
 def initial_flips(kind, params, rng, obs, out):
     """Write the two positions to turn face up at the start of a round into ``out[0:2]``."""
+    if kind == KIND_RULES:
+        R.initial_flips(params, R_W0, out)
+        return
     if kind != KIND_RANDOM:
         H.initial_flips(params, out)
         return
@@ -152,6 +159,8 @@ def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
     if kind == KIND_NET:
         return NSRC.draw_source(params, NS_W0, L_W0, obs, memo, legal)
+    if kind == KIND_RULES:
+        return R.draw_source(params, R_W0, obs, legal)
     if kind == KIND_NET_CELLS:
         own = NSRC.draw_source(params, NS_W0, L_W0, obs, memo, legal)
         a, applied = C.cells_source(params, C_W0, obs, legal, own)
@@ -173,6 +182,8 @@ def placement(kind, params, rng, obs, memo, card, legal):
         return L.placement(params, L_W0, obs, memo, card, legal)
     if kind == KIND_NET:
         return NN.placement(params, N_W0, obs, memo, card, legal)
+    if kind == KIND_RULES:
+        return R.placement(params, R_W0, obs, card, legal)
     if kind == KIND_NET_CELLS:
         own = NN.placement(params, N_W0, obs, memo, card, legal)
         a, applied = C.cells_placement(params, C_W0, obs, memo, card, legal, own)
@@ -192,6 +203,8 @@ def bounce_target(kind, params, rng, obs, memo, card, legal):
         return L.bounce_target(params, L_W0, obs, memo, card, legal)
     if kind == KIND_NET or kind == KIND_NET_CELLS:
         return NN.bounce_target(params, N_W0, obs, memo, card, legal)
+    if kind == KIND_RULES:
+        return R.bounce_target(params, R_W0, obs, card, legal)
     if kind != KIND_RANDOM:
         return H.bounce_target(params, obs, memo, card, legal)
     return pick_uniform(rng, legal, N_CHOICES)
@@ -200,6 +213,8 @@ def bounce_target(kind, params, rng, obs, memo, card, legal):
 @jit(inline="always")
 def discard_pile(kind, params, rng, obs, memo, card):
     """Pile 0 or 1 for ``card`` when both piles are allowed."""
+    if kind == KIND_RULES:
+        return R.discard_pile(params, R_W0, obs.pub)
     if kind != KIND_RANDOM:
         return H.discard_pile(obs.pub)
     return below(rng, 2)
@@ -210,6 +225,8 @@ def hazard_flip(kind, params, rng, obs, legal):
     """Position 0..8 to turn face up after an opponent's hazard, or ``CHOICE_DECLINE``; ``legal`` int8[N_CHOICES].
 
     Decided out of turn: no memo (the notes belong to the player whose turn it is)."""
+    if kind == KIND_RULES:
+        return R.hazard_flip(params, R_W0, obs, legal)
     if kind != KIND_RANDOM:
         return H.hazard_flip(params, obs, legal)
     return pick_uniform(rng, legal, N_CHOICES)

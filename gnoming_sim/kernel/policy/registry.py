@@ -32,12 +32,13 @@ import numpy as np
 
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
 from gnoming_sim.kernel.policy.dispatch import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM, \
-    KIND_NET_CELLS, KIND_VALUE, MC_PARAM_NAMES, \
+    KIND_NET_CELLS, KIND_RULES, KIND_VALUE, MC_PARAM_NAMES, \
     N_PARAMS
 from gnoming_sim.kernel.value import N_WEIGHTS as N_VALUE_WEIGHTS
 from gnoming_sim.kernel.value_weights import WEIGHTS as VALUE_WEIGHTS, read_weights as read_value_weights
 from gnoming_sim.kernel.policy.chart import ACTION_NAMES, N_CELLS, T_SOURCE, T_SOURCE_FD, table_of
 from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
+from gnoming_sim.kernel.policy.rules import RULE_PARAM_NAMES
 from gnoming_sim.kernel.policy.net import SOURCE_WEIGHT_NAMES as NET_SOURCE_WEIGHT_NAMES
 from gnoming_sim.kernel.policy.net import INPUT_NAMES as NET_INPUT_NAMES
 from gnoming_sim.kernel.policy.net import WEIGHT_NAMES as NET_WEIGHT_NAMES
@@ -87,7 +88,7 @@ CELL_NAMES = tuple(f"chart.{i}" for i in range(N_CELLS))
 # the value network's weights (kernel.value, read by kernel.value_weights): "value.<i>"
 VALUE_WEIGHT_NAMES = tuple(f"value.{i}" for i in range(N_VALUE_WEIGHTS))
 ALL_PARAM_NAMES = (PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES + NET_WEIGHT_NAMES + NET_SOURCE_WEIGHT_NAMES
-                   + VALUE_WEIGHT_NAMES)
+                   + VALUE_WEIGHT_NAMES + RULE_PARAM_NAMES)
 
 MAX_PARAM_ABS = 1e6   # a weight or a margin in points: far past any game's scores (a round is within +-200)
 # parameters that are choices, not weights: their allowed values
@@ -326,7 +327,29 @@ def value_from_file(path=VALUE_WEIGHTS, name: str = "value", base: Strategy = NE
 
 VALUE = (value_from_file(),)
 
-BUILTIN = PRESETS + TUNED + LEARNED + CHART + MC + NET + VALUE
+# The pocket rules' settings: chosen by whole games (tuning/rules/), printed in docs/rules.md.
+RULES_SETTINGS = {"rules.init": 0.0, "rules.take_low": -1.0, "rules.take_mulligan": 1.0, "rules.take_complete": 1.0,
+                  "rules.take_pair_fd": 3.0, "rules.take_lower": 99.0, "rules.place_lower": 99.0, "rules.keep_max": -1.0,
+                  "rules.keep_fd": 5.0, "rules.hazard": 0.0, "rules.finish_gap": 5.0, "rules.finish_gap2": 5.0,
+                  "rules.finish_rival_fd": 2.0, "rules.bounce": 1.0, "rules.hazard_flip": 1.0, "rules.discard": 1.0,
+                  "rules.take_round": 0.0, "rules.place_uses": 1.0, "rules.late_fd": 0.0, "rules.late_lower": 99.0}
+
+
+def rules_strategy(settings: dict | None = None, name: str = "rules") -> Strategy:
+    """The pocket rules (``KIND_RULES``, kernel.policy.rules) with ``settings`` (``{"rules.<name>": value}``) over
+    the committed :data:`RULES_SETTINGS`."""
+    params = dict(RULES_SETTINGS)
+    for key, value in dict(settings or {}).items():
+        if key not in RULE_PARAM_NAMES:
+            raise GnomingError(f"rules: unknown setting {key!r} (known: {', '.join(RULE_PARAM_NAMES)})")
+        params[key] = float(value)
+    return Strategy(name, KIND_RULES, "the pocket rules (docs/rules.md): every decision by eight printed sentences, "
+                    "nothing estimated", params)
+
+
+RULES = (rules_strategy(),)
+
+BUILTIN = PRESETS + TUNED + LEARNED + CHART + MC + NET + VALUE + RULES
 
 class Registry:
     """Strategies by name: the built-ins (by default) and those registered since."""
