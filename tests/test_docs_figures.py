@@ -130,3 +130,15 @@ def test_the_guide_pages_margins_table_is_the_reports():
     page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
     table = page.split("| players | rivals | card − rival, points a game |", 1)[1].split("\n\n")[0].splitlines()[2:]
     assert table == want, "docs/guide.md's margins table should read:\n" + "\n".join(want)
+
+
+def test_the_players_pages_expert_table_is_its_held_out_record():
+    """How `expert` was found: the held-out table, row by row, is tuning/expert-4p/held-out.json."""
+    record = json.loads((ROOT / "tuning" / "expert-4p" / "held-out.json").read_text(encoding="utf-8"))
+    f = lambda x: f"{x:.2f}".replace("-", "\u2212")
+    want = [f"| {r['players']} | {r['games']:,} | {f(r['a_score'])} | {f(r['b_score'])} | {f(r['diff'])} | "
+            f"[{f(r['lo'])}, {f(r['hi'])}] |" for r in record]
+    page = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
+    table = page.split("| players | deals | expert | builder | expert − builder per game | 99% interval |", 1)[1]
+    assert table.split("\n\n")[0].splitlines()[2:] == want, "docs/players.md's held-out table should read:\n" + \
+        "\n".join(want)
