@@ -67,9 +67,9 @@ def test_the_guide_pages_ladder_table_is_its_named_pool_and_says_elo_is_pool_spe
 
 
 def _triples(data, out: set) -> set:
-    """Every (mean, low, high) of a committed JSON file: ``mean``/``diff`` with ``ci95`` or ``lo``/``hi``."""
+    """Every (mean, low, high) of a committed JSON file: ``mean``/``diff``/``margin`` with ``ci95`` or ``lo``/``hi``."""
     if isinstance(data, dict):
-        mean, ci = data.get("mean", data.get("diff")), data.get("ci95")
+        mean, ci = data.get("mean", data.get("diff", data.get("margin"))), data.get("ci95")
         if isinstance(mean, (int, float)) and isinstance(ci, list) and len(ci) == 2:
             out.add((mean, *ci))
         if isinstance(mean, (int, float)) and isinstance(data.get("lo"), (int, float)):
@@ -89,6 +89,7 @@ LADDERS = tuple(f"tuning/net/ladder-top-{n}.json" for n in ("2p", "2p-7000", "4p
 QUOTED = [("guide.md", "## What following the card is worth", None,
            ("reports/summary.json", "tuning/guide-iteration/margins-before.json", "tuning/guide/chart_cells.json")),
           ("players.md", "## The strength ladder: `ladder`", "The top of the ladder, rated apart", LADDERS),
+          ("guide.md", "### The committed guide", None, ("tuning/guide/chart_cells.json",)),
           ("rules.md", "# The player's rules", None, ("reports/summary.json",)),
           ("rules.md", "## What the numbers say", None, ("reports/summary.json",))]
 
