@@ -67,9 +67,11 @@ def test_the_guide_pages_ladder_table_is_its_named_pool_and_says_elo_is_pool_spe
 
 
 def _triples(data, out: set) -> set:
-    """Every (mean, low, high) of a committed JSON file: ``mean``/``diff``/``margin`` with ``ci95`` or ``lo``/``hi``."""
+    """Every (mean, low, high) of a committed JSON file: ``mean``/``diff``/``margin``/``gain_pp`` with ``ci95`` or
+    ``lo``/``hi``."""
     if isinstance(data, dict):
-        mean, ci = data.get("mean", data.get("diff", data.get("margin"))), data.get("ci95")
+        mean = next((data[k] for k in ("mean", "diff", "margin", "gain_pp") if k in data), None)
+        ci = data.get("ci95")
         if isinstance(mean, (int, float)) and isinstance(ci, list) and len(ci) == 2:
             out.add((mean, *ci))
         if isinstance(mean, (int, float)) and isinstance(data.get("lo"), (int, float)):
@@ -90,6 +92,8 @@ QUOTED = [("guide.md", "## What following the card is worth", None,
            ("reports/summary.json", "tuning/guide-iteration/margins-before.json", "tuning/guide/chart_cells.json")),
           ("players.md", "## The strength ladder: `ladder`", "The top of the ladder, rated apart", LADDERS),
           ("guide.md", "### The committed guide", None, ("tuning/guide/chart_cells.json",)),
+          ("guide.md", "## How the committed card is made: policy iteration", None,
+           ("gnoming_sim/kernel/policy/chart_cells.json",)),
           ("rules.md", "# The player's rules", None, ("reports/summary.json",)),
           ("rules.md", "## What the numbers say", None, ("reports/summary.json",))]
 
@@ -112,7 +116,8 @@ def test_the_intervals_a_page_quotes_are_its_committed_files():
         for said in found:
             values = [_number(x) for x in said]
             digits = len(said[0].split(".")[1]) if "." in said[0] else 0
-            if not any(all(round(a * scale, digits) == b for a, b in zip(t, values))
+            half = 0.5 * 10 ** -digits + 1e-9      # as printed: within half a unit of the last digit shown
+            if not any(all(abs(a * scale - b) <= half for a, b in zip(t, values))
                        for t in known for scale in (1, 100)):
                 stale.append(f"docs/{page} ({heading}): {said[0]} [{said[1]}, {said[2]}]")
     assert not stale, "not a figure of the committed files the section quotes:\n" + "\n".join(stale)
