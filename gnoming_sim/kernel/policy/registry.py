@@ -327,12 +327,50 @@ def value_from_file(path=VALUE_WEIGHTS, name: str = "value", base: Strategy = NE
 
 VALUE = (value_from_file(),)
 
-# The pocket rules' settings: chosen by whole games (tuning/rules/), printed in docs/rules.md.
+# The pocket rules' settings, chosen by whole games (tuning/rules/: search.py from start.json, confirmed on other deals
+# by confirm.py), and the sentences docs/rules.md prints: each rule names the settings it states and the simplest
+# default its worth is measured against (the rule's decision made without it; tests/kernel/test_rules.py checks each
+# sentence against the code and the page).
 RULES_SETTINGS = {"rules.init": 0.0, "rules.take_low": -1.0, "rules.take_mulligan": 1.0, "rules.take_complete": 1.0,
                   "rules.take_pair_fd": 3.0, "rules.take_lower": 99.0, "rules.place_lower": 99.0, "rules.keep_max": -1.0,
-                  "rules.keep_fd": 5.0, "rules.hazard": 0.0, "rules.finish_gap": 5.0, "rules.finish_gap2": 5.0,
+                  "rules.keep_fd": 5.0, "rules.hazard": 0.0, "rules.finish_gap": 5.0, "rules.finish_gap2": 10.0,
                   "rules.finish_rival_fd": 2.0, "rules.bounce": 1.0, "rules.hazard_flip": 1.0, "rules.discard": 1.0,
-                  "rules.take_round": 0.0, "rules.place_uses": 1.0, "rules.late_fd": 0.0, "rules.late_lower": 99.0}
+                  "rules.take_round": 0.0, "rules.place_uses": 1.0, "rules.late_fd": 1.0, "rules.late_lower": 1.0}
+RULES_PRINTED = (
+    {"title": "1 start", "text": "At the start of a round, turn up two opposite corners: top left and bottom right.",
+     "settings": {"rules.init": 0.0}, "default": {"rules.init": 1.0}},
+    {"title": "2 take or draw",
+     "text": "Take a discard pile's top card when it completes a line, is negative or a mulligan, or pairs a line "
+             "while 3 or more of your cards are face down (of two, the better reason). Otherwise draw blind.",
+     "settings": {"rules.take_low": -1.0, "rules.take_mulligan": 1.0, "rules.take_complete": 1.0,
+                  "rules.take_pair_fd": 3.0, "rules.take_round": 0.0, "rules.take_lower": 99.0},
+     "default": {"rules.take_low": -99.0, "rules.take_mulligan": 0.0, "rules.take_complete": 0.0,
+                 "rules.take_pair_fd": 99.0, "rules.take_lower": 99.0}},
+    {"title": "3 where a kept card goes",
+     "text": "Put a kept card where it completes a line, else where it pairs one, else on a face-down card outside "
+             "the lines holding a pair. Never over a face-up card just to lower it, except with one card face down.",
+     "settings": {"rules.place_uses": 1.0, "rules.place_lower": 99.0, "rules.late_fd": 1.0, "rules.late_lower": 1.0},
+     "default": {"rules.place_uses": 0.0}},
+    {"title": "4 keep or throw a blind draw",
+     "text": "Keep a blind draw that rule 3 gives no use only if it is negative or a mulligan, or while 5 or more of "
+             "your cards are face down; else throw it away. Always throw away a hazard.",
+     "settings": {"rules.keep_max": -1.0, "rules.keep_fd": 5.0, "rules.hazard": 0.0},
+     "default": {"rules.keep_max": 8.0, "rules.keep_fd": 99.0, "rules.hazard": 1.0}},
+    {"title": "5 finish or play on",
+     "text": "Finish when your score after finishing is less than 5 above the best rival's visible score, or less "
+             "than 10 while the rivals average 2 or more cards face down. Else play on by rules 3-4.",
+     "settings": {"rules.finish_gap": 5.0, "rules.finish_gap2": 10.0, "rules.finish_rival_fd": 2.0},
+     "default": {"rules.finish_gap": 99.0}},
+    {"title": "6 bounce",
+     "text": "Bounce a revealed card where rule 3 gives it a use (it completes or pairs a line); otherwise stop.",
+     "settings": {"rules.bounce": 1.0}, "default": {"rules.bounce": 0.0}},
+    {"title": "7 a rival's hazard",
+     "text": "When a rival's hazard lets you flip a card, flip the face-down card in the most lines holding a pair.",
+     "settings": {"rules.hazard_flip": 1.0}, "default": {"rules.hazard_flip": 0.0}},
+    {"title": "8 which pile",
+     "text": "Discard onto the pile whose top card is cheaper (a mulligan cheapest), so the next player cannot take it.",
+     "settings": {"rules.discard": 1.0}, "default": {"rules.discard": 0.0}},
+)
 
 
 def rules_strategy(settings: dict | None = None, name: str = "rules") -> Strategy:
@@ -343,8 +381,8 @@ def rules_strategy(settings: dict | None = None, name: str = "rules") -> Strateg
         if key not in RULE_PARAM_NAMES:
             raise GnomingError(f"rules: unknown setting {key!r} (known: {', '.join(RULE_PARAM_NAMES)})")
         params[key] = float(value)
-    return Strategy(name, KIND_RULES, "the pocket rules (docs/rules.md): every decision by eight printed sentences, "
-                    "nothing estimated", params)
+    return Strategy(name, KIND_RULES, "the pocket rules (docs/rules.md): every decision by eight printed sentences "
+                    "from what the player sees, nothing estimated", params)
 
 
 RULES = (rules_strategy(),)
