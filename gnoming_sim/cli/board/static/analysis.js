@@ -13,7 +13,7 @@ function behind(o) { return `${sign(o.diff)} [${sign(o.diff_ci95[0])}, ${sign(o.
 let looking = 0;
 
 function hideFirstLook() {
-  $("first-look").hidden = true; $("zero-note").hidden = true;
+  $("first-look").hidden = true; $("zero-note").hidden = true; $("zero-card").hidden = true;
 }
 
 async function firstLook() {
@@ -44,6 +44,9 @@ async function firstLook() {
   }
   $("zero-note").hidden = true;
   $("first-look").hidden = false;
+  // the printed card's answer beside the evaluator's (as analyse shows it), or nothing where it has no cell
+  $("zero-card").textContent = r.card ? r.card.line : "";
+  $("zero-card").hidden = !r.card;
 }
 
 // ------------------------------------------------------------------ the analysis

@@ -1,0 +1,107 @@
+"""The board's play mode in a real browser (pytest-playwright on the system Chromium): a 2-player game against
+`net` played by clicking (initial flips, a draw, a placement), a click the rules refuse answered in a sentence,
+the hint's table and the card's line, the tutor's warning taken back, the page at 390 and 1,400 px without
+sideways scrolling.  Screenshots go to GNOMING_SCREENSHOTS (docs/img for docs/board.md) or a temporary folder."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("playwright")
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def blank(serve):
+    from gnoming_sim.cli.board.inputs import Opened
+
+    return serve(Opened(), threads=1)
+
+
+def start(page, served, width=1400, seed=3):
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.goto(served.url)
+    page.wait_for_selector("#status.ok, #status.error", timeout=60_000)
+    page.select_option("#play-players", "2")
+    page.select_option("#play-seat", "0")
+    page.fill("#play-seed", str(seed))
+    page.fill("#play-pause", "0")
+    page.click("#play-new")
+
+
+def wait_state(page, state: str, kind: str | None = None, timeout=300_000) -> None:
+    page.wait_for_selector(f"#play[data-state='{state}']", timeout=timeout)
+    if kind:
+        page.wait_for_function(f"() => P.view && P.view.decision && P.view.decision.kind === '{kind}'",
+                               timeout=timeout)
+
+
+def moves(page) -> int:
+    return int(page.get_attribute("#play", "data-moves"))
+
+
+def legal_slot(page) -> int:
+    return page.evaluate("() => P.view.decision.legal.filter((a) => a < 9)[0]")
+
+
+def test_a_game_is_played_by_clicking(page, blank, shots):
+    start(page, blank)
+    wait_state(page, "you", "init_flip")
+    assert page.locator("#play-ask").inner_text().startswith("Turn up two cards")
+    page.click("#play-table .seat[data-seat='1'] .slot[data-slot='0']")   # a rival's card: refused, said why
+    assert "seat 1's layout" in page.locator("#play-ask.error").inner_text()
+    before = moves(page)
+    page.click("#play-table .seat[data-seat='0'] .slot[data-slot='0']")
+    page.click("#play-table .seat[data-seat='0'] .slot[data-slot='4']")
+    wait_state(page, "you", "draw")
+    assert moves(page) > before
+    mine = page.locator("#play-table .seat[data-seat='0'] .slot")
+    assert mine.nth(0).inner_text() != "" and mine.nth(4).inner_text() != ""   # the two turned up
+    rival = [page.locator(f"#play-table .seat[data-seat='1'] .slot").nth(q).inner_text() for q in range(9)]
+    assert rival.count("") >= 7   # the rival's face-down cards: nothing on the page
+    page.click("#play-draw")
+    wait_state(page, "you", "place")
+    assert page.locator("#play-hand").inner_text() != ""
+    page.click("#play-hint")
+    page.wait_for_selector("#play-hints:not([hidden]) #play-hint-table tbody tr")
+    assert page.locator("#play-card").inner_text().startswith("card:")
+    shown = moves(page)
+    page.click(f"#play-table .seat[data-seat='0'] .slot[data-slot='{legal_slot(page)}']")
+    page.wait_for_function(f"() => P.view.moves > {shown} && P.view.state === 'you'", timeout=120_000)
+    assert "the other seats are playing" not in page.locator("#play-ask").inner_text()
+    assert page.locator("#play-log").inner_text().count("Round 1 of 3") == 1
+    page.screenshot(path=str(shots / "board-play.png"), full_page=False)
+
+
+def test_the_tutor_warns_and_takes_back(page, blank, shots):
+    start(page, blank, seed=8)
+    wait_state(page, "you", "init_flip")
+    page.click("#play-table .seat[data-seat='0'] .slot[data-slot='2']")
+    page.click("#play-table .seat[data-seat='0'] .slot[data-slot='6']")
+    wait_state(page, "you", "draw")
+    page.click("#play-draw")
+    wait_state(page, "you", "place")
+    page.click("#play-hint")
+    page.wait_for_selector("#play-hint-table tbody tr")
+    page.check("#tutor")   # from here: a draw that is not the best would be warned about too
+    page.fill("#tutor-pp", "0")
+    worst = page.evaluate("() => [...document.querySelectorAll('#play-hint-table tbody tr')].pop().dataset.key")
+    if worst == "discard":
+        page.click("#play-nokeep")
+    else:
+        page.click(f"#play-table .seat[data-seat='0'] .slot[data-slot='{worst[3:]}']")
+    page.wait_for_selector("#play-warn:not([hidden])")
+    assert "Take it back?" in page.locator("#play-warn-text").inner_text()
+    before = moves(page)
+    page.screenshot(path=str(shots / "board-play-tutor.png"), full_page=False)
+    page.click("#play-takeback")
+    assert page.locator("#play-warn").is_hidden() and moves(page) == before
+    assert page.locator("#play-ask").inner_text().startswith("taken back: Place the")
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_play_fits_the_width(page, blank, width):
+    start(page, blank, width=width, seed=1)
+    wait_state(page, "you", "init_flip")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
