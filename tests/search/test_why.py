@@ -165,3 +165,18 @@ def test_analyse_why_does_not_print_a_part_that_cannot_differ(tmp_path):
 def _printed_parts(text: str) -> list[str]:
     """The names of the component rows of ``analyse --why``'s text (a name, then its difference and interval)."""
     return [m.group(1).strip() for m in re.finditer(r"^  (\S.*?)\s+[+-]\d+\.\d\d(?: pp)? \[", text, flags=re.M)]
+
+
+def test_the_later_rounds_of_an_earlier_round_can_differ():
+    """Why the later rounds are kept before the last round: they are dealt alike in both options, but the play
+    stream they go on with is where this round left it; with a base policy that draws from it (random) they differ
+    in some rollouts."""
+    from gnoming_sim.search.analyse import run_rollouts, setup
+    from gnoming_sim.search.rollout import X_GAME, X_SCORE
+    from gnoming_sim.search.why import fixed_parts
+
+    pos = from_toml(FINISH_3P)
+    assert "later" not in fixed_parts(pos, "game")
+    out, _ = run_rollouts(setup(pos, ["random"]), 300, 0, horizon="game")
+    later = out[:, :, X_GAME] - pos.scores[pos.me] - out[:, :, X_SCORE]
+    assert (later[:, 1] != later[:, 0]).sum() > 0
