@@ -95,7 +95,8 @@ QUOTED = [("guide.md", "## What following the card is worth", None,
           ("guide.md", "## How the committed card is made: policy iteration", None,
            ("gnoming_sim/kernel/policy/chart_cells.json",)),
           ("rules.md", "# The player's rules", None, ("reports/summary.json",)),
-          ("rules.md", "## What the numbers say", None, ("reports/summary.json",))]
+          ("rules.md", "## What the numbers say", None, ("reports/summary.json",)),
+          ("rules.md", "## The pocket rules: a whole strategy in eight sentences", None, ("tuning/rules/result.json",))]
 
 
 def _number(text: str) -> float:

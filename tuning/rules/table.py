@@ -1,0 +1,57 @@
+"""The pocket rules' tables for docs/rules.md, from result.json (confirm.py's output) and the printed sentences
+(``registry.RULES_PRINTED``): ``python tuning/rules/table.py`` prints them; tests/kernel/test_rules.py checks that
+the page holds them as printed here."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gnoming_sim.kernel.policy import registry
+
+RESULT = Path(__file__).with_name("result.json")
+SIZES = ("2", "4", "6")
+
+
+def _f(x: float, digits: int = 1) -> str:
+    return f"{x:+.{digits}f}".replace("-", "\u2212")
+
+
+def shown(e: dict) -> str:
+    """``m [lo, hi]`` of an estimate, one decimal, signed, with the minus sign the pages use."""
+    return f"{_f(e['mean'])} [{_f(e['ci95'][0])}, {_f(e['ci95'][1])}]"
+
+
+def worth_table(result: dict) -> list[str]:
+    """One row per printed rule: the sentence, its played worth pooled and at each size (pp a game)."""
+    rows = ["| rule | as printed | worth, pp of win chance a game (2, 4 and 6 players) | at 2 | at 4 | at 6 |",
+            "|---|---|---|---|---|---|"]
+    for rule in registry.RULES_PRINTED:
+        w = result["worth"][rule["title"]]["win"]
+        rows.append(f"| {rule['title']} | {rule['text']} | {shown(w['pooled'])} (n {w['pooled']['n']:,}) | "
+                    + " | ".join(shown(w[p]) for p in SIZES) + " |")
+    return rows
+
+
+def ladder_table(result: dict) -> list[str]:
+    """The ladder: each rung's win chance (%) and its change against the table's player in its seat (pp), and its
+    margin (points a game, lower is better), at each size, against a table of net and of expert."""
+    lad = result["ladder"]["tables"]
+    rows = ["| table | players | rung | win chance, % | against the table's player in the seat, pp | "
+            "margin against the table's player, points a game |", "|---|---|---|---|---|---|"]
+    for table, sizes in lad.items():
+        for p, rungs in sizes.items():
+            for rung, e in rungs.items():
+                rows.append(f"| {table} | {p} | {rung} | {shown(e['win'])} | {shown(e['win_vs_table'])} | "
+                            f"{shown(e['margin_vs_table'])} |")
+    return rows
+
+
+def main():
+    result = json.loads(RESULT.read_text())
+    print("\n".join(worth_table(result)))
+    print()
+    print("\n".join(ladder_table(result)))
+
+
+if __name__ == "__main__":
+    main()
