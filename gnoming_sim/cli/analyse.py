@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import click
 
@@ -132,7 +133,8 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
     if second_policy.strip().lower() != NO_SECOND:
         second = opt.strategy_names("--second-policy", second_policy, players, (1, players))
         _check_rollout_policies("--second-policy", second)
-    from gnoming_sim.search.analyse import analyse as run, position_from_game
+    from gnoming_sim.search.analyse import position_from_game
+    from gnoming_sim.search.evaluator import Settings, advice, evaluate
 
     if position_path is None and position_id is None:
         from gnoming_sim.batch.runner import BatchSpec
@@ -165,34 +167,24 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
             advance(bar["done"] + done, item=leader, total=bar["done"] + planned + bar["more"])
 
         tell = tell if group.on_terminal() else None
-        res = run(pos, policies, seed=seed, rollouts=rollouts, half_width=half_width, max_rollouts=max_rollouts,
-                  horizon=horizon, peek=peek, threads=threads, second_policies=second, progress=tell,
-                  truncated=level == "truncated")
+        settings = Settings(level=level, policies=tuple(policies), horizon=horizon, budget=rollouts,
+                            stop="fixed" if half_width is None else "half-width", half_width=half_width,
+                            cap=max_rollouts, seed=seed, peek=peek)
+        res = evaluate(pos, settings, threads, tell, second)
         if follow_card:
             bar["done"], bar["more"] = bar.get("last", (0, 0))[0], 0
             tell_card = (lambda done, leader, planned: tell(done, f"card seat: {leader}", planned)) if tell else None
-            followed = run(pos, follow, seed=seed, rollouts=rollouts, half_width=half_width,
-                           max_rollouts=max_rollouts, horizon=horizon, peek=peek, threads=threads,
-                           second_policies=None, progress=tell_card, truncated=level == "truncated")
+            followed = evaluate(pos, replace(settings, policies=tuple(follow)), threads, tell_card)
     if why:
         res["why"] = _why(pos, res, policies, seed, rollouts, horizon, threads, versus)
-    if pos.decision == "place":
-        from gnoming_sim.search.finishing import finish_gap_of
-
-        gap = finish_gap_of(pos)      # the gap the finish rule (report) and the guide read
-        if gap is not None:
-            res["finish_gap"] = gap
-    card = _card(pos, res)
-    if card is not None:
-        res["card"] = card
+    said = advice(pos, res)   # the card's answer, the finishing gap, the position ID: the board's too
+    res.update({k: v for k, v in said.items() if k != "position_id"})
     if follow_card:
         from gnoming_sim.search.follow_card import judge
         from gnoming_sim.search.options import legal_options
 
         res["follow_card"] = judge(view, res, followed, legal_options(pos), pos.me)
-    from gnoming_sim.search.position_id import encode
-
-    res["position_id"] = encode(pos)   # the position whole, to paste into --position-id or the board
+    res["position_id"] = said["position_id"]   # the position whole, to paste into --position-id or the board
     if as_json:
         res["position_record"] = pos.to_dict()
         click.echo(json.dumps(res, indent=1))
@@ -218,14 +210,13 @@ def _check_level(level, horizon, peek, why, half_width, second_policy, follow_ca
 
 def _zero_ply(pos, policies, seed, deals, threads, as_json) -> None:
     """The 0-ply table of ``pos`` (:func:`gnoming_sim.search.evaluator.zero_ply`), printed."""
-    from gnoming_sim.search.evaluator import MAX_DETERMINIZATIONS, zero_ply
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.search.evaluator import MAX_DETERMINIZATIONS, Settings, advice, evaluate
 
     opt.check_range("--rollouts", deals, 1, MAX_DETERMINIZATIONS,
                     f"1..{MAX_DETERMINIZATIONS:,} deals with --level 0-ply")
-    res = zero_ply(pos, determinizations=deals, seed=seed, policies=policies, threads=threads)
-    res.update(position=pos.describe(), position_id=encode(pos), seed=seed,
-               policies=[getattr(p, "name", p) for p in policies])
+    res = evaluate(pos, Settings(level="0-ply", policies=tuple(policies), budget=deals, seed=seed), threads)
+    res.update(position=pos.describe(), seed=seed, policies=[getattr(p, "name", p) for p in policies])
+    res.update(advice(pos, res))
     if as_json:
         click.echo(json.dumps(res, indent=1))
         return
@@ -242,19 +233,13 @@ def _zero_ply(pos, policies, seed, deals, threads, as_json) -> None:
         behind = "best" if r["best"] else f"{r['diff']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
         lines.append(f"{r['option']:<{width}}  {r['mean']:>13.1f}  {behind:>26}  {r['margin']:>+14.1f}")
     lines.append("final vs mean: the expected final game score against the table's mean, points (lower is better)")
+    if res.get("card"):
+        from gnoming_sim.search.card_view import card_line
+
+        lines.append(card_line(res["card"]))
     lines.append(f"best: {next(r['option'] for r in res['options'] if r['best'])} (0-ply; `--level rollouts` "
                  "or `truncated` confirms it by rollouts)")
     click.echo("\n".join(lines))
-
-
-def _card(pos, res):
-    """The printed card's cell and answer beside the verdict (:mod:`gnoming_sim.search.card_view`: the card
-    player's own lookup); None where the card has no cell for this decision."""
-    from gnoming_sim.search.card_view import card_view, compare
-    from gnoming_sim.search.options import legal_options
-
-    view = card_view(pos)
-    return None if view is None else compare(view, res, legal_options(pos))
 
 
 def _why(pos, res, policies, seed, rollouts, horizon, threads, versus):

@@ -19,25 +19,28 @@ from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.stats import Z95, paired_diff_ci
 
 
-def seat_outcomes(x, players: int, games: int, seed: int = 0, threads: int | None = None):
-    """(win float64[games], score float64[games], seconds): X's win credit and game score per held-out deal,
-    X in seat ``g % players`` of deal g among net seats (``games`` rounded up to whole rotations)."""
-    import gnoming_sim  # noqa: F401  (registers the value player's batch kernel)
+def seat_outcomes(x, players: int, games: int, seed: int = 0, threads: int | None = None, seats=None):
+    """(win float64[games], score float64[games], seats bool[games, players], seconds): X's win credit and game
+    score per held-out deal, X in the seat ``seats`` marks (None: X moving one seat per deal among net seats;
+    with ``seats`` every seat plays X, and the marked seat's outcome is read: net's own in X's seat) (``games``
+    rounded up to whole rotations)."""
+    import gnoming_sim.search  # noqa: F401  (registers the value player's batch kernel)
 
     n = players * -(-games // players)
+    lineup = [x] + ["net"] * (players - 1) if seats is None else [x] * players
     t0 = time.perf_counter()
-    res = simulate(players=players, strategies=[x] + ["net"] * (players - 1), games=n, seed=seed, rotate=True,
+    res = simulate(players=players, strategies=lineup, games=n, seed=seed, rotate=True,
                    first_game=HELD_OUT_FIRST, threads=threads)
     seconds = time.perf_counter() - t0
-    me = res.seat_strategy == 0
-    return (res.win_credit * me).sum(axis=1), (res.totals * me).sum(axis=1).astype(np.float64), seconds
+    me = res.seat_strategy == 0 if seats is None else seats
+    return (res.win_credit * me).sum(axis=1), (res.totals * me).sum(axis=1).astype(np.float64), me, seconds
 
 
 def against_net(x, players: int = 4, games: int = 4000, seed: int = 0, threads: int | None = None) -> dict:
     """X against net in X's seat, paired by deal: win chance (pp) and game score (points), with 95% intervals."""
     simulate(players=players, strategies=[x] + ["net"] * (players - 1), games=1, seed=seed)   # compile or load
-    win, score, seconds = seat_outcomes(x, players, games, seed, threads)
-    win0, score0, _ = seat_outcomes("net", players, games, seed, threads)
+    win, score, seats, seconds = seat_outcomes(x, players, games, seed, threads)
+    win0, score0, _, _ = seat_outcomes("net", players, games, seed, threads, seats)
     dw, lw, hw, n = paired_diff_ci(100 * win, 100 * win0, z=Z95)
     ds, ls, hs, _ = paired_diff_ci(score, score0, z=Z95)
     return {"x": x if isinstance(x, str) else x.name, "players": players, "deals": n, "seed": seed,

@@ -1,8 +1,21 @@
-"""The value network's answers for a position (:mod:`gnoming_sim.kernel.value`, its weights read by
+"""The evaluator: how good each option of a position is, at one of three levels chosen by one settings
+record (:class:`Settings`, GNU Backgammon's evaluation setup): ``0-ply`` (each option valued by the value
+network after it, :func:`zero_ply`), ``truncated`` (rollouts that play the round out and end in the value
+network) and ``rollouts`` (the oracle's full rollouts to the end of the game, :mod:`gnoming_sim.search.oracle`'s
+base player and criterion).  :func:`evaluate` answers a settings record; :class:`Evaluation` adds rollouts batch
+by batch and stops by the shared stop rules (:func:`stop_reason`: the leader k standard errors ahead, a target
+half-width reached, a cap); :func:`advice` adds what the printed card says for the position.  ``analyse``, the
+board's live analysis and its play mode's hints call these.
+
+The value network's own answers (:mod:`gnoming_sim.kernel.value`, its weights read by
 :mod:`gnoming_sim.kernel.value_weights`): every seat's chance of winning from the position as it stands
 (:func:`position_values`), and every option valued at 0-ply (:func:`zero_ply`: :mod:`gnoming_sim.search.zero_ply`).
 """
 from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -12,6 +25,196 @@ from gnoming_sim.kernel.value_weights import WEIGHTS, read_weights, weights
 from gnoming_sim.stats import Z95
 
 MAX_DETERMINIZATIONS = 100_000
+LEVELS = ("rollouts", "truncated", "0-ply")
+STOPS = ("fixed", "half-width", "lead")
+FIRST_BATCH = 100      # the first batch of a batch-by-batch evaluation (well under a second)
+MAX_BATCH = 1000       # later batches double up to this size
+MIN_STOP = 200         # no stop on the lead before this many rollouts: a 100-rollout standard error is itself noisy
+DEFAULT_K = 3.0        # the lead, in standard errors of the paired difference, that stops a batch-by-batch evaluation
+DEFAULT_CAP = 20_000   # the most rollouts of a batch-by-batch evaluation
+
+
+@dataclass(frozen=True)
+class Settings:
+    """One evaluation's setup.
+
+    level       ``rollouts`` (to the end of the game), ``truncated`` (this round, then the value network) or
+                ``0-ply`` (the value network after each option, no rollouts)
+    policies    the base player: one strategy for every seat, or one per seat (the oracle's by default)
+    horizon     the criterion: ``game`` (the chance of winning the game, the oracle's) or ``round``
+    budget      rollouts (at 0-ply: deals of the unseen cards); with ``half-width``, the pilot
+    stop        ``fixed`` (the budget), ``half-width`` (a pilot sizes one confirmatory batch to reach
+                ``half_width``, at most ``cap``) or ``lead`` (batches until the leader is ``k`` standard
+                errors of its paired difference ahead of the runner-up, or ``cap``)
+    seed        rollout i depends on (seed, i) alone
+    peek        (level rollouts; tests and teaching) deal the true hidden cards: a perfect-information value
+    """
+    level: str = "rollouts"
+    policies: tuple = ()
+    horizon: str = "game"
+    budget: int = 2000
+    stop: str = "fixed"
+    half_width: float | None = None
+    k: float = DEFAULT_K
+    cap: int = DEFAULT_CAP
+    seed: int = 0
+    peek: bool = False
+
+    def check(self) -> "Settings":
+        """Itself, or a GnomingError in one sentence for a setting out of range."""
+        if self.level not in LEVELS:
+            raise GnomingError(f"level must be one of {', '.join(LEVELS)}, got {self.level!r}")
+        if self.stop not in STOPS:
+            raise GnomingError(f"stop must be one of {', '.join(STOPS)}, got {self.stop!r}")
+        low, most = (1, MAX_DETERMINIZATIONS) if self.level == "0-ply" else (2, math.inf)
+        for name, v in (("budget", self.budget), ("cap", self.cap)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not low <= v <= most:
+                raise GnomingError(f"the {name} must be a whole number of at least {low}"
+                                   f"{'' if most == math.inf else f' and at most {most:,}'}, got {v!r}")
+        if self.level != "rollouts" and self.peek:
+            raise GnomingError(f"level {self.level} reads the value network from what the player sees: no peek")
+        if self.level != "rollouts" and self.horizon != "game":
+            raise GnomingError(f"level {self.level} values the chance of winning the game: horizon game only")
+        if self.level == "0-ply" and self.stop != "fixed":
+            raise GnomingError("level 0-ply runs no rollouts: its stop is its budget of deals")
+        if self.stop == "half-width" and not (self.half_width is not None and self.half_width > 0
+                                              and math.isfinite(self.half_width)):
+            raise GnomingError(f"stop half-width needs a positive half-width, got {self.half_width!r}")
+        if self.stop == "lead" and not (self.k > 0 and math.isfinite(self.k)):
+            raise GnomingError(f"stop lead needs a positive k, got {self.k!r}")
+        return self
+
+    @property
+    def base(self) -> list:
+        from gnoming_sim.search.oracle import BASE
+
+        return list(self.policies) or [BASE]
+
+
+def lead_in_se(result: dict) -> float:
+    """The leader's lead over the runner-up in standard errors of their paired difference (the difference's
+    95% half-width / 1.96, as the rollouts' summary gives it; inf: no rival, or a lead with no spread)."""
+    if "margin" not in result:
+        return math.inf
+    se = result["half_width"] / Z95
+    if not se > 0:
+        return math.inf if result["margin"] > 0 else 0.0
+    return result["margin"] / se
+
+
+def stop_reason(result: dict, n: int, settings: Settings) -> str:
+    """The shared stop rules after ``n`` rollouts summarized in ``result``: ``"no rival"`` (no option differs
+    from the best in any rollout), ``"separated"`` (stop ``lead``: at least :data:`MIN_STOP` rollouts and the
+    lead at least k standard errors; the lead is looked at after every batch, so k = 1.96 would call a leader
+    that is not truly ahead separated more often than 5% of the time: the default k is 3), ``"reached"`` (stop
+    ``half-width``: the lead's half-width at most the target), ``"cap"``, or ``""``: go on."""
+    if "margin" not in result:
+        return "no rival"
+    if settings.stop == "lead" and n >= MIN_STOP and lead_in_se(result) >= settings.k:
+        return "separated"
+    if settings.stop == "half-width" and result["half_width"] <= settings.half_width:
+        return "reached"
+    if n >= (settings.cap if settings.stop != "fixed" else settings.budget):
+        return "cap"
+    return ""
+
+
+def schedule(cap: int, first: int = FIRST_BATCH, most: int = MAX_BATCH) -> list[int]:
+    """The batch sizes: ``first``, then doubling up to ``most``, summing to ``cap``."""
+    sizes, done, size = [], 0, first
+    while done < cap:
+        step = min(size, cap - done)
+        sizes.append(step)
+        done += step
+        size = min(2 * size, most)
+    return sizes
+
+
+class Evaluation:
+    """The rollouts of ``pos`` under ``settings`` (level ``rollouts`` or ``truncated``) added batch by batch
+    (:func:`schedule` up to the cap): :meth:`step` runs the next batch and summarizes all so far with the
+    rollouts' own estimator (:func:`gnoming_sim.search.analyse.summarize`); :attr:`stopped` says why it
+    stopped (:func:`stop_reason`).  Rollout i depends on (seed, i) alone, so the batches joined are the
+    rollouts of one call of that size, and the summary after N rollouts is ``analyse --rollouts N``'s."""
+
+    def __init__(self, pos, settings: Settings, threads: int | None = None, first: int = FIRST_BATCH):
+        from gnoming_sim.search.analyse import setup
+
+        if settings.level == "0-ply" or settings.peek:
+            raise GnomingError("a batch-by-batch evaluation runs rollouts of what the player sees: call evaluate()")
+        self.pos, self.settings, self.threads = pos, settings.check(), threads
+        self.setup = setup(pos, settings.base)
+        self.sizes = schedule(settings.cap if settings.stop != "fixed" else settings.budget, first)
+        self.out = self.cov = None
+        self.n = 0
+        self.batches = 0          # batches run
+        self.result = None        # the latest summary
+        self.stopped = ""         # why it stopped (stop_reason); "" while running
+        self.started = time.perf_counter()
+
+    def step(self) -> dict | None:
+        """Run the next batch (unless stopped) and return the summary, None once stopped."""
+        from gnoming_sim.search.analyse import run_rollouts, summarize
+
+        if self.stopped or self.batches >= len(self.sizes):
+            return None
+        size = self.sizes[self.batches]
+        st = self.settings
+        out, cov = run_rollouts(self.setup, size, st.seed, self.n, st.horizon, threads=self.threads,
+                                truncated=st.level == "truncated")
+        self.batches += 1
+        self.out = out if self.out is None else np.concatenate([self.out, out])
+        self.cov = cov if self.cov is None else np.concatenate([self.cov, cov])
+        self.n += size
+        self.result = summarize(self.out, self.cov, self.setup, self.pos, st.horizon)
+        self.stopped = stop_reason(self.result, self.n, st)
+        return self.result
+
+    def run(self) -> dict:
+        """Batches until a stop rule says stop: the last summary, with ``stopped`` and ``rollouts``."""
+        while self.step() is not None:
+            pass
+        return dict(self.result, stopped=self.stopped, rollouts=self.n)
+
+
+def evaluate(pos, settings: Settings, threads: int | None = None, progress=None, second_policies=None) -> dict:
+    """Every legal option of ``pos`` valued as ``settings`` say: at 0-ply :func:`zero_ply`'s table; with
+    rollouts, stop ``lead`` batch by batch (:class:`Evaluation`), else ``analyse``'s fixed budget or its
+    pilot-sized confirmatory batch (:func:`gnoming_sim.search.analyse.analyse`, with its ``progress`` and its
+    sensitivity check under ``second_policies``)."""
+    from gnoming_sim.search.analyse import analyse
+
+    st = settings.check()
+    if st.level == "0-ply":
+        return zero_ply(pos, determinizations=st.budget, seed=st.seed, policies=st.base, threads=threads)
+    if st.stop == "lead":
+        return Evaluation(pos, st, threads).run()
+    return analyse(pos, st.base, seed=st.seed, rollouts=st.budget,
+                   half_width=st.half_width if st.stop == "half-width" else None, max_rollouts=st.cap,
+                   horizon=st.horizon, peek=st.peek, threads=threads, second_policies=second_policies,
+                   progress=progress, truncated=st.level == "truncated")
+
+
+def advice(pos, res: dict) -> dict:
+    """What the advice shows beside the options' values, the same in ``analyse`` and on the board: the printed
+    card's cell and answer for this position with how the evaluation ranks it (``card``; None where the card
+    has no cell for this decision: absent; :mod:`gnoming_sim.search.card_view`), the finishing gap a placement reads
+    (``finish_gap``), and the position's ID (``position_id``)."""
+    from gnoming_sim.search.card_view import card_view, compare
+    from gnoming_sim.search.finishing import finish_gap_of
+    from gnoming_sim.search.options import legal_options
+    from gnoming_sim.search.position_id import encode
+
+    out = {}
+    if pos.decision == "place":
+        gap = finish_gap_of(pos)      # the gap the finish rule (report) and the guide read
+        if gap is not None:
+            out["finish_gap"] = gap
+    view = card_view(pos)
+    if view is not None:
+        out["card"] = compare(view, res, legal_options(pos))
+    out["position_id"] = encode(pos)
+    return out
 
 
 def position_values(pos) -> dict:
@@ -66,7 +269,8 @@ def zero_ply(pos, *, determinizations: int = 64, seed: int = 0, first: int = 0, 
     order = sorted(range(K), key=lambda k: -rows[k]["mean"])
     for rank, k in enumerate(order):
         rows[k]["rank"] = rank + 1
-    res = {"level": "0-ply", "n": n, "unit": "determinizations", "options": rows, "best": s.options[best].key}
+    res = {"level": "0-ply", "n": n, "n_unit": "determinizations", "unit": "pp of win chance", "options": rows,
+           "best": s.options[best].key}
     if samples:
         res["win"] = out[:, :, Z_WIN].copy()
     return res
@@ -142,4 +346,5 @@ def calibration(w: np.ndarray, data: dict, bins: int = 10) -> tuple[list, list]:
     return rows, rel
 
 
-__all__ = ["predict", "calibration", "read_weights", "weights", "position_values", "zero_ply", "WEIGHTS"]
+__all__ = ["Settings", "Evaluation", "evaluate", "advice", "stop_reason", "lead_in_se", "schedule", "predict",
+           "calibration", "read_weights", "weights", "position_values", "zero_ply", "WEIGHTS", "LEVELS", "STOPS"]

@@ -120,3 +120,71 @@ def test_truncated_rollouts_go_with_the_game_horizon_only(position):
 
     with pytest.raises(GnomingError, match="game horizon"):
         run_rollouts(oracle.setup(position), 8, 0, 0, "round", truncated=True)
+
+
+# ---------------------------------------------------------------- the settings record and the stop rules
+@pytest.mark.parametrize("changes, words", [
+    ({"level": "2-ply"}, "level must be one of"),
+    ({"stop": "never"}, "stop must be one of"),
+    ({"budget": 1}, "the budget must be a whole number of at least 2"),
+    ({"budget": 2.5}, "the budget must be"),
+    ({"budget": True}, "the budget must be"),
+    ({"cap": 0}, "the cap must be"),
+    ({"level": "0-ply", "budget": E.MAX_DETERMINIZATIONS + 1}, "at most 100,000"),
+    ({"level": "0-ply", "stop": "lead"}, "runs no rollouts"),
+    ({"level": "truncated", "horizon": "round"}, "horizon game only"),
+    ({"level": "truncated", "peek": True}, "no peek"),
+    ({"stop": "half-width"}, "needs a positive half-width"),
+    ({"stop": "half-width", "half_width": float("nan")}, "needs a positive half-width"),
+    ({"stop": "lead", "k": 0.0}, "needs a positive k"),
+])
+def test_a_setting_out_of_range_is_one_sentence(changes, words):
+    with pytest.raises(GnomingError, match=words) as e:
+        E.Settings(**changes).check()
+    assert "\n" not in str(e.value)
+
+
+def test_the_stop_rules():
+    st = E.Settings(stop="lead", k=3.0, cap=1000)
+    lead = {"margin": 3.0, "half_width": 1.96}          # 3 standard errors ahead
+    assert E.stop_reason({}, 100, st) == "no rival"
+    assert E.lead_in_se(lead) == pytest.approx(3.0)
+    assert E.stop_reason(lead, E.MIN_STOP - 1, st) == ""             # never before MIN_STOP
+    assert E.stop_reason(lead, E.MIN_STOP, st) == "separated"
+    assert E.stop_reason({"margin": 2.9, "half_width": 1.96}, 999, st) == ""
+    assert E.stop_reason({"margin": 2.9, "half_width": 1.96}, 1000, st) == "cap"
+    hw = E.Settings(stop="half-width", half_width=0.5, cap=1000)
+    assert E.stop_reason({"margin": 0.1, "half_width": 0.5}, 10, hw) == "reached"
+    assert E.stop_reason({"margin": 0.1, "half_width": 0.6}, 10, hw) == ""
+    assert E.stop_reason({"margin": 9.0, "half_width": 0.1}, 10, E.Settings(budget=10)) == "cap"   # fixed: the budget
+    assert E.schedule(2500) == [100, 200, 400, 800, 1000] and sum(E.schedule(150)) == 150
+
+
+def test_batches_joined_are_one_evaluation_of_their_size_at_each_level(position):
+    for level in ("rollouts", "truncated"):
+        st = E.Settings(level=level, budget=300, seed=4)
+        ev = E.Evaluation(position, st)
+        res = ev.run()
+        assert ev.batches == 2 and ev.n == 300 and res["stopped"] == "cap"     # 100 + 200
+        once = E.evaluate(position, st)
+        assert [(o["key"], o["mean"], o["diff"]) for o in res["options"]] == \
+            [(o["key"], o["mean"], o["diff"]) for o in once["options"]]
+    zero = E.evaluate(position, E.Settings(level="0-ply", budget=8, seed=1))
+    assert zero == E.zero_ply(position, determinizations=8, seed=1)
+
+
+def test_advice_is_what_analyse_prints_beside_the_options(position):
+    from click.testing import CliRunner
+
+    from gnoming_sim.cli.app import cli
+    from gnoming_sim.search.position_id import encode
+
+    res = E.evaluate(position, E.Settings(budget=200, seed=0))
+    said = E.advice(position, res)
+    assert said["position_id"] == encode(position)
+    out = CliRunner().invoke(cli, ["analyse", "--position-id", encode(position), "--rollouts", "200",
+                                    "--second-policy", "none", "--json"])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.stdout)
+    for k in ("card", "finish_gap", "position_id"):
+        assert got.get(k) == said.get(k), k

@@ -1,76 +1,53 @@
 """A live analysis: one position's rollouts in growing batches, summarized after each by ``analyse``'s
-own estimator, until the leader is separated or a cap is reached.
+own estimator, until the leader is separated or a cap is reached: the evaluator's batch-by-batch evaluation
+(:class:`gnoming_sim.search.evaluator.Evaluation`, stop ``lead``) with a Stop button and the page's view.
 
 Oracle and criterion are the oracle's (:mod:`gnoming_sim.search.oracle`: ``net`` at every seat, ranked by the
-chance of winning the game, unless the page asks for another horizon), run by ``analyse``'s pieces:
-:func:`gnoming_sim.search.analyse.setup`, :func:`~gnoming_sim.search.analyse.run_rollouts` and
-:func:`~gnoming_sim.search.analyse.summarize`.
-Rollout i depends on (seed, i) alone, so the batches 0..99, 100..299, ... joined are the rollouts of one
-``analyse --rollouts N`` call, and the summary after N rollouts is ``analyse``'s table for
-``--rollouts N --second-policy none`` to the last digit (tests/board/test_api.py checks it).
+chance of winning the game, unless the page asks for another horizon).  Rollout i depends on (seed, i) alone,
+so the batches 0..99, 100..299, ... joined are the rollouts of one ``analyse --rollouts N`` call, and the
+summary after N rollouts is ``analyse``'s table for ``--rollouts N --second-policy none`` to the last digit
+(tests/board/test_board_api.py checks it).
 
-Stopping.  After each batch, the leader's lead over the runner-up is measured in standard errors of their
-paired difference (the difference's 95% half-width / 1.96, as ``analyse`` gives it); the analysis stops
-once that lead reaches ``k`` (GNU Backgammon's "stop when the best is k joint standard errors ahead"), or
-at ``cap`` rollouts, or at once when no option differs from the best in any rollout.  The stop is never
-taken before :data:`MIN_STOP` rollouts.  The lead is looked at after every batch, so with k = 1.96 a
-leader that is not truly ahead would be called separated more often than 5% of the time: the default k
-is 3.  ``separated`` in each update is ``analyse``'s own verdict (the 95% interval of the lead above 0).
+Stopping is the evaluator's shared rule (:func:`gnoming_sim.search.evaluator.stop_reason`): the leader's lead
+over the runner-up at least ``k`` standard errors of their paired difference (GNU Backgammon's "stop when the
+best is k joint standard errors ahead"; never before :data:`MIN_STOP` rollouts; the default k is 3, since the
+lead is looked at after every batch), or ``cap`` rollouts, or at once when no option differs from the best in
+any rollout.  ``separated`` in each update is ``analyse``'s own verdict (the 95% interval of the lead above 0).
+Each update carries the printed card's answer for the position beside the rollouts' ranking
+(:func:`gnoming_sim.search.evaluator.advice`, as ``analyse`` prints it).
 
 Cancelling.  The work runs batch by batch; :meth:`Live.cancel` (a dropped connection, a new position, the
 page's Stop) is looked at before each batch, so no batch starts after it.
 """
 from __future__ import annotations
 
-import math
 import threading
 import time
 
 from gnoming_sim.game.position import Position
 from gnoming_sim.cli.group import finite
 from gnoming_sim.search import oracle
-from gnoming_sim.stats import Z95
+from gnoming_sim.search.evaluator import DEFAULT_CAP, DEFAULT_K, FIRST_BATCH, MIN_STOP, Evaluation, Settings, \
+    advice, lead_in_se, schedule
 
-FIRST_BATCH = 100      # the first update comes after this many rollouts per option (well under a second)
-MAX_BATCH = 1000       # later batches double up to this size
-MIN_STOP = 200         # no stop before this many rollouts: a 100-rollout standard error is itself noisy
-DEFAULT_K = 3.0
-DEFAULT_CAP = 20_000
 WHY_CAP = 4000         # the --why explanation's rollouts: the analysis's own, at most this many
 
-
-def schedule(cap: int, first: int = FIRST_BATCH, most: int = MAX_BATCH) -> list[int]:
-    """The batch sizes: ``first``, then doubling up to ``most``, summing to ``cap``."""
-    sizes, done, size = [], 0, first
-    while done < cap:
-        step = min(size, cap - done)
-        sizes.append(step)
-        done += step
-        size = min(2 * size, most)
-    return sizes
+__all__ = ["Live", "lead_in_se", "schedule", "warm_up", "DEFAULT_CAP", "DEFAULT_K", "MIN_STOP", "WARM_POSITION"]
 
 
-class Live:
+class Live(Evaluation):
     """One live analysis of ``pos`` (``analyse``'s options: policies, seed, horizon); :meth:`step` runs the
     next batch and returns its update (a dict for the page), None once stopped or cancelled."""
 
     def __init__(self, pos: Position, policies=(oracle.BASE,), seed: int = 0, horizon: str = oracle.HORIZON,
                  k: float = DEFAULT_K, cap: int = DEFAULT_CAP, threads: int | None = None,
                  first: int = FIRST_BATCH):
-        from gnoming_sim.search.analyse import setup
-
-        self.pos, self.policies, self.seed, self.horizon = pos, list(policies), seed, horizon
-        self.k, self.cap, self.threads = k, cap, threads
-        self.setup = setup(pos, self.policies)
-        self.sizes = schedule(cap, first)
-        self.out = self.cov = None
-        self.n = 0
-        self.batches = 0          # batches run (the tests count them after a cancel)
-        self.result = None        # the latest summary (analyse's dict)
-        self.stopped = ""         # why it stopped: separated, cap, no rival; "" while running
+        super().__init__(pos, Settings(policies=tuple(policies), horizon=horizon, stop="lead", k=k, cap=cap,
+                                       seed=seed), threads, first)
+        self.policies, self.seed, self.horizon, self.k, self.cap = list(policies), seed, horizon, k, cap
         self.explain = True       # tell the --why text once stopped (the server's request may turn it off)
         self._cancel = threading.Event()
-        self.started = time.perf_counter()
+        self._advice = None
 
     # ------------------------------------------------------------ control
     def cancel(self) -> None:
@@ -87,42 +64,27 @@ class Live:
     # ------------------------------------------------------------ work
     def step(self) -> dict | None:
         """Run one batch (unless stopped or cancelled) and return the update."""
-        import numpy as np
-
-        from gnoming_sim.search.analyse import run_rollouts, summarize
-
-        if self.done or self.batches >= len(self.sizes):
+        if self.cancelled or super().step() is None:
             return None
-        size = self.sizes[self.batches]
-        out, cov = run_rollouts(self.setup, size, self.seed, self.n, self.horizon, threads=self.threads)
-        self.batches += 1
-        self.out = out if self.out is None else np.concatenate([self.out, out])
-        self.cov = cov if self.cov is None else np.concatenate([self.cov, cov])
-        self.n += size
-        self.result = summarize(self.out, self.cov, self.setup, self.pos, self.horizon)
-        lead = lead_in_se(self.result)
-        if "margin" not in self.result:
-            self.stopped = "no rival"
-        elif self.n >= MIN_STOP and lead >= self.k:
-            self.stopped = "separated"
-        elif self.n >= self.cap:
-            self.stopped = "cap"
-        return self.update(lead)
+        return self.update(lead_in_se(self.result))
 
     def update(self, lead: float) -> dict:
-        """The page's view of the latest summary: every option's row, the leader, the lead, the state."""
+        """The page's view of the latest summary: every option's row, the leader, the lead, the state, and the
+        card's answer here."""
         r = self.result
         keep = ("key", "option", "rank", "best", "mean", "ci95", "diff", "diff_ci95", "diff_on", "margin",
                 "points", "n", "finishes", "same_as_best")
         rows = [{k: row.get(k) for k in keep} for row in sorted(r["options"], key=lambda x: x["rank"])]
         best = next(row for row in rows if row["best"])
+        said = advice(self.pos, r)
         return finite({"n": self.n, "batch": self.batches, "options": rows, "best": r["best"],
                        "best_label": best["option"], "runner_up": r.get("runner_up"),
                        "lead": r.get("margin"), "lead_ci95": r.get("margin_ci95"), "lead_se": lead,
                        "separated": r.get("separated"), "k": self.k, "cap": self.cap, "stopped": self.stopped,
                        "horizon": self.horizon, "criterion": r["criterion"], "unit": r["unit"],
                        "metric": r["metric"], "points_metric": r["points_metric"], "seed": self.seed,
-                       "policies": self.policies, "seconds": time.perf_counter() - self.started})
+                       "policies": self.policies, "seconds": time.perf_counter() - self.started,
+                       "card": said.get("card")})
 
     def why(self) -> dict | None:
         """``analyse --why``'s explanation of the leader against the runner-up, on the analysis's first
@@ -137,17 +99,6 @@ class Live:
         why = tell_samples(explain(self.pos, [r["best"], r["runner_up"]], self.policies, seed=self.seed,
                                    rollouts=n, horizon=self.horizon, threads=self.threads), self.pos)
         return {"rollouts": n, "text": "\n".join(render_text(why)).strip("\n")}
-
-
-def lead_in_se(result: dict) -> float:
-    """The leader's lead over the runner-up in standard errors of their paired difference (0: none yet;
-    inf: a lead with no spread at all)."""
-    if "margin" not in result:
-        return math.inf
-    se = result["half_width"] / Z95
-    if not se > 0:
-        return math.inf if result["margin"] > 0 else 0.0
-    return result["margin"] / se
 
 
 # a small position the server analyses once as it starts, so the kernels are loaded (or compiled) before
