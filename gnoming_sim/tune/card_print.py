@@ -31,17 +31,17 @@ COLOUR = {"take": "#9fd89f", "draw": "#d9d9d9", "best use": "#9fd89f", "face-dow
 PALE = 0.3             # a default cell's colour: this much of its action's colour on white
 KEY_ACTIONS = ("TAKE = take the discard pile's top card; draw = draw the deck's top card blind; use = put the card "
                "where it does what its column says; down = put it on one of your face-down cards; throw = throw "
-               "the blind card away; FINISH = turn up your last face-down card and end the round; play on = do "
-               "not finish this turn.")
+               "the blind card away; FINISH = put the card on your last face-down card, which ends the round; "
+               "play on = do not finish this turn.")
 KEY_COLUMNS = ("Columns, the card's best use in your layout: completes a line = makes a line of three that "
                "matches; pairs in a line = makes a pair in a line; replaces a card 6+ higher = goes over a face-up "
                "card that scores 6 or more points more than it; replaces a card 3-5 higher = the same, 3 to 5 points "
                "more; replaces a card 1-2 higher = the same, 1 or 2 points more; on a face-down slot = none of "
                "these, and you have a face-down card; no use = none of these. Rows: the card (negative, its value, "
                "a mulligan, a hazard).")
-KEY_FINISH = ("Table 4 (when turning your last face-down card would finish the round): gap = your score after "
-              "finishing minus the lowest visible score of a rival (their face-down cards count 0); the columns "
-              "are the rivals' mean number of face-down cards.")
+KEY_FINISH = ("Table 4 (when putting the card on your last face-down card would finish the round): gap = your "
+              "score after finishing minus the lowest visible score of a rival (their face-down cards count 0); the "
+              "columns are the rivals' mean number of face-down cards.")
 KEY_DEFAULT = ("Bold on full colour: the answer measured for that cell. Pale italic: no answer was measured there, "
                "and the card's default is printed: take a negative card or one with a use (not a face-down slot), "
                "else draw; put a kept card to its use, else face down, and throw a blind card with no use away; "
