@@ -11,6 +11,8 @@ Parquet, and how that batch's wall time splits between the engine and the writer
                                          # wall time of an `analyse` call to a +-0.1 half-width
     python bench/bench.py --board        # only the board's times (bench/board_bench.py): ready to serve,
                                          # first streamed update, separated verdict; warm and empty cache
+    python bench/bench.py --play         # only the board's play mode (bench/play_bench.py): a click to the
+                                         # page's update, another seat's turn, the end of a game to its review
 """
 from __future__ import annotations
 
@@ -182,6 +184,7 @@ def main(argv=None):
     ap.add_argument("--rollouts", action="store_true", help="only the rollout section")
     ap.add_argument("--compile", action="store_true", help="only the cold-compile table of the commands")
     ap.add_argument("--board", action="store_true", help="only the board's times")
+    ap.add_argument("--play", action="store_true", help="only the board's play mode times")
     ap.add_argument("--value", action="store_true", help="only the value network's times")
     args = ap.parse_args(argv)
     if args.board:
@@ -189,6 +192,12 @@ def main(argv=None):
 
         print(f"machine: {machine()}\n")
         board_section()
+        return
+    if args.play:
+        from play_bench import play_section
+
+        print(f"machine: {machine()}\n")
+        play_section()
         return
     if args.value:
         from value_bench import value_section
@@ -236,6 +245,10 @@ def main(argv=None):
 
     print("\nThe board (`gnoming-sim board`), the example position set as soon as it answers, then again:\n")
     board_section(cold=not args.quick)
+    from play_bench import play_section
+
+    print("\nThe board's play mode (a game played through its routes as the page plays it, then reviewed):\n")
+    play_section()
     from value_bench import value_section
 
     print("\nThe value network (0-ply: each option valued by the network at the next decision of another seat, "

@@ -185,7 +185,7 @@ def test_illegal_and_stale_moves_are_refused_in_a_sentence(shared):
     assert stale.status_code == 409 and "behind the game" in stale.json()["error"]
     other = c.post("/api/play/others", json={"game": p.gid, "moves": p.r["view"]["moves"]})
     assert other.status_code == 400 and other.json()["error"] == "no other seat is to move"
-    assert c.post("/api/play/act", json={"game": "nope", "moves": 0, "action": 0}).status_code == 404
+    assert c.post("/api/play/act", json={"game": "nope", "moves": 0, "action": 0}).status_code == 400
 
 
 @pytest.mark.parametrize("body,said", [

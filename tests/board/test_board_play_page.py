@@ -66,12 +66,12 @@ def test_a_game_is_played_by_clicking(page, blank, shots):
     page.click("#play-hint")
     page.wait_for_selector("#play-hints:not([hidden]) #play-hint-table tbody tr")
     assert page.locator("#play-card").inner_text().startswith("card:")
+    page.locator("#play").screenshot(path=str(shots / "board-play.png"))
     shown = moves(page)
     page.click(f"#play-table .seat[data-seat='0'] .slot[data-slot='{legal_slot(page)}']")
     page.wait_for_function(f"() => P.view.moves > {shown} && P.view.state === 'you'", timeout=120_000)
     assert "the other seats are playing" not in page.locator("#play-ask").inner_text()
     assert page.locator("#play-log").inner_text().count("Round 1 of 3") == 1
-    page.screenshot(path=str(shots / "board-play.png"), full_page=False)
 
 
 def test_the_tutor_warns_and_takes_back(page, blank, shots):
@@ -94,7 +94,7 @@ def test_the_tutor_warns_and_takes_back(page, blank, shots):
     page.wait_for_selector("#play-warn:not([hidden])")
     assert "Take it back?" in page.locator("#play-warn-text").inner_text()
     before = moves(page)
-    page.screenshot(path=str(shots / "board-play-tutor.png"), full_page=False)
+    page.locator("#play").screenshot(path=str(shots / "board-play-tutor.png"))
     page.click("#play-takeback")
     assert page.locator("#play-warn").is_hidden() and moves(page) == before
     assert page.locator("#play-ask").inner_text().startswith("taken back: Place the")
@@ -105,3 +105,58 @@ def test_play_fits_the_width(page, blank, width):
     start(page, blank, width=width, seed=1)
     wait_state(page, "you", "init_flip")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+
+
+@pytest.fixture(scope="module")
+def drilled(serve, tmp_path_factory):
+    from gnoming_sim.cli.board.inputs import Opened
+
+    path = tmp_path_factory.mktemp("deck") / "drills.parquet"
+    served = serve(Opened(), threads=1, drill_deck=path)
+    served.deck_path = path
+    return served
+
+
+def click_decision(page) -> None:
+    """One decision of the person answered by clicking, the rules' first legal answer."""
+    d = page.evaluate("() => P.view.decision")
+    kind, legal = d["kind"], d["legal"]
+    slot = "#play-table .seat[data-seat='0'] .slot[data-slot='{}']"
+    if kind == "init_flip":
+        page.click(slot.format(legal[0]))
+        page.click(slot.format(legal[1]))
+    elif kind == "draw":
+        page.click("#play-draw" if legal[0] == 0 else f"#play-pile{legal[0] - 1}")
+    elif kind == "discard":
+        page.click(f"#play-pile{legal[0]}")
+    elif kind == "place":
+        page.click("#play-nokeep" if legal[0] == 9 else slot.format(legal[0]))
+    elif kind == "bounce":
+        page.click("#play-stop")
+    else:
+        page.click("#play-decline")
+
+
+def test_a_whole_game_clicked_to_its_end_is_reviewed_and_drilled(page, drilled, shots):
+    from gnoming_sim.search import drill
+
+    start(page, drilled, seed=12)
+    wait_state(page, "you")
+    while (state := page.get_attribute("#play", "data-state")) != "game_over":
+        before = moves(page)
+        if state == "round_over":
+            page.click("#play-next")
+        else:
+            click_decision(page)
+        page.wait_for_function(f"() => P.view.moves > {before} && P.view.state !== 'others' && !P.busy",
+                               timeout=300_000)
+    assert page.locator("#play-log").inner_text().count("Scoring, round") == 3
+    assert "== Game over ==" in page.locator("#play-log").inner_text()
+    page.click("#play-review")
+    page.wait_for_selector("#game:not([hidden]) #moves li", timeout=600_000)
+    marks = page.locator("#moves li .mark").count()
+    assert page.locator("#game-name").inner_text().startswith("review your game, seat 0")
+    assert len(drill.load(drilled.deck_path)) == marks > 0
+    page.locator("#game").screenshot(path=str(shots / "board-play-review.png"))
+    page.click("#drill-next")
+    page.wait_for_selector("#drill-info[data-card]", timeout=120_000)

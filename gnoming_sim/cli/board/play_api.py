@@ -68,7 +68,7 @@ def _game(b, body: dict) -> tuple[str, PT.PlayGame]:
     gid = body.get("game")
     game = _games(b).get(gid) if isinstance(gid, str) else None
     if game is None:
-        raise Status(404, "no such game on this board (it was started by another launch, or forgotten): start one")
+        raise Status(400, "no such game on this board (it was started by another launch, or forgotten): start one")
     moves = body.get("moves")
     if moves != len(game.moves):
         raise Status(409, "this page is behind the game (another tab or a repeated request played on): reload "
