@@ -34,6 +34,9 @@ from _observer_replay import DecisionChecker
     pytest.param(3, ["learned", "random", "learned"], RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False),
                  marks=pytest.mark.slow),
     (4, ["net", "expert", "net", "learned"], RuleConfig()),   # the net player
+    (4, ["rules", "expert", "rules", "net"], RuleConfig()),   # the pocket rules
+    pytest.param(3, ["rules", "random", "rules"], RuleConfig(mulligan_limit=0, discard_draw_must_be_kept=False,
+                 hazard_value=15, mulligan_value=-3, negative_multiplier=2), marks=pytest.mark.slow),
     (4, ["mc-net", "expert", "net", "mc-net"], RuleConfig()),   # an mc-net seat's base (net) decisions
     pytest.param(5, ["net", "random", "net", "builder", "net"], RuleConfig(early_finish_bonus=10, hazard_value=15,
                  mulligan_value=-3, negative_multiplier=2), marks=pytest.mark.slow),
