@@ -95,7 +95,7 @@ def _params_text(params: dict) -> str:
     ``--json`` lists (the net's two networks hold some 1,900: they were 470 lines of this listing)."""
     from gnoming_sim.kernel.policy import registry
 
-    named = set(registry.PARAM_NAMES) | set(registry.MC_PARAM_NAMES)
+    named = set(registry.PARAM_NAMES) | set(registry.MC_PARAM_NAMES) | set(registry.RULE_PARAM_NAMES)
     text = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items() if k in named)
     fitted = [(registry.WEIGHT_NAMES, "learned weights"),                       # in the learned weights file
               (registry.CELL_NAMES, "resolved cells of the player's guide"),    # in the chart's cells file

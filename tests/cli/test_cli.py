@@ -508,12 +508,12 @@ def test_progress_bar_on_a_terminal(monkeypatch):
 
 # ------------------------------------------------------------------ strategies
 def test_strategies_lists_the_registry():
-    """Each strategy's named options, and a count of its fitted weights (the net's 1,932 network
-    weights were 470 of the listing's 524 lines); only --json lists the weights."""
+    """Each strategy's named options (the pocket rules' settings among them), and a count of its fitted weights
+    (the net's 1,932 network weights were 470 of the listing's 524 lines); only --json lists the weights."""
     result = run("strategies")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    named = set(registry.PARAM_NAMES) | set(registry.MC_PARAM_NAMES)
+    named = set(registry.PARAM_NAMES) | set(registry.MC_PARAM_NAMES) | set(registry.RULE_PARAM_NAMES)   # the rules' settings
     for name in registry.names():
         strategy = registry.get(name)
         line = next(l for l in lines if l.startswith(name + " "))
