@@ -1,7 +1,9 @@
 """The value network's speed (``make bench``; ``python bench/bench.py --value`` alone): one evaluation of a
 position, a decision's 0-ply table at 16 and 64 determinizations (median of repeated warm calls, one thread
 and every thread), the review of a whole game (0-ply screening, truncated rollouts), and self-play positions
-gathered per second for its training."""
+gathered per second for its training; the value player's games per second (one ``value`` seat among three
+``net`` seats at 4 players, the measure of its target), and the board's first table after a change (the 0-ply
+table of the analysis view)."""
 import statistics
 import time
 from pathlib import Path
@@ -54,6 +56,16 @@ def value_section(repeat: int = 50) -> None:
     s = time.perf_counter() - t0
     print(f"| training data: 4,000 net games at 4 players, {len(d['x']):,} positions | {s:.1f} s "
           f"({4000 / s:,.0f} games/s) |")
+    from gnoming_sim.experiments.value_eval import seat_outcomes
+
+    seat_outcomes("value", 4, 4)   # compile or load
+    *_, s = seat_outcomes("value", 4, 400)
+    print(f"| the value player: 400 games at 4 players, one `value` seat among three `net` seats (target "
+          f"1,000 games/s) | {s:.1f} s ({400 / s:,.0f} games/s) |")
+    pos = from_toml(EXAMPLES / "position.toml")
+    ms = _median_ms(lambda: evaluator.zero_ply(pos, determinizations=64), 10)
+    print(f"| the board's first table after a change: the 0-ply table it asks for (64 deals, every thread; target "
+          f"0.2 s) | {ms / 1000:.3f} s |")
 
 
 if __name__ == "__main__":

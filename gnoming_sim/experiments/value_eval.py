@@ -4,7 +4,7 @@
 seat on the same deals (paired by deal): the difference in X's chance of winning (pp) and in its game score
 (points, lower is better), 95% intervals over deals; and X's games per second with one X seat.
 
-    python -m gnoming_sim.experiments.value_eval [--games 4000] [--deals 8,32] [--out tuning/value/strength.json]
+    python -m gnoming_sim.experiments.value_eval --out tuning/value/strength.json   # 4,000 deals; 8 and 32 deals a decision
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def against_net(x, players: int = 4, games: int = 4000, seed: int = 0, threads: 
     dw, lw, hw, n = paired_diff_ci(100 * win, 100 * win0, z=Z95)
     ds, ls, hs, _ = paired_diff_ci(score, score0, z=Z95)
     return {"x": x if isinstance(x, str) else x.name, "players": players, "deals": n, "seed": seed,
-            "win_pp": dw, "win_pp_ci95": [lw, hw], "score_points": ds, "score_points_ci95": [ls, hs],
+            "win_pp": {"diff": dw, "ci95": [lw, hw]}, "score_points": {"diff": ds, "ci95": [ls, hs]},
             "x_win": float(100 * win.mean()), "net_win": float(100 * win0.mean()),
             "games_per_second": n / seconds}
 
@@ -54,7 +54,7 @@ def main(argv=None) -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=4000)
-    ap.add_argument("--deals", default="8", help="the value player's deals per decision, comma-separated")
+    ap.add_argument("--deals", default="8,32", help="the value player's deals per decision, comma-separated")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--out")
     a = ap.parse_args(argv)
@@ -63,10 +63,11 @@ def main(argv=None) -> None:
         x = registry.get("value") if d == registry.VALUE_DEALS else registry.value_from_file(name=f"value{d}", deals=d)
         rows.append(dict(against_net(x, a.players, a.games), value_deals=d))
         r = rows[-1]
+        w, p = r["win_pp"], r["score_points"]
         print(f"{r['x']} ({d} deals) - net, {a.players} players, {r['deals']} held-out deals: win "
-              f"{r['win_pp']:+.2f} pp [{r['win_pp_ci95'][0]:+.2f}, {r['win_pp_ci95'][1]:+.2f}], game score "
-              f"{r['score_points']:+.2f} points [{r['score_points_ci95'][0]:+.2f}, {r['score_points_ci95'][1]:+.2f}]"
-              f" (lower is better); {r['games_per_second']:.0f} games/s", flush=True)
+              f"{w['diff']:+.2f} pp [{w['ci95'][0]:+.2f}, {w['ci95'][1]:+.2f}], game score "
+              f"{p['diff']:+.2f} points [{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}] (lower is better); "
+              f"{r['games_per_second']:.0f} games/s", flush=True)
     if a.out:
         with open(a.out, "w") as fh:
             json.dump({"script": "python -m gnoming_sim.experiments.value_eval", "args": vars(a), "rows": rows}, fh,
