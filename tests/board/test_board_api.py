@@ -117,8 +117,15 @@ def test_zero_ply_is_the_value_networks_table_of_every_legal_option():
     options = c.post("/api/validate", json={"position": example()}).json()["options"]
     assert sorted(o["key"] for o in got["options"]) == sorted(o["key"] for o in options)
     assert [o["key"] for o in got["options"] if o["best"]] == [got["best"]]
-    want = zero_ply(from_mapping(example(), RuleConfig(), PUBLISHED, "position"), seed=2)
-    assert {k: v for k, v in got.items() if k != "ok"} == want   # the evaluator's numbers, to the last digit
+    pos = from_mapping(example(), RuleConfig(), PUBLISHED, "position")
+    want = zero_ply(pos, seed=2)
+    assert {k: v for k, v in got.items() if k not in ("ok", "card")} == want   # the evaluator's, to the last digit
+    from gnoming_sim.search.card_view import card_line, card_view, compare
+    from gnoming_sim.search.options import legal_options
+
+    card = compare(card_view(pos), want, legal_options(pos))   # the card's answer beside it, as analyse's
+    assert got["card"] == json.loads(json.dumps({**card, "line": card_line(card)}))
+    assert got["card"]["line"].startswith("card: the card says ")
     assert got["options"] != c.post("/api/zero-ply", json={"position": example()}).json()["options"]   # seed 0's
 
 

@@ -160,3 +160,15 @@ def test_a_whole_game_clicked_to_its_end_is_reviewed_and_drilled(page, drilled, 
     page.locator("#game").screenshot(path=str(shots / "board-play-review.png"))
     page.click("#drill-next")
     page.wait_for_selector("#drill-info[data-card]", timeout=120_000)
+
+
+def test_the_why_panel_keeps_each_label_with_its_number(page, blank):
+    """On a phone, a long line of the why text is not wrapped between a label and its number: it stays one
+    line, scrolled inside its box, and the page itself does not scroll sideways."""
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.goto(blank.url)
+    page.wait_for_selector("#status.ok, #status.error", timeout=60_000)
+    line = "  your later rounds +0.00 [+0.00, +0.00]   this round's own points -1.25 [-1.90, -0.60]"
+    page.evaluate("(line) => { document.getElementById('why').textContent = line; }", line)
+    assert page.evaluate("() => document.getElementById('why').scrollWidth > document.getElementById('why').clientWidth")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
