@@ -150,15 +150,17 @@ def test_the_wire_never_carries_a_face_down_card_or_the_draw_pile(shared):
             assert any(re.search(r"places it|does not keep it|discards", x) for x in rest), data["log"][i:]
 
 
-def test_a_game_played_as_its_strategy_would_is_that_game_of_simulate(shared):
-    """The person's seat played by ``net`` through the routes: the trace and the totals of `simulate` and
-    `play`'s game 0 of the seed, record for record (one kernel, one deal, one play stream)."""
+@pytest.mark.parametrize("name", ["net", "value", "rules"])
+def test_a_game_played_as_its_strategy_would_is_that_game_of_simulate(shared, name):
+    """The person's seat played by the opponents' strategy through the routes: the trace and the totals of
+    `simulate` and `play`'s game 0 of the seed, record for record (one kernel, one deal, one play stream; the
+    value player by its own decision function, as `simulate` plays it)."""
     from gnoming_sim.kernel.engine import simulate
 
     b, c = shared
-    p = Player(b, c, players=2, seat=0, opponents="net", seed=5)
+    p = Player(b, c, players=2, seat=0, opponents=name, seed=5)
     p.play(strategy_choice(p))
-    res = simulate(players=2, strategies=["net"], games=1, seed=5, trace=True, threads=1)
+    res = simulate(players=2, strategies=[name], games=1, seed=5, trace=True, threads=1)
     assert np.array_equal(res.traces[0], p.game.trace())
     assert p.r["view"]["totals"] == [int(v) for v in res.totals[0]]
     story = "\n".join(json.loads(json.dumps(line)) for data, _ in p.wire for line in data["log"])

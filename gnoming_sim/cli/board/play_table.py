@@ -102,7 +102,7 @@ class PlayGame:
     def __init__(self, setup: Setup, deck: Deck):
         from gnoming_sim.kernel.engine import deal_orders, deck_counts, strategy_arrays
         from gnoming_sim.kernel.policy import registry
-        from gnoming_sim.kernel.policy.dispatch import KIND_MC, new_memo
+        from gnoming_sim.kernel.policy.dispatch import new_memo
         from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream
         from gnoming_sim.kernel.state import new_table
 
@@ -115,7 +115,8 @@ class PlayGame:
         # the person's seat is never asked to decide: it sits as the first opponent's strategy
         seat_strategy = np.array([names.index(setup.seats[s] if s != setup.seat else others[0]) for s in range(P)],
                                  dtype=np.int16)
-        self.mc = any(st.kind == KIND_MC for st in strats)
+        # the families that decide above the kernel play by their own decision functions, as in `simulate`
+        self.seat_kind = [int(kinds[j]) for j in seat_strategy]
         self.rules = setup.rules.to_array()
         self.counts = deck_counts(deck.to_array())
         self.order = deal_orders(1, setup.seed, deck)[0]
@@ -170,11 +171,17 @@ class PlayGame:
         """What the deciding seat's strategy plays at the pending decision (the person's seat: the first
         opponent's strategy): the opponents' moves, and a test's stand-in for the person."""
         from gnoming_sim.kernel.game_loop import decide_once
+        from gnoming_sim.kernel.kinds import KIND_MC, KIND_VALUE
 
-        if self.mc:
+        kind = self.seat_kind[self.decider()]
+        if kind == KIND_MC:   # the Monte Carlo bot's rollouts
             from gnoming_sim.search.bot import decide_mc
 
             return int(decide_mc(self.t, self.rules))
+        if kind == KIND_VALUE:   # the value player's 0-ply
+            from gnoming_sim.search.value_player import decide_value
+
+            return int(decide_value(self.t, self.rules))
         return int(decide_once(self.t, self.rules))
 
     def _next_round(self) -> None:
