@@ -67,8 +67,9 @@ def test_the_take_rule():
 
 
 def test_where_a_kept_card_goes():
-    """Where it completes a line, else where it pairs a line, else on a face-down card outside the lines that
-    hold a pair (the first in reading order); over a face-up card it lowers only by place_lower or more."""
+    """Where it completes a line, else where it pairs a line (a face-down place first with pair_fd), else on a
+    face-down card outside the lines that hold a pair (the first in reading order); over a face-up card it lowers
+    only by place_lower or more."""
     prm = _prm(place_uses=1, place_lower=99, keep_max=8)
     assert _place(prm, _obs([[5, 5, H_, 3, H_, 4, 6, 7, 3], RIVAL], from_pile=0), 5) == 2    # completes (4 pairs)
     assert _place(prm, _obs([ROW_PAIR4, RIVAL], from_pile=0), 7) == 1                      # pairs the top row
@@ -80,6 +81,9 @@ def test_where_a_kept_card_goes():
     assert _place(prm, _obs(lowers, from_pile=0), 3) == 4                                   # face-down first
     assert _place(_prm(place_lower=3, keep_max=8), _obs(lowers, from_pile=0), 3) == 0       # 8 -> 3 lowers by 5
     assert _place(_prm(place_uses=0), _obs([ROW_PAIR4, RIVAL], from_pile=0), 7) == 1        # default: face down
+    two = _obs([[7, H_, 8, 3, H_, 4, 6, 5, H_], RIVAL], from_pile=0)   # a 7 pairs the top row at 1 and over the 8
+    assert _place(_prm(pair_fd=1), two, 7) == 1                                            # face-down first
+    assert _place(_prm(pair_fd=0), two, 7) == 2                                            # else the lower score
 
 
 def test_keep_or_throw_a_blind_draw():

@@ -27,6 +27,7 @@ SIZES = (2, 4, 6)
 CHOICES = {
     "rules.place_lower": (1, 3, 6, 99),
     "rules.place_uses": (0, 1),
+    "rules.pair_fd": (0, 1),
     ("rules.late_fd", "rules.late_lower"): ((0, 99), (1, 1), (1, 3), (2, 1), (2, 3), (3, 3), (3, 6)),
     "rules.keep_max": (-1, 3, 4, 5, 6, 8),
     "rules.keep_fd": (3, 5, 99),

@@ -335,7 +335,8 @@ RULES_SETTINGS = {"rules.init": 0.0, "rules.take_low": -1.0, "rules.take_mulliga
                   "rules.take_pair_fd": 3.0, "rules.take_lower": 99.0, "rules.place_lower": 99.0, "rules.keep_max": -1.0,
                   "rules.keep_fd": 5.0, "rules.hazard": 0.0, "rules.finish_gap": 5.0, "rules.finish_gap2": 10.0,
                   "rules.finish_rival_fd": 2.0, "rules.bounce": 1.0, "rules.hazard_flip": 1.0, "rules.discard": 1.0,
-                  "rules.take_round": 0.0, "rules.place_uses": 1.0, "rules.late_fd": 1.0, "rules.late_lower": 1.0}
+                  "rules.take_round": 0.0, "rules.place_uses": 1.0, "rules.late_fd": 1.0, "rules.late_lower": 1.0,
+                  "rules.pair_fd": 1.0}
 RULES_PRINTED = (
     {"title": "1 start", "text": "At the start of a round, turn up two opposite corners: top left and bottom right.",
      "settings": {"rules.init": 0.0}, "default": {"rules.init": 1.0}},
@@ -347,9 +348,11 @@ RULES_PRINTED = (
      "default": {"rules.take_low": -99.0, "rules.take_mulligan": 0.0, "rules.take_complete": 0.0,
                  "rules.take_pair_fd": 99.0, "rules.take_lower": 99.0}},
     {"title": "3 where a kept card goes",
-     "text": "Put a kept card where it completes a line, else where it pairs one, else on a face-down card outside "
-             "the lines holding a pair. Never over a face-up card just to lower it, except with one card face down.",
-     "settings": {"rules.place_uses": 1.0, "rules.place_lower": 99.0, "rules.late_fd": 1.0, "rules.late_lower": 1.0},
+     "text": "Put a kept card where it completes a line, else where it pairs one (face-down cards first), else on a "
+             "face-down card outside lines holding a pair. Never just to lower a face-up card, except with one card "
+             "face down.",
+     "settings": {"rules.place_uses": 1.0, "rules.place_lower": 99.0, "rules.late_fd": 1.0, "rules.late_lower": 1.0,
+                  "rules.pair_fd": 1.0},
      "default": {"rules.place_uses": 0.0}},
     {"title": "4 keep or throw a blind draw",
      "text": "Keep a blind draw that rule 3 gives no use only if it is negative or a mulligan, or while 5 or more of "

@@ -65,14 +65,15 @@ R_TAKE_ROUND = 16    # the pairing take applies only from this round on (0: ever
 R_PLACE_USES = 17    # 1: a kept card goes to its use (completes, pairs, lowers) before a face-down card; 0: face-down first
 R_LATE_FD = 18       # with at most this many cards face down ...
 R_LATE_LOWER = 19    # ... a kept card goes over a face-up card it lowers by at least this before a face-down card
+R_PAIR_FD = 20       # 1: of the places where a kept card pairs a line, a face-down card first (the first in reading order)
 
 RULE_PARAM_NAMES = ("rules.init", "rules.take_low", "rules.take_mulligan", "rules.take_complete", "rules.take_pair_fd",
                     "rules.take_lower", "rules.place_lower", "rules.keep_max", "rules.keep_fd", "rules.hazard",
                     "rules.finish_gap", "rules.finish_gap2", "rules.finish_rival_fd", "rules.bounce",
                     "rules.hazard_flip", "rules.discard", "rules.take_round", "rules.place_uses",
-                    "rules.late_fd", "rules.late_lower")
+                    "rules.late_fd", "rules.late_lower", "rules.pair_fd")
 N_RULE_PARAMS = len(RULE_PARAM_NAMES)
-assert N_RULE_PARAMS == R_LATE_LOWER + 1
+assert N_RULE_PARAMS == R_PAIR_FD + 1
 
 # the uses of a card at a position, best first
 U_COMPLETE, U_PAIR, U_LOWER, U_FACEDOWN, U_NONE = 0, 1, 2, 3, 4
@@ -168,16 +169,22 @@ def lower_threshold(prm, r0, obs, taken):
 @jit
 def useful_place(prm, r0, obs, c, legal, taken):
     """Where a kept card goes before any face-down card: (position, use) of where it completes a line, else
-    pairs a line, else lowers a face-up card by at least :func:`lower_threshold`; (-1, U_NONE) when none, or
+    pairs a line (on a face-down card first when ``R_PAIR_FD`` is 1), else lowers a face-up card by at least :func:`lower_threshold`; (-1, U_NONE) when none, or
     when ``R_PLACE_USES`` is 0."""
     pub = obs.pub
     row = obs.vis[pub[O_ME]]
     if prm[r0 + R_PLACE_USES] < 0.5:
         return -1, U_NONE
-    for use in (U_COMPLETE, U_PAIR):
-        q, d = best_of_use(row, c, pub, legal, use)
-        if q >= 0:
-            return q, use
+    q, d = best_of_use(row, c, pub, legal, U_COMPLETE)
+    if q >= 0:
+        return q, U_COMPLETE
+    if prm[r0 + R_PAIR_FD] > 0.5:
+        for p in range(LAYOUT):
+            if legal[p] and row[p] == HIDDEN and use_at(row, p, c, pub) == U_PAIR:
+                return p, U_PAIR
+    q, d = best_of_use(row, c, pub, legal, U_PAIR)
+    if q >= 0:
+        return q, U_PAIR
     q, d = best_of_use(row, c, pub, legal, U_LOWER)
     if q >= 0 and -d >= lower_threshold(prm, r0, obs, taken):
         return q, U_LOWER
