@@ -3,7 +3,8 @@
 Each setting of ``kernel/policy/rules.py`` takes one of a few values a sentence can say.  From the start settings,
 each setting in turn is tried at each of its values with the others held; the value with the highest win chance
 (one rules seat among net players against net in that seat, the seat rotating, pp a game averaged over the table
-sizes) is kept when it beats the current value on the same deals.  Passes repeat until one changes nothing (at
+sizes) is kept when it beats the current value on the same deals by more than ``--min-z`` standard errors of the
+paired difference (default 2: a change the search's deals separate, not one within their noise).  Passes repeat until one changes nothing (at
 most ``--passes``).  The deals are the search's own (game numbers SEARCH_FIRST + players * 2**40); the choice is
 confirmed on other deals by confirm.py.
 """
@@ -55,6 +56,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=58)
     ap.add_argument("--out", default=str(Path(__file__).with_name("search.json")))
     ap.add_argument("--start", default=None, help="a JSON file of start settings (default: registry's)")
+    ap.add_argument("--min-z", type=float, default=2.0,
+                    help="keep a change only when it beats the current value by this many standard errors of the "
+                         "paired difference over the deals (0: any positive gain)")
     a = ap.parse_args(argv)
     tables = {p: Table(p, a.deals, a.seed, SEARCH_FIRST + p * 2**40) for p in SIZES}
     cur = dict(registry.RULES_SETTINGS)
@@ -88,7 +92,7 @@ def main(argv=None):
             row = {"pass": pas, "setting": "+".join(keys), "was": was, "best": bests, "gain": float(d.mean()),
                    "se": float(se), "means": {str(v): round(float(w.mean()), 3) for v, w in trials.items()},
                    "s": round(time.time() - t0, 1)}
-            if tuple(float(x) for x in bests) != was and d.mean() > 0:
+            if tuple(float(x) for x in bests) != was and d.mean() > max(a.min_z * se, 0.0) and d.mean() > 0:
                 cur.update({k: float(x) for k, x in zip(keys, bests)})
                 changed += 1
                 row["changed"] = True
@@ -97,6 +101,7 @@ def main(argv=None):
         if not changed:
             break
     out = {"settings": cur, "win_pp": float(per_deal(cur).mean()), "deals": a.deals, "sizes": SIZES, "seed": a.seed,
+           "min_z": a.min_z,
            "first_game": SEARCH_FIRST, "log": log, "wall_s": round(time.time() - t0, 1)}
     Path(a.out).write_text(json.dumps(out, indent=1))
 
