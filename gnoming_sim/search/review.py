@@ -69,6 +69,8 @@ SCREEN = 64           # deals of the unseen cards behind each decision's 0-ply s
 SCREEN_MARGIN = 3.0   # pp: options 0-ply puts this close to its best are confirmed too ...
 MORE_CANDIDATES = 2   # ... up to this many more
 CONFIRM = 1000        # fresh truncated rollouts that measure the loss (half as many more choose the alternative)
+REFINE_P = 0.1        # a decision whose measured loss has a one-sided p-value below this is measured again ...
+REFINE = 4            # ... on this many times CONFIRM fresh rollouts (:func:`refine`)
 DEFAULT_POLICY = oracle.BASE      # the oracle's base player, every seat
 HORIZON = oracle.HORIZON          # the oracle's criterion: the loss is in win chance, to the end of the game
 CANDIDATES = 2        # alternatives confirmed: the first of the screening ranking other than the move played
@@ -185,8 +187,16 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
     res3 = summarize(out3, cov3, pair, pos, HORIZON)
     base["n_measure"] = confirm
     points = res3["options"][0]["points"]["mean"] - res3["options"][1]["points"]["mean"]
+    record = judge(float(ls[0]), float(se3[0]))
+    if record["p_value"] < REFINE_P:
+        # 4. a loss the measurement suggests is measured again, on REFINE times the rollouts, fresh
+        out4, cov4 = run_rollouts(pair, REFINE * confirm, seed, first + select + confirm, HORIZON, threads=threads,
+                                  truncated=True)
+        l4, se4 = _win_loss(out4, cov4, pair, pos, 1)
+        record = refine(record, float(l4[0]), float(se4[0]))
+        base["n_measure"] += REFINE * confirm
     return {**base, "options": rows, "alternative": keys[alt], "alternative_label": s.options[alt].label,
-            **judge(float(ls[0]), float(se3[0])),
+            **record,
             "loss_points": {"est": float(points), "note": "own game score after this round, played minus the "
                                                           "alternative (positive: more points; information, "
                                                           "not graded)"}}
@@ -216,6 +226,19 @@ def judge(loss: float, se: float) -> dict:
     p = float(ndtr(-loss / se)) if se > 0 else (0.0 if loss > 0 else 1.0)
     return {"loss_win": {"est": loss, "se": se, "ci95": [loss - Z95 * se, loss + Z95 * se]}, "p_value": p,
             "mark": "ok", "symbol": "", "separated": False}
+
+
+def refine(first: dict, loss: float, se: float) -> dict:
+    """The record of a decision measured twice: the first measurement (``first``, :func:`judge`'s) had a
+    one-sided p-value below :data:`REFINE_P`, and ``loss``/``se`` are a fresh measurement on :data:`REFINE`
+    times its rollouts, which alone gives the loss.  Its p-value is REFINE_P times the fresh one's: the chance,
+    with no loss, of a first p-value below REFINE_P and a second as small, so it is uniform with no loss (as the
+    game's Benjamini-Hochberg marks need; tests/search/test_review_power.py checks it by simulation) and a
+    decision measured once keeps its own (at least REFINE_P)."""
+    out = judge(loss, se)
+    out["p_value"] *= REFINE_P
+    out["first_measure"] = first["loss_win"]
+    return out
 
 
 def mark_game(graded: list[dict], rate: float = MARK_RATE) -> None:
@@ -294,8 +317,11 @@ def review(decisions, policies=DEFAULT_POLICY, seed: int = 0, screen: int = SCRE
                                    "round)",
                        "candidates": CANDIDATES, "mark_rate": MARK_RATE,
                        "measure": confirm, "select": max(1, confirm // 2),
+                       "refine": {"below_p": REFINE_P, "times": REFINE, "rollouts": REFINE * confirm},
                        "procedure": "the alternative chosen on the screening and selection rollouts, its loss "
-                                    "measured on fresh ones (an ordinary paired standard error); marks under "
+                                    "measured on fresh ones (an ordinary paired standard error), measured again "
+                                    f"on {REFINE} times the rollouts, fresh, where its one-sided p-value is below "
+                                    f"{REFINE_P:g} (the p-value then {REFINE_P:g} times the second's); marks under "
                                     f"Benjamini-Hochberg at a false discovery rate of {MARK_RATE:.0%} per game, "
                                     "read from the shrunk loss; error rate from every loss, shrunk, never zeroed",
                        "marks": [{"mark": m, "symbol": s, "least_loss_pp": 100 * t} for m, s, t in MARKS],
