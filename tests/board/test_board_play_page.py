@@ -140,6 +140,8 @@ def click_decision(page) -> None:
 def test_a_whole_game_clicked_to_its_end_is_reviewed_and_drilled(page, drilled, shots):
     from gnoming_sim.search import drill
 
+    answers = []   # every play answer the page received: nothing in it but the person's view and the story
+    page.on("response", lambda r: answers.append(r) if "/api/play/" in r.url and "/review" not in r.url else None)
     start(page, drilled, seed=12)
     wait_state(page, "you")
     while (state := page.get_attribute("#play", "data-state")) != "game_over":
@@ -151,6 +153,13 @@ def test_a_whole_game_clicked_to_its_end_is_reviewed_and_drilled(page, drilled, 
         page.wait_for_function(f"() => P.view.moves > {before} && P.view.state !== 'others' && !P.busy",
                                timeout=300_000)
     assert page.locator("#play-log").inner_text().count("Scoring, round") == 3
+    keys = {"state", "players", "seat", "seats", "round", "turn", "starter", "finisher", "layouts", "piles",
+            "draw_pile", "removed", "scores", "moves", "decision", "round_scores", "totals", "winners"}
+    bodies = [r.json() for r in answers if "/hint" not in r.url]
+    assert len(bodies) > 20 and all(set(b) <= {"ok", "game", "view", "log", "seen"} for b in bodies)
+    assert all(set(b["view"]) <= keys for b in bodies)
+    playing = [b["view"] for b in bodies if b["view"]["state"] in ("you", "others")]
+    assert all(v["layouts"][1].count("?") >= 1 for v in playing if v["finisher"] != 1)   # the rival's stay hidden
     assert "== Game over ==" in page.locator("#play-log").inner_text()
     page.click("#play-review")
     page.wait_for_selector("#game:not([hidden]) #moves li", timeout=600_000)
