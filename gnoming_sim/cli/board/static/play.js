@@ -2,7 +2,7 @@
 // only what this seat sees; every click is checked by the engine there. Loaded after board.js and game.js.
 "use strict";
 
-const P = {game: null, view: null, seen: 0, picked: null, pending: null, busy: false, strategies: null};
+const P = {game: null, view: null, seen: 0, picked: null, pending: null, busy: false, strategies: null, gen: 0};
 
 async function playPost(route, body) {
   const v = P.view;
@@ -33,7 +33,7 @@ async function newGame() {
   const body = {players: parseInt($("play-players").value, 10), seat: parseInt($("play-seat").value, 10),
                 opponents: opp.length === 1 ? opp[0] : opp, seed: parseInt($("play-seed").value || "0", 10),
                 rules: S.rules, strategies: P.strategies};
-  P.view = null; P.seen = 0; $("play-log").textContent = "";
+  P.view = null; P.seen = 0; P.gen++; $("play-log").textContent = "";
   say("dealing…");
   const r = await api("/api/play/new", body);
   started(r);
@@ -52,9 +52,12 @@ function pauseMs() { return Math.max(0, parseInt($("play-pause").value || "0", 1
 
 async function goOn() {
   // the other seats play with a pause between their turns, until it is this seat's decision or a round's end
+  // (a game started or resumed meanwhile ends this loop: its own goes on)
+  const gen = ++P.gen;
   while (P.view && P.view.state === "others") {
     drawTable();
     await new Promise((ok) => setTimeout(ok, pauseMs()));
+    if (gen !== P.gen) return;
     const r = await playPost("others");
     if (!r.ok) { say(r.error, true); return; }
   }
