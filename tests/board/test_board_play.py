@@ -277,3 +277,12 @@ def test_the_review_button_grades_the_game_and_drills_its_marks(tmp_path):
     cards = drill.load(tmp_path / "drills.parquet") if (tmp_path / "drills.parquet").exists() else []
     assert len(cards) == len(marked) and r["drills"].startswith(f"drills: {len(marked)} marked")
     b.worker.shutdown(wait=False)
+
+
+def test_a_game_saved_at_its_start_has_no_record_yet_and_resumes(shared):
+    b, c = shared
+    p = Player(b, c, players=5, seat=4, opponents="expert", seed=30)
+    saved = p.post("save", {})
+    assert "record" not in saved and json.loads(saved["saved"])["moves"] == []
+    q = Player(b, c, resume=saved["saved"])
+    assert q.r["view"] == p.r["view"]

@@ -26,7 +26,6 @@ import asyncio
 import json
 import secrets
 import tempfile
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -40,14 +39,10 @@ from gnoming_sim.game.rules import RuleConfig
 MAX_GAMES = 16            # games kept at once (the oldest is forgotten)
 REVIEW_ROLLOUT_SEED = 0
 _PLAYER = ThreadPoolExecutor(1, "board-play")   # the tables move here, one request at a time
-_LOCK = threading.Lock()
 
 
 def _games(b) -> dict:
-    with _LOCK:
-        if not hasattr(b, "plays"):
-            b.plays = {}
-        return b.plays
+    return b.plays
 
 
 async def _run(work):
@@ -203,7 +198,7 @@ async def save(b, body: dict):
 
     gid, game = _game(b, body)
     out = {"ok": True, "game": gid, "saved": json.dumps(game.saved(), indent=1), "saved_name": "game.board.json"}
-    if game.round > 0 or game.scored or game.trace().shape[0] > 0:
+    if game.round > 0 or game.scored:   # a record holds the rounds played to their end
         out["record"] = R.dumps_toml(await _run(game.record))
         out["record_name"] = "game.toml"
     return JSONResponse(out)
