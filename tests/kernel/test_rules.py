@@ -124,7 +124,8 @@ def test_bounce():
     legal = np.ones(N_CHOICES, dtype=np.int8)
     assert R.bounce_target(_prm(bounce=1), R_W0, obs, np.int64(7), legal) == 1       # pairs the top row
     assert R.bounce_target(_prm(bounce=0), R_W0, obs, np.int64(7), legal) == CHOICE_STOP
-    assert R.bounce_target(_prm(bounce=1), R_W0, obs, np.int64(5), legal) == 6       # over the 6: pairs the 5
+    assert R.bounce_target(_prm(bounce=1, pair_fd=1), R_W0, obs, np.int64(5), legal) == 2   # pairs the 5, face down
+    assert R.bounce_target(_prm(bounce=1, pair_fd=0), R_W0, obs, np.int64(5), legal) == 6   # over the 6: lower
     bare = _obs([[8, H_, H_, 8, H_, H_, H_, H_, H_], RIVAL])                           # a 3 has no use here:
     assert R.bounce_target(_prm(bounce=1), R_W0, bare, np.int64(3), legal) == CHOICE_STOP    # stop
     assert R.bounce_target(_prm(bounce=3), R_W0, bare, np.int64(3), legal) == 1   # a face-down card off the 8 8 line
