@@ -96,7 +96,8 @@ QUOTED = [("guide.md", "## What following the card is worth", None,
            ("gnoming_sim/kernel/policy/chart_cells.json",)),
           ("rules.md", "# The player's rules", None, ("reports/summary.json",)),
           ("rules.md", "## What the numbers say", None, ("reports/summary.json",)),
-          ("rules.md", "## The pocket rules: a whole strategy in eight sentences", None, ("tuning/rules/result.json",)),
+          ("rules.md", "## The pocket rules: a whole strategy in eight sentences", None,
+           ("tuning/rules/result.json", "tuning/rules/value_rung.json")),
           ("players.md", "## The value player: `value`", None, ("tuning/value/strength.json",))]
 
 

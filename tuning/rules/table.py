@@ -9,6 +9,7 @@ from pathlib import Path
 from gnoming_sim.kernel.policy import registry
 
 RESULT = Path(__file__).with_name("result.json")
+VALUE = Path(__file__).with_name("value_rung.json")
 SIZES = ("2", "4", "6")
 
 
@@ -53,8 +54,9 @@ def worth_table(result: dict) -> list[str]:
 
 def ladder_table(result: dict) -> list[str]:
     """The ladder: each rung's win chance (%) and its change against the table's player in its seat (pp), and its
-    margin (points a game, lower is better), at each size, against a table of net and of expert."""
-    lad = result["ladder"]["tables"]
+    margin (points a game, lower is better), at each size, against a table of net and of expert (``result``:
+    result.json, or value_rung.json for the value player's rung)."""
+    lad = result["ladder"]["tables"] if "ladder" in result else result["tables"]
     rows = ["| table | players | rung | win chance, % | against the table's player in the seat, pp | "
             "margin against the table's player, points a game |", "|---|---|---|---|---|---|"]
     for table, sizes in lad.items():
@@ -70,6 +72,9 @@ def main():
     print("\n".join(worth_table(result)))
     print()
     print("\n".join(ladder_table(result)))
+    if VALUE.exists():
+        print()
+        print("\n".join(ladder_table(json.loads(VALUE.read_text()))))
 
 
 if __name__ == "__main__":
