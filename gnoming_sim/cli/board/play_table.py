@@ -179,10 +179,10 @@ class PlayGame:
             from gnoming_sim.search.bot import decide_mc
 
             return int(decide_mc(self.t, self.rules))
-        if kind == KIND_VALUE:   # the value player's 0-ply
+        if kind == KIND_VALUE:   # the value player's 0-ply: the rules with the deck's counts after them, as its games
             from gnoming_sim.search.value_player import decide_value
 
-            return int(decide_value(self.t, self.rules))
+            return int(decide_value(self.t, np.concatenate([self.rules, self.counts])))
         return int(decide_once(self.t, self.rules))
 
     def _next_round(self) -> None:
