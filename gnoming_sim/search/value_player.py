@@ -151,6 +151,8 @@ def value_answer(t, rules):
         return -1
     if kind != DEC_SOURCE and kind != DEC_PLACE and kind != DEC_BOUNCE and kind != DEC_HAZARD_FLIP:
         return -1
+    if rules.shape[0] <= N_RULES:
+        raise ValueError("the value player needs the rules with the deck's counts after them (play_game_value)")
     legal_actions(t, rules)
     opts = _options(t, kind)
     if opts.shape[0] < 2:

@@ -68,3 +68,19 @@ def test_decisions_do_not_change_when_hidden_cards_are_permuted():
     decided, differed = out[:N_COST], out[N_COST:]
     assert decided[0] > 0 and decided[1] >= 20, decided   # draw sources and placements of its own
     assert differed.sum() == 0, differed
+
+
+def test_the_rules_without_the_decks_counts_are_refused_not_played():
+    """A value seat asked with the plain rules vector (no deck's counts after it, which a round its option
+    ends needs) raises, never deals a round from an empty deck."""
+    from gnoming_sim.cli.board import play_table as PT
+    from gnoming_sim.search.value_player import decide_value
+
+    setup = PT.setup_of({"players": 2, "seat": 0, "opponents": "value", "seed": 3}, RuleConfig(), PUBLISHED,
+                        lambda text, name: None)
+    g = PT.PlayGame(setup, PUBLISHED)
+    while not (g.state() == "others" and g.pending() in (2, 3)):
+        g.act(g.strategy_move()) if g.state() == "you" else g.other_step()
+    with pytest.raises(ValueError, match="deck's counts"):
+        decide_value(g.t, g.rules)
+    assert decide_value(g.t, np.concatenate([g.rules, g.counts])) >= 0
