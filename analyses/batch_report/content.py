@@ -19,7 +19,8 @@ from gnoming_sim.batch.scan import BatchScan
 from gnoming_sim.stats import wilson, wilson_many
 from gnoming_sim.batch.summary import WIN_UNIT
 from gnoming_sim.game.rules import ROUNDS
-from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_NET_CELLS, KIND_RANDOM
+from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_NET_CELLS, \
+    KIND_RANDOM, KIND_RULES, KIND_VALUE
 
 from ..framework.estimates import Estimate
 
@@ -33,6 +34,8 @@ KIND_WORDS = {
     KIND_CARD: "card (the guide's printed card)",
     KIND_NET: "net (neural evaluator)",
     KIND_NET_CELLS: "net following given card cells (a rule played)",
+    KIND_VALUE: "value (the value network at 0-ply)",
+    KIND_RULES: "rules (the pocket rules)",
 }
 MIN_FINISHES = 30   # finisher-score bins with fewer finishes are left off the figure (kept in the CSV)
 SCORE_PARTS = (("matched", "matched lines"), ("unmatched", "unmatched cards"), ("negatives", "negative cards"),

@@ -320,8 +320,8 @@ def review(decisions, policies=DEFAULT_POLICY, seed: int = 0, screen: int = SCRE
                        "refine": {"below_p": REFINE_P, "times": REFINE, "rollouts": REFINE * confirm},
                        "procedure": "the alternative chosen on the screening and selection rollouts, its loss "
                                     "measured on fresh ones (an ordinary paired standard error), measured again "
-                                    f"on {REFINE} times the rollouts, fresh, where its one-sided p-value is below "
-                                    f"{REFINE_P:g} (the p-value then {REFINE_P:g} times the second's); marks under "
+                                    f"on {REFINE * confirm:,} fresh rollouts where its one-sided p-value is below "
+                                    f"{REFINE_P:g} (the p-value then {REFINE_P:g} x the second's); marks under "
                                     f"Benjamini-Hochberg at a false discovery rate of {MARK_RATE:.0%} per game, "
                                     "read from the shrunk loss; error rate from every loss, shrunk, never zeroed",
                        "marks": [{"mark": m, "symbol": s, "least_loss_pp": 100 * t} for m, s, t in MARKS],

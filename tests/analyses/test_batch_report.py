@@ -98,7 +98,7 @@ def test_every_strategy_family_has_its_words():
     from gnoming_sim.kernel import kinds
 
     codes = {value for name, value in vars(kinds).items() if name.startswith("KIND_")}
-    assert set(content.KIND_WORDS) == codes and len(codes) == 8
+    assert set(content.KIND_WORDS) == codes and len(codes) == 10
     names = ("learned", "expert", "random", "mc", "chart", "card")
     meta = json.loads(json.dumps(BatchSpec.make(6, names, 10, seed=1).metadata()))   # as the file stores it
     facts = content.facts(BatchScan(Path("games.parquet"), meta, names, 6, 0, 0))

@@ -8,6 +8,7 @@ import pytest
 
 from gnoming_sim.kernel.policy.net import N_SOURCE_WEIGHTS, N_WEIGHTS as N_WEIGHTS_NET
 from gnoming_sim.kernel.value import N_WEIGHTS as N_VALUE_WEIGHTS
+from gnoming_sim.kernel.policy.rules import N_RULE_PARAMS
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.engine import simulate
@@ -83,7 +84,8 @@ def test_the_cells_file_and_the_parameter_vector():
     s = registry.get("chart")
     assert s.kind == KIND_CHART
     v = s.param_vector()
-    assert v.shape == (N_PARAMS,) and N_PARAMS == C_W0 + C.N_CELLS + N_WEIGHTS_NET + N_SOURCE_WEIGHTS + N_VALUE_WEIGHTS
+    assert v.shape == (N_PARAMS,) and N_PARAMS == (C_W0 + C.N_CELLS + N_WEIGHTS_NET + N_SOURCE_WEIGHTS + N_VALUE_WEIGHTS
+                                                  + N_RULE_PARAMS)
     cells = np.zeros(C.N_CELLS)
     for name, a in data["cells"].items():
         cells[int(name.split(".")[1])] = a
