@@ -3,8 +3,8 @@
 The rollouts are replaced by each decision's measured loss drawn around its true loss with the standard
 error the review's measurement has at the default budget (the standard errors of a real review,
 ``STANDARD_ERRORS``: the 46 graded decisions of ``examples/review-record.toml`` at ``review``'s defaults,
-truncated rollouts), and a decision whose p-value is below ``review.REFINE_P`` measured again with the standard
-error of ``review.REFINE`` times the rollouts, as the review does; everything after the measurement is the
+truncated rollouts), and a decision :func:`~gnoming_sim.search.review.measure_again` picks measured again with the
+standard error of ``review.REFINE`` times the rollouts, as the review does; everything after the measurement is the
 product's own code: the loss record (:func:`gnoming_sim.search.review.judge`, :func:`~gnoming_sim.search.review.refine`), the game's Benjamini-Hochberg marks on the shrunk losses
 (:func:`~gnoming_sim.search.review.mark_game`) and the summary with its verdict
 (:func:`~gnoming_sim.search.review.summary`).  The unit of every interval is the simulated game.
@@ -37,14 +37,14 @@ LOSSES_PP = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0)
 def _game(rng, truth_pp: np.ndarray, scale: float = 1.0) -> list[dict]:
     """One game's graded decisions, marked: true losses ``truth_pp`` (pp), standard errors drawn from the
     measured ones (a decision whose every rollout was alike keeps a tiny one: its loss is then its truth)."""
-    from gnoming_sim.search.review import REFINE, REFINE_P, judge, mark_game, refine
+    from gnoming_sim.search.review import REFINE, judge, mark_game, measure_again, refine
 
     se = np.maximum(rng.choice(STANDARD_ERRORS, size=truth_pp.size), 0.01) * scale / 100
     est = truth_pp / 100 + rng.normal(0, se)
     graded = []
     for t, e, s in zip(truth_pp / 100, est, se):
         g = judge(float(e), float(s))
-        if g["p_value"] < REFINE_P:   # measured again, fresh, on REFINE times the rollouts (the review's step 4)
+        if measure_again(g["p_value"]):   # measured again, fresh, on REFINE times the rollouts (the review's step 4)
             s2 = s / np.sqrt(REFINE)
             g = refine(g, float(t + rng.normal(0, s2)), float(s2))
         graded.append({**g, "forced": False})

@@ -69,8 +69,9 @@ SCREEN = 64           # deals of the unseen cards behind each decision's 0-ply s
 SCREEN_MARGIN = 3.0   # pp: options 0-ply puts this close to its best are confirmed too ...
 MORE_CANDIDATES = 2   # ... up to this many more
 CONFIRM = 1000        # fresh truncated rollouts that measure the loss (half as many more choose the alternative)
-REFINE_P = 0.1        # a decision whose measured loss has a one-sided p-value below this is measured again ...
-REFINE = 4            # ... on this many times CONFIRM fresh rollouts (:func:`refine`)
+REFINE_P = 0.1        # a decision whose measured loss has a one-sided p-value below this ...
+SURE_P = 0.001        # ... and not below this (a loss that clear is kept as measured) is measured again ...
+REFINE = 4            # ... on this many times CONFIRM fresh rollouts (:func:`measure_again`, :func:`refine`)
 DEFAULT_POLICY = oracle.BASE      # the oracle's base player, every seat
 HORIZON = oracle.HORIZON          # the oracle's criterion: the loss is in win chance, to the end of the game
 CANDIDATES = 2        # alternatives confirmed: the first of the screening ranking other than the move played
@@ -188,7 +189,7 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
     base["n_measure"] = confirm
     points = res3["options"][0]["points"]["mean"] - res3["options"][1]["points"]["mean"]
     record = judge(float(ls[0]), float(se3[0]))
-    if record["p_value"] < REFINE_P:
+    if measure_again(record["p_value"]):
         # 4. a loss the measurement suggests is measured again, on REFINE times the rollouts, fresh
         out4, cov4 = run_rollouts(pair, REFINE * confirm, seed, first + select + confirm, HORIZON, threads=threads,
                                   truncated=True)
@@ -228,15 +229,21 @@ def judge(loss: float, se: float) -> dict:
             "mark": "ok", "symbol": "", "separated": False}
 
 
+def measure_again(p: float) -> bool:
+    """Whether a decision whose first measurement has one-sided p-value ``p`` is measured again: a loss the
+    measurement suggests (p below :data:`REFINE_P`) but does not make plain (p not below :data:`SURE_P`)."""
+    return SURE_P <= p < REFINE_P
+
+
 def refine(first: dict, loss: float, se: float) -> dict:
     """The record of a decision measured twice: the first measurement (``first``, :func:`judge`'s) had a
-    one-sided p-value below :data:`REFINE_P`, and ``loss``/``se`` are a fresh measurement on :data:`REFINE`
-    times its rollouts, which alone gives the loss.  Its p-value is REFINE_P times the fresh one's: the chance,
-    with no loss, of a first p-value below REFINE_P and a second as small, so it is uniform with no loss (as the
-    game's Benjamini-Hochberg marks need; tests/search/test_review_power.py checks it by simulation) and a
-    decision measured once keeps its own (at least REFINE_P)."""
+    one-sided p-value in [:data:`SURE_P`, :data:`REFINE_P`), and ``loss``/``se`` are a fresh measurement on
+    :data:`REFINE` times its rollouts, which alone gives the loss.  Its p-value is SURE_P + (REFINE_P - SURE_P)
+    times the fresh one's: the chance, with no loss, of a first p-value below SURE_P, or in that range and a
+    second as small; so with no loss it is uniform (as the game's Benjamini-Hochberg marks need;
+    tests/search/test_review_power.py checks it by simulation), and a decision measured once keeps its own."""
     out = judge(loss, se)
-    out["p_value"] *= REFINE_P
+    out["p_value"] = SURE_P + (REFINE_P - SURE_P) * out["p_value"]
     out["first_measure"] = first["loss_win"]
     return out
 
@@ -317,11 +324,13 @@ def review(decisions, policies=DEFAULT_POLICY, seed: int = 0, screen: int = SCRE
                                    "round)",
                        "candidates": CANDIDATES, "mark_rate": MARK_RATE,
                        "measure": confirm, "select": max(1, confirm // 2),
-                       "refine": {"below_p": REFINE_P, "times": REFINE, "rollouts": REFINE * confirm},
+                       "refine": {"below_p": REFINE_P, "not_below_p": SURE_P, "times": REFINE,
+                                  "rollouts": REFINE * confirm},
                        "procedure": "the alternative chosen on the screening and selection rollouts, its loss "
                                     "measured on fresh ones (an ordinary paired standard error), measured again "
                                     f"on {REFINE * confirm:,} fresh rollouts where its one-sided p-value is below "
-                                    f"{REFINE_P:g} (the p-value then {REFINE_P:g} x the second's); marks under "
+                                    f"{REFINE_P:g} and not below {SURE_P:g} (the p-value then {SURE_P:g} + "
+                                    f"{REFINE_P - SURE_P:g} x the second's); marks under "
                                     f"Benjamini-Hochberg at a false discovery rate of {MARK_RATE:.0%} per game, "
                                     "read from the shrunk loss; error rate from every loss, shrunk, never zeroed",
                        "marks": [{"mark": m, "symbol": s, "least_loss_pp": 100 * t} for m, s, t in MARKS],

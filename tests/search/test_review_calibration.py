@@ -3,7 +3,7 @@
 The rollouts are replaced by synthetic rollout outcomes of a known truth, so that thousands of games cost
 seconds; everything after the rollouts is the product's own code: the choice of the alternative
 (:func:`review.choose`, the criterion's ranking), the loss record (:func:`review.judge`; a loss whose p-value is
-below ``review.REFINE_P`` measured again on ``review.REFINE`` times the rollouts, :func:`review.refine`), the game's
+in ``review.measure_again``'s range measured again on ``review.REFINE`` times the rollouts, :func:`review.refine`), the game's
 Benjamini-Hochberg marks read from the shrunk loss (:func:`review.mark_game`) and the summary with its
 shrunk error rate and verdict (:func:`review.summary`).
 
@@ -70,7 +70,7 @@ def _decision(rng, played_loss: float, ties: str, planted: float | None = None) 
     truth = win[cands[a]] - win[played]
     loss, se, differ = _measure(rng, truth)
     record = review.judge(loss, se)
-    if record["p_value"] < review.REFINE_P:   # measured again on fresh rollouts, as the review's step 4
+    if review.measure_again(record["p_value"]):   # measured again on fresh rollouts, as the review's step 4
         again, se2, _ = _measure(rng, truth, review.REFINE * MEASURE, differ)
         record = review.refine(record, again, se2)
     return {"forced": False, "played": "p", "played_label": "p", "alternative": "a", "alternative_label": "a",

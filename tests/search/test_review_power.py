@@ -28,25 +28,24 @@ def test_the_standard_errors_are_the_reviews_at_its_default_budget():
 
 
 def test_a_decision_measured_twice_has_a_p_value_uniform_with_no_loss():
-    """The review's two-step measurement (a p-value below REFINE_P measured again on REFINE times the rollouts,
-    fresh; its p-value REFINE_P times the second's), simulated with no loss, 40,000 decisions: the share of
-    p-values below each level is the level (uniform), so the game's Benjamini-Hochberg marks keep their rate;
-    a p-value that forgot the first step (the second's alone) is caught."""
+    """The review's two-step measurement (a p-value in [SURE_P, REFINE_P) measured again on REFINE times the
+    rollouts, fresh; its p-value SURE_P + (REFINE_P - SURE_P) times the second's), simulated with no loss, 40,000
+    decisions: the p-values are uniform, so the game's Benjamini-Hochberg marks keep their rate; a p-value that
+    forgot the first step (the second's alone) is caught."""
     import numpy as np
-
     from scipy.stats import kstest
 
-    from gnoming_sim.search.review import REFINE, REFINE_P, judge, refine
+    from gnoming_sim.search.review import REFINE, judge, measure_again, refine
 
     rng = np.random.default_rng(7)
     n = 40_000
     ps, naive = [], []
     for e in rng.normal(0, 1, n):
         g = judge(float(e), 1.0)
-        if g["p_value"] < REFINE_P:
+        if measure_again(g["p_value"]):
             second = float(rng.normal(0, 1 / np.sqrt(REFINE)))
             g = refine(g, second, 1 / np.sqrt(REFINE))
-            naive.append(g["p_value"] / REFINE_P)
+            naive.append(judge(second, 1 / np.sqrt(REFINE))["p_value"])
         else:
             naive.append(g["p_value"])
         ps.append(g["p_value"])
