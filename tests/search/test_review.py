@@ -17,8 +17,7 @@ from gnoming_sim.game.deck import PUBLISHED
 from gnoming_sim.game.record_trace import decisions
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.reference.record_check import check
-from gnoming_sim.search.review import CONFIRM, MARKS, REFINE, SCREEN, VERDICTS, grade, mark_game, mark_of, review, \
-    verdict_of
+from gnoming_sim.search.review import CONFIRM, MARKS, SCREEN, VERDICTS, grade, mark_game, mark_of, review, verdict_of
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "review-record.toml"
 RULES = RuleConfig()
@@ -140,9 +139,8 @@ def test_the_newcomers_turn_6_blind_draw_loses_at_ten_times_the_rollouts():
     i = next(k for k, d in enumerate(found) if d.round == 0 and d.turn == 6 and d.position.decision == "draw")
     assert i == 3 and found[i].played == "draw"
     g = grade(found[i], index=i, screen=10 * SCREEN, confirm=10 * CONFIRM)
-    # the loss is clear at once, so it is measured again on REFINE times the rollouts (the review's step 4)
-    assert (g["n_screen"], g["n_confirm"], g["n_measure"]) == \
-        (10 * SCREEN, 5 * CONFIRM, 10 * CONFIRM * (1 + REFINE))
+    # the loss is plain at once (p below review.SURE_P), so it is kept as measured, not measured again
+    assert (g["n_screen"], g["n_confirm"], g["n_measure"]) == (10 * SCREEN, 5 * CONFIRM, 10 * CONFIRM)
     loss = g["loss_win"]
     assert loss["ci95"][0] > 0.04 and 0.05 < loss["est"] < 0.10, loss    # separated, and a mistake's size
     assert g["alternative"] in ("pile0", "pile1") and "(8)" in g["alternative_label"], g["alternative_label"]
