@@ -57,6 +57,7 @@ def test_a_decision_measured_twice_has_a_p_value_uniform_with_no_loss():
     assert kstest(naive, "uniform").pvalue < 1e-6               # without the first step's factor: caught
 
 
+@pytest.mark.slow
 def test_measuring_again_finds_a_2_pp_loss_in_9_of_10_games():
     rows = RP.power_curve(games=1000, losses=(2.0,))
     assert rows[0]["ci95"][1] >= 0.9 and rows[0]["marked"] >= 0.87, rows
