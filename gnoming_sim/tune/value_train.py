@@ -12,7 +12,7 @@
    one float64 vector in :mod:`gnoming_sim.kernel.value`'s layout, and the held-out loss is recomputed
    with the kernel's own forward pass (:func:`held_out`), so what is published is what the kernel computes.
 
-Run by ``tuning/value/run.sh`` (``make train-value``); the weights and their provenance are committed in
+Run by ``tuning/value/run.py`` (``make train-value``); the weights and their provenance are committed in
 ``gnoming_sim/kernel/value_weights.json`` and ``tuning/value/``.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``gnoming-sim board``: the local analysis page (issue 52).
+"""``gnoming-sim board``: the local analysis page.
 
 :mod:`.inputs` reads what the user named (a position, a game record, a review) and what the page sends
 (a position as a TOML-shaped dict, an imported TOML text, a rules file's text), through the loaders of
