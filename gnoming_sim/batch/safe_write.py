@@ -238,8 +238,8 @@ class OutputLock:
                                f"({reason(exc)}); remove it if no run is writing {show(target)}") from None
         try:
             here = os.fstat(fd)
-            if not os.path.samestat(here, st):
-                return   # replaced meanwhile: look again
+            if not os.path.samestat(here, st) or here.st_nlink == 0:
+                return   # replaced, or removed by the run that held it, meanwhile: look again
             self._refuse_foreign(target, option, here)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
