@@ -14,22 +14,11 @@ from gnoming_sim.kernel.policy import registry
 
 
 def _play(players: int, strategies: list, deals: int, seed: int, first_game: int):
-    from gnoming_sim.game.deck import PUBLISHED
-    from gnoming_sim.game.fields import N_FIELDS
-    from gnoming_sim.game.rules import ROUNDS, RuleConfig
-    from gnoming_sim.kernel.engine import PARALLEL_CHUNK, deck_counts, seat_table, strategy_arrays
-    from gnoming_sim.kernel.game_loop import Games, Results, play_range_base, run_blocks
+    """(totals, win credit, seat_strategy) of ``deals`` games from ``first_game``, the strategies' seats rotating."""
+    from gnoming_sim.kernel.engine import simulate
 
-    strats, seat_strategy = seat_table(players, strategies, deals, first_game, True)
-    kinds, params = strategy_arrays(strats)
-    deck = PUBLISHED.to_array()
-    g = Games(first_game, np.uint64(seed), players, seat_strategy, kinds, params, RuleConfig().to_array(), deck,
-              deck_counts(deck), np.zeros((0, ROUNDS, deck.shape[0]), np.int8), False)
-    res = Results(np.zeros((deals, ROUNDS, players, N_FIELDS), dtype=np.int32),
-                  np.zeros((deals, players), dtype=np.int32), np.zeros((deals, players), dtype=np.float64),
-                  np.zeros((0, 0, 4), dtype=np.int32), np.zeros(deals, dtype=np.int64))
-    run_blocks(lambda lo, hi: play_range_base(g, res, lo, hi), deals, PARALLEL_CHUNK, None)
-    return res.totals, res.win, seat_strategy
+    res = simulate(players=players, strategies=strategies, games=deals, seed=seed, rotate=True, first_game=first_game)
+    return res.totals, res.win_credit, res.seat_strategy
 
 
 class Table:
