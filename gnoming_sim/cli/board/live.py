@@ -44,10 +44,16 @@ class Live(Evaluation):
                  first: int = FIRST_BATCH):
         super().__init__(pos, Settings(policies=tuple(policies), horizon=horizon, stop="lead", k=k, cap=cap,
                                        seed=seed), threads, first)
-        self.policies, self.seed, self.horizon, self.k, self.cap = list(policies), seed, horizon, k, cap
         self.explain = True       # tell the --why text once stopped (the server's request may turn it off)
         self._cancel = threading.Event()
         self._advice = None
+
+    # the settings the page reads, as the evaluation holds them
+    policies = property(lambda self: list(self.settings.policies))
+    seed = property(lambda self: self.settings.seed)
+    horizon = property(lambda self: self.settings.horizon)
+    k = property(lambda self: self.settings.k)
+    cap = property(lambda self: self.settings.cap)
 
     # ------------------------------------------------------------ control
     def cancel(self) -> None:
