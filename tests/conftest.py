@@ -32,6 +32,29 @@ def write_toml(tmp_path):
     return write
 
 
+@pytest.fixture(scope="session")
+def cli_run():
+    """``cli_run(args, code=0, input=None)``: the command line in this process (click's CliRunner), its exit code
+    asserted to be ``code`` (None: not checked, for a test that checks it itself), click's Result returned.
+    ``args`` is a list; paths and numbers in it are passed as strings."""
+    import os
+    import traceback
+
+    from click.testing import CliRunner
+
+    from gnoming_sim.cli.app import cli
+
+    def run(args, code: int | None = 0, input=None):
+        result = CliRunner().invoke(cli, [os.fspath(a) if isinstance(a, os.PathLike) else str(a) for a in args],
+                                    input=input)
+        if code is not None:
+            where = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
+            assert result.exit_code == code, (result.exit_code, result.output, where)
+        return result
+
+    return run
+
+
 @pytest.fixture
 def own_registry():
     """A strategy registry of the built-ins only, in use for the test: what the test registers
