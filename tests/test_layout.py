@@ -39,15 +39,13 @@ PENDING_MOVES: dict[str, set[str]] = {}
 # directions inside a stage: module -> the modules of its own stage it must not import (the
 # lower layers of a stage stay free of the upper ones)
 WITHIN = {
-    "gnoming_sim.batch.stats": "gnoming_sim.batch.",           # re-exports gnoming_sim.stats: nothing above it
     "gnoming_sim.batch.game_sums": "gnoming_sim.batch.",       # the tally: statistics only
     "gnoming_sim.batch.summary": "gnoming_sim.batch.runner",   # the summary knows nothing of running
     "gnoming_sim.tune.space": "gnoming_sim.tune.",             # the search space: no run, no files
     "gnoming_sim.tune.state": "gnoming_sim.tune.tuner",        # the state file knows nothing of the run
     "gnoming_sim.game.cards": "gnoming_sim.game.",             # card codes under everything
 }
-WITHIN_ALLOWED = {"gnoming_sim.batch.stats": set(), "gnoming_sim.batch.game_sums": {"gnoming_sim.batch.stats"},
-                  "gnoming_sim.tune.space": set(), "gnoming_sim.game.cards": {"gnoming_sim.game.rules"}}
+WITHIN_ALLOWED = {"gnoming_sim.batch.game_sums": set(), "gnoming_sim.tune.space": set(), "gnoming_sim.game.cards": {"gnoming_sim.game.rules"}}
 
 
 def _modules() -> dict[str, Path]:

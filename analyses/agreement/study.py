@@ -11,7 +11,7 @@ import pandas as pd
 
 from gnoming_sim.experiments import agreement as A
 
-from ..framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 from ..framework.paired import nothing_to_measure
 from ..framework.study import DATA, Precision, Study, StudyResult
 from .figures import agreement_figure

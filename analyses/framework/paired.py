@@ -24,7 +24,7 @@ from gnoming_sim.stats import Z95
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 from gnoming_sim.kernel.engine import deal_orders
 
-from .estimates import Estimate
+from gnoming_sim.stats import Estimate
 from .study import StudyResult, Table
 
 TRACE_CHUNK = 1024    # games per engine call with traces (a trace buffer is 64 KiB per game)

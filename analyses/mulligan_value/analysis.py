@@ -4,7 +4,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
-from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
+from gnoming_sim.stats import Estimate, clustered_share, holm
+from ..framework.render import estimates_frame
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, StudyResult
 from ..framework.words import equivalence, power_text

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ..framework.estimates import Estimate, t_mean
+from gnoming_sim.stats import Estimate, t_mean
 from ..framework import rule_split as select
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 from ..framework.plots import errorbars, new_figure, style
 from ..framework.study import FigureOut
 

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from gnoming_sim.analyses.framework.estimates import Estimate, clustered_share, holm
+from gnoming_sim.stats import Estimate, clustered_share, holm
 from gnoming_sim.analyses.framework.study import Context
 from gnoming_sim.analyses.report import STUDIES
 from gnoming_sim.analyses.tournament.design import HEADLINE_PLAYERS, is_slow
