@@ -86,7 +86,8 @@ def _triples(data, out: set) -> set:
 
 INTERVAL = re.compile(r"([−+-]?\d[\d,]*(?:\.\d+)?)%?(?: pp)? \[([−+-]?\d[\d,]*(?:\.\d+)?)%?, ([−+-]?\d[\d,]*(?:\.\d+)?)%?\]")
 # a page's section (from a heading, or from a sentence of it, to the next heading) whose every "m [lo, hi]" is a
-# committed file's figure, as printed: (page, heading, first words or None, the files it quotes)
+# committed file's figure, as printed: (page, heading, first words or None, the files it quotes); docs/rules.md's
+# report figures are generated (analyses/headlines.py, tests/analyses/test_headlines_rules.py)
 LADDERS = tuple(f"tuning/net/ladder-top-{n}.json" for n in ("2p", "2p-7000", "4p", "4p-7000", "6p", "6p-4000", "6p-7000"))
 QUOTED = [("guide.md", "## What following the card is worth", None,
            ("reports/summary.json", "tuning/guide-iteration/margins-before.json", "tuning/guide/chart_cells.json")),
@@ -94,10 +95,6 @@ QUOTED = [("guide.md", "## What following the card is worth", None,
           ("guide.md", "### The committed guide", None, ("tuning/guide/chart_cells.json",)),
           ("guide.md", "## How the committed card is made: policy iteration", None,
            ("gnoming_sim/kernel/policy/chart_cells.json",)),
-          ("rules.md", "# The player's rules", None, ("reports/summary.json",)),
-          ("rules.md", "## What the numbers say", None, ("reports/summary.json",)),
-          ("rules.md", "## The pocket rules: a whole strategy in eight sentences", None,
-           ("tuning/rules/result.json", "tuning/rules/value_rung.json")),
           ("players.md", "## The value player: `value`", None, ("tuning/value/strength.json",))]
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.analyses.rules.study import ORACLE_DECISIONS
+from gnoming_sim.analyses.agreement.study import DECISIONS as ORACLE_DECISIONS
 from gnoming_sim.search import evaluator, oracle
 from gnoming_sim.search.position_id import decode
 
