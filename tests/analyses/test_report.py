@@ -184,8 +184,8 @@ def test_summary_early_finish_bonus_probability(summary):
 
 
 # ----------------------------------------------------------------- rendering
-def test_chromium_renders_a_page_that_is_not_blank(report, tmp_path):
-    assert_renders(report / "index.html", tmp_path)
+def test_chromium_renders_a_page_that_is_not_blank(chromium, report, tmp_path):
+    assert_renders(chromium, report / "index.html", tmp_path)
 
 
 # ----------------------------------------------------------------- user errors
