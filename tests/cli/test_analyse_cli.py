@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
 import pytest
+from _examples import POSITION
 
 
-EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "position.toml")
 GAME = ["analyse", "--seed", "1", "--game", "0", "--turn", "20", "--players", "4",
         "--seats", "builder,greedy,rusher,cautious"]
 
@@ -19,7 +17,7 @@ def test_simulated_game_decision(cli_run):
 
 
 def test_example_position_file(cli_run):
-    out = cli_run(["analyse", "--position", EXAMPLE, "--rollouts", 300]).stdout
+    out = cli_run(["analyse", "--position", POSITION, "--rollouts", 300]).stdout
     assert "place the 5" in out and "throw away 5" in out and "verdict: " in out
 
 
@@ -33,11 +31,11 @@ def test_json_has_mean_diff_ci_n_and_the_crn_ratio(cli_run):
 
 @pytest.mark.parametrize("args, fragment", [
     (["analyse"], "give --position FILE, --position-id ID, or --game G and --turn T"),
-    (["analyse", "--position", EXAMPLE, "--game", "0"], "--position excludes --game/--turn"),
-    (["analyse", "--position", EXAMPLE, "--peek"], "--peek needs a simulated game"),
+    (["analyse", "--position", POSITION, "--game", "0"], "--position excludes --game/--turn"),
+    (["analyse", "--position", POSITION, "--peek"], "--peek needs a simulated game"),
     (["analyse", "--position", "nope.toml"], "position file not found"),
     (GAME + ["--policy", "nobody"], "--policy: unknown strategy 'nobody'"),
-    (["analyse", "--position", EXAMPLE, "--policy", "mc"], "'mc' plays by rollouts itself and cannot be a rollout policy"),
+    (["analyse", "--position", POSITION, "--policy", "mc"], "'mc' plays by rollouts itself and cannot be a rollout policy"),
     (GAME + ["--half-width", "0"], "--half-width must be a number of points in 0.001..1000"),
     (GAME + ["--rollouts", "1"], "--rollouts must be in 2.."),
     (GAME + ["--horizon", "week"], "week"),
@@ -67,14 +65,14 @@ def test_the_default_base_policy_is_the_reports_strong_player():
 
 def test_the_second_base_policy_is_a_sensitivity_check_asked_for(cli_run):
     """A second player answering the same question is no advice: off unless asked, and labelled."""
-    args = ["analyse", "--position", EXAMPLE, "--rollouts", 40, "--horizon", "round"]
+    args = ["analyse", "--position", POSITION, "--rollouts", 40, "--horizon", "round"]
     plain = cli_run([*args])
     assert "robustness" not in plain.stdout and "second base policy" not in plain.stdout
     assert json.loads(cli_run([*args, "--json"]).stdout)["robustness"] is None
 
 
 def test_the_verdict_is_checked_under_a_second_base_policy(cli_run):
-    args = ["analyse", "--position", EXAMPLE, "--rollouts", 100, "--second-policy", "expert"]
+    args = ["analyse", "--position", POSITION, "--rollouts", 100, "--second-policy", "expert"]
     text = cli_run([*args]).stdout
     assert "base policy: net (every seat)" in text
     assert "sensitivity check (asked for; not advice" in text
@@ -93,7 +91,7 @@ def test_the_verdict_is_checked_under_a_second_base_policy(cli_run):
 
 
 def test_second_policy_none_turns_the_check_off_and_the_base_policy_itself_is_not_run_twice(cli_run):
-    args = ["analyse", "--position", EXAMPLE, "--rollouts", 40, "--policy", "greedy"]
+    args = ["analyse", "--position", POSITION, "--rollouts", 40, "--policy", "greedy"]
     assert "robustness" not in cli_run([*args, "--second-policy", "none"]).stdout
     assert json.loads(cli_run([*args, "--second-policy", "none", "--json"]).stdout)["robustness"] is None
     assert "robustness: not checked: the second base policy is the base policy itself" in cli_run([*args,
@@ -131,7 +129,7 @@ def test_round_horizon_has_no_p_win_column(cli_run):
 def test_a_finishing_decision_states_the_finish_rules_gap(cli_run, tmp_path):
     # seat 1 holds a 5 for its last face-down card: 4 6 4 / 6 5 8 / 7 -4 3 matches no line (39); the best
     # rival shows 8 ? ? / ? M ? / ? ? -1 (7): the gap the report's finish rule and the guide read is +32
-    text = Path(EXAMPLE).read_text(encoding="utf-8")
+    text = POSITION.read_text(encoding="utf-8")
     text = text.replace('["5", "?", "5",   "?", "?", "?",   "7", "?", "3"]', '["4", "6", "4",   "6", "?", "8",   "7", "-4", "3"]')
     text = text.replace("turn = 13 ", "turn = 41 ")   # seat 1 to move (starter 0, 4 players)
     path = tmp_path / "finish.toml"
@@ -141,5 +139,5 @@ def test_a_finishing_decision_states_the_finish_rules_gap(cli_run, tmp_path):
     assert res["finish_gap"] == 32
     out = cli_run(["analyse", "--position", path, "--rollouts", 50, "--second-policy", "none"]).stdout
     assert "finish gap: +32 " in out
-    assert "finish_gap" not in json.loads(cli_run(["analyse", "--position", EXAMPLE, "--rollouts", 50,
+    assert "finish_gap" not in json.loads(cli_run(["analyse", "--position", POSITION, "--rollouts", 50,
                                                    "--second-policy", "none", "--json"]).stdout)

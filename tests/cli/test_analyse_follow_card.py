@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from _examples import POSITION, position
 
 from gnoming_sim.search.follow_card import FROM_PLAY, FROM_POSITION
 
@@ -116,7 +117,7 @@ def test_the_bar_counts_the_card_seats_rollouts_too(cli_run, monkeypatch):
     monkeypatch.setattr("gnoming_sim.cli.analyse.PROGRESS_DELAY", 0.0)
     monkeypatch.setattr(A, "PROGRESS_FIRST", 20)
     monkeypatch.setattr(A, "PROGRESS_SECONDS", 1e-6)
-    example = Path(__file__).resolve().parents[2] / "examples" / "position.toml"
+    example = POSITION
     result = cli_run(["analyse", "--position", example, "--rollouts", 40, "--policy", "expert", "--horizon", "round",
                       "--follow-card", "--json"])
     shown = screen.getvalue()
@@ -134,7 +135,7 @@ def _twenty_deck_ids():
 
     deck = Deck.from_mapping({("20" if card_name(c) == "8" else card_name(c)): n for c, n in PUBLISHED.counts},
                              name="twenties")
-    data = from_toml(Path(__file__).resolve().parents[2] / "examples" / "position.toml").to_dict()
+    data = position().to_dict()
     data.update(decision={"kind": "draw"}, draw_pile=data["draw_pile"] + 1)   # the 5 in hand back in the pile
     published = encode(from_mapping(data))
     twenty = {**data, "layouts": [["20" if c == "8" else c for c in row] for row in data["layouts"]],

@@ -12,6 +12,7 @@ import sys
 import textwrap
 
 import pytest
+from _examples import POSITION
 
 
 LONG = "n" * 300   # one name of 300 bytes: over the system's 255
@@ -302,7 +303,7 @@ def test_review_on_sigterm_keeps_nothing_partial(cli_run, here, monkeypatch, cap
 def test_a_position_with_nine_face_down_cards_at_turn_13_is_refused(cli_run, no_engine, here):
     from pathlib import Path
 
-    example = (Path(__file__).parents[2] / "examples" / "position.toml").read_text()
+    example = POSITION.read_text()
     me_row = '  ["5", "?", "5",   "?", "?", "?",   "7", "?", "3"],'
     assert me_row in example
     body = example.replace(me_row, '  ["?", "?", "?",   "?", "?", "?",   "?", "?", "?"],')
@@ -315,7 +316,7 @@ def test_a_position_with_nine_face_down_cards_at_turn_13_is_refused(cli_run, no_
 def test_analyse_players_that_contradict_the_position_is_refused(cli_run, no_engine):
     from pathlib import Path
 
-    position = Path(__file__).parents[2] / "examples" / "position.toml"
+    position = POSITION
     assert_one_line(cli_run(["analyse", "--position", position, "--players", "5", "--rollouts", "10"], code=2),
                     "--players 5 contradicts the position", "4 players")
 

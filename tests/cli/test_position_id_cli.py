@@ -3,25 +3,22 @@ its file (the same numbers on the same seed), and a malformed ID is one line and
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from _examples import POSITION, position
 
-from gnoming_sim.game.position import from_toml
 from gnoming_sim.search.position_id import encode
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = str(ROOT / "examples" / "position.toml")
-ID = encode(from_toml(EXAMPLE))
+ID = encode(position())
 FAST = ["--rollouts", "40", "--second-policy", "none"]
 
 
 def test_the_id_analyses_what_the_file_does(cli_run):
-    by_file = json.loads(cli_run(["analyse", "--position", EXAMPLE, *FAST, "--json"]).stdout)
+    by_file = json.loads(cli_run(["analyse", "--position", POSITION, *FAST, "--json"]).stdout)
     by_id = json.loads(cli_run(["analyse", "--position-id", ID, *FAST, "--json"]).stdout)
     assert by_file["position_id"] == by_id["position_id"] == ID
     assert [(r["key"], r["mean"]) for r in by_file["options"]] == [(r["key"], r["mean"]) for r in by_id["options"]]
-    assert by_id["position_record"] == from_toml(EXAMPLE).to_dict()
+    assert by_id["position_record"] == position().to_dict()
 
 
 def test_the_text_shows_the_id(cli_run):
@@ -34,8 +31,8 @@ def test_the_text_shows_the_id(cli_run):
     (["--position-id", ID[:-2]], "does not check out"),
     (["--position-id", "g7:AAAA"], "of version 7"),
     (["--position-id", "hello"], "does not start with g1:"),
-    (["--position-id", ID, "--position", EXAMPLE], "give --position FILE or --position-id ID, not both"),
-    (["--position-id", ID, "--rules", EXAMPLE], "--rules does not go with --position-id"),
+    (["--position-id", ID, "--position", POSITION], "give --position FILE or --position-id ID, not both"),
+    (["--position-id", ID, "--rules", POSITION], "--rules does not go with --position-id"),
     (["--position-id", ID, "--game", "0", "--turn", "3"], "--position-id excludes --game/--turn"),
     (["--position-id", ID, "--players", "3"], "--players 3 contradicts the position"),
 ])
