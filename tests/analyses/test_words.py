@@ -77,7 +77,7 @@ def test_sizes_that_agree_keep_the_pooled_answer():
 
 
 def test_the_mulligan_answer_of_a_ladder_whose_sizes_differ_lists_them():
-    from gnoming_sim.analyses.mulligan_value.answers import answers, estimands
+    from gnoming_sim.analyses.mulligan_value.analysis import _answers as answers, _estimands as estimands
 
     def effects(e):
         return {"p": {"win": e, "margin": Estimate(-0.8, -1.0, -0.6, e.n)}}
