@@ -12,13 +12,13 @@ from gnoming_sim.cli import group
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli, progress_bar
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator
 
 # the search's defaults (gnoming_sim.search.review), spelt here so that `--help` does not import the search;
 # tests/cli/test_review_cli.py checks that they agree.  The base player is the oracle's (a light module)
 SCREEN = 64
 CONFIRM = 1000
-DEFAULT_POLICY = oracle.BASE
+DEFAULT_POLICY = evaluator.BASE
 MAX_REVIEW_ROLLOUTS = 100_000
 WHY_ROLLOUTS = 400
 PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
@@ -37,7 +37,7 @@ PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
               help="Also write the game's record (TOML, or JSON for a .json name), the input a person would enter.")
 @click.option("--policy", default=DEFAULT_POLICY, show_default=True, metavar="NAME|A,B,...",
               help=f"Base policy of the rollouts: one strategy for every seat, or one per seat (default: the "
-                   f"oracle's, {oracle.BASE} at every seat: the strongest fast player on the ladder; it beats learned "
+                   f"oracle's, {evaluator.BASE} at every seat: the strongest fast player on the ladder; it beats learned "
                    "on held-out deals at 2, 4 and 6 players).")
 @click.option("--screen-deals", "--rollouts", "rollouts", type=int, default=SCREEN, show_default=True, metavar="N",
               help="Deals of the unseen cards behind each decision's 0-ply screening (the value network after every "
@@ -232,7 +232,7 @@ def explain_marked(res: dict, found, policies, seed: int, rollouts: int, threads
         if g["forced"] or g["mark"] in (None, "ok"):
             continue
         why = tell_samples(explain(d.position, [g["best"], g["played"]], policies, seed=seed, rollouts=rollouts,
-                                   samples=1, horizon=oracle.HORIZON, threads=threads), d.position)
+                                   samples=1, horizon=evaluator.HORIZON, threads=threads), d.position)
         g["why"] = why
         g.setdefault("extras", []).append({"title": "Why: the move played against the best",
                                            "html": why_html(why)})

@@ -14,10 +14,10 @@ import click
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import PROG, cli
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator
 
 HOST = "127.0.0.1"   # loopback only: the board is never reachable from another machine
-DEFAULT_POLICY = oracle.BASE   # the oracle's base player (gnoming_sim.search.oracle)
+DEFAULT_POLICY = evaluator.BASE   # the oracle's base player (gnoming_sim.search.evaluator)
 
 
 @cli.command()
