@@ -17,14 +17,15 @@ from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.kernel.policy import registry
 
 from ..framework.study import Precision, Study, StudyResult
+from ..framework.study import Table as FTable
 from . import analysis as A
 from . import figures as F
 
-# deals per table size and table: a rung's change against the table's player has a 95% half-width of about 1.5-2.5
-# pp of win chance a game at 2,000 (wider at 2 players), a rule's pooled worth about 0.6-1.0 pp; value plays about 60
-# games a second, so its rung plays the first VALUE_DEALS of them.  About 17 strategy runs a size: 60-90 s on 2
-# quiet cores
-DEALS, VALUE_DEALS = 2000, 200
+# deals per table size and table: a rung's change against the table's player has a 95% half-width of about 1.2-1.8
+# pp of win chance a game at 4,000 (wider at 2 players), a rule's pooled worth about 0.4-0.6 pp; value plays about 60
+# games a second, so its rung plays the first VALUE_DEALS of them.  17 strategy runs a size, about 120 s of CPU
+# (measured: 61 s at 2,000 and 200, busy cores)
+DEALS, VALUE_DEALS = 4000, 400
 QUICK_DEALS, QUICK_VALUE_DEALS = 40, 10
 
 
@@ -46,7 +47,20 @@ class PocketRules(Study):
         return ("every-family",)   # value's own batch kernel compiles when its rung is first played
 
     def design(self, ctx) -> list:
-        return []
+        """The games it plays, as tables (for the report's count and progress; :meth:`play` plays them): at each
+        size and table, the table's own player at every seat, then each rung in one seat (and among net each rule
+        at its simplest default)."""
+        deals = self.cell_games(ctx)
+        value = QUICK_VALUE_DEALS if ctx.quick else min(VALUE_DEALS, deals)
+        out = []
+        for p in A.SIZES:
+            for table in A.TABLES:
+                rungs = [r for r in A.RUNGS if r != table] + ([r["title"] for r in registry.RULES_PRINTED]
+                                                              if table == "net" else [])
+                out.append(FTable(p, (table,) * p, deals, RULE_FIRST + p * 2**40, label=f"{p} players, {table}"))
+                out += [FTable(p, (r,) + (table,) * (p - 1), value if r == "value" else deals,
+                               RULE_FIRST + p * 2**40, label=f"{p} players, {r} among {table}") for r in rungs]
+        return out
 
     def play(self, ctx, seed, tables, advance) -> dict:
         if ctx.rules != RuleConfig() or ctx.deck != PUBLISHED:
@@ -68,7 +82,8 @@ class PocketRules(Study):
                 for rung, s in rungs.items():
                     n = value_deals if rung == "value" else deals
                     played.setdefault(table, {}).setdefault(p, {})[rung] = T.versus(s, n)
-                    advance(n * 2)
+                    advance(n if rung != table else 0)
+                advance(deals)       # the table's own games, played with its first rung
                 if table == "net":
                     for title, s in without.items():
                         gone.setdefault(title, {})[p] = T.versus(s)

@@ -68,7 +68,11 @@ def test_the_study_writes_the_ladder_and_the_worths(tmp_path):
     from gnoming_sim.analyses.rules import PocketRules
     from gnoming_sim.analyses.rules.study import QUICK_DEALS, QUICK_VALUE_DEALS
 
-    s = build_report(tmp_path / "r", quick=True, studies=[PocketRules()])["pocket_rules"]
+    summary = build_report(tmp_path / "r", quick=True, studies=[PocketRules()])
+    s = summary["pocket_rules"]
+    # each size: net's and expert's own games, 3 rungs and value among each, net among expert, 8 rules at default
+    per_size = 2 * QUICK_DEALS + 2 * (3 * QUICK_DEALS + QUICK_VALUE_DEALS) + QUICK_DEALS + 8 * QUICK_DEALS
+    assert summary["studies"]["pocket_rules"]["games"] == 3 * per_size
     assert set(s["ladder"]) == {"net", "expert"} and s["rungs"] == list(A.RUNGS)
     for table, sizes in s["ladder"].items():
         assert set(sizes) == {"2", "4", "6"}
