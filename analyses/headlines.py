@@ -45,7 +45,7 @@ def headline_markdown(summary: dict) -> str:
     if rules:
         lines += ["", f"**The pocket rules** ([docs/rules.md](docs/rules.md)), {lead.worth_lead(summary)}", "",
                   *(f"{k}. {r['text']} ({lead._shown(r['worth'])})" for k, r in enumerate(rules, 1))]
-    tail = ["", "The method and every study: [reports/index.html](reports/index.html)."]
+    tail = ["", "Methods and every study: [reports/index.html](reports/index.html)."]
 
     def fits(trial):
         return words("\n".join(trial + tail)) <= WORD_BUDGET
