@@ -32,7 +32,7 @@ from gnoming_sim.stats import Z95, Estimate
 
 from .design import PRESET_NAMES, SECOND, STRONG, STRONG_LADDER, TOP_DIFFERENCE, strong_arm, strong_seats
 from .render import format_estimate
-from .study import Answer, Finding, Precision, StudyResult, Table, estimand
+from .study import Answer, Finding, Precision, Study, StudyResult, Table, estimand
 from .words import (by_size, convergence, equivalence, equivalence_by_size, holds_under_by_size, power_text,
                     size_json, top_by_size)
 
@@ -399,3 +399,25 @@ def strong_findings(prefix: str, top: dict | None, win: str, margin: str, unit: 
         return []
     return [Finding(f"{prefix}.win_chance_strong", win, top["win"], "dpct", unit),
             Finding(f"{prefix}.margin_strong", margin, top["margin"], "signed", unit)]
+
+
+def as_json(x):
+    """Nested dicts of :class:`Estimate` s as summary.json writes them (each one's ``to_json()``)."""
+    return x.to_json() if isinstance(x, Estimate) else {k: as_json(v) for k, v in x.items()}
+
+
+class EditedDealStudy(Study):
+    """A study of deals edited one way against another, every arm on the same deals (:func:`play_cells`):
+    ``tables(games)`` its design, ``analysis(ctx, tables, data)`` its estimates; a deck without its ``card``
+    (``cards``: its name, plural) has nothing to measure."""
+
+    card: int = 0
+    cards: str = ""
+
+    def design(self, ctx) -> list[ArmTable]:
+        return self.tables(ctx.cell_games(self)) if ctx.deck.count(self.card) else []
+
+    def analyse(self, ctx, tables, data) -> StudyResult:
+        if not tables:
+            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no {self.cards}: there is nothing to measure.")
+        return self.analysis(ctx, tables, data)

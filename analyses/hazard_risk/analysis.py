@@ -9,8 +9,9 @@ import pandas as pd
 from gnoming_sim.stats import Z95, Estimate, clustered_share, holm
 
 from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
-from ..framework.paired import (by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision, phase_of,
-                                preset_grid, rung_differences, rung_frames, sizes_of, strong_findings, top_difference)
+from ..framework.paired import (as_json, by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision,
+                                phase_of, preset_grid, rung_differences, rung_frames, sizes_of, strong_findings,
+                                top_difference)
 from ..framework.render import estimates_frame, format_estimate as _ci
 from ..framework.study import Answer, Finding, Precision, StudyResult
 from ..framework.words import size_clause
@@ -215,10 +216,7 @@ def _ladder_summary(ladder: dict, diffs: dict) -> dict:
         return {}
     return {"ladder": {
         "definition": "per hazard drawn blind, each table's own draws; hazard minus ordinary card on the same deal",
-        "by_player": {r: {p: {k: ({n: x.to_json() for n, x in v.items()} if k == "phases" else v.to_json())
-                              for k, v in e.items()} for p, e in by.items()} for r, by in ladder.items()},
-        "differences": {k: {p: {m: e.to_json() for m, e in v.items()} for p, v in by.items()}
-                        for k, by in diffs.items()}}}
+        "by_player": as_json(ladder), "differences": as_json(diffs)}}
 
 
 # ----------------------------------------------------------------- under strong play
