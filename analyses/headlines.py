@@ -76,7 +76,8 @@ def rules_markdown(summary: dict) -> str:
     s = summary.get("pocket_rules")
     if not isinstance(s, dict) or "ladder" not in s:
         return ("The report this page quotes (`reports/summary.json`) was made before the pocket rules study: its "
-                "figures are not in it.")
+                "figures are not in it (the confirmation's, on other deals, are in "
+                "[tuning/rules/README.md](../tuning/rules/README.md)).")
     sh = lead._shown
     sizes = [str(p) for p in s["sizes"]]
     out = [f"From `{summary.get('command') or 'gnoming-sim report'}` (`summary.json`'s `pocket_rules`, seed "
