@@ -409,19 +409,16 @@ def _summary(ending, by_size, drawn_all, by_phase, deny_rows) -> dict:
                 "flip_value", "flip_win", "drawer_flip_cost", "standing", "drawer_flip_win")
         return {k: r[k].to_json() for k in keys if r.get(k) is not None}
 
-    by_p = {str(r["players"]): {"end_with_hazard_probability": r["share"].to_json(),
-                                "hazard_points_per_round": r["points"].to_json(), "by_strategy": {}}
-            for r in ending["by_players"]}
+    def ending_json(r):
+        return {"end_with_hazard_probability": r["share"].to_json(), "hazard_points_per_round": r["points"].to_json()}
+
+    by_p = {str(r["players"]): {**ending_json(r), "by_strategy": {}} for r in ending["by_players"]}
     for c in ending["cells"]:
-        by_p[str(c["players"])]["by_strategy"][c["strategy"]] = {
-            "end_with_hazard_probability": c["share"].to_json(), "hazard_points_per_round": c["points"].to_json()}
+        by_p[str(c["players"])]["by_strategy"][c["strategy"]] = ending_json(c)
     return {
-        "end_with_hazard_probability": ending["all"]["share"].to_json(),
-        "hazard_points_per_round": ending["all"]["points"].to_json(),
+        **ending_json(ending["all"]),
         "by_players": by_p,
-        "by_strategy": {r["strategy"]: {"end_with_hazard_probability": r["share"].to_json(),
-                                        "hazard_points_per_round": r["points"].to_json()}
-                        for r in ending["by_strategy"]},
+        "by_strategy": {r["strategy"]: ending_json(r) for r in ending["by_strategy"]},
         "drawn": {"all": drawn_json(drawn_all) if drawn_all else {},
                   "by_players": {str(r["players"]): drawn_json(r) for r in by_size},
                   "by_phase": {r["phase"]: drawn_json(r) for r in by_phase}},
