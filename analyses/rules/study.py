@@ -49,7 +49,9 @@ class PocketRules(Study):
     def design(self, ctx) -> list:
         """The games it plays, as tables (for the report's count and progress; :meth:`play` plays them): at each
         size and table, the table's own player at every seat, then each rung in one seat (and among net each rule
-        at its simplest default)."""
+        at its simplest default); none under other rules or another deck (:meth:`play` skips them)."""
+        if ctx.rules != RuleConfig() or ctx.deck != PUBLISHED:
+            return []
         deals = self.cell_games(ctx)
         value = QUICK_VALUE_DEALS if ctx.quick else min(VALUE_DEALS, deals)
         out = []
