@@ -106,7 +106,7 @@ class PocketRules(Study):
                    "ladder": A.ladder(played), "steps": A.steps(played), "worth_table": "net", "rules": rules,
                    "no_gain": A.NO_GAIN, "wall_s": round(data["wall_s"], 1)}
         half = lambda e: (e["ci95"][1] - e["ci95"][0]) / 2   # noqa: E731
-        precision = [Precision(f"{what} (pp of win chance a game, the widest)", max(widths), "points")
+        precision = [Precision(f"{what} (win chance a game)", max(widths) / 100, "pct")   # pp, as a share
                      for what, widths in (
                          (f"a rung's change against the table's player, {data['deals']:,} deals",
                           [half(e["win_vs_table"]) for t in summary["ladder"].values() for r in t.values()
