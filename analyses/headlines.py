@@ -3,9 +3,9 @@
     python -m gnoming_sim.analyses.headlines README.md reports/summary.json
 
 rewrites the lines between the two markers of ``README.md`` with :func:`headline_markdown` of that summary, and
-each block of :data:`PAGES` (docs/rules.md's pocket rules and ladder, :func:`rules_markdown`), so every number they
-state is a number of the committed report (``make report`` runs it; a test checks that they agree).  Reads only
-the summary dict: no study is imported.
+each block of :data:`PAGES` (docs/rules.md's pocket rules and ladder), so every number they state is a number of
+the committed report (``make report`` runs it; a test checks that they agree; docs/guide.md's are tested against
+it).  Reads only the summary dict: no study is imported.
 """
 from __future__ import annotations
 
@@ -76,7 +76,8 @@ def rules_markdown(summary: dict) -> str:
     s = summary.get("pocket_rules")
     if not isinstance(s, dict) or "ladder" not in s:
         return ("The report this page quotes (`reports/summary.json`) was made before the pocket rules study: its "
-                "figures are not in it.")
+                "figures are not in it (the confirmation's, on other deals, are in "
+                "[tuning/rules/README.md](../tuning/rules/README.md)).")
     sh = lead._shown
     sizes = [str(p) for p in s["sizes"]]
     out = [f"From `{summary.get('command') or 'gnoming-sim report'}` (`summary.json`'s `pocket_rules`, seed "
@@ -112,7 +113,8 @@ def rules_markdown(summary: dict) -> str:
     return "\n".join(out)
 
 
-# the docs pages' generated blocks: (path from the README's folder, block name, generator)
+# the docs pages' generated blocks: (path from the README's folder, block name, generator); blocks of one page
+# are written one after the other
 PAGES = (("docs/rules.md", "report", rules_markdown),)
 
 
@@ -139,13 +141,15 @@ def main(argv: list[str]) -> int:
     readme, summary_path = Path(argv[0]), Path(argv[1])
     try:
         summary = json.loads(summary_path.read_text(encoding="utf-8"))
-        pages = [(readme, headline_markdown(summary), (START, END))]
-        pages += [(readme.parent / path, make(summary), markers(name)) for path, name, make in PAGES]
-        texts = [(page, replace_block(page.read_text(encoding="utf-8"), block, *m)) for page, block, m in pages]
+        texts = {readme: replace_block(readme.read_text(encoding="utf-8"), headline_markdown(summary))}
+        for path, name, make in PAGES:
+            page = readme.parent / path
+            text = texts.get(page) or page.read_text(encoding="utf-8")
+            texts[page] = replace_block(text, make(summary), *markers(name))
     except (OSError, ValueError, KeyError) as e:
         print(f"headlines: {e}", file=sys.stderr)
         return 2
-    for page, text in texts:
+    for page, text in texts.items():
         page.write_text(text, encoding="utf-8")
     return 0
 

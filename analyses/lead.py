@@ -277,8 +277,8 @@ def page(summary: dict) -> dict:
                                        for p, e in sorted(r["by_players"].items(), key=lambda kv: int(kv[0]))],
                                       "pp a game", f"Rule {r['title']}: worth by table size, 95% intervals")}
              for r in pocket_rules(summary)]
-    ladder = [{"players": p, "rows": [{**row, "text": {t: {k: _shown(v) for k, v in row[t].items()}
-                                                       for t in row if t != "rung"}}
+    ladder = [{"players": p, "rows": [{**row, "text": {t: {k: "itself" if row["rung"] == t else _shown(v)
+                                                           for k, v in row[t].items()} for t in row if t != "rung"}}
                                       for row in ladder_rows(summary, p)]} for p in sizes]
     return {"ladder": ladder, "tables": list(s["ladder"]) if s else [], "ladder_lead": ladder_lead(summary),
             "rules": rules, "worth_lead": worth_lead(summary), "agreement": agreement_sentence(summary)}

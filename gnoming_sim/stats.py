@@ -11,7 +11,8 @@ intervals, multiple-testing corrections and equivalence words from here:
   OLS / WLS on a constant with ``cov_type="cluster"``; the studies' clustered shares);
 * the studies' :class:`Estimate` (a mean, its 95% interval and its n) and their estimators: :func:`t_mean`,
   :func:`bootstrap_mean` (``scipy.stats.bootstrap``), :func:`clustered_share`, :func:`paired_ratio_difference`,
-  :func:`stratified_mean`, and the crossing of a falling curve (:func:`finishing_crossing`, :func:`crossing_label`:
+  :func:`stratified_mean`, :func:`independent_difference`, :func:`standard_errors` (paired and unpaired), and
+  the crossing of a falling curve (:func:`finishing_crossing`, :func:`crossing_label`:
   ``scipy.optimize.isotonic_regression``, a Poisson bootstrap over clusters);
 * equivalence: :func:`tost` (two one-sided tests on an estimate and its standard error, checked against
   ``statsmodels.stats.weightstats.ttost_paired``), its power :func:`tost_power` (the two one-sided tests'
@@ -316,6 +317,29 @@ def bootstrap_mean(x, rng: np.random.Generator, replicates: int = 2000) -> Estim
         return Estimate(m, m, m, int(x.size))
     ci = bootstrap((x,), np.mean, n_resamples=replicates, method="percentile", rng=rng).confidence_interval
     return Estimate(m, float(ci.low), float(ci.high), int(x.size))
+
+
+def independent_difference(x: Estimate, y: Estimate) -> Estimate:
+    """``x - y`` for two estimates from independent samples (normal approximation; each interval is
+    ``mean -/+ Z95 se``)."""
+    se = math.hypot((x.hi - x.lo) / (2 * Z95), (y.hi - y.lo) / (2 * Z95))
+    d = x.mean - y.mean
+    return Estimate(d, d - Z95 * se, d + Z95 * se, min(x.n, y.n))
+
+
+def standard_errors(a, b) -> tuple[float, float]:
+    """(paired, unpaired) standard error of ``mean(a - b)``.
+
+    Paired: ``sd(a - b) / sqrt(n)``, using that ``a[i]`` and ``b[i]`` share a deal.  Unpaired:
+    ``sqrt(var(a) / n + var(b) / n)``, what two independent samples of the same size would give.  The ratio
+    of their squares is the factor of games pairing saves."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    n = a.size
+    if n < 2:
+        return math.nan, math.nan
+    return (float(np.std(a - b, ddof=1)) / math.sqrt(n),
+            math.sqrt((float(np.var(a, ddof=1)) + float(np.var(b, ddof=1))) / n))
 
 
 def clustered_share(successes, trials) -> Estimate:

@@ -96,6 +96,7 @@ QUOTED = [("guide.md", "# The player's card, the guide and the `chart` player", 
           ("guide.md", "### The committed guide", None, ("tuning/guide/chart_cells.json",)),
           ("guide.md", "## How the committed card is made: policy iteration", None,
            ("gnoming_sim/kernel/policy/chart_cells.json",)),
+          ("guide.md", "## How sure the derivation is", None, ("tuning/guide-iteration/power.json",)),
           ("players.md", "## The value player: `value`", None, ("tuning/value/strength.json",))]
 
 

@@ -1,5 +1,5 @@
 """The package's shape: stages import only from earlier stages (game -> kernel -> reference -> batch ->
-search -> tune -> experiments -> analyses -> cli, the referee importing only game; the order of ``ALLOWED``,
+search -> drills -> tune -> experiments -> analyses -> cli, the referee importing only game; the order of ``ALLOWED``,
 of docs/architecture.md's table and of the package docstring), and no module imports itself back through a
 cycle (imports inside functions count too: they must not dodge a cycle).  Also the boundaries inside: no
 function over 12 positional arguments, no private-name imports in kernel/search."""
@@ -24,11 +24,12 @@ ALLOWED = {
     "kernel": {"game"},
     "reference": {"game"},              # the referee shares no rule code with the kernel
     "batch": {"game", "kernel"},        # many games: runner, files, tallies, statistics
-    "search": {"game", "kernel", "batch"},  # rollouts, the MC bot, analyse (the drill deck: batch's writer)
+    "search": {"game", "kernel"},       # rollouts, the MC bot, the evaluator, analyse, review
+    "drills": {"game", "batch", "search"},  # the drill deck: batch's crash-safe writer, search's position ID
     "tune": {"game", "kernel", "batch", "search"},  # the learned player's targets are rollouts (search.targets)
     "experiments": {"game", "kernel", "batch", "search"},
     "analyses": {"game", "kernel", "search", "batch", "experiments"},
-    "cli": {"game", "kernel", "search", "reference", "batch", "tune", "experiments", "analyses"},
+    "cli": {"game", "kernel", "search", "reference", "batch", "drills", "tune", "experiments", "analyses"},
 }
 for _stage_name, _allowed in ALLOWED.items():
     if _stage_name != "stats":

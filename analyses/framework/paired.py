@@ -17,7 +17,6 @@ size and their paired differences, the precision reached, the estimands, answers
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Callable, Sequence
@@ -28,11 +27,11 @@ import pandas as pd
 from gnoming_sim.game import fields as F
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 from gnoming_sim.kernel.engine import deal_orders
-from gnoming_sim.stats import Z95, Estimate
+from gnoming_sim.stats import Estimate
 
 from .design import PRESET_NAMES, SECOND, STRONG, STRONG_LADDER, TOP_DIFFERENCE, strong_arm, strong_seats
 from .render import format_estimate
-from .study import Answer, Finding, Precision, StudyResult, Table, estimand
+from .study import Answer, Finding, Precision, Study, StudyResult, Table, estimand
 from .words import (by_size, convergence, equivalence, equivalence_by_size, holds_under_by_size, power_text,
                     size_json, top_by_size)
 
@@ -151,31 +150,6 @@ def play_cells(ctx, seed: int, tables: Sequence[ArmTable], advance: Callable[[in
             for name, frame in keep(arms, lo, results, facts).items():
                 parts.setdefault(name, []).append(frame)
     return {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}
-
-
-# ----------------------------------------------------------------- estimates
-def standard_errors(a, b) -> tuple[float, float]:
-    """(paired, unpaired) standard error of ``mean(a - b)``.
-
-    Paired: ``sd(a - b) / sqrt(n)``, using that ``a[i]`` and ``b[i]`` share a deal.
-    Unpaired: ``sqrt(var(a) / n + var(b) / n)``, what two independent samples of the same
-    size would give.  The ratio of their squares is the factor of games pairing saves.
-    """
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    n = a.size
-    if n < 2:
-        return math.nan, math.nan
-    paired = float(np.std(a - b, ddof=1)) / math.sqrt(n)
-    unpaired = math.sqrt((float(np.var(a, ddof=1)) + float(np.var(b, ddof=1))) / n)
-    return paired, unpaired
-
-
-def difference(x: Estimate, y: Estimate) -> Estimate:
-    """``x - y`` for two estimates from independent samples (normal approximation)."""
-    se = math.hypot((x.hi - x.lo) / (2 * Z95), (y.hi - y.lo) / (2 * Z95))   # each interval is mean +- Z95 se
-    d = x.mean - y.mean
-    return Estimate(d, d - Z95 * se, d + Z95 * se, min(x.n, y.n))
 
 
 def nothing_to_measure(reason: str) -> StudyResult:
@@ -399,3 +373,25 @@ def strong_findings(prefix: str, top: dict | None, win: str, margin: str, unit: 
         return []
     return [Finding(f"{prefix}.win_chance_strong", win, top["win"], "dpct", unit),
             Finding(f"{prefix}.margin_strong", margin, top["margin"], "signed", unit)]
+
+
+def as_json(x):
+    """Nested dicts of :class:`Estimate` s as summary.json writes them (each one's ``to_json()``)."""
+    return x.to_json() if isinstance(x, Estimate) else {k: as_json(v) for k, v in x.items()}
+
+
+class EditedDealStudy(Study):
+    """A study of deals edited one way against another, every arm on the same deals (:func:`play_cells`):
+    ``tables(games)`` its design, ``analysis(ctx, tables, data)`` its estimates; a deck without its ``card``
+    (``cards``: its name, plural) has nothing to measure."""
+
+    card: int = 0
+    cards: str = ""
+
+    def design(self, ctx) -> list[ArmTable]:
+        return self.tables(ctx.cell_games(self)) if ctx.deck.count(self.card) else []
+
+    def analyse(self, ctx, tables, data) -> StudyResult:
+        if not tables:
+            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no {self.cards}: there is nothing to measure.")
+        return self.analysis(ctx, tables, data)

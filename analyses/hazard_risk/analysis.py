@@ -9,8 +9,9 @@ import pandas as pd
 from gnoming_sim.stats import Z95, Estimate, clustered_share, holm
 
 from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
-from ..framework.paired import (by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision, phase_of,
-                                preset_grid, rung_differences, rung_frames, sizes_of, strong_findings, top_difference)
+from ..framework.paired import (as_json, by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision,
+                                phase_of, preset_grid, rung_differences, rung_frames, sizes_of, strong_findings,
+                                top_difference)
 from ..framework.render import estimates_frame, format_estimate as _ci
 from ..framework.study import Answer, Finding, Precision, StudyResult
 from ..framework.words import size_clause
@@ -215,10 +216,7 @@ def _ladder_summary(ladder: dict, diffs: dict) -> dict:
         return {}
     return {"ladder": {
         "definition": "per hazard drawn blind, each table's own draws; hazard minus ordinary card on the same deal",
-        "by_player": {r: {p: {k: ({n: x.to_json() for n, x in v.items()} if k == "phases" else v.to_json())
-                              for k, v in e.items()} for p, e in by.items()} for r, by in ladder.items()},
-        "differences": {k: {p: {m: e.to_json() for m, e in v.items()} for p, v in by.items()}
-                        for k, by in diffs.items()}}}
+        "by_player": as_json(ladder), "differences": as_json(diffs)}}
 
 
 # ----------------------------------------------------------------- under strong play
@@ -411,19 +409,16 @@ def _summary(ending, by_size, drawn_all, by_phase, deny_rows) -> dict:
                 "flip_value", "flip_win", "drawer_flip_cost", "standing", "drawer_flip_win")
         return {k: r[k].to_json() for k in keys if r.get(k) is not None}
 
-    by_p = {str(r["players"]): {"end_with_hazard_probability": r["share"].to_json(),
-                                "hazard_points_per_round": r["points"].to_json(), "by_strategy": {}}
-            for r in ending["by_players"]}
+    def ending_json(r):
+        return {"end_with_hazard_probability": r["share"].to_json(), "hazard_points_per_round": r["points"].to_json()}
+
+    by_p = {str(r["players"]): {**ending_json(r), "by_strategy": {}} for r in ending["by_players"]}
     for c in ending["cells"]:
-        by_p[str(c["players"])]["by_strategy"][c["strategy"]] = {
-            "end_with_hazard_probability": c["share"].to_json(), "hazard_points_per_round": c["points"].to_json()}
+        by_p[str(c["players"])]["by_strategy"][c["strategy"]] = ending_json(c)
     return {
-        "end_with_hazard_probability": ending["all"]["share"].to_json(),
-        "hazard_points_per_round": ending["all"]["points"].to_json(),
+        **ending_json(ending["all"]),
         "by_players": by_p,
-        "by_strategy": {r["strategy"]: {"end_with_hazard_probability": r["share"].to_json(),
-                                        "hazard_points_per_round": r["points"].to_json()}
-                        for r in ending["by_strategy"]},
+        "by_strategy": {r["strategy"]: ending_json(r) for r in ending["by_strategy"]},
         "drawn": {"all": drawn_json(drawn_all) if drawn_all else {},
                   "by_players": {str(r["players"]): drawn_json(r) for r in by_size},
                   "by_phase": {r["phase"]: drawn_json(r) for r in by_phase}},

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from gnoming_sim.stats import Estimate, clustered_share, holm
+from gnoming_sim.stats import Estimate, clustered_share, holm, independent_difference, standard_errors
 
 from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
-from ..framework.paired import (by_rung_and_size, difference, ladder_answers, ladder_estimands, ladder_precision,
-                                phase_of, preset_grid, rung_differences, rung_frames, sizes_of, standard_errors,
-                                strong_findings, top_difference)
+from ..framework.paired import (as_json, by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision,
+                                phase_of, preset_grid, rung_differences, rung_frames, sizes_of, strong_findings,
+                                top_difference)
 from ..framework.render import estimates_frame, format_estimate as _ci
 from ..framework.study import Answer, Finding, Precision, StudyResult
 from ..framework.words import size_clause
@@ -158,12 +158,9 @@ def _ladder_summary(ladder: dict, diffs: dict, fates: dict) -> dict:
         return {}
     return {"ladder": {
         "controls": {"placed": CONTROL_TEXT["p"], "ordinary": CONTROL_TEXT["o"]},
-        "by_player": {rung: {p: {("placed" if c == "p" else "ordinary"): {k: v.to_json() for k, v in e.items()}
-                                 for c, e in cs.items()} for p, cs in by.items()} for rung, by in ladder.items()},
-        "differences": {k: {p: {m: e.to_json() for m, e in v.items()} for p, v in by.items()}
-                        for k, by in diffs.items()},
-        "where_the_mulligan_went": {rung: {p: {k: e.to_json() for k, e in v.items()} for p, v in by.items()}
-                                    for rung, by in fates.items()}}}
+        "by_player": {rung: {p: {("placed" if c == "p" else "ordinary"): as_json(e) for c, e in cs.items()}
+                             for p, cs in by.items()} for rung, by in ladder.items()},
+        "differences": as_json(diffs), "where_the_mulligan_went": as_json(fates)}}
 
 
 # ----------------------------------------------------------------- estimates
@@ -197,7 +194,8 @@ def _flow(flow: pd.DataFrame, min_n: int) -> list[dict]:
     by_key = {(r["source"], r["phase"]): r for r in out}
     for r in out:
         blind = by_key.get(("blind", r["phase"]))
-        r["pile_minus_blind"] = difference(r["points"], blind["points"]) if r["source"] == "pile" and blind else None
+        pile = r["source"] == "pile" and blind
+        r["pile_minus_blind"] = independent_difference(r["points"], blind["points"]) if pile else None
     compared = [r for r in out if r["pile_minus_blind"] is not None]
     for r, keep in zip(compared, holm([r["pile_minus_blind"] for r in compared])):
         r["holm"] = keep   # the pile-vs-blind comparisons are one family of tests

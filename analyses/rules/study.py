@@ -49,7 +49,9 @@ class PocketRules(Study):
     def design(self, ctx) -> list:
         """The games it plays, as tables (for the report's count and progress; :meth:`play` plays them): at each
         size and table, the table's own player at every seat, then each rung in one seat (and among net each rule
-        at its simplest default)."""
+        at its simplest default); none under other rules or another deck (:meth:`play` skips them)."""
+        if ctx.rules != RuleConfig() or ctx.deck != PUBLISHED:
+            return []
         deals = self.cell_games(ctx)
         value = QUICK_VALUE_DEALS if ctx.quick else min(VALUE_DEALS, deals)
         out = []
@@ -104,7 +106,7 @@ class PocketRules(Study):
                    "ladder": A.ladder(played), "steps": A.steps(played), "worth_table": "net", "rules": rules,
                    "no_gain": A.NO_GAIN, "wall_s": round(data["wall_s"], 1)}
         half = lambda e: (e["ci95"][1] - e["ci95"][0]) / 2   # noqa: E731
-        precision = [Precision(f"{what} (pp of win chance a game, the widest)", max(widths), "points")
+        precision = [Precision(f"{what} (win chance a game)", max(widths) / 100, "pct")   # pp, as a share
                      for what, widths in (
                          (f"a rung's change against the table's player, {data['deals']:,} deals",
                           [half(e["win_vs_table"]) for t in summary["ladder"].values() for r in t.values()

@@ -30,7 +30,7 @@ from gnoming_sim.game.errors import GnomingError
 
 MAX_GROUP_ROWS = 1 << 26           # pyarrow caps a row group at 64 Mi rows: split before, at whole games
 BLOCK = 1 << 22                    # bytes of the merged file handed to the disk at a time
-_PART = re.compile(r"(\d{6})-(\d+)\.parquet")   # the part's number, the batch's games after it
+_PART = re.compile(r"(\d{6,})-(\d+)\.parquet")   # the part's number, the batch's games after it
 
 
 def partial_path(out: Path) -> Path:
@@ -76,8 +76,8 @@ def recover(out: Path) -> Recovered | None:
     rec = Recovered(folder)
     if not stat.S_ISDIR(mode):
         return rec
-    for i, name in enumerate(sorted(n for n in os.listdir(folder) if _PART.fullmatch(n))):
-        number, games = map(int, _PART.fullmatch(name).groups())
+    found = sorted((*map(int, m.groups()), m[0]) for m in map(_PART.fullmatch, os.listdir(folder)) if m)
+    for i, (number, games, name) in enumerate(found):
         if number != i:
             break
         with os.fdopen(open_own_file(folder / name, os.O_RDONLY), "rb") as fh:

@@ -131,7 +131,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         write_file(save_record, R.dumps(record, save_record), "--save-record")
     told = []
     if drills is not None:
-        from gnoming_sim.search import drill
+        from gnoming_sim.drills import deck as drill
 
         source = (f"{record_path}" if record_path is not None else f"seed {seed} game {game}") + \
             f" seat {res['game']['seat']}"
@@ -152,12 +152,12 @@ PENDING = "drills-pending.parquet"   # the marks kept beside review.json when th
 
 def add_marks(deck, cards, target) -> str:
     """Add a review's marked decisions to the drill deck, waiting for another run writing it (a line on stderr
-    says so); a deck still busy after :data:`~gnoming_sim.search.drill.LOCK_WAIT_S`, or one that cannot be
+    says so); a deck still busy after :data:`~gnoming_sim.drills.deck.LOCK_WAIT_S`, or one that cannot be
     written, leaves the marks in ``target/drills-pending.parquet`` (added to any kept there before) and the
     line names the command that adds them.  The line to tell; raises GnomingError only when even the pending
     file cannot be written (the review itself is written already)."""
     from gnoming_sim.batch.safe_write import Busy
-    from gnoming_sim.search import drill
+    from gnoming_sim.drills import deck as drill
 
     try:
         added, size = drill.add(deck, cards, "--drill-deck",
@@ -185,7 +185,7 @@ def _drill_deck(path, no_drills: bool):
         if path is not None:
             raise GnomingError("--drill-deck names the deck --no-drills turns off: give one of them")
         return None
-    from gnoming_sim.search import drill
+    from gnoming_sim.drills import deck as drill
 
     path = drill.default_path() if path is None else path
     drill.load(path, "--drill-deck")

@@ -45,7 +45,6 @@ DEFAULT_HORIZON = _criterion.ORACLE_HORIZON  # = evaluator.HORIZON
 # a sensitivity check, not advice: the player a verdict can be re-run under when asked (analyse
 # --second-policy expert): the strongest heuristic, another kind of player, ten times cheaper
 SECOND_POLICY = "expert"
-PILOT = 1000
 MAX_ROLLOUTS = 400_000
 BLOCK = 16   # rollouts a thread takes at a time (at most)
 FULL = np.zeros(0)   # Roll.value_w of full rollouts (no value network)

@@ -1,26 +1,19 @@
-"""The evaluator: the one answer to "how good is each option here" behind every piece of advice, at one of
-three levels chosen by one settings record (:class:`Settings`, GNU Backgammon's evaluation setup): ``0-ply``
-(each option valued by the value network after it, :func:`zero_ply`), ``truncated`` (rollouts that play the
-round out and end in the value network) and ``rollouts`` (full rollouts to the end of the game).
-:func:`evaluate` answers a settings record; :class:`Evaluation` adds rollouts batch by batch and stops by the
-shared stop rules (:func:`stop_reason`: the leader k standard errors ahead, a target half-width reached, a
-cap); :func:`rollouts` gives the raw rollouts of some options (the review's and why's paired estimators, the
-rules', the card's and the agreement's pooled ones); :func:`advice` adds what the printed card says.
-``analyse``, ``review``, ``why``, the board, the drills (the review's values), the studies and the card's
-derivation call these.
+"""The evaluator: the one answer to "how good is each option here" behind every piece of advice (``analyse``,
+``review``, ``why``, the board, the drills' stored values, the studies, the card's derivation), at a level
+chosen by one settings record (:class:`Settings`, GNU Backgammon's evaluation setup): ``0-ply`` (each option
+valued by the value network after it, :func:`zero_ply`), ``truncated`` (rollouts that play the round out and
+end in the value network) or ``rollouts`` (to the end of the game).  :func:`evaluate` answers a settings
+record; :class:`Evaluation` adds rollouts batch by batch and stops by the shared stop rules
+(:func:`stop_reason`); :func:`rollouts` gives the raw rollouts of some options, common random numbers across
+them, for the estimators that pair or pool them; :func:`advice` adds what the printed card says.
 
-The oracle's two constants: the **base player** of the rollouts is :data:`BASE`, the strongest fast player
-(``net``: it beats ``learned``, the next on the ladder, at 2, 4 and 6 players on held-out deals:
-tuning/net/README.md and reports/ladder-ratings.csv), at every seat; the **criterion** is :data:`HORIZON`
-``"game"``: the chance of winning the game, options of equal win chance by the margin over the rivals
-(:mod:`gnoming_sim.search.criterion`).  Another base player is a setting (``policies``), never another code
-path: the card's derivation values a cell with the ``card`` player in the seat that follows it
-(:func:`seats_with`).  The rollouts' estimates are :func:`gnoming_sim.search.analyse.summarize`'s: rollout i
-is one unit (one deal of the unseen cards and one play stream, common to every option).
-
-The value network's own answers (:mod:`gnoming_sim.kernel.value`, its weights read by
-:mod:`gnoming_sim.kernel.value_weights`): every seat's chance of winning from the position as it stands
-(:func:`position_values`), and every option valued at 0-ply (:func:`zero_ply`: :mod:`gnoming_sim.search.zero_ply`).
+The oracle: the **base player** is :data:`BASE` at every seat, the strongest fast player (``net`` beats
+``learned``, the next on the ladder, at 2, 4 and 6 players on held-out deals: tuning/net/README.md); the
+**criterion** is :data:`HORIZON`, the chance of winning the game, ties by the margin over the rivals
+(:mod:`gnoming_sim.search.criterion`).  Another base player is a setting (``policies``, e.g. the card in the
+seat to move: :func:`seats_with`), never another code path.  Rollout i is one unit (one deal of the unseen
+cards and one play stream, common to every option), estimated by :func:`gnoming_sim.search.analyse.summarize`.
+The value network's own answers: every seat's chance of winning (:func:`position_values`) and the 0-ply table.
 """
 from __future__ import annotations
 
@@ -36,8 +29,6 @@ from gnoming_sim.stats import Z95
 
 BASE = criterion.BASE                # the oracle's base player (every seat of the rollouts): net
 HORIZON = criterion.ORACLE_HORIZON   # the criterion: the chance of winning the game
-CRITERION = criterion.CRITERION[HORIZON]
-UNIT = criterion.UNIT[HORIZON]
 MAX_DETERMINIZATIONS = 100_000
 LEVELS = ("rollouts", "truncated", "0-ply")
 STOPS = ("fixed", "half-width", "lead")
@@ -417,6 +408,6 @@ def calibration(w: np.ndarray, data: dict, bins: int = 10) -> tuple[list, list]:
     return rows, rel
 
 
-__all__ = ["BASE", "HORIZON", "CRITERION", "UNIT", "Settings", "Evaluation", "evaluate", "rollouts", "win_samples",
+__all__ = ["BASE", "HORIZON", "Settings", "Evaluation", "evaluate", "rollouts", "win_samples",
            "setup", "seats_with", "advice", "stop_reason", "lead_in_se", "schedule", "predict", "calibration",
            "position_values", "zero_ply", "LEVELS", "STOPS"]

@@ -89,3 +89,15 @@ def test_the_study_writes_the_ladder_and_the_worths(tmp_path):
         assert r["gain"] == (r["win"]["pooled"]["ci95"][0] > 0 and r["p_holm"] < A.ALPHA)
     assert (tmp_path / "r" / "pocket-rules-table.csv").is_file()
     assert (tmp_path / "r" / "pocket-rules-ladder.png").is_file()
+
+
+def test_under_other_rules_the_study_plays_nothing_and_says_why(tmp_path):
+    from gnoming_sim.analyses.report import build_report
+    from gnoming_sim.analyses.rules import PocketRules
+    from gnoming_sim.game.rules import RuleConfig
+
+    summary = build_report(tmp_path / "r", quick=True, studies=[PocketRules()], rules=RuleConfig(rotate_start=False))
+    assert summary["studies"]["pocket_rules"]["games"] == 0
+    assert "default rules and the published deck only" in summary["pocket_rules"]["skipped"]
+    html = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    assert "The ladder and the pocket rules are not available in this report" in html

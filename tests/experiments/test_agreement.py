@@ -175,8 +175,9 @@ def test_the_study_section_on_a_tiny_set(tmp_path):
     html = environment().get_template(study.template).render(study=study, run=None, figures={},
                                                              precision=res.precision, **res.context)
     body = html.split("<tbody>")[1].split("</tbody>")[0]
-    assert body.count("<tr>") == 6 and body.count("<td>") == 6 * 4   # a narrow table: four columns
-    assert "does <strong>not</strong> meet" in html and "60.0%" in html
+    assert body.count("<tr>") == 6 and body.count("<td>") == 6 * 5   # decision, n, first choice, the two bounds
+    assert body.count("&mdash;") == 6   # no fresh values: no lower bound
+    assert "plays the evaluator's first choice 60.0%" in " ".join(html.split()) and "(upper bound)" in html
     assert [f.name for f in res.figures] == ["by-kind"]
 
 
@@ -265,9 +266,9 @@ def test_the_study_shows_the_held_out_loss_beside(tmp_path):
     assert res.frames["table"]["mean_loss_held_out_pp"].iloc[-1] == pytest.approx(0.6)
     html = environment().get_template(study.template).render(study=study, run=None, figures={},
                                                              precision=res.precision, **res.context)
-    assert html.count("<tbody>") == 2 and "measured on other rollouts" in html
-    held = html.split("<tbody>")[2].split("</tbody>")[0]
-    assert held.count("<td>") == 6 * 3 and "80.0%" in held   # the fresh share: 4 of 5
+    assert html.count("<tbody>") == 1 and "(lower bound)" in html
+    last = html.split("<tbody>")[1].split("</tbody>")[0].split("<tr>")[-1]
+    assert "every covered decision" in last and "0.60" in last and "&mdash;" not in last   # the fresh loss: 3 / 5
 
 
 def test_the_decision_set_is_held_out_from_the_committed_card():

@@ -24,7 +24,7 @@ def good_table():
     import pyarrow.parquet as pq
     from _examples import position
 
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
     from gnoming_sim.search.position_id import encode
 
     pid = encode(position())

@@ -57,7 +57,7 @@ def board(input_path, port, no_browser, rules_path, deck_path, drill_deck, polic
     refuse_mc([policy], "--policy")
     rules_, deck_ = opt.load_rules_file(rules_path), opt.load_deck_file(deck_path)
     opened = inputs.open_input(input_path, rules_, deck_)
-    from gnoming_sim.search import drill
+    from gnoming_sim.drills import deck as drill
 
     if drill_deck is not None:
         drill.load(drill_deck, "--drill-deck")   # a deck named but not readable: one line now, left as it is
