@@ -11,7 +11,7 @@ is the unit: means with 95% t intervals over the deals (:func:`gnoming_sim.exper
 
 Net plays the same from the same streams, so a deal on which the rule never changed net's answer is the same game
 twice (a difference of exactly 0): the gain per changed decision is the total gain over the changed decisions, which
-the kernel counts (``dispatch.MEMO_RULE``, read back by :func:`gnoming_sim.kernel.counted.play_range_counted`).
+the kernel counts (``dispatch.MEMO_RULE``, read back by ``simulate(counters=True)``).
 
 :class:`Table` plays any strategy (the pocket rules, the card, a rung of the ladder of advice) the same way in one
 seat among a table of one player (``net``, ``expert``), against that player in the seat, through ``simulate``.
@@ -54,8 +54,8 @@ def play_rule(cells, players: int, deals: int, seed: int = 0, threads: int | Non
     res_r, counts = _play(players, [rule] + [net] * (players - 1), deals, seed, first_game, threads)
     wall = time.perf_counter() - t0
     seat = np.argmax(res_r.seat_strategy == 0, axis=1)            # the rule's seat (strategy 0) in each deal
-    d_r, w_r = focal_seat(res_r.totals, res_r.win, seat)
-    d_n, w_n = focal_seat(res_n.totals, res_n.win, seat)
+    d_r, w_r = focal_seat(res_r.totals, res_r.win_credit, seat)
+    d_n, w_n = focal_seat(res_n.totals, res_n.win_credit, seat)
     win = 100.0 * (w_r - w_n)
     changed = counts[:, 1].astype(np.float64)
     out = {"win": _est(t_interval(win), "pp"), "margin": _est(t_interval(d_r - d_n), "points"),
@@ -88,34 +88,15 @@ def _per_decision(win: np.ndarray, changed: np.ndarray) -> dict:
 
 
 def _play(players, strategies, deals, seed, first_game, threads):
-    """(results, counts int64[deals, 2]): the games ``simulate(players, strategies, deals, seed, first_game=...,
-    rotate=True)`` plays, with the net-with-cells seats' rule counters (applied, changed) per game."""
-    from gnoming_sim.game.deck import PUBLISHED
-    from gnoming_sim.game.fields import N_FIELDS
-    from gnoming_sim.game.rules import ROUNDS, RuleConfig
-    from gnoming_sim.kernel.counted import play_range_counted
-    from gnoming_sim.kernel.engine import PARALLEL_CHUNK, deck_counts, numba_threads, seat_table, strategy_arrays
-    from gnoming_sim.kernel.game_loop import Games, Results, run_blocks
+    """(results, counts int64[deals, 2]): ``simulate(players, strategies, deals, seed, first_game=..., rotate=True)``
+    and its net-with-cells seats' rule counters (applied, changed) per game."""
+    from gnoming_sim.kernel.engine import simulate
+    from gnoming_sim.kernel.policy.dispatch import MEMO_COUNTERS, MEMO_RULE
 
-    strats, seat_strategy = seat_table(players, strategies, deals, first_game, True)
-    kinds, params = strategy_arrays(strats)
-    deck = PUBLISHED.to_array()
-    g = Games(first_game, np.uint64(seed), players, seat_strategy, kinds, params, RuleConfig().to_array(), deck,
-              deck_counts(deck), np.zeros((0, ROUNDS, deck.shape[0]), np.int8), False)
-    res = Results(np.zeros((deals, ROUNDS, players, N_FIELDS), dtype=np.int32),
-                  np.zeros((deals, players), dtype=np.int32), np.zeros((deals, players), dtype=np.float64),
-                  np.zeros((0, 0, 4), dtype=np.int32), np.zeros(deals, dtype=np.int64))
-    counts = np.zeros((deals, 2), dtype=np.int64)
-    with numba_threads(threads):
-        run_blocks(lambda lo, hi: play_range_counted(g, res, counts, lo, hi), deals, PARALLEL_CHUNK, threads)
-    return _Played(res, seat_strategy), counts
-
-
-class _Played:
-    """A batch's outputs as the paired pieces read them: ``totals``, ``win`` and ``seat_strategy``."""
-
-    def __init__(self, res, seat_strategy):
-        self.totals, self.win, self.seat_strategy = res.totals, res.win, seat_strategy
+    res = simulate(players, strategies, deals, seed, first_game=first_game, rotate=True, threads=threads,
+                   counters=True)
+    j = MEMO_RULE - MEMO_COUNTERS
+    return res, res.counters[:, j:j + 2]
 
 
 class Table:

@@ -42,6 +42,7 @@ class SimResult:
     win_credit: np.ndarray         # float64 (G, P)
     deals: np.ndarray | None = None    # int8 (G, 3, N) when traced or given
     traces: list | None = None         # G arrays int32 (n_i, 4) when traced
+    counters: np.ndarray | None = None  # int64 (G, N_COUNTERS) when counted: Memo.plan[dispatch.MEMO_COUNTERS:]
 
     def to_frame(self):
         """Tidy frame: one row per (game, round, seat)."""
@@ -139,10 +140,36 @@ def _check_deals(deals, games: int, deck_arr: np.ndarray) -> np.ndarray:
     return deals.copy()
 
 
+def batch_record(players: int, strategies, games: int, seed: int = 0, rules: RuleConfig | None = None,
+                 deck: Deck | None = None, first_game: int = 0, rotate: bool = False, deals=None,
+                 keep_deals: bool = False):
+    """``(g, names)``: a batch as the kernels take it (a :class:`gnoming_sim.kernel.game_loop.Games` record), its
+    arguments checked as :func:`simulate` checks them, and the names of its distinct strategies.  ``deals`` given:
+    they are played; else ``keep_deals``: room in ``g.orders`` for the deals dealt."""
+    from gnoming_sim.kernel.game_loop import Games
+
+    check_players(players)
+    games = _check_count("games", games, 1)
+    first_game = _check_count("first_game", first_game, 0)
+    _check_last_game(first_game, games)
+    _check_seed(seed)
+    rules = RuleConfig() if rules is None else rules
+    deck = PUBLISHED if deck is None else deck
+    deck.validate_for(players)
+    strats, seat_strategy = seat_table(players, strategies, games, first_game, rotate)
+    kinds, params = strategy_arrays(strats)
+    deck_arr = deck.to_array()
+    orders = _check_deals(deals, games, deck_arr) if deals is not None else (
+        np.zeros((games if keep_deals else 0, ROUNDS, deck_arr.shape[0]), dtype=np.int8))
+    g = Games(first_game, np.uint64(seed), players, seat_strategy, kinds, params, rules.to_array(), deck_arr,
+              deck_counts(deck_arr), orders, deals is not None)
+    return g, tuple(s.name for s in strats)
+
+
 def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: int = 1000,
              seed: int = 0, rules: RuleConfig | None = None, deck: Deck | None = None, *,
              threads: int | None = None, chunk_size: int | None = None, trace: bool = False,
-             deals=None, first_game: int = 0, rotate: bool = False,
+             deals=None, first_game: int = 0, rotate: bool = False, counters: bool = False,
              progress: Callable[[int], None] | None = None) -> SimResult:
     """Play ``games`` complete games.
 
@@ -161,55 +188,40 @@ def simulate(players: int = 4, strategies: Sequence[str] = ("random",), games: i
     trace : also return ``deals`` and one action trace per game (see trace.py)
     deals : int8 (games, 3, deck size), the deck order of every round, instead of shuffling
     rotate : move the strategies one seat per game, so seat advantage cancels
+    counters : also return each game's counters (``counters``: the Monte Carlo seats' decisions and rollouts,
+        ``dispatch.MEMO_MC_COST``; the net-with-cells seats' applied and changed cells, ``dispatch.MEMO_RULE``)
     progress : called with the number of games finished after each chunk
     """
-    from gnoming_sim.kernel.game_loop import Games, Results
-    from gnoming_sim.kernel.policy.dispatch import KIND_MC, KIND_VALUE
+    from gnoming_sim.kernel.game_loop import Results
+    from gnoming_sim.kernel.policy.dispatch import KIND_MC, KIND_VALUE, N_COUNTERS
 
-    check_players(players)
-    games = _check_count("games", games, 1)
-    first_game = _check_count("first_game", first_game, 0)
-    _check_last_game(first_game, games)
-    _check_seed(seed)
     rules = RuleConfig() if rules is None else rules
     deck = PUBLISHED if deck is None else deck
-    deck.validate_for(players)
+    g, names = batch_record(players, strategies, games, seed, rules, deck, first_game, rotate, deals, trace)
+    games, first_game = g.seat_strategy.shape[0], g.first_game
     chunk = _check_count("chunk_size", chunk_size, 1) if chunk_size is not None else DEFAULT_CHUNK
-    strats, seat_strategy = seat_table(players, strategies, games, first_game, rotate)
-    names = tuple(s.name for s in strats)
-    kinds, params = strategy_arrays(strats)
-
-    play_batch = batch_kernel(kinds, params)
-    per_thread = MC_PARALLEL_CHUNK if np.isin(kinds, (KIND_MC, KIND_VALUE)).any() else PARALLEL_CHUNK
-    deck_arr = deck.to_array()
-    counts = deck_counts(deck_arr)
-    rules_arr = rules.to_array()
-    use_given = deals is not None
-    keep_deals = trace or use_given
-    orders = _check_deals(deals, games, deck_arr) if use_given else (
-        np.zeros((games, ROUNDS, deck_arr.shape[0]), dtype=np.int8) if keep_deals else None)
-
+    play_batch = batch_kernel(g.kinds, g.params)
+    per_thread = MC_PARALLEL_CHUNK if np.isin(g.kinds, (KIND_MC, KIND_VALUE)).any() else PARALLEL_CHUNK
     out = np.zeros((games, ROUNDS, players, N_FIELDS), dtype=np.int32)
     totals = np.zeros((games, players), dtype=np.int32)
     win = np.zeros((games, players), dtype=np.float64)
+    counts = np.zeros((games if counters else 0, N_COUNTERS), dtype=np.int64)
     trace_list = [] if trace else None
     with numba_threads(threads):
         for lo in range(0, games, chunk):
             hi = min(games, lo + chunk)
-            n = hi - lo
-            ords = orders[lo:hi] if keep_deals else np.zeros((0, ROUNDS, deck_arr.shape[0]), np.int8)
-            cap = TRACE_CAPACITY if trace else 0
-            tr = np.zeros((n if trace else 0, cap, 4), dtype=np.int32)
-            tlen = np.zeros(n, dtype=np.int64)
-            games_rec = Games(first_game + lo, np.uint64(seed), players, seat_strategy[lo:hi], kinds, params,
-                              rules_arr, deck_arr, counts, ords, use_given)
-            play_batch(games_rec, Results(out[lo:hi], totals[lo:hi], win[lo:hi], tr, tlen), per_thread)
+            tr = np.zeros((hi - lo if trace else 0, TRACE_CAPACITY if trace else 0, 4), dtype=np.int32)
+            tlen = np.zeros(hi - lo, dtype=np.int64)
+            part = g._replace(first_game=first_game + lo, seat_strategy=g.seat_strategy[lo:hi],
+                              orders=g.orders[lo:hi])
+            play_batch(part, Results(out[lo:hi], totals[lo:hi], win[lo:hi], tr, tlen, counts[lo:hi]), per_thread)
             if trace:
-                trace_list.extend(_collect_traces(games_rec, tr, tlen))
+                trace_list.extend(_collect_traces(part, tr, tlen))
             if progress is not None:
                 progress(hi)
-    return SimResult(players, games, int(seed), first_game, rules, deck, names, seat_strategy, out,
-                     totals, win, orders if keep_deals else None, trace_list)
+    return SimResult(players, games, int(seed), first_game, rules, deck, names,
+                     g.seat_strategy, out, totals, win, g.orders if g.orders.shape[0] else None, trace_list,
+                     counts if counters else None)
 
 
 def batch_kernel(kinds: np.ndarray, params: np.ndarray):
@@ -259,7 +271,8 @@ def deal_orders(games: int, seed: int = 0, deck: Deck | None = None, first_game:
 def _collect_traces(g, tr, tlen):
     """Copy each game's trace of the chunk ``g`` (a ``Games`` record); replay (deterministically)
     any game that overflowed the buffer."""
-    from gnoming_sim.kernel.game_loop import Games, Results
+    from gnoming_sim.kernel.game_loop import Results
+    from gnoming_sim.kernel.policy.dispatch import N_COUNTERS
 
     play_batch = batch_kernel(g.kinds, g.params)
     result = []
@@ -270,11 +283,11 @@ def _collect_traces(g, tr, tlen):
             result.append(tr[i, :n].copy())
             continue
         big = np.zeros((1, n, 4), dtype=np.int32)
-        one = Games(g.first_game + i, g.seed, P, g.seat_strategy[i:i + 1], g.kinds, g.params, g.rules, g.deck,
-                    g.deck_counts, g.orders[i:i + 1], True)
+        one = g._replace(first_game=g.first_game + i, seat_strategy=g.seat_strategy[i:i + 1],
+                         orders=g.orders[i:i + 1], use_given=True)
         play_batch(one, Results(np.zeros((1, ROUNDS, P, N_FIELDS), dtype=np.int32),
                                 np.zeros((1, P), dtype=np.int32), np.zeros((1, P), dtype=np.float64), big,
-                                np.zeros(1, dtype=np.int64)), 1)
+                                np.zeros(1, dtype=np.int64), np.zeros((0, N_COUNTERS), dtype=np.int64)), 1)
         result.append(big[0, :n].copy())
     return result
 

@@ -58,7 +58,7 @@ from gnoming_sim.kernel.scoring import (
 )
 from gnoming_sim.kernel.policy.dispatch import decide as decide_base
 from gnoming_sim.kernel.policy.dispatch import decide_hr
-from gnoming_sim.kernel.policy.dispatch import new_memo
+from gnoming_sim.kernel.policy.dispatch import MEMO_COUNTERS, N_COUNTERS, new_memo
 from gnoming_sim.kernel.state import N_ST, NOT_STALLED, RNG_WORDS, S_FINISH_TURN, S_FINISHER, S_STALLED, new_table
 from gnoming_sim.kernel.step import play_out, start_round, step
 from gnoming_sim.kernel.table import emit
@@ -181,11 +181,12 @@ Games.__doc__ = """What a batch of G games plays (built by :func:`gnoming_sim.ke
     rules         int64[N_RULES]        RuleConfig.to_array();  deck int8[N];  deck_counts int64[N_SLOTS]
     orders        int8[G or 0, 3, N]    deck orders: input if ``use_given``, else written (if G)
 """
-Results = namedtuple("Results", ["out", "totals", "win", "traces", "trace_len"])
+Results = namedtuple("Results", ["out", "totals", "win", "traces", "trace_len", "counters"])
 Results.__doc__ = """What a batch of G games writes.
 
     out int32[G, 3, P, N_FIELDS];  totals int32[G, P];  win float64[G, P]
     traces int32[G or 0, cap, 4];  trace_len int64[G]
+    counters int64[G or 0, N_COUNTERS]   the game's counters kept in its memo (dispatch.MEMO_COUNTERS), if G
 """
 
 
@@ -236,6 +237,9 @@ def play_one(g, res, i, play):
     play(t, g.first_game + i, g.seed, g.rules, g.deck, g.deck_counts, order, g.use_given, res.out[i],
          res.totals[i], res.win[i])
     res.trace_len[i] = t.tn[0]
+    if res.counters.shape[0] > 0:
+        for j in range(N_COUNTERS):
+            res.counters[i, j] = t.memo.plan[MEMO_COUNTERS + j]
 
 
 @jit

@@ -44,7 +44,7 @@ from gnoming_sim.game.rules import (
     R_NEGATIVE_MULTIPLIER,
 )
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.policy.heuristic import MEMO_PLAN_CARD, MEMO_PLAN_POS, MEMO_PLAN_PRE
+from gnoming_sim.kernel.policy.heuristic import new_turn
 from gnoming_sim.kernel.scoring import mulligan_allowed
 from gnoming_sim.kernel.state import (
     NOT_STALLED,
@@ -205,10 +205,7 @@ def fill_pub(t, rules, s):
     pub[O_UNKNOWN_N] = t.unknown[U_COUNT]  # the draw pile and every face-down card
     pub[O_DRAWN] = NO_CARD
     pub[O_FROM_PILE] = -1
-    plan = t.memo.plan
-    plan[MEMO_PLAN_CARD] = NO_CARD
-    plan[MEMO_PLAN_POS] = -1
-    plan[MEMO_PLAN_PRE] = 0
+    new_turn(t.memo)
 
 
 # ----------------------------------------------------------------- setup

@@ -85,22 +85,13 @@ def collect(players: int, strategies, games: int, seed: int, p_sample: float = 0
     rotating per game): ``{"players", "game", "x", "win", "total"}``, one row per position (``x``
     float32[n, MAX_SEATS, NI] padded with zeros past the table; ``win``/``total`` float32[n, MAX_SEATS] by
     slot: the observer first, then the seats to its left)."""
-    from gnoming_sim.game.deck import PUBLISHED
-    from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.kernel.engine import deck_counts, numba_threads, seat_table, strategy_arrays
-    from gnoming_sim.kernel.game_loop import Games, run_blocks
+    from gnoming_sim.kernel.engine import batch_record, numba_threads
+    from gnoming_sim.kernel.game_loop import run_blocks
 
-    rules = rules or RuleConfig()
-    deck = deck or PUBLISHED
-    distinct, table = seat_table(players, strategies, games, first_game, rotate=True)
-    kinds, params = strategy_arrays(distinct)
-    deck_arr = deck.to_array()
-    counts = deck_counts(deck_arr)
+    g, _ = batch_record(players, strategies, games, seed, rules, deck, first_game, rotate=True)
     out = (np.zeros((games, cap, MAX_SEATS, NI), dtype=np.float32),
            np.zeros((games, cap, MAX_SEATS), dtype=np.float32), np.zeros((games, cap, MAX_SEATS), dtype=np.float32),
            np.zeros((games, cap), dtype=np.int64), np.zeros(games, dtype=np.int64))
-    g = Games(np.int64(first_game), np.uint64(seed), np.int64(players), table, kinds, params, rules.to_array(), deck_arr,
-              counts, np.zeros((0, 3, deck_arr.shape[0]), dtype=np.int8), False)
     with numba_threads(threads):
         run_blocks(lambda lo, hi: collect_batch(g, p_sample, out, lo, hi), games, 64)
     x, win, total, _, count = out

@@ -26,7 +26,7 @@ def test_the_counted_games_are_the_games_simulate_plays():
     net = registry.get("net")
     res, counts = rule_play._play(4, [rule, net, net, net], 40, 5, rule_play.RULE_FIRST, None)
     sim = simulate(4, [rule, net, net, net], games=40, seed=5, first_game=rule_play.RULE_FIRST, rotate=True)
-    assert np.array_equal(res.totals, sim.totals) and np.array_equal(res.win, sim.win_credit)
+    assert np.array_equal(res.totals, sim.totals) and np.array_equal(res.win_credit, sim.win_credit)
     assert np.array_equal(res.seat_strategy, sim.seat_strategy)
     assert (counts[:, 1] <= counts[:, 0]).all() and counts[:, 0].sum() > 0
     same = (res.totals == simulate(4, [net], games=40, seed=5, first_game=rule_play.RULE_FIRST).totals).all(axis=1)

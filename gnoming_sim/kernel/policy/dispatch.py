@@ -66,13 +66,14 @@ M_KEEP = H.N_PARAMS + 10      # > 0: keep the base policy's answer unless the be
                               # errors of their paired difference (0: the lowest mean, whatever the evidence)
 MC_PARAM_NAMES = ("mc_budget", "mc_width", "mc_adaptive", "mc_min", "mc_max", "mc_z", "mc_eps", "mc_bounce",
                   "mc_hazard_flip", "mc_learned_base", "mc_keep")
-# Memo.plan[MEMO_MC_COST + 2 j] / [... + 1]: decisions of kind j (search.bot.COST_*) the table's MC seats decided
-# by rollouts, and the rollouts they ran (a cost counter for measurements: never reset within a game)
-MEMO_MC_COST = H.N_MEMO_PLAN
-# Memo.plan[MEMO_RULE] / [MEMO_RULE + 1]: decisions where a KIND_NET_CELLS seat's set cell applied, and those where
-# its answer differed from net's own (counters for measurements: never reset within a game)
+# Memo.plan[MEMO_COUNTERS:]: the game's counters for measurements, never reset within a game (engine.simulate's
+# ``counters``).  [MEMO_MC_COST + 2 j] / [... + 1]: decisions of kind j (search.bot.COST_*) the table's MC seats
+# decided by rollouts, and the rollouts they ran; [MEMO_RULE] / [MEMO_RULE + 1]: decisions where a KIND_NET_CELLS
+# seat's set cell applied, and those where its answer differed from net's own
+MEMO_COUNTERS = MEMO_MC_COST = H.N_MEMO_PLAN
 MEMO_RULE = H.N_MEMO_PLAN + 8
 N_MEMO_PLAN = H.N_MEMO_PLAN + 10
+N_COUNTERS = N_MEMO_PLAN - MEMO_COUNTERS
 # the learned family's weights (kernel.policy.learned) follow the Monte Carlo settings (0 for other kinds)
 L_W0 = H.N_PARAMS + len(MC_PARAM_NAMES)
 # the chart family's cells (kernel.policy.chart: one action per cell, 0 = not resolved) follow them (0 for other kinds)
@@ -94,7 +95,7 @@ __all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHA
            "families_known_to_hr"]
 
 Memo = namedtuple("Memo", ["plan", "scratch"])
-Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of every turn).
+Memo.__doc__ = """A strategy's own notes within one turn (reset at the start of every turn: heuristic.new_turn).
 
     plan    int64[N_MEMO_PLAN]    the pile top a draw decision planned for and where (MEMO_*)
     scratch float64[MEMO_SCRATCH]   the heuristic's per-layout precompute (kernel.policy.estimate), then

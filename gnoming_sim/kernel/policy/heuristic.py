@@ -62,6 +62,15 @@ MEMO_PLAN_POS = 1    # ... and where it planned to put it (-1: no plan)
 MEMO_PLAN_PRE = 2    # 1 once Memo.scratch holds this turn's layout precompute
 N_MEMO_PLAN = 3
 
+
+@jit(inline="always")
+def new_turn(memo):
+    """The players' notes at the start of a turn (the table calls it: :func:`gnoming_sim.kernel.table.fill_pub`):
+    the plan and the precompute forgotten; the counters after them (``dispatch.MEMO_COUNTERS``) are kept."""
+    memo.plan[MEMO_PLAN_CARD] = NO_CARD
+    memo.plan[MEMO_PLAN_POS] = -1
+    memo.plan[MEMO_PLAN_PRE] = 0
+
 UNSEEN_MEAN_IF_NONE = 5.0  # the mean cost of an unseen card when none is left (never decisive)
 INF = 1e18
 
