@@ -20,7 +20,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
+from gnoming_sim.game.cards import HIDDEN
+from gnoming_sim.game.observation import N_CHOICES, N_SOURCES, O_ME
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, \
@@ -86,10 +87,18 @@ NS_W0 = N_W0 + NN.N_WEIGHTS
 V_W0 = NS_W0 + NN.N_SOURCE_WEIGHTS
 # the pocket rules' settings (kernel.policy.rules) follow (0 for other kinds than KIND_RULES)
 R_W0 = V_W0 + V.N_WEIGHTS
-N_PARAMS = R_W0 + R.N_RULE_PARAMS
+# a KIND_CARD seat's classes of decisions answered by net instead (a bit set of NETC_*; 0: the card everywhere), to
+# measure what each class of the card's answers costs in whole games (its net weights must then be in the vector)
+K_NET_CLASSES = R_W0 + R.N_RULE_PARAMS
+N_PARAMS = K_NET_CLASSES + 1
+# the classes: the draw source; finish or play on; keep or throw away; a kept card over a face-up card or a face-down
+# one; which position (both over face-up cards, or both over face-down ones); a bounce
+NETC_SOURCE, NETC_FINISH, NETC_KEEP, NETC_UPDOWN, NETC_WHICH, NETC_BOUNCE = 1, 2, 4, 8, 16, 32
+NETC_NAMES = ("take or draw", "finish or play on", "keep or throw away", "over a face-up or a face-down card",
+              "which position", "bounce")
 
 __all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET",
-           "KIND_NET_CELLS", "KIND_VALUE", "KIND_RULES", "MEMO_RULE", "L_W0", "C_W0", "N_W0", "NS_W0", "V_W0", "R_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
+           "KIND_NET_CELLS", "KIND_VALUE", "KIND_RULES", "MEMO_RULE", "K_NET_CLASSES", "NETC_NAMES", "L_W0", "C_W0", "N_W0", "NS_W0", "V_W0", "R_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
            "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide", "decide_hr",
            "families_known_to_hr"]
 
@@ -168,6 +177,8 @@ def draw_source(kind, params, rng, obs, memo, legal):
         return a
     if kind == KIND_LEARNED:
         return L.draw_source(params, L_W0, obs, memo, legal)
+    if kind == KIND_CARD and _net_class(params, NETC_SOURCE):
+        return NSRC.draw_source(params, NS_W0, L_W0, obs, memo, legal)
     if kind == KIND_CHART or kind == KIND_CARD:
         return C.draw_source(params, C_W0, obs, memo, legal, kind == KIND_CARD)
     if kind != KIND_RANDOM:
@@ -189,6 +200,8 @@ def placement(kind, params, rng, obs, memo, card, legal):
         a, applied = C.cells_placement(params, C_W0, obs, memo, card, legal, own)
         _count_rule(memo, applied, a != own)
         return a
+    if kind == KIND_CARD and _net_class(params, NETC_FINISH | NETC_KEEP | NETC_UPDOWN | NETC_WHICH):
+        return _card_or_net_placement(params, obs, memo, card, legal)
     if kind == KIND_CHART or kind == KIND_CARD:
         return C.placement(params, C_W0, obs, memo, card, legal, kind == KIND_CARD)
     if kind != KIND_RANDOM:
@@ -197,11 +210,37 @@ def placement(kind, params, rng, obs, memo, card, legal):
 
 
 @jit(inline="always")
+def _net_class(params, bits):
+    """Whether a card seat answers any of the classes ``bits`` (NETC_*) by net."""
+    return (int(params[K_NET_CLASSES]) & bits) != 0
+
+
+@jit
+def _card_or_net_placement(params, obs, memo, card, legal):
+    """A card seat's placement where some placement classes are net's: the card's answer, or net's where the two
+    part in a class given to net (finish or play on: one of them covers the finishing slot; keep or throw away: one
+    of them throws the card away; over a face-up card or a face-down one: one of each; else which position)."""
+    a = C.placement(params, C_W0, obs, memo, card, legal, True)
+    n = NN.placement(params, N_W0, obs, memo, card, legal)
+    if n == a:
+        return a
+    q_fin = C.finish_slot(obs)
+    if q_fin >= 0 and legal[q_fin] and (a == q_fin) != (n == q_fin):
+        cls = NETC_FINISH
+    elif a >= LAYOUT or n >= LAYOUT:
+        cls = NETC_KEEP
+    else:
+        row = obs.vis[obs.pub[O_ME]]
+        cls = NETC_UPDOWN if (row[a] == HIDDEN) != (row[n] == HIDDEN) else NETC_WHICH
+    return n if _net_class(params, cls) else a
+
+
+@jit(inline="always")
 def bounce_target(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to bounce ``card`` onto, or ``CHOICE_STOP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_LEARNED:
         return L.bounce_target(params, L_W0, obs, memo, card, legal)
-    if kind == KIND_NET or kind == KIND_NET_CELLS:
+    if kind == KIND_NET or kind == KIND_NET_CELLS or (kind == KIND_CARD and _net_class(params, NETC_BOUNCE)):
         return NN.bounce_target(params, N_W0, obs, memo, card, legal)
     if kind == KIND_RULES:
         return R.bounce_target(params, R_W0, obs, card, legal)
