@@ -1,7 +1,7 @@
 """What net knows that the card does not: each class of decisions where the card and net part, switched to net's
 answer alone, played in whole games.
 
-One seat among net players against net in that seat (``play.Table``: the seat rotating with the deal, every deal
+One seat among net players against net in that seat (``experiments.rule_play.Table``: the seat rotating with the deal, every deal
 played on the same game numbers), on deals no choice saw (game numbers ``CARD_GAP_FIRST + players * 2**40``): the
 card, the card with net's answers in one class of decisions (``registry.card_with_net``; the classes are
 ``dispatch.NETC_NAMES``: take or draw, finish or play on, keep or throw away, where a kept card goes, a bounce; a
@@ -24,10 +24,8 @@ import numpy as np
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
-sys.path.insert(0, str(Path(__file__).parent))
-from play import Table  # noqa: E402
-
 from gnoming_sim.experiments.ladder_stats import t_interval  # noqa: E402
+from gnoming_sim.experiments.rule_play import Table  # noqa: E402
 from gnoming_sim.kernel.policy import registry  # noqa: E402
 from gnoming_sim.kernel.policy.dispatch import NETC_NAMES  # noqa: E402
 
@@ -51,11 +49,14 @@ def main(argv=None) -> int:
            "first_game": f"2**58 + 2**54 + players * 2**40", "classes": list(NETC_NAMES), "sizes": {}}
     for p in a.players:
         table = Table(p, a.deals, a.seed, CARD_GAP_FIRST + p * 2**40)
-        w_card, m_card = table.versus(registry.get("card"))
-        w_all, m_all = table.versus(registry.card_with_net(ALL, "card+net-all"))
+        got = table.versus(registry.get("card"))
+        w_card, m_card = got["win"], got["margin"]
+        got = table.versus(registry.card_with_net(ALL, "card+net-all"))
+        w_all, m_all = got["win"], got["margin"]
         rows = []
         for i, name in enumerate(NETC_NAMES):
-            w, m = table.versus(registry.card_with_net(1 << i, f"card+net-{i}"))
+            got = table.versus(registry.card_with_net(1 << i, f"card+net-{i}"))
+            w, m = got["win"], got["margin"]
             dw, dm = w - w_card, m - m_card
             p_value = float(sps.ttest_1samp(dw, 0.0).pvalue)
             rows.append({"class": name, "win_gain_pp": _fig(dw), "margin_gain": _fig(dm), "p": p_value})
