@@ -3,7 +3,7 @@ answer alone, played in whole games.
 
 One seat among net players against net in that seat (``experiments.rule_play.Table``: the seat rotating with the deal, every deal
 played on the same game numbers), on deals no choice saw (game numbers ``CARD_GAP_FIRST + players * 2**40``): the
-card, the card with net's answers in one class of decisions (``registry.card_with_net``; the classes are
+card, the card with net's answers in one class of decisions (``registry.with_net``; the classes are
 ``dispatch.NETC_NAMES``: take or draw, finish or play on, keep or throw away, where a kept card goes, a bounce; a
 class is where the two answers differ in that way, so the card is unchanged wherever they agree), and the card with
 net's answers in every class (which plays as net: a check). Per class: its gain over the card, paired by deal, in
@@ -30,7 +30,8 @@ from gnoming_sim.kernel.policy import registry  # noqa: E402
 from gnoming_sim.kernel.policy.dispatch import NETC_NAMES  # noqa: E402
 
 CARD_GAP_FIRST = 2**58 + 2**54
-ALL = (1 << len(NETC_NAMES)) - 1
+CLASSES = NETC_NAMES[:6]   # the card plays the last three (hazard, pile, first flips) as net does
+ALL = (1 << len(CLASSES)) - 1
 
 
 def _fig(x) -> dict:
@@ -46,16 +47,16 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     t0 = time.time()
     out = {"command": "tuning/rules/card_gap.py " + " ".join(argv or sys.argv[1:]), "deals": a.deals, "seed": a.seed,
-           "first_game": f"2**58 + 2**54 + players * 2**40", "classes": list(NETC_NAMES), "sizes": {}}
+           "first_game": f"2**58 + 2**54 + players * 2**40", "classes": list(CLASSES), "sizes": {}}
     for p in a.players:
         table = Table(p, a.deals, a.seed, CARD_GAP_FIRST + p * 2**40)
         got = table.versus(registry.get("card"))
         w_card, m_card = got["win"], got["margin"]
-        got = table.versus(registry.card_with_net(ALL, "card+net-all"))
+        got = table.versus(registry.with_net(registry.get("card"), ALL, "card+net-all"))
         w_all, m_all = got["win"], got["margin"]
         rows = []
-        for i, name in enumerate(NETC_NAMES):
-            got = table.versus(registry.card_with_net(1 << i, f"card+net-{i}"))
+        for i, name in enumerate(CLASSES):
+            got = table.versus(registry.with_net(registry.get("card"), 1 << i, f"card+net-{i}"))
             w, m = got["win"], got["margin"]
             dw, dm = w - w_card, m - m_card
             p_value = float(sps.ttest_1samp(dw, 0.0).pvalue)

@@ -87,15 +87,18 @@ NS_W0 = N_W0 + NN.N_WEIGHTS
 V_W0 = NS_W0 + NN.N_SOURCE_WEIGHTS
 # the pocket rules' settings (kernel.policy.rules) follow (0 for other kinds than KIND_RULES)
 R_W0 = V_W0 + V.N_WEIGHTS
-# a KIND_CARD seat's classes of decisions answered by net instead (a bit set of NETC_*; 0: the card everywhere), to
-# measure what each class of the card's answers costs in whole games (its net weights must then be in the vector)
+# a KIND_CARD or KIND_RULES seat's classes of decisions answered by net instead (a bit set of NETC_*; 0: its own
+# answers everywhere), to measure what each class of its answers costs or wins in whole games (net's weights must
+# then be in the vector)
 K_NET_CLASSES = R_W0 + R.N_RULE_PARAMS
 N_PARAMS = K_NET_CLASSES + 1
 # the classes: the draw source; finish or play on; keep or throw away; a kept card over a face-up card or a face-down
-# one; which position (both over face-up cards, or both over face-down ones); a bounce
+# one; which position (both over face-up cards, or both over face-down ones); a bounce; a flip for a rival's hazard;
+# the discard pile; the first flips (the last three are net's heuristic's: the card plays them so anyway)
 NETC_SOURCE, NETC_FINISH, NETC_KEEP, NETC_UPDOWN, NETC_WHICH, NETC_BOUNCE = 1, 2, 4, 8, 16, 32
+NETC_HAZARD, NETC_PILE, NETC_INIT = 64, 128, 256
 NETC_NAMES = ("take or draw", "finish or play on", "keep or throw away", "over a face-up or a face-down card",
-              "which position", "bounce")
+              "which position", "bounce", "a rival's hazard", "which pile", "first flips")
 
 __all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET",
            "KIND_NET_CELLS", "KIND_VALUE", "KIND_RULES", "MEMO_RULE", "K_NET_CLASSES", "NETC_NAMES", "L_W0", "C_W0", "N_W0", "NS_W0", "V_W0", "R_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
@@ -140,7 +143,7 @@ def pick_uniform(rng, legal, n):
 @jit
 def initial_flips(kind, params, rng, obs, out):
     """Write the two positions to turn face up at the start of a round into ``out[0:2]``."""
-    if kind == KIND_RULES:
+    if kind == KIND_RULES and not _net_class(params, NETC_INIT):
         R.initial_flips(params, R_W0, out)
         return
     if kind != KIND_RANDOM:
@@ -166,7 +169,7 @@ def _count_rule(memo, applied, changed):
 @jit(inline="always")
 def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
-    if kind == KIND_NET:
+    if kind == KIND_NET or ((kind == KIND_CARD or kind == KIND_RULES) and _net_class(params, NETC_SOURCE)):
         return NSRC.draw_source(params, NS_W0, L_W0, obs, memo, legal)
     if kind == KIND_RULES:
         return R.draw_source(params, R_W0, obs, legal)
@@ -177,8 +180,6 @@ def draw_source(kind, params, rng, obs, memo, legal):
         return a
     if kind == KIND_LEARNED:
         return L.draw_source(params, L_W0, obs, memo, legal)
-    if kind == KIND_CARD and _net_class(params, NETC_SOURCE):
-        return NSRC.draw_source(params, NS_W0, L_W0, obs, memo, legal)
     if kind == KIND_CHART or kind == KIND_CARD:
         return C.draw_source(params, C_W0, obs, memo, legal, kind == KIND_CARD)
     if kind != KIND_RANDOM:
@@ -193,6 +194,9 @@ def placement(kind, params, rng, obs, memo, card, legal):
         return L.placement(params, L_W0, obs, memo, card, legal)
     if kind == KIND_NET:
         return NN.placement(params, N_W0, obs, memo, card, legal)
+    if (kind == KIND_CARD or kind == KIND_RULES) and _net_class(params, NETC_FINISH | NETC_KEEP | NETC_UPDOWN
+                                                                | NETC_WHICH):
+        return _own_or_net_placement(kind, params, obs, memo, card, legal)
     if kind == KIND_RULES:
         return R.placement(params, R_W0, obs, card, legal)
     if kind == KIND_NET_CELLS:
@@ -200,8 +204,6 @@ def placement(kind, params, rng, obs, memo, card, legal):
         a, applied = C.cells_placement(params, C_W0, obs, memo, card, legal, own)
         _count_rule(memo, applied, a != own)
         return a
-    if kind == KIND_CARD and _net_class(params, NETC_FINISH | NETC_KEEP | NETC_UPDOWN | NETC_WHICH):
-        return _card_or_net_placement(params, obs, memo, card, legal)
     if kind == KIND_CHART or kind == KIND_CARD:
         return C.placement(params, C_W0, obs, memo, card, legal, kind == KIND_CARD)
     if kind != KIND_RANDOM:
@@ -216,11 +218,14 @@ def _net_class(params, bits):
 
 
 @jit
-def _card_or_net_placement(params, obs, memo, card, legal):
-    """A card seat's placement where some placement classes are net's: the card's answer, or net's where the two
+def _own_or_net_placement(kind, params, obs, memo, card, legal):
+    """A card or rules seat's placement where some placement classes are net's: its own answer, or net's where the two
     part in a class given to net (finish or play on: one of them covers the finishing slot; keep or throw away: one
     of them throws the card away; over a face-up card or a face-down one: one of each; else which position)."""
-    a = C.placement(params, C_W0, obs, memo, card, legal, True)
+    if kind == KIND_RULES:
+        a = R.placement(params, R_W0, obs, card, legal)
+    else:
+        a = C.placement(params, C_W0, obs, memo, card, legal, True)
     n = NN.placement(params, N_W0, obs, memo, card, legal)
     if n == a:
         return a
@@ -240,7 +245,8 @@ def bounce_target(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to bounce ``card`` onto, or ``CHOICE_STOP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_LEARNED:
         return L.bounce_target(params, L_W0, obs, memo, card, legal)
-    if kind == KIND_NET or kind == KIND_NET_CELLS or (kind == KIND_CARD and _net_class(params, NETC_BOUNCE)):
+    if kind == KIND_NET or kind == KIND_NET_CELLS or ((kind == KIND_CARD or kind == KIND_RULES)
+                                                      and _net_class(params, NETC_BOUNCE)):
         return NN.bounce_target(params, N_W0, obs, memo, card, legal)
     if kind == KIND_RULES:
         return R.bounce_target(params, R_W0, obs, card, legal)
@@ -252,7 +258,7 @@ def bounce_target(kind, params, rng, obs, memo, card, legal):
 @jit(inline="always")
 def discard_pile(kind, params, rng, obs, memo, card):
     """Pile 0 or 1 for ``card`` when both piles are allowed."""
-    if kind == KIND_RULES:
+    if kind == KIND_RULES and not _net_class(params, NETC_PILE):
         return R.discard_pile(params, R_W0, obs.pub)
     if kind != KIND_RANDOM:
         return H.discard_pile(obs.pub)
@@ -264,7 +270,7 @@ def hazard_flip(kind, params, rng, obs, legal):
     """Position 0..8 to turn face up after an opponent's hazard, or ``CHOICE_DECLINE``; ``legal`` int8[N_CHOICES].
 
     Decided out of turn: no memo (the notes belong to the player whose turn it is)."""
-    if kind == KIND_RULES:
+    if kind == KIND_RULES and not _net_class(params, NETC_HAZARD):
         return R.hazard_flip(params, R_W0, obs, legal)
     if kind != KIND_RANDOM:
         return H.hazard_flip(params, obs, legal)

@@ -85,8 +85,8 @@ MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0, "mc_keep": 100.0}                   
 MC_BASE = "expert"   # the mc preset's base policy
 # the chart family's cells (kernel.policy.chart): "chart.<cell>" -> the cell's action (0: not resolved)
 CELL_NAMES = tuple(f"chart.{i}" for i in range(N_CELLS))
-# a card seat's classes of decisions answered by net instead (kernel.policy.dispatch.NETC_*: a bit set)
-CARD_NET_CLASSES = "card.net_classes"
+# a card or rules seat's classes of decisions answered by net instead (kernel.policy.dispatch.NETC_*: a bit set)
+CARD_NET_CLASSES = "net_classes"
 # the value network's weights (kernel.value, read by kernel.value_weights): "value.<i>"
 VALUE_WEIGHT_NAMES = tuple(f"value.{i}" for i in range(N_VALUE_WEIGHTS))
 ALL_PARAM_NAMES = (PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES + NET_WEIGHT_NAMES + NET_SOURCE_WEIGHT_NAMES
@@ -253,20 +253,21 @@ def card_from_file(path=CHART_CELLS, name: str = "card", base: Strategy = TUNED[
 CHART = (chart_from_file(), card_from_file())
 
 
-def card_with_net(classes: int, name: str = "card+net") -> Strategy:
-    """The card, except in the decision classes ``classes`` (a bit set of :data:`gnoming_sim.kernel.policy.dispatch.
-    NETC_NAMES`' classes, bit i the i-th) where it and net part: there net's answer.  Net's weights and the card's
-    cells in one vector (both rest on expert's heuristic parameters, checked)."""
-    card, net = CHART[1], NET[0]
+def with_net(own: Strategy, classes: int, name: str) -> Strategy:
+    """``own`` (the card or the pocket rules: ``KIND_CARD`` or ``KIND_RULES``) except in the decision classes
+    ``classes`` (a bit set of :data:`gnoming_sim.kernel.policy.dispatch.NETC_NAMES`' classes, bit i the i-th) where
+    it and net part: there net's answer.  Net's weights and parameters, with ``own``'s cells or rule settings."""
+    net = NET[0]
+    if own.kind not in (KIND_CARD, KIND_RULES):
+        raise GnomingError(f"with net: '{own.name}' is neither the card nor the pocket rules")
     if not 0 <= int(classes) < 1 << len(NETC_NAMES):
-        raise GnomingError(f"card with net: classes must be 0 .. {(1 << len(NETC_NAMES)) - 1}, got {classes!r}")
-    if any(card.params.get(k, 0.0) != net.params.get(k, 0.0) for k in PARAM_NAMES):
-        raise GnomingError("card with net: the card and net rest on different heuristic parameters")
+        raise GnomingError(f"with net: classes must be 0 .. {(1 << len(NETC_NAMES)) - 1}, got {classes!r}")
+    mine = CELL_NAMES if own.kind == KIND_CARD else RULE_PARAM_NAMES
     params = dict(net.params)
-    params.update({k: v for k, v in card.params.items() if k in CELL_NAMES})
+    params.update({k: v for k, v in own.params.items() if k in mine})
     params[CARD_NET_CLASSES] = float(classes)
     words = ", ".join(n for i, n in enumerate(NETC_NAMES) if int(classes) >> i & 1) or "nothing"
-    return Strategy(name, KIND_CARD, f"the card, with net's answers at: {words}", params)
+    return Strategy(name, own.kind, f"{own.name}, with net's answers at: {words}", params)
 
 
 def net_with_cells(cells: dict, name: str = "net+rule", base: Strategy | None = None) -> Strategy:
