@@ -1,6 +1,6 @@
 """The studies and the report (installed as ``gnoming_sim.analyses``).
 
-    framework/      what studies share: designs, the Study base, estimates, paired edits,
+    framework/      what studies share: designs, the Study base, words, paired edits,
                     trace readers, plots, rendering, the report's templates
     tournament/     one package per study: design, analysis, figures, template.html
     early_finish/

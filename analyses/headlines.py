@@ -1,10 +1,11 @@
-"""The README's headline block, generated from a report's ``summary.json``.
+"""The README's headline block and the docs pages' report figures, generated from a report's ``summary.json``.
 
     python -m gnoming_sim.analyses.headlines README.md reports/summary.json
 
-rewrites the lines between the two markers of ``README.md`` with :func:`headline_markdown`
-of that summary, so every number the README states is a number of the committed report
-(a test checks that they agree).  Reads only the summary dict: no study is imported.
+rewrites the lines between the two markers of ``README.md`` with :func:`headline_markdown` of that summary, and
+each block of :data:`PAGES` (docs/rules.md's pocket rules and ladder), so every number they state is a number of
+the committed report (``make report`` runs it; a test checks that they agree; docs/guide.md's are tested against
+it).  Reads only the summary dict: no study is imported.
 """
 from __future__ import annotations
 
@@ -22,40 +23,29 @@ def _minutes(seconds: float) -> str:
     return f"{m} min {s:02d} s"
 
 
-# the README's headline block, at most (answers first, not a wall: the four rules, the card
-# and its agreement, then the designers' figures per table size)
-WORD_BUDGET = 680
+# the README's headline block, at most (the ladder and the pocket rules first, then as many of the designers'
+# figures as fit)
+WORD_BUDGET = 400
 words = lead.words
 
 
+
+
 def headline_markdown(summary: dict) -> str:
-    """The headline block (markers excluded) for ``summary``: the player's part first (the
-    rules of :func:`.lead.rules_of`, the card's margins, its agreement with the full analysis; every sentence in
-    it at most :data:`.lead.MAX_RULE_WORDS` words, no method words in the rules), then **For designers** (a
-    dealt mulligan, a hazard drawn blind, the seats and net's own finishes, each per table size with its
-    interval), then as many of the designers' balance figures as :data:`WORD_BUDGET` leaves room for, then
-    where the rest is.  A section the summary lacks says it is not in this report."""
+    """The headline block (markers excluded) for ``summary``: **The ladder of advice** (:func:`.lead.ladder_markdown`:
+    each rung's change of win chance against a table of net and of expert), **The pocket rules** as printed, each
+    with its worth a game, then **For designers** as many of the designers' figures as :data:`WORD_BUDGET` leaves
+    room for, then where the method is.  A section the summary lacks says it is not in this report."""
     games = sum(s["games"] for s in summary["studies"].values())
-    lines = [f"**The rules**, from `{summary['command'] or 'gnoming-sim report'}` ({games:,} games, "
-             f"{_minutes(summary['wall_s'])} on 2 cores).",
-             "Each figure is a change in your chance of winning in percentage points, pp (in game-score points where it "
-             "says so), with its 95% interval in brackets and n, what it rests on "
-             "([how to read them](docs/report.md#the-rules-first)).", ""]
-    rules = lead.rules_of(summary)
+    lines = [f"**The ladder of advice** ({games:,} games in {_minutes(summary['wall_s'])}). "
+             + (lead.ladder_lead(summary) or "Not in this report: it was made before the pocket rules study.")]
+    ladder = lead.ladder_markdown(summary)
+    lines += ["", *ladder] if ladder else []
+    rules = lead.pocket_rules(summary)
     if rules:
-        lines += [f"{k}. {r['sentence']}" for k, r in enumerate(rules, 1)]
-        played = lead.played_sentences(summary)
-        if played:
-            lines += ["", " ".join(played)]
-    else:
-        lines.append("The rules are not in this report: it was made before the rules study.")
-    card = lead.card_sentences(summary)
-    lines += ["", "**The card** ([docs/guide.md](docs/guide.md)): "
-              + (" ".join(card) if card else "what following it wins is not in this report.")]
-    agreement = lead.agreement_sentence(summary)
-    lines += ["", "**The card and the full analysis**: "
-              + (agreement if agreement else "their agreement is not measured in this report.")]
-    tail = ["", "Every answer with its method, and every study's details: [reports/index.html](reports/index.html)."]
+        lines += ["", f"**The pocket rules** ([docs/rules.md](docs/rules.md)), {lead.worth_lead(summary)}", "",
+                  *(f"{k}. {r['text']} ({lead._shown(r['worth'])})" for k, r in enumerate(rules, 1))]
+    tail = ["", "Methods and every study: [reports/index.html](reports/index.html)."]
 
     def fits(trial):
         return words("\n".join(trial + tail)) <= WORD_BUDGET
@@ -71,23 +61,77 @@ def headline_markdown(summary: dict) -> str:
     return "\n".join(lines + tail)
 
 
-DESIGNERS = ("**For designers** (changes of win chance in percentage points, per table size where the sizes differ, "
-             "each with its 95% interval and n):")
+DESIGNERS = "**For designers**:"
 
 
-def player_part(block: str) -> str:
-    """The player's part of a headline block: everything before **For designers**."""
-    return block.split(DESIGNERS, 1)[0]
+def _row(cells) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
-def replace_block(text: str, block: str) -> str:
+def rules_markdown(summary: dict) -> str:
+    """docs/rules.md's report figures: each pocket rule's worth a game (pooled and per table size, pp of win chance;
+    points of game score; the Holm-adjusted p), which rules win nothing shown, the tables they hold at, and the
+    ladder of advice at every table size and table (pp of win chance and points of game score against the table's
+    player in its seat)."""
+    s = summary.get("pocket_rules")
+    if not isinstance(s, dict) or "ladder" not in s:
+        return ("The report this page quotes (`reports/summary.json`) was made before the pocket rules study: its "
+                "figures are not in it (the confirmation's, on other deals, are in "
+                "[tuning/rules/README.md](../tuning/rules/README.md)).")
+    sh = lead._shown
+    sizes = [str(p) for p in s["sizes"]]
+    out = [f"From `{summary.get('command') or 'gnoming-sim report'}` (`summary.json`'s `pocket_rules`, seed "
+           f"{summary.get('seed')}): {s['deals']:,} deals a table size and table ({s['value_deals']:,} for value), "
+           "deals no choice of the rules saw; pp of win chance and points of game score (lower wins) a game, "
+           "95% t intervals over deals, n deals.", "",
+           f"**What each rule is worth**: what removing it costs, in one seat among `{s['worth_table']}` players at "
+           f"{lead._players_text(s['sizes'])} (the tables it holds at), n = {s['rules'][0]['win']['pooled']['n']:,} "
+           "deals; p: the pooled worth against 0, Holm-adjusted over the rules.", "",
+           _row(["rule", "pp of win chance a game", *(f"at {p} players" for p in sizes),
+                 "points of game score a game (lower wins)", "p, Holm"]), "|---" * (len(sizes) + 4) + "|"]
+    for r in s["rules"]:
+        out.append(_row([r["title"], sh(r["win"]["pooled"]), *(sh(r["win"][p]) for p in sizes),
+                         sh(r["margin"]["pooled"]), "< 0.001" if r["p_holm"] < 0.001 else f"{r['p_holm']:.3f}"]))
+    gain = [r["title"].split()[0] for r in s["rules"] if r["gain"]]
+    none = [r["title"].split()[0] for r in s["rules"] if not r["gain"]]
+    out += ["", f"Win a game against their simplest default (interval above 0, Holm-adjusted p under 0.05): rules "
+                f"{', '.join(gain) or 'none'}" + (f"; rules {', '.join(none)}: {s['no_gain']}." if none else ".")]
+    finish = next((r for r in s["rules"] if "finish" in r["title"]), None)
+    if finish:
+        out.append(f"The finishing rule ({finish['title'].split()[0]}) holds at the tables it was measured at, one seat "
+                   f"among `{s['worth_table']}` players, pp of win chance a game: "
+                   + ", ".join(f"{sh(finish['win'][p])} at {p} players" for p in sizes) + ".")
+    out += ["", "**The ladder of advice**: each rung in one seat among a table of `net` or of `expert`, against the "
+                "table's player in that seat on the same deals.", "",
+            _row(["table", "players", "rung", "win chance, %", "pp of win chance against the table's player",
+                  "points of game score against the table's player (lower wins)", "n (deals)"]), "|---" * 7 + "|"]
+    for t, by in s["ladder"].items():
+        for p, rungs in by.items():
+            for rung, e in rungs.items():
+                out.append(_row([t, p, rung, sh(e["win"], sign=False), sh(e["win_vs_table"]), sh(e["margin_vs_table"]),
+                                 f"{e['win_vs_table']['n']:,}"]))
+    return "\n".join(out)
+
+
+# the docs pages' generated blocks: (path from the README's folder, block name, generator); blocks of one page
+# are written one after the other
+PAGES = (("docs/rules.md", "report", rules_markdown),)
+
+
+def markers(name: str) -> tuple[str, str]:
+    """A docs page's block markers."""
+    return (f"<!-- {name}:start: generated from reports/summary.json by `python -m gnoming_sim.analyses.headlines "
+            f"README.md reports/summary.json`; do not edit by hand -->", f"<!-- {name}:end -->")
+
+
+def replace_block(text: str, block: str, start: str = START, end: str = END) -> str:
     """``text`` with the lines between the markers replaced by ``block``."""
     try:
-        head, rest = text.split(START, 1)
-        _, tail = rest.split(END, 1)
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
     except ValueError:
-        raise ValueError("the README has no headline markers") from None
-    return f"{head}{START}\n{block}\n{END}{tail}"
+        raise ValueError("the page has no generated-block markers") from None
+    return f"{head}{start}\n{block}\n{end}{tail}"
 
 
 def main(argv: list[str]) -> int:
@@ -95,8 +139,18 @@ def main(argv: list[str]) -> int:
         print("usage: python -m gnoming_sim.analyses.headlines README.md reports/summary.json", file=sys.stderr)
         return 2
     readme, summary_path = Path(argv[0]), Path(argv[1])
-    summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    readme.write_text(replace_block(readme.read_text(encoding="utf-8"), headline_markdown(summary)), encoding="utf-8")
+    try:
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+        texts = {readme: replace_block(readme.read_text(encoding="utf-8"), headline_markdown(summary))}
+        for path, name, make in PAGES:
+            page = readme.parent / path
+            text = texts.get(page) or page.read_text(encoding="utf-8")
+            texts[page] = replace_block(text, make(summary), *markers(name))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"headlines: {e}", file=sys.stderr)
+        return 2
+    for page, text in texts.items():
+        page.write_text(text, encoding="utf-8")
     return 0
 
 

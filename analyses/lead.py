@@ -1,10 +1,9 @@
 """What the README block and the report open with, read from a report's ``summary.json`` alone:
-the player's rules (``summary["player_rules"]``), what following the card wins and loses
-(``summary["guide"]["card_margins"]``) and how often the card agrees with the full analysis
-(``summary["agreement"]``); then the designers' figures per table size (a dealt mulligan, a hazard drawn blind,
-the seats, how often net's own finishes earn the -5).  Every function takes the summary dict and returns plain
-sentences (no markup); a section the summary lacks (a report from before those studies) gives a sentence that
-says so, never an error.  No study is imported.
+the ladder of advice and the pocket rules (``summary["pocket_rules"]``), and how the card stands beside the full
+analysis (``summary["agreement"]``); then the designers' figures per table size (a dealt mulligan, a hazard drawn
+blind, the seats, how often net's own finishes earn the -5).  Every function takes the summary dict and returns
+plain sentences or rows (no markup); a section the summary lacks (a report from before those studies) gives a
+sentence that says so, never an error.  No study is imported.
 """
 from __future__ import annotations
 
@@ -14,14 +13,10 @@ import re
 from .framework.mini_figure import interval_rows
 
 MINUS = "\u2212"
-RULE_ORDER = ("finish", "hazard", "take", "mulligan")   # the order of schema.md: one rule per decision
-DECISIONS = {"finish": "Finish or play on", "hazard": "A drawn hazard", "take": "Take the pile's card or draw",
-             "mulligan": "Where a mulligan goes"}
+LADDER_PLAYERS = "4"     # the table size the README's ladder shows (the report shows 2, 4 and 6)
 MAX_RULE_WORDS = 40
-# the method words that stay in the report, out of a player's rule (an interval in brackets and n stay)
-JARGON = re.compile(r"\binterval|\bsignifican|\bholm\b|\bregret|\bpooled\b|\bQ\s*=|\bdf\b", re.IGNORECASE)
-CARD_RIVALS = ("builder", "greedy", "expert", "net")
-CARD_PLAYERS = "4"
+PP = "pp of win chance"
+POINTS = "points of game score, lower wins"
 
 
 def words(text: str) -> int:
@@ -36,11 +31,6 @@ def sentences(text: str) -> list[str]:
     for line in text.splitlines():
         out += [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z*\[(`])", line.strip()) if s]
     return out
-
-
-def jargon(text: str) -> list[str]:
-    """The statistics words of ``text`` that a player's rule must not use."""
-    return JARGON.findall(text)
 
 
 def _est(node) -> tuple[float, float, float, int] | None:
@@ -67,39 +57,9 @@ def interval_text(mean: float, lo: float, hi: float, digits: int | None = None, 
     return f"{f(mean)}{'%' if pct else ''} [{f(lo)}, {f(hi)}]".replace("-", MINUS)
 
 
-def _scale(node: dict) -> float:
-    """100 for a share or probability (stated in percent or percentage points), else 1."""
-    return 100.0 if node.get("unit") in ("probability", "share", "fraction") else 1.0
-
-
-# ----------------------------------------------------------------- the player's part
-def rules_of(summary: dict) -> list[dict]:
-    """The rules section's rules in schema order (finish, hazard, take, mulligan, then any other), each as
-    ``{"key", "decision", "sentence", "available", "printed", "rule"}``; ``sentence`` is the rule's ``text``,
-    or where a decision is missing, that it is not available; where a rule is not printed, "no single rule".
-    [] when the summary has no rules section."""
-    section = summary.get("player_rules")
-    if not isinstance(section, dict) or not isinstance(section.get("rules"), list):
-        return []
-    by_key = {r.get("key"): r for r in section["rules"] if isinstance(r, dict)}
-    keys = [*RULE_ORDER, *(k for k in by_key if k not in RULE_ORDER)]
-    out = []
-    for key in keys:
-        r = by_key.get(key)
-        decision = (r or {}).get("decision") or DECISIONS.get(key, str(key))
-        title = decision[:1].upper() + decision[1:]
-        if r is None:
-            out.append({"key": key, "decision": title, "available": False, "printed": False, "rule": None,
-                        "sentence": f"{title}: not available in this report."})
-        elif not r.get("printed"):
-            own = (r.get("text") or "").strip()   # the study's own brief "no single rule" with its reason
-            plain = "no single rule" in own and words(own) <= MAX_RULE_WORDS and not jargon(own)
-            out.append({"key": key, "decision": title, "available": True, "printed": False, "rule": r,
-                        "sentence": own if plain else f"{title}: no single rule; the report gives the figures."})
-        else:
-            out.append({"key": key, "decision": title, "available": True, "printed": True, "rule": r,
-                        "sentence": _rule_sentence(r)})
-    return out
+def _shown(node, **kw) -> str:
+    e = _est(node)
+    return interval_text(*e[:3], **kw) if e else "\u2014"
 
 
 def _players_text(players) -> str:
@@ -111,117 +71,102 @@ def _players_text(players) -> str:
     return ", ".join(map(str, players[:-1])) + (" and " if len(players) > 1 else "") + f"{players[-1]} players"
 
 
-def _rule_sentence(r: dict) -> str:
-    """The rule's ``text``; where it is missing, too long or uses a method word, one made of its ``rule``,
-    its value against the obvious alternative and its table sizes."""
-    text = (r.get("text") or "").strip()
-    if text and words(text) <= MAX_RULE_WORDS and not jargon(text):
-        return text
-    rule = (r.get("rule") or "").strip().rstrip(".")
-    rule = rule[:1].upper() + rule[1:]
-    node = r.get("played") if _est(r.get("played")) else r.get("value")
-    value = _est(node)
-    figure = ""
-    if value is not None:
-        m, lo, hi = (_scale(node) * v for v in value[:3])
-        n = value[3]
-        what = "a game played" if node is r.get("played") else "a decision"
-        figure = f": {interval_text(m, lo, hi)} pp of win chance {what} (n = {n:,})"
-    sizes = _players_text(r.get("players"))
-    full = f"{rule}{figure}{f', {sizes}' if sizes else ''}."
-    return full if words(full) <= MAX_RULE_WORDS else f"{rule}{figure}."
+# ----------------------------------------------------------------- the ladder and the pocket rules
+def _section(summary: dict) -> dict | None:
+    s = summary.get("pocket_rules")
+    return s if isinstance(s, dict) and isinstance(s.get("ladder"), dict) else None
 
 
-def card_sentences(summary: dict, players: str = CARD_PLAYERS) -> list[str]:
-    """What following the card exactly changes in a seat's game score at ``players`` players against builder and
-    greedy, then against expert and net (points a game, same deals); [] without the card's margins."""
-    margins = ((summary.get("guide") or {}).get("card_margins") or {}).get(players) or {}
-    found = {r: _est((margins.get(r) or {}).get("points")) for r in CARD_RIVALS}
-    found = {r: e for r, e in found.items() if e is not None}
-    if not found:
-        return _card_answer(summary)
-    ns = {e[3] for e in found.values()}
+def ladder_rows(summary: dict, players: str = LADDER_PLAYERS) -> list[dict]:
+    """The ladder at ``players`` players, one row per rung (simplest first): ``{"rung", table: {"win", "score"}}``,
+    each the rung's change against the table's player in its seat (pp of win chance; points of game score, lower
+    wins) as an estimate dict; [] without the section."""
+    s = _section(summary)
+    if s is None:
+        return []
+    rows = []
+    for rung in s.get("rungs", []):
+        row = {"rung": rung}
+        for table, sizes in s["ladder"].items():
+            e = (sizes.get(players) or {}).get(rung)
+            if e:
+                row[table] = {"win": e["win_vs_table"], "score": e["margin_vs_table"]}
+        if len(row) > 1:
+            rows.append(row)
+    return rows
 
-    def part(rival, e, first):
-        n = "" if len(ns) == 1 else f", n = {e[3]:,}"
-        return f"{interval_text(*e[:3])}{' points a game' if first else ''} against {rival}{n}"
 
-    weak = [part(r, found[r], i == 0) for i, r in enumerate(r for r in ("builder", "greedy") if r in found)]
-    strong = [part(r, found[r], not weak and i == 0) for i, r in enumerate(r for r in ("expert", "net") if r in found)]
-    each = f" (n = {next(iter(ns)):,} deals each; lower scores win)" if len(ns) == 1 else " (lower scores win)"
-    out = []
-    if weak:
-        out.append(f"Followed exactly at {players} players, it changes your game score by {' and '.join(weak)}"
-                   + (each if not strong else "") + ".")
-    if strong:
-        lead = "Against the stronger players it changes it by" if weak else \
-            f"Followed exactly at {players} players, it changes your game score by"
-        out.append(f"{lead} {' and '.join(strong)}{each}.")
+def ladder_lead(summary: dict, players: str = LADDER_PLAYERS) -> str:
+    """What the ladder's figures are, in one sentence; "" without the section."""
+    s = _section(summary)
+    if s is None:
+        return ""
+    return (f"One seat against the table's player in it at {players} players, pp of win chance a game [95% "
+            f"interval], n = {s['deals']:,} deals (value {s['value_deals']:,}):")
+
+
+def ladder_markdown(summary: dict, players: str = LADDER_PLAYERS) -> list[str]:
+    """The README's ladder table: a row per rung, a column per table (pp of win chance a game)."""
+    rows = ladder_rows(summary, players)
+    if not rows:
+        return []
+    tables = [t for t in _section(summary)["ladder"]]
+    out = ["| rung | " + " | ".join(f"among {t}" for t in tables) + " |", "|---" * (len(tables) + 1) + "|"]
+    for r in rows:
+        out.append(f"| {r['rung']} | " + " | ".join(
+            "itself" if r["rung"] == t else _shown((r.get(t) or {}).get("win")) for t in tables) + " |")
     return out
 
 
-def _card_answer(summary: dict) -> list[str]:
-    """A report from before the card's margins: its one answer, the card against expert in one seat among net
-    players (``guide.card_vs_expert``); [] without it."""
-    answer = next((a for a in summary.get("answers", []) if a.get("key") == "guide.card_vs_expert"), None)
-    e = _est(answer)
-    if e is None:
+def pocket_rules(summary: dict) -> list[dict]:
+    """The pocket rules as printed, each ``{"title", "text", "worth", "by_players", "gain"}``: its worth a game
+    (what removing it costs, pooled over the table sizes; pp of win chance, an estimate dict) and whether it is
+    shown to win (its interval above 0, Holm-adjusted); [] without the section."""
+    s = _section(summary)
+    if s is None:
         return []
-    strong = summary.get("strong_player", "net")
-    return [f"Followed exactly at {CARD_PLAYERS} players among {strong} players, it changes your game score by "
-            f"{interval_text(*e[:3])} points a game against expert in its seat (n = {e[3]:,} deals; lower scores "
-            "win).", "Its margins against other players are not in this report."]
+    return [{"title": r["title"], "text": r["text"], "worth": r["win"]["pooled"], "gain": bool(r.get("gain")),
+             "by_players": {p: e for p, e in r["win"].items() if p != "pooled"}} for r in s.get("rules", [])]
 
 
-def played_sentences(summary: dict) -> list[str]:
-    """What each printed rule did when played in whole games (a seat following it, net's own choices elsewhere,
-    against net on the same deals), in pp of win chance a game; [] where no rule was played."""
-    parts, ns = [], []
-    for r in rules_of(summary):
-        rule = r.get("rule") or {}
-        e = _est(rule.get("played")) if r.get("printed") else None
-        if e is None:
-            continue
-        m, lo, hi = (_scale(rule["played"]) * v for v in e[:3])
-        parts.append(f"{r['key']} {interval_text(m, lo, hi)}")
-        ns.append(e[3])
-    if not parts:
-        return []
-    n = f"{min(ns):,}" + (f" to {max(ns):,}" if max(ns) != min(ns) else "")
-    return ["Each rule was also played in whole games, by a seat that follows it and plays net's own choices "
-            "elsewhere, against net on the same deals.",
-            f"Against net it changes the chance of winning, in pp a game, by: {', '.join(parts)} (n = {n} deals)."]
+def worth_lead(summary: dict) -> str:
+    """What the rules' figures are, and which rules win nothing shown; "" without the section."""
+    s = _section(summary)
+    rules = pocket_rules(summary)
+    if s is None or not rules:
+        return ""
+    sizes = s["sizes"]
+    none = [r["title"].split()[0] for r in rules if not r["gain"]]
+    text = (f"each with what removing it costs, pp a game among {s['worth_table']} ({sizes[0]}-{sizes[-1]} players, "
+            f"n = {rules[0]['worth'].get('n', 0):,} deals)")
+    if none:
+        text += (f"; rule{'s' if len(none) > 1 else ''} {', '.join(none[:-1])}{' and ' if len(none) > 1 else ''}"
+                 f"{none[-1]}: {s.get('no_gain', 'no rule beats the simple default here')}")
+    return text + ":"
 
 
 def agreement_sentence(summary: dict) -> str:
-    """How often the card's answer is the full analysis's best (or within its margin) on new positions, and
-    the win chance it gives up where it has one; "" without the agreement section."""
+    """The card beside the full analysis: the share where it plays the evaluator's first choice, the bracket of
+    its loss per decision (a lower bound on fresh rollouts, an upper bound on the rollouts that picked the first
+    choice) and its cost per game from play (the ladder's card against net); "" without the agreement section."""
     a = summary.get("agreement")
-    if not isinstance(a, dict) or not isinstance(a.get("overall"), dict):
+    o = a.get("overall") if isinstance(a, dict) else None
+    if not isinstance(o, dict) or _est(o.get("plays_best")) is None:
         return ""
-    agree, loss = _est(a["overall"].get("agree")), _est(a["overall"].get("mean_loss"))
-    if agree is None:
-        return ""
-    covered = a["overall"].get("covered", agree[3])
+    best = _est(o["plays_best"])
     sizes = _players_text(a.get("players"))
-    text = (f"On {covered:,} new positions{f' at {sizes}' if sizes else ''}, the card's answer is the full "
-            f"analysis's best, or as good, {interval_text(*(100 * v for v in agree[:3]), sign=False, pct=True)} "
-            "of the time.")
-    held = _est((a["overall"].get("held_out") or {}).get("mean_loss"))
-    if loss is not None and held is not None:   # the same-rollout loss flatters the best option: both bounds
-        text += (f" On average it gives up {interval_text(*held[:3], sign=False)} percentage points of win chance "
-                 f"a decision valued on fresh rollouts, {interval_text(*loss[:3], sign=False)} on the rollouts "
-                 "that picked the best")
-    elif loss is not None:
-        text += (f" On average it gives up {interval_text(*loss[:3], sign=False)} percentage points of win chance "
-                 "a decision")
-    if loss is not None:
-        targets = a.get("targets") or {}
-        if "agree" in targets and "mean_loss_pp" in targets:
-            met = a.get("met_held_out") if held is not None else a.get("met")
-            text += (f" (targets {100 * targets['agree']:.0f}% and {targets['mean_loss_pp']:g}: "
-                     f"{'met' if met else 'not met' if met is not None else 'not judged'})")
-        text += "."
+    text = (f"On {o.get('covered', best[3]):,} new positions{f' at {sizes}' if sizes else ''}, the card plays the "
+            f"evaluator's first choice (the full analysis's best option) "
+            f"{interval_text(*(100 * v for v in best[:3]), sign=False, pct=True)} of the time.")
+    low, high = _est((o.get("held_out") or {}).get("mean_loss")), _est(o.get("mean_loss"))
+    if low and high:
+        text += (f" Its loss a decision lies between {interval_text(*low[:3], sign=False)} (a lower bound: valued on "
+                 f"fresh rollouts) and {interval_text(*high[:3], sign=False)} {PP} (an upper bound: on the rollouts "
+                 "that picked the first choice).")
+    card = next((r for r in ladder_rows(summary) if r["rung"] == "card"), {}).get("net")
+    if card:
+        text += (f" In play it costs {_shown(card['win'])} {PP} a game against net in its seat at "
+                 f"{LADDER_PLAYERS} players.")
     return text
 
 
@@ -321,40 +266,19 @@ def _seat_text(summary: dict) -> str:
 
 
 # ----------------------------------------------------------------- the report's opening
-def page(summary: dict, figures: dict | None = None) -> dict:
-    """What the report's first screen shows: ``rules`` (each rule's decision, sentence and small figure: the rules
-    study's own figure named ``<key>`` or ``<key>-by-players`` where ``figures`` (its figures, as the report
-    writes them) has one, else :func:`rule_figure`), ``card`` and ``agreement`` (sentences; "" where the summary
-    lacks them)."""
-    figures = figures or {}
-    rules = []
-    for r in rules_of(summary):
-        own = figures.get(r["key"]) or figures.get(f"{r['key']}-by-players")
-        drawn = r["rule"] and (r["printed"] or r["rule"].get("by_players"))   # no lone average for "no rule"
-        sentence = r["sentence"]
-        if sentence.startswith(f"{r['decision']}: "):   # the card's heading says it
-            sentence = sentence[len(r["decision"]) + 2:]
-            sentence = sentence[:1].upper() + sentence[1:]
-        rules.append({**{k: r[k] for k in ("key", "decision", "available", "printed")}, "sentence": sentence,
-                      "image": own, "figure": None if own or not drawn else rule_figure(r["rule"])})
-    return {"rules": rules, "played": " ".join(played_sentences(summary)), "card": " ".join(card_sentences(summary)),
-            "agreement": agreement_sentence(summary)}
-
-
-def rule_figure(rule: dict):
-    """The rule's value per decision at each table size (its ``by_players``; the overall value where it has
-    none), as a small inline SVG with each interval; None where no value is finite."""
-    rows = []
-    for p in sorted((k for k in rule.get("by_players") or {} if str(k).isdigit()), key=int):
-        node = (rule["by_players"][p] or {}).get("value")
-        e = _est(node)
-        if e is not None:
-            rows.append((f"{p} players", *(_scale(node) * v for v in e[:3])))
-    if not rows:
-        e = _est(rule.get("value"))
-        if e is not None:
-            rows.append((_players_text(rule.get("players")) or "all tables", *(_scale(rule["value"]) * v for v in e[:3])))
-    if not rows:
-        return None
-    title = f"{rule.get('decision', rule.get('key', ''))}: value per decision by table size, with 95% intervals"
-    return interval_rows(rows, "pp a decision", title)
+def page(summary: dict) -> dict:
+    """What the report's first screen shows: ``ladder`` (rows at every table size: ``{"players", "rows"}``),
+    ``ladder_lead``, ``rules`` (each pocket rule with its worth's words and a small figure of it by table size),
+    ``worth_lead`` and ``agreement`` ("" or [] where the summary lacks them)."""
+    s = _section(summary)
+    sizes = [str(p) for p in s["sizes"]] if s else []
+    rules = [{**r, "worth_text": _shown(r["worth"]),
+              "figure": interval_rows([(f"{p} players", *(_est(e) or (math.nan,) * 3)[:3])
+                                       for p, e in sorted(r["by_players"].items(), key=lambda kv: int(kv[0]))],
+                                      "pp a game", f"Rule {r['title']}: worth by table size, 95% intervals")}
+             for r in pocket_rules(summary)]
+    ladder = [{"players": p, "rows": [{**row, "text": {t: {k: "itself" if row["rung"] == t else _shown(v)
+                                                           for k, v in row[t].items()} for t in row if t != "rung"}}
+                                      for row in ladder_rows(summary, p)]} for p in sizes]
+    return {"ladder": ladder, "tables": list(s["ladder"]) if s else [], "ladder_lead": ladder_lead(summary),
+            "rules": rules, "worth_lead": worth_lead(summary), "agreement": agreement_sentence(summary)}

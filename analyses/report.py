@@ -39,12 +39,12 @@ from .hazard_risk import HazardRisk
 from .house_rules import HouseRules
 from .ladder import StrengthLadder
 from .mulligan_value import MulliganValue
-from .rules import PlayerRules
+from .rules import PocketRules
 from .tournament import Tournament
 from .value_calibration import ValueCalibration
 
 # the studies a report runs, in order (the registry)
-STUDIES = (Tournament(), StrengthLadder(), PlayersGuide(), CardAgreement(), EarlyFinish(), FinishPlayOn(), PlayerRules(), MulliganValue(), HazardRisk(), HouseRules(), ValueCalibration())
+STUDIES = (Tournament(), StrengthLadder(), PlayersGuide(), CardAgreement(), EarlyFinish(), FinishPlayOn(), PocketRules(), MulliganValue(), HazardRisk(), HouseRules(), ValueCalibration())
 # the studies whose findings are the designers' balance figures (skill against luck, seats, round
 # length, house rules under strong play); the other studies' findings are details of their sections
 DESIGNER_STUDIES = ("tournament", "ladder", "house-rules")
@@ -97,9 +97,8 @@ def build_report(out_dir="reports", *, quick: bool = False, games: int | None = 
         summary = _summary(ctx, runs, wall, command)
         designer = [f for run in runs if run.study.id in DESIGNER_STUDIES for f in run.result.findings]
         details = [f for run in runs if run.study.id not in DESIGNER_STUDIES for f in run.result.findings]
-        rules_figures = next((s["figures"] for s in sections if s["id"] == "player-rules"), {})
         html = environment().get_template("report.html").render(
-            lead=lead.page(summary, rules_figures), sections=sections, answers=[_finding_parts(a) | {"holds_under": a.holds_under} for a in answers_of(runs)],
+            lead=lead.page(summary), sections=sections, answers=[_finding_parts(a) | {"holds_under": a.holds_under} for a in answers_of(runs)],
             designer=[_finding_parts(f) for f in designer], findings=[_finding_parts(f) for f in details],
             meta=_meta(ctx, runs, wall, command), deck=ctx.deck, rules=ctx.rules.describe(),
             expert=EXPERT, second=SECOND, strong=STRONG)

@@ -86,18 +86,17 @@ def _triples(data, out: set) -> set:
 
 INTERVAL = re.compile(r"([−+-]?\d[\d,]*(?:\.\d+)?)%?(?: pp)? \[([−+-]?\d[\d,]*(?:\.\d+)?)%?, ([−+-]?\d[\d,]*(?:\.\d+)?)%?\]")
 # a page's section (from a heading, or from a sentence of it, to the next heading) whose every "m [lo, hi]" is a
-# committed file's figure, as printed: (page, heading, first words or None, the files it quotes)
+# committed file's figure, as printed: (page, heading, first words or None, the files it quotes); docs/rules.md's
+# report figures are generated (analyses/headlines.py, tests/analyses/test_headlines_rules.py)
 LADDERS = tuple(f"tuning/net/ladder-top-{n}.json" for n in ("2p", "2p-7000", "4p", "4p-7000", "6p", "6p-4000", "6p-7000"))
-QUOTED = [("guide.md", "## What following the card is worth", None,
+QUOTED = [("guide.md", "# The player's card, the guide and the `chart` player", None, ("reports/summary.json",)),
+          ("guide.md", "## What following the card is worth", None,
            ("reports/summary.json", "tuning/guide-iteration/margins-before.json", "tuning/guide/chart_cells.json")),
           ("players.md", "## The strength ladder: `ladder`", "The top of the ladder, rated apart", LADDERS),
           ("guide.md", "### The committed guide", None, ("tuning/guide/chart_cells.json",)),
           ("guide.md", "## How the committed card is made: policy iteration", None,
            ("gnoming_sim/kernel/policy/chart_cells.json",)),
-          ("rules.md", "# The player's rules", None, ("reports/summary.json",)),
-          ("rules.md", "## What the numbers say", None, ("reports/summary.json",)),
-          ("rules.md", "## The pocket rules: a whole strategy in eight sentences", None,
-           ("tuning/rules/result.json", "tuning/rules/value_rung.json")),
+          ("guide.md", "## How sure the derivation is", None, ("tuning/guide-iteration/power.json",)),
           ("players.md", "## The value player: `value`", None, ("tuning/value/strength.json",))]
 
 
@@ -139,7 +138,7 @@ def test_the_guide_pages_margins_table_is_the_reports():
     want = [f"| {n} | {rival} | {shown(m['points'])} | {shown(m['win'])} | {shown(before[n][rival]['points'])} |"
             for n, rivals in summary.items() for rival, m in rivals.items()]
     page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
-    table = page.split("| players | rivals | card − rival, points a game |", 1)[1].split("\n\n")[0].splitlines()[2:]
+    table = page.split("| players | rivals | card − rival, points of game score a game (lower wins) |", 1)[1].split("\n\n")[0].splitlines()[2:]
     assert table == want, "docs/guide.md's margins table should read:\n" + "\n".join(want)
 
 

@@ -1,5 +1,5 @@
 """The package's shape: stages import only from earlier stages (game -> kernel -> reference -> batch ->
-search -> tune -> experiments -> analyses -> cli, the referee importing only game; the order of ``ALLOWED``,
+search -> drills -> tune -> experiments -> analyses -> cli, the referee importing only game; the order of ``ALLOWED``,
 of docs/architecture.md's table and of the package docstring), and no module imports itself back through a
 cycle (imports inside functions count too: they must not dodge a cycle).  Also the boundaries inside: no
 function over 12 positional arguments, no private-name imports in kernel/search."""
@@ -24,11 +24,12 @@ ALLOWED = {
     "kernel": {"game"},
     "reference": {"game"},              # the referee shares no rule code with the kernel
     "batch": {"game", "kernel"},        # many games: runner, files, tallies, statistics
-    "search": {"game", "kernel", "batch"},  # rollouts, the MC bot, analyse (the drill deck: batch's writer)
+    "search": {"game", "kernel"},       # rollouts, the MC bot, the evaluator, analyse, review
+    "drills": {"game", "batch", "search"},  # the drill deck: batch's crash-safe writer, search's position ID
     "tune": {"game", "kernel", "batch", "search"},  # the learned player's targets are rollouts (search.targets)
     "experiments": {"game", "kernel", "batch", "search"},
     "analyses": {"game", "kernel", "search", "batch", "experiments"},
-    "cli": {"game", "kernel", "search", "reference", "batch", "tune", "experiments", "analyses"},
+    "cli": {"game", "kernel", "search", "reference", "batch", "drills", "tune", "experiments", "analyses"},
 }
 for _stage_name, _allowed in ALLOWED.items():
     if _stage_name != "stats":
@@ -39,15 +40,13 @@ PENDING_MOVES: dict[str, set[str]] = {}
 # directions inside a stage: module -> the modules of its own stage it must not import (the
 # lower layers of a stage stay free of the upper ones)
 WITHIN = {
-    "gnoming_sim.batch.stats": "gnoming_sim.batch.",           # re-exports gnoming_sim.stats: nothing above it
     "gnoming_sim.batch.game_sums": "gnoming_sim.batch.",       # the tally: statistics only
     "gnoming_sim.batch.summary": "gnoming_sim.batch.runner",   # the summary knows nothing of running
     "gnoming_sim.tune.space": "gnoming_sim.tune.",             # the search space: no run, no files
     "gnoming_sim.tune.state": "gnoming_sim.tune.tuner",        # the state file knows nothing of the run
     "gnoming_sim.game.cards": "gnoming_sim.game.",             # card codes under everything
 }
-WITHIN_ALLOWED = {"gnoming_sim.batch.stats": set(), "gnoming_sim.batch.game_sums": {"gnoming_sim.batch.stats"},
-                  "gnoming_sim.tune.space": set(), "gnoming_sim.game.cards": {"gnoming_sim.game.rules"}}
+WITHIN_ALLOWED = {"gnoming_sim.batch.game_sums": set(), "gnoming_sim.tune.space": set(), "gnoming_sim.game.cards": {"gnoming_sim.game.rules"}}
 
 
 def _modules() -> dict[str, Path]:

@@ -19,14 +19,14 @@ ANALYSES = Path(__file__).resolve().parents[1] / "analyses"
 
 # name -> the files (relative to the repository) allowed to define it at module level
 GUARDED = {
-    # statistics (gnoming_sim/stats.py; batch/stats.py re-exports): one z, one Wilson interval, one mean
-    # interval, one Holm (the studies' estimates.holm only turns intervals into p-values for it), one BH,
-    # one equivalence test and its words
+    # statistics (gnoming_sim/stats.py): one z, one Wilson interval, one mean interval, one Holm (of p-values
+    # or of intervals), one BH, one equivalence test and its words, one estimate of the studies
     "Z95": {"gnoming_sim/stats.py"},
     "wilson": {"gnoming_sim/stats.py"},
     "mean_ci": {"gnoming_sim/stats.py"},
     "mean_ci_t": {"gnoming_sim/stats.py"},
-    "holm": {"gnoming_sim/stats.py", "analyses/framework/estimates.py"},
+    "holm": {"gnoming_sim/stats.py"},
+    "Estimate": {"gnoming_sim/stats.py"},
     "bh": {"gnoming_sim/stats.py"},
     "tost": {"gnoming_sim/stats.py"},
     "equivalence_word": {"gnoming_sim/stats.py"},

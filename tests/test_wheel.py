@@ -65,11 +65,10 @@ from pathlib import Path
 import pandas as pd
 import gnoming_sim
 from gnoming_sim.analyses.agreement import study as agreement
-from gnoming_sim.analyses.rules import study as rules
 from gnoming_sim.analyses.framework.study import DATA
 site = Path(sys.argv[1]).resolve()
 assert Path(gnoming_sim.__file__).resolve().is_relative_to(site), gnoming_sim.__file__
-paths = [agreement.DECISIONS, agreement.FRESH, rules.ORACLE_DECISIONS, rules.ORACLE_FINISHING, rules.FINISH_DECISIONS]
+paths = [agreement.DECISIONS, agreement.FRESH, DATA / "oracle" / "finish.parquet"]
 for p in paths:
     assert Path(p).resolve().is_relative_to(site / "gnoming_sim" / "analyses" / "data"), p
     frame = pd.read_csv(p) if str(p).endswith(".csv") else pd.read_parquet(p)
@@ -78,14 +77,4 @@ print(len(paths))
 """
     proc = subprocess.run([sys.executable, "-c", script, str(site)], capture_output=True, text=True, timeout=300,
                           cwd=tmp_path, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
-    assert proc.returncode == 0 and proc.stdout.strip() == "5", proc.stdout + proc.stderr
-
-
-def test_the_rules_finishing_input_is_the_committed_reports():
-    """The rules study reads the finishing study's decisions from its package data: the committed report's
-    reports/finish-play-on-decisions.csv, copied (after a report that changes them, copy them again)."""
-    from gnoming_sim.analyses.rules.study import FINISH_DECISIONS
-
-    report = ROOT / "reports" / "finish-play-on-decisions.csv"
-    assert FINISH_DECISIONS.read_bytes() == report.read_bytes(), (
-        f"cp {report.relative_to(ROOT)} {FINISH_DECISIONS.relative_to(ROOT)}")
+    assert proc.returncode == 0 and proc.stdout.strip() == "3", proc.stdout + proc.stderr

@@ -150,11 +150,12 @@ def test_no_message_prints_a_bare_count_before_times():
 def test_the_player_to_move_is_told_in_the_third_person(record):
     """In ``analyse --why`` and the review's stories the player to move is "seat 1 (you)", so the
     narrator's verbs agree: "seat 1 (you) turns up ...", never "you (seat 1) turns up"."""
+    from _examples import position
+
     from gnoming_sim.cli.why_text import _Teller
     from gnoming_sim.game import trace as T
-    from gnoming_sim.game.position import from_toml
 
-    pos = from_toml(ROOT / "examples" / "position.toml")
+    pos = position()
     teller = _Teller(pos, table=None, stats=None, seats=["expert"] * pos.players)
     if record == "hazard_flip":
         teller._on_hazard_flip(pos.me, 4, 7)

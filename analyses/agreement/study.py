@@ -11,7 +11,7 @@ import pandas as pd
 
 from gnoming_sim.experiments import agreement as A
 
-from ..framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 from ..framework.paired import nothing_to_measure
 from ..framework.study import DATA, Precision, Study, StudyResult
 from .figures import agreement_figure
@@ -81,11 +81,9 @@ def _share(d: dict) -> Estimate:
 
 def _display(r: dict) -> dict:
     """A row of the table with its Estimates (the held-out loss's too, where there is one)."""
-    out = dict(r, agree_e=_share(r["agree"]), loss_e=_est(r["mean_loss"]))
+    out = dict(r, best_e=_share(r["plays_best"]), loss_e=_est(r["mean_loss"]))
     if "held_out" in r:
         out["held_e"] = _est(r["held_out"]["mean_loss"])
-        if "agree" in r["held_out"]:
-            out["held_agree_e"] = _share(r["held_out"]["agree"])
     return out
 
 
@@ -118,9 +116,10 @@ def analyse(decisions: pd.DataFrame, provenance: dict, fresh: pd.DataFrame | Non
     rows = [_display(r) for r in summary["by_kind"]]
     o = summary["overall"]
     overall = _display(dict(o, kind="every covered decision"))
-    precision = [Precision("agreement share, every covered decision", _share(o["agree"]).half_width, "pct"),
-                 Precision("mean loss per covered decision (pp)", _est(o["mean_loss"]).half_width, "points")]
-    figure = agreement_figure(rows + [overall], A.TARGETS)
+    precision = [Precision("share playing the first choice, every covered decision", _share(o["plays_best"]).half_width,
+                           "pct"),
+                 Precision("loss per covered decision, upper bound (pp)", _est(o["mean_loss"]).half_width, "points")]
+    figure = agreement_figure(rows + [overall])
     return StudyResult(findings=[], figures=[figure], frames={"table": frame_of(summary)}, summary=summary,
                        precision=precision,
-                       context={"rows": rows, "overall": overall, "agreement": summary, "targets": A.TARGETS})
+                       context={"rows": rows, "overall": overall, "agreement": summary})

@@ -22,7 +22,7 @@ from gnoming_sim.game.rules import ROUNDS
 from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_NET_CELLS, \
     KIND_RANDOM, KIND_RULES, KIND_VALUE
 
-from ..framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 
 # a strategy's family (the ``kind`` a batch file stores) in words, for the page
 KIND_WORDS = {

@@ -19,7 +19,8 @@ import jinja2
 from gnoming_sim.batch.safe_folder import staged_report
 from gnoming_sim.batch.scan import BatchScan
 
-from ..framework.estimates import Estimate, estimates_frame
+from gnoming_sim.stats import Estimate
+from ..framework.render import estimates_frame
 from ..framework.render import data_uri, environment, figure_png
 from . import content, figures
 

@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 
 from ..framework.design import HEURISTIC_NAMES, TOP_DIFFERENCE
-from ..framework.estimates import (Crossing, Estimate, clustered_share, crossing_label, estimates_frame,
-                                   finishing_crossing, holm_p, paired_ratio_difference)
+from gnoming_sim.stats import (Crossing, Estimate, clustered_share, crossing_label, finishing_crossing, holm,
+                               paired_ratio_difference)
+from ..framework.render import estimates_frame
 from ..framework.render import format_estimate
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from ..framework.words import PREVIEW, convergence, equivalence, holds_under
@@ -128,7 +129,7 @@ def _holm_labels(rows: list[dict]) -> None:
     """A rule is clear when it survives Holm's correction over every rule of the table (all table
     sizes, presets and pooled, score and gap rules: one family)."""
     family = [(r, col) for r in rows for col in RULE_COLUMNS if r.get(f"{col}_rule") is not None]
-    keep = holm_p([r[f"{col}_p"] for r, col in family])
+    keep = holm([r[f"{col}_p"] for r, col in family])
     for (r, col), k in zip(family, keep):
         r[f"{col}_rule"] = dataclasses.replace(r[f"{col}_rule"], clear=bool(k))
         r[f"{col}_holm_family"] = len(family)

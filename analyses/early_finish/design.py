@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.game import fields as F
+from gnoming_sim.game import fields
 
 from ..framework.design import HEURISTIC_NAMES, SECOND, STRONG, STRONG_LADDER, cell_first_game, cyclic_lineups
 from ..framework.study import Table
@@ -58,14 +58,14 @@ def tables(games: int) -> list[Table]:
 def tidy(index, table, result) -> pd.DataFrame:
     """One row per round that somebody finished."""
     stats = result.round_stats
-    game, rnd, seat = np.nonzero(stats[..., F.F_FINISHER] == 1)
+    game, rnd, seat = np.nonzero(stats[..., fields.F_FINISHER] == 1)
     row = stats[game, rnd, seat]
-    visible = stats[game, rnd, :, F.F_VISIBLE_AT_FINISH].astype(np.float64)
+    visible = stats[game, rnd, :, fields.F_VISIBLE_AT_FINISH].astype(np.float64)
     visible[np.arange(seat.size), seat] = np.inf       # the finisher is not its own rival
     best = visible.argmin(axis=1)
-    facedown = stats[game, rnd, :, F.F_FACEDOWN_AT_FINISH].astype(np.int64)
+    facedown = stats[game, rnd, :, fields.F_FACEDOWN_AT_FINISH].astype(np.int64)
     others_facedown = facedown.sum(axis=1) - facedown[np.arange(seat.size), seat]
-    score = row[:, F.F_SCORE] - row[:, F.F_BONUS]
+    score = row[:, fields.F_SCORE] - row[:, fields.F_BONUS]
     best_visible = visible[np.arange(seat.size), best]
     names = np.asarray(result.strategy_names)[result.seat_strategy[game, seat]]
     return pd.DataFrame({
@@ -76,11 +76,11 @@ def tidy(index, table, result) -> pd.DataFrame:
         "round": rnd.astype(np.int8),
         "strategy": pd.Categorical(names, categories=HEURISTIC_NAMES + LADDER),
         "score": score.astype(np.int16),
-        "bonus": row[:, F.F_BONUS].astype(np.int8),
-        "earned": row[:, F.F_BONUS] < 0,
-        "stalled": row[:, F.F_STALLED] != 0,
-        "round_turn": (row[:, F.F_FINISH_TURN] + 1).astype(np.int16),
-        "own_turn": row[:, F.F_TURNS].astype(np.int16),
+        "bonus": row[:, fields.F_BONUS].astype(np.int8),
+        "earned": row[:, fields.F_BONUS] < 0,
+        "stalled": row[:, fields.F_STALLED] != 0,
+        "round_turn": (row[:, fields.F_FINISH_TURN] + 1).astype(np.int16),
+        "own_turn": row[:, fields.F_TURNS].astype(np.int16),
         "best_visible": best_visible.astype(np.int16),
         "gap": (score - best_visible).astype(np.int16),
         "best_facedown": facedown[np.arange(seat.size), best].astype(np.int8),

@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 from ..framework.design import TOP_DIFFERENCE
-from ..framework.estimates import Estimate, bootstrap_mean, clustered_share, estimates_frame, holm, t_mean
+from gnoming_sim.stats import Estimate, bootstrap_mean, clustered_share, holm, t_mean
+from ..framework.render import estimates_frame
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from ..framework.words import (by_size, convergence, equivalence, equivalence_by_size, holds_under_by_size,
                                size_clause, size_json)

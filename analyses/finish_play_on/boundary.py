@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from ..framework.estimates import Estimate, t_mean
+from gnoming_sim.stats import Estimate, t_mean
 
 TARGET = 1.0                  # points of gap: the boundary's interval must be within +-1 (one card's worth)
 CHECK_EDGES = tuple(range(-13, 12, 2))   # bins <= -13, -12..-11, ..., 10..11, >= 12 (two gaps each)

@@ -4,13 +4,17 @@ decision rolled out.
 One decision is one unit: a first batch of rollouts picks the best non-finishing option and the
 rollout choice, a second, independent batch estimates the paired difference finish - best
 non-finishing option and the regret of the preset's own choice (so neither is flattered by the
-selection).  :mod:`.design` draws the decisions and the study turns their rows into findings.
+selection).  The rollouts are the evaluator's (:func:`gnoming_sim.search.evaluator.rollouts`, one settings
+record per batch).  :mod:`.design` draws the decisions and the study turns their rows into findings.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-from gnoming_sim.search.analyse import adjusted_means, design, run_rollouts, setup
+from gnoming_sim.search.analyse import adjusted_means, design
+from gnoming_sim.search.evaluator import Settings, rollouts as roll
 from gnoming_sim.search.finishing import finish_decisions
 
 
@@ -37,19 +41,19 @@ def evaluate(pos, chosen: str, policy: str, rollouts: int, seed: int, threads: i
     minus the game's choice's, a loss when positive)."""
     from gnoming_sim.search.rollout import X_SCORE, X_WIN
 
-    s = setup(pos, [policy])
+    st = Settings(policies=(policy,), horizon=horizon, budget=rollouts, seed=seed)
+    s, out, cov = roll(pos, st, None, threads)
     keys = [o.key for o in s.options]
     fin = next(k for k, o in enumerate(s.options) if o.finishes)
     game = keys.index(chosen)
     criteria = [(X_SCORE, 1.0)] + ([(X_WIN, -1.0)] if horizon == "game" else [])   # (output, sign: lower is better)
-    out, cov = run_rollouts(s, rollouts, seed, horizon=horizon, threads=threads)
     Z = design(cov, s, pos)
     picks = []
     for x, sign in criteria:
         est, _ = adjusted_means(sign * out[:, :, x], Z)
         alt = min((k for k in range(len(keys)) if k != fin), key=lambda k: est[k])
         picks.append((alt, fin if est[fin] < est[alt] else alt))
-    out, cov = run_rollouts(s, rollouts, seed, first=rollouts, horizon=horizon, threads=threads)
+    _, out, cov = roll(pos, replace(st, first=rollouts), None, threads)
     cols = []
     for (x, sign), (alt, pick) in zip(criteria, picks):
         y = out[:, :, x]
@@ -103,11 +107,10 @@ def evaluate_ladder(pos, chosen: str, select_policy: str, rungs: dict, select_ro
     """
     from gnoming_sim.search.rollout import X_RIVALS, X_SCORE, X_WIN
 
-    s = setup(pos, [select_policy])
+    s, out, cov = roll(pos, Settings(policies=(select_policy,), budget=select_rollouts, seed=seed), None, threads)
     keys = [o.key for o in s.options]
     fin = next(k for k, o in enumerate(s.options) if o.finishes)
     game = keys.index(chosen)
-    out, cov = run_rollouts(s, select_rollouts, seed, horizon="game", threads=threads)
     est, _ = adjusted_means(out[:, :, X_WIN], design(cov, s, pos))
     alt = max((k for k in range(len(keys)) if k != fin), key=lambda k: est[k])
     pick = fin if est[fin] > est[alt] else alt
@@ -115,9 +118,9 @@ def evaluate_ladder(pos, chosen: str, select_policy: str, rungs: dict, select_ro
     row = {**_features(pos), "preset_finished": game == fin, "rollout_finishes": pick == fin,
            "options": len(keys), "select_n": select_rollouts}
     for rung, policy in rungs.items():
-        r = setup(pos, [policy]).only(keep)
         n = rollouts[rung]
-        y, c = run_rollouts(r, n, seed, first=select_rollouts, horizon="game", threads=threads)
+        st = Settings(policies=(policy,), budget=n, seed=seed, first=select_rollouts)
+        r, y, c = roll(pos, st, [keys[k] for k in keep], threads)
         g = keep.index(game)
         p = 0 if pick == fin else 1
         win, score, rivals = y[:, :, X_WIN], y[:, :, X_SCORE], y[:, :, X_RIVALS]

@@ -5,17 +5,17 @@ import zlib
 from itertools import combinations
 
 from gnoming_sim.kernel.policy.registry import LEARNED, PRESETS, TUNED
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator
 
 PRESET_NAMES = tuple(s.name for s in PRESETS)
 HEURISTIC_NAMES = tuple(n for n in PRESET_NAMES if n != "random")
 # the strongest heuristic (found by `gnoming-sim tune`): the tournament's full design seats it beside
 # the presets; the finishing study's positions come from its self-play and its selection batch plays it
 EXPERT = TUNED[0].name
-# the strong player: the oracle's base player (gnoming_sim.search.oracle.BASE: the neural one-ply evaluator
+# the strong player: the oracle's base player (gnoming_sim.search.evaluator.BASE: the neural one-ply evaluator
 # net, `make train-net`; it beats learned on held-out deals at 2, 4 and 6 players, tuning/net/README.md).
 # Studies that report "under strong play" seat it at every seat of a table, beside the preset mix
-STRONG = oracle.BASE
+STRONG = evaluator.BASE
 STRONG_TEXT = f"{STRONG}, the neural one-ply evaluator"
 # the rung below it: the learned linear one-ply evaluator (`gnoming-sim train`), the strongest fast player
 # before it.  An answer "holds under" both only where their paired difference is within its target (TOST)

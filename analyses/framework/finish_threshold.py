@@ -19,7 +19,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .estimates import Estimate, t_mean
+from gnoming_sim.stats import Estimate, t_mean
 from . import rule_split as select
 
 THRESHOLDS = tuple(range(-25, 31))          # the family: every integer threshold (plus never / always)

@@ -1,4 +1,5 @@
-"""Paired experiments on edited deals: the arms of one cell play the same deals, edited.
+"""The edited-deal study the mulligan and hazard studies share: the arms of one cell play the same deals, edited
+one way against another, and each effect is read along the strong-play ladder.
 
 Common random numbers, made explicit: :func:`gnoming_sim.kernel.engine.deal_orders` gives the
 deals a seed would play; a study edits them (swapping cards within a deal, so each arm
@@ -9,10 +10,13 @@ deterministic, so two arms of heuristic players differ only through the edit.
 Deal layout (one round): positions ``9*s .. 9*s+8`` are seat ``s``'s layout (row-major),
 the rest is the draw pile, top first; the first two non-hazard cards after the layouts
 seed the discard piles.
+
+A study names its arms and edits (``design.py``) and its estimates (``analysis.py``); what they share is here:
+the deal surgery, playing the arms, the rung tables and each arm's seat values; the rungs' effects by table
+size and their paired differences, the precision reached, the estimands, answers and findings along the ladder.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Callable, Sequence
@@ -20,12 +24,16 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.stats import Z95
+from gnoming_sim.game import fields as F
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 from gnoming_sim.kernel.engine import deal_orders
+from gnoming_sim.stats import Estimate
 
-from .estimates import Estimate
-from .study import StudyResult, Table
+from .design import PRESET_NAMES, SECOND, STRONG, STRONG_LADDER, TOP_DIFFERENCE, strong_arm, strong_seats
+from .render import format_estimate
+from .study import Answer, Finding, Precision, Study, StudyResult, Table, estimand
+from .words import (by_size, convergence, equivalence, equivalence_by_size, holds_under_by_size, power_text,
+                    size_json, top_by_size)
 
 TRACE_CHUNK = 1024    # games per engine call with traces (a trace buffer is 64 KiB per game)
 PLAIN_CHUNK = 8192
@@ -144,31 +152,6 @@ def play_cells(ctx, seed: int, tables: Sequence[ArmTable], advance: Callable[[in
     return {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}
 
 
-# ----------------------------------------------------------------- estimates
-def standard_errors(a, b) -> tuple[float, float]:
-    """(paired, unpaired) standard error of ``mean(a - b)``.
-
-    Paired: ``sd(a - b) / sqrt(n)``, using that ``a[i]`` and ``b[i]`` share a deal.
-    Unpaired: ``sqrt(var(a) / n + var(b) / n)``, what two independent samples of the same
-    size would give.  The ratio of their squares is the factor of games pairing saves.
-    """
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    n = a.size
-    if n < 2:
-        return math.nan, math.nan
-    paired = float(np.std(a - b, ddof=1)) / math.sqrt(n)
-    unpaired = math.sqrt((float(np.var(a, ddof=1)) + float(np.var(b, ddof=1))) / n)
-    return paired, unpaired
-
-
-def difference(x: Estimate, y: Estimate) -> Estimate:
-    """``x - y`` for two estimates from independent samples (normal approximation)."""
-    se = math.hypot((x.hi - x.lo) / (2 * Z95), (y.hi - y.lo) / (2 * Z95))   # each interval is mean +- Z95 se
-    d = x.mean - y.mean
-    return Estimate(d, d - Z95 * se, d + Z95 * se, min(x.n, y.n))
-
-
 def nothing_to_measure(reason: str) -> StudyResult:
     """The result of a study whose experiment the deck rules out (its template shows ``empty``)."""
     return StudyResult(findings=[], figures=[], frames={}, summary={"skipped": reason}, precision=[],
@@ -206,3 +189,209 @@ def pick_with(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
     """Per row of a bool (G, N) mask: the True column with the largest uniform ``u`` (G, N), or -1."""
     weights = (u + 1e-12) * mask
     return np.where(mask.any(axis=1), np.argmax(weights, axis=1), -1)
+
+
+# ----------------------------------------------------------------- one edited-deal study: what the mulligan and hazard share
+def arm_table(players: int, seats, games: int, first: int, experiment: str, arm: str) -> ArmTable:
+    return ArmTable(players, tuple(seats), games, first_game=first, experiment=experiment, arm=arm,
+                    label=f"{experiment}, {arm}: {players} players, {', '.join(seats)}")
+
+
+def rung_tables(players: int, first: int, share: int, experiment: str, arms, rung_share: dict,
+                rung_arms: dict) -> list[ArmTable]:
+    """The arms each rung of :data:`STRONG_LADDER` plays with one player at every seat (``rung_arms[rung]`` of
+    ``arms``), on the first ``rung_share[rung]`` of a lineup block's ``share`` deals, edited alike."""
+    return [arm_table(players, strong_seats(players, pl), max(1, int(round(share * rung_share[pl]))), first,
+                      experiment, strong_arm(a, pl)) for pl in STRONG_LADDER for a in arms if a in rung_arms[pl]]
+
+
+def with_rungs(arms: dict) -> dict:
+    """The arms' deals, and the same deals under each rung's arm names (:func:`strong_arm`)."""
+    return {**arms, **{strong_arm(a, pl): d for pl in STRONG_LADDER for a, d in arms.items()}}
+
+
+def seat_values(res, rounds: np.ndarray, seats: np.ndarray) -> dict:
+    """Per game ``g`` of a result: seat ``seats[g]``'s round score in round ``rounds[g]`` (``score``), its game
+    win credit (``win``), the others' mean of both (``others``, ``others_win``), its ``margin`` (game total
+    minus the others' mean: negative is ahead, since low wins) and its strategy's name (``names``)."""
+    g = np.arange(res.games)
+    k = max(res.players - 1, 1)
+    scores = res.round_stats[g, rounds, :, F.F_SCORE].astype(np.float64)
+    totals = res.totals[g].astype(np.float64)
+    score, win, total = scores[g, seats], res.win_credit[g, seats], totals[g, seats]
+    return {"score": score, "win": win, "others": (scores.sum(axis=1) - score) / k,
+            "others_win": (res.win_credit.sum(axis=1) - win) / k, "margin": total - (totals.sum(axis=1) - total) / k,
+            "names": np.asarray(res.strategy_names)[res.seat_strategy[g, seats]]}
+
+
+def arm_columns(values: dict, key: str, names=("score", "win", "others", "margin")) -> dict:
+    """``{"<name>_<key>": values[name]}``: one arm's :func:`seat_values` as columns of the rows kept."""
+    return {f"{n}_{key}": values[n] for n in names}
+
+
+def per_game_and_strategy(res, players: int, values: dict, **agg) -> pd.DataFrame:
+    """Per game and strategy, the pandas named aggregations ``agg`` of ``values`` (arrays (G, 3, P), one entry
+    per player-round).  A game's player-rounds share its deals, so an analysis clusters them by game."""
+    shape = next(iter(values.values())).shape
+    names = np.asarray(res.strategy_names)[res.seat_strategy]           # (G, P)
+    frame = pd.DataFrame({"game": np.repeat(res.first_game + np.arange(shape[0], dtype=np.int64), 3 * players),
+                          "strategy": np.broadcast_to(names[:, None, :], shape).ravel(),
+                          **{k: np.asarray(v).ravel() for k, v in values.items()}})
+    out = frame.groupby(["game", "strategy"]).agg(**agg).reset_index()
+    out.insert(0, "players", players)
+    return out
+
+
+def phase_of(fd: pd.Series, phases) -> pd.Series:
+    """The phase of the round (``phases``: (name, lo, hi, text) of face-down cards) of each row's ``fd``."""
+    out = pd.Series("", index=fd.index)
+    for name, lo, hi, _ in phases:
+        out[(fd >= lo) & (fd <= hi)] = name
+    return out
+
+
+def preset_grid(cells: list[dict]) -> list[dict]:
+    """One row per preset, a cell per table size."""
+    out = {}
+    for c in cells:
+        out.setdefault(c["strategy"], {"strategy": c["strategy"], "cells": {}})["cells"][c["players"]] = c
+    return [out[s] for s in PRESET_NAMES if s in out]
+
+
+def rung_frames(data: dict, mix_key: str) -> dict:
+    """Rung ("mix", then each of :data:`STRONG_LADDER`) -> its kept rows whose edit was made (``ok``)."""
+    keys = {"mix": mix_key, **{pl: strong_arm(mix_key, pl) for pl in STRONG_LADDER}}
+    return {r: data[k][data[k]["ok"]] for r, k in keys.items() if k in data and not data[k].empty}
+
+
+def by_rung_and_size(frames: dict, sizes, effects: Callable) -> dict:
+    """Rung -> table size ("all", "2".."7") -> ``effects(rows)`` of that rung's rows there (None: left out)."""
+    out = {}
+    for rung, f in frames.items():
+        out[rung] = {}
+        for p in ["all", *sizes]:
+            e = effects(f if p == "all" else f[f["players"] == p])
+            if e is not None:
+                out[rung][str(p)] = e
+    return out
+
+
+RUNG_DIFFERENCES = ((SECOND, "mix"), (STRONG, "mix"), (STRONG, SECOND))
+
+
+def rung_differences(frames: dict, sizes, effects: Callable) -> dict:
+    """"a-b" -> table size -> ``effects(rows)`` (None: left out) of the deals both rungs played, their rows
+    merged by deal (rung b's columns suffixed ``_y``): rung a's effect minus rung b's, paired deal by deal."""
+    out = {}
+    for a, b in RUNG_DIFFERENCES:
+        if a not in frames or b not in frames:
+            continue
+        both = frames[a].merge(frames[b], on=["players", "game"], suffixes=("", "_y"))
+        out[f"{a}-{b}"] = {}
+        for p in ["all", *sizes]:
+            e = effects(both if p == "all" else both[both["players"] == p])
+            if e is not None:
+                out[f"{a}-{b}"][str(p)] = e
+    return out
+
+
+def ladder_precision(headline: dict, rung_text: dict, who: str, rivals: str, targets: dict) -> list:
+    """The half-widths the pooled win-chance and margin effects reached at each rung, against their targets."""
+    out = []
+    for rung, by in headline.items():
+        if by.get("all"):
+            out += [Precision(f"change in the {who}'s win chance, {rung_text[rung]}", by["all"]["win"].half_width,
+                              "pct", target=targets["win"]),
+                    Precision(f"change in the {who}'s margin over the {rivals}, {rung_text[rung]}",
+                              by["all"]["margin"].half_width, "points", target=targets["margin"])]
+    return out
+
+
+def top_difference(diffs: dict, compared: str, margin: str, targets: dict, pp: str) -> str | None:
+    """The conclusion on the two strongest rungs' pooled difference (``compared``: the sentence's start, up to
+    what differs; ``margin``: how it names the margin; ``pp``: the format of the win-chance target), None
+    where it was not measured."""
+    d = diffs.get(TOP_DIFFERENCE, {}).get("all")
+    if d is None:
+        return None
+    tw, tm = targets["win"], targets["margin"]
+    return (f"{compared} differs by {format_estimate(d['win'], 'dpct')} (pooled verdict: {equivalence(d['win'], tw)}, "
+            f"{power_text(d['win'], tw, 'dpct')}) and {margin} by {format_estimate(d['margin'], 'signed')} points "
+            f"(pooled verdict: {equivalence(d['margin'], tm)}, {power_text(d['margin'], tm, 'signed')}); \"holds\" "
+            "only where an equivalence test (TOST) with at least 80% power shows the difference within the margin "
+            f"(\u00b1{format(100 * tw, pp)} pp, \u00b1{tm} points); the answers judge it at every table size.")
+
+
+def sizes_of(headline: dict, measure: str, rung: str = STRONG) -> dict | None:
+    """:func:`.words.by_size` of ``rung``'s headline effect over the table sizes it played."""
+    return by_size({int(p): e[measure] for p, e in headline.get(rung, {}).items() if p != "all"})
+
+
+def ladder_estimands(question: str, headline: dict, diffs: dict, targets: dict, definitions: dict) -> dict:
+    """summary.json's estimands of ``question``: ``definitions`` maps "win_chance" and "margin" to (definition,
+    unit); each along the ladder (:func:`.study.estimand`), settled by the two strongest rungs per table size."""
+    if not headline:
+        return {}
+
+    def one(key):
+        measure = MEASURES[key]
+        by = {r: headline[r]["all"][measure] for r in headline if "all" in headline[r]}
+        dd = {k: v["all"][measure] for k, v in diffs.items() if "all" in v}
+        return estimand(*definitions[key], by, dd, settled=equivalence_by_size(top_by_size(diffs, measure),
+                                                                                targets[measure]),
+                        target=targets[measure], by_size=size_json(sizes_of(headline, measure)),
+                        judged_by_size=top_by_size(diffs, measure))
+
+    return {question: {key: one(key) for key in definitions}}
+
+
+MEASURES = {"win_chance": "win", "margin": "margin"}
+KINDS = {"win": "dpct", "margin": "signed"}
+
+
+def ladder_answers(prefix: str, question: str, headline: dict, est: dict, diffs: dict | None, targets: dict,
+                   sentences: dict) -> list[Answer]:
+    """The answers under the strong player: ``sentences`` maps "win_chance" and "margin" to (sentence, unit,
+    rank); each holds under what :func:`.words.holds_under_by_size` says of the two strongest rungs."""
+    top = headline.get(STRONG, {}).get("all")
+    if top is None or not est:
+        return []
+    out = []
+    for key, (sentence, unit, rank) in sentences.items():
+        measure = MEASURES[key]
+        settled = est[question][key]["settled"]
+        out.append(Answer(f"{prefix}.{key}", sentence, top[measure],
+                          holds_under_by_size(settled, top_by_size(diffs or {}, measure), targets[measure],
+                                              KINDS[measure]),
+                          kind=KINDS[measure], unit=unit, rank=rank, convergence=convergence(settled)))
+    return out
+
+
+def strong_findings(prefix: str, top: dict | None, win: str, margin: str, unit: str) -> list[Finding]:
+    """The headline findings under the strong player (``top``: its pooled effects, or None)."""
+    if top is None:
+        return []
+    return [Finding(f"{prefix}.win_chance_strong", win, top["win"], "dpct", unit),
+            Finding(f"{prefix}.margin_strong", margin, top["margin"], "signed", unit)]
+
+
+def as_json(x):
+    """Nested dicts of :class:`Estimate` s as summary.json writes them (each one's ``to_json()``)."""
+    return x.to_json() if isinstance(x, Estimate) else {k: as_json(v) for k, v in x.items()}
+
+
+class EditedDealStudy(Study):
+    """A study of deals edited one way against another, every arm on the same deals (:func:`play_cells`):
+    ``tables(games)`` its design, ``analysis(ctx, tables, data)`` its estimates; a deck without its ``card``
+    (``cards``: its name, plural) has nothing to measure."""
+
+    card: int = 0
+    cards: str = ""
+
+    def design(self, ctx) -> list[ArmTable]:
+        return self.tables(ctx.cell_games(self)) if ctx.deck.count(self.card) else []
+
+    def analyse(self, ctx, tables, data) -> StudyResult:
+        if not tables:
+            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no {self.cards}: there is nothing to measure.")
+        return self.analysis(ctx, tables, data)

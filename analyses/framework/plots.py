@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import matplotlib
+import numpy as np
 from matplotlib.figure import Figure
 
 # Labels carry strategy names from files and batch metadata: plain text, never mathtext (a name
@@ -58,6 +59,17 @@ def errorbars(ax, x, estimates, *, color, label=None, marker="o", **kw) -> None:
     upper = [e.hi - e.mean for e in estimates]
     ax.errorbar(x, means, yerr=[lower, upper], fmt=marker, color=color, label=label, capsize=3,
                 markersize=5, linewidth=1.2, **kw)
+
+
+def by_preset(ax, cells: list[dict], key: str, centre: float = 1.5, step: float = 0.09) -> None:
+    """Each preset's estimates ``cell[key]`` against its cells' table sizes, the presets side by side."""
+    from .design import PRESET_NAMES   # here: the batch report's figures need not import the players
+
+    for k, name in enumerate(PRESET_NAMES):
+        rows = [c for c in cells if c["strategy"] == name]
+        if rows:
+            errorbars(ax, np.array([c["players"] for c in rows]) + (k - centre) * step, [c[key] for c in rows],
+                      color=strategy_color(name), label=name)
 
 
 def band(ax, x, estimates, *, color, label=None, marker="o") -> None:

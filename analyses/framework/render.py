@@ -1,4 +1,4 @@
-"""HTML rendering: the jinja2 environment (autoescape on), number formats, figure encoding."""
+"""HTML rendering: the jinja2 environment (autoescape on), number formats, figure encoding, tables of estimates."""
 from __future__ import annotations
 
 import base64
@@ -11,7 +11,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from .estimates import Estimate
+from gnoming_sim.stats import Estimate
 
 # report.html and _macros.html live here; a study names its template relative to the
 # analyses folder ("tournament/template.html")
@@ -148,3 +148,22 @@ def fold_tables(html: str) -> Markup:
         return (f'<details class="table"><summary>{name} <span class="rows">({rows} rows)</span></summary>'
                 f"{boxed}</details>")
     return Markup(_TABLE.sub(wrap, str(html)))
+
+
+def estimates_frame(rows: list[dict]):
+    """Rows of values and estimates as a DataFrame (a report's CSV table): each :class:`Estimate` spread into
+    ``k, k_lo, k_hi, k_n`` columns, lists and tuples joined with spaces, dicts and None left out."""
+    import pandas as pd
+
+    flat = []
+    for r in rows:
+        out = {}
+        for k, v in r.items():
+            if isinstance(v, Estimate):
+                out.update({k: v.mean, f"{k}_lo": v.lo, f"{k}_hi": v.hi, f"{k}_n": v.n})
+            elif isinstance(v, (list, tuple)):
+                out[k] = " ".join(map(str, v))
+            elif v is not None and not isinstance(v, dict):
+                out[k] = v
+        flat.append(out)
+    return pd.DataFrame(flat)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .estimates import Estimate, t_mean
+from gnoming_sim.stats import Estimate, t_mean
 
 TOLERANCE_PP = 0.2      # a rule is printed when its regret per decision is under this (pp of win chance)
 

@@ -30,7 +30,7 @@ from gnoming_sim.batch.distributed import simulate_many
 from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.rules import RuleConfig
 
-from .estimates import Estimate
+from gnoming_sim.stats import Estimate
 from .render import format_interval, format_mean
 from .design import STRONG_LADDER, TOP_DIFFERENCE
 from .words import SETTLED_MEANS, convergence, power_by_size_json, power_json

@@ -29,7 +29,7 @@ from gnoming_sim.stats import (DIFFERS, HOLDS, NOT_TESTED, POWER_NEEDED, Z95, eq
                                tost_margin_for_power, tost_power)
 
 from .design import SECOND, STRONG
-from .estimates import Estimate
+from gnoming_sim.stats import Estimate
 from .render import format_estimate, format_value
 
 PREVIEW = "preview at quick sizes, no verdict"

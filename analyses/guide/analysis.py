@@ -7,7 +7,7 @@ import math
 import pandas as pd
 
 from ..framework.design import STRONG, TOP_DIFFERENCE
-from ..framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from ..framework.words import convergence, equivalence, holds_under, power_json, power_text
 from . import figures as figs

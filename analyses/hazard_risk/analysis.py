@@ -6,21 +6,32 @@ import math
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.stats import Z95
+from gnoming_sim.stats import Z95, Estimate, clustered_share, holm
 
 from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
-from ..framework.estimates import Estimate, clustered_share, estimates_frame, holm
-from ..framework.render import format_estimate
-from ..framework.study import Finding, Precision, StudyResult
-from ..framework.words import equivalence, power_text
+from ..framework.paired import (as_json, by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision,
+                                phase_of, preset_grid, rung_differences, rung_frames, sizes_of, strong_findings,
+                                top_difference)
+from ..framework.render import estimates_frame, format_estimate as _ci
+from ..framework.study import Answer, Finding, Precision, StudyResult
+from ..framework.words import size_clause
 from . import figures as figs
-from .answers import TARGET_MARGIN, TARGET_WIN, answers as _answers, estimands as _estimands
-from .design import DENY_LEVELS, DEPTH, DRAWN_STRONG, NATURAL_STRONG, PLAYERS
+from .design import DENY_LEVELS, DEPTH, NATURAL_STRONG, PLAYERS
+
+# advice-bearing estimates and the half-widths they were sized for: a drawn hazard moves its drawer's win
+# chance by several percentage points, so +-1 pp tells a big cost from a small one at every rung, and
+# +-0.4 points of margin is a fortieth of the hazard's face value (sizes fixed from a pilot's spread)
+TARGET_WIN = 0.01
+TARGET_MARGIN = 0.4
+TARGETS = {"win": TARGET_WIN, "margin": TARGET_MARGIN}
+BASE = ("one round of the game edited, one hazard in play (the round's others buried at the bottom of the pile): "
+        "a hazard at a random depth of the draw pile (uniform over the depths rounds reach, so drawn when hazards "
+        "are drawn in natural games) against an ordinary card there; the mean over the blind draws (each table "
+        "its own draws; every draw counts once, so the table sizes weigh by how many draws they made from equal "
+        "numbers of deals), 2 to 7 players; ")
 
 PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5"), ("late", 0, 2, "1-2"))
-RUNG_DATA = {"mix": "drawn", SECOND: DRAWN_STRONG[SECOND], STRONG: DRAWN_STRONG[STRONG]}
 RUNG_TEXT = {"mix": "the heuristic presets", SECOND: f"{SECOND} at every seat", STRONG: f"{STRONG} at every seat"}
-DIFFERENCES = ((SECOND, "mix"), (STRONG, "mix"), (STRONG, SECOND))
 
 
 def analyse(ctx, tables, data) -> StudyResult:
@@ -32,16 +43,15 @@ def analyse(ctx, tables, data) -> StudyResult:
     drawn = drawn[drawn["ok"] & drawn["drawn"]]
     by_size = [r for r in (_drawn(drawn[drawn["players"] == p], {"players": p}) for p in sizes) if r]
     drawn_all = _drawn(drawn, {"players": 0})
-    by_phase = [r for r in (_drawn(drawn[_phase(drawn["fd"]) == ph], {"phase": ph, "phase_text": text}, min_n)
+    by_phase = [r for r in (_drawn(drawn[phase_of(drawn["fd"], PHASES) == ph], {"phase": ph, "phase_text": text}, min_n)
                             for ph, _, _, text in PHASES) if r]
     deny_rows = _deny(data["deny"], sizes, DENY_LEVELS)
     verdict = _verdict(deny_rows)   # marks the cells that survive Holm's correction
-    strong = _strong(natural, drawn, {pl: (data.get(NATURAL_STRONG[pl]), data.get(DRAWN_STRONG[pl]))
-                                      for pl in STRONG_LADDER}, sizes)
+    strong = _strong(natural, {pl: data.get(NATURAL_STRONG[pl]) for pl in STRONG_LADDER}, sizes)
 
-    rung_frames = {r: data[k][data[k]["ok"]] for r, k in RUNG_DATA.items() if k in data and not data[k].empty}
-    ladder = _ladder(rung_frames, sizes)
-    diffs = _differences(rung_frames, sizes)
+    frames_by_rung = rung_frames(data, "drawn")
+    ladder = _ladder(frames_by_rung, sizes)
+    diffs = _differences(frames_by_rung, sizes)
     estimands = _estimands(ladder, diffs)
 
     cells = [r for r in ending["cells"] if r["share"].n >= min_n]
@@ -50,13 +60,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                  Precision("P(ending a round with a hazard), one table size and preset",
                            max(r["share"].half_width for r in cells), "pct")]
     flips = [r["flip_value"] for r in by_size if r.get("flip_value") is not None]
-    for rung, by in ladder.items():
-        top = by.get("all")
-        if top:
-            precision += [Precision(f"change in the drawer's win chance, {RUNG_TEXT[rung]}", top["win"].half_width,
-                                    "pct", target=TARGET_WIN),
-                          Precision(f"change in the drawer's margin over the others, {RUNG_TEXT[rung]}",
-                                    top["margin"].half_width, "points", target=TARGET_MARGIN)]
+    precision += ladder_precision(ladder, RUNG_TEXT, "drawer", "others", TARGETS)
     if flips:
         precision.append(Precision("worth of the flips to an opponent, one table size",
                                    max(e.half_width for e in flips), "points"))
@@ -77,13 +81,13 @@ def analyse(ctx, tables, data) -> StudyResult:
         figures=figures, frames=frames, precision=precision, estimands=estimands, answers=_answers(ladder, estimands, diffs),
         summary={**_summary(ending, by_size, drawn_all, by_phase, deny_rows), **_strong_summary(strong),
                  **_ladder_summary(ladder, diffs)},
-        context={"ending": ending, "grid": _grid(cells), "sizes": sizes, "by_size": by_size, "drawn_all": drawn_all,
+        context={"ending": ending, "grid": preset_grid(cells), "sizes": sizes, "by_size": by_size, "drawn_all": drawn_all,
                  "by_phase": by_phase, "deny": deny_rows, "deny_levels": DENY_LEVELS,
                  "deny_grid": _deny_grid(deny_rows, DENY_LEVELS), "deny_verdict": verdict,
                  "strong": strong, "strong_ladder": STRONG_LADDER, "strong_player": STRONG,
                  "ladder": ladder, "diffs": diffs, "rung_text": RUNG_TEXT, "depth": DEPTH, "second": SECOND,
                  "target_win": TARGET_WIN, "target_margin": TARGET_MARGIN, "estimands": estimands,
-                 "rung_deals": {r: {p: int((f["players"] == p).sum()) for p in sizes} for r, f in rung_frames.items()},
+                 "rung_deals": {r: {p: int((f["players"] == p).sum()) for p in sizes} for r, f in frames_by_rung.items()},
                  "games": _games(tables), "conclusions": _conclusions(ending, drawn_all, by_phase, deny_rows, ladder, diffs)},
     )
 
@@ -124,13 +128,6 @@ def _ending(natural: pd.DataFrame, sizes) -> dict:
 
 
 # ----------------------------------------------------------------- a drawn hazard
-def _phase(fd: pd.Series) -> pd.Series:
-    out = pd.Series("", index=fd.index)
-    for name, lo, hi, _ in PHASES:
-        out[(fd >= lo) & (fd <= hi)] = name
-    return out
-
-
 def _drawn(rows: pd.DataFrame, key: dict, min_n: int = 2) -> dict | None:
     """What a hazard drawn blind does: to its drawer (kept or discarded), and to the others.
 
@@ -169,24 +166,20 @@ def _ladder(frames: dict, sizes) -> dict:
     drawer is the same player in the control).  Win chance (hazard minus ordinary card: negative is bad for the
     drawer), margin (game total minus the others' mean: positive is bad), round score; the share of planted
     hazards drawn; the per-planted-hazard (intention-to-treat) win change over every deal; the drawer's phase."""
-    out = {}
-    for rung, f in frames.items():
-        out[rung] = {}
-        for p in ["all", *sizes]:
-            rows = f if p == "all" else f[f["players"] == p]
-            hit = rows[rows["drawn"]]
-            if len(hit) < 2:
-                continue
-            phase = _phase(hit["fd"])
-            out[rung][str(p)] = {
-                "win": Estimate.of_paired(hit["win_h"], hit["win_o"]),
+    def cost(rows):
+        hit = rows[rows["drawn"]]
+        if len(hit) < 2:
+            return None
+        phase = phase_of(hit["fd"], PHASES)
+        return {"win": Estimate.of_paired(hit["win_h"], hit["win_o"]),
                 "margin": Estimate.of_paired(hit["margin_h"], hit["margin_o"]),
                 "points": Estimate.of_paired(hit["score_h"], hit["score_o"]),
                 "drawn": Estimate.of_share(int(rows["drawn"].sum()), len(rows)),
                 "kept": Estimate.of_share(int(hit["kept"].sum()), len(hit)),
                 "itt_win": Estimate.of_paired(rows["win_h"], rows["win_o"]),
                 "phases": {name: Estimate.of_share(int((phase == name).sum()), len(hit)) for name, *_ in PHASES}}
-    return out
+
+    return by_rung_and_size(frames, sizes, cost)
 
 
 def ratio_difference(a: pd.DataFrame, b: pd.DataFrame, measure: str) -> Estimate:
@@ -209,21 +202,13 @@ def ratio_difference(a: pd.DataFrame, b: pd.DataFrame, measure: str) -> Estimate
 
 
 def _differences(frames: dict, sizes) -> dict:
-    out = {}
-    for x, y in DIFFERENCES:
-        if x not in frames or y not in frames:
-            continue
-        both = frames[x].merge(frames[y], on=["players", "game"], suffixes=("", "_y"))
-        a = both
+    def differ(both):
+        if len(both) < 2 or both["drawn"].sum() < 2 or both["drawn_y"].sum() < 2:
+            return None
         b = both[[c for c in both.columns if c.endswith("_y")] + ["players"]].rename(columns=lambda c: c.removesuffix("_y"))
-        key = f"{x}-{y}"
-        out[key] = {}
-        for p in ["all", *sizes]:
-            sel = np.ones(len(both), dtype=bool) if p == "all" else (both["players"] == p).to_numpy()
-            if sel.sum() < 2 or both["drawn"][sel].sum() < 2 or both["drawn_y"][sel].sum() < 2:
-                continue
-            out[key][str(p)] = {m: ratio_difference(a[sel], b[sel], m) for m in ("win", "margin")}
-    return out
+        return {m: ratio_difference(both, b, m) for m in ("win", "margin")}
+
+    return rung_differences(frames, sizes, differ)
 
 
 def _ladder_summary(ladder: dict, diffs: dict) -> dict:
@@ -231,77 +216,56 @@ def _ladder_summary(ladder: dict, diffs: dict) -> dict:
         return {}
     return {"ladder": {
         "definition": "per hazard drawn blind, each table's own draws; hazard minus ordinary card on the same deal",
-        "by_player": {r: {p: {k: ({n: x.to_json() for n, x in v.items()} if k == "phases" else v.to_json())
-                              for k, v in e.items()} for p, e in by.items()} for r, by in ladder.items()},
-        "differences": {k: {p: {m: e.to_json() for m, e in v.items()} for p, v in by.items()}
-                        for k, by in diffs.items()}}}
+        "by_player": as_json(ladder), "differences": as_json(diffs)}}
 
 
 # ----------------------------------------------------------------- under strong play
-def _strong(natural, drawn, ladder: dict, sizes) -> list[dict]:
-    """Per table size (0: all): P(ending a round with a hazard) and the cost of a drawn hazard to its
-    drawer, in the preset mix and with one player at every seat, for each rung of :data:`STRONG_LADDER`
-    (``ladder``: player -> (natural rows, drawn rows), or Nones), on the same deals and edits.  Each
-    difference "player minus mix" is paired by game (per game: its share of player-rounds ending with a
-    hazard; the drawer's round score with the hazard minus with the ordinary card).  Each row's
-    ``ladder`` lists the rungs, weakest first; the ``*_strong*`` keys are :data:`STRONG`'s."""
+def _strong(natural, rungs: dict, sizes) -> list[dict]:
+    """Per table size (0: all): P(ending a round with a hazard) in the preset mix and with one player at every
+    seat, for each rung of :data:`STRONG_LADDER` (``rungs``: player -> its natural rows, or None), on the same
+    deals.  Each difference "player minus mix" is paired by game (per game: its share of player-rounds ending
+    with a hazard).  Each row's ``ladder`` lists the rungs, weakest first; the ``*_strong*`` keys are
+    :data:`STRONG`'s.  (The drawn hazard's cost along the rungs is :func:`_ladder`'s, on each table's own draws.)"""
     cols = ["player_rounds", "with_hazard"]
     mix_g = natural.groupby(["players", "game"])[cols].sum()
-    pairs = {}
-    for name, (natural_x, drawn_x) in ladder.items():
-        if natural_x is None or natural_x.empty:
-            continue
-        ends = mix_g.merge(natural_x.groupby(["players", "game"])[cols].sum(), left_index=True, right_index=True,
-                           suffixes=("", "_x")).reset_index()
-        # the drawn hazard's cost is estimated on each table's own draws (_ladder), never on the deals where
-        # two tables both drew it (a selected subset)
-        pairs[name] = (ends, drawn.iloc[:0])
+    pairs = {name: mix_g.merge(x.groupby(["players", "game"])[cols].sum(), left_index=True, right_index=True,
+                               suffixes=("", "_x")).reset_index()
+             for name, x in rungs.items() if x is not None and not x.empty}
     if STRONG not in pairs:
         return []
     out = []
     for p in [*sizes, 0]:
-        rungs = [r for r in (_rung(name, ends, pair, p) for name, (ends, pair) in pairs.items()) if r is not None]
-        top = next((r for r in rungs if r["player"] == STRONG), None)
-        if top is None:
-            continue
-        out.append({"players": p, "end_mix": top["end_mix"], "cost_mix": top["cost_mix"],
-                    "end_strong": top["end"], "end_strong_minus_mix": top["end_minus_mix"],
-                    "cost_strong": top["cost"], "cost_strong_minus_mix": top["cost_minus_mix"], "ladder": rungs})
+        ladder = [r for r in (_rung(name, ends, p) for name, ends in pairs.items()) if r is not None]
+        top = next((r for r in ladder if r["player"] == STRONG), None)
+        if top is not None:
+            out.append({"players": p, "end_mix": top["end_mix"], "end_strong": top["end"],
+                        "end_strong_minus_mix": top["end_minus_mix"], "ladder": ladder})
     return out
 
 
-def _rung(name: str, ends: pd.DataFrame, pair: pd.DataFrame, p: int) -> dict | None:
+def _rung(name: str, ends: pd.DataFrame, p: int) -> dict | None:
     """One rung of the strong-play ladder at table size ``p`` (0: all); None with fewer than 2 games."""
     e = ends if p == 0 else ends[ends["players"] == p]
-    dp = pair if p == 0 else pair[pair["players"] == p]
     if len(e) < 2:
         return None
-    row = {"player": name,
-           "end_mix": clustered_share(e["with_hazard"].to_numpy(), e["player_rounds"].to_numpy()),
-           "end": clustered_share(e["with_hazard_x"].to_numpy(), e["player_rounds_x"].to_numpy()),
-           "end_minus_mix": None, "cost_mix": None, "cost": None, "cost_minus_mix": None}
-    if p != 0:   # one table size: every game has the same player-rounds, so per-game shares pair
-        row["end_minus_mix"] = Estimate.of_paired(e["with_hazard_x"] / e["player_rounds_x"],
-                                                  e["with_hazard"] / e["player_rounds"])
-    if len(dp) >= 2:
-        row["cost_mix"] = Estimate.of_paired(dp["score_h"], dp["score_o"])
-        row["cost"] = Estimate.of_paired(dp["score_h_x"], dp["score_o_x"])
-        row["cost_minus_mix"] = Estimate.of_paired(dp["score_h_x"] - dp["score_o_x"], dp["score_h"] - dp["score_o"])
-    return row
+    return {"player": name,
+            "end_mix": clustered_share(e["with_hazard"].to_numpy(), e["player_rounds"].to_numpy()),
+            "end": clustered_share(e["with_hazard_x"].to_numpy(), e["player_rounds_x"].to_numpy()),
+            # one table size: every game has the same player-rounds, so per-game shares pair
+            "end_minus_mix": None if p == 0 else Estimate.of_paired(e["with_hazard_x"] / e["player_rounds_x"],
+                                                                    e["with_hazard"] / e["player_rounds"])}
 
 
 def _strong_summary(strong: list[dict]) -> dict:
     if not strong:
         return {}
-    keys = ("end_mix", "end_strong", "end_strong_minus_mix", "cost_mix", "cost_strong", "cost_strong_minus_mix")
-    rung_keys = ("end", "end_minus_mix", "cost_mix", "cost", "cost_minus_mix")
     return {"strong_play": {
         "strong_player": STRONG, "ladder": list(STRONG_LADDER),
         "table": f"one player at every seat ({', then '.join(STRONG_LADDER)}), on the natural and drawn "
                  f"experiments' deals and edits; the *_strong* estimates are {STRONG}'s",
         "by_players": {("all" if r["players"] == 0 else str(r["players"])): {
-            **{k: r[k].to_json() for k in keys if r.get(k) is not None},
-            "by_player": {g["player"]: {k: g[k].to_json() for k in rung_keys if g.get(k) is not None}
+            **{k: r[k].to_json() for k in ("end_mix", "end_strong", "end_strong_minus_mix") if r[k] is not None},
+            "by_player": {g["player"]: {k: g[k].to_json() for k in ("end", "end_minus_mix") if g[k] is not None}
                           for g in r["ladder"]}} for r in strong}}}
 
 
@@ -341,24 +305,12 @@ def _verdict(deny_rows: list[dict]) -> dict:
 
 
 # ----------------------------------------------------------------- outputs
-def _grid(cells: list[dict]) -> list[dict]:
-    out = {}
-    for c in cells:
-        out.setdefault(c["strategy"], {"strategy": c["strategy"], "cells": {}})["cells"][c["players"]] = c
-    return [out[s] for s in PRESET_NAMES if s in out]
-
-
 def _deny_grid(rows: list[dict], levels) -> list[dict]:
     out = []
     for level in levels:
         cells = {r["players"]: r for r in rows if r["level"] == level}
         out.append({"level": level, "cells": cells})
     return out
-
-
-def _ci(e: Estimate, kind: str = "points") -> str:
-    """An estimate in a sentence: its mean and 95% interval."""
-    return format_estimate(e, kind)
 
 
 def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None) -> list[str]:
@@ -377,15 +329,9 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
                        for r in rungs) + ", and your final score minus the others' average by: " + "; ".join(
                        f"{RUNG_TEXT[r]} {_ci(ladder[r]['all']['margin'], 'signed')}" for r in rungs)
                    + " points (positive is bad for you).")
-        d = diffs.get(f"{STRONG}-{SECOND}", {}).get("all")
-        if d is not None:
-            out.append(f"Between the two strongest players ({STRONG} minus {SECOND}, paired over deals) the cost in win "
-                       f"chance differs by {_ci(d['win'], 'dpct')} (pooled verdict: {equivalence(d['win'], TARGET_WIN)}, "
-                       f"{power_text(d['win'], TARGET_WIN, 'dpct')}) and in margin by {_ci(d['margin'], 'signed')} "
-                       f"points (pooled verdict: {equivalence(d['margin'], TARGET_MARGIN)}, "
-                       f"{power_text(d['margin'], TARGET_MARGIN, 'signed')}); \"holds\" only where an equivalence test "
-                       f"(TOST) with at least 80% power shows the difference within the margin (\u00b1{100 * TARGET_WIN:.0f} "
-                       f"pp, \u00b1{TARGET_MARGIN} points); the answers judge it at every table size.")
+        top = top_difference(diffs, f"Between the two strongest players ({STRONG} minus {SECOND}, paired over deals) "
+                             "the cost in win chance", "in margin", TARGETS, ".0f")
+        out += [top] if top else []
         when = [f"{RUNG_TEXT[r]}: {_ci(ladder[r]['all']['phases']['early'], 'pct')} early (6-7 face-down cards), "
                 f"{_ci(ladder[r]['all']['phases']['late'], 'pct')} late (1-2), {_ci(ladder[r]['all']['drawn'], 'pct')} "
                 "of planted hazards drawn blind at all" for r in rungs]
@@ -435,17 +381,13 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
 
 
 def _findings(ladder, drawn_all, deny_all) -> list[Finding]:
-    found = []
-    top = ladder.get(STRONG, {}).get("all")
-    if top is not None:
-        found.append(Finding("hazard_risk.win_chance_strong",
-                             f"Against strong players ({STRONG_TEXT}, at every seat), a hazard you draw blind changes "
-                             "your chance of winning the game by {value}, against an ordinary card in its place (same "
-                             "deals paired; every draw of that table; one hazard in play)", top["win"], "dpct", "draws"))
-        found.append(Finding("hazard_risk.margin_strong",
-                             f"Against strong players ({STRONG} at every seat), a hazard you draw blind changes your game "
-                             "total minus the others' average by {value} points (positive is bad for you, since the "
-                             "lowest score wins)", top["margin"], "signed", "draws"))
+    found = strong_findings(
+        "hazard_risk", ladder.get(STRONG, {}).get("all"),
+        f"Against strong players ({STRONG_TEXT}, at every seat), a hazard you draw blind changes your chance of "
+        "winning the game by {value}, against an ordinary card in its place (same deals paired; every draw of that "
+        "table; one hazard in play)",
+        f"Against strong players ({STRONG} at every seat), a hazard you draw blind changes your game total minus the "
+        "others' average by {value} points (positive is bad for you, since the lowest score wins)", "draws")
     if drawn_all and drawn_all.get("flip_value") is not None:
         found.append(Finding("hazard_risk.flip_value",
                              "Among the heuristic presets, taking the flips a discarded hazard hands out, rather than "
@@ -467,19 +409,16 @@ def _summary(ending, by_size, drawn_all, by_phase, deny_rows) -> dict:
                 "flip_value", "flip_win", "drawer_flip_cost", "standing", "drawer_flip_win")
         return {k: r[k].to_json() for k in keys if r.get(k) is not None}
 
-    by_p = {str(r["players"]): {"end_with_hazard_probability": r["share"].to_json(),
-                                "hazard_points_per_round": r["points"].to_json(), "by_strategy": {}}
-            for r in ending["by_players"]}
+    def ending_json(r):
+        return {"end_with_hazard_probability": r["share"].to_json(), "hazard_points_per_round": r["points"].to_json()}
+
+    by_p = {str(r["players"]): {**ending_json(r), "by_strategy": {}} for r in ending["by_players"]}
     for c in ending["cells"]:
-        by_p[str(c["players"])]["by_strategy"][c["strategy"]] = {
-            "end_with_hazard_probability": c["share"].to_json(), "hazard_points_per_round": c["points"].to_json()}
+        by_p[str(c["players"])]["by_strategy"][c["strategy"]] = ending_json(c)
     return {
-        "end_with_hazard_probability": ending["all"]["share"].to_json(),
-        "hazard_points_per_round": ending["all"]["points"].to_json(),
+        **ending_json(ending["all"]),
         "by_players": by_p,
-        "by_strategy": {r["strategy"]: {"end_with_hazard_probability": r["share"].to_json(),
-                                        "hazard_points_per_round": r["points"].to_json()}
-                        for r in ending["by_strategy"]},
+        "by_strategy": {r["strategy"]: ending_json(r) for r in ending["by_strategy"]},
         "drawn": {"all": drawn_json(drawn_all) if drawn_all else {},
                   "by_players": {str(r["players"]): drawn_json(r) for r in by_size},
                   "by_phase": {r["phase"]: drawn_json(r) for r in by_phase}},
@@ -488,3 +427,22 @@ def _summary(ending, by_size, drawn_all, by_phase, deny_rows) -> dict:
             "survives_holm": r.get("holm"),
             "end_with_hazard_probability": r["end_with_hazard"].to_json()} for r in deny_rows if r["level"] != 0},
     }
+
+
+# ----------------------------------------------------------------- estimands and answers along the ladder
+def _estimands(ladder: dict, diffs: dict) -> dict:
+    return ladder_estimands("hazard", ladder, diffs, TARGETS, {
+        "win_chance": (BASE + "the change in the drawer's chance of winning the game (negative is bad for the drawer; "
+                       "ties share the win)", "probability"),
+        "margin": (BASE + "the change in the drawer's game total minus the mean of the others' game totals (positive "
+                   "is bad for the drawer, since the lowest score wins)", "points")})
+
+
+def _answers(ladder: dict, est: dict, diffs: dict | None = None) -> list[Answer]:
+    return ladder_answers("hazard_risk", "hazard", ladder, est, diffs, TARGETS, {
+        "win_chance": ("A hazard you draw blind changes your chance of winning by {value} against strong players "
+                       f"({STRONG}), against an ordinary card{size_clause(sizes_of(ladder, 'win'), 'dpct')}",
+                       "draws", 20),
+        "margin": ("A hazard drawn blind changes your game score minus the others' average by {value} points against "
+                   f"strong players (positive is bad){size_clause(sizes_of(ladder, 'margin'), 'signed')}", "draws",
+                   21)})

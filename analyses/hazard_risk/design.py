@@ -41,38 +41,13 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.cards import HAZARD
 
-from ..framework.design import (
-    SECOND,
-    HEURISTIC_NAMES,
-    STRONG,
-    PLAYER_NAMES,
-    PRESET_NAMES,
-    STRONG_LADDER,
-    cell_first_game,
-    cyclic_lineups,
-    strong_arm,
-    strong_seats,
-)
-from ..framework.paired import (
-    ArmTable,
-    bury_ordinary_partner,
-    deepest,
-    game_uniforms,
-    is_special,
-    round_rows,
-    swap,
-    with_rounds,
-)
-from ..framework.trace_follow import (
-    FO_END_SEAT,
-    FO_FATE,
-    FO_FIRST_FD,
-    FO_FIRST_KEPT,
-    FO_FIRST_SEAT,
-    FO_FLIPS,
-    FO_REMOVED_BY,
-    follow_cards,
-)
+from ..framework.design import (SECOND, HEURISTIC_NAMES, STRONG, PLAYER_NAMES, PRESET_NAMES, STRONG_LADDER,
+                                cell_first_game, cyclic_lineups, strong_arm)
+from ..framework.paired import (ArmTable, arm_columns, arm_table, bury_ordinary_partner, deepest, game_uniforms,
+                                is_special, per_game_and_strategy, round_rows, rung_tables, seat_values, swap,
+                                with_rounds, with_rungs)
+from ..framework.trace_follow import (FO_END_SEAT, FO_FATE, FO_FIRST_FD, FO_FIRST_KEPT, FO_FIRST_SEAT, FO_FLIPS,
+                                      FO_REMOVED_BY, follow_cards)
 
 PLAYERS = (2, 3, 4, 5, 6, 7)
 NATURAL, DRAWN, DENY = "natural", "drawn", "deny"
@@ -125,14 +100,10 @@ def tables(games: int) -> list[ArmTable]:
             share = -(-max(games // SHARE[experiment], 1) // len(lineups))
             for k, lineup in enumerate(lineups):
                 first = cell_first_game("hazard-risk", experiment, p) + k * share
-                strong = [(strong_arm(a, pl), strong_seats(p, pl), max(1, int(round(share * RUNG_SHARE[experiment][pl]))))
-                          for pl in STRONG_LADDER for a in arms
-                          if experiment == NATURAL or a in RUNG_ARMS[pl]]
-                for arm, seats, n in [(a, lineup, share) for a in arms] + strong:
-                    if arm.startswith("no-flips"):
-                        seats = tuple(f"{s}/no-flip" for s in seats)
-                    tables.append(ArmTable(p, seats, n, first_game=first, experiment=experiment, arm=arm,
-                                           label=f"{experiment}, {arm}: {p} players, {', '.join(seats)}"))
+                tables += [arm_table(p, tuple(f"{s}/no-flip" for s in lineup) if a == "no-flips" else lineup, share,
+                                     first, experiment, a) for a in arms]
+                tables += rung_tables(p, first, share, experiment, arms, RUNG_SHARE[experiment],
+                                      RUNG_ARMS if experiment == DRAWN else {pl: arms for pl in STRONG_LADDER})
         share = max(games // SHARE[DENY], 1)
         for level in DENY_LEVELS:
             seats = (deny_name(level),) + opponents(p)
@@ -200,44 +171,18 @@ def drawn_arms(players: int, lo: int, deals: np.ndarray, rng, seed: int | None =
     rows = round_rows(deals, rounds)
     held, plain, pos, ok = drawn_edit(rows, players, depth)
     hazard = with_rounds(quiet, rounds, held)
-    arms = {"hazard": hazard, "no-flips": hazard, "ordinary": with_rounds(quiet, rounds, plain)}
-    arms.update({strong_arm(a, player): d for player in STRONG_LADDER for a, d in list(arms.items())})
+    arms = with_rungs({"hazard": hazard, "no-flips": hazard, "ordinary": with_rounds(quiet, rounds, plain)})
     return arms, {"rounds": rounds, "pos": pos, "depth": depth, "ok": ok}
 
 
 # ----------------------------------------------------------------- what is kept
 def natural_rows(res) -> pd.DataFrame:
     """Per game and strategy: player-rounds, rounds ending with a hazard, hazards left (sum and sum of
-    squares).  A game's player-rounds share its deals, so the analysis clusters by game."""
+    squares)."""
     hz = (res.round_stats[..., F.F_HAZARDS] // res.rules.hazard_value).astype(np.int64)   # (G, 3, P)
-    G, _, P = hz.shape
-    names = np.asarray(res.strategy_names)[res.seat_strategy]            # (G, P)
-    frame = pd.DataFrame({"game": np.repeat(res.first_game + np.arange(G, dtype=np.int64), 3 * P),
-                          "strategy": np.broadcast_to(names[:, None, :], hz.shape).ravel(), "hz": hz.ravel()})
-    frame["hz_sq"] = frame["hz"] ** 2
-    frame["with"] = frame["hz"] > 0
-    out = frame.groupby(["game", "strategy"]).agg(player_rounds=("hz", "size"), with_hazard=("with", "sum"),
-                                                  hazards=("hz", "sum"), hazards_sq=("hz_sq", "sum")).reset_index()
-    out.insert(0, "players", res.players)
-    return out
-
-
-def _round_values(res, rounds, seat):
-    """The seat's round score and win credit, and the others' means, in each game."""
-    g = np.arange(res.games)
-    P = res.players
-    scores = res.round_stats[g, rounds, :, F.F_SCORE].astype(np.float64)
-    own = scores[g, seat]
-    win = res.win_credit[g, seat]
-    return own, win, (scores.sum(axis=1) - own) / (P - 1), (res.win_credit.sum(axis=1) - win) / (P - 1)
-
-
-def _margin(res, seat) -> np.ndarray:
-    """The seat's game total minus the mean of the others' game totals (negative: ahead, since low wins)."""
-    g = np.arange(res.games)
-    totals = res.totals[g].astype(np.float64)
-    own = totals[g, seat]
-    return own - (totals.sum(axis=1) - own) / max(res.players - 1, 1)
+    return per_game_and_strategy(res, res.players, {"hz": hz, "hz_sq": hz ** 2, "with": hz > 0},
+                                 player_rounds=("hz", "size"), with_hazard=("with", "sum"), hazards=("hz", "sum"),
+                                 hazards_sq=("hz_sq", "sum"))
 
 
 def drawn_rows(players, lo, results, facts, suffix: str = "") -> pd.DataFrame:
@@ -257,12 +202,9 @@ def drawn_rows(players, lo, results, facts, suffix: str = "") -> pd.DataFrame:
              "discarded_at_once": (follow[:, FO_FIRST_KEPT] == 0) & (follow[:, FO_REMOVED_BY] == drawer),
              "flips": follow[:, FO_FLIPS], "stuck": (follow[:, FO_FATE] == 0) & (follow[:, FO_END_SEAT] == drawer)}
     for arm, key in (("hazard", "h"), ("ordinary", "o"), ("no-flips", "n")):
-        if arm + suffix not in results:   # an arm this rung does not play
-            continue
-        res = results[arm + suffix]
-        own, win, others, others_win = _round_values(res, rounds, seat)
-        frame.update({f"score_{key}": own, f"win_{key}": win, f"others_{key}": others,
-                      f"others_win_{key}": others_win, f"margin_{key}": _margin(res, seat)})
+        if arm + suffix in results:   # else an arm this rung does not play
+            frame.update(arm_columns(seat_values(results[arm + suffix], rounds, seat), key,
+                                     ("score", "win", "others", "others_win", "margin")))
     return pd.DataFrame(frame)
 
 

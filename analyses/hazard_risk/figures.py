@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.design import PRESET_NAMES
 from ..framework.study import FigureOut
-from ..framework.plots import errorbars, new_figure, players_color, strategy_color, style
+from ..framework.plots import by_preset, errorbars, new_figure, players_color, style
 
 
 def ending_figure(cells: list[dict], by_players: list[dict]) -> FigureOut:
@@ -14,11 +13,7 @@ def ending_figure(cells: list[dict], by_players: list[dict]) -> FigureOut:
     sizes = [r["players"] for r in by_players]
     errorbars(ax, np.array(sizes) - 0.2, [r["share"] for r in by_players], color="black", marker="s",
               label="all presets")
-    for k, name in enumerate(PRESET_NAMES):
-        rows = [c for c in cells if c["strategy"] == name]
-        if rows:
-            x = np.array([c["players"] for c in rows]) + (k - 1.5) * 0.09
-            errorbars(ax, x, [c["share"] for c in rows], color=strategy_color(name), label=name)
+    by_preset(ax, cells, "share")
     ax.set_xticks(sizes)
     ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
     style(ax, "How often a player ends a round with a hazard (+10)", "players", "share of player-rounds")

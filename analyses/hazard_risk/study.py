@@ -5,18 +5,17 @@ import pandas as pd
 
 from gnoming_sim.game.cards import HAZARD
 
-from ..framework.paired import ArmTable, cell_rng, nothing_to_measure, play_cells
-from ..framework.study import Study, StudyResult
-from . import analysis
 from ..framework.design import STRONG_LADDER, strong_arm
+from ..framework.paired import EditedDealStudy, cell_rng, play_cells
+from . import analysis, design
 from .design import (DENY, DRAWN, DRAWN_STRONG, NATURAL, NATURAL_STRONG, deny_rows, drawn_arms, drawn_rows,
-                     natural_rows, resolve, tables)
+                     natural_rows, resolve)
 
 
 TRACED = ("hazard", *(strong_arm("hazard", pl) for pl in STRONG_LADDER))   # the arms whose traces are followed
 
 
-class HazardRisk(Study):
+class HazardRisk(EditedDealStudy):
     id = "hazard-risk"
     title = "What a hazard costs"
     template = "hazard_risk/template.html"
@@ -25,11 +24,8 @@ class HazardRisk(Study):
     # (6,000: expert's margin reached +-0.40 points at 4,800 against its +-0.4 target)
     default_games = 6_000
     quick_games = 200
-
-    def design(self, ctx) -> list[ArmTable]:
-        if ctx.deck.count(HAZARD) == 0:
-            return []   # nothing to measure; analyse says so
-        return tables(ctx.cell_games(self))
+    card, cards = HAZARD, "hazards"
+    tables, analysis = staticmethod(design.tables), staticmethod(analysis.analyse)
 
     def play(self, ctx, seed, tables, advance) -> dict[str, pd.DataFrame]:
         def edit(arms, lo, deals):
@@ -54,8 +50,3 @@ class HazardRisk(Study):
 
         return play_cells(ctx, seed, tables, advance, edit, keep, resolve,
                           traced=lambda t: t.experiment == DRAWN and t.arm in TRACED)
-
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        if not tables:
-            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no hazards: there is nothing to measure.")
-        return analysis.analyse(ctx, tables, data)

@@ -25,7 +25,7 @@ import pandas as pd
 from gnoming_sim.experiments.compare import CHANGE_KIND, HOUSE_RULES, KIND, LABELS, MEASURES, compare
 
 from ..framework.design import SECOND, STRONG, STRONG_LADDER
-from ..framework.estimates import Estimate, holm
+from gnoming_sim.stats import Estimate, holm
 from ..framework.render import format_estimate
 from ..framework.study import Finding, Precision, Study, StudyResult, Table
 from gnoming_sim.stats import NOT_TESTED

@@ -6,7 +6,7 @@ import math
 import pandas as pd
 
 from ..framework.design import STRONG
-from ..framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 from ..framework.study import Finding, Precision, StudyResult
 from . import figures as figs
 from gnoming_sim.experiments.ladder import mc_cost

@@ -46,19 +46,10 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 
 from ..framework.design import (PLAYER_NAMES, PRESET_NAMES, SECOND, STRONG, STRONG_LADDER, cell_first_game,
-                                cyclic_lineups, strong_arm, strong_seats)
-from ..framework.paired import (
-    ArmTable,
-    bury_ordinary_partner,
-    deepest,
-    game_uniforms,
-    is_special,
-    pick,
-    pick_with,
-    round_rows,
-    swap,
-    with_rounds,
-)
+                                cyclic_lineups, strong_arm)
+from ..framework.paired import (ArmTable, arm_columns, arm_table, bury_ordinary_partner, deepest, game_uniforms,
+                                is_special, per_game_and_strategy, pick, pick_with, round_rows, rung_tables,
+                                seat_values, swap, with_rounds, with_rungs)
 from ..framework.trace_follow import (FATE_LAYOUT, FO_ACQ_FD, FO_ACQ_MODE, FO_ACQ_SEAT, FO_ACQ_TURN, FO_END_SEAT,
                                       FO_FATE, MODE_DEALT, follow_cards, mulligan_bars)
 
@@ -88,17 +79,9 @@ def tables(games: int) -> list[ArmTable]:
             share = -(-total // len(lineups))
             for k, lineup in enumerate(lineups):
                 first = cell_first_game("mulligan-value", experiment, p) + k * share
-                for arm in ARMS[experiment]:
-                    tables.append(ArmTable(p, lineup, share, first_game=first, experiment=experiment,
-                                           arm=arm, label=f"{experiment}, {arm}: {p} players, {', '.join(lineup)}"))
+                tables += [arm_table(p, lineup, share, first, experiment, arm) for arm in ARMS[experiment]]
                 if experiment == DEALT:   # the same deals and edits, one player at every seat
-                    for player in STRONG_LADDER:
-                        seats = strong_seats(p, player)
-                        n = max(1, int(round(share * RUNG_SHARE[player])))
-                        for arm in RUNG_ARMS[player]:
-                            name = strong_arm(arm, player)
-                            tables.append(ArmTable(p, seats, n, first_game=first, experiment=experiment, arm=name,
-                                                   label=f"{experiment}, {name}: {p} players, {', '.join(seats)}"))
+                    tables += rung_tables(p, first, share, experiment, ARMS[DEALT], RUNG_SHARE, RUNG_ARMS)
     return tables
 
 
@@ -200,9 +183,8 @@ def edit_arms(experiment: str, players: int, lo: int, deals: np.ndarray, rng, se
     if experiment == DEALT:
         u = rng if seed is None else edit_uniforms(seed, games, rows.shape[1])
         held, plain, slot, ok, placed, src = dealt_edit(rows, players, focal, u)
-        arms = {"mulligan": with_rounds(deals, rounds, held), "ordinary": with_rounds(deals, rounds, plain),
-                "placed": with_rounds(deals, rounds, placed)}
-        arms.update({strong_arm(a, player): d for player in STRONG_LADDER for a, d in list(arms.items())})
+        arms = with_rungs({"mulligan": with_rounds(deals, rounds, held), "ordinary": with_rounds(deals, rounds, plain),
+                           "placed": with_rounds(deals, rounds, placed)})
         start = draw_pile_start(rows, players)
         source = np.where(src < 0, "none", np.where(src >= start, "pile", "elsewhere"))
         return arms, {"rounds": rounds, "focal": focal, "slot": slot, "ok": ok, "source": source}
@@ -212,23 +194,6 @@ def edit_arms(experiment: str, players: int, lo: int, deals: np.ndarray, rng, se
 
 
 # ----------------------------------------------------------------- what is kept
-def _seat_values(res, rounds, seats):
-    """Round score, game win credit, the rivals' mean round score and strategy name of ``seats[g]`` in game ``g``."""
-    g = np.arange(res.games)
-    score = res.round_stats[g, rounds, seats, F.F_SCORE].astype(np.float64)
-    others = (res.round_stats[g, rounds, :, F.F_SCORE].sum(axis=1) - score) / max(res.players - 1, 1)
-    names = np.asarray(res.strategy_names)[res.seat_strategy[g, seats]]
-    return score, res.win_credit[g, seats], others, names
-
-
-def _margin(res, seats) -> np.ndarray:
-    """The seat's game total minus the mean of its rivals' game totals (negative: ahead, since low wins)."""
-    g = np.arange(res.games)
-    totals = res.totals[g].astype(np.float64)
-    own = totals[g, seats]
-    return own - (totals.sum(axis=1) - own) / max(res.players - 1, 1)
-
-
 def keep_rows(experiment, players, lo, results, facts, limit) -> dict[str, pd.DataFrame]:
     rounds = facts["rounds"]
     n = rounds.size
@@ -240,17 +205,13 @@ def keep_rows(experiment, players, lo, results, facts, limit) -> dict[str, pd.Da
                 continue
             focal = facts["focal"]
             held = results["mulligan" + suffix]
-            s_m, w_m, o_m, names = _seat_values(held, rounds, focal)
+            v = seat_values(held, rounds, focal)
             frame = {"players": players, "game": games, "round": rounds, "seat": focal, "slot": facts["slot"] % 9,
-                     "strategy": pd.Categorical(names, categories=PLAYER_NAMES), "source": facts["source"],
-                     "score_m": s_m, "win_m": w_m, "others_m": o_m, "margin_m": _margin(held, focal),
-                     "ok": facts["ok"]}
+                     "strategy": pd.Categorical(v["names"], categories=PLAYER_NAMES), "source": facts["source"],
+                     **arm_columns(v, "m"), "ok": facts["ok"]}
             for arm, k in CONTROLS.items():
-                res = results.get(arm + suffix)
-                if res is None:   # a control this rung does not play
-                    continue
-                s, w, o, _ = _seat_values(res, rounds, focal)
-                frame.update({f"score_{k}": s, f"win_{k}": w, f"others_{k}": o, f"margin_{k}": _margin(res, focal)})
+                if arm + suffix in results:   # else a control this rung does not play
+                    frame.update(arm_columns(seat_values(results[arm + suffix], rounds, focal), k))
             if held.traces is not None:   # where the dealt mulligan went
                 follow = follow_cards(held.traces, held.deals, players, rounds, facts["slot"])
                 # the trace credits a dealt card to its holder once it is turned up there or left there to the
@@ -265,32 +226,24 @@ def keep_rows(experiment, players, lo, results, facts, limit) -> dict[str, pd.Da
     natural, removed = results["natural"], results["removed"]
     follow = follow_cards(natural.traces, natural.deals, players, rounds, np.maximum(facts["tag"], 0))
     seat = np.maximum(follow[:, FO_ACQ_SEAT], 0)
-    s_n, w_n, _, names = _seat_values(natural, rounds, seat)
-    s_r, w_r, _, _ = _seat_values(removed, rounds, seat)
+    nat, rem = seat_values(natural, rounds, seat), seat_values(removed, rounds, seat)
     frame = pd.DataFrame({
         "players": players, "game": games, "round": rounds, "tag": facts["tag"],
         "ok": facts["ok"], "acquired": follow[:, FO_ACQ_SEAT] >= 0, "mode": follow[:, FO_ACQ_MODE],
         "fd": follow[:, FO_ACQ_FD], "turn": follow[:, FO_ACQ_TURN], "fate": follow[:, FO_FATE],
-        "strategy": pd.Categorical(names, categories=PRESET_NAMES),
-        "score_n": s_n, "score_r": s_r, "win_n": w_n, "win_r": w_r})
+        "strategy": pd.Categorical(nat["names"], categories=PRESET_NAMES),
+        "score_n": nat["score"], "score_r": rem["score"], "win_n": nat["win"], "win_r": rem["win"]})
     return {FLOW: frame, "limit": _limit_rows(natural, players, limit)}
 
 
 def _limit_rows(res, players: int, limit: int) -> pd.DataFrame:
-    """Per game and strategy: player-rounds, those barred at least once, turns on offer and turns barred
-    (a game's player-rounds share its deals, so the analysis clusters by game)."""
+    """Per game and strategy: player-rounds, those barred at least once, turns on offer and turns barred."""
     bars, bad = mulligan_bars(res.traces, res.deals, players, limit)
     if bad:
         raise RuntimeError(f"trace scan disagreed with {bad} engine records")
-    G = bars.shape[0]
-    names = np.asarray(res.strategy_names)[res.seat_strategy]           # (G, P)
-    names = np.broadcast_to(names[:, None, :], bars.shape[:3]).ravel()
-    frame = pd.DataFrame({"game": np.repeat(res.first_game + np.arange(G, dtype=np.int64), 3 * players),
-                          "strategy": names, "barred": bars[..., 0].ravel(), "offered": bars[..., 1].ravel()})
-    frame["barred_round"] = frame["barred"] > 0
-    frame["offered_round"] = frame["offered"] > 0
-    out = frame.groupby(["game", "strategy"]).agg(
-        player_rounds=("barred", "size"), barred_rounds=("barred_round", "sum"), offered_rounds=("offered_round", "sum"),
-        barred_turns=("barred", "sum"), offered_turns=("offered", "sum")).reset_index()
-    out.insert(0, "players", players)
-    return out
+    barred, offered = bars[..., 0], bars[..., 1]
+    return per_game_and_strategy(res, players, {"barred": barred, "offered": offered, "barred_round": barred > 0,
+                                                "offered_round": offered > 0},
+                                 player_rounds=("barred", "size"), barred_rounds=("barred_round", "sum"),
+                                 offered_rounds=("offered_round", "sum"), barred_turns=("barred", "sum"),
+                                 offered_turns=("offered", "sum"))

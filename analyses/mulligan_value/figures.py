@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.design import PRESET_NAMES
 from ..framework.study import FigureOut
-from ..framework.plots import errorbars, new_figure, strategy_color, style
+from ..framework.plots import by_preset, errorbars, new_figure, style
 
 _SOURCE_COLORS = {"pile": "#1b9e77", "blind": "#d95f02", "dealt": "#555555"}
 _ARRIVAL = (("dealt", "kept from the deal", "#555555"), ("pile", "taken from a discard pile", "#1b9e77"),
@@ -23,11 +22,7 @@ def by_players_figure(cells: list[dict], by_players: list[dict]) -> FigureOut:
     for a, key in ((ax, "points"), (ax_win, "win")):
         errorbars(a, np.array(sizes) - 0.2, [r[key] for r in by_players], color="black", marker="s",
                   label="all presets")
-        for k, name in enumerate(PRESET_NAMES):
-            rows = [c for c in cells if c["strategy"] == name]
-            if rows:
-                x = np.array([c["players"] for c in rows]) + (k - 1.5) * 0.09
-                errorbars(a, x, [c[key] for c in rows], color=strategy_color(name), label=name)
+        by_preset(a, cells, key)
         a.axhline(0, color="#555555", linewidth=1)
         a.set_xticks(sizes)
     style(ax, "Change in its holder's round score from a dealt mulligan", "players",
@@ -106,11 +101,7 @@ def source_figure(flow: list[dict], arrivals: list[dict]) -> FigureOut:
 def limit_figure(rows: list[dict]) -> FigureOut:
     """Share of player-rounds in which the limit barred a mulligan on offer."""
     fig, ax = new_figure(8.5, 4.2)
-    for k, name in enumerate(PRESET_NAMES):
-        sub = [r for r in rows if r["strategy"] == name]
-        if sub:
-            x = np.array([r["players"] for r in sub]) + (k - 2) * 0.08
-            errorbars(ax, x, [r["rounds"] for r in sub], color=strategy_color(name), label=name)
+    by_preset(ax, rows, "rounds", 2, 0.08)
     sizes = sorted({r["players"] for r in rows})
     ax.set_xticks(sizes)
     style(ax, "How often the mulligan limit binds", "players", "share of player-rounds barred at least once")

@@ -6,13 +6,12 @@ import pandas as pd
 from gnoming_sim.game.cards import MULLIGAN
 from gnoming_sim.kernel.policy import registry
 
-from ..framework.paired import ArmTable, cell_rng, nothing_to_measure, play_cells
-from ..framework.study import Study, StudyResult
-from . import analysis
-from .design import ARMS, TRACED, edit_arms, keep_rows, tables
+from ..framework.paired import EditedDealStudy, cell_rng, play_cells
+from . import analysis, design
+from .design import ARMS, TRACED, edit_arms, keep_rows
 
 
-class MulliganValue(Study):
+class MulliganValue(EditedDealStudy):
     id = "mulligan-value"
     title = "What a mulligan is worth"
     template = "mulligan_value/template.html"
@@ -21,11 +20,8 @@ class MulliganValue(Study):
     # 1/FLOW_SHARE of them (x2 arms, one traced)
     default_games = 5_000
     quick_games = 150
-
-    def design(self, ctx) -> list[ArmTable]:
-        if ctx.deck.count(MULLIGAN) == 0:
-            return []   # nothing to measure; analyse says so
-        return tables(ctx.cell_games(self))
+    card, cards = MULLIGAN, "mulligans"
+    tables, analysis = staticmethod(design.tables), staticmethod(analysis.analyse)
 
     def play(self, ctx, seed, tables, advance) -> dict[str, pd.DataFrame]:
         def edit(arms, lo, deals):
@@ -38,8 +34,3 @@ class MulliganValue(Study):
 
         return play_cells(ctx, seed, tables, advance, edit, keep, registry.get,
                           traced=lambda t: t.arm in TRACED)
-
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        if not tables:
-            return nothing_to_measure(f"The deck '{ctx.deck.name}' has no mulligans: there is nothing to measure.")
-        return analysis.analyse(ctx, tables, data)

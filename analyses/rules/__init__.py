@@ -1,4 +1,5 @@
-"""Study ``rules``: the player's rules, one per decision, with what following each wins."""
-from .study import PlayerRules
+"""Study ``pocket-rules``: the ladder of advice (simplest default, pocket rules, card, net, value) and each pocket
+rule's worth, played in whole games."""
+from .study import PocketRules
 
-__all__ = ["PlayerRules"]
+__all__ = ["PocketRules"]

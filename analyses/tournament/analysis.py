@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 
 from ..framework.design import PRESET_NAMES
-from ..framework.estimates import Estimate, estimates_frame, holm, stratified_mean
+from gnoming_sim.stats import Estimate, holm, stratified_mean
+from ..framework.render import estimates_frame
 from ..framework.study import Finding, Precision, StudyResult
 from ..framework.words import PREVIEW
 from . import figures as figs

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 from ..framework.study import Precision, Study, StudyResult
 from .figures import reliability_figure
 

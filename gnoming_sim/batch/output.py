@@ -17,7 +17,7 @@ folder) before its first game.  It refuses, in one line:
 - a folder that cannot be written (:func:`check_writable`: an actual probe, for files and folders alike).
 
 :func:`find_existing` decides, under the output's lock, what a run builds on: ``out`` itself, or
-the partial file an interrupted run left beside it (:mod:`gnoming_sim.batch.batch_writer`).
+the finished parts an interrupted run left beside it (:mod:`gnoming_sim.batch.batch_writer`).
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from typing import Iterable
 
 from gnoming_sim.batch import batch_writer
 from gnoming_sim.batch.parquet import BatchFile
-from gnoming_sim.batch.safe_write import reason, remove_own, show
+from gnoming_sim.batch.safe_write import reason, show
 from gnoming_sim.game.errors import GnomingError
 
 MAX_NAME = 220   # bytes of an output's own name: 255 less what the helper files beside it add
@@ -177,25 +177,20 @@ def find_existing(out: Path, spec, schema, resume: bool, force: bool):
     proves the same batch and ``out`` is of another); ``--force`` removes a partial; a
     fresh run refuses a partial that holds games.
     """
-    partial, index = batch_writer.partial_paths(out)
+    partial = batch_writer.partial_path(out)
     if force:
-        remove_own(partial)
-        remove_own(index)
+        batch_writer.remove_partial(partial)
         return None, None
     rec = batch_writer.recover(out)
     if rec is not None and not rec.games:
-        remove_own(partial)   # nothing complete in it: nothing to lose
-        remove_own(index)
+        batch_writer.remove_partial(partial)   # nothing finished in it: nothing to lose
         rec = None
     if rec is not None and not resume:
         raise GnomingError(f"--out {show(out)}: {show(partial.name)} holds {rec.games} games of an "
                            "interrupted run; add --resume to complete it or --force to start over")
     if not resume:
         return None, None
-    part = None
-    if rec is not None:
-        rec.seal()
-        part = BatchFile.open_for_resume(partial, spec, schema, label=show(partial))
+    part = None if rec is None else BatchFile.open_for_resume(rec.parts, spec, schema, label=show(partial))
     final = None
     if out.exists():
         try:

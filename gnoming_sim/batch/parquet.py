@@ -11,8 +11,8 @@ key ``gnoming_sim``, a JSON object of the batch's facts (seed, players, games, s
 strategies and their parameters, rotation, rules, deck, package version) that a resume
 must match.
 
-Files are written by :class:`gnoming_sim.batch.batch_writer.ParquetSink` (a partial file
-beside NAME, renamed into place when complete and verified, recoverable after a crash).
+Files are written by :class:`gnoming_sim.batch.batch_writer.ParquetSink` (finished part files
+beside NAME, merged into place when complete and verified, recoverable after a crash).
 Every file read back here is checked (:func:`check_magic`, :func:`parse_metadata`,
 :func:`check_rows`, the page checksums of every column): a damaged one is refused with the
 game it fails at, never copied.
@@ -295,43 +295,46 @@ def _show(value) -> str:
 class BatchFile:
     """A batch file opened to be resumed: its finished games, readable row group by row group.
 
-    ``label`` names it in messages (the partial file of an interrupted run, or ``out``).
+    ``paths``: the file, or the parts of an interrupted run in order; ``label`` names them in
+    messages (the partial folder of an interrupted run, or ``out``).
     """
 
-    def __init__(self, path: Path, games: int, names: Sequence[str], players: int, label: str | None = None):
-        self.path, self.games, self.names, self.players = path, games, tuple(names), players
-        self.label = label or str(path)
+    def __init__(self, paths, games: int, names: Sequence[str], players: int, label: str):
+        self.paths, self.games, self.names, self.players, self.label = paths, games, tuple(names), players, label
 
     @classmethod
-    def open_for_resume(cls, path: Path, spec, schema, label: str | None = None) -> "BatchFile":
-        """Check that ``path`` was started by the same batch as ``spec``; count its games."""
+    def open_for_resume(cls, paths, spec, schema, label: str | None = None) -> "BatchFile":
+        """Check that ``paths`` (a file, or a list of parts) were started by the same batch as
+        ``spec``; count their games."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        label = label or str(path)
-        check_magic(path, f"--resume: {label}")
-        try:
-            with arrow_path(path) as name:
-                meta = pq.read_metadata(name)
-                file_schema = pq.read_schema(name)
-        except (pa.ArrowException, OSError, ValueError) as exc:
-            raise GnomingError(f"--resume: {label} is not a readable Parquet file ({one_line(exc)})") from None
-        raw = (file_schema.metadata or {}).get(META_KEY)
-        if raw is None:
-            raise GnomingError(f"--resume: {label} was not written by gnoming-sim simulate (no batch metadata)")
-        facts = parse_metadata(raw, f"--resume: {label}")
-        want = json.loads(json.dumps(spec.metadata()))  # the JSON round trip the file went through
-        problem = describe_mismatch(facts, want)
-        if problem:
-            raise GnomingError(f"--resume: {label} {problem}; resume with the arguments it was started with, "
-                               "or use --force to start over")
-        if not file_schema.equals(schema, check_metadata=False):
-            raise GnomingError(f"--resume: {label} has other columns than this version writes; use --force")
+        label = label or str(paths)
+        paths = list(paths) if isinstance(paths, list) else [paths]
+        want, rows = json.loads(json.dumps(spec.metadata())), 0   # the JSON round trip the file went through
+        for path in paths:
+            check_magic(path, f"--resume: {label}")
+            try:
+                with arrow_path(path) as name:
+                    meta = pq.read_metadata(name)
+                    file_schema = pq.read_schema(name)
+            except (pa.ArrowException, OSError, ValueError) as exc:
+                raise GnomingError(f"--resume: {label} is not a readable Parquet file ({one_line(exc)})") from None
+            raw = (file_schema.metadata or {}).get(META_KEY)
+            if raw is None:
+                raise GnomingError(f"--resume: {label} was not written by gnoming-sim simulate (no batch metadata)")
+            problem = describe_mismatch(parse_metadata(raw, f"--resume: {label}"), want)
+            if problem:
+                raise GnomingError(f"--resume: {label} {problem}; resume with the arguments it was started with, "
+                                   "or use --force to start over")
+            if not file_schema.equals(schema, check_metadata=False):
+                raise GnomingError(f"--resume: {label} has other columns than this version writes; use --force")
+            rows += meta.num_rows
         per_game = ROUNDS * spec.players
-        if meta.num_rows % per_game or meta.num_rows // per_game > spec.games:
-            raise GnomingError(f"--resume: {label} holds {meta.num_rows} rows, not whole games of this batch: "
+        if rows % per_game or rows // per_game > spec.games:
+            raise GnomingError(f"--resume: {label} holds {rows} rows, not whole games of this batch: "
                                "the file is damaged; use --force to start over")
-        return cls(path, meta.num_rows // per_game, spec.names, spec.players, label)
+        return cls(paths, rows // per_game, spec.names, spec.players, label)
 
     def row_groups(self) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         """``(first game, round_stats, seat_strategy)`` of every row group, in order, each checked
@@ -341,15 +344,15 @@ class BatchFile:
 
         first = 0
         try:
-            with arrow_path(self.path) as name, pq.ParquetFile(name, page_checksum_verification=True) as pf:
-                for i in range(pf.num_row_groups):
-                    table = pf.read_row_group(i)
-                    stats, seat_strategy = arrays_of(table, self.names, self.players, first)
-                    yield first, stats, seat_strategy
-                    first += len(stats)
+            for path in self.paths:
+                with arrow_path(path) as name, pq.ParquetFile(name, page_checksum_verification=True) as pf:
+                    for i in range(pf.num_row_groups):
+                        table = pf.read_row_group(i)
+                        stats, seat_strategy = arrays_of(table, self.names, self.players, first)
+                        yield first, stats, seat_strategy
+                        first += len(stats)
         except GnomingError as exc:   # first: a GnomingError is a ValueError too
             raise GnomingError(f"--resume: {self.label}: {exc}; use --force to start over") from None
         except (pa.ArrowException, OSError, ValueError) as exc:
             raise GnomingError(f"--resume: {self.label}: cannot read games {first}.. ({one_line(exc)}): the file "
                                "is damaged; use --force to start over") from None
-

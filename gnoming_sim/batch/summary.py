@@ -13,7 +13,7 @@ from typing import Sequence
 
 import numpy as np
 
-from gnoming_sim.game import fields as F
+from gnoming_sim.game import fields
 from gnoming_sim.game.rules import ROUNDS
 from gnoming_sim.batch.game_sums import GroupSums, Interval, win_share
 
@@ -99,20 +99,20 @@ class Tally:
             raise ValueError(f"tally for {self.players} players got {players}")
         if games == 0:
             return
-        finisher = stats[..., F.F_FINISHER] == 1
+        finisher = stats[..., fields.F_FINISHER] == 1
         x = np.stack([
-            stats[..., F.F_SCORE].sum(axis=1, dtype=np.int64),
+            stats[..., fields.F_SCORE].sum(axis=1, dtype=np.int64),
             np.rint(np.asarray(win_credit) * WIN_UNIT).astype(np.int64),
-            stats[..., F.F_TURNS].sum(axis=1, dtype=np.int64),
+            stats[..., fields.F_TURNS].sum(axis=1, dtype=np.int64),
             finisher.sum(axis=1).astype(np.int64),
-            (finisher & (stats[..., F.F_BONUS] < 0)).sum(axis=1).astype(np.int64),
+            (finisher & (stats[..., fields.F_BONUS] < 0)).sum(axis=1).astype(np.int64),
         ])                                               # (quantity, game, seat)
         onehot = np.asarray(seat_strategy)[:, :, None] == np.arange(len(self.names))
         self._by_strategy.add(x, onehot)
         self._by_seat.add(x)
         self.games += games
         # the stalled flag is the same for every seat of a round: read seat 0
-        self.stalled_rounds += int((stats[:, :, 0, F.F_STALLED] != 0).sum())
+        self.stalled_rounds += int((stats[:, :, 0, fields.F_STALLED] != 0).sum())
 
     def add_result(self, result) -> None:
         """Add an engine result (its strategy indices are mapped onto ``names``)."""

@@ -9,14 +9,14 @@ import click
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator
 
-# the base player and the criterion are the oracle's (gnoming_sim.search.oracle, a light module: `--help` does
+# the base player and the criterion are the oracle's (gnoming_sim.search.evaluator, a light module: `--help` does
 # not import the rollouts).  SECOND_POLICY is the search's (gnoming_sim.search.analyse.SECOND_POLICY), spelt here
 # for the same reason (tests/cli/test_analyse_cli.py checks that the two agree): the player a sensitivity check
 # may name, off unless asked (--second-policy expert): a second player answering the same question is no advice
-DEFAULT_POLICY = oracle.BASE
-DEFAULT_HORIZON = oracle.HORIZON
+DEFAULT_POLICY = evaluator.BASE
+DEFAULT_HORIZON = evaluator.HORIZON
 SECOND_POLICY = "expert"
 NO_SECOND = "none"
 PROGRESS_DELAY = 2.0   # seconds before the bar shows: a quicker analysis shows none
@@ -36,7 +36,7 @@ ZERO_PLY_DEALS = 64
               help="... at the start of its turn T (counted from 0 over all rounds): the draw decision.")
 @click.option("--policy", default=DEFAULT_POLICY, show_default=True, metavar="NAME|A,B,...",
               help=f"Base policy of the rollouts: one strategy for every seat, or one per seat (default: the "
-                   f"oracle's, {oracle.BASE} at every seat: the strongest fast player on the ladder; it beats learned "
+                   f"oracle's, {evaluator.BASE} at every seat: the strongest fast player on the ladder; it beats learned "
                    "on held-out deals at 2, 4 and 6 players).")
 @click.option("--second-policy", default=NO_SECOND, show_default=True, metavar="NAME|A,B,...|none",
               help=f"A sensitivity check, not advice (off by default): analyse the position again under this base "

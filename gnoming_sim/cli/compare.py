@@ -70,7 +70,7 @@ def render(c) -> str:
     """A comparison as two text tables, each variant's values and then its change against the
     baseline, every number in the report's format (shares in percent, changes of a share in
     percentage points; :mod:`gnoming_sim.analyses.framework.render`)."""
-    from gnoming_sim.analyses.framework.estimates import Estimate
+    from gnoming_sim.stats import Estimate
     from gnoming_sim.analyses.framework.render import format_estimate
     from gnoming_sim.experiments.compare import CHANGE_KIND, KIND, LABELS, MEASURES
 

@@ -1,5 +1,5 @@
 """``gnoming-sim drill``: the player's own reviewed mistakes, one position at a time, in Leitner boxes
-(the deck and its rules: :mod:`gnoming_sim.search.drill`)."""
+(the deck and its rules: :mod:`gnoming_sim.drills.deck`)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -30,7 +30,7 @@ def drill(deck_path, list_due, retry, include_inaccuracies, add_path):
     option the rollouts cannot tell from the best counts as right) or skip, then see the answer and the win
     chance the move played lost. A hit moves the card up one Leitner box (due again 3, 7, 14, 30 days
     later), a miss or a skip back to box 1 (due tomorrow)."""
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
 
     if list_due and retry:
         raise GnomingError("--due lists the cards due; --retry drills the missed ones: give one of them")
@@ -78,7 +78,7 @@ def add_from(add_path, path) -> str:
     """``drill --add FILE``: the cards of the deck FILE added to the deck at ``path`` (one line said)."""
     import os
 
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
 
     new = D.load(add_path, "--add")
     if not new and not (os.path.exists(add_path) or os.path.islink(add_path)):

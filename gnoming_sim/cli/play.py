@@ -53,7 +53,7 @@ def trace_records(result, round_index: int | None = None, seat: int | None = Non
     table) plus ``"card"``, the name of the card the record moves or shows, where it has one.
     The filters keep one round and the records of one seat (and the table's).
     """
-    from gnoming_sim.game import fields as F
+    from gnoming_sim.game import fields
     from gnoming_sim.game import trace as T
     from gnoming_sim.game.cards import card_name
 
@@ -73,7 +73,7 @@ def trace_records(result, round_index: int | None = None, seat: int | None = Non
         if seat is not None and who not in (seat, -1) and kind not in (T.ROUND, T.ROUND_END):
             continue
         records.append(rec)
-    scores = [[{name: int(result.round_stats[0, r, s, j]) for j, name in enumerate(F.NAMES)}
+    scores = [[{name: int(result.round_stats[0, r, s, j]) for j, name in enumerate(fields.NAMES)}
                for s in range(result.players)] for r in range(ROUNDS)]
     return {
         "game": result.first_game, "seed": result.seed, "players": result.players, "seats": seats,

@@ -12,13 +12,13 @@ from gnoming_sim.cli import group
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import cli, progress_bar
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator
 
 # the search's defaults (gnoming_sim.search.review), spelt here so that `--help` does not import the search;
 # tests/cli/test_review_cli.py checks that they agree.  The base player is the oracle's (a light module)
 SCREEN = 64
 CONFIRM = 1000
-DEFAULT_POLICY = oracle.BASE
+DEFAULT_POLICY = evaluator.BASE
 MAX_REVIEW_ROLLOUTS = 100_000
 WHY_ROLLOUTS = 400
 PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
@@ -37,7 +37,7 @@ PAGE_FILES = ("index.html", "review.json")   # what a review writes in --out
               help="Also write the game's record (TOML, or JSON for a .json name), the input a person would enter.")
 @click.option("--policy", default=DEFAULT_POLICY, show_default=True, metavar="NAME|A,B,...",
               help=f"Base policy of the rollouts: one strategy for every seat, or one per seat (default: the "
-                   f"oracle's, {oracle.BASE} at every seat: the strongest fast player on the ladder; it beats learned "
+                   f"oracle's, {evaluator.BASE} at every seat: the strongest fast player on the ladder; it beats learned "
                    "on held-out deals at 2, 4 and 6 players).")
 @click.option("--screen-deals", "--rollouts", "rollouts", type=int, default=SCREEN, show_default=True, metavar="N",
               help="Deals of the unseen cards behind each decision's 0-ply screening (the value network after every "
@@ -131,7 +131,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         write_file(save_record, R.dumps(record, save_record), "--save-record")
     told = []
     if drills is not None:
-        from gnoming_sim.search import drill
+        from gnoming_sim.drills import deck as drill
 
         source = (f"{record_path}" if record_path is not None else f"seed {seed} game {game}") + \
             f" seat {res['game']['seat']}"
@@ -152,12 +152,12 @@ PENDING = "drills-pending.parquet"   # the marks kept beside review.json when th
 
 def add_marks(deck, cards, target) -> str:
     """Add a review's marked decisions to the drill deck, waiting for another run writing it (a line on stderr
-    says so); a deck still busy after :data:`~gnoming_sim.search.drill.LOCK_WAIT_S`, or one that cannot be
+    says so); a deck still busy after :data:`~gnoming_sim.drills.deck.LOCK_WAIT_S`, or one that cannot be
     written, leaves the marks in ``target/drills-pending.parquet`` (added to any kept there before) and the
     line names the command that adds them.  The line to tell; raises GnomingError only when even the pending
     file cannot be written (the review itself is written already)."""
     from gnoming_sim.batch.safe_write import Busy
-    from gnoming_sim.search import drill
+    from gnoming_sim.drills import deck as drill
 
     try:
         added, size = drill.add(deck, cards, "--drill-deck",
@@ -185,7 +185,7 @@ def _drill_deck(path, no_drills: bool):
         if path is not None:
             raise GnomingError("--drill-deck names the deck --no-drills turns off: give one of them")
         return None
-    from gnoming_sim.search import drill
+    from gnoming_sim.drills import deck as drill
 
     path = drill.default_path() if path is None else path
     drill.load(path, "--drill-deck")
@@ -232,7 +232,7 @@ def explain_marked(res: dict, found, policies, seed: int, rollouts: int, threads
         if g["forced"] or g["mark"] in (None, "ok"):
             continue
         why = tell_samples(explain(d.position, [g["best"], g["played"]], policies, seed=seed, rollouts=rollouts,
-                                   samples=1, horizon=oracle.HORIZON, threads=threads), d.position)
+                                   samples=1, horizon=evaluator.HORIZON, threads=threads), d.position)
         g["why"] = why
         g.setdefault("extras", []).append({"title": "Why: the move played against the best",
                                            "html": why_html(why)})

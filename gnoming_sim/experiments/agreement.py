@@ -1,7 +1,7 @@
 """How often the card plays the oracle's answer, and what it gives up where it does not.
 
 The input is the oracle-valued decision set (:mod:`gnoming_sim.experiments.oracle_decisions`: decisions from
-``net`` self-play at 3 to 6 players, every legal option's win chance by :mod:`gnoming_sim.search.oracle`, one row
+``net`` self-play at 3 to 6 players, every legal option's win chance by :mod:`gnoming_sim.search.evaluator`, one row
 per decision: ``position_id``, ``keys``, ``mean`` in %, ``diff_se`` the paired standard error of each option's
 difference to the best in pp, with ``players``, ``game`` and ``weight`` where it has them).  The card's answer is
 asked **now**, of the card this checkout plays (:func:`gnoming_sim.search.card_view.card_view`), never read from

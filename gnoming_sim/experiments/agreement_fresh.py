@@ -44,7 +44,7 @@ def fresh_losses(answers: pd.DataFrame, set_seed: int, rollouts: int = 64, threa
     the card plays the set's best), with its standard error.  ``reuse``: an earlier table (another card's, say)
     whose rows of the same decision, options and rollouts are copied, not rolled out again (the same seed
     stream would give the same numbers)."""
-    from gnoming_sim.search import oracle
+    from gnoming_sim.search.evaluator import Settings, win_samples
     from gnoming_sim.search.position_id import decode
 
     known = {}
@@ -59,8 +59,8 @@ def fresh_losses(answers: pd.DataFrame, set_seed: int, rollouts: int = 64, threa
         if old is not None:
             loss, se, n = float(old["loss_fresh_pp"]), float(old["se_pp"]), int(old["rollouts"])
         elif r.card_key != r.best_key:
-            _, win = oracle.win_samples(decode(r.position_id), [r.best_key, r.card_key], rollouts=rollouts,
-                                        seed=fresh_seed(set_seed, r.decision), threads=threads)
+            st = Settings(budget=rollouts, seed=fresh_seed(set_seed, r.decision))
+            _, win = win_samples(decode(r.position_id), st, [r.best_key, r.card_key], threads)
             d = 100.0 * (win[:, 0] - win[:, 1])
             loss, se, n = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size)), int(d.size)
         rows.append({"decision": int(r.decision), "position_id": r.position_id, "best_key": r.best_key,

@@ -1,5 +1,5 @@
 """The oracle-valued decision set: decisions sampled from ``net`` self-play at 3 to 6 players, every
-legal option valued by :func:`gnoming_sim.search.oracle.win_samples` on common random numbers.
+legal option valued by :func:`gnoming_sim.search.evaluator.win_samples` on common random numbers.
 
 The set behind the player's rules (analyses/rules) and the card's agreement table.  One row per decision:
 
@@ -199,9 +199,9 @@ def features(pos) -> dict:
 def value(pos, rollouts: int, seed: int, threads: int | None = None, options=None) -> dict:
     """Every option (or those keyed in ``options``) valued by the oracle on ``rollouts`` common rollouts: keys,
     win chance (%), the best, and each option's paired standard error of its difference to the best (pp)."""
-    from gnoming_sim.search import oracle
+    from gnoming_sim.search.evaluator import Settings, win_samples
 
-    keys, win = oracle.win_samples(pos, options, rollouts=rollouts, seed=seed, threads=threads)
+    keys, win = win_samples(pos, Settings(budget=rollouts, seed=seed), options, threads)
     mean = win.mean(axis=0) * 100.0
     b = int(np.argmax(mean))
     d = (win - win[:, [b]]) * 100.0
@@ -320,7 +320,7 @@ def main(argv=None) -> int:
     prov = {"seed": a.seed, "first_game": FIRST_GAME, "players": a.players, "games": a.games,
             "per_size": a.per_size, "rollouts": a.rollouts, "kinds": a.kinds, "few_options": a.few_options,
             "decisions": len(frame), "wall_s": round(wall, 1),
-            "oracle": "gnoming_sim.search.oracle (net at every seat, the chance of winning the game)",
+            "oracle": "gnoming_sim.search.evaluator (net at every seat, the chance of winning the game)",
             "by_kind": frame.groupby(["players", "kind"]).size().rename("n").reset_index().to_dict("records")}
     out.with_suffix(".json").write_text(json.dumps(prov, indent=1) + "\n")
     print(f"{len(frame)} decisions in {wall:.0f} s -> {out}")

@@ -12,6 +12,9 @@ is the unit: means with 95% t intervals over the deals (:func:`gnoming_sim.exper
 Net plays the same from the same streams, so a deal on which the rule never changed net's answer is the same game
 twice (a difference of exactly 0): the gain per changed decision is the total gain over the changed decisions, which
 the kernel counts (``dispatch.MEMO_RULE``, read back by :func:`gnoming_sim.kernel.counted.play_range_counted`).
+
+:class:`Table` plays any strategy (the pocket rules, the card, a rung of the ladder of advice) the same way in one
+seat among a table of one player (``net``, ``expert``), against that player in the seat, through ``simulate``.
 """
 from __future__ import annotations
 
@@ -115,4 +118,43 @@ class _Played:
         self.totals, self.win, self.seat_strategy = res.totals, res.win, seat_strategy
 
 
-__all__ = ["play_rule", "RULE_FIRST", "BASE"]
+class Table:
+    """The deals of one table size: ``Table(players, deals, seed, first_game, base)``; :meth:`versus` plays a strategy
+    in the rotating seat among ``base`` players.  The base's own games are played once and reused."""
+
+    def __init__(self, players: int, deals: int, seed: int, first_game: int, base: str = BASE,
+                 threads: int | None = None):
+        self.players, self.deals, self.seed, self.first_game, self.threads = players, deals, seed, first_game, threads
+        self.base = registry.get(base)
+        self._base = None
+
+    def _simulate(self, strategies, deals: int):
+        from gnoming_sim.kernel.engine import simulate
+
+        return simulate(players=self.players, strategies=strategies, games=deals, seed=self.seed, rotate=True,
+                        first_game=self.first_game, threads=self.threads)
+
+    def _seat(self, n: int) -> np.ndarray:
+        """The rotating seat of each of the first ``n`` deals (where ``simulate(rotate=True)`` seats strategy 0)."""
+        return (-np.arange(self.first_game, self.first_game + n, dtype=np.int64)) % self.players
+
+    def versus(self, strategy, deals: int | None = None) -> dict:
+        """Per deal of the first ``deals`` (all by default), float64 arrays: ``win`` (pp) and ``margin`` (points: the
+        seat's game score minus the rivals' mean), the strategy's minus the base player's in that seat, and the
+        strategy seat's own ``win_abs`` and ``margin_abs``."""
+        n = self.deals if deals is None else min(int(deals), self.deals)
+        if self._base is None:
+            res = self._simulate([self.base], self.deals)
+            self._base = (res.totals, res.win_credit)
+        s = registry.get(strategy)
+        if s is self.base:                                  # the base player in its own table: the same games
+            d_n, w_n = focal_seat(self._base[0][:n], self._base[1][:n], self._seat(n))
+            return {"win": np.zeros(n), "margin": np.zeros(n), "win_abs": 100.0 * w_n, "margin_abs": d_n}
+        res = self._simulate([s] + [self.base] * (self.players - 1), n)
+        seat = np.argmax(res.seat_strategy == 0, axis=1)
+        d_x, w_x = focal_seat(res.totals, res.win_credit, seat)
+        d_n, w_n = focal_seat(self._base[0][:n], self._base[1][:n], seat)
+        return {"win": 100.0 * (w_x - w_n), "margin": d_x - d_n, "win_abs": 100.0 * w_x, "margin_abs": d_x}
+
+
+__all__ = ["play_rule", "Table", "RULE_FIRST", "BASE"]

@@ -9,7 +9,7 @@ beside them are recomputed here.
 """
 from __future__ import annotations
 
-from gnoming_sim.game import fields as F
+from gnoming_sim.game import fields
 from gnoming_sim.game import trace as T
 from gnoming_sim.reference.scoring import LINES, line_value
 from gnoming_sim.game.cards import HAZARD, MULLIGAN, card_name, is_negative, is_positive
@@ -133,7 +133,7 @@ class Narrator:
         self.say()
         self.say("== Game over ==")
         for s in range(self.players):
-            rounds = " + ".join(_signed(int(self.stats[r, s, F.F_SCORE])) for r in range(ROUNDS))
+            rounds = " + ".join(_signed(int(self.stats[r, s, fields.F_SCORE])) for r in range(ROUNDS))
             self.say(f"{self.who(s)}: {rounds} = {totals[s]}", 1)
         winners = [s for s in range(self.players) if credit[s] > 0]
         if len(winners) == 1:
@@ -255,7 +255,7 @@ class Narrator:
         self.about = seat
         row = self.stats[rnd, seat]
         lay = self.table.layout(seat)
-        self.say(f"{self.who(seat)}: {int(row[F.F_SCORE])}", 1)
+        self.say(f"{self.who(seat)}: {int(row[fields.F_SCORE])}", 1)
         covered: set[int] = set()
         for name, line in zip(LINE_NAMES, LINES):
             value = line_value(lay, line, self.res.rules.mulligans_per_line)
@@ -277,14 +277,14 @@ class Narrator:
             negatives = f"({negatives}) x {rules.negative_multiplier}"
         hazards = lay.count(HAZARD)
         parts = [
-            ("matched lines", int(row[F.F_MATCHED]), "" if covered else "(no line matched)"),
-            ("unmatched positives", int(row[F.F_UNMATCHED]), " + ".join(unmatched)),
-            ("negative cards", int(row[F.F_NEGATIVES]), negatives),
-            ("hazards", int(row[F.F_HAZARDS]), f"{hazards} x +{rules.hazard_value}" if hazards else ""),
+            ("matched lines", int(row[fields.F_MATCHED]), "" if covered else "(no line matched)"),
+            ("unmatched positives", int(row[fields.F_UNMATCHED]), " + ".join(unmatched)),
+            ("negative cards", int(row[fields.F_NEGATIVES]), negatives),
+            ("hazards", int(row[fields.F_HAZARDS]), f"{hazards} x +{rules.hazard_value}" if hazards else ""),
         ]
-        if row[F.F_FINISHER]:
-            bonus = int(row[F.F_BONUS])
-            if row[F.F_STALLED]:
+        if row[fields.F_FINISHER]:
+            bonus = int(row[fields.F_BONUS])
+            if row[fields.F_STALLED]:
                 why = "finished, but the round stalled"
             elif bonus < 0:
                 why = "finished with the lowest score"

@@ -4,8 +4,8 @@ the Monte Carlo bot (``bot``; ``allocate``, how it spends its rollouts; ``cost``
 rollouts counted; ``probe``, its decisions asked twice for the hygiene tests) and the decision
 analysis (``analyse``), and the value player (``value_player``: 0-ply by the value network).
 
-May import :mod:`gnoming_sim.game` and :mod:`gnoming_sim.kernel`; ``batch``, ``analyses`` and
-``cli`` may import it.  Importing it registers the bot's batch kernel for ``KIND_MC`` with the
+May import :mod:`gnoming_sim.game` and :mod:`gnoming_sim.kernel`; the later stages (``drills``, ``tune``,
+``experiments``, ``analyses``, ``cli``) may import it.  Importing it registers the bot's batch kernel for ``KIND_MC`` with the
 engine (:mod:`gnoming_sim.kernel.kinds`; loaded, and compiled, only when a game needs it).
 """
 from gnoming_sim.kernel.kinds import KIND_MC, KIND_VALUE, register_batch_kernel

@@ -37,15 +37,14 @@ from gnoming_sim.game.position import Position
 from gnoming_sim.search import criterion as _criterion
 
 HORIZONS = ("round", "game")
-# the base policy of the rollouts and the criterion are the oracle's (gnoming_sim.search.oracle: the strongest
+# the base policy of the rollouts and the criterion are the oracle's (gnoming_sim.search.evaluator: the strongest
 # fast player at every seat, ranked by the chance of winning the game); DEFAULT_POLICY names that base player
 # for the modules that import it from here
-DEFAULT_POLICY = _criterion.BASE            # = oracle.BASE (search/oracle.py imports this module)
-DEFAULT_HORIZON = _criterion.ORACLE_HORIZON  # = oracle.HORIZON
+DEFAULT_POLICY = _criterion.BASE            # = evaluator.BASE (search/evaluator.py imports this module)
+DEFAULT_HORIZON = _criterion.ORACLE_HORIZON  # = evaluator.HORIZON
 # a sensitivity check, not advice: the player a verdict can be re-run under when asked (analyse
 # --second-policy expert): the strongest heuristic, another kind of player, ten times cheaper
 SECOND_POLICY = "expert"
-PILOT = 1000
 MAX_ROLLOUTS = 400_000
 BLOCK = 16   # rollouts a thread takes at a time (at most)
 FULL = np.zeros(0)   # Roll.value_w of full rollouts (no value network)
@@ -357,8 +356,8 @@ def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int
     first decision (:func:`run_rollouts`).
 
     ``policies``: the base policy, one strategy for every seat or one per seat (default the oracle's,
-    :data:`gnoming_sim.search.oracle.BASE`); ``horizon``: the oracle's criterion, the chance of winning the
-    game (``"game"``, :data:`gnoming_sim.search.oracle.HORIZON`), or ``"round"``, the margin over the
+    :data:`gnoming_sim.search.evaluator.BASE`); ``horizon``: the oracle's criterion, the chance of winning the
+    game (``"game"``, :data:`gnoming_sim.search.evaluator.HORIZON`), or ``"round"``, the margin over the
     rivals at the end of the round.  With ``half_width``,
     ``rollouts`` is the pilot: it sizes one confirmatory batch (fresh rollouts, at most
     ``max_rollouts``) whose estimates alone are reported.

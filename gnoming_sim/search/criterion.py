@@ -15,7 +15,7 @@ from __future__ import annotations
 
 HORIZONS = ("round", "game")
 TIE_DIGITS = 9
-# the oracle's settings (gnoming_sim.search.oracle, which every advice path reads them from; named here, the
+# the oracle's settings (gnoming_sim.search.evaluator, which every advice path reads them from; named here, the
 # bottom of the search stage, so that the analysis the oracle runs can default to them without an import cycle):
 # the base player of the rollouts, the strongest fast player (net beats learned, the next on the ladder, at 2, 4
 # and 6 players on held-out deals: tuning/net/README.md, reports/ladder-ratings.csv), and the horizon it ranks by

@@ -1,15 +1,19 @@
-"""The evaluator: how good each option of a position is, at one of three levels chosen by one settings
-record (:class:`Settings`, GNU Backgammon's evaluation setup): ``0-ply`` (each option valued by the value
-network after it, :func:`zero_ply`), ``truncated`` (rollouts that play the round out and end in the value
-network) and ``rollouts`` (the oracle's full rollouts to the end of the game, :mod:`gnoming_sim.search.oracle`'s
-base player and criterion).  :func:`evaluate` answers a settings record; :class:`Evaluation` adds rollouts batch
-by batch and stops by the shared stop rules (:func:`stop_reason`: the leader k standard errors ahead, a target
-half-width reached, a cap); :func:`advice` adds what the printed card says for the position.  ``analyse``, the
-board's live analysis and its play mode's hints call these.
+"""The evaluator: the one answer to "how good is each option here" behind every piece of advice (``analyse``,
+``review``, ``why``, the board, the drills' stored values, the studies, the card's derivation), at a level
+chosen by one settings record (:class:`Settings`, GNU Backgammon's evaluation setup): ``0-ply`` (each option
+valued by the value network after it, :func:`zero_ply`), ``truncated`` (rollouts that play the round out and
+end in the value network) or ``rollouts`` (to the end of the game).  :func:`evaluate` answers a settings
+record; :class:`Evaluation` adds rollouts batch by batch and stops by the shared stop rules
+(:func:`stop_reason`); :func:`rollouts` gives the raw rollouts of some options, common random numbers across
+them, for the estimators that pair or pool them; :func:`advice` adds what the printed card says.
 
-The value network's own answers (:mod:`gnoming_sim.kernel.value`, its weights read by
-:mod:`gnoming_sim.kernel.value_weights`): every seat's chance of winning from the position as it stands
-(:func:`position_values`), and every option valued at 0-ply (:func:`zero_ply`: :mod:`gnoming_sim.search.zero_ply`).
+The oracle: the **base player** is :data:`BASE` at every seat, the strongest fast player (``net`` beats
+``learned``, the next on the ladder, at 2, 4 and 6 players on held-out deals: tuning/net/README.md); the
+**criterion** is :data:`HORIZON`, the chance of winning the game, ties by the margin over the rivals
+(:mod:`gnoming_sim.search.criterion`).  Another base player is a setting (``policies``, e.g. the card in the
+seat to move: :func:`seats_with`), never another code path.  Rollout i is one unit (one deal of the unseen
+cards and one play stream, common to every option), estimated by :func:`gnoming_sim.search.analyse.summarize`.
+The value network's own answers: every seat's chance of winning (:func:`position_values`) and the 0-ply table.
 """
 from __future__ import annotations
 
@@ -20,10 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.kernel import value as V
-from gnoming_sim.kernel.value_weights import WEIGHTS, read_weights, weights
+from gnoming_sim.search import criterion
 from gnoming_sim.stats import Z95
 
+BASE = criterion.BASE                # the oracle's base player (every seat of the rollouts): net
+HORIZON = criterion.ORACLE_HORIZON   # the criterion: the chance of winning the game
 MAX_DETERMINIZATIONS = 100_000
 LEVELS = ("rollouts", "truncated", "0-ply")
 STOPS = ("fixed", "half-width", "lead")
@@ -47,6 +52,7 @@ class Settings:
                 ``half_width``, at most ``cap``) or ``lead`` (batches until the leader is ``k`` standard
                 errors of its paired difference ahead of the runner-up, or ``cap``)
     seed        rollout i depends on (seed, i) alone
+    first       the index of the first rollout (at 0-ply: of the first deal)
     peek        (level rollouts; tests and teaching) deal the true hidden cards: a perfect-information value
     """
     level: str = "rollouts"
@@ -58,6 +64,7 @@ class Settings:
     k: float = DEFAULT_K
     cap: int = DEFAULT_CAP
     seed: int = 0
+    first: int = 0
     peek: bool = False
 
     def check(self) -> "Settings":
@@ -71,6 +78,10 @@ class Settings:
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not low <= v <= most:
                 raise GnomingError(f"the {name} must be a whole number of at least {low}"
                                    f"{'' if most == math.inf else f' and at most {most:,}'}, got {v!r}")
+        if isinstance(self.first, bool) or not isinstance(self.first, (int, np.integer)) or self.first < 0:
+            raise GnomingError(f"the first rollout's index must be a whole number of at least 0, got {self.first!r}")
+        if self.first and self.stop == "half-width":
+            raise GnomingError("stop half-width runs its pilot from the first rollout, index 0")
         if self.level != "rollouts" and self.peek:
             raise GnomingError(f"level {self.level} reads the value network from what the player sees: no peek")
         if self.level != "rollouts" and self.horizon != "game":
@@ -86,9 +97,55 @@ class Settings:
 
     @property
     def base(self) -> list:
-        from gnoming_sim.search.oracle import BASE
-
         return list(self.policies) or [BASE]
+
+
+def seats_with(pos, strategy, base=BASE) -> list:
+    """One policy per seat of ``pos``: ``strategy`` (a name or a Strategy) in the seat to move, ``base``
+    elsewhere: the rollouts in which the player to move goes on playing ``strategy``."""
+    return [strategy if p == pos.me else base for p in range(pos.players)]
+
+
+def setup(pos, options=None, policies=None, peek: bool = False):
+    """The rollout inputs (:class:`gnoming_sim.search.analyse.Setup`) of ``pos``: every legal option, or
+    those of ``options`` (option keys, such as ``"pos3"``/``"draw"``/``"discard"``, in that order)."""
+    from gnoming_sim.search.analyse import setup as _setup
+
+    s = _setup(pos, [BASE] if policies is None else policies, peek)
+    if options is None:
+        return s
+    keys = [o.key for o in s.options]
+    missing = [k for k in options if k not in keys]
+    if missing:
+        raise GnomingError(f"{', '.join(map(repr, missing))} is not a legal option here; the options are "
+                           f"{', '.join(keys)}")
+    return s.only([keys.index(k) for k in options])
+
+
+def rollouts(pos, settings: "Settings", options=None, threads: int | None = None):
+    """``(setup, out float64[budget, K, N_X], cov float64[budget, N_C])``: the raw rollouts ``first ..
+    first + budget - 1`` of the options keyed in ``options`` (every legal one by default, in that order) at
+    the settings' level (``rollouts`` or ``truncated``), common random numbers across the options (rollout i of
+    every option shares its deal and play stream, whichever options are asked for), for the estimators that
+    pair or pool them."""
+    from gnoming_sim.search.analyse import run_rollouts
+
+    st = settings.check()
+    if st.level == "0-ply":
+        raise GnomingError("level 0-ply runs no rollouts: call evaluate()")
+    s = setup(pos, options, st.base, st.peek)
+    out, cov = run_rollouts(s, st.budget, st.seed, st.first, st.horizon, True, st.peek, threads,
+                            truncated=st.level == "truncated")
+    return s, out, cov
+
+
+def win_samples(pos, settings: "Settings", options=None, threads: int | None = None):
+    """(keys, win float64[budget, K] in {0, shares, 1}): :func:`rollouts`' win credit of each rollout and option,
+    for the estimators that pool decisions (the rules, the card's derivation, the agreement table)."""
+    from gnoming_sim.search.rollout import X_WIN
+
+    s, out, _ = rollouts(pos, settings, options, threads)
+    return [o.key for o in s.options], out[:, :, X_WIN].copy()
 
 
 def lead_in_se(result: dict) -> float:
@@ -137,13 +194,11 @@ class Evaluation:
     stopped (:func:`stop_reason`).  Rollout i depends on (seed, i) alone, so the batches joined are the
     rollouts of one call of that size, and the summary after N rollouts is ``analyse --rollouts N``'s."""
 
-    def __init__(self, pos, settings: Settings, threads: int | None = None, first: int = FIRST_BATCH):
-        from gnoming_sim.search.analyse import setup
-
+    def __init__(self, pos, settings: Settings, threads: int | None = None, first: int = FIRST_BATCH, options=None):
         if settings.level == "0-ply" or settings.peek:
             raise GnomingError("a batch-by-batch evaluation runs rollouts of what the player sees: call evaluate()")
         self.pos, self.settings, self.threads = pos, settings.check(), threads
-        self.setup = setup(pos, settings.base)
+        self.setup = setup(pos, options, settings.base)
         self.sizes = schedule(settings.cap if settings.stop != "fixed" else settings.budget, first)
         self.out = self.cov = None
         self.n = 0
@@ -160,7 +215,7 @@ class Evaluation:
             return None
         size = self.sizes[self.batches]
         st = self.settings
-        out, cov = run_rollouts(self.setup, size, st.seed, self.n, st.horizon, threads=self.threads,
+        out, cov = run_rollouts(self.setup, size, st.seed, st.first + self.n, st.horizon, threads=self.threads,
                                 truncated=st.level == "truncated")
         self.batches += 1
         self.out = out if self.out is None else np.concatenate([self.out, out])
@@ -177,18 +232,24 @@ class Evaluation:
         return dict(self.result, stopped=self.stopped, rollouts=self.n)
 
 
-def evaluate(pos, settings: Settings, threads: int | None = None, progress=None, second_policies=None) -> dict:
-    """Every legal option of ``pos`` valued as ``settings`` say: at 0-ply :func:`zero_ply`'s table; with
-    rollouts, stop ``lead`` batch by batch (:class:`Evaluation`), else ``analyse``'s fixed budget or its
-    pilot-sized confirmatory batch (:func:`gnoming_sim.search.analyse.analyse`, with its ``progress`` and its
-    sensitivity check under ``second_policies``)."""
-    from gnoming_sim.search.analyse import analyse
+def evaluate(pos, settings: Settings, threads: int | None = None, progress=None, second_policies=None,
+             samples: bool = False) -> dict:
+    """Every legal option of ``pos`` valued as ``settings`` say: at 0-ply :func:`zero_ply`'s table (with
+    ``samples``, every deal's value too); with rollouts, stop ``lead`` batch by batch (:class:`Evaluation`),
+    rollouts from another index than 0 on their fixed budget, else ``analyse``'s fixed budget or its pilot-sized
+    confirmatory batch (:func:`gnoming_sim.search.analyse.analyse`, with its ``progress`` and its sensitivity
+    check under ``second_policies``)."""
+    from gnoming_sim.search.analyse import analyse, summarize
 
     st = settings.check()
     if st.level == "0-ply":
-        return zero_ply(pos, determinizations=st.budget, seed=st.seed, policies=st.base, threads=threads)
+        return zero_ply(pos, determinizations=st.budget, seed=st.seed, first=st.first, policies=st.base,
+                        threads=threads, samples=samples)
     if st.stop == "lead":
         return Evaluation(pos, st, threads).run()
+    if st.first:   # analyse's rollouts start at index 0
+        s, out, cov = rollouts(pos, st, None, threads)
+        return summarize(out, cov, s, pos, st.horizon)
     return analyse(pos, st.base, seed=st.seed, rollouts=st.budget,
                    half_width=st.half_width if st.stop == "half-width" else None, max_rollouts=st.cap,
                    horizon=st.horizon, peek=st.peek, threads=threads, second_policies=second_policies,
@@ -220,11 +281,11 @@ def advice(pos, res: dict) -> dict:
 def position_values(pos) -> dict:
     """Every seat's chance of winning the game (%) and expected final game score against the table's mean
     (points) from ``pos`` as the player to move sees it: ``{"win": [...], "margin": [...]}`` by seat."""
-    from gnoming_sim.search.analyse import setup
-    from gnoming_sim.search.oracle import BASE
+    from gnoming_sim.kernel import value as V
+    from gnoming_sim.kernel.value_weights import weights
     from gnoming_sim.search.zero_ply import value_here
 
-    s = setup(pos, BASE)
+    s = setup(pos)
     win, margin = np.zeros(V.MAX_SEATS), np.zeros(V.MAX_SEATS)
     P = value_here(s.start, s.roll, weights(), win, margin)
     return {"win": [100 * float(v) for v in win[:P]], "margin": [float(v) for v in margin[:P]]}
@@ -239,15 +300,14 @@ def zero_ply(pos, *, determinizations: int = 64, seed: int = 0, first: int = 0, 
     and the expected final margin against the table's mean in points.  Deal i is the stream of ``(seed,
     first + i)``; ``samples``: also ``win`` float64[n, K], every deal's value (a probability) of every option."""
     from gnoming_sim.kernel.game_loop import run_blocks
-    from gnoming_sim.search.analyse import setup
-    from gnoming_sim.search.oracle import BASE
+    from gnoming_sim.kernel.value_weights import weights
     from gnoming_sim.search.zero_ply import N_Z, Z_MARGIN, Z_WIN, zero_ply_batch
 
     if isinstance(determinizations, bool) or not isinstance(determinizations, (int, np.integer)) \
             or not 1 <= determinizations <= MAX_DETERMINIZATIONS:
         raise GnomingError(f"determinizations must be a whole number in 1..{MAX_DETERMINIZATIONS}, "
                            f"got {determinizations!r}")
-    s = setup(pos, BASE if policies is None else policies)
+    s = setup(pos, policies=policies)
     n, K = int(determinizations), len(s.options)
     out = np.zeros((n, K, N_Z))
     w = weights()
@@ -283,6 +343,8 @@ def predict(w: np.ndarray, x: np.ndarray, players: np.ndarray) -> tuple[np.ndarr
 
 
 def _predict(w, x, players):
+    from gnoming_sim.kernel import value as V
+
     win = np.zeros((x.shape[0], V.MAX_SEATS))
     margin = np.zeros((x.shape[0], V.MAX_SEATS))
     V.predict_rows(w, x, players, win, margin)
@@ -346,5 +408,6 @@ def calibration(w: np.ndarray, data: dict, bins: int = 10) -> tuple[list, list]:
     return rows, rel
 
 
-__all__ = ["Settings", "Evaluation", "evaluate", "advice", "stop_reason", "lead_in_se", "schedule", "predict",
-           "calibration", "read_weights", "weights", "position_values", "zero_ply", "WEIGHTS", "LEVELS", "STOPS"]
+__all__ = ["BASE", "HORIZON", "Settings", "Evaluation", "evaluate", "rollouts", "win_samples",
+           "setup", "seats_with", "advice", "stop_reason", "lead_in_se", "schedule", "predict", "calibration",
+           "position_values", "zero_ply", "LEVELS", "STOPS"]

@@ -1,10 +1,10 @@
 """Where a difference from the card comes from: ``analyse --follow-card``.
 
-The oracle (:mod:`gnoming_sim.search.oracle`) values a decision's options with its base player playing on at
+The oracle (:mod:`gnoming_sim.search.evaluator`) values a decision's options with its base player playing on at
 every seat.  The printed card was derived for a player who goes on playing the card, so where its answer
 differs from the oracle's best, the difference can come from the position itself or from the play that
 follows it.  ``--follow-card`` values the options again, on the same rollout seeds, with the ``card`` player
-in the seat to move and the base player at the others (:func:`gnoming_sim.search.oracle.seats_with`), and
+in the seat to move and the base player at the others (:func:`gnoming_sim.search.evaluator.seats_with`), and
 sets the card's answer beside that ranking (:func:`gnoming_sim.search.card_view.compare`):
 
 * the card's answer still separated behind the best with the card playing on: the difference comes from
@@ -17,7 +17,7 @@ The advice stays the oracle's: this is an explanation of a difference, never a s
 from __future__ import annotations
 
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator
 
 FROM_POSITION = "this position"
 FROM_PLAY = "the play that follows"
@@ -32,7 +32,7 @@ def follow_policies(pos, policies) -> list:
     if len(set(names)) != 1:
         raise GnomingError("--follow-card puts the card in the seat to move and one base policy at the others: "
                            "give --policy one name")
-    return oracle.seats_with(pos, CARD, names[0])
+    return evaluator.seats_with(pos, CARD, names[0])
 
 
 def judge(view: dict, res: dict, follow: dict, options, me: int) -> dict:

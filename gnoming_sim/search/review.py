@@ -1,20 +1,20 @@
 """Grading one seat's decisions of a game (``gnoming-sim review``), by the value network and rollouts.
 
 Each decision (:class:`gnoming_sim.game.record_trace.Decision`: a :class:`Position` and the option
-played) is analysed with the pieces of :mod:`gnoming_sim.search.analyse` and the oracle's base player and
-criterion (:mod:`gnoming_sim.search.oracle`: :data:`~gnoming_sim.search.oracle.BASE`, ``net``, at every seat;
-:data:`~gnoming_sim.search.oracle.HORIZON`, the chance of winning the game), common random numbers:
+played) is valued by the evaluator (:mod:`gnoming_sim.search.evaluator`, one :class:`Settings` record per
+decision: its base player, :data:`~gnoming_sim.search.evaluator.BASE`, ``net``, at every seat; its criterion,
+:data:`~gnoming_sim.search.evaluator.HORIZON`, the chance of winning the game), common random numbers:
 
-1. *screening* at 0-ply (:func:`gnoming_sim.search.evaluator.zero_ply`): every legal option valued by the
-   value network at the next decision of another seat, the mean over ``screen`` deals of the unseen cards
-   (no rollout); the first :data:`CANDIDATES` options of its ranking other than the move played, and up to
+1. *screening* at 0-ply (:func:`gnoming_sim.search.evaluator.evaluate`, level ``0-ply``): every legal option
+   valued by the value network at the next decision of another seat, the mean over ``screen`` deals of the
+   unseen cards (no rollout); the first :data:`CANDIDATES` options of its ranking other than the move played, and up to
    :data:`MORE_CANDIDATES` more that it puts within :data:`SCREEN_MARGIN` pp of its best, are the
    *candidates*.  The screening only picks them: it never decides a mark or a loss (a drill counts an option
    it screened out, which 0-ply puts behind the candidates, as not the best);
 2. *selection*: the candidates and the move played, ``confirm // 2`` *truncated* rollouts each (this round
    played out by the base player, then the value network's chance of winning at the next round's first
-   decision; in the last round full rollouts: :class:`gnoming_sim.search.rollout.Roll`, ``value_w``); the
-   *alternative* is the candidate the criterion ranks first on them (:func:`choose`).  The options' table
+   decision; in the last round full rollouts: :func:`gnoming_sim.search.evaluator.rollouts`, level
+   ``truncated``); the *alternative* is the candidate the criterion ranks first on them (:func:`choose`).  The options' table
    shows these rollouts;
 3. *measurement*: the move played and the alternative alone, ``confirm`` further fresh truncated rollouts.
 
@@ -56,13 +56,14 @@ cut at 0, and the verdict the band of :data:`VERDICTS` it falls in.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.search import oracle
-from gnoming_sim.search.analyse import Setup, adjusted_each, design, luck, run_rollouts, setup, summarize
-from gnoming_sim.search.evaluator import zero_ply
+from gnoming_sim.search import evaluator
+from gnoming_sim.search.analyse import Setup, adjusted_each, design, luck, summarize
+from gnoming_sim.search.evaluator import Settings
 from gnoming_sim.stats import Z95, bh, eb_posterior_means, mean_ci_t
 
 SCREEN = 64           # deals of the unseen cards behind each decision's 0-ply screening, every option
@@ -72,8 +73,8 @@ CONFIRM = 1000        # fresh truncated rollouts that measure the loss (half as 
 REFINE_P = 0.1        # a decision whose measured loss has a one-sided p-value below this ...
 SURE_P = 0.001        # ... and not below this (a loss that clear is kept as measured) is measured again ...
 REFINE = 4            # ... on this many times CONFIRM fresh rollouts (:func:`measure_again`, :func:`refine`)
-DEFAULT_POLICY = oracle.BASE      # the oracle's base player, every seat
-HORIZON = oracle.HORIZON          # the oracle's criterion: the loss is in win chance, to the end of the game
+DEFAULT_POLICY = evaluator.BASE   # the oracle's base player, every seat
+HORIZON = evaluator.HORIZON       # the oracle's criterion: the loss is in win chance, to the end of the game
 CANDIDATES = 2        # alternatives confirmed: the first of the screening ranking other than the move played
 STRIDE = 1 << 24      # rollout indices per decision: decision i uses i * STRIDE onwards
 MARK_RATE = 0.05      # Benjamini-Hochberg false discovery rate of a game's marks
@@ -117,7 +118,7 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
 
     pos = decision.position
     policies = [policies] if isinstance(policies, str) else list(policies)
-    s = setup(pos, policies)
+    s = evaluator.setup(pos, policies=policies)
     keys = [o.key for o in s.options]
     base = {"where": decision.where, "round": decision.round + 1, "turn": decision.turn,
             "decision": pos.decision, "describe": pos.describe(), "position": pos.to_dict(),
@@ -131,11 +132,10 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
     if len(keys) == 1:
         return {**base, "forced": True, "forced_reason": "the only legal move", "best": keys[0],
                 "options": [{"key": keys[0], "option": s.options[0].label}]}
-    first = index * STRIDE
+    st = Settings(level="truncated", policies=tuple(policies), seed=seed, first=index * STRIDE)
     # 1. screening at 0-ply: every option valued by the value network after it, on ``screen`` deals of the
     # unseen cards (no rollout); it only picks the candidates, never a mark
-    zp = zero_ply(pos, determinizations=screen, seed=seed, first=first, policies=policies, threads=threads,
-                  samples=True)
+    zp = evaluator.evaluate(pos, replace(st, level="0-ply", budget=screen), threads, samples=True)
     base["n_screen"] = screen
     rows0 = {r["key"]: r for r in zp["options"]}
     k_played = keys.index(decision.played)
@@ -145,11 +145,10 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
     cands = [k for k in screened if k != k_played][:CANDIDATES]
     cands += [k for k in near if k not in cands][:MORE_CANDIDATES]   # options 0-ply cannot tell from the best
     keep = sorted(set(cands) | {k_played})
-    sub = s.only(keep)
-    select = max(1, confirm // 2)
+    select = max(2, confirm // 2)
     # 2. selection: the candidates and the move played on truncated rollouts (this round played out, then
     # the value network), indices of their own
-    out2, cov2 = run_rollouts(sub, select, seed, first, HORIZON, threads=threads, truncated=True)
+    sub, out2, cov2 = evaluator.rollouts(pos, replace(st, budget=select), [keys[k] for k in keep], threads)
     res2 = summarize(out2, cov2, sub, pos, HORIZON)
     base["n_confirm"] = select
     if "margin" not in res2 and np.ptp(zp["win"], axis=1).max() == 0:
@@ -182,8 +181,8 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
     rows.sort(key=lambda r: (r["batch"] != "confirm", -(r.get("p_win_adj", r["p_win"]))))
     # 3. measurement: the move played and the alternative alone, on truncated rollouts neither the screening nor
     # the selection saw; the loss is an ordinary paired estimate there
-    pair = s.only([k_played, alt])
-    out3, cov3 = run_rollouts(pair, confirm, seed, first + select, HORIZON, threads=threads, truncated=True)
+    st = replace(st, budget=confirm, first=st.first + select)
+    pair, out3, cov3 = evaluator.rollouts(pos, st, [keys[k_played], keys[alt]], threads)
     ls, se3 = _win_loss(out3, cov3, pair, pos, 1)   # the played move's win chance behind the alternative
     res3 = summarize(out3, cov3, pair, pos, HORIZON)
     base["n_measure"] = confirm
@@ -191,8 +190,8 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
     record = judge(float(ls[0]), float(se3[0]))
     if measure_again(record["p_value"]):
         # 4. a loss the measurement suggests is measured again, on REFINE times the rollouts, fresh
-        out4, cov4 = run_rollouts(pair, REFINE * confirm, seed, first + select + confirm, HORIZON, threads=threads,
-                                  truncated=True)
+        _, out4, cov4 = evaluator.rollouts(pos, replace(st, budget=REFINE * confirm, first=st.first + confirm),
+                                           [keys[k_played], keys[alt]], threads)
         l4, se4 = _win_loss(out4, cov4, pair, pos, 1)
         record = refine(record, float(l4[0]), float(se4[0]))
         base["n_measure"] += REFINE * confirm
@@ -323,7 +322,7 @@ def review(decisions, policies=DEFAULT_POLICY, seed: int = 0, screen: int = SCRE
                        "rollouts": "truncated: this round played out, then the value network (full in the last "
                                    "round)",
                        "candidates": CANDIDATES, "mark_rate": MARK_RATE,
-                       "measure": confirm, "select": max(1, confirm // 2),
+                       "measure": confirm, "select": max(2, confirm // 2),
                        "refine": {"below_p": REFINE_P, "not_below_p": SURE_P, "times": REFINE,
                                   "rollouts": REFINE * confirm},
                        "procedure": "the alternative chosen on the screening and selection rollouts, its loss "

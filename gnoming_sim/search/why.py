@@ -36,7 +36,7 @@ from gnoming_sim.stats import mean_ci
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import Position
 from gnoming_sim.game.rules import ROUNDS
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator
 
 SAMPLES = 3
 TRACE_CAP = 16_384
@@ -107,31 +107,26 @@ def deciding(comps: list[dict]) -> dict:
             "text": f"{words[key]} ({100 * share:.0f}% of the margin's change, by absolute parts)"}
 
 
-def explain(pos: Position, keys: list[str], policies=oracle.BASE, seed: int = 0, rollouts: int = 2000,
-            samples: int = SAMPLES, horizon: str = oracle.HORIZON, threads: int | None = None) -> dict:
+def explain(pos: Position, keys: list[str], policies=evaluator.BASE, seed: int = 0, rollouts: int = 2000,
+            samples: int = SAMPLES, horizon: str = evaluator.HORIZON, threads: int | None = None) -> dict:
     """Why option ``keys[0]`` (the reference, e.g. the best) and ``keys[1]`` (e.g. the one played)
-    differ at ``pos``: their components over ``rollouts`` paired rollouts (seeds as ``analyse`` with
-    ``seed``: the same rollouts as its analysis) and ``samples`` narrated continuations of each.
+    differ at ``pos``: their components over ``rollouts`` paired rollouts (:func:`gnoming_sim.search.evaluator.rollouts`;
+    seeds as ``analyse`` with ``seed``: the same rollouts as its analysis) and ``samples`` narrated continuations of each.
 
     Returns ``{"options": [{"key", "label"}] * 2, "n", "policies", "horizon", "components": [...],
     "omitted": [{"key", "name", "why"}] (the parts that cannot differ here, :func:`fixed_parts`), "deciding": {...}, "samples": [{"rollout", "why_chosen", "diff", "stories": [{"key", "label",
     "score", "rivals", "trace", "stats", "snap"}, ...]}]}`` (:func:`continuation`; the arrays become
     lines with :func:`gnoming_sim.cli.why_text.tell_samples`)."""
-    from gnoming_sim.search.analyse import run_rollouts, setup
     from gnoming_sim.search.rollout import X_RIVALS, X_SCORE
 
     if len(keys) != 2 or keys[0] == keys[1]:
         raise GnomingError("--why compares two different options")
     policies = [policies] if isinstance(policies, str) else list(policies)
-    s = setup(pos, policies)
-    index = {o.key: k for k, o in enumerate(s.options)}
-    for key in keys:
-        if key not in index:
-            raise GnomingError(f"--why: {key!r} is not a legal option here; the options are "
-                               f"{', '.join(index)}")
-    ks = [index[k] for k in keys]
-    s2 = s.only(ks)
-    out, _ = run_rollouts(s2, rollouts, seed, 0, horizon, True, False, threads)
+    try:
+        s2, out, _ = evaluator.rollouts(pos, evaluator.Settings(policies=tuple(policies), horizon=horizon,
+                                                                budget=rollouts, seed=seed), keys, threads)
+    except GnomingError as exc:
+        raise GnomingError(f"--why: {exc}") from None
     me = pos.me
     fixed = fixed_parts(pos, horizon)
     comps = components(out[:, 0], out[:, 1], float(pos.scores[me]), horizon, fixed)

@@ -13,7 +13,7 @@ and a finishing chance by a cell of its three tables (:mod:`gnoming_sim.kernel.p
 3. **sample**: at most a cap of decisions per cell (the cap chosen so the round values about ``decisions``
    in all; uniform within a cell, so a cell's estimate is its own decisions' mean), seeded; the cells of
    ``focus`` (those that come up often and are not yet separated) up to ``focus_weight`` times the cap;
-4. **value**: each sampled decision's options by the oracle (:func:`gnoming_sim.search.oracle.win_samples`:
+4. **value**: each sampled decision's options by the oracle (:func:`gnoming_sim.search.evaluator.win_samples`:
    the chance of winning the game, ``net`` at the other seats and the current card in the seat to move, common
    random numbers across the options), ``rollouts`` each;
 5. **improve**: per cell, each action's mean win chance minus the current action's over the cell's decisions
@@ -187,7 +187,7 @@ def value(sampled: list[dict], strategy, cfg: IterationConfig, rnd: int) -> list
     """Each sampled entry's ``gain``: {action: its option's mean win chance minus the current action's, pp} over
     ``cfg.rollouts`` oracle rollouts (the card in the seat to move, net elsewhere; one decision's cells share
     their rollouts); and ``win``: the current action's win chance in percent."""
-    from gnoming_sim.search import oracle
+    from gnoming_sim.search.evaluator import Settings, seats_with, win_samples
 
     groups: dict[int, list[dict]] = {}
     for e in sampled:
@@ -195,9 +195,8 @@ def value(sampled: list[dict], strategy, cfg: IterationConfig, rnd: int) -> list
     for j, group in enumerate(groups.values()):
         pos = group[0]["pos"]
         keys = sorted({k for e in group for k in e["actions"].values()})
-        got, win = oracle.win_samples(pos, keys, rollouts=cfg.rollouts, seed=cfg.seed * 1000 + rnd,
-                                      first=j * cfg.rollouts, policies=oracle.seats_with(pos, strategy),
-                                      threads=cfg.threads)
+        got, win = win_samples(pos, Settings(policies=tuple(seats_with(pos, strategy)), budget=cfg.rollouts,
+                                             seed=cfg.seed * 1000 + rnd, first=j * cfg.rollouts), keys, cfg.threads)
         mean = dict(zip(got, 100.0 * win.mean(axis=0)))
         for e in group:
             base = mean[e["actions"][e["current"]]]

@@ -16,7 +16,7 @@ import io
 import textwrap
 
 from gnoming_sim.kernel.policy import chart as C
-from gnoming_sim.tune import guide_card as G
+from gnoming_sim.tune import guide_card
 
 PAGE = (11.69, 8.27)   # A4 landscape, inches
 DPI = 150
@@ -122,11 +122,11 @@ def _title(fig, guide: dict) -> list:
     room = fig.bbox.width - 2 * MARGIN * fig.dpi
     out = []
     y = 1 - MARGIN / PAGE[1]
-    if G.preview_line(guide):
+    if guide_card.preview_line(guide):
         out.append(fig.text(0.5, y, "PREVIEW: made from too few games to replace the committed card (see the foot)",
                             ha="center", va="top", fontsize=11, weight="bold", color="#b00000"))
         y = _below(fig, out[-1], 0.04)
-    words = ("Gnoming A Round: the player's card, derived by policy iteration" if G.is_iterated(guide) else
+    words = ("Gnoming A Round: the player's card, derived by policy iteration" if guide_card.is_iterated(guide) else
              "Gnoming A Round: the player's guide, derived by simulation")
     t = fig.text(0.5, y, words, ha="center", va="top", fontsize=16, weight="bold")
     while t.get_window_extent(r).width > room and t.get_fontsize() > 8:
@@ -140,43 +140,46 @@ def _below(fig, text, pad_in: float) -> float:
 
 
 def _key(guide: dict) -> list[str]:
-    bands = G.banded_exceptions(guide)
+    bands = guide_card.banded_exceptions(guide)
     return ([KEY_ACTIONS, KEY_COLUMNS, KEY_FINISH, KEY_DEFAULT]
-            + ([] if G.is_iterated(guide) else [KEY_GUIDE])
+            + ([] if guide_card.is_iterated(guide) else [KEY_GUIDE])
             + (["Table 1's exceptions, by your own face-down cards: " + "; ".join(bands) + "."] if bands else []))
 
 
 def _foot(guide: dict) -> list[str]:
-    if G.is_iterated(guide):
-        return [G.preview_line(guide), *G.iteration_foot(guide, short=True)]
-    return [G.preview_line(guide), G.value_line(guide), G.ladder_line(guide), G.sizes_line(guide),
-            f"rollouts ({G.rollout_player(guide)} play) at {guide['self_play']} self-play decisions ({guide['decisions']:,} "
-            f"decisions at {', '.join(map(str, guide['players']))} players, seed {guide['seed']}); a cell is resolved "
-            f"when its action wins every paired comparison after Holm's correction ({G.holm_family(guide)}, 5%); on "
-            f"average over the positions self-play of {guide['self_play']} reaches"]
+    if guide_card.is_iterated(guide):
+        return [guide_card.preview_line(guide), *guide_card.iteration_foot(guide, short=True)]
+    return [guide_card.preview_line(guide), guide_card.value_line(guide), guide_card.ladder_line(guide),
+            guide_card.sizes_line(guide),
+            f"rollouts ({guide_card.rollout_player(guide)} play) at {guide['self_play']} self-play decisions "
+            f"({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} players, seed "
+            f"{guide['seed']}); a cell is resolved when its action wins every paired comparison after Holm's "
+            f"correction ({guide_card.holm_family(guide)}, 5%); on average over the positions self-play of "
+            f"{guide['self_play']} reaches"]
 
 
 def _tables(fig, guide: dict) -> list[list]:
     """The tables' axes, two rows: take or draw, where to put a kept card (from a pile, blind), then finish or
     play on once per table size the guide was derived at.  A hazard is never on a discard pile, so tables 1
     and 2 have no hazard row."""
-    src, place, fin = (G.cells_by_number(guide, t) for t in C.TABLE_NAMES)
+    src, place, fin = (guide_card.cells_by_number(guide, t) for t in C.TABLE_NAMES)
     classes = list(C.CLASS_NAMES)
     top = []
     ax = fig.add_subplot()
-    _table(ax, "1. Take the pile's top card, or draw?", classes[:C.CC_HAZARD], [G.USE_WORDS[u] for u in C.USE_NAMES],
+    _table(ax, "1. Take the pile's top card, or draw?", classes[:C.CC_HAZARD],
+           [guide_card.USE_WORDS[u] for u in C.USE_NAMES],
            [[cell_mark(src.get(C.source_cell_of(k, u)), C.source_cell_of(k, u), C.T_SOURCE) for u in range(C.N_USE)]
             for k in range(C.CC_HAZARD)], "the pile card's best use", "the pile's top card")
     top.append(ax)
     for b, (where, rows) in enumerate((("2. Taken from a pile: where?", C.CC_HAZARD),
                                        ("3. Drawn blind: keep where, or throw?", C.N_CLASS))):
         ax = fig.add_subplot()
-        _table(ax, where, classes[:rows], [G.USE_WORDS[u] for u in C.USE_NAMES],
+        _table(ax, where, classes[:rows], [guide_card.USE_WORDS[u] for u in C.USE_NAMES],
                [[cell_mark(place.get(C.place_cell_of(b, k, u)), C.place_cell_of(b, k, u), C.T_PLACE)
                  for u in range(C.N_USE)] for k in range(rows)], "the card's best use", "the card")
         top.append(ax)
     bottom = []
-    for s in G.finish_sizes(guide)[0]:
+    for s in guide_card.finish_sizes(guide)[0]:
         ax = fig.add_subplot()
         _table(ax, f"4. Can finish, {C.SIZE_NAMES[s]} players: finish?",
                [f"gap {bin_words(g)}" for g in C.GAP_NAMES], [bin_words(o) for o in C.OFD_NAMES],

@@ -68,7 +68,7 @@ def collect(cfg: GuideConfig, strategy, progress: Callable[[str], None] | None =
     what the cell was computed from), round-robin over the table sizes in chunks of :data:`CHUNK` rounds."""
     import pandas as pd
 
-    from gnoming_sim.search import guide as G
+    from gnoming_sim.search import guide as collector
 
     parts = []
     done = {p: 0 for p in cfg.players}
@@ -80,9 +80,9 @@ def collect(cfg: GuideConfig, strategy, progress: Callable[[str], None] | None =
                 continue
             n = min(CHUNK, cfg.games - done[p])
             first = GUIDE_FIRST + k * 2**40 + done[p]
-            rec = G.collect(p, strategy, n, cfg.seed, budget=cfg.budget, p_sample=cfg.p_sample,
-                            p_finish=cfg.p_finish, first_game=first, threads=cfg.threads,
-                            roll_kind=ROLLOUT_KINDS[cfg.rollouts])
+            rec = collector.collect(p, strategy, n, cfg.seed, budget=cfg.budget, p_sample=cfg.p_sample,
+                                    p_finish=cfg.p_finish, first_game=first, threads=cfg.threads,
+                                    roll_kind=ROLLOUT_KINDS[cfg.rollouts])
             parts.append(rec)
             done[p] += n
             total += len(rec)
@@ -91,14 +91,15 @@ def collect(cfg: GuideConfig, strategy, progress: Callable[[str], None] | None =
         if cfg.decisions is not None and total >= cfg.decisions:
             break
     cfg.rounds = dict(done)
-    rec = np.concatenate(parts) if parts else np.zeros((0, G.NR))
-    cols = {"table": rec[:, G.R_TABLE].astype(int), "cell": rec[:, G.R_CELL].astype(int),
-            "players": rec[:, G.R_PLAYERS].astype(int), "card": rec[:, G.R_CARD].astype(int),
-            "use": rec[:, G.R_USE].astype(int), "blind": rec[:, G.R_BLIND], "gap": rec[:, G.R_GAP],
-            "rivals_fd": rec[:, G.R_OFD], "game": rec[:, G.R_GAME].astype(np.int64),
-            "expert": rec[:, G.R_EXPERT].astype(int)}
+    rec = np.concatenate(parts) if parts else np.zeros((0, collector.NR))
+    cols = {"table": rec[:, collector.R_TABLE].astype(int), "cell": rec[:, collector.R_CELL].astype(int),
+            "players": rec[:, collector.R_PLAYERS].astype(int), "card": rec[:, collector.R_CARD].astype(int),
+            "use": rec[:, collector.R_USE].astype(int), "blind": rec[:, collector.R_BLIND],
+            "gap": rec[:, collector.R_GAP],
+            "rivals_fd": rec[:, collector.R_OFD], "game": rec[:, collector.R_GAME].astype(np.int64),
+            "expert": rec[:, collector.R_EXPERT].astype(int)}
     for a in range(1, C.N_ACTIONS + 1):
-        cols[f"v{a}"] = rec[:, G.R_V + a - 1]
+        cols[f"v{a}"] = rec[:, collector.R_V + a - 1]
     return pd.DataFrame(cols)
 
 

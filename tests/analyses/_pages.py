@@ -1,35 +1,17 @@
 """Checks shared by the tests of the report pages: headless Chromium, and the estimates of a summary.json."""
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 
-import pytest
 
-CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-
-
-def chromium() -> str | None:
-    return next((path for path in map(shutil.which, CHROMIUM_NAMES) if path), None)
-
-
-def assert_renders(index_html, tmp_path) -> None:
-    """Screenshot ``index_html`` in headless Chromium; fail if the page is (nearly) blank.
-
-    Without Chromium the test is skipped, except on CI, where .ci/run installs it."""
-    browser = chromium()
-    if browser is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing on CI (.ci/run installs Debian's chromium)")
-        pytest.skip("Chromium is not installed")
+def assert_renders(chromium, index_html, tmp_path) -> None:
+    """Screenshot ``index_html`` in headless Chromium (``chromium``: the fixture of tests/conftest.py); fail if
+    the page is (nearly) blank."""
     from PIL import Image
 
     shot = tmp_path / "shot.png"
-    cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,2000",
-           f"--screenshot={shot}", index_html.resolve().as_uri()]
+    cmd = [*chromium, "--disable-quic", "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}",
+           "--window-size=1200,2000", f"--screenshot={shot}", index_html.resolve().as_uri()]
     subprocess.run(cmd, capture_output=True, timeout=120, check=False)
     assert shot.exists(), "Chromium wrote no screenshot"
     with Image.open(shot) as im:

@@ -1,6 +1,6 @@
-"""The committed summary.json with three sections (``rules``, ``agreement``,
-``guide.card_margins``) from ``data/summary_rules.json``: made-up values in the shape the rules, agreement and
-guide studies write, so the README block and the report's summary can be checked before a report has them."""
+"""The committed summary.json with the pocket rules study's section (``pocket_rules``) from
+``data/summary_rules.json``: a --quick run's section, in the shape the study writes, so the README block, the docs'
+generated blocks and the report's first screen can be checked before a report has it."""
 from __future__ import annotations
 
 import copy
@@ -16,24 +16,18 @@ def committed() -> dict:
     return json.loads(SUMMARY.read_text(encoding="utf-8"))
 
 
-def sections() -> dict:
-    return json.loads(FIXTURE.read_text(encoding="utf-8"))
-
-
 def with_rules(summary: dict | None = None) -> dict:
-    """``summary`` (default: the committed one) with the fixture's sections in place of its own."""
+    """``summary`` (default: the committed one) with the fixture's pocket rules section in place of its own."""
     out = copy.deepcopy(committed() if summary is None else summary)
-    new = sections()
-    out["player_rules"], out["agreement"] = new["player_rules"], new["agreement"]
-    out["guide"] = {**out.get("guide", {}), **new["guide"]}
+    out["pocket_rules"] = json.loads(FIXTURE.read_text(encoding="utf-8"))["pocket_rules"]
     return out
 
 
 def fixture_report(out: Path, summary: dict | None = None) -> Path:
     """A report written by :func:`gnoming_sim.analyses.report.build_report` from studies that play no game and
-    hand over the fixture's sections (``rules``, ``agreement`` and the guide with its card margins; ``summary``
-    in place of :func:`with_rules`'s): the report's first screen as a report with those studies renders it,
-    in seconds.  Their sections render nothing (their template is the macros file)."""
+    hand over the summary's sections (``pocket_rules``, ``agreement``, ``guide``; ``summary`` in place of
+    :func:`with_rules`'s): the report's first screen as a report with those studies renders it, in seconds.
+    Their sections render nothing (their template is the macros file)."""
     from gnoming_sim.analyses.framework.study import Study, StudyResult
     from gnoming_sim.analyses.report import build_report
 
@@ -57,6 +51,7 @@ def fixture_report(out: Path, summary: dict | None = None) -> Path:
         def analyse(self, ctx, tables, data):
             return StudyResult(findings=[], figures=[], frames={}, summary=self.section, precision=[])
 
-    studies = [Fixed(key.replace("_", "-"), summary[key]) for key in ("guide", "player_rules", "agreement") if key in summary]
+    studies = [Fixed(key.replace("_", "-"), summary[key]) for key in ("guide", "pocket_rules", "agreement")
+               if key in summary]
     build_report(out, seed=0, studies=studies, command="fixture")
     return out / "index.html"

@@ -171,7 +171,7 @@ def test_holds_under_both_strongest_rungs_only_by_an_equivalence_test(summary):
 
 
 def _by_size_word(parts: dict, target: float) -> str:
-    from gnoming_sim.analyses.framework.estimates import Estimate
+    from gnoming_sim.stats import Estimate
     from gnoming_sim.analyses.framework.words import equivalence_by_size
 
     return equivalence_by_size({k: Estimate(d["mean"], *d["ci95"], d["n"]) for k, d in parts.items()}, target)
@@ -216,7 +216,7 @@ def test_a_pooled_answer_whose_table_sizes_differ_is_stated_per_size(summary):
 
 
 def test_house_rules_test_every_variant_in_one_family(summary):
-    from gnoming_sim.analyses.framework.estimates import Estimate, holm
+    from gnoming_sim.stats import Estimate, holm
 
     variants = {k: v for k, v in summary["house_rules"]["variants"].items() if v["change_vs_baseline"]}
     assert any(v["paired"] is False for v in variants.values())            # the other-deck variant is there

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.analyses.framework.estimates import Estimate, stratified_mean
+from gnoming_sim.stats import Estimate, stratified_mean
 from gnoming_sim.analyses.house_rules.study import _exercised, _rows, _separated
 from gnoming_sim.experiments.compare import HOUSE_RULES, compare
 

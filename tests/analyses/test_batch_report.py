@@ -164,6 +164,6 @@ def test_an_interrupted_batch_says_so(tmp_path):
 
 
 @pytest.mark.slow   # starts headless Chromium (2.7 s); the fast run keeps the page's content tests
-def test_chromium_renders_a_page_that_is_not_blank(report, tmp_path):
+def test_chromium_renders_a_page_that_is_not_blank(chromium, report, tmp_path):
     out, _, _ = report
-    assert_renders(out / "index.html", tmp_path)
+    assert_renders(chromium, out / "index.html", tmp_path)

@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from gnoming_sim.analyses.framework.estimates import Estimate, clustered_share, finishing_crossing
+from gnoming_sim.stats import Estimate, clustered_share, finishing_crossing
 
 pytestmark = pytest.mark.slow   # about a minute in all
 

@@ -10,8 +10,7 @@ import pandas as pd
 import pytest
 
 from gnoming_sim.analyses.early_finish.analysis import _holm_labels, _rule, clustered_curve, half_open
-from gnoming_sim.analyses.framework.estimates import (Crossing, Estimate, crossing_label, holm_p,
-                                                      paired_ratio_difference)
+from gnoming_sim.stats import Crossing, Estimate, crossing_label, holm, paired_ratio_difference
 
 
 def _rounds(rng, games=400, slope=0.08, cut=5.0, game_effect=0.0):
@@ -67,7 +66,7 @@ def test_rule_labels_are_analytic_and_holm_corrected():
     weak = [{"score_rule": c, "score_p": 0.01} for _ in range(48)]
     _holm_labels(weak)
     assert not any(w["score_rule"].clear for w in weak)
-    assert holm_p([0.001, 0.03, 0.04]) == [True, False, False] and holm_p([0.001, 0.02, 0.04]) == [True, True, True]
+    assert holm([0.001, 0.03, 0.04]) == [True, False, False] and holm([0.001, 0.02, 0.04]) == [True, True, True]
 
 
 def test_open_intervals_print_half_open():

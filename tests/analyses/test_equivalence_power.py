@@ -6,7 +6,7 @@ planted back."""
 from __future__ import annotations
 
 from gnoming_sim.analyses.framework.design import SECOND, STRONG, TOP_DIFFERENCE
-from gnoming_sim.analyses.framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 from gnoming_sim.analyses.framework.words import (CONVERGED, MOVES, UNTESTED, convergence, equivalence,
                                                   equivalence_by_size, holds_under, power, power_by_size)
 from gnoming_sim.stats import DIFFERS, HOLDS, NOT_TESTED, Z95

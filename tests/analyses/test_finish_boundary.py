@@ -12,7 +12,7 @@ import pandas as pd
 from gnoming_sim.analyses.finish_play_on.boundary import (NO_NUMBER, band_of, contradictions, crossing,
                                                           finish_rule, fit_boundary, gap_bins, monotone_fit,
                                                           rule_table)
-from gnoming_sim.analyses.framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 from gnoming_sim.game.cards import HIDDEN, MULLIGAN
 
 

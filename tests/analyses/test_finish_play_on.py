@@ -13,7 +13,7 @@ from _pages import estimates
 
 from gnoming_sim.analyses.finish_play_on.analysis import (GAP_EDGES, assign, bins, boundary, ladder,
                                                           pretty, read_rule, regret_rows, verdicts, with_holm)
-from gnoming_sim.analyses.framework.estimates import Estimate, linear_root
+from gnoming_sim.stats import Estimate
 from gnoming_sim.analyses.framework.design import SECOND, STRONG
 from gnoming_sim.analyses.finish_play_on.design import RUNGS
 
@@ -116,32 +116,6 @@ def test_the_rule_of_a_synthetic_boundary_is_the_true_one():
 
 
 # ----------------------------------------------------------------- the fitted boundary
-def test_linear_root_finds_a_known_crossing_and_fieller_covers_it():
-    # y = 0.02 * (3 - gap) + noise: the root is gap 3.  Pinned seed, 300 data sets of 150 decisions with
-    # skewed, heteroskedastic noise; 95% nominal, accept 92..98%.
-    rng = np.random.default_rng(5)
-    hits, bounded = 0, 0
-    for _ in range(300):
-        gap = rng.integers(-15, 20, 150)
-        y = 0.02 * (3 - gap) + (rng.exponential(0.1, 150) - 0.1) * (1 + np.abs(gap) / 10)
-        r = linear_root(gap, y)
-        bounded += r.bounded
-        hits += r.point.lo <= 3 <= r.point.hi
-        assert r.slope.mean < 0 and r.point.n == 150
-    assert bounded == 300
-    assert 0.92 <= hits / 300 <= 0.98
-
-
-def test_linear_root_is_unbounded_when_the_slope_is_not_clear_of_zero():
-    rng = np.random.default_rng(2)
-    gap = rng.integers(-10, 10, 40)
-    r = linear_root(gap, rng.normal(0, 1, 40))
-    if r.slope.lo < 0 < r.slope.hi:
-        assert not r.bounded and math.isinf(r.point.lo) and math.isinf(r.point.hi)
-    exact = linear_root(np.arange(10), 5.0 - np.arange(10) + rng.normal(0, 1e-3, 10))
-    assert abs(exact.point.mean - 5.0) < 0.01 and exact.point.lo < 5 < exact.point.hi
-
-
 def _ladder_frame(rng, n=400, root=2.0):
     gap = rng.integers(-12, 16, n)
     fd = rng.integers(1, 5, n)

@@ -122,7 +122,7 @@ def test_along_the_ladder_the_answer_is_the_strongest_rivals_and_says_whether_it
     convergence come from the one equivalence function (TOST at the design's target) on the two strongest rungs'
     paired difference, and summary.json states the estimand under both rungs."""
     from gnoming_sim.analyses.framework.words import equivalence, holds_under
-    from gnoming_sim.analyses.framework.estimates import Estimate
+    from gnoming_sim.stats import Estimate
 
     committed = json.loads(registry.CHART_CELLS.read_text())
     checks = [_check("card", 5.2), _check("chart", -2.0), _check("card", 5.4, 6), _check("chart", -1.8, 6)]

@@ -23,16 +23,11 @@ def test_the_readme_block_is_the_one_the_committed_summary_generates():
 
 
 def test_the_block_states_the_summary_numbers():
-    """The block's run figures and its designers' figures are the summary's: the games, and each table size's
-    value of a dealt mulligan (net at every seat) with its interval, as the estimand states them."""
+    """The block's run figures are the summary's: its games; where a designers' figure fits, it is whole."""
     summary = json.loads(SUMMARY.read_text(encoding="utf-8"))
     block = headline_markdown(summary)
     games = sum(s["games"] for s in summary["studies"].values())
     assert f"{games:,} games" in block
-    sizes = summary["estimands"]["mulligan"]["win_chance"]["by_table_size"]["by_players"]
-    for p, e in sizes.items():
-        lo, hi = (f"{100 * v:+.1f}".replace("-", "\u2212") for v in e["ci95"])
-        assert f"[{lo}, {hi}] at {p}" in block, p
 
 
 def test_the_block_keeps_to_its_word_budget():
@@ -41,13 +36,13 @@ def test_the_block_keeps_to_its_word_budget():
 
 
 def test_a_long_summary_is_cut_to_the_budget_by_leaving_out_designer_figures():
-    long = {"display": " ".join(["word"] * 60), "key": "x"}
+    long = {"display": " ".join(["word"] * 40), "key": "x"}
     summary = {"command": "gnoming-sim report", "seed": 0, "wall_s": 500, "studies": {"a": {"games": 10}},
                "answers": [], "findings": [dict(long, key=f"k{i}") for i in range(12)],
                "designer_findings": [f"k{i}" for i in range(12)]}
     block = headline_markdown(summary)
     assert words(block) <= WORD_BUDGET
-    assert 0 < block.count("word word") < 12 * 59   # some designer lines fit, not all
+    assert 0 < block.count("word word") < 12 * 39   # some designer lines fit, not all
 
 
 def test_replace_block_keeps_the_rest_and_needs_the_markers():

@@ -1,23 +1,23 @@
-"""The README block leads with the player's rules (each at most 40 words, plain words, its value
-and table sizes), then the card and what following it wins or loses, then how often it agrees with the full
-analysis; the dealt mulligan, the seats and net's own finishes go to the designers' part, per table size where
-the sizes differ.  Checked on the committed summary and on it with the fixture's rules, agreement and card
-margins (tests/analyses/data/summary_rules.json, in the shape those studies write)."""
+"""The README block leads with the ladder of advice (each rung's change of win chance against a table of net and of
+expert, with its interval) and the pocket rules as printed, each with its worth a game; a rule whose interval holds
+0 is said to win nothing ("no rule beats the simple default here"); the designers' figures come after, as many as
+the 400 words leave room for; the card beside the full analysis is said honestly (the share playing the first
+choice, the loss bracket named as lower and upper bound, the cost per game from play, no "or as good").  Checked on
+the committed summary and on it with the fixture's pocket rules section (tests/analyses/data/summary_rules.json)."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
-from _rules_fixture import committed, sections, with_rules
+from _rules_fixture import committed, with_rules
 
+from gnoming_sim.analyses import headlines as H
 from gnoming_sim.analyses import lead
-from gnoming_sim.analyses.headlines import DESIGNERS, WORD_BUDGET, headline_markdown, player_part, words
+from gnoming_sim.analyses.headlines import DESIGNERS, WORD_BUDGET, headline_markdown, words
+from gnoming_sim.kernel.policy import registry
 
-MINUS = "\u2212"
-
-
-def _signed(x: float, d: int = 1) -> str:
-    return f"{x:+.{d}f}".replace("-", MINUS)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -26,143 +26,118 @@ def fixture() -> dict:
 
 
 @pytest.mark.parametrize("which", ["committed", "fixture"])
-def test_every_sentence_of_the_player_part_is_short_and_the_block_keeps_its_budget(which, fixture):
+def test_the_block_keeps_its_budget_the_ladder_and_rules_first(which, fixture):
     summary = committed() if which == "committed" else fixture
     block = headline_markdown(summary)
     assert words(block) <= WORD_BUDGET
-    player = player_part(block)
-    assert player != block and DESIGNERS in block            # the designers' part comes after the player's
-    long = [s for s in lead.sentences(player) if words(s) > lead.MAX_RULE_WORDS]
-    assert not long, long
+    assert block.startswith("**The ladder of advice**")
+    if "pocket_rules" in summary:
+        assert block.index("| rung |") < block.index("**The pocket rules**") < block.index("1. ")
+        if DESIGNERS in block:
+            assert block.index("8. ") < block.index(DESIGNERS)
+    designers = {*lead.designer_lines(summary), *(f["display"] for f in summary.get("findings", []))}
+    for line in block.split(DESIGNERS, 1)[1].splitlines()[1:] if DESIGNERS in block else []:
+        if line.startswith("- "):
+            assert line[2:] in designers, line      # every designers' line is the summary's, whole
 
 
-def test_the_rules_lead_in_order_in_plain_words(fixture):
+def test_the_ladder_states_every_rung_against_both_tables(fixture):
     block = headline_markdown(fixture)
-    rules = {r["key"]: r for r in fixture["player_rules"]["rules"]}
-    numbered = [line for line in player_part(block).splitlines() if line[:1].isdigit()]
-    assert [line.split(". ", 1)[0] for line in numbered] == ["1", "2", "3", "4"]
-    for line, key in zip(numbered, ("finish", "hazard", "take", "mulligan")):
-        sentence = line.split(". ", 1)[1]
-        assert not lead.jargon(sentence), sentence
-        assert words(sentence) <= lead.MAX_RULE_WORDS
-        assert sentence == rules[key]["text"]
-        if not rules[key]["printed"]:
-            assert sentence.startswith("Where a mulligan goes: no single rule")
-    assert block.index("1. ") < block.index("**The card**") < block.index("**The card and the full analysis**") \
-        < block.index(DESIGNERS)
+    lad = fixture["pocket_rules"]["ladder"]
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in block.splitlines() if line.startswith("| ")}
+    for rung in fixture["pocket_rules"]["rungs"]:
+        for table in ("net", "expert"):
+            e = lad[table]["4"][rung]["win_vs_table"]
+            if rung == table:
+                assert "itself" in rows[rung]
+            else:
+                assert lead.interval_text(e["mean"], *e["ci95"]) in rows[rung], (rung, table)
+    assert f"n = {fixture['pocket_rules']['deals']:,} deals" in block
 
 
-def test_a_rule_text_with_method_words_or_too_long_is_stated_from_its_fields(fixture):
-    """A rule's text that uses a method word or runs past 40 words is not printed; the sentence is made from
-    the rule, its played value and its table sizes (plant: the check of lead.jargon)."""
-    summary = copy.deepcopy(fixture)
-    finish = summary["player_rules"]["rules"][0]
-    finish["text"] = "Finish at a gap of at most 4 (95% interval of the regret [0, 0.1], Holm-adjusted)."
-    sentence = lead.rules_of(summary)[0]["sentence"]
-    assert lead.jargon(finish["text"]) and not lead.jargon(sentence)
-    played = finish["played"]
-    assert sentence.startswith(finish["rule"].rstrip("."))
-    assert f"{_signed(played['mean'])} [{_signed(played['ci95'][0])}, {_signed(played['ci95'][1])}]" in sentence
-    assert "a game played" in sentence and "3 to 6 players" in sentence
-    finish["text"] = " ".join(["word"] * 41)
-    assert lead.rules_of(summary)[0]["sentence"].startswith(finish["rule"].rstrip("."))
-    mulligan = summary["player_rules"]["rules"][3]
-    mulligan["text"] = "Where a mulligan goes: no single rule within the regret tolerance (Holm)."
-    assert lead.rules_of(summary)[3]["sentence"] == "Where a mulligan goes: no single rule; the report gives the figures."
-    for word in ("interval", "significant", "Holm", "regret", "pooled", "Q = 36", "df"):
-        assert lead.jargon(f"a {word} b"), word
-    assert not lead.jargon("different pdf Holmes")
-
-
-def test_the_card_line_states_its_margins_at_4_players(fixture):
+def test_the_pocket_rules_are_printed_whole_each_with_its_worth(fixture):
     block = headline_markdown(fixture)
-    card = block.split("**The card** ", 1)[1].split("\n", 1)[0]
-    margins = fixture["guide"]["card_margins"]["4"]
-    for rival in ("builder", "greedy", "expert", "net"):
-        e = margins[rival]["points"]
-        assert f"{_signed(e['mean'])} [{_signed(e['ci95'][0])}, {_signed(e['ci95'][1])}]" in card, rival
-        assert f"against {rival}" in card
-    assert card.index("builder") < card.index("greedy") < card.index("expert") < card.index("net")
-    assert "n = 3,750 deals each" in card
+    numbered = [line for line in block.splitlines() if line[:2] in {f"{k}." for k in range(1, 9)}]
+    assert len(numbered) == len(registry.RULES_PRINTED) == 8
+    for line, rule, r in zip(numbered, registry.RULES_PRINTED, fixture["pocket_rules"]["rules"]):
+        assert rule["text"] in line
+        e = r["win"]["pooled"]
+        assert line.endswith(f"({lead.interval_text(e['mean'], *e['ci95'])})")
+    none = [r["title"].split()[0] for r in fixture["pocket_rules"]["rules"] if not r["gain"]]
+    assert none and f"{none[-1]}: no rule beats the simple default here" in block
+    for r in fixture["pocket_rules"]["rules"]:     # never a gain where the interval holds 0
+        assert not r["gain"] or r["win"]["pooled"]["ci95"][0] > 0
 
 
-def test_the_agreement_line_states_the_share_the_loss_and_the_targets(fixture):
+def test_no_each_time_sums_and_no_played_predicted_verdict():
+    for path in ("README.md", "docs/rules.md", "analyses/rules/template.html", "analyses/framework/templates/report.html"):
+        text = (ROOT / path).read_text(encoding="utf-8")
+        for said in ("each time", "agree?", "predicted", "or as good"):
+            assert said not in text, (path, said)
+
+
+def test_the_agreement_is_said_honestly(fixture):
     line = lead.agreement_sentence(fixture)
-    overall = fixture["agreement"]["overall"]
-    assert f"On {overall['covered']:,} new positions at 3 to 6 players" in line
-    assert "91.1% [90.2, 92.0]" in line and "0.19 [0.16, 0.22]" in line
-    assert "(targets 90% and 0.3: met)" in line
-    assert line in headline_markdown(fixture)
-    failed = copy.deepcopy(fixture)
-    failed["agreement"]["met"] = False
-    assert "not met" in lead.agreement_sentence(failed)
+    o = fixture["agreement"]["overall"]
+    best = lead.interval_text(*(100 * v for v in (o["plays_best"]["p"], *o["plays_best"]["ci95"])), sign=False,
+                              pct=True)
+    assert f"plays the evaluator's first choice (the full analysis's best option) {best}" in line
+    low, high = o["held_out"]["mean_loss"], o["mean_loss"]
+    assert f"between {lead.interval_text(low['mean'], *low['ci95'], sign=False)} (a lower bound" in line
+    assert f"and {lead.interval_text(high['mean'], *high['ci95'], sign=False)} pp of win chance (an upper bound" in line
+    card = fixture["pocket_rules"]["ladder"]["net"]["4"]["card"]["win_vs_table"]
+    assert f"In play it costs {lead.interval_text(card['mean'], *card['ci95'])} pp of win chance a game" in line
+    assert "or as good" not in line and "agree" not in line
+    assert lead.agreement_sentence({}) == ""
 
 
-def test_designers_get_each_table_size_not_a_pooled_lead_where_sizes_differ():
-    """The mulligan's sizes differ (Cochran's Q): every size's figure, and not the pooled +0.2 the old answer
-    led with; the hazard's sizes agree: one figure for 2 to 7 players, said to be alike."""
-    summary = committed()
-    mull = summary["estimands"]["mulligan"]["win_chance"]
-    assert mull["by_table_size"]["agree"] is False
-    [line] = [x for x in lead.designer_lines(summary) if x.startswith("A dealt mulligan")]
-    pooled = mull["players"]["net"]
-    assert f"{_signed(100 * pooled['mean'])} [" not in line
-    for p, e in mull["by_table_size"]["by_players"].items():
-        assert f"{_signed(100 * e['mean'])} [" in line and f" at {p}" in line
-    haz = summary["estimands"]["hazard"]["win_chance"]
-    [line] = [x for x in lead.designer_lines(summary) if x.startswith("A hazard drawn blind")]
-    if haz["by_table_size"]["agree"]:
-        assert "at 2 to 7 players, where no table size clearly differs" in line
-    seats = summary["tournament"]["by_players"]
-    [line] = [x for x in lead.designer_lines(summary) if x.startswith("The best seat")]
-    assert f"allowing for the {sum(len(v['seats']) for v in seats.values())} seats tested" in line
-    for p, v in seats.items():
-        best = min(v["seats"], key=lambda s: v["seats"][s]["score_vs_table"]["mean"])
-        assert f"seat {best} at {p}" in line
-    block = headline_markdown(summary)
-    assert block.index(DESIGNERS) < block.index("A dealt mulligan") and "Q = " not in block
-    assert "How often net's own finishes earn" in block and "The best seat" in block
-
-
-def test_a_summary_without_the_new_sections_says_so():
-    """A report from before the rules, agreement and card-margin studies (today's committed one, or one made
-    with fewer studies): each part says it is not in this report; nothing raises."""
+def test_a_summary_without_the_sections_says_so():
     bare = {"command": "", "wall_s": 1.0, "studies": {"a": {"games": 10}}, "answers": [], "findings": []}
     block = headline_markdown(bare)
-    assert "The rules are not in this report" in block
-    assert "what following it wins is not in this report" in block
-    assert "their agreement is not measured in this report" in block
-    partial = with_rules()
-    partial["player_rules"]["rules"] = [r for r in partial["player_rules"]["rules"] if r["key"] != "take"]
-    take = [r for r in lead.rules_of(partial) if r["key"] == "take"]
-    assert take and take[0]["sentence"] == "Take the pile's card or draw: not available in this report."
+    assert "Not in this report" in block and words(block) <= WORD_BUDGET
+    assert "before the pocket rules study" in H.rules_markdown(bare)
+    assert lead.page(bare)["rules"] == [] and lead.page(bare)["ladder"] == []
 
 
-def test_the_fixture_follows_the_shared_schema():
-    new = sections()
-    rule_keys = {"key", "decision", "rule", "players", "by_players", "value", "versus", "alternatives", "regret",
-                 "family", "printed", "played", "played_per_decision", "predicted_per_decision", "agrees", "text"}
-    assert [r["key"] for r in new["player_rules"]["rules"]] == list(lead.RULE_ORDER)
-    for r in new["player_rules"]["rules"]:
-        assert set(r) == rule_keys, r["key"]
-    assert {"seed", "card", "players", "rollouts", "by_kind", "overall", "targets", "met"} == set(new["agreement"])
-    assert set(new["guide"]["card_margins"]) == {"2", "4", "6"}
-    for size in new["guide"]["card_margins"].values():
-        assert set(size) == {"net", "expert", "builder", "greedy"}
-        assert all(set(v) == {"points", "win"} for v in size.values())
+def test_the_docs_rules_page_block_states_every_worth_and_rung(fixture):
+    text = H.rules_markdown(fixture)
+    s = fixture["pocket_rules"]
+    for r in s["rules"]:
+        row = next(line for line in text.splitlines() if line.startswith(f"| {r['title']} |"))
+        for p in ("pooled", "2", "4", "6"):
+            assert lead.interval_text(r["win"][p]["mean"], *r["win"][p]["ci95"]) in row, (r["title"], p)
+        assert lead.interval_text(r["margin"]["pooled"]["mean"], *r["margin"]["pooled"]["ci95"]) in row
+    assert "pp of win chance" in text and "points of game score" in text and "lower wins" in text
+    assert "The finishing rule (5) holds at the tables it was measured at" in text
+    rows = [line for line in text.splitlines() if line.startswith(("| net |", "| expert |"))]
+    assert len(rows) == sum(len(r) for t in s["ladder"].values() for r in t.values())
 
 
-def test_each_printed_rules_played_gain_is_stated_from_the_summary():
-    """The committed report's played gains (a seat following the rule, net elsewhere, against net) appear in the
-    README block with their intervals and the deals' n, one per printed rule, and the agreement line gives the
-    fresh-rollout loss beside the same-rollout one."""
+def test_the_generated_pages_are_the_committed_summarys():
+    """README.md's block and docs/rules.md's are what the committed summary generates (the command in the error)."""
     summary = committed()
-    block = headline_markdown(summary)
-    rules = [r for r in summary["player_rules"]["rules"] if r["printed"]]
-    assert rules
-    for r in rules:
-        m, (lo, hi) = r["played"]["mean"], r["played"]["ci95"]
-        assert f"{r['key']} {_signed(m)} [{_signed(lo)}, {_signed(hi)}]" in block
-    n = sorted({r["played"]["n"] for r in rules})
-    assert f"{n[0]:,}" in block and "valued on fresh rollouts" in block
-    assert lead.played_sentences({"player_rules": {"rules": []}}) == []
+    for path, name, make in H.PAGES:
+        start, end = H.markers(name)
+        page = (ROOT / path).read_text(encoding="utf-8")
+        assert page.split(start, 1)[1].split(end, 1)[0].strip("\n") == make(summary), (
+            f"{path} differs from reports/summary.json: run "
+            "`python -m gnoming_sim.analyses.headlines README.md reports/summary.json`")
+
+
+def test_main_rewrites_the_readme_and_the_pages_and_refuses_bad_input(tmp_path, fixture, capsys):
+    import json
+
+    (tmp_path / "docs").mkdir()
+    readme = tmp_path / "README.md"
+    readme.write_text(f"top\n{H.START}\nold\n{H.END}\nend\n", encoding="utf-8")
+    start, end = H.markers("report")
+    (tmp_path / "docs" / "rules.md").write_text(f"a\n{start}\nold\n{end}\nb\n", encoding="utf-8")
+    summary = tmp_path / "summary.json"
+    summary.write_text(json.dumps(fixture), encoding="utf-8")
+    assert H.main([str(readme), str(summary)]) == 0
+    assert headline_markdown(fixture) in readme.read_text(encoding="utf-8")
+    assert H.rules_markdown(fixture) in (tmp_path / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert H.main([str(readme), str(tmp_path / "missing.json")]) == 2
+    assert H.main([str(readme)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 2

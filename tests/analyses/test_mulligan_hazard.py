@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from _pages import estimates
 
-from gnoming_sim.analyses.framework.estimates import Estimate
-from gnoming_sim.analyses.framework.paired import cell_rng, round_rows, standard_errors, with_rounds
+from gnoming_sim.stats import Estimate, standard_errors
+from gnoming_sim.analyses.framework.paired import cell_rng, round_rows, with_rounds
 from gnoming_sim.analyses.framework.trace_follow import FATE_LAYOUT, FO_END_SEAT, FO_FATE, follow_cards, mulligan_bars
 from gnoming_sim.analyses.hazard_risk import HazardRisk
 from gnoming_sim.analyses.hazard_risk.design import drawn_edit

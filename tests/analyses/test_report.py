@@ -21,7 +21,7 @@ from gnoming_sim.cli.app import cli
 pytestmark = pytest.mark.slow  # builds quick reports / starts Dask clusters
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-SECTION_IDS = ("tournament", "ladder", "guide", "agreement", "early-finish", "finish-play-on", "player-rules", "mulligan-value", "hazard-risk", "house-rules", "value")
+SECTION_IDS = ("tournament", "ladder", "guide", "agreement", "early-finish", "finish-play-on", "pocket-rules", "mulligan-value", "hazard-risk", "house-rules", "value")
 
 
 class Page(HTMLParser):
@@ -123,8 +123,11 @@ def test_answers_open_the_report_then_the_designers_figures(page, summary):
     html_order = list(page.sections)
     assert html_order.index("the-rules") < html_order.index("answers") < html_order.index("balance") \
         < html_order.index("headlines") < html_order.index("tournament")
-    if "rules" not in summary:   # a report without the rules study says so
-        assert "The rules are not available in this report" in page.sections["the-rules"]
+    if "pocket_rules" not in summary:   # a report without the pocket rules study says so
+        assert "The ladder and the pocket rules are not available" in page.sections["the-rules"]
+    else:   # the ladder's rungs, then the pocket rules
+        text = page.sections["the-rules"]
+        assert text.index("simplest default") < text.index("The pocket rules") < text.index("1 start")
     answers = page.sections["answers"]
     assert 1 <= len(summary["answers"]) <= 8
     assert answers.count("95% interval [") == len(summary["answers"]) == answers.count("holds under ")
@@ -184,8 +187,8 @@ def test_summary_early_finish_bonus_probability(summary):
 
 
 # ----------------------------------------------------------------- rendering
-def test_chromium_renders_a_page_that_is_not_blank(report, tmp_path):
-    assert_renders(report / "index.html", tmp_path)
+def test_chromium_renders_a_page_that_is_not_blank(chromium, report, tmp_path):
+    assert_renders(chromium, report / "index.html", tmp_path)
 
 
 # ----------------------------------------------------------------- user errors

@@ -1,6 +1,6 @@
 """The report's page never scrolls sideways, at 1,400 px (a desktop) and 390 px (a phone), in
-Chromium (pytest-playwright driving the system Chromium, as tests/board/test_board_page.py does).  Checked on
-the committed reports/index.html and on a report rendered from the fixture's rules, agreement and card margins
+Chromium (pytest-playwright on the system Chromium of tests/conftest.py, as the board's page tests).  Checked on
+the committed reports/index.html and on a report rendered from the fixture's pocket rules section
 (tests/analyses/data/summary_rules.json), with its folded tables closed and then all opened: the page is no
 wider than the window, and no element reaches past it unless a box of its own scrolls it (a wide table).
 
@@ -10,11 +10,9 @@ with, and its studies' tables boxed and folded (render.fold_tables); its content
 sentences of a full report) must fit."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from _pages import chromium
 from _rules_fixture import ROOT, fixture_report
 
 pytest.importorskip("playwright")
@@ -23,8 +21,6 @@ pytest.importorskip("pytest_playwright")
 pytestmark = pytest.mark.slow   # a report rendered, then 8 page loads in Chromium: about 10 s
 
 WIDTHS = (1400, 390)
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 # the page's width, and every element whose box reaches past the window with no scrolling box around it
 OVERFLOW = """() => {
@@ -46,23 +42,6 @@ OVERFLOW = """() => {
   }
   return {scroll: document.scrollingElement.scrollWidth, width: vw, wide: wide.slice(0, 10), count: wide.length};
 }"""
-
-
-@pytest.fixture(scope="session")
-def base_url():
-    """No base URL (the pages are files): overrides pytest-playwright's fallback fixture, a method of a class,
-    which this pytest warns about (and warnings are errors here)."""
-    return None
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    path = chromium()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing on CI (.ci/run installs Debian's chromium)")
-        pytest.skip("Chromium is not installed")
-    return {**browser_type_launch_args, "executable_path": path, "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture(scope="module")
@@ -102,16 +81,14 @@ def test_the_report_never_scrolls_sideways(page, pages, which, width):
     assert not problems, "\n".join(problems)
 
 
-def test_the_first_screen_shows_the_rules_with_their_figures(page, pages):
-    """At 1,400 x 900 the four rules, their figures and the card's line are on the first screen."""
+def test_the_first_screen_shows_the_ladder_then_the_rules_with_their_figures(page, pages):
+    """At 1,400 x 900 the ladder of advice is on the first screen; each of the eight pocket rules has its figure."""
     page.set_viewport_size({"width": 1400, "height": 900})
     page.goto(pages["fixture"].resolve().as_uri())
-    for key in ("finish", "hazard", "take", "mulligan"):
-        box = page.locator(f"#rule-{key}").bounding_box()
-        assert box is not None and box["y"] + box["height"] <= 900, key
-    assert page.locator("#the-rules svg.mini").count() == 3   # the printed rules; no lone average for "no rule"
-    card = page.get_by_text("Followed exactly at 4 players").bounding_box()
-    assert card is not None and card["y"] < 900
+    box = page.locator("#ladder-lead").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 900
+    assert page.locator("#the-rules svg.mini").count() == 8
+    assert page.locator("#rule-1").bounding_box()["y"] > box["y"]
 
 
 def test_the_check_sees_a_page_that_scrolls_sideways(page, tmp_path):

@@ -43,7 +43,7 @@ def reviews(tmp_path_factory):
         mp.undo()
 
 
-def test_both_acceptance_commands_write_a_page_that_renders(reviews, tmp_path):
+def test_both_acceptance_commands_write_a_page_that_renders(reviews, tmp_path, request):
     work, out = reviews
     assert "wrote review/index.html" in out["example"] and "error rate" in out["example"]
     for folder in ("review", "game"):
@@ -51,7 +51,7 @@ def test_both_acceptance_commands_write_a_page_that_renders(reviews, tmp_path):
         html = page.read_text(encoding="utf-8")
         assert "<script" not in html and not re.search(r"(src|href)=\"https?:", html)   # self-contained
         assert "Verdict:" in html and 'class="decision' in html and 'class="extras"' in html
-        assert_renders(page, tmp_path / folder)
+        assert_renders(request.getfixturevalue("chromium"), page, tmp_path / folder)   # skipped without Chromium
 
 
 def test_the_simulated_game_and_its_saved_record_are_graded_alike(reviews):

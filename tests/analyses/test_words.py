@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from gnoming_sim.analyses.framework.design import SECOND, STRONG, TOP_DIFFERENCE
-from gnoming_sim.analyses.framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 from gnoming_sim.analyses.framework.words import (CONVERGED, MOVES, NOT_SHOWN as NOT_CONVERGED, PREVIEW, UNTESTED,
                                                   as_preview, by_size, convergence, equivalence, holds_under,
                                                   size_clause, verdict_words)
@@ -77,7 +77,7 @@ def test_sizes_that_agree_keep_the_pooled_answer():
 
 
 def test_the_mulligan_answer_of_a_ladder_whose_sizes_differ_lists_them():
-    from gnoming_sim.analyses.mulligan_value.answers import answers, estimands
+    from gnoming_sim.analyses.mulligan_value.analysis import _answers as answers, _estimands as estimands
 
     def effects(e):
         return {"p": {"win": e, "margin": Estimate(-0.8, -1.0, -0.6, e.n)}}
@@ -147,7 +147,7 @@ def test_a_quick_report_says_preview_and_never_clear():
 def test_the_hazard_deny_verdict_reads_the_chance_of_winning_not_own_score():
     """Keeping a hazard to deny flips is judged by the win chance.  A cell whose own score
     clearly falls (better points) while its chance of winning clearly falls too is a cost, not a gain."""
-    from gnoming_sim.analyses.framework.estimates import Estimate
+    from gnoming_sim.stats import Estimate
     from gnoming_sim.analyses.hazard_risk.analysis import _verdict
 
     row = {"players": 4, "level": 3.0, "score": Estimate(-2.0, -2.5, -1.5, 900),

@@ -17,11 +17,9 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
 
 from gnoming_sim.batch import distributed as dist
 from gnoming_sim.kernel.policy import registry as strategies
-from gnoming_sim.cli.app import cli
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.batch.runner import BatchSpec, run_batch
 
@@ -122,23 +120,21 @@ def test_workers_of_another_version_are_refused(tmp_path, pool, monkeypatch):
         run_batch(spec(games=60), tmp_path / "b.parquet", chunk_size=30, pool=pool)
 
 
-def test_command_line_scheduler_option(tmp_path, pool, reference):
+def test_command_line_scheduler_option(cli_run, tmp_path, pool, reference):
     local, _ = reference
     out = tmp_path / "cli.parquet"
-    result = CliRunner().invoke(cli, ["simulate", "--players", "3", "--seats", ",".join(SEATS),
-                                      "--games", "400", "--seed", "11", "--chunk-size", "30",
-                                      "--out", str(out), "--scheduler", pool.client.scheduler.address])
-    assert result.exit_code == 0, result.output
+    result = cli_run(["simulate", "--players", "3", "--seats", ",".join(SEATS),
+                      "--games", "400", "--seed", "11", "--chunk-size", "30",
+                      "--out", str(out), "--scheduler", pool.client.scheduler.address])
     same_file(out, local)
 
 
-def test_command_line_workers_option(tmp_path, reference):
+def test_command_line_workers_option(cli_run, tmp_path, reference):
     local, _ = reference
     out = tmp_path / "cli.parquet"
-    result = CliRunner().invoke(cli, ["simulate", "--players", "3", "--seats", ",".join(SEATS),
-                                      "--games", "400", "--seed", "11", "--chunk-size", "30",
-                                      "--out", str(out), "--workers", "2", "--json"])
-    assert result.exit_code == 0, result.output
+    result = cli_run(["simulate", "--players", "3", "--seats", ",".join(SEATS),
+                      "--games", "400", "--seed", "11", "--chunk-size", "30",
+                      "--out", str(out), "--workers", "2", "--json"])
     same_file(out, local)
 
 
@@ -186,13 +182,12 @@ def test_a_killed_worker_loses_no_game(tmp_path):
 
 
 # ------------------------------------------------------------------ user mistakes
-def test_missing_dask_is_one_clear_message(monkeypatch):
+def test_missing_dask_is_one_clear_message(cli_run, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
     with pytest.raises(GnomingError, match=r"need Dask: pip install 'gnoming-sim\[dist\]'"):
         dist.check_options(workers=2, scheduler=None)
     dist.check_options(workers=None, scheduler=None)  # in process: Dask not needed
-    result = CliRunner().invoke(cli, ["simulate", "--games", "10", "--workers", "2"])
-    assert result.exit_code == 2
+    result = cli_run(["simulate", "--games", "10", "--workers", "2"], code=2)
     assert result.output.strip() == f"gnoming-sim: error: {dist.MISSING_DASK}"
 
 
@@ -203,19 +198,18 @@ def test_missing_dask_is_one_clear_message(monkeypatch):
     (["--scheduler", " "], "--scheduler needs an address"),
     (["--scheduler", "no-port"], "--scheduler no-port: cannot connect"),
 ])
-def test_bad_cluster_options_are_user_errors(args, fragment):
-    result = CliRunner().invoke(cli, ["simulate", "--games", "10", *args])
-    assert result.exit_code == 2 and fragment in result.output
+def test_bad_cluster_options_are_user_errors(cli_run, args, fragment):
+    result = cli_run(["simulate", "--games", "10", *args], code=2)
+    assert fragment in result.output
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_unreachable_scheduler_is_one_line(monkeypatch):
+def test_unreachable_scheduler_is_one_line(cli_run, monkeypatch):
     with socket.socket() as s:  # a loopback port that nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     monkeypatch.setattr(dist, "CONNECT_TIMEOUT_S", 1)
-    result = CliRunner().invoke(cli, ["simulate", "--games", "10", "--scheduler", f"tcp://127.0.0.1:{port}"])
-    assert result.exit_code == 2
+    result = cli_run(["simulate", "--games", "10", "--scheduler", f"tcp://127.0.0.1:{port}"], code=2)
     assert f"--scheduler tcp://127.0.0.1:{port}: cannot connect" in result.output
     assert len(result.output.strip().splitlines()) == 1
 
@@ -248,9 +242,9 @@ def _without_times(studies):
             for k, v in studies.items()}
 
 
-def test_report_cli_accepts_cluster_options(tmp_path):
-    res = CliRunner().invoke(cli, ["report", "--quick", "--workers", "0", "--out", str(tmp_path)])
-    assert res.exit_code == 2 and "--workers" in res.output
-    res = CliRunner().invoke(cli, ["report", "--quick", "--workers", "2", "--scheduler", "tcp://x:1",
-                                   "--out", str(tmp_path)])
-    assert res.exit_code == 2 and "--scheduler" in res.output
+def test_report_cli_accepts_cluster_options(cli_run, tmp_path):
+    res = cli_run(["report", "--quick", "--workers", "0", "--out", str(tmp_path)], code=2)
+    assert "--workers" in res.output
+    res = cli_run(["report", "--quick", "--workers", "2", "--scheduler", "tcp://x:1",
+                   "--out", str(tmp_path)], code=2)
+    assert "--scheduler" in res.output

@@ -9,7 +9,6 @@ import sys
 
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
 
 from gnoming_sim.batch import memory
 from gnoming_sim.batch.runner import OUT_OF_MEMORY, Batch, BatchSpec
@@ -76,26 +75,20 @@ def test_games_played_before_memory_ran_out_are_kept_and_resume(monkeypatch, tmp
     assert pq.read_table(out).equals(pq.read_table(tmp_path / "whole.parquet"))
 
 
-def test_simulate_says_memory_ran_out_in_one_line(monkeypatch, tmp_path):
-    from gnoming_sim.cli.app import cli
-
+def test_simulate_says_memory_ran_out_in_one_line(cli_run, monkeypatch, tmp_path):
     _failing_engine(monkeypatch, later_block=False)
     out = tmp_path / "g.parquet"
-    res = CliRunner().invoke(cli, ["simulate", "--players", "2", "--games", "3000", "--chunk-size", "1000",
-                                   "--threads", "1", "--out", str(out)])
-    assert res.exit_code == 1, (res.output, res.exception)
+    res = cli_run(["simulate", "--players", "2", "--games", "3000", "--chunk-size", "1000",
+                   "--threads", "1", "--out", str(out)], code=1)
     lines = res.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: out of memory after 1,000 of 3,000 games")
     assert "run the same command with --resume to finish" in lines[0] and out.exists()
 
 
-def test_simulate_names_the_chunks_it_plays_instead(monkeypatch, tmp_path):
-    from gnoming_sim.cli.app import cli
-
+def test_simulate_names_the_chunks_it_plays_instead(cli_run, monkeypatch, tmp_path):
     monkeypatch.setattr(memory, "available_bytes", lambda: 2**20)
-    res = CliRunner().invoke(cli, ["simulate", "--players", "2", "--games", "1500", "--chunk-size",
-                                   str(2**63 - 1), "--threads", "1", "--out", str(tmp_path / "g.parquet")])
-    assert res.exit_code == 0, (res.output, res.exception)
+    res = cli_run(["simulate", "--players", "2", "--games", "1500", "--chunk-size",
+                   str(2**63 - 1), "--threads", "1", "--out", str(tmp_path / "g.parquet")])
     assert res.stderr.startswith(f"gnoming-sim: chunks of 1,000 games, not {2**63 - 1:,}: ")
     assert pq.ParquetFile(tmp_path / "g.parquet").metadata.num_row_groups == 2
 

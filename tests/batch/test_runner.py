@@ -23,7 +23,7 @@ from gnoming_sim.batch.parquet import describe_mismatch, read_metadata
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.batch.runner import FIRST_BLOCK_GAMES, Batch, BatchSpec, check_output, run_batch
-from gnoming_sim.batch.stats import mean_ci, mean_ci_from_sums
+from gnoming_sim.stats import mean_ci, mean_ci_from_sums
 from gnoming_sim.batch.summary import Tally, format_table, summarize
 from gnoming_sim.kernel.win_credit import win_credit
 

@@ -14,7 +14,7 @@ import pytest
 
 from gnoming_sim.batch.runner import BatchSpec, run_batch
 from gnoming_sim.batch.scan import open_batch, scan_batch
-from gnoming_sim.batch.stats import mean_ci
+from gnoming_sim.stats import mean_ci
 from gnoming_sim.kernel.win_credit import win_credit
 from gnoming_sim.game.errors import GnomingError
 

@@ -104,21 +104,16 @@ def test_a_wrong_file_is_a_one_line_error(tmp_path, make, message):
 
 
 @pytest.fixture(scope="module")
-def compared(tmp_path_factory):
+def compared(cli_run, tmp_path_factory):
     """A `compare --out` file (two variants, greedy in two seats) and the comparison's --json."""
     import json
     from pathlib import Path
 
-    from click.testing import CliRunner
-
-    from gnoming_sim.cli.app import cli
-
     rules = Path(__file__).resolve().parents[2] / "examples" / "nobounce.toml"
     path = tmp_path_factory.mktemp("compared") / "q6-mixed.parquet"
-    result = CliRunner().invoke(cli, ["compare", "--players", str(PLAYERS), "--seats", "greedy,rusher,greedy",
-                                      "--games", "90", "--seed", "4", "--variant", f"nb={rules}", "--out", str(path),
-                                      "--json"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
+    result = cli_run(["compare", "--players", str(PLAYERS), "--seats", "greedy,rusher,greedy",
+                      "--games", "90", "--seed", "4", "--variant", f"nb={rules}", "--out", str(path),
+                      "--json"])
     return path, json.loads(result.stdout)
 
 

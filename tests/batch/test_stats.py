@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from gnoming_sim.batch.stats import mean_ci, paired_diff_ci, wilson
+from gnoming_sim.stats import mean_ci, paired_diff_ci, wilson
 
 
 def test_mean_ci_known_values():
@@ -84,7 +84,7 @@ def test_paired_diff_ci_requires_equal_lengths():
 
 @pytest.mark.parametrize("ones, n", [(0, 40), (1, 40), (17, 40), (40, 40)])
 def test_analyse_shares_are_the_one_wilson_interval(ones, n):
-    """analyse's P(finish) / P(-bonus) / P(lowest) use batch.stats.wilson, boundary fixes included."""
+    """analyse's P(finish) / P(-bonus) / P(lowest) use stats.wilson, boundary fixes included."""
     from gnoming_sim.search.analyse import proportion
 
     x = np.zeros(n, dtype=bool)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gnoming_sim import PUBLISHED, RuleConfig
-from gnoming_sim.batch.stats import mean_ci, wilson
+from gnoming_sim.stats import mean_ci, wilson
 from gnoming_sim.batch.summary import Tally, build_summary, format_table
 from gnoming_sim.game import fields as F
 

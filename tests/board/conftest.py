@@ -1,41 +1,13 @@
-"""Fixtures of the board's tests: a board served by uvicorn in a thread (one per input, per module), and
-pytest-playwright driving the system Chromium (Playwright's own browser download is not used)."""
+"""Fixtures of the board's tests: a board served by uvicorn in a thread (one per input, per module).  The page
+tests' browser is pytest-playwright on the system Chromium (tests/conftest.py)."""
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import threading
 import time
 
 import pytest
-
-CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")   # as tests/analyses/_pages.py
-
-# the flags the report pages' Chromium runs with (tests/analyses/_pages.py): no network beyond the board
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="session")
-def base_url():
-    """No base URL (each test names its board's): overrides pytest-playwright's fallback fixture, a method
-    of a class, which this pytest warns about (and warnings are errors here)."""
-    return None
-
-
-def chromium() -> str | None:
-    return next((path for path in map(shutil.which, CHROMIUM_NAMES) if path), None)
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    path = chromium()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing on CI (.ci/run installs Debian's chromium)")
-        pytest.skip("Chromium is not installed")
-    return {**browser_type_launch_args, "executable_path": path, "args": CHROMIUM_ARGS}
 
 
 class Served:

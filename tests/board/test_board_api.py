@@ -333,7 +333,7 @@ def test_the_position_id_is_shown_and_read_back():
 
 def drill_deck(tmp_path) -> Path:
     """A drill deck of the marked decisions of tests/board/data/review.json (7 cards, 5 of them ? or ??, due today)."""
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
 
     path = tmp_path / "drills.parquet"
     review = json.loads((Path(__file__).parent / "data" / "review.json").read_text(encoding="utf-8"))
@@ -342,7 +342,7 @@ def drill_deck(tmp_path) -> Path:
 
 
 def test_a_drill_card_is_shown_without_its_answer_then_graded_and_rescheduled(tmp_path):
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
 
     path = drill_deck(tmp_path)
     c = connect(Board(I.Opened(), RuleConfig(), PUBLISHED, threads=1, drill_deck=path))

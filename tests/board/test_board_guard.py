@@ -328,7 +328,7 @@ BODIES = st.one_of(
 @pytest.fixture(scope="module")
 def fuzzed(tmp_path_factory):
     """A board with a drill deck (a copy of the review's marked decisions), so the drill routes answer too."""
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
 
     path = tmp_path_factory.mktemp("deck") / "drills.parquet"
     D.add(path, D.cards_from_review(json.loads(REVIEW.read_text(encoding="utf-8")), "review.json"))

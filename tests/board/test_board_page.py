@@ -42,7 +42,7 @@ def reviewed(serve):
 @pytest.fixture(scope="module")
 def drilling(serve, tmp_path_factory):
     from gnoming_sim.cli.board.inputs import Opened
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
 
     path = tmp_path_factory.mktemp("deck") / "drills.parquet"
     D.add(path, D.cards_from_review(json.loads(REVIEW.read_text(encoding="utf-8")), "review.json"))
@@ -247,7 +247,7 @@ def test_a_reviewed_game_steps_jumps_to_the_next_error_and_values_another_option
 
 
 def test_a_drill_is_answered_scored_and_rescheduled(page, drilling, shots):
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
 
     ready(page, drilling.url)
     page.click("#drill-next")

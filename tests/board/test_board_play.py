@@ -263,7 +263,7 @@ def test_the_saved_record_is_one_review_accepts(shared, tmp_path):
 
 @pytest.mark.slow   # a whole game graded as review grades it (about 30 s on 2 cores)
 def test_the_review_button_grades_the_game_and_drills_its_marks(tmp_path):
-    from gnoming_sim.search import drill
+    from gnoming_sim.drills import deck as drill
 
     b = board(drill_deck=tmp_path / "drills.parquet")
     c = connect(b)

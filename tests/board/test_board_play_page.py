@@ -147,7 +147,7 @@ def click_decision(page) -> None:
 
 
 def test_a_whole_game_clicked_to_its_end_is_reviewed_and_drilled(page, drilled, shots):
-    from gnoming_sim.search import drill
+    from gnoming_sim.drills import deck as drill
 
     answers = []   # every play answer the page received: nothing in it but the person's view and the story
     page.on("response", lambda r: answers.append(r) if "/api/play/" in r.url and "/review" not in r.url else None)

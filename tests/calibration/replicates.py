@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom, norm
 
-from gnoming_sim.analyses.framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 
 K = 60          # replicates per answer (at least 60)
 ALPHA = 0.01    # coverage "consistent with 95%": a one-sided binomial test of too few covers at this level

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from gnoming_sim.analyses.framework.estimates import _cross, finishing_crossing
+from gnoming_sim.stats import _cross, finishing_crossing
 
 
 @pytest.mark.slow   # 200 simulated studies, 200 bootstrap replicates each (about 10 s)

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from gnoming_sim.analyses.framework.design import STRONG
-from gnoming_sim.analyses.framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 from gnoming_sim.analyses.guide.design import ALONG, HEADLINE_PLAYERS, first_game
 from gnoming_sim.experiments.chart_check import _per_deal, t_interval
 

@@ -9,6 +9,7 @@ import pytest
 
 from gnoming_sim.analyses.framework.design import STRONG
 from gnoming_sim.analyses.hazard_risk import analysis
+from gnoming_sim.analyses.hazard_risk.design import DRAWN_STRONG
 from gnoming_sim.analyses.hazard_risk.study import HazardRisk
 
 from .replicates import assert_calibrated, calibrate, flip_pairs, play
@@ -16,7 +17,7 @@ from .replicates import assert_calibrated, calibrate, flip_pairs, play
 KEYS = ('hazard_risk.win_chance', 'hazard_risk.margin')
 # the planted effects: about 5 replicate standard errors (0.040 and 1.9 points at 62 draws)
 TRUTH = {KEYS[0]: -0.20, KEYS[1]: 9.0}
-DATA = analysis.RUNG_DATA[STRONG]
+DATA = DRAWN_STRONG[STRONG]
 
 
 def answer(data) -> dict:

@@ -9,7 +9,8 @@ import pytest
 
 from gnoming_sim.analyses.framework.design import STRONG
 from gnoming_sim.analyses.mulligan_value import analysis
-from gnoming_sim.analyses.mulligan_value.answers import MAIN
+from gnoming_sim.analyses.mulligan_value.analysis import MAIN
+from gnoming_sim.analyses.mulligan_value.design import DEALT_STRONG
 from gnoming_sim.analyses.mulligan_value.study import MulliganValue
 
 from .replicates import assert_calibrated, calibrate, flip_pairs, play
@@ -17,7 +18,7 @@ from .replicates import assert_calibrated, calibrate, flip_pairs, play
 KEYS = ('mulligan_value.win_chance', 'mulligan_value.margin')
 # the planted effects: about 5 replicate standard errors (0.052 and 1.9 points at 66 deals)
 TRUTH = {KEYS[0]: 0.25, KEYS[1]: -10.0}
-DATA = analysis.RUNG_DATA[STRONG]
+DATA = DEALT_STRONG[STRONG]
 
 
 def answer(data) -> dict:

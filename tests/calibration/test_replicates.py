@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gnoming_sim.analyses.framework.estimates import Estimate
+from gnoming_sim.stats import Estimate
 
 from .replicates import (ALPHA, K, NARROW, Coverage, calibrate, coverage_of, critical, flip_pairs, flip_sign,
                          part_of, passes, power)

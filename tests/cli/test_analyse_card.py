@@ -6,30 +6,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from gnoming_sim.cli.app import cli
 
 DATA = Path(__file__).resolve().parents[1] / "search" / "data"
 FINISH = DATA / "three_players_finish.toml"     # own 12 with one down, best rival 15 with three
 HAZARD = DATA / "five_players_hazard.toml"      # a hazard drawn blind at 5 players
 
 
-def run(*args):
-    result = CliRunner().invoke(cli, ["analyse", *map(str, args)])
-    assert result.exit_code == 0, (result.output, result.exception)
-    return result.stdout
+def _json(cli_run, path, *more):
+    return json.loads(cli_run(["analyse", "--position", path, "--horizon", "game", "--rollouts", 300, "--second-policy",
+                               "none", "--json", *more]).stdout)
 
 
-def _json(path, *more):
-    return json.loads(run("--position", path, "--horizon", "game", "--rollouts", 300, "--second-policy", "none",
-                          "--json", *more))
-
-
-def test_the_card_says_finish_where_finishing_is_better():
+def test_the_card_says_finish_where_finishing_is_better(cli_run):
     """The 3-player finishing position: the card before the policy iteration said play on (over the 7, pos7), finishing about
     10 pp better; the committed card's cell (changed in the iteration's round 1, +3.70 pp) says finish, the best."""
-    card = _json(FINISH)["card"]
+    card = _json(cli_run, FINISH)["card"]
     assert card["table"] == "finish" and len(card["cells"]) == 1
     cell = card["cells"][0]
     assert cell["words"] == "gap 0..4, rivals 2-4 face down, 2-3 players" and cell["printed"]
@@ -38,10 +29,11 @@ def test_the_card_says_finish_where_finishing_is_better():
     assert card["unit"] == "pp of win chance"
 
 
-def test_the_text_says_it_in_one_line():
+def test_the_text_says_it_in_one_line(cli_run):
     from gnoming_sim.search.card_view import card_line
 
-    out = run("--position", FINISH, "--horizon", "game", "--rollouts", 300, "--second-policy", "none")
+    out = cli_run(["analyse", "--position", FINISH, "--horizon", "game", "--rollouts", 300, "--second-policy",
+                   "none"]).stdout
     lines = [line for line in out.splitlines() if line.startswith("card: ")]
     assert len(lines) == 1
     line = lines[0]
@@ -58,8 +50,8 @@ def test_the_text_says_it_in_one_line():
     assert line.endswith("pp of win chance better") and "agrees" not in line
 
 
-def test_a_hazard_drawn_blind_the_card_throws_away():
-    res = _json(HAZARD)
+def test_a_hazard_drawn_blind_the_card_throws_away(cli_run):
+    res = _json(cli_run, HAZARD)
     card = res["card"]
     assert card["table"] == "place" and card["option"] == "discard"
     assert card["cells"][0] == {"cell": card["cells"][0]["cell"], "words": "hazard drawn blind, best use: face-down slot",
@@ -67,15 +59,16 @@ def test_a_hazard_drawn_blind_the_card_throws_away():
     row = next(r for r in res["options"] if r["key"] == "discard")
     lo, hi = row["diff_ci95"] if not row["best"] else (0.0, 0.0)
     assert card["agrees"] == (row["best"] or lo <= 0 <= hi)               # agrees: best, or not separated from it
-    out = run("--position", HAZARD, "--horizon", "game", "--rollouts", 300, "--second-policy", "none")
+    out = cli_run(["analyse", "--position", HAZARD, "--horizon", "game", "--rollouts", 300, "--second-policy",
+                   "none"]).stdout
     line = next(line for line in out.splitlines() if line.startswith("card: "))
     assert ("the card agrees" in line) == card["agrees"]
 
 
-def test_the_options_rolled_out_with_the_card_player():
-    res = _json(FINISH, "--policy", "card")
+def test_the_options_rolled_out_with_the_card_player(cli_run):
+    res = _json(cli_run, FINISH, "--policy", "card")
     assert res["policies"] == ["card"] and "card" in res
-    own = _json(FINISH, "--policy", "card,net,net")    # the card in the player's seat only, net at the others
+    own = _json(cli_run, FINISH, "--policy", "card,net,net")    # the card in the player's seat only, net at the others
     assert own["policies"] == ["card", "net", "net"]
     assert own["options"] != res["options"]
 

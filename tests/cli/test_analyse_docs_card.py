@@ -8,9 +8,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from gnoming_sim.cli.app import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "analyse.md"
@@ -53,10 +51,9 @@ def test_the_documented_card_line_is_what_the_card_says_there():
 
 
 @pytest.mark.slow
-def test_the_documented_lines_are_the_commands_output(monkeypatch):
+def test_the_documented_lines_are_the_commands_output(cli_run, monkeypatch):
     monkeypatch.chdir(ROOT)
-    result = CliRunner().invoke(cli, shlex.split(COMMAND)[1:], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
+    result = cli_run(shlex.split(COMMAND)[1:])
     lines = result.stdout.splitlines()
     for prefix in ("card: ", "follow-card: "):
         assert _documented(prefix) in lines, (prefix, [x for x in lines if x.startswith(prefix)])

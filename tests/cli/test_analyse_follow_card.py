@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from _examples import POSITION, position
 
-from gnoming_sim.cli.app import cli
 from gnoming_sim.search.follow_card import FROM_PLAY, FROM_POSITION
 
 DATA = Path(__file__).resolve().parents[1] / "search" / "data"
@@ -16,15 +15,9 @@ FINISH = DATA / "three_players_finish.toml"     # the card says play on, finishi
 FAST = ["--rollouts", "100", "--seed", "1"]
 
 
-def run(*args, code=0):
-    result = CliRunner().invoke(cli, ["analyse", *map(str, args)])
-    assert result.exit_code == code, (result.output, result.exception)
-    return result
-
-
 @pytest.fixture(scope="module")
-def followed():
-    return json.loads(run("--position", FINISH, *FAST, "--follow-card", "--json").stdout)
+def followed(cli_run):
+    return json.loads(cli_run(["analyse", "--position", FINISH, *FAST, "--follow-card", "--json"]).stdout)
 
 
 def test_the_card_seat_is_the_players_and_the_line_says_where_a_difference_comes_from(followed):
@@ -50,22 +43,22 @@ def test_the_card_seat_is_the_players_and_the_line_says_where_a_difference_comes
 
 
 @pytest.mark.slow
-def test_the_card_seat_is_valued_on_the_rollouts_of_policy_card_net_net(followed):
+def test_the_card_seat_is_valued_on_the_rollouts_of_policy_card_net_net(cli_run, followed):
     # the same rollouts as an analysis with the card in the player's seat, by hand: the same card answer
-    by_hand = json.loads(run("--position", FINISH, *FAST, "--policy", "card,net,net", "--json").stdout)
+    by_hand = json.loads(cli_run(["analyse", "--position", FINISH, *FAST, "--policy", "card,net,net", "--json"]).stdout)
     assert followed["follow_card"]["card"] == by_hand["card"] and followed["follow_card"]["best"] == by_hand["best"]
     # the oracle's own verdict is unchanged by the flag, and the flag is needed
-    plain = run("--position", FINISH, *FAST, "--json").stdout
+    plain = cli_run(["analyse", "--position", FINISH, *FAST, "--json"]).stdout
     assert "follow_card" not in json.loads(plain)
     assert json.loads(plain)["options"] == followed["options"] and json.loads(plain)["card"] == followed["card"]
 
 
-def test_follow_card_refusals_are_one_line():
+def test_follow_card_refusals_are_one_line(cli_run):
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.position import from_mapping
     from gnoming_sim.search.position_id import encode
 
-    result = run("--position", FINISH, *FAST, "--follow-card", "--policy", "net,expert,net", code=2)
+    result = cli_run(["analyse", "--position", FINISH, *FAST, "--follow-card", "--policy", "net,expert,net"], code=2)
     assert result.stderr.splitlines() == ["gnoming-sim: error: --follow-card puts the card in the seat to move and "
                                           "one base policy at the others: give --policy one name"]
     hz = [["3", "?", "5", "6", "?", "8", "-1", "?", "3"], ["4", "4", "?", "5", "5", "5", "6", "6", "7"],
@@ -75,7 +68,7 @@ def test_follow_card_refusals_are_one_line():
                          "piles": [["5"], ["4"]], "removed_hazards": 1,
                          "draw_pile": PUBLISHED.size - len(seen) - sum(r.count("?") for r in hz),
                          "decision": {"kind": "hazard_flip", "discarder": 0}})
-    lines = run("--position-id", encode(flip), *FAST, "--follow-card", code=2).stderr.splitlines()
+    lines = cli_run(["analyse", "--position-id", encode(flip), *FAST, "--follow-card"], code=2).stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: --follow-card: the card has no cell for this "
                                                    "decision")
 
@@ -110,7 +103,7 @@ def test_each_source_has_its_words():
     assert said["none"].startswith("follow-card: with the card playing on in your seat (seat 1; net at the others;")
 
 
-def test_the_bar_counts_the_card_seats_rollouts_too(monkeypatch):
+def test_the_bar_counts_the_card_seats_rollouts_too(cli_run, monkeypatch):
     import io
 
     from gnoming_sim.search import analyse as A
@@ -124,9 +117,9 @@ def test_the_bar_counts_the_card_seats_rollouts_too(monkeypatch):
     monkeypatch.setattr("gnoming_sim.cli.analyse.PROGRESS_DELAY", 0.0)
     monkeypatch.setattr(A, "PROGRESS_FIRST", 20)
     monkeypatch.setattr(A, "PROGRESS_SECONDS", 1e-6)
-    example = Path(__file__).resolve().parents[2] / "examples" / "position.toml"
-    result = run("--position", example, "--rollouts", 40, "--policy", "expert", "--horizon", "round",
-                 "--follow-card", "--json")
+    example = POSITION
+    result = cli_run(["analyse", "--position", example, "--rollouts", 40, "--policy", "expert", "--horizon", "round",
+                      "--follow-card", "--json"])
     shown = screen.getvalue()
     assert "80/80" in shown and "card seat: leader " in shown, shown   # the oracle's 40 and the card seat's 40
     assert json.loads(result.stdout)["follow_card"]["policies"] == ["expert", "card", "expert", "expert"]
@@ -142,7 +135,7 @@ def _twenty_deck_ids():
 
     deck = Deck.from_mapping({("20" if card_name(c) == "8" else card_name(c)): n for c, n in PUBLISHED.counts},
                              name="twenties")
-    data = from_toml(Path(__file__).resolve().parents[2] / "examples" / "position.toml").to_dict()
+    data = position().to_dict()
     data.update(decision={"kind": "draw"}, draw_pile=data["draw_pile"] + 1)   # the 5 in hand back in the pile
     published = encode(from_mapping(data))
     twenty = {**data, "layouts": [["20" if c == "8" else c for c in row] for row in data["layouts"]],
@@ -174,9 +167,9 @@ def test_a_card_of_a_house_deck_is_described_with_that_deck():
 
 
 @pytest.mark.slow
-def test_follow_card_on_a_house_deck_id_says_the_20():
+def test_follow_card_on_a_house_deck_id_says_the_20(cli_run):
     draw, _, _ = _twenty_deck_ids()
-    out = run("--position-id", draw, "--rollouts", 20, "--policy", "expert", "--horizon", "round",
-              "--follow-card").stdout
+    out = cli_run(["analyse", "--position-id", draw, "--rollouts", 20, "--policy", "expert", "--horizon", "round",
+                   "--follow-card"]).stdout
     line = next(line for line in out.splitlines() if line.startswith("card: "))
     assert "pile card 20 (the card's row 7-8, which in this deck holds 7, 20)" in line and "pile card 7-8" not in line

@@ -3,35 +3,25 @@ rollouts (the full rollouts' round, then the network), each refused in one line 
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
 import pytest
-from click.testing import CliRunner
-
-from gnoming_sim.cli.app import cli
-
-EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "position.toml")
+from _examples import POSITION
 
 
-def run(*args, code=0):
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    assert result.exit_code == code, (result.output, result.exception)
-    return result
 
 
-def test_zero_ply_prints_every_option_ranked_with_its_deals():
-    out = run("analyse", "--position", EXAMPLE, "--level", "0-ply").stdout
+def test_zero_ply_prints_every_option_ranked_with_its_deals(cli_run):
+    out = cli_run(["analyse", "--position", POSITION, "--level", "0-ply"]).stdout
     assert "0-ply" in out and "64 deals" in out and "best: " in out
     assert out.count("put at ") >= 9 and "throw away" in out
-    res = json.loads(run("analyse", "--position", EXAMPLE, "--level", "0-ply", "--rollouts", 16, "--json").stdout)
+    res = json.loads(cli_run(["analyse", "--position", POSITION, "--level", "0-ply", "--rollouts", 16, "--json"]).stdout)
     assert res["level"] == "0-ply" and res["n"] == 16 and res["position_id"].startswith("g1:")
     assert sorted(r["rank"] for r in res["options"]) == list(range(1, len(res["options"]) + 1))
 
 
-def test_truncated_rollouts_share_the_full_rollouts_round():
-    full = json.loads(run("analyse", "--position", EXAMPLE, "--rollouts", 200, "--json").stdout)
-    cut = json.loads(run("analyse", "--position", EXAMPLE, "--rollouts", 200, "--level", "truncated",
-                         "--json").stdout)
+def test_truncated_rollouts_share_the_full_rollouts_round(cli_run):
+    full = json.loads(cli_run(["analyse", "--position", POSITION, "--rollouts", 200, "--json"]).stdout)
+    cut = json.loads(cli_run(["analyse", "--position", POSITION, "--rollouts", 200, "--level", "truncated",
+                              "--json"]).stdout)
     assert "level" not in full and cut["level"].startswith("truncated")
     f = {r["key"]: r for r in full["options"]}
     for r in cut["options"]:   # the same round, rollout by rollout: the same finishing and bonus shares
@@ -48,6 +38,6 @@ def test_truncated_rollouts_share_the_full_rollouts_round():
     (["--level", "0-ply", "--rollouts", "0"], "--rollouts must be in"),
     (["--level", "3-ply"], "Invalid value"),
 ])
-def test_what_a_level_does_not_go_with_is_one_line(extra, words):
-    result = run("analyse", "--position", EXAMPLE, *extra, code=2)
+def test_what_a_level_does_not_go_with_is_one_line(cli_run, extra, words):
+    result = cli_run(["analyse", "--position", POSITION, *extra], code=2)
     assert words in result.output and len(result.output.strip().splitlines()) == 1, result.output

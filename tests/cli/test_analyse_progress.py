@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
-
 import numpy as np
-from click.testing import CliRunner
+from _examples import POSITION, position
 
-from gnoming_sim.cli.app import cli
-from gnoming_sim.game.position import from_toml
 from gnoming_sim.search import analyse as A
 
-EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "position.toml")
 
 
 class Terminal(io.StringIO):
@@ -24,7 +19,7 @@ class Terminal(io.StringIO):
 def test_the_chunks_give_the_same_rollouts_and_tell_the_leader(monkeypatch):
     monkeypatch.setattr(A, "PROGRESS_FIRST", 7)
     monkeypatch.setattr(A, "PROGRESS_SECONDS", 1e-6)   # every chunk as small as the first: several chunks
-    s = A.setup(from_toml(EXAMPLE), ["expert"])
+    s = A.setup(position(), ["expert"])
     heard = []
     tally = A._Tally(lambda done, leader, planned: heard.append((done, leader, planned)), 30)
     out, cov = A.run_reported(s, 30, 5, 11, "game", False, 1, tally)
@@ -36,37 +31,36 @@ def test_the_chunks_give_the_same_rollouts_and_tell_the_leader(monkeypatch):
                for _, leader, _ in heard)
 
 
-def test_a_terminal_shows_the_bar_with_the_leader(monkeypatch):
+def test_a_terminal_shows_the_bar_with_the_leader(cli_run, monkeypatch):
     screen = Terminal()
     monkeypatch.setattr("gnoming_sim.cli.group.stderr", lambda: screen)
     monkeypatch.setattr("gnoming_sim.cli.analyse.PROGRESS_DELAY", 0.0)
     monkeypatch.setattr(A, "PROGRESS_FIRST", 20)
     monkeypatch.setattr(A, "PROGRESS_SECONDS", 1e-6)
-    result = CliRunner().invoke(cli, ["analyse", "--position", EXAMPLE, "--rollouts", "40", "--policy", "expert",
-                                      "--second-policy", "greedy", "--json"])
-    assert result.exit_code == 0, result.output
+    result = cli_run(["analyse", "--position", POSITION, "--rollouts", "40", "--policy", "expert",
+                      "--second-policy", "greedy", "--json"])
     shown = screen.getvalue()
     assert "rollouts" in shown and "80/80" in shown, shown          # both base policies' rollouts
     assert "expert: leader " in shown and "greedy: leader " in shown
     assert "leader" not in result.stdout and json.loads(result.stdout)["n"] == 40   # never on stdout
 
 
-def test_no_bar_off_a_terminal(monkeypatch):
+def test_no_bar_off_a_terminal(cli_run, monkeypatch):
     monkeypatch.setattr("gnoming_sim.cli.analyse.PROGRESS_DELAY", 0.0)
     called = []
     real = A.run_reported
     monkeypatch.setattr(A, "run_reported", lambda *a: called.append(a[7].progress) or real(*a))   # a[7]: the tally
-    result = CliRunner().invoke(cli, ["analyse", "--position", EXAMPLE, "--rollouts", "30", "--policy", "expert",
-                                      "--second-policy", "none"])
-    assert result.exit_code == 0 and "leader" not in result.output
+    result = cli_run(["analyse", "--position", POSITION, "--rollouts", "30", "--policy", "expert",
+                      "--second-policy", "none"])
+    assert "leader" not in result.output
     assert called == [None]   # no progress asked for: one call of the rollouts, no chunks
 
 
-def test_a_quick_run_shows_no_bar(monkeypatch):
+def test_a_quick_run_shows_no_bar(cli_run, monkeypatch):
     screen = Terminal()
     monkeypatch.setattr("gnoming_sim.cli.group.stderr", lambda: screen)
     monkeypatch.setattr("gnoming_sim.cli.analyse.PROGRESS_DELAY", 60.0)   # (2 s in use: a busy machine may take 2 s)
     monkeypatch.setattr(A, "PROGRESS_FIRST", 10)
-    result = CliRunner().invoke(cli, ["analyse", "--position", EXAMPLE, "--rollouts", "30", "--policy", "expert",
-                                      "--second-policy", "none"])
-    assert result.exit_code == 0 and "rollouts" not in screen.getvalue()   # done before the delay: no bar
+    result = cli_run(["analyse", "--position", POSITION, "--rollouts", "30", "--policy", "expert",
+                      "--second-policy", "none"])
+    assert "rollouts" not in screen.getvalue()   # done before the delay: no bar

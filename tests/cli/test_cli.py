@@ -13,17 +13,12 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
 
 from gnoming_sim import PUBLISHED
 from gnoming_sim import RuleConfig
 from gnoming_sim.game.version import __version__
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.cli.app import cli
-
-
-def run(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def assert_user_error(result, *fragments):
@@ -39,15 +34,13 @@ def assert_user_error(result, *fragments):
 
 
 # ----------------------------------------------------------------- basics
-def test_version():
-    result = run("--version")
-    assert result.exit_code == 0
+def test_version(cli_run):
+    result = cli_run(["--version"])
     assert result.stdout.strip() == f"gnoming-sim {__version__}"
 
 
-def test_help_lists_commands():
-    result = run("--help")
-    assert result.exit_code == 0
+def test_help_lists_commands(cli_run):
+    result = cli_run(["--help"])
     for command in ("simulate", "play", "rules", "strategies"):
         assert command in result.stdout
 
@@ -68,9 +61,8 @@ def test_each_option_s_help_names_only_options_its_command_has():
     assert "per worker" in threads["simulate"] and "--workers" not in threads["analyse"] + threads["review"]
 
 
-def test_rules_prints_defaults_and_deck():
-    result = run("rules")
-    assert result.exit_code == 0
+def test_rules_prints_defaults_and_deck(cli_run):
+    result = cli_run(["rules"])
     out = result.stdout
     for name, value, default, _ in RuleConfig().describe():
         assert name in out
@@ -79,95 +71,94 @@ def test_rules_prints_defaults_and_deck():
     assert "published (110 cards)" in out
 
 
-def test_rules_shows_file_values(write_toml):
+def test_rules_shows_file_values(cli_run, write_toml):
     path = write_toml("max_turns = 321\nrotate_start = false\n")
-    result = run("rules", "--rules", path)
-    assert result.exit_code == 0
+    result = cli_run(["rules", "--rules", path])
     line = next(l for l in result.stdout.splitlines() if "max_turns" in l)
     assert line.startswith("*") and "321" in line and "500" in line
 
 
-def test_rules_shows_deck_file(write_toml):
+def test_rules_shows_deck_file(cli_run, write_toml):
     path = write_toml('name = "sixes"\n[cards]\n"6" = 70\n', "deck.toml")
-    result = run("rules", "--deck", path)
-    assert result.exit_code == 0
+    result = cli_run(["rules", "--deck", path])
     assert "sixes (70 cards)" in result.stdout
 
 
 # ------------------------------------------------------------ user errors
-def test_rules_missing_file(tmp_path):
-    assert_user_error(run("rules", "--rules", tmp_path / "missing.toml"), "not found")
+def test_rules_missing_file(cli_run, tmp_path):
+    assert_user_error(cli_run(["rules", "--rules", tmp_path / "missing.toml"], code=2), "not found")
 
 
-def test_rules_malformed_file(write_toml):
-    assert_user_error(run("rules", "--rules", write_toml("max_turns = [\n")), "not valid TOML")
+def test_rules_malformed_file(cli_run, write_toml):
+    assert_user_error(cli_run(["rules", "--rules", write_toml("max_turns = [\n")], code=2), "not valid TOML")
 
 
 @pytest.mark.parametrize("players", [1, 8])
-def test_simulate_bad_player_count(no_engine, players):
-    assert_user_error(run("simulate", "--players", players, "--games", 10), "players", str(players))
+def test_simulate_bad_player_count(cli_run, no_engine, players):
+    assert_user_error(cli_run(["simulate", "--players", players, "--games", 10], code=2), "players", str(players))
 
 
 @pytest.mark.parametrize("games", [0, -5])
-def test_simulate_bad_game_count(no_engine, games):
-    assert_user_error(run("simulate", "--games", games), f"--games must be >= 1, got {games}")
+def test_simulate_bad_game_count(cli_run, no_engine, games):
+    assert_user_error(cli_run(["simulate", "--games", games], code=2), f"--games must be >= 1, got {games}")
 
 
-def test_simulate_bad_thread_count(no_engine):
-    assert_user_error(run("simulate", "--games", 10, "--threads", 0), "--threads must be >= 1")
+def test_simulate_bad_thread_count(cli_run, no_engine):
+    assert_user_error(cli_run(["simulate", "--games", 10, "--threads", 0], code=2), "--threads must be >= 1")
 
 
-def test_simulate_unknown_strategy(no_engine):
-    assert_user_error(run("simulate", "--strategy", "telepathy", "--games", 10), "telepathy")
+def test_simulate_unknown_strategy(cli_run, no_engine):
+    assert_user_error(cli_run(["simulate", "--strategy", "telepathy", "--games", 10], code=2), "telepathy")
 
 
-def test_simulate_wrong_number_of_strategies(no_engine):
-    assert_user_error(run("simulate", "--players", 3, "--strategy", "random,random", "--games", 10),
+def test_simulate_wrong_number_of_strategies(cli_run, no_engine):
+    assert_user_error(cli_run(["simulate", "--players", 3, "--strategy", "random,random", "--games", 10], code=2),
                       "one per seat")
 
 
-def test_simulate_malformed_rules(no_engine, write_toml):
-    assert_user_error(run("simulate", "--rules", write_toml('rotate_start = "no'), "--games", 10),
+def test_simulate_malformed_rules(cli_run, no_engine, write_toml):
+    assert_user_error(cli_run(["simulate", "--rules", write_toml('rotate_start = "no'), "--games", 10], code=2),
                       "not valid TOML")
 
 
-def test_simulate_unknown_rules_key(no_engine, write_toml):
+def test_simulate_unknown_rules_key(cli_run, no_engine, write_toml):
     path = write_toml("rotate_start = false\nsecret_rule = 3\n")
-    assert_user_error(run("simulate", "--rules", path, "--games", 10), "secret_rule")
+    assert_user_error(cli_run(["simulate", "--rules", path, "--games", 10], code=2), "secret_rule")
 
 
-def test_simulate_bad_rules_value(no_engine, write_toml):
-    assert_user_error(run("simulate", "--rules", write_toml("max_turns = -1\n"), "--games", 10), "max_turns")
+def test_simulate_bad_rules_value(cli_run, no_engine, write_toml):
+    assert_user_error(cli_run(["simulate", "--rules", write_toml("max_turns = -1\n"), "--games", 10], code=2),
+                               "max_turns")
 
 
-def test_simulate_deck_too_small(no_engine, write_toml):
+def test_simulate_deck_too_small(cli_run, no_engine, write_toml):
     path = write_toml('name = "tiny"\n[cards]\n"6" = 40\n', "deck.toml")
-    assert_user_error(run("simulate", "--players", 7, "--deck", path, "--games", 10),
+    assert_user_error(cli_run(["simulate", "--players", 7, "--deck", path, "--games", 10], code=2),
                       "tiny", "40 cards", "7 players")
 
 
-def test_simulate_unknown_card(no_engine, write_toml):
+def test_simulate_unknown_card(cli_run, no_engine, write_toml):
     path = write_toml('[cards]\n"6" = 80\nwizard = 1\n', "deck.toml")
-    assert_user_error(run("simulate", "--deck", path, "--games", 10), "wizard")
+    assert_user_error(cli_run(["simulate", "--deck", path, "--games", 10], code=2), "wizard")
 
 
-def test_click_usage_error_exits_2():
-    result = run("simulate", "--no-such-option")
-    assert result.exit_code == 2
+def test_click_usage_error_exits_2(cli_run):
+    result = cli_run(["simulate", "--no-such-option"], code=2)
     assert "Traceback" not in result.output
 
 
-def test_simulate_strategy_and_seats_exclude_each_other(no_engine):
-    assert_user_error(run("simulate", "--strategy", "random", "--seats", "random,random,random,random"),
+def test_simulate_strategy_and_seats_exclude_each_other(cli_run, no_engine):
+    assert_user_error(cli_run(["simulate", "--strategy", "random", "--seats", "random,random,random,random"], code=2),
                       "--strategy and --seats")
 
 
-def test_simulate_seats_need_one_name_per_seat(no_engine):
-    assert_user_error(run("simulate", "--players", 4, "--seats", "random"), "--seats", "one name per seat (4)")
+def test_simulate_seats_need_one_name_per_seat(cli_run, no_engine):
+    assert_user_error(cli_run(["simulate", "--players", 4, "--seats", "random"], code=2), "--seats",
+                               "one name per seat (4)")
 
 
-def test_simulate_unknown_seat_strategy(no_engine):
-    assert_user_error(run("simulate", "--players", 2, "--seats", "random,oracle"), "--seats", "oracle")
+def test_simulate_unknown_seat_strategy(cli_run, no_engine):
+    assert_user_error(cli_run(["simulate", "--players", 2, "--seats", "random,oracle"], code=2), "--seats", "oracle")
 
 
 @pytest.mark.parametrize("args, fragment", [
@@ -177,49 +168,51 @@ def test_simulate_unknown_seat_strategy(no_engine):
     (["--rules", "missing.toml"], "--rules: rules file not found"),
     (["--deck", "missing.toml"], "--deck: deck file not found"),
 ])
-def test_simulate_more_bad_options(no_engine, args, fragment):
-    assert_user_error(run("simulate", *args), fragment)
+def test_simulate_more_bad_options(cli_run, no_engine, args, fragment):
+    assert_user_error(cli_run(["simulate", *args], code=2), fragment)
 
 
-def test_simulate_out_directory_missing(no_engine, tmp_path):
-    assert_user_error(run("simulate", "--out", tmp_path / "nowhere" / "b.parquet"), "--out", "does not exist")
+def test_simulate_out_directory_missing(cli_run, no_engine, tmp_path):
+    assert_user_error(cli_run(["simulate", "--out", tmp_path / "nowhere" / "b.parquet"], code=2), "--out",
+                               "does not exist")
 
 
-def test_simulate_out_is_a_directory(no_engine, tmp_path):
-    assert_user_error(run("simulate", "--out", tmp_path), "--out", "is a directory")
+def test_simulate_out_is_a_directory(cli_run, no_engine, tmp_path):
+    assert_user_error(cli_run(["simulate", "--out", tmp_path], code=2), "--out", "is a directory")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux") or not Path("/sys").is_dir(), reason="needs sysfs")
-def test_simulate_out_not_writable(no_engine):
+def test_simulate_out_not_writable(cli_run, no_engine):
     # no one, root included, may create a file in sysfs
-    assert_user_error(run("simulate", "--out", "/sys/games.parquet"), "--out", "cannot write")
+    assert_user_error(cli_run(["simulate", "--out", "/sys/games.parquet"], code=2), "--out", "cannot write")
 
 
-def test_simulate_out_exists(no_engine, tmp_path):
+def test_simulate_out_exists(cli_run, no_engine, tmp_path):
     out = tmp_path / "b.parquet"
     out.write_bytes(b"keep me")
-    assert_user_error(run("simulate", "--out", out), "already exists", "--resume", "--force")
+    assert_user_error(cli_run(["simulate", "--out", out], code=2), "already exists", "--resume", "--force")
     assert out.read_bytes() == b"keep me"
 
 
-def test_simulate_resume_needs_out(no_engine):
-    assert_user_error(run("simulate", "--resume"), "--resume needs --out")
+def test_simulate_resume_needs_out(cli_run, no_engine):
+    assert_user_error(cli_run(["simulate", "--resume"], code=2), "--resume needs --out")
 
 
-def test_simulate_resume_and_force(no_engine, tmp_path):
-    assert_user_error(run("simulate", "--out", tmp_path / "b.parquet", "--resume", "--force"), "exclude")
+def test_simulate_resume_and_force(cli_run, no_engine, tmp_path):
+    assert_user_error(cli_run(["simulate", "--out", tmp_path / "b.parquet", "--resume", "--force"], code=2), "exclude")
 
 
-def test_simulate_resume_not_parquet(no_engine, tmp_path):
+def test_simulate_resume_not_parquet(cli_run, no_engine, tmp_path):
     out = tmp_path / "b.parquet"
     out.write_text("hello")
-    assert_user_error(run("simulate", "--out", out, "--resume"), "--resume", "not a readable Parquet file")
+    assert_user_error(cli_run(["simulate", "--out", out, "--resume"], code=2), "--resume",
+                               "not a readable Parquet file")
 
 
-def test_play_bad_options(no_engine):
-    assert_user_error(run("play", "--players", 9), "--players")
-    assert_user_error(run("play", "--game", -2), "--game must be >= 0")
-    assert_user_error(run("play", "--seats", "random,nobody", "--players", 2), "nobody")
+def test_play_bad_options(cli_run, no_engine):
+    assert_user_error(cli_run(["play", "--players", 9], code=2), "--players")
+    assert_user_error(cli_run(["play", "--game", -2], code=2), "--game must be >= 0")
+    assert_user_error(cli_run(["play", "--seats", "random,nobody", "--players", 2], code=2), "nobody")
 
 
 def _console_script() -> Path:
@@ -245,21 +238,19 @@ def test_console_script_reports_without_traceback(args, fragment):
 
 
 # ------------------------------------------------------------- happy path (needs the engine)
-def test_simulate_accepts_the_card_value_options(write_toml):
+def test_simulate_accepts_the_card_value_options(cli_run, write_toml):
     path = write_toml("hazard_value = 15\nmulligan_value = 2\nnegative_multiplier = 2\n", "hazard15.toml")
-    result = run("simulate", "--players", 3, "--strategy", "random", "--games", 30, "--seed", 34, "--rules", path,
-                 "--json")
-    assert result.exit_code == 0, (result.output, result.exception)
+    result = cli_run(["simulate", "--players", 3, "--strategy", "random", "--games", 30, "--seed", 34, "--rules", path,
+                      "--json"])
     s = json.loads(result.stdout)
     assert s["rules"] == RuleConfig(hazard_value=15, mulligan_value=2, negative_multiplier=2).to_dict()
-    shown = run("rules", "--rules", path).stdout
+    shown = cli_run(["rules", "--rules", path]).stdout
     assert next(l.split()[:4] for l in shown.splitlines() if l.split()[1:2] == ["hazard_value"]) == \
         ["*", "hazard_value", "15", "10"]
 
 
-def test_simulate_json_summary():
-    result = run("simulate", "--players", 4, "--strategy", "random", "--games", 50, "--seed", 3, "--json")
-    assert result.exit_code == 0, (result.output, result.exception)
+def test_simulate_json_summary(cli_run):
+    result = cli_run(["simulate", "--players", 4, "--strategy", "random", "--games", 50, "--seed", 3, "--json"])
     assert result.stderr == ""  # no progress bar when stderr is not a terminal
     s = json.loads(result.stdout)
     assert (s["games"], s["players"], s["rounds"], s["seed"]) == (50, 4, 150, 3)
@@ -277,9 +268,8 @@ def test_simulate_json_summary():
     assert sum(e["win_share"] for e in s["by_seat"].values()) == pytest.approx(1.0)
 
 
-def test_simulate_table_output():
-    result = run("simulate", "--players", 3, "--seats", "random,greedy,random", "--games", 40, "--seed", 11)
-    assert result.exit_code == 0, result.output
+def test_simulate_table_output(cli_run):
+    result = cli_run(["simulate", "--players", 3, "--seats", "random,greedy,random", "--games", 40, "--seed", 11])
     out = result.stdout
     for text in ("seed 11", "games/s", "stalled", "greedy", "random", "game score", "(3 rounds, lower=better)",
                  "win share", "(of games)", "finish rate", "bonus rate", "turns/round", "(own, per seat)",
@@ -290,10 +280,10 @@ def test_simulate_table_output():
     assert all(f"\n{s} " in seat_table for s in range(3))
 
 
-def test_strategy_list_is_an_alias_of_seats():
+def test_strategy_list_is_an_alias_of_seats(cli_run):
     base = ["simulate", "--players", 3, "--games", 30, "--seed", 2, "--json"]
-    a = json.loads(run(*base, "--seats", "greedy,random,random").stdout)
-    b = json.loads(run(*base, "--strategy", "greedy,random,random").stdout)
+    a = json.loads(cli_run([*base, "--seats", "greedy,random,random"]).stdout)
+    b = json.loads(cli_run([*base, "--strategy", "greedy,random,random"]).stdout)
     for s in (a, b):
         del s["wall_s"], s["games_per_s"], s["compile_s"]
     assert a == b and a["seats"] == ["greedy", "random", "random"]
@@ -350,11 +340,10 @@ def _check_entry(entry: dict, row) -> None:
     assert entry["bonus_rate"] == approx(row["bonus_rate"])
 
 
-def test_summary_recomputed_from_the_parquet_with_pandas(tmp_path):
+def test_summary_recomputed_from_the_parquet_with_pandas(cli_run, tmp_path):
     out = tmp_path / "games.parquet"
-    result = run("simulate", "--players", 4, "--seats", "random,greedy,builder,greedy", "--games", 300,
-                 "--seed", 21, "--chunk-size", 70, "--out", out, "--json")
-    assert result.exit_code == 0, result.output
+    result = cli_run(["simulate", "--players", 4, "--seats", "random,greedy,builder,greedy", "--games", 300, "--seed",
+                      21, "--chunk-size", 70, "--out", out, "--json"])
     s = json.loads(result.stdout)
     df = pd.read_parquet(out)
     assert len(df) == 300 * 3 * 4 and s["out"] == str(out)
@@ -371,9 +360,9 @@ def test_summary_recomputed_from_the_parquet_with_pandas(tmp_path):
         _check_entry(entry, by_seat.loc[int(seat)])
 
 
-def test_parquet_columns_and_metadata(tmp_path):
+def test_parquet_columns_and_metadata(cli_run, tmp_path):
     out = tmp_path / "games.parquet"
-    assert run("simulate", "--players", 2, "--games", 10, "--seed", 4, "--out", out).exit_code == 0
+    cli_run(["simulate", "--players", 2, "--games", 10, "--seed", 4, "--out", out])
     df = pd.read_parquet(out)
     for column in ("game", "round", "seat", "strategy", "score", "matched", "unmatched", "negatives",
                    "hazards", "finisher", "bonus", "turns", "stalled"):
@@ -385,23 +374,22 @@ def test_parquet_columns_and_metadata(tmp_path):
     assert facts["seats"] == ["random", "random"] and facts["rules"] == RuleConfig().to_dict()
 
 
-def test_force_replaces_and_resume_refuses_other_arguments(tmp_path):
+def test_force_replaces_and_resume_refuses_other_arguments(cli_run, tmp_path):
     out = tmp_path / "games.parquet"
     base = ["simulate", "--players", 3, "--games", 20, "--seed", 1, "--out", out]
-    assert run(*base).exit_code == 0
-    assert run(*base[:-4], "--seed", 2, "--out", out, "--force").exit_code == 0
+    cli_run([*base])
+    cli_run([*base[:-4], "--seed", 2, "--out", out, "--force"])
     assert json.loads(pq.read_schema(out).metadata[b"gnoming_sim"])["seed"] == 2
     before = out.read_bytes()
-    assert_user_error(run(*base, "--resume"), "--resume", "--seed 2, this command has --seed 1")
+    assert_user_error(cli_run([*base, "--resume"], code=2), "--resume", "--seed 2, this command has --seed 1")
     assert out.read_bytes() == before
 
 
-def test_threads_1_and_2_give_the_same_file(tmp_path):
+def test_threads_1_and_2_give_the_same_file(cli_run, tmp_path):
     base = ["simulate", "--players", 3, "--seats", "greedy,random,rusher", "--games", 400, "--seed", 9,
             "--chunk-size", 150, "--json"]
-    one = run(*base, "--threads", 1, "--out", tmp_path / "one.parquet")
-    two = run(*base, "--threads", 2, "--out", tmp_path / "two.parquet")
-    assert one.exit_code == two.exit_code == 0
+    one = cli_run([*base, "--threads", 1, "--out", tmp_path / "one.parquet"])
+    two = cli_run([*base, "--threads", 2, "--out", tmp_path / "two.parquet"])
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "one.parquet"),
                                   pd.read_parquet(tmp_path / "two.parquet"))
     a, b = json.loads(one.stdout), json.loads(two.stdout)
@@ -440,7 +428,7 @@ def _interrupted_run(args, signame="SIGTERM", times=1):
 
 
 @pytest.mark.slow   # a real command killed mid-run and resumed (3.4 s); the fast run keeps the storage layer's kill tests
-def test_sigterm_leaves_a_valid_file_that_resume_completes(tmp_path):
+def test_sigterm_leaves_a_valid_file_that_resume_completes(cli_run, tmp_path):
     """A real SIGTERM to the command, after its first block of games; then --resume; then compare
     with one uninterrupted run."""
     from gnoming_sim.batch.runner import FIRST_BLOCK_GAMES
@@ -456,11 +444,10 @@ def test_sigterm_leaves_a_valid_file_that_resume_completes(tmp_path):
     assert proc.stdout.startswith(f"INTERRUPTED (SIGTERM): {FIRST_BLOCK_GAMES} of 3000 games played")
     cut = pd.read_parquet(out)
     assert cut["game"].nunique() == FIRST_BLOCK_GAMES and len(cut) == FIRST_BLOCK_GAMES * 12
-    resumed = run(*args, "--resume", "--json")
-    assert resumed.exit_code == 0, resumed.output
+    resumed = cli_run([*args, "--resume", "--json"])
     assert json.loads(resumed.stdout)["resumed_games"] == FIRST_BLOCK_GAMES
     whole = tmp_path / "whole.parquet"
-    assert run(*args[:-1], whole).exit_code == 0
+    cli_run([*args[:-1], whole])
     pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(whole))
 
 
@@ -493,25 +480,23 @@ def test_a_second_ctrl_c_stops_at_once(tmp_path):
     assert not out.exists() and not list(tmp_path.glob(".*partial"))
 
 
-def test_progress_bar_on_a_terminal(monkeypatch):
+def test_progress_bar_on_a_terminal(cli_run, monkeypatch):
     class Terminal(io.StringIO):
         def isatty(self):
             return True
 
     screen = Terminal()
     monkeypatch.setattr("gnoming_sim.cli.group.stderr", lambda: screen)
-    result = run("simulate", "--players", 2, "--games", 30, "--chunk-size", 10, "--json")
-    assert result.exit_code == 0
+    result = cli_run(["simulate", "--players", 2, "--games", 30, "--chunk-size", 10, "--json"])
     assert "30/30" in screen.getvalue()
     assert json.loads(result.stdout)["games"] == 30 and "30/30" not in result.stdout  # the bar never reaches stdout
 
 
 # ------------------------------------------------------------------ strategies
-def test_strategies_lists_the_registry():
+def test_strategies_lists_the_registry(cli_run):
     """Each strategy's named options (the pocket rules' settings among them), and a count of its fitted weights
     (the net's 1,932 network weights were 470 of the listing's 524 lines); only --json lists the weights."""
-    result = run("strategies")
-    assert result.exit_code == 0
+    result = cli_run(["strategies"])
     lines = result.stdout.splitlines()
     named = set(registry.PARAM_NAMES) | set(registry.MC_PARAM_NAMES) | set(registry.RULE_PARAM_NAMES)   # the rules' settings
     for name in registry.names():
@@ -531,8 +516,8 @@ def test_strategies_lists_the_registry():
         result.stdout.split())
 
 
-def test_strategies_json():
-    data = json.loads(run("strategies", "--json").stdout)
+def test_strategies_json(cli_run):
+    data = json.loads(cli_run(["strategies", "--json"]).stdout)
     assert list(data) == registry.names()
     for name, entry in data.items():
         assert entry["description"] == registry.get(name).description
@@ -540,19 +525,18 @@ def test_strategies_json():
 
 
 # ------------------------------------------------------------------ stalls
-def test_a_stalling_deck_is_flagged_on_stderr_and_in_json(write_toml):
+def test_a_stalling_deck_is_flagged_on_stderr_and_in_json(cli_run, write_toml):
     """The README's old example deck (39 cards, 4 players) stalls every round: say so, with the share."""
     deck = write_toml('name = "small"\n[cards]\n"3" = 14\n"4" = 14\n"-2" = 8\nM = 3\n', "small.toml")
-    result = run("simulate", "--players", 4, "--deck", deck, "--strategy", "greedy", "--games", 20, "--json")
-    assert result.exit_code == 0, result.output
+    result = cli_run(["simulate", "--players", 4, "--deck", deck, "--strategy", "greedy", "--games", 20, "--json"])
     s = json.loads(result.stdout)
     assert s["stalled_rounds"] == 60 and s["stalled_share"] == 1.0
     assert s["warning"].startswith("60 of 60 rounds stalled (100.0%)")
     assert result.stderr == f"gnoming-sim: warning: {s['warning']}\n"
-    text = run("simulate", "--players", 4, "--deck", deck, "--strategy", "greedy", "--games", 20)
+    text = cli_run(["simulate", "--players", 4, "--deck", deck, "--strategy", "greedy", "--games", 20])
     assert "rounds 60 (stalled 60, 100.0%)" in text.stdout and "WARNING: 60 of 60 rounds stalled" in text.stdout
 
 
-def test_no_stall_warning_for_the_published_deck():
-    result = run("simulate", "--players", 4, "--strategy", "greedy", "--games", 100, "--json")
-    assert result.exit_code == 0 and "warning" not in json.loads(result.stdout) and result.stderr == ""
+def test_no_stall_warning_for_the_published_deck(cli_run):
+    result = cli_run(["simulate", "--players", 4, "--strategy", "greedy", "--games", 100, "--json"])
+    assert "warning" not in json.loads(result.stdout) and result.stderr == ""

@@ -2,10 +2,8 @@
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from gnoming_sim.kernel.policy import registry as strategies
-from gnoming_sim.cli.app import cli
 
 USER = '''
 [strategy.patient]
@@ -20,15 +18,13 @@ def fresh_registry(own_registry):
     return own_registry
 
 
-def test_user_strategy_is_listed_and_played(tmp_path):
+def test_user_strategy_is_listed_and_played(cli_run, tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text(USER)
-    runner = CliRunner()
-    listed = runner.invoke(cli, ["strategies", "--strategies-file", str(path)])
-    assert listed.exit_code == 0 and "patient" in listed.output and "finish_margin=6" in listed.output
-    out = runner.invoke(cli, ["simulate", "--strategies-file", str(path), "--seats",
-                              "patient,greedy,patient,greedy", "--games", "200", "--json"])
-    assert out.exit_code == 0, out.output
+    listed = cli_run(["strategies", "--strategies-file", path])
+    assert "patient" in listed.output and "finish_margin=6" in listed.output
+    out = cli_run(["simulate", "--strategies-file", path, "--seats", "patient,greedy,patient,greedy", "--games", 200,
+                   "--json"])
     assert set(json.loads(out.stdout)["by_strategy"]) == {"patient", "greedy"}
 
 
@@ -38,26 +34,23 @@ def test_user_strategy_is_listed_and_played(tmp_path):
                                         "'policy' must be a heuristic, learned or net strategy"),
                                        ("[strategy.x]\nbase = \"mc\"\npolicy = \"net\"\nmc_learned_base = 3\n",
                                         "'mc_learned_base' must be 0, 1 or 2")])
-def test_bad_strategies_file_is_one_line_exit_2(tmp_path, text, msg):
+def test_bad_strategies_file_is_one_line_exit_2(cli_run, tmp_path, text, msg):
     path = tmp_path / "bad.toml"
     path.write_text(text)
-    res = CliRunner().invoke(cli, ["simulate", "--strategies-file", str(path), "--strategy", "x"])
-    assert res.exit_code == 2
+    res = cli_run(["simulate", "--strategies-file", str(path), "--strategy", "x"], code=2)
     assert "--strategies-file" in res.output and msg in res.output and "Traceback" not in res.output
 
 
-def test_missing_strategies_file(tmp_path):
-    res = CliRunner().invoke(cli, ["simulate", "--strategies-file", str(tmp_path / "nope.toml")])
-    assert res.exit_code == 2 and "not found" in res.output
+def test_missing_strategies_file(cli_run, tmp_path):
+    res = cli_run(["simulate", "--strategies-file", str(tmp_path / "nope.toml")], code=2)
+    assert "not found" in res.output
 
 
-def test_mc_is_listed_and_an_mc_strategy_plays(tmp_path):
-    runner = CliRunner()
-    listed = runner.invoke(cli, ["strategies"])
-    assert listed.exit_code == 0 and "\nmc " in listed.output and "16 rollouts per option" in listed.output
+def test_mc_is_listed_and_an_mc_strategy_plays(cli_run, tmp_path):
+    listed = cli_run(["strategies"])
+    assert "\nmc " in listed.output and "16 rollouts per option" in listed.output
     path = tmp_path / "mc.toml"
     path.write_text('[strategy.mc2]\nbase = "mc"\nmc_budget = 2\n')
-    out = runner.invoke(cli, ["simulate", "--strategies-file", str(path), "--seats", "mc2,expert,expert",
-                              "--players", "3", "--games", "3", "--json"])
-    assert out.exit_code == 0, out.output
+    out = cli_run(["simulate", "--strategies-file", path, "--seats", "mc2,expert,expert", "--players", 3, "--games", 3,
+                   "--json"])
     assert set(json.loads(out.stdout)["by_strategy"]) == {"mc2", "expert"}

@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from gnoming_sim.cli.app import cli
-from gnoming_sim.search import drill as D
+from gnoming_sim.drills import deck as D
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "search"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "drills"))
 from test_drill import PID, make_card  # noqa: E402  (the library tests' card: the example position's)
 
 TODAY = dt.date.today()

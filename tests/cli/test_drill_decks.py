@@ -21,9 +21,9 @@ from click.testing import CliRunner
 from gnoming_sim.batch.safe_write import Busy
 from gnoming_sim.cli.app import cli
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.search import drill as D
+from gnoming_sim.drills import deck as D
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "search"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "drills"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "inputs"))
 import _fuzz_cases_decks as K  # noqa: E402  (the damaged decks of the fuzz harness)
 from test_drill import make_card  # noqa: E402  (the library tests' card: the example position's)

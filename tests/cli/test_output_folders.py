@@ -21,10 +21,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from gnoming_sim.batch import output
-from gnoming_sim.cli.app import cli
 
 NOBOUNCE = Path(__file__).resolve().parents[2] / "examples" / "nobounce.toml"
 SIM = ["simulate", "--players", "3", "--games", "30", "--seed", "1", "--threads", "1"]
@@ -67,10 +65,10 @@ def _one_line_exit2(result, fragment: str) -> str:
 
 
 @pytest.fixture
-def here(tmp_path, monkeypatch):
+def here(cli_run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "ro").mkdir()
-    assert CliRunner().invoke(cli, [*SIM, "--out", "ro/b.parquet"]).exit_code == 0
+    cli_run([*SIM, "--out", "ro/b.parquet"])
     return tmp_path
 
 
@@ -100,25 +98,24 @@ def _no_engine(request, case: str) -> None:
 
 
 @pytest.mark.parametrize("case", list(INTO_RO))
-def test_a_folder_that_cannot_be_written_is_one_line_before_any_work(read_only_probe, request, case):
+def test_a_folder_that_cannot_be_written_is_one_line_before_any_work(cli_run, read_only_probe, request, case):
     _no_engine(request, case)
     before = sorted(os.listdir(read_only_probe)), sorted(os.listdir(read_only_probe / "ro"))
-    _one_line_exit2(CliRunner().invoke(cli, INTO_RO[case]), "cannot write in ro (Read-only file system)")
+    _one_line_exit2(cli_run(INTO_RO[case], code=2), "cannot write in ro (Read-only file system)")
     assert (sorted(os.listdir(read_only_probe)), sorted(os.listdir(read_only_probe / "ro"))) == before
 
 
 @pytest.mark.parametrize("case", list(SLASHED))
-def test_a_file_output_named_like_a_folder_is_refused(here, request, case):
+def test_a_file_output_named_like_a_folder_is_refused(cli_run, here, request, case):
     _no_engine(request, case)
     before = sorted(os.listdir(here))
-    _one_line_exit2(CliRunner().invoke(cli, SLASHED[case]), "a name ending in / names a folder")
+    _one_line_exit2(cli_run(SLASHED[case], code=2), "a name ending in / names a folder")
     assert sorted(os.listdir(here)) == before
 
 
 @pytest.mark.slow
-def test_a_folder_output_may_end_in_a_slash_and_its_missing_parents_are_made(here):
-    result = CliRunner().invoke(cli, ["report", "--from", "ro/b.parquet", "--out", "new/sub/r/"])
-    assert result.exit_code == 0, result.output
+def test_a_folder_output_may_end_in_a_slash_and_its_missing_parents_are_made(cli_run, here):
+    result = cli_run(["report", "--from", "ro/b.parquet", "--out", "new/sub/r/"])
     assert (here / "new" / "sub" / "r" / "index.html").is_file()
     assert sorted(os.listdir(here / "new" / "sub")) == ["r"]   # no lock or staging folder left
 
@@ -147,13 +144,12 @@ def _check_all(proc: subprocess.CompletedProcess, fragment: str) -> None:
     assert set(results) == set(INTO_RO)
 
 
-def _workdir(owner: int | None = None) -> Path:
+def _workdir(cli_run, owner: int | None = None) -> Path:
     """A folder with ro/b.parquet, outside pytest's private tmp (another user must reach it)."""
     work = Path(tempfile.mkdtemp(prefix="gnoming-ro-"))
     os.chmod(work, 0o755)
     (work / "ro").mkdir()
-    made = CliRunner().invoke(cli, [*SIM, "--out", str(work / "ro" / "b.parquet")])
-    assert made.exit_code == 0, made.output
+    made = cli_run([*SIM, "--out", str(work / "ro" / "b.parquet")])
     (work / "run_all.py").write_text(_RUN_ALL)
     (work / "run_all.py").chmod(0o644)
     if owner is not None:
@@ -173,8 +169,8 @@ def _env(work: Path, home: bool = False) -> dict:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not shutil.which("unshare"), reason="needs unshare(1) for a private read-only mount")
-def test_a_read_only_mount_is_refused_in_one_line_by_every_command():
-    work = _workdir()
+def test_a_read_only_mount_is_refused_in_one_line_by_every_command(cli_run):
+    work = _workdir(cli_run)
     try:
         probe = subprocess.run(["unshare", "-rm", "true"], capture_output=True)
         if probe.returncode != 0:
@@ -190,9 +186,9 @@ def test_a_read_only_mount_is_refused_in_one_line_by_every_command():
 @pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root and setpriv(1) to become "
                     "another user")
-def test_a_folder_without_write_permission_is_refused_in_one_line_by_every_command():
+def test_a_folder_without_write_permission_is_refused_in_one_line_by_every_command(cli_run):
     nobody = 65534
-    work = _workdir(owner=nobody)
+    work = _workdir(cli_run, owner=nobody)
     try:
         os.chmod(work / "ro", 0o555)
         proc = subprocess.run(["setpriv", f"--reuid={nobody}", f"--regid={nobody}", "--clear-groups",

@@ -12,15 +12,10 @@ import sys
 import textwrap
 
 import pytest
-from click.testing import CliRunner
+from _examples import POSITION
 
-from gnoming_sim.cli.app import cli
 
 LONG = "n" * 300   # one name of 300 bytes: over the system's 255
-
-
-def run(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 @pytest.fixture(autouse=True)
@@ -65,26 +60,27 @@ LADDER = ["ladder", "--players", "2", "--strategies", "random,greedy", "--games"
     ("r2.json", [*LADDER, "--rules", "r2.json", "--out", "r2.json", "--force"]),
     ("r3.parquet", ["compare", "--games", "4", "--variant", "a=r3.parquet", "--out", "r3.parquet", "--force"]),
 ])
-def test_an_output_over_its_own_rules_file_is_refused(request, here, name, argv):
+def test_an_output_over_its_own_rules_file_is_refused(cli_run, request, here, name, argv):
     no_games(request, argv)
     (here / name).write_text(RULES)
-    assert_one_line(run(*argv), "--out")
+    assert_one_line(cli_run([*argv], code=2), "--out")
     assert (here / name).read_text() == RULES
 
 
-def test_tune_over_its_own_strategies_file_is_refused(no_engine, here):
+def test_tune_over_its_own_strategies_file_is_refused(cli_run, no_engine, here):
     (here / "s4.toml").write_text(STRATEGIES)
-    assert_one_line(run("tune", "--strategies-file", "s4.toml", "--field", "patient", "--out", "s4.toml", "--force",
-                        "--generations", "1", "--games", "8"), "s4.toml", "an input of this command")
+    assert_one_line(cli_run(["tune", "--strategies-file", "s4.toml", "--field", "patient", "--out", "s4.toml",
+                             "--force", "--generations", "1", "--games", "8"], code=2), "s4.toml",
+                             "an input of this command")
     assert (here / "s4.toml").read_text() == STRATEGIES
 
 
-def test_an_input_reached_through_a_link_or_a_hard_link_is_refused(no_engine, here):
+def test_an_input_reached_through_a_link_or_a_hard_link_is_refused(cli_run, no_engine, here):
     (here / "rules.toml").write_text(RULES)
     os.symlink("rules.toml", here / "soft.parquet")
     os.link(here / "rules.toml", here / "hard.parquet")
     for out in ("soft.parquet", "hard.parquet"):
-        assert_one_line(run("simulate", "--games", "4", "--rules", "rules.toml", "--out", out, "--force"),
+        assert_one_line(cli_run(["simulate", "--games", "4", "--rules", "rules.toml", "--out", out, "--force"], code=2),
                         "an input of this command")
     assert (here / "rules.toml").read_text() == RULES
 
@@ -100,14 +96,14 @@ def test_an_input_reached_through_a_link_or_a_hard_link_is_refused(no_engine, he
     (["train", "--out", "t.json", "--iterations", "1"], "without an extension"),
     (["guide", "--out", "g.html"], "without an extension"),
 ])
-def test_an_output_with_the_wrong_extension_is_refused(request, argv, want):
+def test_an_output_with_the_wrong_extension_is_refused(cli_run, request, argv, want):
     no_games(request, argv)
-    assert_one_line(run(*argv), want)
+    assert_one_line(cli_run([*argv], code=2), want)
 
 
 # ------------------------------------------------------------------ symbolic links
 @pytest.mark.parametrize("kind", ["dangling", "looping", "to_a_file"])
-def test_simulate_out_onto_a_link_is_refused_without_force(no_engine, here, kind):
+def test_simulate_out_onto_a_link_is_refused_without_force(cli_run, no_engine, here, kind):
     target = here / "precious.parquet"
     if kind == "to_a_file":
         target.write_bytes(b"mine")
@@ -116,7 +112,7 @@ def test_simulate_out_onto_a_link_is_refused_without_force(no_engine, here, kind
         os.symlink("a.parquet", here / "b.parquet")
     else:
         os.symlink(target.name, here / "a.parquet")
-    assert_one_line(run("simulate", "--games", "4", "--out", "a.parquet"), "symbolic link", "--force")
+    assert_one_line(cli_run(["simulate", "--games", "4", "--out", "a.parquet"], code=2), "symbolic link", "--force")
     assert os.path.islink(here / "a.parquet")
     assert not target.exists() or target.read_bytes() == b"mine"
 
@@ -149,14 +145,14 @@ def test_force_replaces_the_link_never_its_target(tmp_path):
     ["guide", "--out", f"{LONG}/sub"],
 ], ids=["simulate", "simulate-report", "compare", "ladder", "tune", "report", "review", "save-record", "train",
         "guide", "guide-folder"])
-def test_a_name_over_255_bytes_is_one_line(request, argv):
+def test_a_name_over_255_bytes_is_one_line(cli_run, request, argv):
     no_games(request, argv)
-    assert_one_line(run(*argv), "bytes long")
+    assert_one_line(cli_run([*argv], code=2), "bytes long")
 
 
-def test_report_from_out_with_a_long_name_is_one_line(no_engine, here):
+def test_report_from_out_with_a_long_name_is_one_line(cli_run, no_engine, here):
     (here / "b.parquet").write_bytes(b"PAR1" + bytes(16) + b"PAR1")
-    assert_one_line(run("report", "--from", "b.parquet", "--out", LONG))
+    assert_one_line(cli_run(["report", "--from", "b.parquet", "--out", LONG], code=2))
 
 
 @pytest.mark.parametrize("argv", [
@@ -165,22 +161,22 @@ def test_report_from_out_with_a_long_name_is_one_line(no_engine, here):
     ["simulate", "--games", "4", "--out", "loop/x.parquet"],
     ["review", "--game", "0", "--seat", "0", "--out", "loop/rv"],
 ])
-def test_an_output_through_a_loop_of_links_is_one_line(no_engine, here, argv):
+def test_an_output_through_a_loop_of_links_is_one_line(cli_run, no_engine, here, argv):
     os.symlink("loop", here / "loop")
-    assert_one_line(run(*argv), "loop of symbolic links")
+    assert_one_line(cli_run([*argv], code=2), "loop of symbolic links")
 
 
-def test_an_output_through_a_file_is_one_line(no_engine, here):
+def test_an_output_through_a_file_is_one_line(cli_run, no_engine, here):
     (here / "f.toml").write_text(RULES)
-    assert_one_line(run("train", "--out", "f.toml/t", "--iterations", "1"), "is a file, not a directory")
+    assert_one_line(cli_run(["train", "--out", "f.toml/t", "--iterations", "1"], code=2), "is a file, not a directory")
 
 
 # ------------------------------------------------------------------ report folders keep the user's files
-def test_review_force_never_replaces_the_users_own_page(no_engine, here):
+def test_review_force_never_replaces_the_users_own_page(cli_run, no_engine, here):
     (here / "mine").mkdir()
     (here / "mine" / "index.html").write_text("my page")
     (here / "mine" / "review.json").write_text("{}")
-    assert_one_line(run("review", "--game", "0", "--seat", "0", "--out", "mine", "--force"),
+    assert_one_line(cli_run(["review", "--game", "0", "--seat", "0", "--out", "mine", "--force"], code=2),
                     "index.html, review.json", "did not write")
     assert (here / "mine" / "index.html").read_text() == "my page"
     assert (here / "mine" / "review.json").read_text() == "{}"
@@ -229,7 +225,7 @@ def test_publish_refuses_to_replace_a_foreign_file_it_did_not_know_of(tmp_path):
 
 
 # ------------------------------------------------------------------ the lock is held for the whole run
-def test_a_second_review_to_the_same_out_is_refused_before_any_game(no_engine, here):
+def test_a_second_review_to_the_same_out_is_refused_before_any_game(cli_run, no_engine, here):
     """The first review holds .rv.lock while it grades (simulated here by a process holding it)."""
     holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
         import fcntl, os, sys, time
@@ -240,7 +236,7 @@ def test_a_second_review_to_the_same_out_is_refused_before_any_game(no_engine, h
     """)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
-        assert_one_line(run("review", "--game", "0", "--seat", "0", "--out", "rv", "--rollouts", "20"),
+        assert_one_line(cli_run(["review", "--game", "0", "--seat", "0", "--out", "rv", "--rollouts", "20"], code=2),
                         "being written by another gnoming-sim run")
     finally:
         holder.kill()
@@ -255,10 +251,11 @@ def test_a_second_review_to_the_same_out_is_refused_before_any_game(no_engine, h
     ("rv/r.toml", "lies in the --out folder"),
     ("rv", "--save-record rv is a directory"),   # the --out folder itself
 ])
-def test_save_record_is_checked_before_any_game(no_engine, here, save, fragment):
+def test_save_record_is_checked_before_any_game(cli_run, no_engine, here, save, fragment):
     (here / "f.toml").write_text(RULES)
     (here / "rv").mkdir()
-    assert_one_line(run("review", "--game", "0", "--seat", "0", "--out", "rv", "--save-record", save), fragment)
+    assert_one_line(cli_run(["review", "--game", "0", "--seat", "0", "--out", "rv", "--save-record", save], code=2),
+                             fragment)
 
 
 # ------------------------------------------------------------------ SIGTERM like Ctrl-C
@@ -286,7 +283,7 @@ def test_interruptible_ends_on_a_signal_in_one_line(capsys, python_ctrl_c, sig, 
     assert signal.getsignal(signal.SIGTERM) is not None
 
 
-def test_review_on_sigterm_keeps_nothing_partial(here, monkeypatch, capsys):
+def test_review_on_sigterm_keeps_nothing_partial(cli_run, here, monkeypatch, capsys):
     """SIGTERM in the middle of the grading: one line, exit 143, no staging folder and no lock left."""
     from gnoming_sim.cli import review as rv
 
@@ -297,39 +294,38 @@ def test_review_on_sigterm_keeps_nothing_partial(here, monkeypatch, capsys):
         raise AssertionError("SIGTERM did not stop the review")
 
     monkeypatch.setattr(rv, "_grade", grade)
-    result = run("review", "--game", "0", "--seat", "0", "--out", "rv", "--rollouts", "20")
-    assert result.exit_code == 143, (result.output, result.exception)
+    result = cli_run(["review", "--game", "0", "--seat", "0", "--out", "rv", "--rollouts", "20"], code=143)
     assert result.stderr.splitlines() == ["gnoming-sim: interrupted (SIGTERM); nothing was written"]
     assert os.listdir(here) == []
 
 
 # ------------------------------------------------------------------ positions and records
-def test_a_position_with_nine_face_down_cards_at_turn_13_is_refused(no_engine, here):
+def test_a_position_with_nine_face_down_cards_at_turn_13_is_refused(cli_run, no_engine, here):
     from pathlib import Path
 
-    example = (Path(__file__).parents[2] / "examples" / "position.toml").read_text()
+    example = POSITION.read_text()
     me_row = '  ["5", "?", "5",   "?", "?", "?",   "7", "?", "3"],'
     assert me_row in example
     body = example.replace(me_row, '  ["?", "?", "?",   "?", "?", "?",   "?", "?", "?"],')
     # the 4 cards no longer seen join the unseen ones: the draw pile keeps its size
     (here / "p.toml").write_text(body)
-    assert_one_line(run("analyse", "--position", "p.toml", "--rollouts", "10"),
+    assert_one_line(cli_run(["analyse", "--position", "p.toml", "--rollouts", "10"], code=2),
                     "seat 1 has 9 face-down cards at turn 13", "at most 7")
 
 
-def test_analyse_players_that_contradict_the_position_is_refused(no_engine):
+def test_analyse_players_that_contradict_the_position_is_refused(cli_run, no_engine):
     from pathlib import Path
 
-    position = Path(__file__).parents[2] / "examples" / "position.toml"
-    assert_one_line(run("analyse", "--position", position, "--players", "5", "--rollouts", "10"),
+    position = POSITION
+    assert_one_line(cli_run(["analyse", "--position", position, "--players", "5", "--rollouts", "10"], code=2),
                     "--players 5 contradicts the position", "4 players")
 
 
-def test_review_players_that_contradict_the_record_is_refused(no_engine):
+def test_review_players_that_contradict_the_record_is_refused(cli_run, no_engine):
     from pathlib import Path
 
     record = Path(__file__).parents[2] / "examples" / "review-record.toml"
-    assert_one_line(run("review", record, "--players", "3"), "--players 3 contradicts the record")
+    assert_one_line(cli_run(["review", record, "--players", "3"], code=2), "--players 3 contradicts the record")
 
 
 # ------------------------------------------------------------------ Parquet files read whole
@@ -350,7 +346,7 @@ def _batch_file(path):
     return spec, schema
 
 
-def test_a_damaged_leading_magic_is_refused_by_report_from_and_resume(no_engine, here):
+def test_a_damaged_leading_magic_is_refused_by_report_from_and_resume(cli_run, no_engine, here):
     from gnoming_sim.batch.parquet import BatchFile
     from gnoming_sim.game.errors import GnomingError
 
@@ -358,7 +354,7 @@ def test_a_damaged_leading_magic_is_refused_by_report_from_and_resume(no_engine,
     data = bytearray((here / "b.parquet").read_bytes())
     data[0:4] = b"XAR1"
     (here / "b.parquet").write_bytes(bytes(data))
-    assert_one_line(run("report", "--from", "b.parquet"), "does not start with PAR1")
+    assert_one_line(cli_run(["report", "--from", "b.parquet"], code=2), "does not start with PAR1")
     with pytest.raises(GnomingError, match="does not start with PAR1"):
         BatchFile.open_for_resume(here / "b.parquet", spec, schema)
 
@@ -386,13 +382,13 @@ def test_a_flipped_byte_in_a_column_the_report_does_not_use_is_found(no_engine, 
 
 
 # ------------------------------------------------------------------ small answers
-def test_review_rollout_seed_names_its_own_option(no_engine):
-    assert_one_line(run("review", "--game", "0", "--seat", "0", "--rollout-seed", "-1"),
+def test_review_rollout_seed_names_its_own_option(cli_run, no_engine):
+    assert_one_line(cli_run(["review", "--game", "0", "--seat", "0", "--rollout-seed", "-1"], code=2),
                     "--rollout-seed must be in 0..2**64-1")
 
 
-def test_no_command_is_a_one_line_hint_and_exit_2():
+def test_no_command_is_a_one_line_hint_and_exit_2(cli_run):
     """Chosen: one line pointing to --help, exit 2, as every other command line that cannot run
     (the whole usage is `gnoming-sim --help`, exit 0)."""
-    assert_one_line(run(), "no command given", "--help")
-    assert run("--help").exit_code == 0
+    assert_one_line(cli_run([], code=2), "no command given", "--help")
+    cli_run(["--help"])

@@ -5,27 +5,24 @@ from __future__ import annotations
 
 import re
 
-from click.testing import CliRunner
 
 from gnoming_sim.search.options import legal_options
 from gnoming_sim.search.analyse import position_from_game
 from gnoming_sim.batch.runner import BatchSpec
-from gnoming_sim.cli.app import cli
 from gnoming_sim.game.naming import position_name, round_turn_name
 
 SEED, GAME, PLAYERS, SEATS = 3, 2, 3, ("random", "builder", "greedy")
 TURN_LINE = re.compile(r"^Turn (\d+) \((round (\d) of 3, turn (\d+) of the round)\): seat (\d) ", re.M)
 
 
-def _story() -> str:
-    result = CliRunner().invoke(cli, ["play", "--players", str(PLAYERS), "--seats", ",".join(SEATS),
-                                      "--seed", str(SEED), "--game", str(GAME)])
-    assert result.exit_code == 0, result.output
+def _story(cli_run) -> str:
+    result = cli_run(["play", "--players", str(PLAYERS), "--seats", ",".join(SEATS),
+                      "--seed", str(SEED), "--game", str(GAME)])
     return result.stdout
 
 
-def test_the_turn_play_prints_is_the_turn_analyse_takes():
-    turns = TURN_LINE.findall(_story())
+def test_the_turn_play_prints_is_the_turn_analyse_takes(cli_run):
+    turns = TURN_LINE.findall(_story(cli_run))
     assert [int(t[0]) for t in turns] == list(range(len(turns)))     # game turns, from 0, over all rounds
     assert {t[2] for t in turns} == {"1", "2", "3"}
     spec = BatchSpec.make(PLAYERS, SEATS, 1, SEED)
@@ -37,8 +34,8 @@ def test_the_turn_play_prints_is_the_turn_analyse_takes():
         assert pos.describe().startswith(f"seed {SEED} game {GAME} turn {game_turn}: {words}, seat {seat} to move")
 
 
-def test_positions_are_named_alike_in_the_story_and_the_options():
-    story = _story()
+def test_positions_are_named_alike_in_the_story_and_the_options(cli_run):
+    story = _story(cli_run)
     spec = BatchSpec.make(PLAYERS, SEATS, 1, SEED)
     told = re.findall(r" at (\d \(row \d col \d\))", story)
     assert told and all(name == position_name(int(name[0])) for name in told)

@@ -3,37 +3,26 @@ its file (the same numbers on the same seed), and a malformed ID is one line and
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from _examples import POSITION, position
 
-from gnoming_sim.cli.app import cli
-from gnoming_sim.game.position import from_toml
 from gnoming_sim.search.position_id import encode
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = str(ROOT / "examples" / "position.toml")
-ID = encode(from_toml(EXAMPLE))
+ID = encode(position())
 FAST = ["--rollouts", "40", "--second-policy", "none"]
 
 
-def run(*args, code=0):
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    assert result.exit_code == code, (result.output, result.exception)
-    return result
-
-
-def test_the_id_analyses_what_the_file_does():
-    by_file = json.loads(run("analyse", "--position", EXAMPLE, *FAST, "--json").stdout)
-    by_id = json.loads(run("analyse", "--position-id", ID, *FAST, "--json").stdout)
+def test_the_id_analyses_what_the_file_does(cli_run):
+    by_file = json.loads(cli_run(["analyse", "--position", POSITION, *FAST, "--json"]).stdout)
+    by_id = json.loads(cli_run(["analyse", "--position-id", ID, *FAST, "--json"]).stdout)
     assert by_file["position_id"] == by_id["position_id"] == ID
     assert [(r["key"], r["mean"]) for r in by_file["options"]] == [(r["key"], r["mean"]) for r in by_id["options"]]
-    assert by_id["position_record"] == from_toml(EXAMPLE).to_dict()
+    assert by_id["position_record"] == position().to_dict()
 
 
-def test_the_text_shows_the_id():
-    out = run("analyse", "--position-id", ID, *FAST).stdout
+def test_the_text_shows_the_id(cli_run):
+    out = cli_run(["analyse", "--position-id", ID, *FAST]).stdout
     assert f"position ID: {ID}" in out.splitlines()[1]
     assert out.startswith("position: round 1 of 3, turn 13 of the round, seat 1 to move")
 
@@ -42,12 +31,12 @@ def test_the_text_shows_the_id():
     (["--position-id", ID[:-2]], "does not check out"),
     (["--position-id", "g7:AAAA"], "of version 7"),
     (["--position-id", "hello"], "does not start with g1:"),
-    (["--position-id", ID, "--position", EXAMPLE], "give --position FILE or --position-id ID, not both"),
-    (["--position-id", ID, "--rules", EXAMPLE], "--rules does not go with --position-id"),
+    (["--position-id", ID, "--position", POSITION], "give --position FILE or --position-id ID, not both"),
+    (["--position-id", ID, "--rules", POSITION], "--rules does not go with --position-id"),
     (["--position-id", ID, "--game", "0", "--turn", "3"], "--position-id excludes --game/--turn"),
     (["--position-id", ID, "--players", "3"], "--players 3 contradicts the position"),
 ])
-def test_a_bad_id_is_one_line_and_exit_2(args, fragment):
-    result = run("analyse", *args, *FAST, code=2)
+def test_a_bad_id_is_one_line_and_exit_2(cli_run, args, fragment):
+    result = cli_run(["analyse", *args, *FAST], code=2)
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: ") and fragment in lines[0], lines

@@ -9,21 +9,14 @@ import json
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
 
-from gnoming_sim.cli.app import cli
 
 SEATS = "builder,greedy,rusher,cautious"
 
 
-def _run(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def _simulate(path, seats=SEATS, players=4, games=2000, seed=3, *extra):
-    result = _run("simulate", "--players", players, "--seats", seats, "--games", games, "--seed", seed,
-                  "--out", path, "--json", *extra)
-    assert result.exit_code == 0, (result.output, result.exception)
+def _simulate(cli_run, path, seats=SEATS, players=4, games=2000, seed=3, *extra):
+    result = cli_run(["simulate", "--players", players, "--seats", seats, "--games", games, "--seed", seed, "--out",
+                      path, "--json", *extra])
     return json.loads(result.stdout)
 
 
@@ -35,12 +28,11 @@ def _one_line_error(result, fragment):
 
 
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory):
+def batch(cli_run, tmp_path_factory):
     """A 4-player batch, its `simulate --json` summary and its report."""
     root = tmp_path_factory.mktemp("batch")
-    summary = _simulate(root / "b.parquet")
-    result = _run("report", "--from", root / "b.parquet", "--out", root / "b-report")
-    assert result.exit_code == 0, (result.output, result.exception)
+    summary = _simulate(cli_run, root / "b.parquet")
+    result = cli_run(["report", "--from", root / "b.parquet", "--out", root / "b-report"])
     assert "b-report" in result.stdout
     report = json.loads((root / "b-report" / "summary.json").read_text())
     return root, summary, report
@@ -84,10 +76,9 @@ def test_report_intervals_equal_simulate_json(batch):
 
 
 @pytest.mark.slow
-def test_a_strategy_in_two_seats_counts_once_per_game(tmp_path):
-    summary = _simulate(tmp_path / "d.parquet", "builder,builder,rusher", 3, 600, 5)
-    result = _run("report", "--from", tmp_path / "d.parquet")
-    assert result.exit_code == 0, (result.output, result.exception)
+def test_a_strategy_in_two_seats_counts_once_per_game(cli_run, tmp_path):
+    summary = _simulate(cli_run, tmp_path / "d.parquet", "builder,builder,rusher", 3, 600, 5)
+    result = cli_run(["report", "--from", tmp_path / "d.parquet"])
     report = json.loads((tmp_path / "d-report" / "summary.json").read_text())   # the default --out
     assert report["standings"]["by_strategy"]["builder"]["seats_per_game"] == 2
     _compare(summary, report)
@@ -95,11 +86,10 @@ def test_a_strategy_in_two_seats_counts_once_per_game(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_acceptance_run(tmp_path):
+def test_the_acceptance_run(cli_run, tmp_path):
     """The issue's own commands: 20,000 games, seed 3."""
-    summary = _simulate(tmp_path / "b.parquet", games=20000)
-    result = _run("report", "--from", tmp_path / "b.parquet", "--out", tmp_path / "b-report")
-    assert result.exit_code == 0, (result.output, result.exception)
+    summary = _simulate(cli_run, tmp_path / "b.parquet", games=20000)
+    result = cli_run(["report", "--from", tmp_path / "b.parquet", "--out", tmp_path / "b-report"])
     report = json.loads((tmp_path / "b-report" / "summary.json").read_text())
     _compare(summary, report)
     assert report["batch"]["games"] == 20000
@@ -118,74 +108,71 @@ def test_report_files(batch):
 
 
 @pytest.mark.slow   # a second batch and report; the module fixture covers the report in test-fast
-def test_simulate_report_shortcut(tmp_path):
-    result = _run("simulate", "--players", 2, "--seats", "greedy,rusher", "--games", 300, "--out",
-                  tmp_path / "s.parquet", "--report", tmp_path / "s-report", "--json")
-    assert result.exit_code == 0, (result.output, result.exception)
+def test_simulate_report_shortcut(cli_run, tmp_path):
+    result = cli_run(["simulate", "--players", 2, "--seats", "greedy,rusher", "--games", 300, "--out",
+                      tmp_path / "s.parquet", "--report", tmp_path / "s-report", "--json"])
     json.loads(result.stdout)                               # stdout stays one JSON object
     assert "s-report" in result.stderr
     assert (tmp_path / "s-report" / "index.html").exists()
 
 
 # ------------------------------------------------------------------ bad input
-def test_not_parquet(tmp_path):
+def test_not_parquet(cli_run, tmp_path):
     path = tmp_path / "notes.parquet"
     path.write_text("these are not games\n")
-    _one_line_error(_run("report", "--from", path), "not a readable Parquet file")
+    _one_line_error(cli_run(["report", "--from", path], code=2), "not a readable Parquet file")
 
 
-def test_parquet_without_batch_metadata(tmp_path):
+def test_parquet_without_batch_metadata(cli_run, tmp_path):
     path = tmp_path / "other.parquet"
     pq.write_table(pa.table({"x": [1, 2, 3]}), path)
-    _one_line_error(_run("report", "--from", path), "not written by gnoming-sim simulate")
+    _one_line_error(cli_run(["report", "--from", path], code=2), "not written by gnoming-sim simulate")
 
 
-def test_half_written_partial_file(batch, tmp_path):
+def test_half_written_partial_file(cli_run, batch, tmp_path):
     root, _, _ = batch
     data = (root / "b.parquet").read_bytes()
     partial = tmp_path / ".b.parquet.partial"
     partial.write_bytes(data[: len(data) // 2])             # no footer yet, as while simulate writes
-    _one_line_error(_run("report", "--from", partial), "half-written")
-    _one_line_error(_run("report", "--from", tmp_path / "b.parquet"), "still being written")
+    _one_line_error(cli_run(["report", "--from", partial], code=2), "half-written")
+    _one_line_error(cli_run(["report", "--from", tmp_path / "b.parquet"], code=2), "still being written")
 
 
-def test_missing_file(tmp_path):
-    _one_line_error(_run("report", "--from", tmp_path / "none.parquet"), "does not exist")
+def test_missing_file(cli_run, tmp_path):
+    _one_line_error(cli_run(["report", "--from", tmp_path / "none.parquet"], code=2), "does not exist")
 
 
-def test_unwritable_out(batch, tmp_path):
+def test_unwritable_out(cli_run, batch, tmp_path):
     root, _, _ = batch
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    _one_line_error(_run("report", "--from", root / "b.parquet", "--out", blocker / "r"), "--out")
-    _one_line_error(_run("report", "--from", root / "b.parquet", "--out", blocker), "is a file")
+    _one_line_error(cli_run(["report", "--from", root / "b.parquet", "--out", blocker / "r"], code=2), "--out")
+    _one_line_error(cli_run(["report", "--from", root / "b.parquet", "--out", blocker], code=2), "is a file")
 
 
-def test_occupied_out_needs_force_and_keeps_the_files_it_did_not_write(batch, tmp_path):
+def test_occupied_out_needs_force_and_keeps_the_files_it_did_not_write(cli_run, batch, tmp_path):
     root, _, _ = batch
     out = tmp_path / "r"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    _one_line_error(_run("report", "--from", root / "b.parquet", "--out", out), "keep.txt")
+    _one_line_error(cli_run(["report", "--from", root / "b.parquet", "--out", out], code=2), "keep.txt")
     assert (out / "keep.txt").read_text() == "mine"
-    result = _run("report", "--from", root / "b.parquet", "--out", out, "--force")
-    assert result.exit_code == 0, result.output
+    result = cli_run(["report", "--from", root / "b.parquet", "--out", out, "--force"])
     assert (out / "index.html").exists() and (out / "keep.txt").read_text() == "mine"
     assert [p.name for p in tmp_path.iterdir()] == ["r"]
 
 
-def test_an_interrupted_report_keeps_the_previous_one(batch, tmp_path, monkeypatch):
+def test_an_interrupted_report_keeps_the_previous_one(cli_run, batch, tmp_path, monkeypatch):
     root, _, _ = batch
     out = tmp_path / "r"
-    assert _run("report", "--from", root / "b.parquet", "--out", out).exit_code == 0
+    cli_run(["report", "--from", root / "b.parquet", "--out", out])
     before = (out / "index.html").read_bytes()
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr("gnoming_sim.batch.scan.scan_batch", interrupted)
-    result = _run("report", "--from", root / "b.parquet", "--out", out, "--force")
-    assert result.exit_code == 130
+    result = cli_run(["report", "--from", root / "b.parquet", "--out", out, "--force"], code=130)
     assert result.stderr.strip() == f"gnoming-sim: interrupted; {out} is left as it was"
     assert (out / "index.html").read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["r"], "a temporary folder was left behind"
@@ -196,19 +183,19 @@ def test_an_interrupted_report_keeps_the_previous_one(batch, tmp_path, monkeypat
     (["--quick"], "--quick"),
     (["--seed", "1"], "--seed"),
 ])
-def test_study_options_do_not_mix_with_from(batch, args, fragment):
+def test_study_options_do_not_mix_with_from(cli_run, batch, args, fragment):
     root, _, _ = batch
-    _one_line_error(_run("report", "--from", root / "b.parquet", *args), fragment)
+    _one_line_error(cli_run(["report", "--from", root / "b.parquet", *args], code=2), fragment)
 
 
-def test_simulate_report_needs_out(tmp_path):
-    _one_line_error(_run("simulate", "--games", 10, "--report", tmp_path / "r"), "--report needs --out")
+def test_simulate_report_needs_out(cli_run, tmp_path):
+    _one_line_error(cli_run(["simulate", "--games", 10, "--report", tmp_path / "r"], code=2), "--report needs --out")
 
 
-def test_simulate_report_checks_the_folder_before_playing(tmp_path):
+def test_simulate_report_checks_the_folder_before_playing(cli_run, tmp_path):
     out = tmp_path / "r"
     out.mkdir()
     (out / "x").write_text("x")
-    result = _run("simulate", "--games", 10, "--out", tmp_path / "g.parquet", "--report", out)
+    result = cli_run(["simulate", "--games", 10, "--out", tmp_path / "g.parquet", "--report", out], code=2)
     _one_line_error(result, "--report")
     assert not (tmp_path / "g.parquet").exists()

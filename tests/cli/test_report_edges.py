@@ -9,14 +9,12 @@ import os
 import signal
 
 import pytest
-from click.testing import CliRunner
 
 import gnoming_sim.analyses.report as report_module
 from gnoming_sim.analyses.framework.study import Study
 from gnoming_sim.analyses.hazard_risk import HazardRisk
 from gnoming_sim.analyses.tournament import Tournament
 from gnoming_sim.batch.safe_folder import MANIFEST
-from gnoming_sim.cli.app import cli
 
 
 class _Nothing(HazardRisk):
@@ -39,10 +37,6 @@ class _Interrupted(_Nothing):
         raise AssertionError("SIGTERM did not stop the report")
 
 
-def _run(args):
-    return CliRunner().invoke(cli, ["report", *args])
-
-
 def _one_error_line(result, fragment):
     assert result.exit_code == 2, result.output
     lines = result.stderr.splitlines()
@@ -56,57 +50,54 @@ def only(monkeypatch):
     return use
 
 
-def test_a_non_empty_folder_it_did_not_write_is_refused(tmp_path, only):
+def test_a_non_empty_folder_it_did_not_write_is_refused(cli_run, tmp_path, only):
     only(_Nothing())
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "thesis.tex").write_text("precious")
-    result = _run(["--quick", "--out", str(mine)])
+    result = cli_run(["report", "--quick", "--out", str(mine)], code=2)
     _one_error_line(result, "--force")
     assert (mine / "thesis.tex").read_text() == "precious" and sorted(os.listdir(mine)) == ["thesis.tex"]
     assert sorted(os.listdir(tmp_path)) == ["mine"]   # no staging folder left behind
 
 
-def test_force_writes_into_a_foreign_folder_and_keeps_its_files(tmp_path, only):
+def test_force_writes_into_a_foreign_folder_and_keeps_its_files(cli_run, tmp_path, only):
     only(_Nothing())
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "old.txt").write_text("x")
-    result = _run(["--quick", "--out", str(mine), "--force"])
-    assert result.exit_code == 0, result.output
+    result = cli_run(["report", "--quick", "--out", str(mine), "--force"])
     assert (mine / "old.txt").read_text() == "x" and (mine / "index.html").is_file()
 
 
-def test_its_own_report_is_replaced_whole_without_force(tmp_path, only):
+def test_its_own_report_is_replaced_whole_without_force(cli_run, tmp_path, only):
     """A file the earlier report wrote (listed in its manifest) and the new one does not is removed."""
     only(_Nothing())
     out = tmp_path / "r"
-    assert _run(["--quick", "--out", str(out)]).exit_code == 0
+    cli_run(["report", "--quick", "--out", str(out)])
     (out / "tournament-stale.png").write_bytes(b"an earlier report's figure")
     manifest = json.loads((out / MANIFEST).read_text())
     (out / MANIFEST).write_text(json.dumps({**manifest, "files": manifest["files"] + ["tournament-stale.png"]}))
-    result = _run(["--quick", "--out", str(out)])
-    assert result.exit_code == 0, result.output
+    result = cli_run(["report", "--quick", "--out", str(out)])
     assert not (out / "tournament-stale.png").exists() and (out / "summary.json").is_file()
     assert sorted(os.listdir(tmp_path)) == ["r"]
 
 
-def test_a_file_as_out_is_one_line(tmp_path, only):
+def test_a_file_as_out_is_one_line(cli_run, tmp_path, only):
     only(_Nothing())
     target = tmp_path / "file"
     target.write_text("x")
-    _one_error_line(_run(["--quick", "--out", str(target)]), "--out")
+    _one_error_line(cli_run(["report", "--quick", "--out", str(target)], code=2), "--out")
 
 
 @pytest.mark.parametrize("how, code", [("sigint", 130), ("sigterm", 143)])
-def test_an_interrupt_leaves_the_previous_report_intact(tmp_path, only, how, code):
+def test_an_interrupt_leaves_the_previous_report_intact(cli_run, tmp_path, only, how, code):
     out = tmp_path / "r"
     only(_Nothing())
-    assert _run(["--quick", "--out", str(out)]).exit_code == 0
+    cli_run(["report", "--quick", "--out", str(out)])
     before = {p: (out / p).read_bytes() for p in os.listdir(out)}
     only(_Interrupted(how))
-    result = _run(["--quick", "--out", str(out)])
-    assert result.exit_code == code, result.output
+    result = cli_run(["report", "--quick", "--out", str(out)], code=code)
     lines = result.stderr.splitlines()
     assert lines[-1] == f"gnoming-sim: report interrupted; the previous report in {out} is left as it was"
     assert "Aborted" not in result.output + result.stderr
@@ -115,27 +106,26 @@ def test_an_interrupt_leaves_the_previous_report_intact(tmp_path, only, how, cod
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL   # the handler is put back
 
 
-def test_an_interrupt_before_any_report_says_nothing_was_written(tmp_path, only):
+def test_an_interrupt_before_any_report_says_nothing_was_written(cli_run, tmp_path, only):
     only(_Interrupted("sigint"))
     out = tmp_path / "r"
-    result = _run(["--quick", "--out", str(out)])
-    assert result.exit_code == 130
+    result = cli_run(["report", "--quick", "--out", str(out)], code=130)
     assert result.stderr.splitlines()[-1].endswith("nothing was written") and not out.exists()
     assert os.listdir(tmp_path) == []
 
 
-def test_quick_with_games_is_one_line(tmp_path):
-    _one_error_line(_run(["--quick", "--games", "10", "--out", str(tmp_path / "r")]), "--quick")
+def test_quick_with_games_is_one_line(cli_run, tmp_path):
+    _one_error_line(cli_run(["report", "--quick", "--games", "10", "--out", str(tmp_path / "r")], code=2), "--quick")
 
 
 @pytest.mark.slow
-def test_a_users_strategy_enters_the_tournament_and_seats_count_from_0(tmp_path, only, own_registry):
+def test_a_users_strategy_enters_the_tournament_and_seats_count_from_0(cli_run, tmp_path, only, own_registry):
     only(Tournament())   # the file registers "hoarder": in the test's own registry
     strategies = tmp_path / "mine.toml"
     strategies.write_text('[strategy.hoarder]\nbase = "builder"\nmulligan_bonus = 6.0\n')
     out = tmp_path / "r"
-    result = _run(["--games", "14", "--seed", "3", "--strategies-file", str(strategies), "--out", str(out)])
-    assert result.exit_code == 0, result.output
+    result = cli_run(["report", "--games", "14", "--seed", "3", "--strategies-file", str(strategies), "--out",
+                      str(out)])
     summary = json.loads((out / "summary.json").read_text())
     by_players = summary["tournament"]["by_players"]
     assert all("hoarder" in by_players[p]["standings"] for p in by_players)

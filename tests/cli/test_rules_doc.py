@@ -12,10 +12,8 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from gnoming_sim import RuleConfig, score_layout
-from gnoming_sim.cli.app import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "gnoming_sim" / "game" / "rules.md"   # the one copy: the README links it, `rules --full` prints it
@@ -73,15 +71,14 @@ def test_rules_full_prints_the_doc_through_the_console_script():
     assert proc.stdout == doc_text()
 
 
-def test_rules_full_refuses_other_options():
-    result = CliRunner().invoke(cli, ["rules", "--full", "--json"])
-    assert result.exit_code == 2 and "--full prints the rules text only" in result.stderr
+def test_rules_full_refuses_other_options(cli_run):
+    result = cli_run(["rules", "--full", "--json"], code=2)
+    assert "--full prints the rules text only" in result.stderr
 
 
-def test_rules_json(write_toml):
+def test_rules_json(cli_run, write_toml):
     path = write_toml("max_turns = 321\n")
-    result = CliRunner().invoke(cli, ["rules", "--json", "--rules", str(path)])
-    assert result.exit_code == 0, result.output
+    result = cli_run(["rules", "--json", "--rules", str(path)])
     data = json.loads(result.stdout)
     assert data["rules_file"] == str(path)
     assert data["rules"]["max_turns"] == {"value": 321, "default": 500,

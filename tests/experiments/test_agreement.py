@@ -236,7 +236,7 @@ def test_a_fresh_table_is_used_only_for_the_same_card_and_set():
 @pytest.mark.slow   # rolls out (the rollout kernel loads from the cache)
 def test_fresh_losses_roll_out_only_where_the_card_is_not_the_best():
     from gnoming_sim.experiments.agreement_fresh import fresh_losses, fresh_seed
-    from gnoming_sim.search import oracle
+    from gnoming_sim.search.evaluator import Settings, win_samples
     from gnoming_sim.search.position_id import decode
 
     frame, _ = tiny_set()
@@ -244,8 +244,8 @@ def test_fresh_losses_roll_out_only_where_the_card_is_not_the_best():
     f = fresh_losses(ans, 5020261204, rollouts=8)
     assert f["rollouts"].tolist() == [0, 0, 0, 8, 8] and f["loss_fresh_pp"].iloc[:3].tolist() == [0, 0, 0]
     r = ans.iloc[3]
-    _, win = oracle.win_samples(decode(r.position_id), [r.best_key, r.card_key], rollouts=8,
-                                seed=fresh_seed(5020261204, int(r.decision)))
+    _, win = win_samples(decode(r.position_id), Settings(budget=8, seed=fresh_seed(5020261204, int(r.decision))),
+                         [r.best_key, r.card_key])
     assert f["loss_fresh_pp"].iloc[3] == pytest.approx(100 * (win[:, 0] - win[:, 1]).mean())
     assert fresh_seed(1, 3) != fresh_seed(1, 4) and fresh_seed(1, 3) != fresh_seed(2, 3)
 

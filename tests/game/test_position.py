@@ -4,26 +4,25 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from pathlib import Path
 
 import pytest
+from _examples import POSITION, position
 
 from gnoming_sim.search.options import legal_options
 from gnoming_sim.game.cards import HIDDEN
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.position import from_mapping, from_toml
+from gnoming_sim.game.position import from_mapping
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "position.toml"
 
 
 @pytest.fixture
 def data():
-    with EXAMPLE.open("rb") as fh:
+    with POSITION.open("rb") as fh:
         return tomllib.load(fh)
 
 
 def test_example_loads_and_counts_every_card():
-    pos = from_toml(EXAMPLE)
+    pos = position()
     assert pos.players == 4 and pos.me == 1 and pos.decision == "place"
     assert len(pos.unseen()) == pos.face_down().sum() + pos.draw_n
     keys = [o.key for o in legal_options(pos)]

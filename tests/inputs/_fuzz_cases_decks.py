@@ -15,7 +15,6 @@ import hashlib
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
 DEEP = 10_000
 
 
@@ -23,12 +22,12 @@ def good_table():
     """A one-card deck as the library writes it (the example position's card), as a pyarrow table."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+    from _examples import position
 
-    from gnoming_sim.game.position import from_toml
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
     from gnoming_sim.search.position_id import encode
 
-    pid = encode(from_toml(ROOT / "examples" / "position.toml"))
+    pid = encode(position())
     options = (D.Choice("pos4", "label of pos4", 50.0, 0.0, 0.0, 0.0, "confirm"),
                D.Choice("pos2", "label of pos2", 40.0, 1.0, -2.0, 4.0, "confirm"),
                D.Choice("discard", "label of discard", 40.0, 3.0, -1.0, 7.0, "confirm"))

@@ -14,9 +14,7 @@ A case file of the fuzz harness (see ``_fuzz_cases.EXTRA_MODULES``): ``cases`` t
 """
 from __future__ import annotations
 
-from pathlib import Path
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "position.toml"
 GUIDE = ["guide", "--out", "@tmp/guide", "--games", "4", "--check-deals", "0"]
 ANALYSE = ["analyse", "--rollouts", "10", "--position-id"]
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -44,12 +42,13 @@ def _packing(pos) -> tuple[int, int]:
 def crafted() -> dict[str, str]:
     """{name: ID}: the example position (published rules and deck) spelt in ways the encoder never writes, each
     with check bytes that are right for its bytes."""
+    from _examples import position
+
     from gnoming_sim.game.deck import PUBLISHED
-    from gnoming_sim.game.position import from_toml
     from gnoming_sim.game.rules import RuleConfig
     from gnoming_sim.search import position_id as pid
 
-    value, n = _packing(from_toml(EXAMPLE))
+    value, n = _packing(position())
     body, body_bits = value & ((1 << (n - 2)) - 1), n - 2      # the bits after the rules and deck flags
 
     def make(*head, rules=(), deck=None, pad=0, extra=b""):

@@ -8,11 +8,9 @@ import os
 import pickle
 
 import pytest
-from click.testing import CliRunner
 
 from gnoming_sim.tune import state as tune_state
 from gnoming_sim.tune.tuner import TuneSpec, Tuner
-from gnoming_sim.cli.app import cli
 from gnoming_sim.game.errors import GnomingError
 from _inputs import one_line
 
@@ -66,22 +64,21 @@ class _Marker:
         return (os.system, (f"touch {self.path}",))
 
 
-def _resume(tmp_path):
-    args = ["tune", "--players", "3", "--seed", "9", "--games", "30", "--popsize", "4", "--threads", "1",
+def _resume_args(tmp_path) -> list:
+    return ["tune", "--players", "3", "--seed", "9", "--games", "30", "--popsize", "4", "--threads", "1",
             "--generations", "2", "--out", str(tmp_path / "t.toml"), "--resume"]
-    return CliRunner().invoke(cli, args)
 
 
 @pytest.mark.parametrize("protocol", [0, 2, pickle.HIGHEST_PROTOCOL])
-def test_a_pickled_state_is_refused_and_never_executed(tmp_path, protocol):
+def test_a_pickled_state_is_refused_and_never_executed(cli_run, tmp_path, protocol):
     marker = tmp_path / "executed"
     (tmp_path / "t.toml").write_text("# an old run\n")
     (tmp_path / "t.toml.state").write_bytes(pickle.dumps({"format": 1, "x": _Marker(marker)}, protocol=protocol))
-    one_line(_resume(tmp_path), "--resume", "t.toml.state")
+    one_line(cli_run(_resume_args(tmp_path), code=2), "--resume", "t.toml.state")
     assert not marker.exists()
 
 
-def test_a_tampered_state_is_refused(tmp_path):
+def test_a_tampered_state_is_refused(cli_run, tmp_path):
     Tuner(_spec(), tmp_path / "t.toml").run(budget=600, generations=1, threads=1)
     path = tmp_path / "t.toml.state"
     doc = json.loads(path.read_text())
@@ -89,7 +86,7 @@ def test_a_tampered_state_is_refused(tmp_path):
     path.write_text(json.dumps(doc))
     with pytest.raises(GnomingError, match="checksum does not match"):
         Tuner(_spec(), tmp_path / "t.toml", resume=True)
-    one_line(_resume(tmp_path), "checksum does not match")
+    one_line(cli_run(_resume_args(tmp_path), code=2), "checksum does not match")
 
 
 def test_a_state_with_a_valid_checksum_but_edited_points_does_not_replay(tmp_path):
@@ -109,10 +106,10 @@ def test_a_state_with_a_valid_checksum_but_edited_points_does_not_replay(tmp_pat
     (b'{"format": 1, "payload": {}}', "not a tuning state of this version"),
     (b"[" * 100_000, "not JSON"),
 ])
-def test_foreign_state_files_areone_line(tmp_path, body, fragment):
+def test_foreign_state_files_areone_line(cli_run, tmp_path, body, fragment):
     (tmp_path / "t.toml").write_text("# an old run\n")
     (tmp_path / "t.toml.state").write_bytes(body)
-    one_line(_resume(tmp_path), fragment)
+    one_line(cli_run(_resume_args(tmp_path), code=2), fragment)
 
 
 @pytest.mark.parametrize("edit", [
@@ -134,7 +131,7 @@ def test_a_signed_state_of_the_wrong_shape_isone_line(tmp_path, edit):
         Tuner(_spec(), tmp_path / "t.toml", resume=True)
 
 
-def test_a_state_that_is_a_named_pipe_does_not_block(tmp_path):
+def test_a_state_that_is_a_named_pipe_does_not_block(cli_run, tmp_path):
     (tmp_path / "t.toml").write_text("# an old run\n")
     os.mkfifo(tmp_path / "t.toml.state")
-    one_line(_resume(tmp_path), "named pipe")
+    one_line(cli_run(_resume_args(tmp_path), code=2), "named pipe")

@@ -192,7 +192,7 @@ def test_the_rules_seat_answers_every_kind_of_decision():
 
 
 def test_the_pages_tables_are_the_committed_result():
-    """docs/rules.md's worth and ladder tables, row by row, as tuning/rules/table.py prints them from
+    """tuning/rules/README.md's worth and ladder tables, row by row, as tuning/rules/table.py prints them from
     tuning/rules/result.json (confirm.py's output), value_rung.json and the printed sentences."""
     import importlib.util
     import json
@@ -202,7 +202,7 @@ def test_the_pages_tables_are_the_committed_result():
     spec.loader.exec_module(table)
     result = json.loads((ROOT / "tuning" / "rules" / "result.json").read_text())
     assert result["settings"] == registry.RULES_SETTINGS          # the result is of the committed rules
-    page = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    page = (ROOT / "tuning" / "rules" / "README.md").read_text(encoding="utf-8")
     value = json.loads((ROOT / "tuning" / "rules" / "value_rung.json").read_text())
     for rows in (table.worth_table(result), table.ladder_table(result), table.ladder_table(value)):
-        assert "\n".join(rows) in page, "docs/rules.md should hold:\n" + "\n".join(rows)
+        assert "\n".join(rows) in page, "tuning/rules/README.md should hold:\n" + "\n".join(rows)

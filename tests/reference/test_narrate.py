@@ -8,7 +8,6 @@ import re
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from gnoming_sim import Deck
 from gnoming_sim import RuleConfig
@@ -16,7 +15,6 @@ from gnoming_sim.game import fields as F
 from gnoming_sim.game import trace as T
 from gnoming_sim.reference.scoring import score_parts
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
-from gnoming_sim.cli.app import cli
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.game.naming import position_name
 from gnoming_sim.reference.narrate import Narrator, describe, grid_lines, grids_side_by_side, narrate
@@ -136,13 +134,11 @@ def test_narration_needs_a_trace():
 
 
 # ------------------------------------------------------------------ the command
-def test_play_command_tells_the_same_game_as_simulate(tmp_path):
-    runner = CliRunner()
+def test_play_command_tells_the_same_game_as_simulate(cli_run, tmp_path):
     seats = ["--players", "3", "--seats", "greedy,random,builder", "--seed", "4"]
-    played = runner.invoke(cli, ["play", *seats, "--game", "6"])
-    assert played.exit_code == 0, played.output
+    played = cli_run(["play", *seats, "--game", "6"])
     out = tmp_path / "b.parquet"
-    assert runner.invoke(cli, ["simulate", *seats, "--games", "8", "--out", str(out)]).exit_code == 0
+    cli_run(["simulate", *seats, "--games", "8", "--out", out])
     df = pd.read_parquet(out)
     game = df[df["game"] == 6]
     for seat, rows in game.groupby("seat"):
@@ -152,14 +148,13 @@ def test_play_command_tells_the_same_game_as_simulate(tmp_path):
     assert played.stdout.startswith("Gnoming A Round: game 6 of seed 4, 3 players")
 
 
-def test_play_defaults():
-    result = CliRunner().invoke(cli, ["play", "--players", "2"])
-    assert result.exit_code == 0
+def test_play_defaults(cli_run):
+    result = cli_run(["play", "--players", "2"])
     assert "seat 0 (random), seat 1 (random)" in result.stdout and "rules: the defaults" in result.stdout
 
 
-def test_play_shows_changed_rules(write_toml):
+def test_play_shows_changed_rules(cli_run, write_toml):
     path = write_toml("max_turns = 200\n")
-    result = CliRunner().invoke(cli, ["play", "--players", "2", "--rules", str(path)])
-    assert result.exit_code == 0 and "rules: max_turns=200" in result.stdout
+    result = cli_run(["play", "--players", "2", "--rules", str(path)])
+    assert "rules: max_turns=200" in result.stdout
     json.dumps(result.stdout)  # plain text

@@ -9,13 +9,14 @@ import pytest
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import from_toml
 from gnoming_sim.kernel import value as V
+from gnoming_sim.kernel import value_weights as VW
 from gnoming_sim.search import evaluator as E
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 def _body():
-    return json.loads(E.WEIGHTS.read_text())
+    return json.loads(VW.WEIGHTS.read_text())
 
 
 @pytest.mark.parametrize("change, words", [
@@ -40,12 +41,12 @@ def test_weights_that_are_not_this_networks_are_one_sentence(tmp_path, change, w
     elif change is not None:
         path.write_text(json.dumps({**_body(), **change}))
     with pytest.raises(GnomingError) as exc:
-        E.read_weights(path)
+        VW.read_weights(path)
     assert words in str(exc.value) and "\n" not in str(exc.value)
 
 
 def test_the_installed_weights_are_read_and_have_provenance():
-    w = E.weights()
+    w = VW.weights()
     assert w.shape == (V.N_WEIGHTS,) and np.all(np.isfinite(w))
     prov = _body()["provenance"]
     assert prov["script"] == "tuning/value/run.py" and prov["train_rows"] > 0 and "held_out" in prov
@@ -97,29 +98,27 @@ def _last_round(position):
 
 
 def test_truncated_rollouts_play_the_full_rollouts_round_and_end_in_the_network(position):
-    from gnoming_sim.search import oracle
     from gnoming_sim.search.analyse import run_rollouts
     from gnoming_sim.search.rollout import X_SCORE, X_WIN
 
-    s = oracle.setup(position)
+    s = E.setup(position)
     full, _ = run_rollouts(s, 64, 9, 0, "game")
     cut, _ = run_rollouts(s, 64, 9, 0, "game", truncated=True)
     np.testing.assert_array_equal(full[:, :, X_SCORE], cut[:, :, X_SCORE])   # rollout i: the same round
     assert np.all((cut[:, :, X_WIN] >= 0) & (cut[:, :, X_WIN] <= 1))
     assert len(np.unique(cut[:, :, X_WIN])) > 10                            # the network's chances, not credits
     last = _last_round(position)
-    s3 = oracle.setup(last)
+    s3 = E.setup(last)
     full3, _ = run_rollouts(s3, 32, 9, 0, "game")
     cut3, _ = run_rollouts(s3, 32, 9, 0, "game", truncated=True)
     np.testing.assert_array_equal(full3, cut3)                               # the last round: full rollouts
 
 
 def test_truncated_rollouts_go_with_the_game_horizon_only(position):
-    from gnoming_sim.search import oracle
     from gnoming_sim.search.analyse import run_rollouts
 
     with pytest.raises(GnomingError, match="game horizon"):
-        run_rollouts(oracle.setup(position), 8, 0, 0, "round", truncated=True)
+        run_rollouts(E.setup(position), 8, 0, 0, "round", truncated=True)
 
 
 # ---------------------------------------------------------------- the settings record and the stop rules
@@ -127,6 +126,8 @@ def test_truncated_rollouts_go_with_the_game_horizon_only(position):
     ({"level": "2-ply"}, "level must be one of"),
     ({"stop": "never"}, "stop must be one of"),
     ({"budget": 1}, "the budget must be a whole number of at least 2"),
+    ({"first": -1}, "the first rollout's index must be a whole number of at least 0"),
+    ({"first": 5, "stop": "half-width", "half_width": 1.0}, "runs its pilot from the first rollout"),
     ({"budget": 2.5}, "the budget must be"),
     ({"budget": True}, "the budget must be"),
     ({"cap": 0}, "the cap must be"),
@@ -188,3 +189,34 @@ def test_advice_is_what_analyse_prints_beside_the_options(position):
     got = json.loads(out.stdout)
     for k in ("card", "finish_gap", "position_id"):
         assert got.get(k) == said.get(k), k
+
+
+# ---------------------------------------------------------------- the oracle's constants and the raw rollouts
+def test_the_oracle_is_the_strongest_fast_player_ranked_by_win_chance():
+    from gnoming_sim.search import criterion
+    from gnoming_sim.search.analyse import DEFAULT_POLICY
+
+    assert E.BASE == "net" == DEFAULT_POLICY
+    assert E.HORIZON == "game" and criterion.CRITERION[E.HORIZON].startswith("chance of winning the game")
+
+
+def test_a_subset_of_options_is_valued_on_the_very_rollouts_of_the_whole_set(position):
+    st = E.Settings(budget=24, seed=3)
+    keys, whole = E.win_samples(position, st)
+    part_keys, part = E.win_samples(position, st, ["discard", "pos1"])
+    assert part_keys == ["discard", "pos1"]
+    np.testing.assert_array_equal(part, whole[:, [keys.index("discard"), keys.index("pos1")]])
+    _, later = E.win_samples(position, E.Settings(budget=12, seed=3, first=12), ["discard", "pos1"])
+    np.testing.assert_array_equal(later, part[12:])   # rollout i depends on (seed, i) alone
+
+
+def test_seats_with_puts_the_strategy_in_the_seat_to_move_only(position):
+    seats = E.seats_with(position, "card")
+    assert seats[position.me] == "card" and seats.count("net") == position.players - 1
+
+
+def test_an_option_that_is_not_legal_is_one_sentence(position):
+    with pytest.raises(GnomingError, match="'pile7' is not a legal option here"):
+        E.rollouts(position, E.Settings(budget=4), ["pile7"])
+    with pytest.raises(GnomingError, match="level 0-ply runs no rollouts"):
+        E.rollouts(position, E.Settings(level="0-ply", budget=4))

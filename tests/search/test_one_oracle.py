@@ -1,5 +1,5 @@
 """One voice: every advice path takes its base player and its criterion from
-``gnoming_sim.search.oracle`` (BASE, HORIZON) and none names its own.
+``gnoming_sim.search.evaluator`` (BASE, HORIZON) and none names its own.
 
 Two checks: the sources of the advice paths hold no player's name or horizon as a default (a parameter's, a
 command option's, a request's, a setting's), so that a second voice cannot be spelt in passing; and the
@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator as oracle   # the oracle's constants
 
 ROOT = Path(__file__).resolve().parents[2]
-ADVICE = sorted({*(ROOT / "gnoming_sim" / "search" / f"{m}.py" for m in ("analyse", "review", "drill", "why", "follow_card")),
+ADVICE = sorted({*(ROOT / "gnoming_sim" / "search" / f"{m}.py" for m in ("analyse", "review", "why", "follow_card")),
+                 ROOT / "gnoming_sim" / "drills" / "deck.py",
                  *(ROOT / "gnoming_sim" / "cli" / f"{m}.py" for m in ("analyse", "review", "drill")),
                  *(ROOT / "gnoming_sim" / "cli" / "board").glob("*.py"),
                  ROOT / "analyses" / "framework" / "design.py"})

@@ -5,6 +5,7 @@ of simulated games, on their finishing decisions and on hand-written positions."
 from __future__ import annotations
 
 import pytest
+from _examples import position
 
 from gnoming_sim.game.deck import PUBLISHED
 from gnoming_sim.game.errors import GnomingError
@@ -65,7 +66,7 @@ def test_kernel_options_agree_on_the_decisions_of_simulated_games(rules):
 
 
 def test_kernel_options_of_the_example_and_a_hazard_flip():
-    _same(from_toml("examples/position.toml"))
+    _same(position())
     _same(from_toml("bench/two_options.toml"))
     hz = [["3", "?", "5", "6", "?", "8", "-1", "?", "3"], ["4", "4", "?", "5", "5", "5", "6", "6", "7"],
           ["6", "?", "?", "7", "7", "?", "3", "-4", "8"]]

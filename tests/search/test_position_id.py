@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from _examples import position
 
 from gnoming_sim.game.cards import HAZARD, card_name
 from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.game.position import from_mapping, from_toml, round_score_bound
+from gnoming_sim.game.position import from_mapping, round_score_bound
 from gnoming_sim.game.rules import LAYOUT, RuleConfig
 from gnoming_sim.search import position_id as pid
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "position.toml"
 WILD = Deck.from_toml(ROOT / "examples" / "wild-deck.toml")
 SMALL = Deck.from_mapping({"3": 30, "-2": 20, "H": 2, "M": 1}, name="small")   # 4 kinds: 3 bits a card
 
@@ -104,7 +104,7 @@ def test_every_position_survives_the_round_trip(pos):
 
 
 def test_the_example_round_trips_and_is_short():
-    pos = from_toml(EXAMPLE)
+    pos = position()
     text = pid.encode(pos)
     assert len(text) <= 50, text
     assert same(pid.decode(text), pos)
@@ -113,12 +113,12 @@ def test_the_example_round_trips_and_is_short():
 
 def test_house_rules_and_deck_travel_with_the_id():
     rules = RuleConfig(hazard_value=15, bouncing=False)
-    data = from_toml(EXAMPLE).to_dict()
+    data = position().to_dict()
     data["draw_pile"] += WILD.size - PUBLISHED.size    # three more hazards and three more mulligans unseen
     pos = from_mapping(data, rules, WILD)
     back = pid.decode(pid.encode(pos))
     assert back.rules == rules and back.deck.counts == WILD.counts
-    assert len(pid.encode(pos)) > len(pid.encode(from_toml(EXAMPLE)))   # the published ones cost nothing
+    assert len(pid.encode(pos)) > len(pid.encode(position()))   # the published ones cost nothing
 
 
 def test_the_packed_rules_options_are_the_rules_options():
@@ -126,7 +126,7 @@ def test_the_packed_rules_options_are_the_rules_options():
     assert pid.RULE_FIELDS == tuple(f.name for f in fields(RuleConfig))
 
 
-GOOD = pid.encode(from_toml(EXAMPLE))
+GOOD = pid.encode(position())
 
 
 def _forged(data: dict, extra: bytes = b"") -> str:
@@ -160,7 +160,7 @@ def test_a_malformed_id_is_one_line(text, fragment):
 
 def test_an_impossible_position_gets_the_loaders_sentence():
     """One source of truth: the ID's position goes through the position file's loader."""
-    data = from_toml(EXAMPLE).to_dict()
+    data = position().to_dict()
     data["layouts"][0] = ["H"] * 9    # nine hazards in a deck of three
     with pytest.raises(GnomingError) as loader:
         from_mapping(data, where="position ID")
@@ -176,20 +176,20 @@ def test_an_impossible_position_gets_the_loaders_sentence():
     ({"finisher": 1}, "key 'finisher': the finisher (seat 1) has no turn left"),
 ])
 def test_impossible_fields_are_refused_by_the_loader(change, fragment):
-    data = {**from_toml(EXAMPLE).to_dict(), **change}
+    data = {**position().to_dict(), **change}
     with pytest.raises(GnomingError, match="^position ID: ") as err:
         pid.decode(pid.encode_mapping(data))
     assert fragment in str(err.value)
 
 
 def test_bits_past_the_position_are_refused():
-    text = _forged(from_toml(EXAMPLE).to_dict(), extra=b"\x00")
+    text = _forged(position().to_dict(), extra=b"\x00")
     with pytest.raises(GnomingError, match="is malformed: it holds more than a position"):
         pid.decode(text)
 
 
 def test_a_card_outside_the_deck_cannot_be_encoded():
-    data = from_toml(EXAMPLE).to_dict()
+    data = position().to_dict()
     with pytest.raises(GnomingError, match="card 5 is not in the deck"):
         pid.encode_mapping(data, deck=SMALL)
 
@@ -270,7 +270,7 @@ def _no_bouncing(w):
         w.bits(name == "bouncing", 1)
 
 
-NO_BOUNCING = pid.encode(from_mapping(from_toml(EXAMPLE).to_dict(), RuleConfig(bouncing=False)))
+NO_BOUNCING = pid.encode(from_mapping(position().to_dict(), RuleConfig(bouncing=False)))
 
 
 NON_CANONICAL = {

@@ -3,14 +3,12 @@ recommend the same option (ties as the verdict counts them), both rankings best 
 second analysis on the same rollout seeds as the first."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from _examples import position
 
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.search import robust
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "position.toml"
 
 
 def _result(policy: str, means: dict, equivalent=(), separated=True) -> dict:
@@ -58,7 +56,7 @@ def test_analyse_runs_the_second_policy_on_the_same_rollout_seeds():
     from gnoming_sim.game.position import from_toml
     from gnoming_sim.search.analyse import analyse
 
-    pos = from_toml(EXAMPLE)
+    pos = position()
     res = analyse(pos, ["builder"], seed=4, rollouts=60, second_policies=["greedy"])
     rob = res["robustness"]
     assert rob["checked"] and rob["policies"] == ["builder", "greedy"] and rob["second"]["policies"] == ["greedy"]
@@ -75,4 +73,4 @@ def test_a_monte_carlo_second_policy_is_refused_before_any_rollout():
     from gnoming_sim.search.analyse import analyse
 
     with pytest.raises(GnomingError, match="second policy: 'mc' plays by rollouts itself"):
-        analyse(from_toml(EXAMPLE), ["builder"], seed=1, rollouts=10, second_policies="mc")
+        analyse(position(), ["builder"], seed=1, rollouts=10, second_policies="mc")

@@ -113,7 +113,7 @@ def test_cluster_ratio_is_the_delta_method_ratio_interval():
 
 
 def test_the_studies_clustered_share_is_statsmodels_cluster_robust_wls():
-    from gnoming_sim.analyses.framework.estimates import clustered_share
+    from gnoming_sim.stats import clustered_share
 
     rng = np.random.default_rng(5)
     for _ in range(20):
@@ -193,12 +193,6 @@ def test_sums_match_the_sample_functions():
     r, lo, hi = S.ratio_ci_from_sums(4, num.sum(), den.sum(), (num ** 2).sum(), (den ** 2).sum(), (num * den).sum())
     u = num - r * den   # the same delta-method interval from the per-unit residuals
     assert r == 6 / 9 and hi - r == pytest.approx(1.96 * math.sqrt(4 / 3 * (u @ u)) / 9)
-
-
-def test_batch_stats_reexports_the_one_module():
-    from gnoming_sim.batch import stats as old
-
-    assert old.wilson is S.wilson and old.mean_ci is S.mean_ci and old.Z95 == S.Z95
 
 
 def test_heterogeneity_against_known_values():

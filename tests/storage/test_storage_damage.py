@@ -1,5 +1,5 @@
 """Damaged inputs of our own: flipped bytes in pages, torn files, bad batch metadata, a damaged
-index, links planted at the writer's names, and two writers at once.  ``--resume`` and
+part, links planted at the writer's names, and two writers at once.  ``--resume`` and
 ``report --from`` answer each in one line with exit 2, or (a flip that lands where nothing
 is read) carry on to a correct file; nothing is ever copied from a damaged file.
 """
@@ -89,26 +89,32 @@ def test_bad_batch_metadata_is_one_line(interrupted, meta, fragment):
     assert interrupted.read_bytes() == before
 
 
-def test_a_damaged_index_costs_the_partial_not_the_file(in_tmp):
-    """An index that is not ours: its partial is not trusted, and the run starts over cleanly."""
+@pytest.mark.parametrize("damaged, kept", [(0, 0), (1, 100)])
+def test_a_damaged_part_costs_the_parts_from_it_on_not_the_file(in_tmp, damaged, kept):
+    """A part that does not read back (not ours, or torn) is not trusted, nor the parts after it: the
+    parts before it are resumed, and the run completes cleanly."""
     run_batch(SPEC, "ref.parquet", chunk_size=100, threads=1)
-    (in_tmp / ".g.parquet.partial").write_bytes(b"PAR1" + os.urandom(5000))
-    (in_tmp / ".g.parquet.partial.index").write_bytes(os.urandom(300))
+    run_batch(BatchSpec.make(3, ["random"], 300, 9), "g.parquet", chunk_size=100, threads=1)
+    run_batch(SPEC, "g.parquet", force=True, chunk_size=100, stop_after_chunks=2, threads=1)   # two parts kept
+    os.unlink(in_tmp / "g.parquet")
+    parts = sorted((in_tmp / ".g.parquet.partial").iterdir())
+    assert len(parts) == 2
+    parts[damaged].write_bytes(b"PAR1" + os.urandom(5000))
     result = run_cli(*SIM, "--out", "g.parquet", "--resume", "--json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["resumed_games"] == 0
+    assert json.loads(result.stdout)["resumed_games"] == kept
     assert rows(in_tmp / "g.parquet").equals(rows(in_tmp / "ref.parquet"))
     assert sorted(os.listdir(in_tmp)) == ["g.parquet", "ref.parquet"]
 
 
-@pytest.mark.parametrize("name", [".g.parquet.partial.index", ".g.parquet.lock"])
+@pytest.mark.parametrize("name", [".g.parquet.partial/000000-100.parquet", ".g.parquet.lock"])
 def test_a_link_at_any_name_of_the_writer_is_never_followed(in_tmp, name):
     precious = in_tmp / "precious.txt"
     precious.write_text("do not touch")
     run_batch(SPEC, "g.parquet", chunk_size=100, stop_after_chunks=1, threads=1)
-    if name.endswith(".index"):   # a partial of ours beside it, so the index is read
-        (in_tmp / ".g.parquet.partial").write_bytes(b"PAR1")
-    os.symlink("precious.txt", in_tmp / name)
+    if "/" in name:   # a partial folder of ours around it, so the part is read
+        (in_tmp / ".g.parquet.partial").mkdir()
+    os.symlink(precious, in_tmp / name)
     assert_one_line_exit2(run_cli(*SIM, "--out", "g.parquet", "--resume"), "symbolic link")
     assert precious.read_text() == "do not touch"
 

@@ -1,4 +1,4 @@
-"""A kill at every disk call of a batch run (chunk writes and syncs, index records, footer, rename),
+"""A kill at every disk call of a batch run (part writes, syncs and renames, the merged file, its rename),
 then ``--resume``: nothing finished is lost and ``out`` is never a broken file.
 
 The run is forked and ended with ``os._exit`` at its N-th disk call: no cleanup runs, as after
@@ -23,6 +23,7 @@ import pytest
 
 from gnoming_sim.analyses import report as report_module
 from gnoming_sim.analyses.hazard_risk import HazardRisk
+from gnoming_sim.batch.batch_writer import remove_partial
 from gnoming_sim.batch.runner import Batch, BatchSpec, Chunk, play_chunk, run_batch
 from gnoming_sim.batch.safe_folder import MANIFEST
 from gnoming_sim.game.errors import GnomingError
@@ -113,7 +114,7 @@ def test_a_kill_at_every_disk_call_loses_nothing(tmp_path, monkeypatch, played, 
     def setup():
         for p in tmp_path.iterdir():
             if p.name != "ref.parquet":
-                p.unlink()
+                remove_partial(p)   # a file, or the partial folder of parts
         if mode == "force":     # another batch's file, to be replaced
             run_batch(BatchSpec.make(3, ["random"], 300, 9), out, chunk_size=100, threads=1)
         elif mode == "resume":  # this batch, interrupted after its first chunk

@@ -174,18 +174,19 @@ def test_the_files_are_written_after_every_round(tmp_path, monkeypatch):
 
 def test_the_card_is_valued_by_the_one_oracle_by_the_chance_of_winning(monkeypatch):
     """Audit row 4b: the committed card's cells are ranked by the oracle's criterion, the chance of winning
-    the game (search/oracle.py, HORIZON "game"), with the card in the seat to move and the oracle's base player
+    the game (search/evaluator.py, HORIZON "game"), with the card in the seat to move and the oracle's base player
     elsewhere; the round margin of the guide's collector plays no part."""
     from types import SimpleNamespace
 
-    from gnoming_sim.search import oracle
+    from gnoming_sim.search import evaluator as oracle
     from gnoming_sim.tune import card_iteration as ci
 
     calls = []
 
-    def fake(pos, keys, **kw):
-        calls.append((keys, kw["policies"]))
-        return keys, np.array([[1.0, 0.0]] * kw["rollouts"])
+    def fake(pos, settings, keys, threads=None):
+        calls.append((keys, list(settings.policies)))
+        assert settings.horizon == "game" and settings.level == "rollouts"
+        return keys, np.array([[1.0, 0.0]] * settings.budget)
 
     monkeypatch.setattr(oracle, "win_samples", fake)
     pos = SimpleNamespace(me=2, players=4)

@@ -45,23 +45,19 @@ def test_targets_hold_every_legal_answer_with_its_rollout_value():
 
 
 @pytest.mark.slow
-def test_train_writes_the_weights_log_and_curve_and_refuses_to_overwrite(tmp_path):
+def test_train_writes_the_weights_log_and_curve_and_refuses_to_overwrite(cli_run, tmp_path):
     import json
 
-    from click.testing import CliRunner
-
-    from gnoming_sim.cli import cli
     from gnoming_sim.kernel.policy import registry
 
     out = tmp_path / "run"
     args = ["train", "--out", str(out), "--iterations", "2", "--games", "10", "--players", "2", "--budget", "2",
             "--check-games", "8", "--threads", "1"]
-    res = CliRunner().invoke(cli, args)
-    assert res.exit_code == 0, res.output
+    cli_run(args)
     data = json.loads((out / "weights.json").read_text())
     assert set(data["weights"]) == set(L.WEIGHT_NAMES) and len(data["provenance"]["log"]) == 2
     assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG" and (out / "log.csv").read_text().count("\n") == 3
     s = registry.learned_from_file(out / "weights.json", name="trained")   # a file the registry reads
     assert s.kind == registry.KIND_LEARNED
-    again = CliRunner().invoke(cli, args)
+    again = cli_run(args, code=None)
     assert again.exit_code != 0 and "--force" in again.output

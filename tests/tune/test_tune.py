@@ -7,13 +7,11 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from gnoming_sim.tune import tuner as tune_mod
 from gnoming_sim.tune import space as tune_space
 from gnoming_sim.experiments.heldout import HELD_OUT_FIRST, Z99, held_out
 from gnoming_sim.tune.tuner import GEN_STRIDE, MAX_GENERATIONS, TuneSpec, Tuner, next_games
-from gnoming_sim.cli.app import cli
 from gnoming_sim.kernel.policy import registry
 
 TIMING = ["gen_seconds", "seconds"]   # the only log columns that may differ between runs
@@ -24,10 +22,10 @@ def fresh_registry(own_registry):
     return own_registry
 
 
-def _tune(tmp_path, *extra, out="t.toml"):
-    args = ["tune", "--players", "4", "--budget", "120", "--seed", "5", "--games", "200",
+def _tune_args(tmp_path, *extra, out="t.toml") -> list:
+    """The arguments of a small tune run writing tmp_path / out."""
+    return ["tune", "--players", "4", "--budget", "120", "--seed", "5", "--games", "200",
             "--threads", "1", "--out", str(tmp_path / out), *extra]
-    return CliRunner().invoke(cli, args)
 
 
 # ------------------------------------------------------------------ the search works
@@ -81,9 +79,8 @@ def test_every_preset_is_inside_the_box_or_clipped_to_it():
 
 # ------------------------------------------------------------------ interrupt and resume
 @pytest.mark.slow
-def test_interrupt_and_resume_reproduce_the_same_generations(tmp_path, monkeypatch):
-    whole = _tune(tmp_path, "--generations", "3", out="whole.toml")
-    assert whole.exit_code == 0, whole.output
+def test_interrupt_and_resume_reproduce_the_same_generations(cli_run, tmp_path, monkeypatch):
+    cli_run(_tune_args(tmp_path, "--generations", "3", out="whole.toml"))
     real = tune_mod.evaluate
 
     def interrupted(spec, points, inc, games, first_game, *a, **k):
@@ -92,29 +89,26 @@ def test_interrupt_and_resume_reproduce_the_same_generations(tmp_path, monkeypat
         return real(spec, points, inc, games, first_game, *a, **k)
 
     monkeypatch.setattr(tune_mod, "evaluate", interrupted)
-    cut = _tune(tmp_path, "--generations", "3", out="cut.toml")
-    assert cut.exit_code == 130
+    cut = cli_run(_tune_args(tmp_path, "--generations", "3", out="cut.toml"), code=130)
     assert "--resume" in cut.output and "1 generations are saved" in cut.output
     assert len(pd.read_csv(tmp_path / "cut-log.csv")) == 1
     monkeypatch.setattr(tune_mod, "evaluate", real)
-    again = _tune(tmp_path, "--generations", "3", "--resume", out="cut.toml")
-    assert again.exit_code == 0, again.output
+    again = cli_run(_tune_args(tmp_path, "--generations", "3", "--resume", out="cut.toml"))
     a = pd.read_csv(tmp_path / "whole-log.csv").drop(columns=TIMING)
     b = pd.read_csv(tmp_path / "cut-log.csv").drop(columns=TIMING)
     assert len(a) == 3
     pd.testing.assert_frame_equal(a, b)
 
 
-def test_resume_with_other_arguments_is_refused(tmp_path):
-    assert _tune(tmp_path, "--generations", "1").exit_code == 0
-    res = _tune(tmp_path, "--generations", "2", "--resume", "--field", "greedy")
-    assert res.exit_code == 2 and "another field" in res.output
+def test_resume_with_other_arguments_is_refused(cli_run, tmp_path):
+    cli_run(_tune_args(tmp_path, "--generations", "1"))
+    res = cli_run(_tune_args(tmp_path, "--generations", "2", "--resume", "--field", "greedy"), code=2)
+    assert "another field" in res.output
 
 
 # ------------------------------------------------------------------ outputs
-def test_output_toml_is_played_by_simulate_and_listed(tmp_path):
-    res = _tune(tmp_path, "--generations", "2", "--name", "mine")
-    assert res.exit_code == 0, res.output
+def test_output_toml_is_played_by_simulate_and_listed(cli_run, tmp_path):
+    res = cli_run(_tune_args(tmp_path, "--generations", "2", "--name", "mine"))
     assert "gen   1" in res.output                                  # a progress line per generation
     toml = tmp_path / "t.toml"
     log = pd.read_csv(tmp_path / "t-log.csv")
@@ -122,22 +116,20 @@ def test_output_toml_is_played_by_simulate_and_listed(tmp_path):
     assert (log["incumbent_lo"] <= log["incumbent"]).all() and (log["incumbent"] <= log["incumbent_hi"]).all()
     assert {f"p_{k}" for k in tune_space.BOX} <= set(log.columns)
     assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    runner = CliRunner()
-    listed = runner.invoke(cli, ["strategies", "--strategies-file", str(toml), "--json"])
-    assert listed.exit_code == 0 and "mine" in json.loads(listed.stdout)
-    sim = runner.invoke(cli, ["simulate", "--strategies-file", str(toml), "--seats", "mine,builder,mine,builder",
-                              "--games", "200", "--threads", "1", "--json"])
-    assert sim.exit_code == 0, sim.output
+    listed = cli_run(["strategies", "--strategies-file", toml, "--json"])
+    assert "mine" in json.loads(listed.stdout)
+    sim = cli_run(["simulate", "--strategies-file", toml, "--seats", "mine,builder,mine,builder", "--games", 200,
+                   "--threads", 1, "--json"])
     assert set(json.loads(sim.stdout)["by_strategy"]) == {"mine", "builder"}
 
 
-def test_existing_outputs_are_never_overwritten(tmp_path):
-    assert _tune(tmp_path, "--generations", "1").exit_code == 0
+def test_existing_outputs_are_never_overwritten(cli_run, tmp_path):
+    cli_run(_tune_args(tmp_path, "--generations", "1"))
     before = (tmp_path / "t.toml").read_text()
-    res = _tune(tmp_path, "--generations", "1")
-    assert res.exit_code == 2 and "already exists" in res.output
+    res = cli_run(_tune_args(tmp_path, "--generations", "1"), code=2)
+    assert "already exists" in res.output
     assert (tmp_path / "t.toml").read_text() == before
-    assert _tune(tmp_path, "--generations", "1", "--force").exit_code == 0
+    cli_run(_tune_args(tmp_path, "--generations", "1", "--force"))
 
 
 @pytest.mark.parametrize("args, msg", [
@@ -155,9 +147,8 @@ def test_existing_outputs_are_never_overwritten(tmp_path):
     (["--resume", "--force"], "--resume and --force exclude each other"),
     (["--workers", "2", "--scheduler", "tcp://x:1"], "exclude each other"),
 ])
-def test_bad_input_is_one_line_exit_2(tmp_path, args, msg):
-    res = _tune(tmp_path, *args)
-    assert res.exit_code == 2, res.output
+def test_bad_input_is_one_line_exit_2(cli_run, tmp_path, args, msg):
+    res = cli_run(_tune_args(tmp_path, *args), code=2)
     assert res.output.startswith("gnoming-sim: error: ") and msg in res.output, res.output
     assert res.output.count("\n") == 1 and "Traceback" not in res.output
     assert not (tmp_path / "t.toml").exists()
@@ -169,28 +160,27 @@ def test_bad_input_is_one_line_exit_2(tmp_path, args, msg):
     ("t.toml", ["--log", "no/dir/log.csv"], "--log no/dir/log.csv: directory no/dir does not exist"),
     ("t.toml", ["--plot", "."], "--plot . is a directory"),
 ])
-def test_bad_out_is_one_line_exit_2(tmp_path, monkeypatch, out, extra, msg):
+def test_bad_out_is_one_line_exit_2(cli_run, tmp_path, monkeypatch, out, extra, msg):
     monkeypatch.chdir(tmp_path)
-    res = CliRunner().invoke(cli, ["tune", "--generations", "1", "--out", out, *extra])
-    assert res.exit_code == 2 and msg in res.output and res.output.count("\n") == 1, res.output
+    res = cli_run(["tune", "--generations", "1", "--out", out, *extra], code=2)
+    assert msg in res.output and res.output.count("\n") == 1, res.output
 
 
-def test_an_existing_plot_or_foreign_out_is_not_replaced(tmp_path):
+def test_an_existing_plot_or_foreign_out_is_not_replaced(cli_run, tmp_path):
     (tmp_path / "t.png").write_bytes(b"mine")
-    res = _tune(tmp_path, "--generations", "1")
-    assert res.exit_code == 2 and "--plot" in res.output and "already exists" in res.output
+    res = cli_run(_tune_args(tmp_path, "--generations", "1"), code=2)
+    assert "--plot" in res.output and "already exists" in res.output
     (tmp_path / "t.png").unlink()
     (tmp_path / "t.toml").write_text("# mine\n")
-    res = _tune(tmp_path, "--generations", "1", "--resume")
-    assert res.exit_code == 2 and "no tuning state beside it" in res.output
+    res = cli_run(_tune_args(tmp_path, "--generations", "1", "--resume"), code=2)
+    assert "no tuning state beside it" in res.output
     assert (tmp_path / "t.toml").read_text() == "# mine\n"
 
 
 # ------------------------------------------------------------------ held-out
-def test_held_out_command_prints_a_paired_99_percent_interval_per_table(tmp_path):
-    res = CliRunner().invoke(cli, ["held-out", "--candidate", "greedy", "--baseline", "builder",
-                                   "--players", "3,4", "--games", "100", "--threads", "1", "--json"])
-    assert res.exit_code == 0, res.output
+def test_held_out_command_prints_a_paired_99_percent_interval_per_table(cli_run, tmp_path):
+    res = cli_run(["held-out", "--candidate", "greedy", "--baseline", "builder",
+                   "--players", "3,4", "--games", "100", "--threads", "1", "--json"])
     rows = json.loads(res.stdout)
     assert [(r["players"], r["games"]) for r in rows] == [(3, 102), (4, 100)]
     for r in rows:
@@ -203,20 +193,18 @@ def test_held_out_command_prints_a_paired_99_percent_interval_per_table(tmp_path
                                        (["--candidate", "greedy", "--players", "3,x"], "--players takes"),
                                        (["--candidate", "greedy", "--players", "8"], "--players must be"),
                                        (["--candidate", "builder"], "two different strategies")])
-def test_held_out_bad_input_is_one_line_exit_2(args, msg):
-    res = CliRunner().invoke(cli, ["held-out", "--games", "10", *args])
-    assert res.exit_code == 2 and msg in res.output and res.output.count("\n") == 1, res.output
+def test_held_out_bad_input_is_one_line_exit_2(cli_run, args, msg):
+    res = cli_run(["held-out", "--games", "10", *args], code=2)
+    assert msg in res.output and res.output.count("\n") == 1, res.output
 
 
 @pytest.mark.slow  # starts a Dask cluster
-def test_tuning_on_dask_workers_plays_the_same_generations(tmp_path):
+def test_tuning_on_dask_workers_plays_the_same_generations(cli_run, tmp_path):
     pytest.importorskip("distributed")
-    here = _tune(tmp_path, "--generations", "2", out="here.toml")
-    assert here.exit_code == 0, here.output
+    cli_run(_tune_args(tmp_path, "--generations", "2", out="here.toml"))
     args = ["tune", "--players", "4", "--budget", "120", "--seed", "5", "--games", "200", "--generations", "2",
             "--workers", "1", "--out", str(tmp_path / "dask.toml")]
-    there = CliRunner().invoke(cli, args)
-    assert there.exit_code == 0, there.output
+    cli_run(args)
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "here-log.csv").drop(columns=TIMING),
                                   pd.read_csv(tmp_path / "dask-log.csv").drop(columns=TIMING))
 

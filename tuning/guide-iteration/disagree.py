@@ -15,7 +15,7 @@ from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.record_trace import decisions
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.kernel.engine import simulate
-from gnoming_sim.search import oracle
+from gnoming_sim.search.evaluator import Settings, seats_with, win_samples
 from gnoming_sim.search.card_view import card_options
 from gnoming_sim.stats import cluster_mean
 from gnoming_sim.tune.card_iteration import card_strategy, cell_words, committed_cells
@@ -54,8 +54,8 @@ for j, i in enumerate(pick):
     r = dis[i]
     keys = [r["k_card"], r["k_exp"]]
     for base in ("net", "expert"):
-        got, win = oracle.win_samples(r["pos"], keys, rollouts=rollouts, seed=11, first=j * rollouts,
-                                      policies=oracle.seats_with(r["pos"], card, base=base))
+        got, win = win_samples(r["pos"], Settings(policies=tuple(seats_with(r["pos"], card, base=base)),
+                                                  budget=rollouts, seed=11, first=j * rollouts), keys)
         m = dict(zip(got, 100 * win.mean(axis=0)))
         r[f"v_{base}"] = float(m[r["k_card"]] - m[r["k_exp"]])
     vals[r["cell"]].append(r)

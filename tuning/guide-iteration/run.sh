@@ -6,7 +6,8 @@
 # 2 clustered standard errors. Run from the repository root (`make guide` runs it); run.out is its output;
 # history.json/csv and cells.json its files; it puts the card into gnoming_sim/kernel/policy/chart_cells.json's
 # "tables" and "card_provenance" (the chart preset's "cells" are left as they are). margins.py measures the card's
-# margins (margins-before.json: the card before; margins-after.json: this one, on the report's guide study's deals).
+# margins (margins-before.json: the card before; margins-after.json: this one), on its own deals apart from the report's
+# guide study's; power.py (not run here) checks the derivation with power.
 set -eu
 start=$(date +%s)
 run=".venv/bin/python -m gnoming_sim.tune.card_output"

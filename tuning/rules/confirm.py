@@ -19,16 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-from play import Table  # noqa: E402
-
 from gnoming_sim.experiments.ladder_stats import t_interval  # noqa: E402
+from gnoming_sim.experiments.rule_play import Table  # noqa: E402
 from gnoming_sim.kernel.policy import registry  # noqa: E402
 
 CONFIRM_FIRST = 2**58 + 2**56
@@ -74,7 +71,8 @@ def main(argv=None):
     margin = {k: {} for k in variants}
     for p in SIZES:
         for k, s in variants.items():
-            won[k][p], margin[k][p] = net[p].versus(s)
+            d = net[p].versus(s)
+            won[k][p], margin[k][p] = d["win"], d["margin"]
     out = {"settings": dict(registry.RULES_SETTINGS), "deals": a.deals, "sizes": SIZES, "seed": a.seed,
            "first_game": CONFIRM_FIRST, "table": "one strategy seat among net players, against net in that seat",
            "rules_vs_net": {"win": summary(won["rules"], "pp"), "margin": summary(margin["rules"], "points")},
@@ -96,7 +94,8 @@ def main(argv=None):
         for p in SIZES:
             T = Table(p, a.ladder_deals, a.seed, CONFIRM_FIRST + 2**55 + p * 2**40, base=table)
             for rung, s in rungs.items():
-                w, m, wa, ma = T.versus(s, absolute=True)
+                d = T.versus(s)
+                w, m, wa, ma = d["win"], d["margin"], d["win_abs"], d["margin_abs"]
                 ladder.setdefault(table, {}).setdefault(str(p), {})[rung] = {
                     "win_vs_table": est(w, "pp"), "margin_vs_table": est(m, "points"), "win": est(wa, "pp"),
                     "margin": est(ma, "points")}

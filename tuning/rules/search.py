@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-from play import Table  # noqa: E402
+from gnoming_sim.experiments.rule_play import Table  # noqa: E402
 
 from gnoming_sim.kernel.policy import registry  # noqa: E402
 
@@ -71,7 +69,7 @@ def main(argv=None):
         key = tuple(sorted(settings.items()))
         if key not in cache:
             s = registry.rules_strategy(settings, name="rules-try")
-            cache[key] = np.concatenate([tables[p].versus(s)[0] for p in SIZES])   # pp, sizes stacked
+            cache[key] = np.concatenate([tables[p].versus(s)["win"] for p in SIZES])   # pp, sizes stacked
         return cache[key]
 
     log = []

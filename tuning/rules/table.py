@@ -1,4 +1,4 @@
-"""The pocket rules' tables for docs/rules.md, from result.json (confirm.py's output) and the printed sentences
+"""The pocket rules' tables for tuning/rules/README.md, from result.json (confirm.py's output) and the printed sentences
 (``registry.RULES_PRINTED``): ``python tuning/rules/table.py`` prints them; tests/kernel/test_rules.py checks that
 the page holds them as printed here."""
 from __future__ import annotations

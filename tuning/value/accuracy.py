@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.analyses.rules.study import ORACLE_DECISIONS
-from gnoming_sim.search import evaluator, oracle
+from gnoming_sim.analyses.agreement.study import DECISIONS as ORACLE_DECISIONS
+from gnoming_sim.search import evaluator
 from gnoming_sim.search.position_id import decode
 
 HERE = Path(__file__).resolve().parent
@@ -47,7 +47,7 @@ def main() -> None:
     for j, i in enumerate(picks):
         rec = d.loc[i]
         pos = decode(rec["position_id"])
-        truth = oracle.values(pos, rollouts=rollouts, seed=SEED + j)
+        truth = evaluator.evaluate(pos, evaluator.Settings(budget=rollouts, seed=SEED + j))
         zp = evaluator.zero_ply(pos, determinizations=DETERMINIZATIONS, seed=SEED + j)
         by_key = {o["key"]: o for o in truth["options"]}
         best = truth["best"]

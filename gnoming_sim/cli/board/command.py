@@ -14,10 +14,10 @@ import click
 from gnoming_sim.cli import options as opt
 from gnoming_sim.cli.group import PROG, cli
 from gnoming_sim.game.errors import GnomingError
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator
 
 HOST = "127.0.0.1"   # loopback only: the board is never reachable from another machine
-DEFAULT_POLICY = oracle.BASE   # the oracle's base player (gnoming_sim.search.oracle)
+DEFAULT_POLICY = evaluator.BASE   # the oracle's base player (gnoming_sim.search.evaluator)
 
 
 @cli.command()
@@ -57,7 +57,7 @@ def board(input_path, port, no_browser, rules_path, deck_path, drill_deck, polic
     refuse_mc([policy], "--policy")
     rules_, deck_ = opt.load_rules_file(rules_path), opt.load_deck_file(deck_path)
     opened = inputs.open_input(input_path, rules_, deck_)
-    from gnoming_sim.search import drill
+    from gnoming_sim.drills import deck as drill
 
     if drill_deck is not None:
         drill.load(drill_deck, "--drill-deck")   # a deck named but not readable: one line now, left as it is

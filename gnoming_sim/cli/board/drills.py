@@ -1,10 +1,10 @@
-"""The board's drill view: the cards of the drill deck (:mod:`gnoming_sim.search.drill`, the deck `review`
+"""The board's drill view: the cards of the drill deck (:mod:`gnoming_sim.drills.deck`, the deck `review`
 fills and ``gnoming-sim drill`` drills) one at a time without the answer, graded, scored and rescheduled
-by the library's own :func:`~gnoming_sim.search.drill.answer` (under the deck's lock, written crash-safely).
+by the library's own :func:`~gnoming_sim.drills.deck.answer` (under the deck's lock, written crash-safely).
 
 The deck is the one file the command line names (``--drill-deck``, or the user's data folder's); the page
 names a card by its id, never a path.  The deck is checked whole each time it is read (:func:`~gnoming_sim.
-search.drill.load`): a damaged one raises a one-line GnomingError, which the server sends as its sentence, and
+drills.deck.load`): a damaged one raises a one-line GnomingError, which the server sends as its sentence, and
 is never written; an answer waits at most :data:`WAIT_S` for another run writing the deck.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ WAIT_S = 5.0   # how long an answer waits for another run writing the deck (the 
 def _deck(path):
     if path is None:
         raise GnomingError("no drill deck: start the board with --drill-deck PATH")
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
 
     return D.load(path, "--drill-deck")
 
@@ -31,7 +31,7 @@ def next_card(path, rules, deck, retry: bool = False, include_inaccuracies: bool
     are due; ``{"card": None, ...}`` when none is.  ``skip``: ids already drilled in this sitting."""
     from gnoming_sim.cli.board.inputs import from_position_id, told
     from gnoming_sim.cli.drill import ordered
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
 
     cards = _deck(path)
     chosen = [c for c in D.select(cards, dt.date.today(), retry, include_inaccuracies) if c.id not in skip]
@@ -51,7 +51,7 @@ def answer(path, card_id, key) -> dict:
     """Grade ``key`` (None: a skip) on card ``card_id``, reschedule it and save the deck: the verdict (right or
     not, the best, what counts as right, the move played and its loss, every option behind the best) and the
     card's new box and date."""
-    from gnoming_sim.search import drill as D
+    from gnoming_sim.drills import deck as D
 
     if path is None:
         raise GnomingError("no drill deck: start the board with --drill-deck PATH")

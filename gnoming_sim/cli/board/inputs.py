@@ -200,12 +200,12 @@ def open_input(path, rules: RuleConfig, deck: Deck) -> Opened:
 
 def _record(path, rules: RuleConfig, deck: Deck) -> Opened:
     """A game record: its seat's decisions (positions and moves played), unmarked."""
-    from gnoming_sim.game import record as R
+    from gnoming_sim.game.record import load as load_record
     from gnoming_sim.game.record_trace import decisions
     from gnoming_sim.reference.record_check import check
     from gnoming_sim.search.options import legal_options
 
-    record = R.load(path)
+    record = load_record(path)
     checked = check(record, rules, deck)
     found = decisions(checked.deals, checked.trace, record.players, record.seat, rules, deck,
                       checked.round_scores, record.origin)

@@ -2,7 +2,7 @@
 own estimator, until the leader is separated or a cap is reached: the evaluator's batch-by-batch evaluation
 (:class:`gnoming_sim.search.evaluator.Evaluation`, stop ``lead``) with a Stop button and the page's view.
 
-Oracle and criterion are the oracle's (:mod:`gnoming_sim.search.oracle`: ``net`` at every seat, ranked by the
+Oracle and criterion are the oracle's (:mod:`gnoming_sim.search.evaluator`: ``net`` at every seat, ranked by the
 chance of winning the game, unless the page asks for another horizon).  Rollout i depends on (seed, i) alone,
 so the batches 0..99, 100..299, ... joined are the rollouts of one ``analyse --rollouts N`` call, and the
 summary after N rollouts is ``analyse``'s table for ``--rollouts N --second-policy none`` to the last digit
@@ -26,7 +26,7 @@ import time
 
 from gnoming_sim.game.position import Position
 from gnoming_sim.cli.group import finite
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator
 from gnoming_sim.search.evaluator import DEFAULT_CAP, DEFAULT_K, FIRST_BATCH, MIN_STOP, Evaluation, Settings, \
     advice, lead_in_se, schedule
 
@@ -39,7 +39,7 @@ class Live(Evaluation):
     """One live analysis of ``pos`` (``analyse``'s options: policies, seed, horizon); :meth:`step` runs the
     next batch and returns its update (a dict for the page), None once stopped or cancelled."""
 
-    def __init__(self, pos: Position, policies=(oracle.BASE,), seed: int = 0, horizon: str = oracle.HORIZON,
+    def __init__(self, pos: Position, policies=(evaluator.BASE,), seed: int = 0, horizon: str = evaluator.HORIZON,
                  k: float = DEFAULT_K, cap: int = DEFAULT_CAP, threads: int | None = None,
                  first: int = FIRST_BATCH):
         super().__init__(pos, Settings(policies=tuple(policies), horizon=horizon, stop="lead", k=k, cap=cap,
@@ -124,7 +124,7 @@ def warm_up(policies, rules, deck, threads: int | None = None, asked: threading.
     data = {**WARM_POSITION, "draw_pile": draw_pile_for(WARM_POSITION, deck)}
     pos = position_of(data, rules, deck, "warm-up position")
     zero_ply(pos, determinizations=16, policies=policies, threads=threads)   # the page's first request
-    live = Live(pos, policies, 0, oracle.HORIZON, DEFAULT_K, 40, threads, first=20)
+    live = Live(pos, policies, 0, evaluator.HORIZON, DEFAULT_K, 40, threads, first=20)
     while live.step() is not None:
         pass
     if asked is None or not asked.is_set():

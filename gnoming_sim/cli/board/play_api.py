@@ -238,7 +238,7 @@ def graded(b, game: PT.PlayGame) -> tuple[dict, str]:
     from gnoming_sim.cli.board import inputs as I
     from gnoming_sim.cli.group import finite
     from gnoming_sim.game import record as R
-    from gnoming_sim.search import drill
+    from gnoming_sim.drills import deck as drill
 
     record = game.record()
     with tempfile.TemporaryDirectory(prefix="gnoming-board-") as tmp:

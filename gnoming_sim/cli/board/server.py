@@ -57,7 +57,7 @@ from gnoming_sim.game.deck import Deck
 from gnoming_sim.game.errors import GnomingError, one_line
 from gnoming_sim.game.position import from_mapping
 from gnoming_sim.game.rules import RuleConfig
-from gnoming_sim.search import oracle
+from gnoming_sim.search import evaluator
 
 STATIC = Path(__file__).parent / "static"
 HOSTS = ["127.0.0.1", "localhost"]
@@ -75,7 +75,7 @@ class Board:
     opened: I.Opened
     rules: RuleConfig
     deck: Deck
-    policies: list = field(default_factory=lambda: [oracle.BASE])
+    policies: list = field(default_factory=lambda: [evaluator.BASE])
     seed: int = 0
     threads: int | None = None
     drill_deck: Path | None = None   # the drill deck the command line names (or the user's data folder's)
@@ -151,7 +151,7 @@ async def start(request: Request):
                          # the oracle's criterion (the chance of winning the game), as analyse's and a review's
                          # marks: every table the page shows ranks its options the same way
                          "defaults": {"seed": b.seed, "k": DEFAULT_K, "cap": DEFAULT_CAP,
-                                      "horizon": oracle.HORIZON,
+                                      "horizon": evaluator.HORIZON,
                                       "policies": b.policies}})
 
 
@@ -197,7 +197,7 @@ async def zero_ply(b: Board, body: dict):
 
 async def analysis(b: Board, body: dict):
     pos = b.position(body)
-    horizon = body.get("horizon", oracle.HORIZON)
+    horizon = body.get("horizon", evaluator.HORIZON)
     if horizon not in HORIZONS:
         raise GnomingError(f"horizon must be one of {', '.join(HORIZONS)}, got {horizon!r}")
     k = _number(body.get("k", DEFAULT_K), "k (standard errors)", 0.5, 20.0)

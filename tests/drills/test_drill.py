@@ -1,4 +1,4 @@
-"""The drill deck (:mod:`gnoming_sim.search.drill`): a deck survives its file exactly, the Leitner
+"""The drill deck (:mod:`gnoming_sim.drills.deck`): a deck survives its file exactly, the Leitner
 schedule moves cards as documented, any option the rollouts cannot tell from the best counts as right (the
 move played never), a review's marks become cards once, and a file that is not a deck is refused in one
 line and never written over, even by a run killed while it writes."""
@@ -16,7 +16,7 @@ import pytest
 
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import from_toml
-from gnoming_sim.search import drill as D
+from gnoming_sim.drills import deck as D
 from gnoming_sim.search.position_id import encode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,7 +144,7 @@ def test_a_file_that_is_not_a_deck_is_refused_and_left_alone(tmp_path):
 _KILLED_WHILE_WRITING = """
 import os, signal, sys
 from gnoming_sim.batch import safe_write
-from gnoming_sim.search import drill as D
+from gnoming_sim.drills import deck as D
 sys.path.insert(0, os.environ["TESTS"])
 from test_drill import make_card
 
@@ -179,7 +179,7 @@ def _review(marks):
                 {"key": "discard", "option": "throw away 5", "batch": "confirm", "mean": 40.0, "p_win_adj": 0.4,
                  "behind_alternative": {"est": 0.1, "ci95": [0.05, 0.15]}},
                 {"key": "pos0", "option": "put at 0", "batch": "screen", "mean": 45.0,
-                 "screen_behind_alternative": {"est": 0.05, "ci95": [-0.1, 0.2]}}]
+                 "zero_ply_behind_alternative": 0.05}]   # screened out at 0-ply: no confirmed value
         decisions.append({"where": f"round 1, turn {i}", "describe": "d", "forced": mark is None, "mark": mark,
                           "symbol": symbol, "played": "discard", "played_label": "throw away 5", "best": "pos4",
                           "best_label": "put at 4", "loss_win": {"est": 0.1, "se": 0.02, "ci95": [0.06, 0.14]},
@@ -198,8 +198,10 @@ def test_a_reviews_marks_become_cards():
     assert c.source == "game.toml seat 1, round 1, turn 0"
     assert [(o.key, round(o.win_pct, 6), o.batch) for o in c.options] == [
         ("pos4", 50.0, "confirm"), ("discard", 40.0, "confirm"), ("pos0", 45.0, "screen")]
-    assert [round(x, 6) for x in (c.options[2].behind_pp, c.options[2].lo_pp, c.options[2].hi_pp)] == [5.0, -10.0, 20.0]
-    assert D.right_keys(c) == ["pos4", "pos0"]
+    # the drill stores the confirmed values only: an option the screening left out has no interval, and no
+    # screening noise makes it right (it is behind the candidates at 0-ply)
+    assert (c.options[2].behind_pp, c.options[2].lo_pp, c.options[2].hi_pp) == (None, None, None)
+    assert D.right_keys(c) == ["pos4"]
     assert cards[0].id != cards[1].id
 
 

@@ -8,11 +8,12 @@ the best with its paired 95% interval, as the review measured them.  ``drill`` (
 board) shows a position without its answer; the player picks an option or skips.
 
 Grading (:func:`right_keys`, :func:`grade`): the best move is right, and so is every other option the
-rollouts cannot tell from it: its interval behind the best reaches 0 (the confirmatory rollouts' for the
-options the review confirmed, the screening rollouts' for the others).  The move played is never right:
-the review marked it for losing win chance.  A skip counts as a miss.  A drill runs no rollouts of its own:
-its answers are the review's, valued by the oracle (:mod:`gnoming_sim.search.oracle`: its base player at every
-seat, the chance of winning the game).
+rollouts cannot tell from it: its interval behind the best on the review's confirmation rollouts reaches 0.
+An option the review's 0-ply screening left out has no interval (its 0-ply value is kept, never a
+screening interval), so it is never right.  The move played is never right: the review marked it for
+losing win chance.  A skip counts as a miss.  A drill runs no rollouts of its own: its answers are the
+review's confirmed values, valued by the evaluator (:mod:`gnoming_sim.search.evaluator`: the oracle's base
+player at every seat, the chance of winning the game).
 
 Schedule (:func:`reschedule`): Leitner boxes 1..5; a new card is in box 1 and due at once; a hit moves
 it up one box, a miss (or a skip) back to box 1; it is then due :data:`INTERVAL_DAYS` ``[box]`` days
@@ -130,8 +131,8 @@ def cards_from_review(res: dict, source: str, today: dt.date | None = None) -> l
 
 def _choice(row: dict, best: str) -> Choice:
     """An option row of a graded decision: the confirmed ones' interval behind the alternative on the
-    confirmatory rollouts, the others' on the screening rollouts."""
-    behind = row.get("behind_alternative") or row.get("screen_behind_alternative")
+    confirmation rollouts; the screened ones' 0-ply value alone (no interval: never counted right)."""
+    behind = row.get("behind_alternative")
     win = 100 * row["p_win_adj"] if "p_win_adj" in row else row["mean"]
     if row["key"] == best:
         return Choice(row["key"], row["option"], float(win), 0.0, 0.0, 0.0, row.get("batch", ""))

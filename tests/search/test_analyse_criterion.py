@@ -8,9 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from gnoming_sim.cli.app import cli
 from gnoming_sim.game.position import from_toml
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.game.deck import PUBLISHED
@@ -39,14 +37,13 @@ def test_the_game_horizon_recommends_the_best_win_chance_not_the_fewest_own_poin
     assert [r["rank"] for r in sorted(game["options"], key=lambda r: -r["mean"])][0] == 1
 
 
-def test_the_verdict_line_names_the_finish():
+def test_the_verdict_line_names_the_finish(cli_run):
     args = ["analyse", "--position", str(POSITION), "--rollouts", "300", "--horizon", "game",
             "--second-policy", "none", "--seed", "2"]
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.output
+    result = cli_run(args)
     verdict = next(line for line in result.stdout.splitlines() if line.startswith("verdict: "))
     assert "finishes is recommended" in verdict and "pp of win chance" in verdict, verdict
     assert "ranked by: chance of winning the game" in result.stdout
-    res = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
+    res = json.loads(cli_run([*args, "--json"]).stdout)
     best = next(r for r in res["options"] if r["best"])
     assert best["finishes"] and best["mean"] == max(r["mean"] for r in res["options"])
