@@ -85,7 +85,7 @@ def test_the_cells_file_and_the_parameter_vector():
     assert s.kind == KIND_CHART
     v = s.param_vector()
     assert v.shape == (N_PARAMS,) and N_PARAMS == (C_W0 + C.N_CELLS + N_WEIGHTS_NET + N_SOURCE_WEIGHTS + N_VALUE_WEIGHTS
-                                                  + N_RULE_PARAMS)
+                                                  + N_RULE_PARAMS + 1)   # + a card seat's net classes
     cells = np.zeros(C.N_CELLS)
     for name, a in data["cells"].items():
         cells[int(name.split(".")[1])] = a

@@ -20,7 +20,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from gnoming_sim.game.observation import N_CHOICES, N_SOURCES
+from gnoming_sim.game.cards import HIDDEN
+from gnoming_sim.game.observation import N_CHOICES, N_SOURCES, O_ME
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, \
@@ -87,10 +88,21 @@ NS_W0 = N_W0 + NN.N_WEIGHTS
 V_W0 = NS_W0 + NN.N_SOURCE_WEIGHTS
 # the pocket rules' settings (kernel.policy.rules) follow (0 for other kinds than KIND_RULES)
 R_W0 = V_W0 + V.N_WEIGHTS
-N_PARAMS = R_W0 + R.N_RULE_PARAMS
+# a KIND_CARD or KIND_RULES seat's classes of decisions answered by net instead (a bit set of NETC_*; 0: its own
+# answers everywhere), to measure what each class of its answers costs or wins in whole games (net's weights must
+# then be in the vector)
+K_NET_CLASSES = R_W0 + R.N_RULE_PARAMS
+N_PARAMS = K_NET_CLASSES + 1
+# the classes: the draw source; finish or play on; keep or throw away; a kept card over a face-up card or a face-down
+# one; which position (both over face-up cards, or both over face-down ones); a bounce; a flip for a rival's hazard;
+# the discard pile; the first flips (the last three are net's heuristic's: the card plays them so anyway)
+NETC_SOURCE, NETC_FINISH, NETC_KEEP, NETC_UPDOWN, NETC_WHICH, NETC_BOUNCE = 1, 2, 4, 8, 16, 32
+NETC_HAZARD, NETC_PILE, NETC_INIT = 64, 128, 256
+NETC_NAMES = ("take or draw", "finish or play on", "keep or throw away", "over a face-up or a face-down card",
+              "which position", "bounce", "a rival's hazard", "which pile", "first flips")
 
 __all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET",
-           "KIND_NET_CELLS", "KIND_VALUE", "KIND_RULES", "MEMO_RULE", "L_W0", "C_W0", "N_W0", "NS_W0", "V_W0", "R_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
+           "KIND_NET_CELLS", "KIND_VALUE", "KIND_RULES", "MEMO_RULE", "K_NET_CLASSES", "NETC_NAMES", "L_W0", "C_W0", "N_W0", "NS_W0", "V_W0", "R_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
            "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide", "decide_hr",
            "families_known_to_hr"]
 
@@ -132,7 +144,7 @@ def pick_uniform(rng, legal, n):
 @jit
 def initial_flips(kind, params, rng, obs, out):
     """Write the two positions to turn face up at the start of a round into ``out[0:2]``."""
-    if kind == KIND_RULES:
+    if kind == KIND_RULES and not _net_class(params, NETC_INIT):
         R.initial_flips(params, R_W0, out)
         return
     if kind != KIND_RANDOM:
@@ -158,7 +170,7 @@ def _count_rule(memo, applied, changed):
 @jit(inline="always")
 def draw_source(kind, params, rng, obs, memo, legal):
     """0 = draw pile, 1 / 2 = discard pile 0 / 1; ``legal`` int8[N_SOURCES]."""
-    if kind == KIND_NET:
+    if kind == KIND_NET or ((kind == KIND_CARD or kind == KIND_RULES) and _net_class(params, NETC_SOURCE)):
         return NSRC.draw_source(params, NS_W0, L_W0, obs, memo, legal)
     if kind == KIND_RULES:
         return R.draw_source(params, R_W0, obs, legal)
@@ -183,6 +195,9 @@ def placement(kind, params, rng, obs, memo, card, legal):
         return L.placement(params, L_W0, obs, memo, card, legal)
     if kind == KIND_NET:
         return NN.placement(params, N_W0, obs, memo, card, legal)
+    if (kind == KIND_CARD or kind == KIND_RULES) and _net_class(params, NETC_FINISH | NETC_KEEP | NETC_UPDOWN
+                                                                | NETC_WHICH):
+        return _own_or_net_placement(kind, params, obs, memo, card, legal)
     if kind == KIND_RULES:
         return R.placement(params, R_W0, obs, card, legal)
     if kind == KIND_NET_CELLS:
@@ -198,11 +213,41 @@ def placement(kind, params, rng, obs, memo, card, legal):
 
 
 @jit(inline="always")
+def _net_class(params, bits):
+    """Whether a card seat answers any of the classes ``bits`` (NETC_*) by net."""
+    return (int(params[K_NET_CLASSES]) & bits) != 0
+
+
+@jit
+def _own_or_net_placement(kind, params, obs, memo, card, legal):
+    """A card or rules seat's placement where some placement classes are net's: its own answer, or net's where the two
+    part in a class given to net (finish or play on: one of them covers the finishing slot; keep or throw away: one
+    of them throws the card away; over a face-up card or a face-down one: one of each; else which position)."""
+    if kind == KIND_RULES:
+        a = R.placement(params, R_W0, obs, card, legal)
+    else:
+        a = C.placement(params, C_W0, obs, memo, card, legal, True)
+    n = NN.placement(params, N_W0, obs, memo, card, legal)
+    if n == a:
+        return a
+    q_fin = C.finish_slot(obs)
+    if q_fin >= 0 and legal[q_fin] and (a == q_fin) != (n == q_fin):
+        cls = NETC_FINISH
+    elif a >= LAYOUT or n >= LAYOUT:
+        cls = NETC_KEEP
+    else:
+        row = obs.vis[obs.pub[O_ME]]
+        cls = NETC_UPDOWN if (row[a] == HIDDEN) != (row[n] == HIDDEN) else NETC_WHICH
+    return n if _net_class(params, cls) else a
+
+
+@jit(inline="always")
 def bounce_target(kind, params, rng, obs, memo, card, legal):
     """Position 0..8 to bounce ``card`` onto, or ``CHOICE_STOP``; ``legal`` int8[N_CHOICES]."""
     if kind == KIND_LEARNED:
         return L.bounce_target(params, L_W0, obs, memo, card, legal)
-    if kind == KIND_NET or kind == KIND_NET_CELLS:
+    if kind == KIND_NET or kind == KIND_NET_CELLS or ((kind == KIND_CARD or kind == KIND_RULES)
+                                                      and _net_class(params, NETC_BOUNCE)):
         return NN.bounce_target(params, N_W0, obs, memo, card, legal)
     if kind == KIND_RULES:
         return R.bounce_target(params, R_W0, obs, card, legal)
@@ -214,7 +259,7 @@ def bounce_target(kind, params, rng, obs, memo, card, legal):
 @jit(inline="always")
 def discard_pile(kind, params, rng, obs, memo, card):
     """Pile 0 or 1 for ``card`` when both piles are allowed."""
-    if kind == KIND_RULES:
+    if kind == KIND_RULES and not _net_class(params, NETC_PILE):
         return R.discard_pile(params, R_W0, obs.pub)
     if kind != KIND_RANDOM:
         return H.discard_pile(obs.pub)
@@ -226,7 +271,7 @@ def hazard_flip(kind, params, rng, obs, legal):
     """Position 0..8 to turn face up after an opponent's hazard, or ``CHOICE_DECLINE``; ``legal`` int8[N_CHOICES].
 
     Decided out of turn: no memo (the notes belong to the player whose turn it is)."""
-    if kind == KIND_RULES:
+    if kind == KIND_RULES and not _net_class(params, NETC_HAZARD):
         return R.hazard_flip(params, R_W0, obs, legal)
     if kind != KIND_RANDOM:
         return H.hazard_flip(params, obs, legal)

@@ -31,7 +31,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
-from gnoming_sim.kernel.policy.dispatch import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM, \
+from gnoming_sim.kernel.policy.dispatch import NETC_NAMES, KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM, \
     KIND_NET_CELLS, KIND_RULES, KIND_VALUE, MC_PARAM_NAMES, \
     N_PARAMS
 from gnoming_sim.kernel.value import N_WEIGHTS as N_VALUE_WEIGHTS
@@ -85,10 +85,12 @@ MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0, "mc_keep": 100.0}                   
 MC_BASE = "expert"   # the mc preset's base policy
 # the chart family's cells (kernel.policy.chart): "chart.<cell>" -> the cell's action (0: not resolved)
 CELL_NAMES = tuple(f"chart.{i}" for i in range(N_CELLS))
+# a card or rules seat's classes of decisions answered by net instead (kernel.policy.dispatch.NETC_*: a bit set)
+CARD_NET_CLASSES = "net_classes"
 # the value network's weights (kernel.value, read by kernel.value_weights): "value.<i>"
 VALUE_WEIGHT_NAMES = tuple(f"value.{i}" for i in range(N_VALUE_WEIGHTS))
 ALL_PARAM_NAMES = (PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES + NET_WEIGHT_NAMES + NET_SOURCE_WEIGHT_NAMES
-                   + VALUE_WEIGHT_NAMES + RULE_PARAM_NAMES)
+                   + VALUE_WEIGHT_NAMES + RULE_PARAM_NAMES + (CARD_NET_CLASSES,))
 
 MAX_PARAM_ABS = 1e6   # a weight or a margin in points: far past any game's scores (a round is within +-200)
 # parameters that are choices, not weights: their allowed values
@@ -249,6 +251,23 @@ def card_from_file(path=CHART_CELLS, name: str = "card", base: Strategy = TUNED[
 
 
 CHART = (chart_from_file(), card_from_file())
+
+
+def with_net(own: Strategy, classes: int, name: str) -> Strategy:
+    """``own`` (the card or the pocket rules: ``KIND_CARD`` or ``KIND_RULES``) except in the decision classes
+    ``classes`` (a bit set of :data:`gnoming_sim.kernel.policy.dispatch.NETC_NAMES`' classes, bit i the i-th) where
+    it and net part: there net's answer.  Net's weights and parameters, with ``own``'s cells or rule settings."""
+    net = NET[0]
+    if own.kind not in (KIND_CARD, KIND_RULES):
+        raise GnomingError(f"with net: '{own.name}' is neither the card nor the pocket rules")
+    if not 0 <= int(classes) < 1 << len(NETC_NAMES):
+        raise GnomingError(f"with net: classes must be 0 .. {(1 << len(NETC_NAMES)) - 1}, got {classes!r}")
+    mine = CELL_NAMES if own.kind == KIND_CARD else RULE_PARAM_NAMES
+    params = dict(net.params)
+    params.update({k: v for k, v in own.params.items() if k in mine})
+    params[CARD_NET_CLASSES] = float(classes)
+    words = ", ".join(n for i, n in enumerate(NETC_NAMES) if int(classes) >> i & 1) or "nothing"
+    return Strategy(name, own.kind, f"{own.name}, with net's answers at: {words}", params)
 
 
 def net_with_cells(cells: dict, name: str = "net+rule", base: Strategy | None = None) -> Strategy:
