@@ -67,19 +67,13 @@ def label(name: str) -> str:
 
 
 def cold(names) -> list[str]:
-    """The steps of ``names`` not yet in the numba cache (their entry kernel's cache index is absent).
-    numba keeps no public record of what it cached; ``Dispatcher._cache._cache_file._index_path`` is private
-    (numba 0.68.x, pinned)."""
+    """The steps of ``names`` not yet in the numba cache (their entry kernel's cache index is absent), or all of
+    them where numba caches our kernels itself (:func:`gnoming_sim.kernel.disk_cache.cached`)."""
     from importlib import import_module
 
-    out = []
-    for name in names:
-        module, function, _ = STEPS[name]
-        dispatcher = getattr(import_module(module), function)
-        index = getattr(getattr(getattr(dispatcher, "_cache", None), "_cache_file", None), "_index_path", None)
-        if index is None or not os.path.exists(index):
-            out.append(name)
-    return out
+    from gnoming_sim.kernel.disk_cache import cached
+
+    return [name for name in names if not cached(getattr(import_module(STEPS[name][0]), STEPS[name][1]))]
 
 
 def plan(names, is_cold=None) -> list[str]:

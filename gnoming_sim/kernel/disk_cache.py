@@ -21,9 +21,13 @@ permission denied) is renamed aside to ``<name>.bad-<time>`` (never deleted: it 
 line on stderr says so, and the kernel is compiled again and saved afresh.  A folder that cannot be
 written (a full disk, a read-only file system, no permission) is still read, so a warm read-only cache
 loads; what has to be compiled is compiled in memory and not saved, and one line says so with the cost.
+
+Private numba API.  This rests on numba's cache internals (:data:`CACHE`, detected at import by :func:`hook`);
+without them our kernels are cached by numba itself, as ``njit(cache=True)`` does, and one line says the cost.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -32,6 +36,7 @@ import threading
 import time
 from pathlib import Path
 
+import numba
 from numba.core import caching as _caching
 from numba.core import event as _event
 
@@ -44,6 +49,10 @@ PREFIX = "gnoming-sim: "
 
 MAGIC = b"gnoming-sim kernel cache 1\n"
 _DIGEST = 32   # bytes of a SHA-256
+
+
+def _say(line: str) -> None:
+    print(PREFIX + line, file=sys.stderr, flush=True)
 
 
 def source_stamp() -> str:
@@ -59,17 +68,62 @@ def source_stamp() -> str:
 
 
 def cache_root() -> str:
-    """The folder our compiled kernels are cached in (see the module docstring)."""
+    """The folder our compiled kernels are cached in (see the module docstring; with a hook off, :data:`OFF`,
+    a folder apart)."""
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "gnoming-sim")
-    return os.path.join(base, source_stamp())
+    return os.path.join(base, source_stamp() + "".join(f"-no-{name}" for name in OFF))
+
+
+OFF: list[str] = []   # the private numba hooks off in this process (:func:`hook`): our cache folder names them
+
+
+def hook(name: str, present: bool, cost: str, apart: bool = True) -> bool:
+    """Whether the private numba hook ``name`` is on: ``present`` (what it uses is in this numba), not turned off
+    by ``GNOMING_NUMBA_PUBLIC`` (``1``: every hook; or a comma list of names: cache, nrt, wrappers, inliner), and,
+    if it changes the compiled kernels (``apart``), the cache hook on (numba's own cache cannot keep them apart
+    from the public ones).  Off, one line says so and what that ``cost``, once in a process and those it starts."""
+    switch = os.environ.get("GNOMING_NUMBA_PUBLIC", "")
+    if switch in ("1", "all") or name in switch.split(","):
+        why = "GNOMING_NUMBA_PUBLIC is set"
+    elif apart and "cache" in OFF:
+        why = "it needs the cache hook"
+    elif not present:
+        why = f"numba {numba.__version__} lacks the private API it uses"
+    else:
+        return True
+    OFF.append(name)
+    said = os.environ.get("GNOMING_NUMBA_SAID", "").split(",")
+    if name not in said:
+        _say(f"numba hook '{name}' is off ({why}): {cost}")
+        os.environ["GNOMING_NUMBA_SAID"] = ",".join([*filter(None, said), name])
+    return False
+
+
+def has(obj, *paths: str) -> bool:
+    """Whether ``obj`` has each dotted attribute path of ``paths`` (a private numba hook's feature test)."""
+    return all(functools.reduce(lambda o, a: getattr(o, a, None), p.split("."), obj) is not None for p in paths)
+
+
+CACHE = hook("cache", has(_caching, *"""CacheImpl._locator_classes CompileResultCacheImpl.rebuild
+    UserProvidedCacheLocator.ensure_cache_path UserProvidedCacheLocator.get_suitable_cache_subpath
+    IndexDataCacheFile._load_index IndexDataCacheFile._save_index IndexDataCacheFile._save_data
+    IndexDataCacheFile._data_path IndexDataCacheFile._open_for_write IndexDataCacheFile._dump FunctionCache._index_key
+    FunctionCache._impl_class FunctionCache._load_overload FunctionCache._save_overload""".split()),
+             "numba caches the kernels itself and checks only each kernel's own file (after an edit under "
+             "gnoming_sim/, clear NUMBA_CACHE_DIR or __pycache__), heals no damaged entry, and warmup reloads "
+             "every group")
+
+
+def _base(name: str):   # numba's cache class to build on (``object`` where it has none: CACHE is off)
+    return getattr(_caching, name, object)
 
 
 def is_ours(func) -> bool:
     return (getattr(func, "__module__", None) or "").split(".")[0] in _OUR_MODULES
 
 
-class ProjectCacheLocator(_caching.UserProvidedCacheLocator):
+class ProjectCacheLocator(_base("UserProvidedCacheLocator")):
     """Puts this project's kernels (and only them) under :func:`cache_root`, writable or not."""
 
     root: str | None = None
@@ -97,9 +151,9 @@ class ProjectCacheLocator(_caching.UserProvidedCacheLocator):
 
 
 # numba has no public hook for a per-package cache folder; its locator list is a private class
-# attribute (numba 0.68.x, pinned in pyproject.toml).  Ours goes first and declines every function that
-# is not ours (our own caches, below, use ours alone).
-if ProjectCacheLocator not in _caching.CacheImpl._locator_classes:
+# attribute (:data:`CACHE`).  Ours goes first and declines every function that is not ours (our own caches,
+# below, use ours alone).
+if CACHE and ProjectCacheLocator not in _caching.CacheImpl._locator_classes:
     _caching.CacheImpl._locator_classes.insert(0, ProjectCacheLocator)
 
 
@@ -108,10 +162,6 @@ if ProjectCacheLocator not in _caching.CacheImpl._locator_classes:
 _lock = threading.RLock()
 _told: set[str] = set()
 _unwritable: dict[str, str] = {}   # cache root -> why it cannot be written (this process stops trying)
-
-
-def _say(line: str) -> None:
-    print(PREFIX + line, file=sys.stderr, flush=True)
 
 
 def _reason(exc: BaseException) -> str:
@@ -218,7 +268,7 @@ def _why(exc: BaseException) -> str:
     return str(exc) if isinstance(exc, _Unreadable) else f"damaged: {type(exc).__name__}"
 
 
-class HealingIndexDataCacheFile(_caching.IndexDataCacheFile):
+class HealingIndexDataCacheFile(_base("IndexDataCacheFile")):
     """numba's index and data files, each written as :data:`MAGIC`, a SHA-256 of the rest, and the
     pickle numba writes; a file that does not read back whole is set aside and counts as a miss."""
 
@@ -302,11 +352,11 @@ class HealingIndexDataCacheFile(_caching.IndexDataCacheFile):
             return False
 
 
-class ProjectCacheImpl(_caching.CompileResultCacheImpl):
+class ProjectCacheImpl(_base("CompileResultCacheImpl")):
     _locator_classes = [ProjectCacheLocator]
 
 
-class HealingCache(_caching.FunctionCache):
+class HealingCache(_base("FunctionCache")):
     """numba's per-function cache, for our functions: an unreadable entry is a miss (set aside, said once),
     a cache that cannot be written is not written (said once, with the cost), neither a traceback."""
 
@@ -350,8 +400,9 @@ class HealingCache(_caching.FunctionCache):
 
 def enable(dispatcher, twins: bool = False) -> None:
     """Caches ``dispatcher`` (one of ours) in :class:`HealingCache` (what ``enable_caching`` does with
-    numba's own cache); ``twins``: the cache of a kernel's Python-callable twin, in a folder apart."""
-    if not is_ours(dispatcher.py_func):
+    numba's own cache, which is what our kernels get without :data:`CACHE`); ``twins``: the cache of a kernel's
+    Python-callable twin, in a folder apart."""
+    if not CACHE or not is_ours(dispatcher.py_func):
         dispatcher.enable_caching()
         return
     ProjectCacheLocator.twins = twins
@@ -359,3 +410,10 @@ def enable(dispatcher, twins: bool = False) -> None:
         dispatcher._cache = HealingCache(dispatcher.py_func)
     finally:
         ProjectCacheLocator.twins = False
+
+
+def cached(dispatcher) -> bool | None:
+    """Whether ``dispatcher`` (one of ours) has its cache index on disk; None where numba caches it itself
+    (:data:`CACHE` off: numba keeps no public record of what it cached)."""
+    cache = getattr(dispatcher, "_cache", None)
+    return os.path.exists(cache._cache_file._index_path) if isinstance(cache, HealingCache) else None

@@ -4,18 +4,33 @@ Caching: :mod:`gnoming_sim.kernel.disk_cache` says where our kernels are cached 
 hash of every kernel source, ``$NUMBA_CACHE_DIR/<hash>`` or ``~/.cache/gnoming-sim/<hash>``) and
 caches each of them in a cache that heals itself: an unreadable entry is set aside and recompiled, a
 folder that cannot be written is read but not written, each said in one line, never a traceback.
+
+numba's private API (0.68.x): the ``_nrt`` option (:data:`NRT`), the wrapper options with
+:class:`KernelDispatcher` (:data:`WRAPPERS`), the inliner patch (:data:`INLINER`) and the cache's internals
+(:data:`.disk_cache.CACHE`) are each detected at import; one that is missing, or off by ``GNOMING_NUMBA_PUBLIC``
+(:func:`.disk_cache.hook`), gives way to numba's public ``njit`` options, and one line says what that costs.
 """
 from __future__ import annotations
 
+import copy as _copy
+import inspect
 import os
+import threading as _threading
 
 import numba as nb
 from numba.core import caching as _caching
+from numba.core import cpu as _cpu
 from numba.core.registry import CPUDispatcher
 
 from gnoming_sim.kernel import disk_cache
 from gnoming_sim.kernel.disk_cache import ProjectCacheLocator as _ProjectCacheLocator  # noqa: F401 (tests)
-from gnoming_sim.kernel.disk_cache import cache_root, source_stamp  # noqa: F401 (re-exported)
+from gnoming_sim.kernel.disk_cache import cache_root, has, hook, source_stamp  # noqa: F401 (re-exported)
+
+NRT = hook("nrt", has(_cpu, "CPUTargetOptions._nrt"),
+           "every kernel keeps numba's reference counting (games run about 5x slower)")
+WRAPPERS = hook("wrappers", has(_cpu, "CPUTargetOptions.no_cfunc_wrapper", "CPUTargetOptions.no_cpython_wrapper")
+                and has(CPUDispatcher, "add_overload", "_compile_for_args"),
+                "every kernel gets numba's C and Python wrappers (a cold compile about 10% longer)")
 
 
 def jit(*args, nrt: bool = False, py: bool = False, **kwargs):
@@ -27,10 +42,8 @@ def jit(*args, nrt: bool = False, py: bool = False, **kwargs):
     which profiling showed to be ~75% of the turn loop.  Only the entry points that
     allocate workspaces (``nrt=True``) keep it; everything below them borrows.
 
-    ``_nrt`` is a private numba option (not in its documented API): relying on it is why
-    pyproject.toml pins numba to 0.68.x.  A numba upgrade must re-check that it still
-    exists and still drops the refcounting (``make bench`` shows it: without it the turn
-    loop is about 3x slower).
+    ``_nrt`` is a private numba option (:data:`NRT`); where it is off every kernel keeps the runtime, and
+    the golden fingerprints are the same (``make bench`` shows the cost: games about 5x slower).
 
     Wrappers.  No kernel gets numba's C-callable wrapper (``no_cfunc_wrapper``): it serves a jitted
     function passed as a first-class function value, which no kernel is (each names its decision
@@ -39,14 +52,15 @@ def jit(*args, nrt: bool = False, py: bool = False, **kwargs):
     jitted callers alone (:class:`KernelDispatcher`), which saved another 14% of a cold compile (the
     wrapper of a function taking the table record unboxes its ~20 arrays).  Python may still call
     one of those: it is then compiled again with a wrapper (cached apart: correct, and only the first call slower).
+    Without :data:`WRAPPERS` every kernel is a plain ``njit`` one.
     """
-    options = dict(cache=True, nogil=True, error_model="numpy", _nrt=nrt, no_cfunc_wrapper=True)
-    options.update(kwargs)
+    options = dict(cache=True, nogil=True, error_model="numpy", **(dict(_nrt=nrt) if NRT else {}))
+    options.update(dict(no_cfunc_wrapper=True) if WRAPPERS else {}, **kwargs)
 
     def decorate(func):
         if nb.config.DISABLE_JIT:
             return nb.njit(**options)(func)
-        if py:
+        if py or not WRAPPERS:
             d = nb.njit(**dict(options, cache=False))(func)
             if options["cache"]:
                 disk_cache.enable(d)
@@ -92,15 +106,11 @@ class KernelDispatcher(CPUDispatcher):
 # ``inline_ir``: once because "it gets mutated" and once to return an unmutated copy, which the only caller of
 # ``inline_function`` (the ``InlineInlinables`` pass) discards.  For a fresh IR neither copy is needed, and
 # the copies were about a third of a cold compile (``copy.deepcopy`` of nested inlined IR, cProfile of the
-# greedy game loop).  So ``inline_function`` runs ``inline_ir`` with the module's ``copy.deepcopy`` made the
-# identity (``copy_ir`` is its only use in that module); ``inline_ir`` called from anywhere else (the typed
-# overload inliner, with IR that numba caches) still copies.  Private numba API (0.68.x, pinned): the test
-# ``tests/kernel/test_jit.py`` checks that the hook is in place and that an inlined kernel still computes
-# what its Python source does; the golden fingerprints check the game loops.
-import copy as _copy
-import threading as _threading
-
-from numba.core import inline_closurecall as _inline
+# greedy game loop).  So, for a callee of this package only (another's, a notebook's, is inlined by numba's
+# own code), ``inline_function`` runs ``inline_ir`` with the module's ``copy.deepcopy`` made the identity
+# (``copy_ir`` is its only use in that module); ``inline_ir`` called from anywhere else (the typed overload
+# inliner, with IR that numba caches) still copies.  ``tests/kernel/test_jit.py`` checks that the hook is in
+# place and that an inlined kernel still computes what its Python source does.
 
 
 class _CopyUnlessFresh:
@@ -118,8 +128,25 @@ class _CopyUnlessFresh:
         return getattr(_copy, name)
 
 
+try:
+    from numba.core import inline_closurecall as _inline
+except ImportError:
+    _inline = None
+# what inlines any other function: numba's own, or the hook of an earlier copy of this package under another
+# name (bench/ab.py imports two), which passes on what is not its own
+_numba_inline = getattr(getattr(_inline, "InlineWorker", None), "inline_function", None)
+INLINER = hook("inliner", has(_inline, "copy.deepcopy", "InlineWorker.inline_function", "InlineWorker.inline_ir",
+                             "InlineWorker.run_untyped_passes")
+               and list(inspect.signature(_numba_inline).parameters) == ["self", "caller_ir", "block", "i", "function",
+                                                                        "arg_typs"],
+               "numba copies each inlined function's IR twice (a cold compile about 30% longer)", apart=False)
+
+
 def _inline_fresh(self, caller_ir, block, i, function, arg_typs=None):
-    """``InlineWorker.inline_function`` without copying the callee's IR, which it has just built."""
+    """``InlineWorker.inline_function`` without copying the callee's IR, which it has just built (for a
+    callee of this package; numba's own for any other)."""
+    if not disk_cache.is_ours(function):
+        return _numba_inline(self, caller_ir, block, i, function, arg_typs=arg_typs)
     callee_ir = self.run_untyped_passes(function)
     freevars = function.__code__.co_freevars
     _inline_copy.fresh.on = True
@@ -129,8 +156,8 @@ def _inline_fresh(self, caller_ir, block, i, function, arg_typs=None):
         _inline_copy.fresh.on = False
 
 
-# installed at every import (idempotent: the stand-in copies through the real ``copy`` module, never through an
-# earlier stand-in, so a second copy of this package, as bench/ab.py imports, only takes the hook over)
-_inline_copy = _CopyUnlessFresh()
-_inline.copy = _inline_copy
-_inline.InlineWorker.inline_function = _inline_fresh
+# one stand-in for every copy of this package (each copies through the real ``copy`` module)
+_inline_copy = _inline.copy if hasattr(getattr(_inline, "copy", None), "fresh") else _CopyUnlessFresh()
+if INLINER:
+    _inline.copy = _inline_copy
+    _inline.InlineWorker.inline_function = _inline_fresh

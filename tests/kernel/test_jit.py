@@ -1,7 +1,9 @@
 """The jit factory's compile-time hook (gnoming_sim/kernel/jit.py): numba's IR inliner no longer copies the
-callee's IR that it has just built, and what it inlines still computes what the Python source does."""
+callee's IR that it has just built, for this package's functions only, and what it inlines still computes what
+the Python source does."""
 import os
 
+import numba as nb
 import numpy as np
 from numba.core import inline_closurecall
 
@@ -10,6 +12,7 @@ from gnoming_sim.kernel import jit as J
 
 def test_the_inliner_hook_is_in_place_and_copies_outside_it():
     assert inline_closurecall.InlineWorker.inline_function is J._inline_fresh
+    assert J._numba_inline.__module__ == "numba.core.inline_closurecall"   # what inlines another's functions
     assert isinstance(inline_closurecall.copy, J._CopyUnlessFresh)
     x = {"a": [1, 2]}
     assert inline_closurecall.copy.deepcopy(x) == x
@@ -43,9 +46,12 @@ def _driver(a, n):
     return total
 
 
-def test_inlined_functions_compute_what_their_source_does():
+def test_inlined_functions_compute_what_their_source_does(monkeypatch):
+    seen = []   # the functions inlined as this package's (these tests' are taken for its own here)
+    monkeypatch.setattr(J.disk_cache, "is_ours", lambda f: seen.append(f.__name__) or True)
     a, b = np.arange(5, dtype=np.int64), np.arange(5, dtype=np.int64)
     got = _driver(a, 40)
+    assert {"_bump", "_twice"} <= set(seen)
     want = _driver.py_func
     # the Python source of all three, run as plain Python (the inlined ones through their py_func)
     g = want.__globals__
@@ -57,6 +63,33 @@ def test_inlined_functions_compute_what_their_source_does():
         g.update(saved)
     assert got == expected
     assert np.array_equal(a, b)
+
+
+@nb.njit(inline="always")
+def _theirs(a, i):
+    a[i % a.shape[0]] += 1
+    return a[0] * 2
+
+
+@nb.njit
+def _their_driver(a, n):
+    total = 0
+    for i in range(n):
+        total += _theirs(a, i)
+    return total
+
+
+def test_another_packages_functions_are_inlined_by_numba_itself(monkeypatch):
+    seen, numba_own = [], J._numba_inline
+
+    def numbas(self, caller_ir, block, i, function, arg_typs=None):
+        seen.append(function.__name__)
+        return numba_own(self, caller_ir, block, i, function, arg_typs=arg_typs)
+
+    monkeypatch.setattr(J, "_numba_inline", numbas)
+    a, b = np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)
+    assert _their_driver(a, 7) == _their_driver.py_func(b, 7) and np.array_equal(a, b)
+    assert seen and set(seen) == {"_theirs"}
 
 
 @J.jit(cache=False)
