@@ -97,6 +97,8 @@ QUOTED = [("guide.md", "# The player's card, the guide and the `chart` player", 
           ("guide.md", "## How the committed card is made: policy iteration", None,
            ("gnoming_sim/kernel/policy/chart_cells.json",)),
           ("guide.md", "## How sure the derivation is", None, ("tuning/guide-iteration/power.json",)),
+          ("rules.md", "## What each rule costs against net", None, ("tuning/rules/rule_cost.json",)),
+          ("guide.md", "## What net knows that the card does not", None, ("tuning/rules/card_gap.json",)),
           ("players.md", "## The value player: `value`", None, ("tuning/value/strength.json",))]
 
 

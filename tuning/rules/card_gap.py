@@ -4,8 +4,8 @@ answer alone, played in whole games.
 One seat among net players against net in that seat (``experiments.rule_play.Table``: the seat rotating with the deal, every deal
 played on the same game numbers), on deals no choice saw (game numbers ``CARD_GAP_FIRST + players * 2**40``): the
 card, the card with net's answers in one class of decisions (``registry.with_net``; the classes are
-``dispatch.NETC_NAMES``: take or draw, finish or play on, keep or throw away, where a kept card goes, a bounce; a
-class is where the two answers differ in that way, so the card is unchanged wherever they agree), and the card with
+the first six of ``dispatch.NETC_NAMES``: take or draw, finish or play on, keep or throw away, over a face-up or a
+face-down card, which position, a bounce; a class is where the two answers differ in that way, so the card is unchanged wherever they agree), and the card with
 net's answers in every class (which plays as net: a check). Per class: its gain over the card, paired by deal, in
 win chance (pp a game) and game-score margin (the seat's score minus the rivals' mean, points a game, lower wins),
 with 95% t intervals over deals and Holm-adjusted p values over the classes (statsmodels).

@@ -3,9 +3,10 @@
 Every function takes ``(kind, params, rng, obs, memo, ...)``: the strategy's family
 (``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_LEARNED``; ``KIND_CHART``,
 whose draw source and placement follow the guide's cells and the rest the heuristic; ``KIND_CARD``, the
-same lookup in card mode: every cell of the printed card and its defaults; ``KIND_NET_CELLS``, net except at a
+same lookup in card mode: every cell of the printed card and its defaults (with net's answers in the classes of
+decisions ``params[K_NET_CLASSES]`` names: a measurement); ``KIND_NET_CELLS``, net except at a
 draw source or placement whose chart cell is set; ``KIND_RULES``, the pocket rules at every decision
-(:mod:`gnoming_sim.kernel.policy.rules`); ``KIND_VALUE``, which decides here as net (its
+(:mod:`gnoming_sim.kernel.policy.rules`; net's answers in the classes ``params[K_NET_CLASSES]`` names, as the card); ``KIND_VALUE``, which decides here as net (its
 value-network decisions are :mod:`gnoming_sim.search.value_player`'s); ``KIND_MC``, which
 decides here as the heuristic with its base policy's parameters: its rollout decisions are
 made by the bot of :mod:`gnoming_sim.search.bot`, which asks this module for everything else),
