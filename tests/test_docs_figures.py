@@ -98,6 +98,7 @@ QUOTED = [("guide.md", "# The player's card, the guide and the `chart` player", 
            ("gnoming_sim/kernel/policy/chart_cells.json",)),
           ("guide.md", "## How sure the derivation is", None, ("tuning/guide-iteration/power.json",)),
           ("rules.md", "## What each rule costs against net", None, ("tuning/rules/rule_cost.json",)),
+          ("rules.md", "## Where the finishing rule and the card part", None, ("tuning/rules/finish_vs_card.json",)),
           ("guide.md", "## What net knows that the card does not", None, ("tuning/rules/card_gap.json",)),
           ("players.md", "## The value player: `value`", None, ("tuning/value/strength.json",))]
 
