@@ -350,15 +350,15 @@ VALUE = (value_from_file(),)
 # by confirm.py), and the sentences docs/rules.md prints: each rule names the settings it states and the simplest
 # default its worth is measured against (the rule's decision made without it; tests/kernel/test_rules.py checks each
 # sentence against the code and the page).
-RULES_SETTINGS = {"rules.init": 0.0, "rules.take_low": -1.0, "rules.take_mulligan": 1.0, "rules.take_complete": 1.0,
+RULES_SETTINGS = {"rules.init": 1.0, "rules.take_low": -1.0, "rules.take_mulligan": 1.0, "rules.take_complete": 1.0,
                   "rules.take_pair_fd": 3.0, "rules.take_lower": 99.0, "rules.place_lower": 99.0, "rules.keep_max": -1.0,
                   "rules.keep_fd": 5.0, "rules.hazard": 0.0, "rules.finish_gap": 5.0, "rules.finish_gap2": 10.0,
                   "rules.finish_rival_fd": 2.0, "rules.bounce": 1.0, "rules.hazard_flip": 1.0, "rules.discard": 1.0,
                   "rules.take_round": 0.0, "rules.place_uses": 1.0, "rules.late_fd": 1.0, "rules.late_lower": 1.0,
                   "rules.pair_fd": 1.0}
 RULES_PRINTED = (
-    {"title": "1 start", "text": "At the start of a round, turn up two opposite corners: top left and bottom right.",
-     "settings": {"rules.init": 0.0}, "default": {"rules.init": 1.0}},
+    {"title": "1 start", "text": "At the start of a round, turn up the first two cards of the top row.",
+     "settings": {"rules.init": 1.0}, "default": {"rules.init": 1.0}},
     {"title": "2 take or draw",
      "text": "Take a discard pile's top card when it completes a line, is negative or a mulligan, or pairs a line "
              "while 3 or more of your cards are face down (of two, the better reason). Otherwise draw blind.",
