@@ -34,10 +34,6 @@ CLASSES = NETC_NAMES[:6]   # the card plays the last three (hazard, pile, first 
 ALL = (1 << len(CLASSES)) - 1
 
 
-def _fig(x) -> dict:
-    return t_interval(np.asarray(x, dtype=float))
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=4000)
@@ -60,13 +56,13 @@ def main(argv=None) -> int:
             w, m = got["win"], got["margin"]
             dw, dm = w - w_card, m - m_card
             p_value = float(sps.ttest_1samp(dw, 0.0).pvalue)
-            rows.append({"class": name, "win_gain_pp": _fig(dw), "margin_gain": _fig(dm), "p": p_value})
+            rows.append({"class": name, "win_gain_pp": t_interval(dw), "margin_gain": t_interval(dm), "p": p_value})
         holm = multipletests([r["p"] for r in rows], method="holm")[1]
         for r, h in zip(rows, holm):
             r["p_holm"] = float(h)
         rows.sort(key=lambda r: -r["win_gain_pp"]["mean"])
-        out["sizes"][str(p)] = {"card_vs_net": {"win_pp": _fig(w_card), "margin": _fig(m_card)},
-                                "all_classes_vs_net": {"win_pp": _fig(w_all), "margin": _fig(m_all)},
+        out["sizes"][str(p)] = {"card_vs_net": {"win_pp": t_interval(w_card), "margin": t_interval(m_card)},
+                                "all_classes_vs_net": {"win_pp": t_interval(w_all), "margin": t_interval(m_all)},
                                 "classes": rows}
         print(f"{p} players: card - net {np.mean(w_card):+.2f} pp, {np.mean(m_card):+.2f} points; every class "
               f"net's {np.mean(w_all):+.2f} pp", flush=True)

@@ -28,14 +28,14 @@ from gnoming_sim.experiments.rule_play import Table
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.kernel.policy.dispatch import NETC_NAMES
 
+from confirm import PRINTED_TAKE   # the take rule printed before the pocket rules (this folder's confirm.py)
+
 RULE_COST_FIRST = 2**58 + 2**51
 EVERY = (1 << len(NETC_NAMES)) - 1
 # each printed rule's classes of decisions (kernel.policy.dispatch.NETC_*), by the rule's number
 CLASSES = {1: ("first flips",), 2: ("take or draw",), 3: ("over a face-up or a face-down card", "which position"),
            4: ("keep or throw away",), 5: ("finish or play on",), 6: ("bounce",), 7: ("a rival's hazard",),
            8: ("which pile",)}
-PRINTED_TAKE = {"rules.take_low": -1, "rules.take_mulligan": 0, "rules.take_complete": 1, "rules.take_pair_fd": 99,
-                "rules.take_lower": 99, "rules.take_round": 0}
 PRINTED_FINISH = {"rules.finish_gap": 0, "rules.finish_gap2": 0}
 
 
