@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # third of make test-fast's CPU; the make targets turn it back on.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup test test-fast test-nojit bench report golden train train-net train-value guide card clean
+.PHONY: setup test test-fast test-nojit bench report golden train train-net train-value card card-redraw clean
 
 # install, then compile the common kernel groups in parallel (both cores; a second or two once cached)
 setup: $(STAMP)
@@ -62,17 +62,17 @@ train-value: $(STAMP)
 	$(VENV)/bin/python -m pip install -q -e '.[train]'
 	$(VENV)/bin/python tuning/value/run.py
 
-# re-derive the card: its policy iteration from the guide's card (tuning/guide/chart_cells.json, made by
-# tuning/guide/run.sh, which this does not rerun), installed into chart_cells.json's tables and card_provenance
-# (the chart preset's cells are left as they are); commit tuning/guide-iteration/ and
-# gnoming_sim/kernel/policy/chart_cells.json together, then rerun tuning/agreement/run.sh (its table is tied to the card)
-guide: $(STAMP)
+# re-derive the card: its policy iteration from the first derivation's card (tuning/guide/chart_cells.json, made by
+# tuning/guide/run.sh, which this does not rerun), installed into card_cells.json's tables and card_provenance
+# (the card-starred preset's cells are left as they are); commit tuning/guide-iteration/ and
+# gnoming_sim/kernel/policy/card_cells.json together, then rerun tuning/agreement/run.sh (its table is tied to the card)
+card: $(STAMP)
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH sh tuning/guide-iteration/run.sh
 
 # redraw the printed cards from their committed data (a few seconds, no simulation): tuning/guide-iteration/card.png
-# (the committed card, the one docs/guide.md shows) and tuning/guide/card.png, each with its index.html; commit them
-# when the drawing code changes (tests/tune/test_card_print.py fails while a committed card is not what the code draws)
-card: $(STAMP)
+# (the committed card, the one docs/card.md shows) and tuning/guide/card.png, each with its index.html; commit them
+# when the drawing code changes (tests/tune/test_card_printed.py fails while a committed card is not what the code draws)
+card-redraw: $(STAMP)
 	$(VENV)/bin/python tuning/guide-iteration/page.py
 	$(VENV)/bin/python tuning/guide/page.py
 

@@ -4,7 +4,7 @@
 
 rewrites the lines between the two markers of ``README.md`` with :func:`headline_markdown` of that summary, and
 each block of :data:`PAGES` (docs/rules.md's pocket rules and ladder), so every number they state is a number of
-the committed report (``make report`` runs it; a test checks that they agree; docs/guide.md's are tested against
+the committed report (``make report`` runs it; a test checks that they agree; docs/card.md's are tested against
 it).  Reads only the summary dict: no study is imported.
 """
 from __future__ import annotations

@@ -34,7 +34,7 @@ from .framework.design import EXPERT, SECOND, STRONG, STRONG_LADDER
 from .framework.render import data_uri, environment, figure_png, fold_tables, format_mean
 from .framework.study import MAX_ANSWERS, Context, Study, StudyRun, play_study
 from .framework.words import as_preview
-from .guide import PlayersGuide
+from .card import CardStudy
 from .hazard_risk import HazardRisk
 from .house_rules import HouseRules
 from .ladder import StrengthLadder
@@ -44,7 +44,7 @@ from .tournament import Tournament
 from .value_calibration import ValueCalibration
 
 # the studies a report runs, in order (the registry)
-STUDIES = (Tournament(), StrengthLadder(), PlayersGuide(), CardAgreement(), EarlyFinish(), FinishPlayOn(), PocketRules(), MulliganValue(), HazardRisk(), HouseRules(), ValueCalibration())
+STUDIES = (Tournament(), StrengthLadder(), CardStudy(), CardAgreement(), EarlyFinish(), FinishPlayOn(), PocketRules(), MulliganValue(), HazardRisk(), HouseRules(), ValueCalibration())
 # the studies whose findings are the designers' balance figures (skill against luck, seats, round
 # length, house rules under strong play); the other studies' findings are details of their sections
 DESIGNER_STUDIES = ("tournament", "ladder", "house-rules")

@@ -27,7 +27,7 @@ import numpy as np
 from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = {"greedy": 2000, "expert": 2000, "learned": 300, "net": 300, "chart": 1000, "random": 2000}
+GAMES = {"greedy": 2000, "expert": 2000, "learned": 300, "net": 300, "card-starred": 1000, "random": 2000}
 
 
 def package(rev: str, name: str, into: Path) -> None:

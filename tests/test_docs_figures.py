@@ -1,5 +1,5 @@
-"""Figures the docs quote from committed files, read back from those files (guide.md said
-per-table Holm and 21 starred cells after the guide was re-derived with one family and 19; the README said
+"""Figures the docs quote from committed files, read back from those files (card.md said
+per-table Holm and 21 starred cells after the card was re-derived with one family and 19; the README said
 "15 defects" of an audits page that held three audits)."""
 import json
 import re
@@ -8,31 +8,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_guide_page_quotes_the_committed_guides_holm_family_and_starred_cells():
-    """The guide before the policy iteration (its run's cells file, tuning/guide/chart_cells.json: its tables, the
-    chart preset's cells and its check, the committed file's too)."""
+def test_the_card_page_quotes_the_first_derivations_holm_family_and_starred_cells():
+    """The first derivation, before the policy iteration (its run's cells file, tuning/guide/chart_cells.json: its tables, the
+    card-starred preset's cells and its check, the committed file's too)."""
     from gnoming_sim.kernel.policy import registry
 
-    guide = json.loads((ROOT / "tuning" / "guide" / "chart_cells.json").read_text(encoding="utf-8"))
-    committed = json.loads(registry.CHART_CELLS.read_text(encoding="utf-8"))
-    assert committed["cells"] == guide["cells"] and committed["check"] == guide["check"]
-    page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
-    families = {t["family"] for t in guide["tables"].values()}
+    derived = json.loads((ROOT / "tuning" / "guide" / "chart_cells.json").read_text(encoding="utf-8"))
+    committed = json.loads(registry.CARD_CELLS.read_text(encoding="utf-8"))
+    assert committed["cells"] == derived["cells"] and committed["check"] == derived["check"]
+    page = (ROOT / "docs" / "card.md").read_text(encoding="utf-8")
+    families = {t["family"] for t in derived["tables"].values()}
     assert len(families) == 1, families            # one family over the whole card
     assert f"one family of {families.pop()} tests" in page
-    assert f"The chart's {len(guide['cells'])} starred cells" in page
-    assert "per table" not in page.split("### The committed guide")[1].split("\n\n")[2]   # the committed table's header
-    diff = guide["check"]["versus_expert"]["diff"]
+    assert f"The card's {len(derived['cells'])} starred cells" in page
+    assert "per table" not in page.split("### The committed derivation")[1].split("\n\n")[2]   # the committed table's header
+    diff = derived["check"]["versus_expert"]["diff"]
     assert f"{diff['mean']:+.2f}".replace("-", "\u2212") in page
 
 
-def test_the_guide_page_quotes_the_committed_cards_policy_iteration():
-    """The page's rounds table is the committed card's history (chart_cells.json's card_provenance):
+def test_the_card_page_quotes_the_committed_cards_policy_iteration():
+    """The page's rounds table is the committed card's history (card_cells.json's card_provenance):
     one row a round with its games, covered and valued decisions, rollouts, cells valued and cells changed."""
     from gnoming_sim.kernel.policy import registry
 
-    prov = json.loads(registry.CHART_CELLS.read_text(encoding="utf-8"))["card_provenance"]
-    page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    prov = json.loads(registry.CARD_CELLS.read_text(encoding="utf-8"))["card_provenance"]
+    page = (ROOT / "docs" / "card.md").read_text(encoding="utf-8")
     table = page.split("| round | games | covered decisions |")[1].split("\n\n")[0].splitlines()[2:]
     assert len(table) == len(prov["iteration"])
     for row, r in zip(table, prov["iteration"]):
@@ -53,13 +53,13 @@ def test_the_readme_and_the_index_say_what_the_history_page_holds():
             assert said in line, (page, said, line)
 
 
-def test_the_guide_pages_ladder_table_is_its_named_pool_and_says_elo_is_pool_specific():
-    """The chart was +17 Elo in the report and +8 in guide.md, two pools; the
+def test_the_card_pages_ladder_table_is_its_named_pool_and_says_elo_is_pool_specific():
+    """The card-starred player was +17 Elo in the report and +8 in card.md, two pools; the
     page's ladder table rates exactly the pool it names, as a run of its own, and says Elo is specific to it."""
-    page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "card.md").read_text(encoding="utf-8")
     text = page.split("On the strength ladder at 4 players")[1].split("| strategy | rating (Elo")[0]
     said = " ".join(text.split())
-    pool = {s.strip() for s in re.search(r"design: pool ([a-z, ]+);", said).group(1).split(",")}
+    pool = {s.strip() for s in re.search(r"design: pool ([a-z, -]+);", said).group(1).split(",")}
     rows = page.split("| strategy | rating (Elo")[1].split("\n\n")[0].splitlines()[2:]
     rated = {r.split("|")[1].strip().strip("*") for r in rows}
     assert rated == pool, (rated, pool)
@@ -89,17 +89,17 @@ INTERVAL = re.compile(r"([−+-]?\d[\d,]*(?:\.\d+)?)%?(?: pp)? \[([−+-]?\d[\d,
 # committed file's figure, as printed: (page, heading, first words or None, the files it quotes); docs/rules.md's
 # report figures are generated (analyses/headlines.py, tests/analyses/test_headlines_rules.py)
 LADDERS = tuple(f"tuning/net/ladder-top-{n}.json" for n in ("2p", "2p-7000", "4p", "4p-7000", "6p", "6p-4000", "6p-7000"))
-QUOTED = [("guide.md", "# The player's card, the guide and the `chart` player", None, ("reports/summary.json",)),
-          ("guide.md", "## What following the card is worth", None,
+QUOTED = [("card.md", "# The card, its derivation and the `card-starred` player", None, ("reports/summary.json",)),
+          ("card.md", "## What following the card is worth", None,
            ("reports/summary.json", "tuning/guide-iteration/margins-before.json", "tuning/guide/chart_cells.json")),
           ("players.md", "## The strength ladder: `ladder`", "The top of the ladder, rated apart", LADDERS),
-          ("guide.md", "### The committed guide", None, ("tuning/guide/chart_cells.json",)),
-          ("guide.md", "## How the committed card is made: policy iteration", None,
-           ("gnoming_sim/kernel/policy/chart_cells.json",)),
-          ("guide.md", "## How sure the derivation is", None, ("tuning/guide-iteration/power.json",)),
+          ("card.md", "### The committed derivation", None, ("tuning/guide/chart_cells.json",)),
+          ("card.md", "## How the committed card is made: policy iteration", None,
+           ("gnoming_sim/kernel/policy/card_cells.json",)),
+          ("card.md", "## How sure the derivation is", None, ("tuning/guide-iteration/power.json",)),
           ("rules.md", "## What each rule costs against net", None, ("tuning/rules/rule_cost.json",)),
           ("rules.md", "## Where the finishing rule and the card part", None, ("tuning/rules/finish_vs_card.json",)),
-          ("guide.md", "## What net knows that the card does not", None, ("tuning/rules/card_gap.json",)),
+          ("card.md", "## What net knows that the card does not", None, ("tuning/rules/card_gap.json",)),
           ("players.md", "## The value player: `value`", None, ("tuning/value/strength.json",))]
 
 
@@ -128,10 +128,10 @@ def test_the_intervals_a_page_quotes_are_its_committed_files():
     assert not stale, "not a figure of the committed files the section quotes:\n" + "\n".join(stale)
 
 
-def test_the_guide_pages_margins_table_is_the_reports():
-    """The card's margins table, row by row: the report's ``guide.card_margins`` (points and win share) and the
+def test_the_card_pages_margins_table_is_the_reports():
+    """The card's margins table, row by row: the report's ``card.card_margins`` (points and win share) and the
     card before the policy iteration (tuning/guide-iteration/margins-before.json); the message gives the rows."""
-    summary = json.loads((ROOT / "reports" / "summary.json").read_text(encoding="utf-8"))["guide"]["card_margins"]
+    summary = json.loads((ROOT / "reports" / "summary.json").read_text(encoding="utf-8"))["card"]["card_margins"]
     before = json.loads((ROOT / "tuning" / "guide-iteration" / "margins-before.json").read_text())["margins"]
 
     def shown(e) -> str:
@@ -140,9 +140,9 @@ def test_the_guide_pages_margins_table_is_the_reports():
 
     want = [f"| {n} | {rival} | {shown(m['points'])} | {shown(m['win'])} | {shown(before[n][rival]['points'])} |"
             for n, rivals in summary.items() for rival, m in rivals.items()]
-    page = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "card.md").read_text(encoding="utf-8")
     table = page.split("| players | rivals | card − rival, points of game score a game (lower wins) |", 1)[1].split("\n\n")[0].splitlines()[2:]
-    assert table == want, "docs/guide.md's margins table should read:\n" + "\n".join(want)
+    assert table == want, "docs/card.md's margins table should read:\n" + "\n".join(want)
 
 
 def test_the_players_pages_expert_table_is_its_held_out_record():

@@ -19,7 +19,7 @@ from gnoming_sim.batch.scan import BatchScan
 from gnoming_sim.stats import wilson, wilson_many
 from gnoming_sim.batch.summary import WIN_UNIT
 from gnoming_sim.game.rules import ROUNDS
-from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_NET_CELLS, \
+from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CARD_STARRED, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_NET_CELLS, \
     KIND_RANDOM, KIND_RULES, KIND_VALUE
 
 from gnoming_sim.stats import Estimate
@@ -30,8 +30,8 @@ KIND_WORDS = {
     KIND_HEURISTIC: "heuristic",
     KIND_MC: "Monte Carlo (rollouts)",
     KIND_LEARNED: "learned (fitted evaluator)",
-    KIND_CHART: "chart (the guide's starred cells, expert elsewhere)",
-    KIND_CARD: "card (the guide's printed card)",
+    KIND_CARD_STARRED: "card-starred (the card's starred cells, expert's rules elsewhere)",
+    KIND_CARD: "card (the printed card)",
     KIND_NET: "net (neural evaluator)",
     KIND_NET_CELLS: "net following given card cells (a rule played)",
     KIND_VALUE: "value (the value network at 0-ply)",

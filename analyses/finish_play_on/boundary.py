@@ -2,7 +2,7 @@
 that decides whether a single number may be printed.
 
 The gap is :func:`gnoming_sim.search.finishing.finish_gap_of`: the finished layout's score with the
-card in hand counted, minus the best rival's visible score (the guide and ``analyse`` use the same).
+card in hand counted, minus the best rival's visible score (the card and ``analyse`` use the same).
 
 The fit.  Finish - best play-on in the chance of winning (one value per decision) is averaged per
 integer gap and fitted by weighted isotonic regression (pool adjacent violators,

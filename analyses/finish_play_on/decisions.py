@@ -71,7 +71,7 @@ def evaluate(pos, chosen: str, policy: str, rollouts: int, seed: int, threads: i
 def _features(pos) -> dict:
     """What the player to move sees of the race: visible scores (face-down cards count 0), the card in
     hand, the gap (:func:`~gnoming_sim.search.finishing.finish_gap_of`: the finished layout's score, the
-    card in hand counted, minus the best rival's visible score; the definition the guide and ``analyse``
+    card in hand counted, minus the best rival's visible score; the definition the card and ``analyse``
     use), the gap before the card (``gap_visible``: own visible score minus the best rival's) and the
     others' face-down cards (all, fewest, the best rival's)."""
     from gnoming_sim.kernel.scoring import visible_score

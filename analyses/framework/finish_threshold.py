@@ -132,8 +132,8 @@ def _est(x) -> dict:
 def card_finishes(dec: pd.DataFrame) -> np.ndarray:
     """bool per decision: whether the committed card's finish cell says finish there (its printed action, or its
     default where it shows ``?``), the cell read from the decision's gap, the rivals' mean face-down cards and
-    the table size as the card player reads them (:func:`gnoming_sim.kernel.policy.chart.finish_cell_at`)."""
-    from gnoming_sim.kernel.policy import chart as C
+    the table size as the card player reads them (:func:`gnoming_sim.kernel.policy.card.finish_cell_at`)."""
+    from gnoming_sim.kernel.policy import card as C
     from gnoming_sim.kernel.policy import registry
     from gnoming_sim.kernel.policy.dispatch import C_W0
     from gnoming_sim.kernel.engine import strategy_arrays

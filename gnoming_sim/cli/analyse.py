@@ -147,8 +147,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         return
     view = follow = None
     if follow_card:   # refused before any rollout where the card has nothing to say
-        from gnoming_sim.search.card_view import card_view
-        from gnoming_sim.search.follow_card import follow_policies
+        from gnoming_sim.search.card import card_view, follow_policies
 
         follow = follow_policies(pos, policies)
         view = card_view(pos)
@@ -180,7 +179,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
     said = advice(pos, res)   # the card's answer, the finishing gap, the position ID: the board's too
     res.update({k: v for k, v in said.items() if k != "position_id"})
     if follow_card:
-        from gnoming_sim.search.follow_card import judge
+        from gnoming_sim.search.card import judge
         from gnoming_sim.search.options import legal_options
 
         res["follow_card"] = judge(view, res, followed, legal_options(pos), pos.me)
@@ -234,7 +233,7 @@ def _zero_ply(pos, policies, seed, deals, threads, as_json) -> None:
         lines.append(f"{r['option']:<{width}}  {r['mean']:>13.1f}  {behind:>26}  {r['margin']:>+14.1f}")
     lines.append("final vs mean: the expected final game score against the table's mean, points (lower is better)")
     if res.get("card"):
-        from gnoming_sim.search.card_view import card_line
+        from gnoming_sim.search.card import card_line
 
         lines.append(card_line(res["card"]))
     lines.append(f"best: {next(r['option'] for r in res['options'] if r['best'])} (0-ply; `--level rollouts` "
@@ -349,13 +348,13 @@ def render(res: dict) -> str:
                            ("crn", "crn+strata", "crn+strata+control", "crn+strata+control+luck"))))
     if res.get("finish_gap") is not None:
         lines.append(f"finish gap: {res['finish_gap']:+d} (your score after finishing minus the best rival's visible "
-                     "score: the gap of the report's finish rule and of the guide)")
+                     "score: the gap of the report's finish rule and of the card)")
     if res.get("card"):
-        from gnoming_sim.search.card_view import card_line
+        from gnoming_sim.search.card import card_line
 
         lines.append(card_line(res["card"]))
     if res.get("follow_card"):
-        from gnoming_sim.search.follow_card import follow_line
+        from gnoming_sim.search.card import follow_line
 
         lines.append(follow_line(res["follow_card"]))
     lines += _robustness_lines(res)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from gnoming_sim.cli import (analyse, compare, drill, guide, info, ladder, play, report, review,  # noqa: F401
+from gnoming_sim.cli import (analyse, card, compare, drill, info, ladder, play, report, review,  # noqa: F401
                              simulate, train, tune)  # (each registers its commands)
 from gnoming_sim.cli.board import command as _board  # noqa: F401  (registers `board`; imports no server)
 from gnoming_sim.cli.group import PROG, UserError, cli

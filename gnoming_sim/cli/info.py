@@ -98,7 +98,7 @@ def _params_text(params: dict) -> str:
     named = set(registry.PARAM_NAMES) | set(registry.MC_PARAM_NAMES) | set(registry.RULE_PARAM_NAMES)
     text = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items() if k in named)
     fitted = [(registry.WEIGHT_NAMES, "learned weights"),                       # in the learned weights file
-              (registry.CELL_NAMES, "resolved cells of the player's guide"),    # in the chart's cells file
+              (registry.CELL_NAMES, "card cells"),                          # in the card's cells file
               (registry.NET_WEIGHT_NAMES + registry.NET_SOURCE_WEIGHT_NAMES, "network weights")]   # net's file
     counts = [f"{n:,} {what}" for names, what in fitted if (n := len(set(names) & set(params)))]
     if counts:

@@ -29,7 +29,7 @@ GROUPS = {
     "monte-carlo": ("gnoming_sim.search.bot", "play_range_mc",
                     "from gnoming_sim.cli.warmup import _monte_carlo; _monte_carlo()"),
     "every-family": ("gnoming_sim.kernel.game_loop", "play_range_base",
-                     "from gnoming_sim.kernel.engine import simulate; simulate(4, ['learned', 'chart'] * 2, 2)"),
+                     "from gnoming_sim.kernel.engine import simulate; simulate(4, ['learned', 'card-starred'] * 2, 2)"),
     "rollouts": ("gnoming_sim.search.rollout", "rollout_batch",
                  "from gnoming_sim.cli.warmup import _rollouts; _rollouts()"),
     "heuristic": ("gnoming_sim.kernel.game_loop", "play_range_hr",

@@ -4,14 +4,14 @@ The input is the oracle-valued decision set (:mod:`gnoming_sim.experiments.oracl
 ``net`` self-play at 3 to 6 players, every legal option's win chance by :mod:`gnoming_sim.search.evaluator`, one row
 per decision: ``position_id``, ``keys``, ``mean`` in %, ``diff_se`` the paired standard error of each option's
 difference to the best in pp, with ``players``, ``game`` and ``weight`` where it has them).  The card's answer is
-asked **now**, of the card this checkout plays (:func:`gnoming_sim.search.card_view.card_view`), never read from
+asked **now**, of the card this checkout plays (:func:`gnoming_sim.search.card.card_view`), never read from
 the set, so the table always measures the committed card.  No rollouts are run: a decision costs one card lookup.
 
 Per decision the card covers (a take or draw, where a kept card goes, finish or play on, a drawn hazard, a
 mulligan: card_view's tables, its place table split by the card in hand):
 
 * **agrees**: the card's option is the oracle's best or not separated from it, the test of
-  :func:`gnoming_sim.search.card_view.compare` (called here, not copied: the best, equal in every rollout, or
+  :func:`gnoming_sim.search.card.compare` (called here, not copied: the best, equal in every rollout, or
   the difference's 95% interval holding 0);
 * **loss**: the best option's win chance minus the card's (pp; 0 where the card's is the best).
 
@@ -64,7 +64,7 @@ def kind_of(view: dict, pos) -> str:
 
 def as_analysis(keys, mean, diff_se, labels=None) -> dict:
     """Stored option values as an analysis (:func:`gnoming_sim.search.analyse.summarize`'s shape, the fields
-    :func:`~gnoming_sim.search.card_view.compare` reads): the best is the highest win chance; each other
+    :func:`~gnoming_sim.search.card.compare` reads): the best is the highest win chance; each other
     option's ``diff`` is how far it is behind (pp, positive: worse) with ``diff +- Z95 * diff_se``."""
     mean = np.asarray(mean, dtype=np.float64)
     se = np.asarray(diff_se, dtype=np.float64)
@@ -82,7 +82,7 @@ def verdict(view: dict, options, keys, mean, diff_se) -> dict:
     """The card's answer ``view`` at one decision against its stored option values: ``{"card_key", "best_key",
     "agrees", "loss_pp", "half_width_pp"}`` (``half_width_pp``: of the card's difference interval, 0 where it is
     the best; ``options``: the position's legal options, which map the card's answer to a key)."""
-    from gnoming_sim.search.card_view import compare
+    from gnoming_sim.search.card import compare
 
     res = as_analysis(list(keys), mean, diff_se, {o.key: o.label for o in options})
     c = compare(view, res, options)
@@ -94,10 +94,10 @@ def verdict(view: dict, options, keys, mean, diff_se) -> dict:
 
 
 def judged(card_key: str, keys, mean, diff_se) -> dict:
-    """:func:`~gnoming_sim.search.card_view.compare`'s verdict on the option keyed ``card_key`` among stored values
+    """:func:`~gnoming_sim.search.card.compare`'s verdict on the option keyed ``card_key`` among stored values
     (the one test of agreement, also where no position is at hand: the options stand in as keys)."""
     from gnoming_sim.game.position import Option
-    from gnoming_sim.search.card_view import compare
+    from gnoming_sim.search.card import compare
 
     keys = list(keys)
     options = [Option(k, k, i, -1) for i, k in enumerate(keys)]
@@ -119,8 +119,8 @@ def card_answers(decisions: pd.DataFrame, card=None) -> pd.DataFrame:
     """One row per decision of ``decisions`` the card covers: ``decision`` (the set's row label), ``kind``,
     ``players``, ``game``, ``weight``, the card's and the best option, ``agrees``, ``loss_pp`` (and
     ``agrees_ho``/``loss_ho_pp`` where the set stores halves).  ``card``: a function position -> the card's
-    view (default :func:`gnoming_sim.search.card_view.card_view`, the committed card)."""
-    from gnoming_sim.search.card_view import card_view
+    view (default :func:`gnoming_sim.search.card.card_view`, the committed card)."""
+    from gnoming_sim.search.card import card_view
     from gnoming_sim.search.options import legal_options
     from gnoming_sim.search.position_id import decode
 
@@ -226,21 +226,21 @@ def table(answers: pd.DataFrame) -> dict:
 
 # ------------------------------------------------------------------ provenance
 def card_provenance(path=None) -> dict:
-    """The card measured: chart_cells.json's hash, how it was derived (its ``card_provenance`` where the card was
-    re-derived on itself, else the guide's ``provenance``) and every seed either names (the card starts from the
-    guide's tables)."""
+    """The card measured: card_cells.json's hash, how it was derived (its ``card_provenance`` where the card was
+    re-derived on itself, else its derivation's ``provenance``) and every seed either names (the card starts from
+    the derived tables)."""
     from gnoming_sim.kernel.policy import registry
 
-    path = registry.CHART_CELLS if path is None else path
+    path = registry.CARD_CELLS if path is None else path
     raw = path.read_bytes()
     data = json.loads(raw)
-    guide, card = data.get("provenance", {}), data.get("card_provenance")
+    derived, card = data.get("provenance", {}), data.get("card_provenance")
     if card:
-        how = f"policy iteration with the oracle, {card.get('rounds', '?')} rounds from the guide's card"
+        how = f"policy iteration with the oracle, {card.get('rounds', '?')} rounds from the derived card"
     else:
-        how = f"the guide: {guide.get('self_play', '?')} self-play, {guide.get('rollouts', '?')} rollouts"
-    return {"sha256": hashlib.sha256(raw).hexdigest()[:12], "command": (card or guide).get("command", ""),
-            "method": how, "seeds": sorted(set(_seeds(guide) + _seeds(card or {})))}
+        how = f"derived: {derived.get('self_play', '?')} self-play, {derived.get('rollouts', '?')} rollouts"
+    return {"sha256": hashlib.sha256(raw).hexdigest()[:12], "command": (card or derived).get("command", ""),
+            "method": how, "seeds": sorted(set(_seeds(derived) + _seeds(card or {})))}
 
 
 def _seeds(obj) -> list[int]:
@@ -263,7 +263,7 @@ def _seeds(obj) -> list[int]:
 def card_words(prov: dict) -> str:
     """One line naming the card measured (schema's ``card``)."""
     seeds = ", ".join(map(str, prov["seeds"])) or "none stated"
-    return f"chart_cells.json {prov['sha256']} ({prov['method']}; derivation seed {seeds})"
+    return f"card_cells.json {prov['sha256']} ({prov['method']}; derivation seed {seeds})"
 
 
 KEYS = ["decision", "position_id", "best_key", "card_key"]   # what a fresh row (agreement_fresh) is the loss of

@@ -8,7 +8,7 @@ the fresh difference is unbiased for the loss against the set's best, which is a
 true best, so the fresh mean loss is a lower bound of the true loss and the same-rollout one (in expectation)
 an upper bound.  Where the card plays the set's best the loss is 0 and nothing is rolled out.
 
-The result is tied to the card it was run with (chart_cells.json's hash in the provenance): a table of another
+The result is tied to the card it was run with (card_cells.json's hash in the provenance): a table of another
 card cannot use it, and says so.
 
     python -m gnoming_sim.experiments.agreement_fresh --decisions analyses/data/oracle/decisions.parquet \\
@@ -79,7 +79,7 @@ def main(argv=None) -> int:
     p.add_argument("--out", default="analyses/data/agreement/fresh.parquet")
     p.add_argument("--reuse", default=None, help="an earlier fresh table: its rows of the same decision and options "
                                                  "are copied, not rolled out again")
-    p.add_argument("--card", default=None, help="a cells file (chart_cells.json's shape) to measure as the card, "
+    p.add_argument("--card", default=None, help="a cells file (card_cells.json's shape) to measure as the card, "
                                                 "in this run only (default: the committed card)")
     a = p.parse_args(argv)
     src, out = Path(a.decisions), Path(a.out)

@@ -40,8 +40,8 @@ from gnoming_sim.kernel.engine import deal_orders, simulate
 from gnoming_sim.kernel.kinds import KIND_MC, batch_kernel_loader
 from gnoming_sim.kernel.policy import registry
 
-DEFAULT_POOL = ("random", "greedy", "builder", "rusher", "cautious", "expert", "learned", "chart", "card", "mc4", "mc16",
-                "mc64")
+DEFAULT_POOL = ("random", "greedy", "builder", "rusher", "cautious", "expert", "learned", "card-starred", "card", "mc4",
+                "mc16", "mc64")
 DEFAULT_PLAYERS = (4,)
 DEFAULT_GAMES = 4000        # deals per table without a Monte Carlo seat
 MAX_GAMES = 100_000         # the per-deal tallies keep 2 x (deals, strategies, strategies) float64:

@@ -9,7 +9,7 @@ The set behind the player's rules (analyses/rules) and the card's agreement tabl
   end the round: one face-down card left, nobody finished);
 * every option's win chance (``keys``, ``mean`` in %, ``diff_se``: the paired standard error of its difference
   to the best option, in pp; ``best``), net's own choice in the game (``net_key``, from the trace), the card's
-  cell and answer (:func:`gnoming_sim.search.card_view.card_view`: ``card_key``, ``card_cell``, ...), the
+  cell and answer (:func:`gnoming_sim.search.card.card_view`: ``card_key``, ``card_cell``, ...), the
   options the card's actions name (``use_key``, ``fd_key``, ``throw_key``; ``finish_key``, ``playon_key``;
   per pile ``pile{k}_class``/``pile{k}_use``/``pile{k}_card_action``), the features a rule conditions on
   (the card, its class, players, round, face-down counts, the gap, ...) and the position's ID
@@ -34,7 +34,7 @@ import numpy as np
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN, NO_CARD
 
-SEED = 50_2026_12_04          # the set's own seed, never used by the guide's derivation
+SEED = 50_2026_12_04          # the set's own seed, never used by the card's derivation
 FIRST_GAME = 2**60 + 2**56    # its game numbers (deals and play streams), apart from every other study's
 KINDS = ("take", "hazard", "mulligan", "place", "finish")
 PLAYERS = (3, 4, 5, 6)
@@ -118,13 +118,13 @@ def build(res, g: int, i: int, kind: str, players: int, rules, deck):
 
 
 def chart_candidates(pos) -> dict:
-    """The options the card's actions name at ``pos`` (the chart's own functions, on a table seated by the card):
+    """The options the card's actions name at ``pos`` (the card module's own functions, on a table seated by the card):
     a draw's pile cells (class, best use, the card's action); a placement's best-use, face-down and throw
     options, or at a finishing chance the finishing and the play-on option, with the gap and the rivals' mean
     face-down cards the finish table reads."""
     from gnoming_sim.kernel.engine import strategy_arrays
     from gnoming_sim.kernel.game_loop import step_once
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
     from gnoming_sim.kernel.policy import heuristic as H
     from gnoming_sim.kernel.policy import registry
     from gnoming_sim.kernel.policy.dispatch import C_W0, new_memo
@@ -174,7 +174,7 @@ def chart_candidates(pos) -> dict:
 
 def features(pos) -> dict:
     """What the player to move sees that a rule may condition on."""
-    from gnoming_sim.kernel.policy.chart import CLASS_NAMES, card_class
+    from gnoming_sim.kernel.policy.card import CLASS_NAMES, card_class
     from gnoming_sim.kernel.scoring import visible_score
     from gnoming_sim.search.finishing import finish_gap_of
 
@@ -230,7 +230,7 @@ def run(players: int, games: int, per_size: int, rollouts: int, seed: int = SEED
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.rules import RuleConfig
     from gnoming_sim.kernel.engine import simulate
-    from gnoming_sim.search.card_view import card_view
+    from gnoming_sim.search.card import card_view
     from gnoming_sim.search.position_id import encode
 
     rules, deck = RuleConfig(), PUBLISHED

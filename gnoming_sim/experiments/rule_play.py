@@ -2,12 +2,12 @@
 
 :func:`play_rule` plays every deal twice on the same game number (so the same deals and play streams): once with
 ``net`` at every seat, once with one seat replaced by ``net_with_cells(cells)``
-(:func:`gnoming_sim.kernel.policy.registry.net_with_cells`: net, except at a draw source or placement whose chart
+(:func:`gnoming_sim.kernel.policy.registry.net_with_cells`: net, except at a draw source or placement whose card
 cell is set).  The rule's seat rotates with the deal (deal ``d`` seats it where ``simulate(rotate=True)`` seats the
 first strategy of game ``first_game + d``), so the seat advantage cancels.  Per deal: the difference in that seat's
 win credit (the engine's: shared wins split) and in its game score minus the rivals' mean, rule minus net.  The deal
 is the unit: means with 95% t intervals over the deals (:func:`gnoming_sim.experiments.ladder_stats.t_interval`, as
-:mod:`gnoming_sim.experiments.chart_check` pairs its checks).
+:mod:`gnoming_sim.experiments.card_check` pairs its checks).
 
 Net plays the same from the same streams, so a deal on which the rule never changed net's answer is the same game
 twice (a difference of exactly 0): the gain per changed decision is the total gain over the changed decisions, which
@@ -22,13 +22,13 @@ import time
 
 import numpy as np
 
-from gnoming_sim.experiments.chart_check import focal_seat
+from gnoming_sim.experiments.card_check import focal_seat
 from gnoming_sim.experiments.ladder_stats import estimate, t_interval
 from gnoming_sim.game.deck import check_players
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.policy import registry
 
-RULE_FIRST = 2**59 + 2**56   # game numbers of the played rules' deals: apart from the guide's, the checks' and tuning's
+RULE_FIRST = 2**59 + 2**56   # game numbers of the played rules' deals: apart from the card derivation's, the checks' and tuning's
 BASE = "net"
 
 

@@ -269,7 +269,7 @@ def decide_once(t, rules):
 @jit
 def play_out_hr(t, rules):
     """:func:`play_out_base` for tables of random and heuristic seats only
-    (:func:`gnoming_sim.kernel.policy.dispatch.decide_hr`): the learned and chart players are not compiled."""
+    (:func:`gnoming_sim.kernel.policy.dispatch.decide_hr`): the learned and card players are not compiled."""
     play_out(t, rules, decide_hr)
 
 

@@ -15,10 +15,10 @@ KIND_RANDOM = 0
 KIND_HEURISTIC = 1
 KIND_MC = 2       # Monte Carlo: rollouts for its important decisions, the heuristic for the rest
 KIND_LEARNED = 3  # a fitted linear evaluator of every option (kernel.policy.learned), one ply
-KIND_CHART = 4    # the player's guide by lookup, expert elsewhere (kernel.policy.chart)
-KIND_CARD = 5     # the printed card in every cell, its stated defaults where it shows '?' (kernel.policy.chart)
+KIND_CARD_STARRED = 4   # the card's starred cells, expert's rules elsewhere (kernel.policy.card)
+KIND_CARD = 5     # the printed card in every cell, its stated defaults where it shows '?' (kernel.policy.card)
 KIND_NET = 6      # a small neural evaluator of every placement and bounce option, one ply (kernel.policy.net)
-KIND_NET_CELLS = 7   # net, except where given card cells are set (kernel.policy.chart.cells_source/cells_placement)
+KIND_NET_CELLS = 7   # net, except where given card cells are set (kernel.policy.card.cells_source/cells_placement)
 KIND_VALUE = 8   # the value network's best option at 0-ply (search.value_player), net for the rest
 KIND_RULES = 9   # the pocket rules: every decision by a few printed sentences (kernel.policy.rules)
 

@@ -134,5 +134,5 @@ def new_table(P, N, kinds, params, seat_strategy, tr, memo):
 @jit(inline="always")
 def seat_params(t, s):
     """The parameter row of the strategy seat ``s`` plays (a view of the batch's ``params``, never a copy:
-    with the learned, chart and net weights a row is over a thousand numbers)."""
+    with the learned, card and net weights a row is over a thousand numbers)."""
     return t.params[t.kinds[t.fd.shape[0] + s]]

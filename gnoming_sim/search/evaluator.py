@@ -259,16 +259,16 @@ def evaluate(pos, settings: Settings, threads: int | None = None, progress=None,
 def advice(pos, res: dict) -> dict:
     """What the advice shows beside the options' values, the same in ``analyse`` and on the board: the printed
     card's cell and answer for this position with how the evaluation ranks it (``card``; None where the card
-    has no cell for this decision: absent; :mod:`gnoming_sim.search.card_view`), the finishing gap a placement reads
+    has no cell for this decision: absent; :mod:`gnoming_sim.search.card`), the finishing gap a placement reads
     (``finish_gap``), and the position's ID (``position_id``)."""
-    from gnoming_sim.search.card_view import card_view, compare
+    from gnoming_sim.search.card import card_view, compare
     from gnoming_sim.search.finishing import finish_gap_of
     from gnoming_sim.search.options import legal_options
     from gnoming_sim.search.position_id import encode
 
     out = {}
     if pos.decision == "place":
-        gap = finish_gap_of(pos)      # the gap the finish rule (report) and the guide read
+        gap = finish_gap_of(pos)      # the gap the finish rule (report) and the card read
         if gap is not None:
             out["finish_gap"] = gap
     view = card_view(pos)

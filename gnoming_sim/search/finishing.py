@@ -39,11 +39,11 @@ def finish_decisions(deals: np.ndarray, trace: np.ndarray, players: int, round_s
 def finish_gap_of(pos) -> int | None:
     """The gap of finishing at place decision ``pos``: the finished layout's score with the card in hand on
     the last face-down card, minus the lowest visible score of a rival (face-down cards count 0): the one
-    definition (:func:`gnoming_sim.kernel.policy.chart.finish_gap`) that the finish study, the guide and
+    definition (:func:`gnoming_sim.kernel.policy.card.finish_gap`) that the finish study, the card and
     ``analyse`` share.  None when the player to move cannot finish here (not one face-down card left,
     somebody finished, or no card in hand)."""
     from gnoming_sim.game.cards import HIDDEN, NO_CARD
-    from gnoming_sim.kernel.policy.chart import finish_gap
+    from gnoming_sim.kernel.policy.card import finish_gap
 
     row = np.asarray(pos.layouts[pos.me])
     slots = np.nonzero(row == HIDDEN)[0]

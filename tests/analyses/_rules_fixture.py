@@ -25,7 +25,7 @@ def with_rules(summary: dict | None = None) -> dict:
 
 def fixture_report(out: Path, summary: dict | None = None) -> Path:
     """A report written by :func:`gnoming_sim.analyses.report.build_report` from studies that play no game and
-    hand over the summary's sections (``pocket_rules``, ``agreement``, ``guide``; ``summary`` in place of
+    hand over the summary's sections (``pocket_rules``, ``agreement``, ``card``; ``summary`` in place of
     :func:`with_rules`'s): the report's first screen as a report with those studies renders it, in seconds.
     Their sections render nothing (their template is the macros file)."""
     from gnoming_sim.analyses.framework.study import Study, StudyResult
@@ -51,7 +51,7 @@ def fixture_report(out: Path, summary: dict | None = None) -> Path:
         def analyse(self, ctx, tables, data):
             return StudyResult(findings=[], figures=[], frames={}, summary=self.section, precision=[])
 
-    studies = [Fixed(key.replace("_", "-"), summary[key]) for key in ("guide", "pocket_rules", "agreement")
+    studies = [Fixed(key.replace("_", "-"), summary[key]) for key in ("card", "pocket_rules", "agreement")
                if key in summary]
     build_report(out, seed=0, studies=studies, command="fixture")
     return out / "index.html"

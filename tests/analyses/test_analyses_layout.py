@@ -10,7 +10,7 @@ from gnoming_sim.analyses.report import STUDIES
 
 ROOT = Path(analyses.__file__).parent
 PKG = "gnoming_sim.analyses"
-STUDY_PACKAGES = ("tournament", "early_finish", "finish_play_on", "mulligan_value", "hazard_risk", "house_rules", "ladder", "guide", "batch_report", "agreement", "rules", "value_calibration")
+STUDY_PACKAGES = ("tournament", "early_finish", "finish_play_on", "mulligan_value", "hazard_risk", "house_rules", "ladder", "card", "batch_report", "agreement", "rules", "value_calibration")
 
 
 def _module_name(path: Path) -> str:

@@ -145,7 +145,7 @@ CONVERGENCE = ("converged", "still moves", "convergence not shown", "not tested"
 ANSWER_ESTIMAND = {"mulligan_value.win_chance": ("mulligan", "win_chance"), "mulligan_value.margin": ("mulligan", "margin"),
                    "hazard_risk.win_chance": ("hazard", "win_chance"), "hazard_risk.margin": ("hazard", "margin"),
                    "finish_play_on.win_difference": ("finishing", "win_chance")}
-ONE_SIZE_ESTIMAND = {"guide.card_vs_expert": ("guide", "card_vs_expert")}   # measured at one table size (nothing pooled)
+ONE_SIZE_ESTIMAND = {"card.card_vs_expert": ("card", "card_vs_expert")}   # measured at one table size (nothing pooled)
 
 
 def test_holds_under_both_strongest_rungs_only_by_an_equivalence_test(summary):

@@ -99,12 +99,12 @@ def test_every_strategy_family_has_its_words():
 
     codes = {value for name, value in vars(kinds).items() if name.startswith("KIND_")}
     assert set(content.KIND_WORDS) == codes and len(codes) == 10
-    names = ("learned", "expert", "random", "mc", "chart", "card")
+    names = ("learned", "expert", "random", "mc", "card-starred", "card")
     meta = json.loads(json.dumps(BatchSpec.make(6, names, 10, seed=1).metadata()))   # as the file stores it
     facts = content.facts(BatchScan(Path("games.parquet"), meta, names, 6, 0, 0))
     assert [s["kind_name"] for s in facts["strategies"]] == [
         "learned (fitted evaluator)", "heuristic", "random", "Monte Carlo (rollouts)",
-        "chart (the guide's starred cells, expert elsewhere)", "card (the guide's printed card)"]
+        "card-starred (the card's starred cells, expert's rules elsewhere)", "card (the printed card)"]
     assert content.kind_name(99) == "unknown kind 99"
 
 

@@ -17,7 +17,7 @@ from gnoming_sim.analyses.tournament.design import HEADLINE_PLAYERS, is_slow
 def _cell(study_id, table):
     if study_id == "tournament":   # a slow entrant's tables (one among experts) are a cell of their own
         return (table.players, is_slow(table))
-    if study_id in ("early-finish", "ladder", "guide", "pocket-rules"):
+    if study_id in ("early-finish", "ladder", "card", "pocket-rules"):
         return (table.players,)
     if study_id == "finish-play-on":
         return (table.seats[0], table.players)

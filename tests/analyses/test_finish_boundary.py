@@ -122,7 +122,7 @@ def test_the_table_has_every_size_and_band_of_the_closest_rival():
 
 # ----------------------------------------------------------------- one gap
 def test_the_gap_counts_the_card_in_hand_and_is_shared():
-    from gnoming_sim.kernel.policy.chart import finish_gap
+    from gnoming_sim.kernel.policy.card import finish_gap
 
     # me: 6 6 6 / 3 4 5 / -1 H M; the 10 in hand on H: -6 + 12 - 1 + 10 = 15
     # rival 1: 2 H H / H H H / H H H (visible 2); rival 2: 7 7 7 / 1 H H / H H H (visible -7 + 1 = -6)

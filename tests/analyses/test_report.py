@@ -21,7 +21,7 @@ from gnoming_sim.cli.app import cli
 pytestmark = pytest.mark.slow  # builds quick reports / starts Dask clusters
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-SECTION_IDS = ("tournament", "ladder", "guide", "agreement", "early-finish", "finish-play-on", "pocket-rules", "mulligan-value", "hazard-risk", "house-rules", "value")
+SECTION_IDS = ("tournament", "ladder", "card", "agreement", "early-finish", "finish-play-on", "pocket-rules", "mulligan-value", "hazard-risk", "house-rules", "value")
 
 
 class Page(HTMLParser):

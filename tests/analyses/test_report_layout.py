@@ -46,7 +46,7 @@ def test_a_report_without_the_studies_says_what_it_lacks(tmp_path):
     """A report from before the pocket rules and agreement studies (or one run without them) renders, and says
     each is not available."""
     summary = with_rules()
-    del summary["pocket_rules"], summary["agreement"], summary["guide"]
+    del summary["pocket_rules"], summary["agreement"], summary["card"]
     rules = _section(fixture_report(tmp_path / "bare", summary).read_text(encoding="utf-8"), "the-rules")
     assert "The ladder and the pocket rules are not available in this report" in rules
     assert "their agreement is not available in this report" in rules

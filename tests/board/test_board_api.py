@@ -120,7 +120,7 @@ def test_zero_ply_is_the_value_networks_table_of_every_legal_option():
     pos = from_mapping(example(), RuleConfig(), PUBLISHED, "position")
     want = zero_ply(pos, seed=2)
     assert {k: v for k, v in got.items() if k not in ("ok", "card")} == want   # the evaluator's, to the last digit
-    from gnoming_sim.search.card_view import card_line, card_view, compare
+    from gnoming_sim.search.card import card_line, card_view, compare
     from gnoming_sim.search.options import legal_options
 
     card = compare(card_view(pos), want, legal_options(pos))   # the card's answer beside it, as analyse's

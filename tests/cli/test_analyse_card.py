@@ -30,7 +30,7 @@ def test_the_card_says_finish_where_finishing_is_better(cli_run):
 
 
 def test_the_text_says_it_in_one_line(cli_run):
-    from gnoming_sim.search.card_view import card_line
+    from gnoming_sim.search.card import card_line
 
     out = cli_run(["analyse", "--position", FINISH, "--horizon", "game", "--rollouts", 300, "--second-policy",
                    "none"]).stdout
@@ -78,7 +78,7 @@ def test_no_card_view_where_the_card_has_no_cell():
     from dataclasses import replace
 
     from gnoming_sim.game.position import from_toml
-    from gnoming_sim.search.card_view import card_view
+    from gnoming_sim.search.card import card_view
 
     pos = from_toml(FINISH, None, None)
     assert card_view(pos)["choice"] == (0, 2)          # the committed card finishes here

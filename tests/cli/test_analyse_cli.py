@@ -57,10 +57,10 @@ def test_the_commands_defaults_are_the_searchs():
 def test_the_default_base_policy_is_the_reports_strong_player():
     """Analyse and review roll out with the strongest fast player, the report's strong player."""
     from gnoming_sim.analyses.framework.design import STRONG
-    from gnoming_sim.cli import guide, review
+    from gnoming_sim.cli import card, review
     from gnoming_sim.search import analyse as search
 
-    assert search.DEFAULT_POLICY == review.DEFAULT_POLICY == guide.SELF_PLAY == STRONG
+    assert search.DEFAULT_POLICY == review.DEFAULT_POLICY == card.SELF_PLAY == STRONG
 
 
 def test_the_second_base_policy_is_a_sensitivity_check_asked_for(cli_run):
@@ -128,7 +128,7 @@ def test_round_horizon_has_no_p_win_column(cli_run):
 
 def test_a_finishing_decision_states_the_finish_rules_gap(cli_run, tmp_path):
     # seat 1 holds a 5 for its last face-down card: 4 6 4 / 6 5 8 / 7 -4 3 matches no line (39); the best
-    # rival shows 8 ? ? / ? M ? / ? ? -1 (7): the gap the report's finish rule and the guide read is +32
+    # rival shows 8 ? ? / ? M ? / ? ? -1 (7): the gap the report's finish rule and the card read is +32
     text = POSITION.read_text(encoding="utf-8")
     text = text.replace('["5", "?", "5",   "?", "?", "?",   "7", "?", "3"]', '["4", "6", "4",   "6", "?", "8",   "7", "-4", "3"]')
     text = text.replace("turn = 13 ", "turn = 41 ")   # seat 1 to move (starter 0, 4 players)

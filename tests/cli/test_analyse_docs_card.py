@@ -36,7 +36,7 @@ def test_the_section_names_the_command_its_lines_come_from():
 def test_the_documented_card_line_is_what_the_card_says_there():
     """The cell, the card's action and the option it plays: card_view at the position, no rollouts."""
     from gnoming_sim.game.position import from_toml
-    from gnoming_sim.search.card_view import card_view
+    from gnoming_sim.search.card import card_view
     from gnoming_sim.search.options import legal_options
 
     pos = from_toml(ROOT / "examples" / "finish-3p-round2.toml")

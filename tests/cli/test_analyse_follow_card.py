@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from _examples import POSITION, position
 
-from gnoming_sim.search.follow_card import FROM_PLAY, FROM_POSITION
+from gnoming_sim.search.card import FROM_PLAY, FROM_POSITION
 
 DATA = Path(__file__).resolve().parents[1] / "search" / "data"
 FINISH = DATA / "three_players_finish.toml"     # the card says play on, finishing is better
@@ -74,7 +74,7 @@ def test_follow_card_refusals_are_one_line(cli_run):
 
 
 def test_each_source_has_its_words():
-    from gnoming_sim.search.follow_card import follow_line, judge
+    from gnoming_sim.search.card import follow_line, judge
 
     view = {"table": "finish", "cells": [], "choice": (0, 7)}
 
@@ -150,7 +150,7 @@ def test_a_card_of_a_house_deck_is_described_with_that_deck():
     """The card's rows were named for the published deck: a 20 falls in the row printed "7-8", and the words
     said at a position whose ID carries a deck with a 20 name the 20 and what that row holds in its deck, never
     "pile card 7-8" alone; with the published deck the printed words are kept."""
-    from gnoming_sim.search.card_view import card_view
+    from gnoming_sim.search.card import card_view
     from gnoming_sim.search.position_id import decode
 
     draw, place, published = _twenty_deck_ids()

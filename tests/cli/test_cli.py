@@ -511,8 +511,8 @@ def test_strategies_lists_the_registry(cli_run):
     assert len([p for p in learned.params if p in registry.WEIGHT_NAMES]) == len(registry.WEIGHT_NAMES)
     network = len(registry.NET_WEIGHT_NAMES) + len(registry.NET_SOURCE_WEIGHT_NAMES)
     assert f"and {network:,} network weights: --json lists them)" in " ".join(result.stdout.split())
-    cells = [p for p in registry.get("chart").params if p in registry.CELL_NAMES]
-    assert cells and f"(and {len(cells)} resolved cells of the player's guide: --json lists them)" in " ".join(
+    cells = [p for p in registry.get("card-starred").params if p in registry.CELL_NAMES]
+    assert cells and f"(and {len(cells)} card cells: --json lists them)" in " ".join(
         result.stdout.split())
 
 

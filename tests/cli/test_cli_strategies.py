@@ -30,7 +30,7 @@ def test_user_strategy_is_listed_and_played(cli_run, tmp_path):
 
 @pytest.mark.parametrize("text, msg", [("[strategy.x]\nbase = \"greedy\"\nfoo = 1\n", "unknown parameter 'foo'"),
                                        ("[strategy.x\n", "not valid TOML"),
-                                       ("[strategy.x]\nbase = \"mc\"\npolicy = \"chart\"\n",
+                                       ("[strategy.x]\nbase = \"mc\"\npolicy = \"card-starred\"\n",
                                         "'policy' must be a heuristic, learned or net strategy"),
                                        ("[strategy.x]\nbase = \"mc\"\npolicy = \"net\"\nmc_learned_base = 3\n",
                                         "'mc_learned_base' must be 0, 1 or 2")])

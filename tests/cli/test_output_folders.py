@@ -2,7 +2,7 @@
 for every command and output option; a file output named with a trailing ``/`` is refused.
 
 Before: ``chmod 555 ro`` (as a user other than root), then ``report --from ro/g.parquet`` (its default
-folder lies beside the batch), ``report --out ro/x``, ``review --out ro/rv``, ``guide``, ``train``: a
+folder lies beside the batch), ``report --out ro/x``, ``review --out ro/rv``, ``card``, ``train``: a
 ``FileNotFoundError`` traceback on ``ro/.NAME.lock``; ``simulate --out g.parquet/`` wrote the file
 ``g.parquet``.  The check is an actual probe (a file made in the folder), as root and read-only mounts
 make permission bits say nothing: the fast tests make the probe meet a read-only folder in-process, the
@@ -44,7 +44,7 @@ INTO_RO = {
     "tune --out": [*TUNE, "--out", "ro/t.toml"],
     "tune --log": [*TUNE, "--out", "t.toml", "--log", "ro/l.csv"],
     "tune --plot": [*TUNE, "--out", "t.toml", "--plot", "ro/p.png"],
-    "guide --out": ["guide", "--games", "4", "--players", "2", "--budget", "1", "--out", "ro/gd"],
+    "card --out": ["card", "--games", "4", "--players", "2", "--budget", "1", "--out", "ro/gd"],
     "train --out": ["train", "--iterations", "1", "--games", "4", "--players", "2", "--out", "ro/tr"],
 }
 

@@ -94,7 +94,7 @@ def test_an_input_reached_through_a_link_or_a_hard_link_is_refused(cli_run, no_e
     (["tune", "--out", "x.toml", "--plot", "x.jpg", "--generations", "1", "--games", "8"], "*.png"),
     (["review", "--game", "0", "--seat", "0", "--save-record", "r.txt"], "*.toml or *.json"),
     (["train", "--out", "t.json", "--iterations", "1"], "without an extension"),
-    (["guide", "--out", "g.html"], "without an extension"),
+    (["card", "--out", "g.html"], "without an extension"),
 ])
 def test_an_output_with_the_wrong_extension_is_refused(cli_run, request, argv, want):
     no_games(request, argv)
@@ -141,10 +141,10 @@ def test_force_replaces_the_link_never_its_target(tmp_path):
     ["review", "--game", "0", "--seat", "0", "--out", LONG],
     ["review", "--game", "0", "--seat", "0", "--save-record", f"{LONG}.toml"],
     ["train", "--out", LONG, "--iterations", "1"],
-    ["guide", "--out", LONG],
-    ["guide", "--out", f"{LONG}/sub"],
+    ["card", "--out", LONG],
+    ["card", "--out", f"{LONG}/sub"],
 ], ids=["simulate", "simulate-report", "compare", "ladder", "tune", "report", "review", "save-record", "train",
-        "guide", "guide-folder"])
+        "card", "card-folder"])
 def test_a_name_over_255_bytes_is_one_line(cli_run, request, argv):
     no_games(request, argv)
     assert_one_line(cli_run([*argv], code=2), "bytes long")
@@ -157,7 +157,7 @@ def test_report_from_out_with_a_long_name_is_one_line(cli_run, no_engine, here):
 
 @pytest.mark.parametrize("argv", [
     ["train", "--out", "loop/t", "--iterations", "1"],
-    ["guide", "--out", "loop/g"],
+    ["card", "--out", "loop/g"],
     ["simulate", "--games", "4", "--out", "loop/x.parquet"],
     ["review", "--game", "0", "--seat", "0", "--out", "loop/rv"],
 ])

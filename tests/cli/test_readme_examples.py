@@ -53,13 +53,13 @@ SKIPPED = [
                                             "tests/cli/test_drill_decks.py)"),
     ("gnoming-sim train", "compiles the rollout-target kernels and trains: minutes even with few games (a small "
                           "train runs in tests/tune/test_learn.py)"),
-    ("gnoming-sim guide", "compiles the guide collector's rollout kernels and rolls out thousands of decisions: "
-                          "minutes (a small guide runs in tests/cli/test_guide_cli.py)"),
+    ("gnoming-sim card", "compiles the derivation collector's rollout kernels and rolls out thousands of decisions: "
+                         "minutes (a small derivation runs in tests/cli/test_card_cli.py)"),
     ("tuning/guide-iteration/run.sh", "the card's policy iteration: about 20 minutes of rollouts (a small round runs "
-                                      "in tests/tune/test_card_iteration.py)"),
+                                      "in tests/tune/test_card_iterate.py)"),
     ("tuning/guide-iteration/margins.py", "plays 3,000 deals a cell against four rivals at three table sizes: minutes "
-                                          "(the guide study plays the same, tests/analyses/test_guide_study.py)"),
-    ("tuning/guide/run.sh", "the first guide's derivation: minutes (a small guide runs in tests/cli/test_guide_cli.py)"),
+                                          "(the card study plays the same, tests/analyses/test_card_study.py)"),
+    ("tuning/guide/run.sh", "the card's first derivation: minutes (a small derivation runs in tests/cli/test_card_cli.py)"),
 ]
 
 

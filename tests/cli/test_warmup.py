@@ -41,7 +41,7 @@ def test_the_shared_kernels_are_compiled_for_the_types_their_callers_pass():
 
     from gnoming_sim.kernel.engine import simulate
 
-    simulate(4, ["learned", "chart"] * 2, 2)   # the every-family game loop (play-out, decisions)
+    simulate(4, ["learned", "card-starred"] * 2, 2)   # the every-family game loop (play-out, decisions)
     warmup._rollouts()                         # the rollouts (a rollout's round, steps)
     for name, (module, function, _) in warmup.SHARED.items():
         kernel = getattr(import_module(module), function)

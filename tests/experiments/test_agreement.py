@@ -122,7 +122,7 @@ POSITIONS = {
 
 
 def tiny_set() -> tuple[pd.DataFrame, list[str]]:
-    from gnoming_sim.search.card_view import card_view
+    from gnoming_sim.search.card import card_view
     from gnoming_sim.search.options import legal_options
     from gnoming_sim.search.position_id import decode
 
@@ -166,7 +166,7 @@ def test_the_study_section_on_a_tiny_set(tmp_path):
     assert s["seed"] == 5020261204 and s["rollouts"] == 64 and s["covered"] == 5
     assert [r["kind"] for r in s["by_kind"]] == list(A.KINDS.values())
     assert s["overall"]["agree"]["p"] == pytest.approx(0.6) and s["overall"]["mean_loss"]["mean"] == pytest.approx(4.0)
-    assert s["met"] is False and s["card"].startswith("chart_cells.json ")
+    assert s["met"] is False and s["card"].startswith("card_cells.json ")
     assert s["overall"]["plays_best"]["p"] == pytest.approx(0.6)
     assert s["median_half_width_pp"] == pytest.approx(Z95)   # the two decisions where the card is not the best
     assert "not stored" in s["held_out"]
@@ -275,7 +275,7 @@ def test_the_decision_set_is_held_out_from_the_committed_card():
     """The set's seed (oracle_decisions.SEED) is none of the seeds the committed card's derivation states, nor the
     policy iteration's default; the set's seed is past 2**32, the iteration's seeds never are."""
     from gnoming_sim.experiments.oracle_decisions import SEED
-    from gnoming_sim.tune.card_iteration import IterationConfig
+    from gnoming_sim.tune.card.iterate import IterationConfig
 
     seeds = A.card_provenance()["seeds"]
     assert seeds, "the committed card states no derivation seed"

@@ -7,7 +7,7 @@ import pytest
 from gnoming_sim.experiments import rule_play
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.engine import simulate
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import registry
 
 FINISH = {C.CELL_OFFSET[C.T_FINISH] + i: C.A_FINISH for i in range(C.N_FINISH_CELLS)}

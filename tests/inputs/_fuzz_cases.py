@@ -114,7 +114,7 @@ BASE = {
     "ladder": ["ladder", "--players", "2", "--strategies", "random,greedy", "--games", "4", "--bootstrap", "100"],
     "train": ["train", "--out", "@tmp/learned", "--iterations", "1", "--games", "4", "--check-games", "8"],
     "review": ["review", "--game", "0", "--seat", "0", "--rollouts", "20", "--out", "@tmp/rev"],
-    "guide": ["guide", "--out", "@tmp/guide", "--games", "4", "--check-deals", "0"],
+    "card": ["card", "--out", "@tmp/card", "--games", "4", "--check-deals", "0"],
     "board": ["board", "--no-browser"],   # a case that wrongly passed would serve: the alarm stops it
     "drill": ["drill"],
 }
@@ -160,7 +160,7 @@ NUMBERS = {
     "ladder": {"--games": ["0", "-1", str(BIG), str(10**6)], "--bootstrap": ["0", "99", str(BIG)],
                "--threads": ["0", str(BIG)], "--seed": ["-1", str(2**64)],
                "--players": ["1", "8", "9", "2,2", "", "2,,4", "x", str(BIG)]},
-    "guide": {"--games": ["0", "-1", str(BIG)], "--decisions": ["0", str(BIG)], "--budget": ["0", str(BIG)],
+    "card": {"--games": ["0", "-1", str(BIG)], "--decisions": ["0", str(BIG)], "--budget": ["0", str(BIG)],
               "--check-deals": ["1", "-1", str(BIG)], "--ladder-games": ["-1", str(BIG)], "--rounds": ["0", "-1", str(BIG)],
               "--players": ["3,3", "", "1", "3,,4", str(BIG), "x", "8"], "--threads": ["0", str(BIG)],
               "--seed": ["-1", str(2**64)]},
@@ -178,7 +178,9 @@ NUMBERS = {
 
 ODD_NAMES = ["", " ", "nobody", "ok\n", "$\\frac{$", "a,b,c", "\udcff"]
 STRINGS = {
-    "guide": {"--rollouts": ["", "learned", "ok\n"]},
+    "card": {"--rollouts": ["", "learned", "ok\n"], "--focus": ["x", "1,,a"], "--focus-weight": ["0", "-1", "nan"],
+             "--start": ["@tmp/missing.json", ""], "--continue-from": ["@tmp/nowhere"],
+             "--install": ["@tmp/missing.json", ""]},
     "simulate": {"--strategy": ODD_NAMES, "--seats": ["", ",", "random", "a,,b,c", "ok\n,x,y,z"],
                  "--scheduler": ["", " "]},
     "play": {"--strategy": ODD_NAMES, "--seats": ["", "random,random"]},

@@ -34,7 +34,7 @@ OUTPUTS = {
     "compare--out": (["compare", "--games", "4", "--variant", f"nb={NOBOUNCE}", "--out", "@D/c.parquet"],
                      "c.parquet"),
     "ladder--out": ([*LADDER, "--out", "@D/l.json"], "l.json"),
-    "guide--out": (["guide", "--games", "4", "--players", "2", "--budget", "1", "--out", "@D/gd"], "gd"),
+    "card--out": (["card", "--games", "4", "--players", "2", "--budget", "1", "--out", "@D/gd"], "gd"),
     "train--out": (["train", "--iterations", "1", "--games", "4", "--players", "2", "--out", "@D/tr"], "tr"),
 }
 KINDS = ("hard", "symlink", "dangling", "fifo", "folder", "text")

@@ -4,7 +4,7 @@ line with exit 2.
 A case file of the fuzz harness (see ``_fuzz_cases.EXTRA_MODULES``): ``cases`` the command lines,
 ``REGRESSIONS`` the ids `make test-fast` runs (all of them: each is refused before any work).
 
-* ``guide --rounds N`` without ``--iterate``: the rounds cap only the policy iteration; the derivation has
+* ``card --rounds N`` without ``--iterate``: the rounds cap only the policy iteration; the derivation has
   none, and the option was ignored.
 * ``analyse --position-id`` with a crafted ID that is not the one ID of the position it holds (check bytes
   right for what it holds): a rules or deck flag with nothing that differs, an option "changed" to its
@@ -15,7 +15,7 @@ A case file of the fuzz harness (see ``_fuzz_cases.EXTRA_MODULES``): ``cases`` t
 from __future__ import annotations
 
 
-GUIDE = ["guide", "--out", "@tmp/guide", "--games", "4", "--check-deals", "0"]
+CARD = ["card", "--out", "@tmp/card", "--games", "4", "--check-deals", "0"]
 ANALYSE = ["analyse", "--rollouts", "10", "--position-id"]
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
@@ -88,7 +88,7 @@ def crafted() -> dict[str, str]:
 
 
 def cases() -> list[tuple[str, list[str]]]:
-    out = [(f"wrong:guide--rounds-without-iterate={v}", [*GUIDE, "--rounds", v]) for v in ("1", "4", "50")]
+    out = [(f"wrong:card--rounds-without-iterate={v}", [*CARD, "--rounds", v]) for v in ("1", "4", "50")]
     out += [(f"wrong:analyse--position-id={name}", [*ANALYSE, text]) for name, text in crafted().items()]
     return out
 

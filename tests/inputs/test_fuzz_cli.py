@@ -58,7 +58,7 @@ def test_every_option_of_every_command_is_fuzzed():
     outputs = {("simulate", "--out"), ("simulate", "--report"), ("compare", "--out"), ("report", "--out"),
                ("tune", "--out"), ("tune", "--log"), ("tune", "--plot"), ("report", "--from"),
                ("ladder", "--out"), ("train", "--out"), ("review", "--out"), ("review", "--save-record"),
-               ("guide", "--out")}
+               ("card", "--out")}
     fuzzed = {(argv[0], a) for _, argv in CASES for a in argv if a.startswith("--")}
     fuzzed |= {("report", "--from")}
     missing = []

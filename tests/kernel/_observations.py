@@ -1,4 +1,4 @@
-"""A hand-made observation for the policy tests (test_learned, test_chart): seat 0 to move, the layouts as
+"""A hand-made observation for the policy tests (test_learned, test_card_starred): seat 0 to move, the layouts as
 seen, one mulligan allowed per line, and the unseen cards four each of 3..8."""
 import numpy as np
 

@@ -131,7 +131,7 @@ def test_the_estimate_prices_a_face_up_hazard_at_hazard_value():
 # ---------------------------------------------------------------- a batch under the options
 def test_a_batch_under_hazard_value_15_scores_hazards_at_15():
     rules = RuleConfig(hazard_value=15, negative_multiplier=2)
-    res = simulate(players=4, strategies=["random", "expert", "learned", "chart"], games=40, seed=34, rules=rules)
+    res = simulate(players=4, strategies=["random", "expert", "learned", "card-starred"], games=40, seed=34, rules=rules)
     stats = res.round_stats
     assert (stats[..., F_HAZARDS] % 15 == 0).all() and (stats[..., F_HAZARDS] > 0).any()
     assert (stats[..., F_NEGATIVES] % 2 == 0).all() and (stats[..., F_NEGATIVES] < 0).any()

@@ -10,7 +10,7 @@ from gnoming_sim.game.observation import CHOICE_NOKEEP, O_FROM_PILE, SRC_DRAW
 from gnoming_sim.game.rules import ROUNDS, RuleConfig
 from gnoming_sim.kernel.engine import deck_counts, seat_table, simulate, strategy_arrays
 from gnoming_sim.kernel.game_loop import deal_game
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.kernel.policy.dispatch import C_W0, KIND_NET, KIND_NET_CELLS, decide, new_memo
 from gnoming_sim.kernel.rng import STREAM_PLAY, seed_stream

@@ -116,10 +116,10 @@ def test_every_house_rules_variant_agrees_with_the_referee(variant):
 
 
 def test_every_kind_of_player_under_other_card_values():
-    """The heuristic, learned and chart players price cards by the rules' values: the referee accepts
+    """The heuristic, learned and card-starred players price cards by the rules' values: the referee accepts
     their games, and every score, under values other than the published ones."""
     rules = RuleConfig(hazard_value=20, mulligan_value=3, negative_multiplier=2)
-    c = referee_check(4, 300, seed=34, rules=rules, strategies=["expert", "learned", "chart", "random"])
+    c = referee_check(4, 300, seed=34, rules=rules, strategies=["expert", "learned", "card-starred", "random"])
     assert c.games == 300 and c.hazards_placed > 0
 
 
@@ -132,9 +132,9 @@ def test_learned_player_plays_legally(players):
 
 
 @pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 4, pytest.param(6, marks=pytest.mark.slow)])
-def test_chart_player_plays_legally(players):
-    """The chart player (the guide's cells, expert elsewhere) beside other seats: the referee accepts every game."""
-    seats = ["chart", "expert", "learned", "chart", "random", "builder"][:players]
+def test_card_starred_player_plays_legally(players):
+    """The card-starred player (the card's starred cells, expert elsewhere) beside other seats: the referee accepts every game."""
+    seats = ["card-starred", "expert", "learned", "card-starred", "random", "builder"][:players]
     c = referee_check(players, games(300), seed=90 + players, strategies=seats)
     assert c.games == games(300) and c.bounces > 0
 
@@ -142,7 +142,7 @@ def test_chart_player_plays_legally(players):
 @pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow), 4])
 def test_card_player_plays_legally(players):
     """The card player (every resolved cell of the printed card, its defaults elsewhere): the referee accepts every game."""
-    seats = ["card", "expert", "chart", "random"][:players]
+    seats = ["card", "expert", "card-starred", "random"][:players]
     c = referee_check(players, games(300), seed=95 + players, strategies=seats)
     assert c.games == games(300) and c.bounces > 0
 

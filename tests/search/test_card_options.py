@@ -14,10 +14,10 @@ from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.record_trace import decisions
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.kernel.engine import simulate
-from gnoming_sim.kernel.policy import chart as C
-from gnoming_sim.search.card_view import card_options
+from gnoming_sim.kernel.policy import card as C
+from gnoming_sim.search.card import card_options
 from gnoming_sim.search.options import legal_options
-from gnoming_sim.tune.card_iteration import card_strategy, cell_words, committed_cells
+from gnoming_sim.tune.card.iterate import card_strategy, cell_words, committed_cells
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from gnoming_sim.kernel.policy import registry
 from gnoming_sim.search import evaluator as oracle   # the oracle's constants
 
 ROOT = Path(__file__).resolve().parents[2]
-ADVICE = sorted({*(ROOT / "gnoming_sim" / "search" / f"{m}.py" for m in ("analyse", "review", "why", "follow_card")),
+ADVICE = sorted({*(ROOT / "gnoming_sim" / "search" / f"{m}.py" for m in ("analyse", "review", "why", "card")),
                  ROOT / "gnoming_sim" / "drills" / "deck.py",
                  *(ROOT / "gnoming_sim" / "cli" / f"{m}.py" for m in ("analyse", "review", "drill")),
                  *(ROOT / "gnoming_sim" / "cli" / "board").glob("*.py"),

@@ -40,7 +40,7 @@ COMMANDS = [
     (["compare", "--games", "4", "--variant", f"nb={NOBOUNCE}", "--out", "c.parquet"], ".c.parquet.lock"),
     (["ladder", "--players", "2", "--strategies", "random,greedy", "--games", "4", "--bootstrap", "100",
       "--out", "l.json"], ".l.json.lock"),
-    (["guide", "--games", "4", "--players", "2", "--budget", "1", "--out", "gd"], ".gd.lock"),
+    (["card", "--games", "4", "--players", "2", "--budget", "1", "--out", "gd"], ".gd.lock"),
     (["train", "--iterations", "1", "--games", "4", "--players", "2", "--out", "tr"], ".tr.lock"),
 ]
 IDS = [f"{args[0]}{'-quick' if '--quick' in args else ''}:{lock}" for args, lock in COMMANDS]

@@ -1,5 +1,5 @@
 """Where the card loses to expert (issue 50 item 3): 4-player games of experts alone; at every covered decision of
-every seat, what the committed card would play (card_view.card_options, the cell's current action) beside what
+every seat, what the committed card would play (search.card.card_options, the cell's current action) beside what
 expert played; the disagreements counted per cell, and a sample of them valued by the oracle (win chance at the
 game horizon, the card in the seat to move; rivals net, and, as a check, expert), the card's option minus expert's.
 `python tuning/guide-iteration/disagree.py GAMES VALUED ROLLOUTS OUT.json` from the repository root."""
@@ -16,9 +16,9 @@ from gnoming_sim.game.record_trace import decisions
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.search.evaluator import Settings, seats_with, win_samples
-from gnoming_sim.search.card_view import card_options
+from gnoming_sim.search.card import card_options
 from gnoming_sim.stats import cluster_mean
-from gnoming_sim.tune.card_iteration import card_strategy, cell_words, committed_cells
+from gnoming_sim.tune.card.iterate import card_strategy, cell_words, committed_cells
 
 games, valued, rollouts, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 P, FIRST = 4, 2**59 + 2**57 + 2**50           # the iteration's range, apart from its rounds' games

@@ -1,16 +1,16 @@
 """The install check: the card's margins against net, expert, builder and greedy at 2, 4 and 6 players (one card
-seat among the rival's players against the rival in that seat, the same deals: experiments.chart_check.margins),
+seat among the rival's players against the rival in that seat, the same deals: experiments.card_check.margins),
 for the card in a cells file: `python tuning/guide-iteration/margins.py CELLS_FILE OUT.json DEALS` (run from the
 repository root).  On its own deals (seed SEED, game numbers FIRST + players * 2**36; DEALS against expert, the
-guide study's share of them against the others: analyses/guide/design.margin_deals), apart from the report's
-guide study's, so the margins the report publishes are on deals no install check saw."""
+card study's share of them against the others: analyses/card/design.margin_deals), apart from the report's
+card study's, so the margins the report publishes are on deals no install check saw."""
 import json
 import sys
 import time
 from pathlib import Path
 
-from gnoming_sim.analyses.guide import design
-from gnoming_sim.experiments.chart_check import margins
+from gnoming_sim.analyses.card import design
+from gnoming_sim.experiments.card_check import margins
 from gnoming_sim.kernel.policy import registry
 
 cells, out, deals = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])

@@ -34,7 +34,7 @@ from statsmodels.stats.multitest import multipletests
 HERE = Path(__file__).parent
 from gnoming_sim.experiments.ladder_stats import t_interval  # noqa: E402
 from gnoming_sim.experiments.rule_play import Table  # noqa: E402
-from gnoming_sim.tune.card_iteration import action_number, card_strategy, committed_cells  # noqa: E402
+from gnoming_sim.tune.card.iterate import action_number, card_strategy, committed_cells  # noqa: E402
 
 HISTORY = HERE / "stage4" / "history.json"
 THRESHOLD = 2.0                 # the iteration's rule: a change beats the card's action by 2 standard errors

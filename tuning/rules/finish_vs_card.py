@@ -17,9 +17,9 @@ import json
 import sys
 from pathlib import Path
 
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.tune.card_iteration import action_name, cell_words, committed_cells
+from gnoming_sim.tune.card.iterate import action_name, cell_words, committed_cells
 
 HISTORY = Path(__file__).parents[1] / "guide-iteration" / "stage4" / "history.json"
 

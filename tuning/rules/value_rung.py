@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from confirm import CONFIRM_FIRST, SIZES, est  # noqa: E402
 
 import gnoming_sim  # noqa: E402
-from gnoming_sim.experiments.chart_check import focal_seat  # noqa: E402
+from gnoming_sim.experiments.card_check import focal_seat  # noqa: E402
 
 
 def main(argv=None):

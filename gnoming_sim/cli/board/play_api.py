@@ -152,9 +152,9 @@ def _zero_ply(b, game: PT.PlayGame, pos) -> dict:
 
 
 def card_answer(pos, res: dict) -> dict | None:
-    """The printed card's answer at ``pos`` beside the evaluator's table ``res`` (:mod:`gnoming_sim.search.card_view`,
+    """The printed card's answer at ``pos`` beside the evaluator's table ``res`` (:mod:`gnoming_sim.search.card`,
     as ``analyse`` shows it): the ``card`` object and its one line, or None where the card has no cell."""
-    from gnoming_sim.search.card_view import card_line, card_view, compare
+    from gnoming_sim.search.card import card_line, card_view, compare
     from gnoming_sim.search.options import legal_options
 
     view = card_view(pos)

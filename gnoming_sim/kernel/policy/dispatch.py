@@ -1,11 +1,11 @@
 """Strategy decisions inside the jitted core: one function per decision point.
 
 Every function takes ``(kind, params, rng, obs, memo, ...)``: the strategy's family
-(``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_LEARNED``; ``KIND_CHART``,
-whose draw source and placement follow the guide's cells and the rest the heuristic; ``KIND_CARD``, the
+(``KIND_RANDOM``: uniform over the legal choices; ``KIND_HEURISTIC``; ``KIND_LEARNED``; ``KIND_CARD_STARRED``,
+whose draw source and placement follow the card's starred cells and the rest the heuristic; ``KIND_CARD``, the
 same lookup in card mode: every cell of the printed card and its defaults (with net's answers in the classes of
 decisions ``params[K_NET_CLASSES]`` names: a measurement); ``KIND_NET_CELLS``, net except at a
-draw source or placement whose chart cell is set; ``KIND_RULES``, the pocket rules at every decision
+draw source or placement whose card cell is set; ``KIND_RULES``, the pocket rules at every decision
 (:mod:`gnoming_sim.kernel.policy.rules`; net's answers in the classes ``params[K_NET_CLASSES]`` names, as the card); ``KIND_VALUE``, which decides here as net (its
 value-network decisions are :mod:`gnoming_sim.search.value_player`'s); ``KIND_MC``, which
 decides here as the heuristic with its base policy's parameters: its rollout decisions are
@@ -25,10 +25,10 @@ from gnoming_sim.game.cards import HIDDEN
 from gnoming_sim.game.observation import N_CHOICES, N_SOURCES, O_ME
 from gnoming_sim.game.rules import LAYOUT
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, \
+from gnoming_sim.kernel.kinds import KIND_CARD, KIND_CARD_STARRED, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, \
     KIND_NET_CELLS, KIND_RANDOM, KIND_RULES, KIND_VALUE
 from gnoming_sim.kernel import value as V
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy import net as NN
@@ -78,9 +78,9 @@ N_MEMO_PLAN = H.N_MEMO_PLAN + 10
 N_COUNTERS = N_MEMO_PLAN - MEMO_COUNTERS
 # the learned family's weights (kernel.policy.learned) follow the Monte Carlo settings (0 for other kinds)
 L_W0 = H.N_PARAMS + len(MC_PARAM_NAMES)
-# the chart family's cells (kernel.policy.chart: one action per cell, 0 = not resolved) follow them (0 for other kinds)
+# the card family's cells (kernel.policy.card: one action per cell, 0 = not resolved) follow them (0 for other kinds)
 C_W0 = L_W0 + L.N_WEIGHTS
-# the net family's weights (kernel.policy.net) follow the chart's cells (0 for other kinds)
+# the net family's weights (kernel.policy.net) follow the card's cells (0 for other kinds)
 N_W0 = C_W0 + C.N_CELLS
 # the net family's draw-source head follows (kernel.policy.net: NS_W0 + NN.S_ON is 0 where a weights file has none,
 # and the draw source is then learned's)
@@ -102,7 +102,7 @@ NETC_HAZARD, NETC_PILE, NETC_INIT = 64, 128, 256
 NETC_NAMES = ("take or draw", "finish or play on", "keep or throw away", "over a face-up or a face-down card",
               "which position", "bounce", "a rival's hazard", "which pile", "first flips")
 
-__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CHART", "KIND_CARD", "KIND_NET",
+__all__ = ["KIND_RANDOM", "KIND_HEURISTIC", "KIND_MC", "KIND_LEARNED", "KIND_CARD_STARRED", "KIND_CARD", "KIND_NET",
            "KIND_NET_CELLS", "KIND_VALUE", "KIND_RULES", "MEMO_RULE", "K_NET_CLASSES", "NETC_NAMES", "L_W0", "C_W0", "N_W0", "NS_W0", "V_W0", "R_W0", "M_BUDGET", "M_WIDTH", "M_LEARNED",
            "MC_PARAM_NAMES", "N_PARAMS", "N_MEMO_PLAN", "N_SCRATCH", "Memo", "new_memo", "base_kind", "decide", "decide_hr",
            "families_known_to_hr"]
@@ -182,7 +182,7 @@ def draw_source(kind, params, rng, obs, memo, legal):
         return a
     if kind == KIND_LEARNED:
         return L.draw_source(params, L_W0, obs, memo, legal)
-    if kind == KIND_CHART or kind == KIND_CARD:
+    if kind == KIND_CARD_STARRED or kind == KIND_CARD:
         return C.draw_source(params, C_W0, obs, memo, legal, kind == KIND_CARD)
     if kind != KIND_RANDOM:
         return H.draw_source(params, obs, memo, legal)
@@ -206,7 +206,7 @@ def placement(kind, params, rng, obs, memo, card, legal):
         a, applied = C.cells_placement(params, C_W0, obs, memo, card, legal, own)
         _count_rule(memo, applied, a != own)
         return a
-    if kind == KIND_CHART or kind == KIND_CARD:
+    if kind == KIND_CARD_STARRED or kind == KIND_CARD:
         return C.placement(params, C_W0, obs, memo, card, legal, kind == KIND_CARD)
     if kind != KIND_RANDOM:
         return H.placement(params, obs, memo, card, legal)
@@ -297,9 +297,9 @@ def base_kind(kind, params):
 
 # Two families of dispatchers, so that a batch compiles only the families its seats play: the
 # ``*_hr`` functions know only the random and heuristic families (the presets but ``learned``, ``net``,
-# ``chart`` and ``card``, and a Monte Carlo seat's heuristic base), the unmarked ones every family.  A game loop
+# ``card-starred`` and ``card``, and a Monte Carlo seat's heuristic base), the unmarked ones every family.  A game loop
 # names the one it needs (``game_loop.play_out_hr`` / ``play_out_base``), so greedy's first game
-# never compiles the learned or chart players.
+# never compiles the learned or card players.
 @jit(inline="always")
 def draw_source_hr(kind, params, rng, obs, memo, legal):
     """:func:`draw_source` for the random and heuristic families only."""
@@ -359,7 +359,7 @@ def decide(t, rules):
 @jit(inline="always")
 def decide_hr(t, rules):
     """:func:`decide` for tables whose seats are all of the random or heuristic family (what
-    :func:`base_kind` makes of them): the learned and chart players are not compiled."""
+    :func:`base_kind` makes of them): the learned and card players are not compiled."""
     return _decide_with(t, rules, draw_source_hr, placement_hr, bounce_target_hr)
 
 

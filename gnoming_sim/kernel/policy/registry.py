@@ -31,12 +31,12 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from gnoming_sim.kernel.policy.heuristic import PARAM_NAMES
-from gnoming_sim.kernel.policy.dispatch import NETC_NAMES, KIND_CARD, KIND_CHART, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM, \
+from gnoming_sim.kernel.policy.dispatch import NETC_NAMES, KIND_CARD, KIND_CARD_STARRED, KIND_HEURISTIC, KIND_LEARNED, KIND_MC, KIND_NET, KIND_RANDOM, \
     KIND_NET_CELLS, KIND_RULES, KIND_VALUE, MC_PARAM_NAMES, \
     N_PARAMS
 from gnoming_sim.kernel.value import N_WEIGHTS as N_VALUE_WEIGHTS
 from gnoming_sim.kernel.value_weights import WEIGHTS as VALUE_WEIGHTS, read_weights as read_value_weights
-from gnoming_sim.kernel.policy.chart import ACTION_NAMES, N_CELLS, T_SOURCE, T_SOURCE_FD, table_of
+from gnoming_sim.kernel.policy.card import ACTION_NAMES, N_CELLS, T_SOURCE, T_SOURCE_FD, table_of
 from gnoming_sim.kernel.policy.learned import WEIGHT_NAMES
 from gnoming_sim.kernel.policy.rules import RULE_PARAM_NAMES
 from gnoming_sim.kernel.policy.net import SOURCE_WEIGHT_NAMES as NET_SOURCE_WEIGHT_NAMES
@@ -83,7 +83,8 @@ MC_INTEGER = {"mc_budget": 1, "mc_width": 0, "mc_min": 2, "mc_max": 0}    # the 
 MC_CHOICE = {"mc_adaptive": (0, 1), "mc_bounce": (0, 1), "mc_hazard_flip": (0, 1), "mc_learned_base": (0, 1, 2)}
 MC_REAL = {"mc_z": 100.0, "mc_eps": 1000.0, "mc_keep": 100.0}                               # 0 up to this
 MC_BASE = "expert"   # the mc preset's base policy
-# the chart family's cells (kernel.policy.chart): "chart.<cell>" -> the cell's action (0: not resolved)
+# the card's cells (kernel.policy.card): "chart.<cell>" -> the cell's action (0: not resolved); the key's
+# word is the cells file's (card_cells.json), kept so the committed file and every recorded run still read
 CELL_NAMES = tuple(f"chart.{i}" for i in range(N_CELLS))
 # a card or rules seat's classes of decisions answered by net instead (kernel.policy.dispatch.NETC_*: a bit set)
 CARD_NET_CLASSES = "net_classes"
@@ -204,9 +205,9 @@ def net_from_file(path=NET_WEIGHTS, name: str = "net", base: Strategy = LEARNED[
 NET = (net_from_file(),)
 
 
-# The chart player's cells: the resolved cells of the player's guide, derived by `gnoming-sim guide`
-# (gnoming_sim/tune/guide.py), committed here with their provenance (the run itself: tuning/guide/).
-CHART_CELLS = Path(__file__).with_name("chart_cells.json")
+# The card's cells: its starred cells and its tables, derived by `gnoming-sim card` (gnoming_sim/tune/card/),
+# committed here with their provenance (the runs themselves: tuning/guide/, tuning/guide-iteration/).
+CARD_CELLS = Path(__file__).with_name("card_cells.json")
 
 
 def _cells_of(path, cells: dict) -> dict:
@@ -217,40 +218,40 @@ def _cells_of(path, cells: dict) -> dict:
     return {k: float(v) for k, v in cells.items()}
 
 
-def chart_from_file(path=CHART_CELLS, name: str = "chart", base: Strategy = TUNED[0]) -> Strategy:
-    """The chart strategy of a cells file (``{"cells": {"chart.<cell>": action}, "provenance": ...}``, the
-    guide's resolved cells): those cells, and the base heuristic's parameters for everything else."""
+def card_starred_from_file(path=CARD_CELLS, name: str = "card-starred", base: Strategy = TUNED[0]) -> Strategy:
+    """The card's starred cells of a cells file (``{"cells": {"chart.<cell>": action}, "provenance": ...}``: the
+    resolved cells whose action beats expert's own rule), and the base heuristic's parameters for everything else."""
     data = json.loads(Path(path).read_text())
     params = dict(base.params)
     params.update(_cells_of(path, data["cells"]))
-    return Strategy(name, KIND_CHART, data.get("description", "plays the player's guide by lookup, expert elsewhere"),
+    return Strategy(name, KIND_CARD_STARRED, f"the card's {len(data['cells'])} starred cells, expert's rules elsewhere",
                     params)
 
 
 def printed_card(tables: dict) -> dict:
-    """The printed card's cells (``tune.guide_card``: a resolved cell shows its action, any other ``?`` or
-    nothing): ``{"chart.<cell>": action}`` for every resolved cell of the guide's ``tables``."""
+    """The printed card's cells (``tune.card.page``: a resolved cell shows its action, any other ``?`` or
+    nothing): ``{"chart.<cell>": action}`` for every resolved cell of the card's ``tables``."""
     return {CELL_NAMES[c["cell"]]: int(c["best"]) for t in tables.values() for c in t["cells"] if c.get("resolved")}
 
 
-def card_from_file(path=CHART_CELLS, name: str = "card", base: Strategy = TUNED[0]) -> Strategy:
-    """The card strategy of a cells file's guide tables (:func:`printed_card`): every resolved cell, the
-    card's defaults elsewhere (``KIND_CARD``: kernel.policy.chart.default_action_of), and the base
+def card_from_file(path=CARD_CELLS, name: str = "card", base: Strategy = TUNED[0]) -> Strategy:
+    """The card strategy of a cells file's tables (:func:`printed_card`): every resolved cell, the
+    card's defaults elsewhere (``KIND_CARD``: kernel.policy.card.default_action_of), and the base
     heuristic's parameters for what the card does not cover and the position within an action."""
     data = json.loads(Path(path).read_text())
     if "tables" not in data:
-        raise GnomingError(f"{path}: no guide tables (the card is built from them)")
+        raise GnomingError(f"{path}: no card tables (the card is built from them)")
     cells = _cells_of(path, printed_card(data["tables"]))
     params = dict(base.params)
     params.update(cells)
     return Strategy(name, KIND_CARD,
-                    f"plays the printed card (docs/guide.md) in every one of its {len(cells)} resolved cells and its "
+                    f"plays the printed card (docs/card.md) in every one of its {len(cells)} resolved cells and its "
                     "stated defaults where it shows '?'; expert's rules only for what the card does not cover "
                     "(initial flips, bounces, the discard pile, a hazard flip) and the position within an action",
                     params)
 
 
-CHART = (chart_from_file(), card_from_file())
+CARD = (card_starred_from_file(), card_from_file())
 
 
 def with_net(own: Strategy, classes: int, name: str) -> Strategy:
@@ -271,9 +272,9 @@ def with_net(own: Strategy, classes: int, name: str) -> Strategy:
 
 
 def net_with_cells(cells: dict, name: str = "net+rule", base: Strategy | None = None) -> Strategy:
-    """Net, except where the given chart cells are set (``KIND_NET_CELLS``, :func:`gnoming_sim.kernel.policy.chart.
-    cells_placement`): ``cells`` maps a cell (``"chart.<cell>"`` as :data:`CELL_NAMES` and chart_cells.json name
-    them, or its index) to its action (the chart's ``A_*`` of that cell's table; 0 = not set).  ``base``: the net
+    """Net, except where the given card cells are set (``KIND_NET_CELLS``, :func:`gnoming_sim.kernel.policy.card.
+    cells_placement`): ``cells`` maps a cell (``"chart.<cell>"`` as :data:`CELL_NAMES` and card_cells.json name
+    them, or its index) to its action (the card's ``A_*`` of that cell's table; 0 = not set).  ``base``: the net
     strategy whose weights and parameters it plays (default ``net``).  GnomingError on an unknown cell or action."""
     base = NET[0] if base is None else base
     if base.kind not in (KIND_NET, KIND_NET_CELLS):
@@ -293,7 +294,7 @@ def net_with_cells(cells: dict, name: str = "net+rule", base: Strategy | None = 
         if action:
             params[key] = float(action)
     return Strategy(name, KIND_NET_CELLS, f"{base.name}, except at the {sum(k in params for k in CELL_NAMES)} "
-                    "given chart cells", params)
+                    "given card cells", params)
 
 
 def _mc(name, description, base, **changes):
@@ -409,7 +410,7 @@ def rules_strategy(settings: dict | None = None, name: str = "rules") -> Strateg
 
 RULES = (rules_strategy(),)
 
-BUILTIN = PRESETS + TUNED + LEARNED + CHART + MC + NET + VALUE + RULES
+BUILTIN = PRESETS + TUNED + LEARNED + CARD + MC + NET + VALUE + RULES
 
 class Registry:
     """Strategies by name: the built-ins (by default) and those registered since."""

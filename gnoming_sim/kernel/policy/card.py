@@ -1,6 +1,6 @@
-"""The chart family (``KIND_CHART``, ``KIND_CARD``): the player's guide played by lookup.
+"""The card as the kernel plays it (``KIND_CARD``, ``KIND_CARD_STARRED``): one action per cell, by lookup.
 
-The guide (``gnoming-sim guide``, :mod:`gnoming_sim.guide`) groups three decisions by what a player
+The card (``gnoming-sim card``, :mod:`gnoming_sim.tune.card`) groups three decisions by what a player
 sees at the table and recommends one action per group (a *cell*):
 
 * **take or draw** (``T_SOURCE``): a discard pile's top card against drawing blind, by the card's
@@ -14,21 +14,23 @@ sees at the table and recommends one action per group (a *cell*):
   mean face-down cards and the table size.
 
 Each cell's action is a small number in the parameter vector, at ``params[c0 + cell]`` (``c0`` =
-:data:`gnoming_sim.kernel.policy.dispatch.C_W0`; 0 = no resolved recommendation).  The chart
-decides a decision by its cell when the cell is resolved, and as expert (the heuristic with the
-parameters at ``params[:H.N_PARAMS]``) otherwise; within a recommended action the position is
-expert's (its one-ply estimate, :func:`gnoming_sim.kernel.policy.heuristic.place_delta`, among the
-positions of that action).  The guide's collector (:mod:`gnoming_sim.search.guide`) uses the same
-functions to name the candidate answers it rolls out, so the chart plays what was measured.
+:data:`gnoming_sim.kernel.policy.dispatch.C_W0`; 0 = no resolved recommendation).
 
-The card (``KIND_CARD``, ``card_mode``): the same lookup, as a person plays the printed card.  Its cells
+The card (``KIND_CARD``, ``card_mode``): the lookup as a person plays the printed card.  Its cells
 are every resolved cell of the card; where the card shows ``?`` (or nothing) it plays the card's stated
 default (:func:`default_action_of`), and where an action cannot be played (no face-down slot left, say)
 a fixed order of the others (:func:`card_fallback`): never expert's rules for a decision the card covers.
+Within a recommended action the position is expert's (its one-ply estimate,
+:func:`gnoming_sim.kernel.policy.heuristic.place_delta`, among the positions of that action).
+
+The card's starred cells (``KIND_CARD_STARRED``, the ``card-starred`` preset): a decision whose cell is set plays
+the cell's action, any other as expert (the heuristic with the parameters at ``params[:H.N_PARAMS]``).  The
+derivation's collector (:mod:`gnoming_sim.search.guide`) uses the same functions to name the candidate answers it
+rolls out, so the card plays what was measured.
 
 Net with given cells (``KIND_NET_CELLS``): the net player, except at a draw source or placement whose cell is set,
 where it plays the cell's action (:func:`cells_source`, :func:`cells_placement`): net's own choice when that
-already belongs to the action, else the chart's option for it (:func:`cell_option`; net's where it has none).
+already belongs to the action, else the card's option for it (:func:`cell_option`; net's where it has none).
 """
 from __future__ import annotations
 
@@ -140,7 +142,7 @@ def parent_cell_of(cell: int) -> int:
 
 
 def default_action_of(cell: int) -> int:
-    """The card's stated default in a cell it shows as ``?`` or blank (docs/guide.md): take a pile's card
+    """The card's stated default in a cell it shows as ``?`` or blank (docs/card.md): take a pile's card
     when it is negative or when its best use completes a line, pairs in a line or lowers a face-up card,
     else draw; put a kept card to its best use (the column), else on a face-down slot, else throw a blind
     draw away; finish only when the finished score is below the best rival's visible score (gap < 0).  A banded
@@ -287,7 +289,7 @@ def finish_slot(obs):
 def finish_gap(vis, me, players, q, c, mpl, hz, mv, nm):
     """The gap of finishing with card ``c`` at ``q``: the finished layout's score (the card in hand counted)
     minus the lowest visible score of a rival (face-down cards count 0).  The one definition of "gap" that
-    the finish study, the guide and ``analyse`` share (``vis`` int8[P, 9] as seen, ``mpl`` mulligans per line;
+    the finish study, the card's derivation and ``analyse`` share (``vis`` int8[P, 9] as seen, ``mpl`` mulligans per line;
     ``hz``, ``mv``, ``nm`` the rules' card values: hazard, unmatched mulligan, negative multiplier)."""
     mine = estimate(vis[me], q, c, 0.0, mpl, 0.0, 0.0, hz, mv, nm)
     best = 1e18
@@ -461,7 +463,7 @@ def draw_source(prm, c0, obs, memo, legal, card_mode):
 
 @jit
 def placement(prm, c0, obs, memo, card, legal, card_mode):
-    """The chart's answer for ``card`` in hand: the finish table's when covering the last face-down card
+    """The card's answer for ``card`` in hand: the finish table's when covering the last face-down card
     would finish, else the place table's; expert's where the cell is not resolved (``card_mode``: the
     card's default, and :func:`card_fallback` where the action cannot be played)."""
     H.prepare_me(prm, obs, memo, True)
@@ -498,7 +500,7 @@ def cells_source(prm, c0, obs, legal, choice):
     """(answer, applied) of the net-with-cells family (``KIND_NET_CELLS``) at a draw source whose own choice is
     ``choice``: the cells of the piles that can be taken (:func:`pile_cell`; 0 = not set: ``applied`` False and
     ``choice`` kept when neither pile's cell is set).  A pile whose cell says take: ``choice`` if it takes such a
-    pile, else the chart's pile among them (the better use, then the cheaper card); a pile whose cell says draw and
+    pile, else the card's pile among them (the better use, then the cheaper card); a pile whose cell says draw and
     ``choice`` takes it: draw blind; else ``choice``."""
     pub = obs.pub
     take = -1
@@ -532,7 +534,7 @@ def cells_source(prm, c0, obs, legal, choice):
 
 @jit
 def cell_option(prm, obs, memo, card, legal, a, q_fin):
-    """The chart's option for action ``a`` of the decision's cell with ``card`` in hand, or -1 where it cannot be
+    """The card's option for action ``a`` of the decision's cell with ``card`` in hand, or -1 where it cannot be
     played: at a finishing chance (``q_fin`` >= 0) finish = ``q_fin``, play on = :func:`play_on`; else the place
     table's best use, face-down slot or throwing away (:func:`place_candidates`)."""
     H.prepare_me(prm, obs, memo, True)

@@ -1,25 +1,24 @@
-"""The player's guide as a :class:`~gnoming_sim.analyses.framework.study.Study`: it renders the committed
-guide (the package data the ``card`` and ``chart`` presets read) and plays its own check of each against
-expert."""
+"""The card as a :class:`~gnoming_sim.analyses.framework.study.Study`: it renders the committed card (the package
+data the ``card`` and ``card-starred`` presets read) and plays its own check of each against expert."""
 from __future__ import annotations
 
 import json
 
-from gnoming_sim.experiments.chart_check import MARGIN_RIVALS, MARGIN_SIZES, versus_expert_along, versus_expert_each
+from gnoming_sim.experiments.card_check import MARGIN_RIVALS, MARGIN_SIZES, versus_expert_along, versus_expert_each
 from gnoming_sim.kernel.policy import registry
 
 from ..framework.design import STRONG_LADDER
 from ..framework.study import Study, StudyResult, Table
-from . import analysis, design
+from . import design, findings
 
 
-class PlayersGuide(Study):
-    id = "guide"
-    title = "The player's guide"
-    template = "guide/template.html"
+class CardStudy(Study):
+    id = "card"
+    title = "The card"
+    template = "card/template.html"
     # deals per table size (each played once per rotation: by the card among each rival's players and by the rival
     # alone at 2, 4 and 6 players (the card's margins; a sixth of the deals against the rivals other than expert:
-    # design.margin_deals), by the chart among experts at 4 and 6;
+    # design.margin_deals), by its starred cells among experts at 4 and 6;
     # at the headline's size also by the card and by expert among each rung's rivals, design.ALONG_SHARE times as
     # many deals: the ladder's equivalence test needs them for 80% power at its margin)
     default_games = 3000
@@ -29,7 +28,7 @@ class PlayersGuide(Study):
         return design.tables(ctx.cell_games(self))
 
     def play(self, ctx, seed, tables, advance):
-        committed = json.loads(registry.CHART_CELLS.read_text())
+        committed = json.loads(registry.CARD_CELLS.read_text())
         deals = ctx.cell_games(self)
         checks, margins = [], {}
         for p in design.SIZES:
@@ -46,7 +45,7 @@ class PlayersGuide(Study):
         along = versus_expert_along(design.ALONG, STRONG_LADDER, p, design.along_deals(deals), seed, ctx.rules,
                                     ctx.deck, ctx.threads, first_game=design.first_game(p))
         advance(2 * len(STRONG_LADDER) * design.along_deals(deals) * p)
-        return {"guide": committed, "checks": checks, "along": along, "margins": margins}
+        return {"card": committed, "checks": checks, "along": along, "margins": margins}
 
     def analyse(self, ctx, tables, data) -> StudyResult:
-        return analysis.analyse(ctx, tables, data)
+        return findings.analyse(ctx, tables, data)

@@ -1,4 +1,4 @@
-"""The take-or-draw table by the player's own face-down cards (chart.T_SOURCE_FD): appended after the three
+"""The take-or-draw table by the player's own face-down cards (card.T_SOURCE_FD): appended after the three
 tables (every earlier cell keeps its number), a banded cell decides where it is set, its take cell elsewhere, so a
 card whose banded cells are all 0, or all their take cell's action, plays exactly as before, game for game."""
 import json
@@ -9,10 +9,10 @@ import pytest
 from gnoming_sim.game.cards import HIDDEN, NO_CARD
 from gnoming_sim.game.observation import N_CHOICES, O_TOP0
 from gnoming_sim.kernel.engine import simulate
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.kernel.policy.dispatch import C_W0, N_W0, new_memo
-from gnoming_sim.tune.card_iteration import card_strategy, cell_words, committed_cells
+from gnoming_sim.tune.card.iterate import card_strategy, cell_words, committed_cells
 from _observations import observation as _obs
 
 H_ = HIDDEN
@@ -64,7 +64,7 @@ def test_a_set_banded_cell_decides_in_its_band_only(own_fd, band):
 def test_committed_cells_set_the_banded_cells_to_their_take_cell_unless_printed():
     cells = committed_cells()
     assert len(cells) == C.N_CELLS
-    printed = registry.printed_card(json.loads(registry.CHART_CELLS.read_text())["tables"])
+    printed = registry.printed_card(json.loads(registry.CARD_CELLS.read_text())["tables"])
     assert all(cells[c] == cells[C.parent_cell_of(c)] for c in range(C.SOURCE_FD_OFFSET, C.N_CELLS)
                if registry.CELL_NAMES[c] not in printed or printed[registry.CELL_NAMES[c]] == cells[C.parent_cell_of(c)])
     # the installed card (rounds 6-7): a 7-8 that pairs in a line is taken with 5 or more own cards face down only
@@ -91,7 +91,7 @@ def test_banded_cells_at_their_take_cells_action_play_game_for_game_as_before():
 
 
 def test_a_card_from_before_the_bands_gets_them_at_its_take_cells():
-    from gnoming_sim.tune.card_iteration import _every_cell
+    from gnoming_sim.tune.card.iterate import _every_cell
 
     old = {c: a for c, a in committed_cells().items() if c < C.SOURCE_FD_OFFSET}
     old[22] = C.A_TAKE

@@ -1,12 +1,12 @@
-"""The guide's derivation: Holm's step-down, the cells' recommendations and resolution on synthetic
+"""The card's derivation: Holm's step-down, the cells' recommendations and resolution on synthetic
 records whose truth is known, and the collector's records from real self-play."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.tune import guide as gd
+from gnoming_sim.tune.card import derive as gd
 
 
 def test_holm_is_step_down():
@@ -48,20 +48,20 @@ def test_a_clear_cell_is_resolved_and_a_null_cell_is_not():
     assert not src[tiny]["resolved"] and "fewer than" in src[tiny]["note"]
     f = tables["finish"]["cells"][0]
     assert f["resolved"] and f["action"] == "finish" and f["players"] == "4-5" and f["gap"] == "< -10"
-    assert f["expert_agrees"] == 1.0 and not f["chart"]          # expert finishes there anyway: the chart leaves it
+    assert f["expert_agrees"] == 1.0 and not f["chart"]          # expert finishes there anyway: not starred
     assert src[take]["chart"] and src[take]["expert_agrees"] == 0.5
     assert src[take]["versus_expert"]["margin"] == pytest.approx(1.5, abs=0.8)   # half the decisions differ
     p = tables["place"]["cells"][0]
     assert p["resolved"] and p["action"] == "face-down" and p["rival"] == "best use"   # the closer rival
     assert {c["rival"] for c in p["comparisons"]} == {"best use", "throw away"}
-    cells = gd.chart_cells(tables)
+    cells = gd.starred_cells(tables)
     assert cells == {registry.CELL_NAMES[take]: C.A_TAKE, registry.CELL_NAMES[place]: C.A_FACEDOWN}
 
 
 def test_the_collector_records_real_decisions():
     """A few self-play rounds of learned: every record's cell lies in its table, its candidates have
     values, the take table's card is a pile card, and the finishing chances carry their gap."""
-    cfg = gd.GuideConfig(players=(3,), games=24, budget=2, seed=3, threads=1)
+    cfg = gd.DeriveConfig(players=(3,), games=24, budget=2, seed=3, threads=1)
     df = gd.collect(cfg, registry.get("learned"))
     assert len(df) > 20 and cfg.rounds == {3: 24}
     for t in range(3):
@@ -77,10 +77,10 @@ def test_the_collector_records_real_decisions():
     place = df[df["table"] == C.T_PLACE]
     assert (np.isfinite(place["v3"]) == (place["blind"] == 1)).all()   # only a blind draw may be thrown away
     assert df["expert"].isin([0, 1, 2, 3]).all() and (df["expert"] > 0).mean() > 0.8   # expert's own choice, mostly a candidate
-    again = gd.collect(gd.GuideConfig(players=(3,), games=24, budget=2, seed=3, threads=1), registry.get("learned"))
+    again = gd.collect(gd.DeriveConfig(players=(3,), games=24, budget=2, seed=3, threads=1), registry.get("learned"))
     pd.testing.assert_frame_equal(df, again)
     # learned's own rollouts: the same decisions are sampled (the games are learned's either way), valued otherwise
-    own = gd.collect(gd.GuideConfig(players=(3,), games=24, budget=2, seed=3, threads=1, rollouts="self"),
+    own = gd.collect(gd.DeriveConfig(players=(3,), games=24, budget=2, seed=3, threads=1, rollouts="self"),
                      registry.get("learned"))
     assert len(own) > 20 and not np.allclose(own[["v1", "v2"]].to_numpy()[:10], df[["v1", "v2"]].to_numpy()[:10],
                                              equal_nan=True)

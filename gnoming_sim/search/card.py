@@ -1,20 +1,29 @@
-"""What the printed card says at a position, by the card player's own lookup.
+"""What the printed card says at a position, by the card player's own lookup, and where a difference from it
+comes from (``analyse --follow-card``).
 
 The card (``card``, :data:`gnoming_sim.kernel.policy.dispatch.KIND_CARD`) decides a draw source and a
-placement by a cell of the guide's tables (:mod:`gnoming_sim.kernel.policy.chart`).  :func:`card_view`
-enters the position on a kernel table seated by the card strategy itself and asks the chart module's
+placement by a cell of its tables (:mod:`gnoming_sim.kernel.policy.card`).  :func:`card_view`
+enters the position on a kernel table seated by the card strategy itself and asks the card module's
 functions, the very ones the card player runs: which cell the decision falls in
-(:func:`~gnoming_sim.kernel.policy.chart.pile_cell`, :func:`~gnoming_sim.kernel.policy.chart.finish_cell_at`,
-:func:`~gnoming_sim.kernel.policy.chart.place_candidates`), the cell's action
-(:func:`~gnoming_sim.kernel.policy.chart.cell_action`: the measured action, or the card's default, which the
+(:func:`~gnoming_sim.kernel.policy.card.pile_cell`, :func:`~gnoming_sim.kernel.policy.card.finish_cell_at`,
+:func:`~gnoming_sim.kernel.policy.card.place_candidates`), the cell's action
+(:func:`~gnoming_sim.kernel.policy.card.cell_action`: the measured action, or the card's default, which the
 card prints pale where nothing was measured) and the answer the card player gives
-(:func:`~gnoming_sim.kernel.policy.chart.draw_source`,
-:func:`~gnoming_sim.kernel.policy.chart.placement`).  No cell logic lives here; the cell's words are
-the committed card's own (``chart_cells.json``'s tables).
+(:func:`~gnoming_sim.kernel.policy.card.draw_source`,
+:func:`~gnoming_sim.kernel.policy.card.placement`).  No cell logic lives here; the cell's words are
+the committed card's own (``card_cells.json``'s tables).
 
 :func:`compare` sets that answer beside an analysis's verdict: the card agrees when its answer is the
 best option, equal to it in every rollout, or not separated from it (the difference's 95% interval
 holds 0).
+
+The oracle (:mod:`gnoming_sim.search.evaluator`) values a decision's options with its base player playing on at
+every seat; the card was derived for a player who goes on playing the card.  ``--follow-card`` values the options
+again, on the same rollout seeds, with the ``card`` player in the seat to move and the base player at the others
+(:func:`follow_policies`), and :func:`judge` sets the card's answer beside that ranking: still separated behind the
+best, the difference comes from **this position**; the best, or not separated from it, from **the play that
+follows** (the answer suits the card's own later play).  The advice stays the oracle's: this explains a
+difference, never a second verdict.
 """
 from __future__ import annotations
 
@@ -24,6 +33,7 @@ import numpy as np
 
 from gnoming_sim.game.cards import HAZARD, MULLIGAN, card_name
 from gnoming_sim.game.deck import PUBLISHED, Deck
+from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import Position
 
 CARD = "card"   # the strategy that plays the printed card
@@ -45,9 +55,9 @@ def _cell_words(tables: dict, table: str, cell: int, row=lambda name: name) -> s
 
 
 def _fallback_words(table: str, cell: int, row=lambda name: name) -> str:
-    """A cell the committed card never saw (its default printed on the card): its row and column from the chart's
+    """A cell the committed card never saw (its default printed on the card): its row and column from the card's
     names."""
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
 
     rest = cell - C.CELL_OFFSET[C.TABLE_NAMES.index(table)]
     if table == "finish":
@@ -69,9 +79,9 @@ def _fallback_words(table: str, cell: int, row=lambda name: name) -> str:
 
 
 def _class_values(deck: Deck, cls: int) -> list[int]:
-    """The number cards of ``deck`` in the chart's card class ``cls`` (:func:`~gnoming_sim.kernel.policy.chart.
+    """The number cards of ``deck`` in the card's card class ``cls`` (:func:`~gnoming_sim.kernel.policy.card.
     card_class`), lowest first."""
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
 
     of = getattr(C.card_class, "py_func", C.card_class)
     return [int(c) for c, _ in deck.counts if c not in (HAZARD, MULLIGAN) and of(c) == cls]
@@ -82,7 +92,7 @@ def _row_words(deck: Deck, card: int):
     cards of that class are the published deck's (the names were made for it), else the card itself with the
     row it falls in and the cards of ``deck`` that row holds (a 20 of a house deck is in the row printed
     "7-8", and is no 7 or 8)."""
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
 
     cls = int(getattr(C.card_class, "py_func", C.card_class)(card))
     mine = _class_values(deck, cls)
@@ -123,8 +133,8 @@ def _entered(pos: Position, strategy=CARD):
 
 def _pile_cell(prm, obs, legal, k: int) -> int:
     """The cell that decides discard pile k's top (its banded take cell where that is set, else its take-table
-    cell, :func:`~gnoming_sim.kernel.policy.chart.acting_source_cell`), or -1 where it cannot be taken."""
-    from gnoming_sim.kernel.policy import chart as C
+    cell, :func:`~gnoming_sim.kernel.policy.card.acting_source_cell`), or -1 where it cannot be taken."""
+    from gnoming_sim.kernel.policy import card as C
     from gnoming_sim.kernel.policy.dispatch import C_W0
 
     cell = int(C.pile_cell(obs, legal, np.int64(k)))
@@ -135,7 +145,7 @@ def _decision_cells(pos: Position, prm, obs, memo, legal) -> tuple[str, list[int
     """(table, cells) of the card at ``pos``'s decision: the take table's cell of each pile that can be taken
     (distinct), or the finish table's cell when covering the last face-down card would finish, else the place
     table's; no cells where the card has none."""
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
     from gnoming_sim.kernel.policy import heuristic as H
 
     if pos.decision == "draw":
@@ -172,7 +182,7 @@ def _cell_cards(pos: Position, table: str, cells: list[int], prm, obs, legal) ->
 
 def _choice(pos: Position, prm, obs, memo, legal) -> tuple[int, int]:
     """(source, position) the card player with parameters ``prm`` answers at ``pos``'s decision."""
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
     from gnoming_sim.kernel.policy.dispatch import C_W0
 
     c0, on = np.int64(C_W0), np.bool_(True)
@@ -194,7 +204,7 @@ def card_view(pos: Position) -> dict | None:
     "printed"}], "choice": (src, pos)}`` (``printed``: a measured action; else the card's default rule answers,
     printed pale on the card), or None where the card has no cell for the decision (a hazard
     flip, a bounce, a draw with no pile card that can be taken)."""
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
     from gnoming_sim.kernel.policy import registry
     from gnoming_sim.kernel.policy.dispatch import C_W0
 
@@ -205,7 +215,7 @@ def card_view(pos: Position) -> dict | None:
     if not found:
         return None
     c0, on = np.int64(C_W0), np.bool_(True)
-    tables = json.loads(registry.CHART_CELLS.read_text()).get("tables", {})
+    tables = json.loads(registry.CARD_CELLS.read_text()).get("tables", {})
     cards = _cell_cards(pos, table, found, prm, obs, legal)
     cells = [{"cell": cell, "words": _cell_words(tables, table, cell, _row_words(pos.deck, cards[cell])
                                                  if cell in cards else (lambda name: name)),
@@ -217,7 +227,7 @@ def card_view(pos: Position) -> dict | None:
 def _direct(table: str, a: int, key: str, k_pile: str, q_fin: str, q_use: str, q_fd: str) -> bool:
     """Whether the answer ``key`` that the card gives with its cell set to action ``a`` is that action itself
     (not the card's fallback where the action cannot be played)."""
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
 
     if table == "source":
         return (key == k_pile) == (a == C.A_TAKE)
@@ -228,13 +238,13 @@ def _direct(table: str, a: int, key: str, k_pile: str, q_fin: str, q_use: str, q
 
 def card_options(pos: Position, strategy=CARD) -> list[dict]:
     """What the card ``strategy`` (a name or a Strategy of the card's kind, such as
-    :func:`gnoming_sim.tune.card_iteration.card_strategy`'s) would play at ``pos``'s decision with each of its
+    :func:`gnoming_sim.tune.card.iterate.card_strategy`'s) would play at ``pos``'s decision with each of its
     cells there set to each of the cell's actions, the other cells as they are: one ``{"table", "cell",
     "current", "actions": {action name: option key}, "direct": [action names played as themselves]}`` per cell
     of the decision (and ``"pile"``, the pile's option key, in the take table) (a draw with two takeable piles of different cells has two; none where the card has no
     cell: a hazard flip, a bounce, a draw with no pile card that can be taken).  An action that cannot be played
     here (no face-down slot left, say) maps to the card's fallback answer and is not in ``direct``."""
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
     from gnoming_sim.kernel.policy import heuristic as H
     from gnoming_sim.kernel.policy.dispatch import C_W0
 
@@ -311,4 +321,57 @@ def card_line(card: dict) -> str:
             f"{unit} better")
 
 
-__all__ = ["card_view", "card_options", "option_key", "compare", "card_line", "CARD"]
+FROM_POSITION = "this position"
+FROM_PLAY = "the play that follows"
+
+
+def follow_policies(pos, policies) -> list:
+    """The seats of the follow-card rollouts: the card in the seat to move, the base player (``policies``, one
+    name, or one per seat all alike) at the others (as :func:`gnoming_sim.search.evaluator.seats_with` seats them)."""
+    names = [getattr(p, "name", p) for p in ([policies] if isinstance(policies, str) else policies)]
+    if len(set(names)) != 1:
+        raise GnomingError("--follow-card puts the card in the seat to move and one base policy at the others: "
+                           "give --policy one name")
+    return [CARD if p == pos.me else names[0] for p in range(pos.players)]
+
+
+def judge(view: dict, res: dict, follow: dict, options, me: int) -> dict:
+    """The ``follow_card`` object of ``analyse --json``: the card's answer beside ``follow`` (the analysis with
+    the card playing on in the seat to move, :func:`compare`'s dict as ``card``),
+    and ``source``: where the difference from the oracle's verdict (``res``) comes from, :data:`FROM_POSITION`
+    or :data:`FROM_PLAY`; None where the card agrees with the oracle (no difference to explain); ``me``: the
+    seat to move."""
+    here, after = compare(view, res, options), compare(view, follow, options)
+    source = None if here["agrees"] else FROM_PLAY if after["agrees"] else FROM_POSITION
+    return {"me": me, "policies": follow["policies"], "n": follow["n"], "horizon": follow["horizon"],
+            "adaptive": follow.get("adaptive"), "best": follow["best"], "card": after, "source": source}
+
+
+def follow_line(follow: dict) -> str:
+    """One plain line: the card's answer with the card playing on, and where the difference comes from."""
+    c, me = follow["card"], follow["me"]
+    others = sorted({p for s, p in enumerate(follow["policies"]) if s != me})
+    head = (f"follow-card: with the card playing on in your seat (seat {me}; {', '.join(others) or 'no one'} at the "
+            f"others; n = {follow['n']:,} rollouts per option, the same seeds): ")
+    lo, hi = c["diff_ci95"]
+    unit = "points of margin" if c.get("diff_on") == "margin" else c["unit"]
+    if c["option"] == c["best"] or (c["agrees"] and c["diff"] == 0.0):
+        said = f"the card's answer, {c['option_label']}, is the best option"
+    elif c["agrees"]:
+        said = (f"the card's answer, {c['option_label']}, is not separated from the best, {c['best_label']} "
+                f"({c['diff']:+.2f} [{lo:.2f}, {hi:.2f}] {unit})")
+    else:
+        said = (f"{c['best_label']} is still {c['diff']:+.2f} [{lo:.2f}, {hi:.2f}] {unit} better than the card's "
+                f"answer, {c['option_label']}")
+    if follow["source"] is None:
+        tail = "; the card agrees with the oracle here: no difference to explain"
+    elif follow["source"] == FROM_POSITION:
+        tail = "; so the difference from the card comes from this position, not from the play that follows"
+    else:
+        tail = (f"; so the difference from the card comes from the play that follows (the card's answer suits the "
+                f"card's own later play), not from this position")
+    return head + said + tail
+
+
+__all__ = ["card_view", "card_options", "option_key", "compare", "card_line", "CARD", "follow_policies", "judge",
+           "follow_line", "FROM_POSITION", "FROM_PLAY"]

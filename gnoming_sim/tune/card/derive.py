@@ -1,12 +1,12 @@
-"""The player's guide: a basic-strategy chart derived by rollouts (``gnoming-sim guide``).
+"""Derive the card by rollouts (``gnoming-sim card``): a basic-strategy card, one action per cell.
 
-How it is made.  Self-play rounds of a strategy (``gnoming-sim guide`` plays the strongest fast player,
-``net``; the committed chart, tuning/guide, was derived under ``learned``) at every table size of
+How it is made.  Self-play rounds of a strategy (``gnoming-sim card`` plays the strongest fast player,
+``net``; the committed starred cells, tuning/guide, were derived under ``learned``) at every table size of
 the run; at a random sample of its decisions the collector (:mod:`gnoming_sim.search.guide`) names the
-chart's candidate answers (:mod:`gnoming_sim.kernel.policy.chart`) and values each by rollouts from
+card's candidate answers (:mod:`gnoming_sim.kernel.policy.card`) and values each by rollouts from
 the decider's observation (to the end of the round, common random numbers across the answers): the
 decider's round score minus the mean of the others', lower is better.  The rollouts' policy is expert
-at every seat by default (``rollouts="expert"``): the chart plays expert's rules outside its cells, so
+at every seat by default (``rollouts="expert"``): the starred cells play expert's rules outside them, so
 a cell's value is that of one decision changed on top of expert's play, which is what following the
 card can deliver; ``"self"`` rolls out with the self-play strategy itself.  Each sampled
 decision is one unit, in one cell of one table (take or draw; where to put a kept card; finish or
@@ -20,8 +20,8 @@ statsmodels' cluster-robust interval, :func:`gnoming_sim.stats.cluster_mean`) an
 decisions.  A cell is **resolved** when every comparison of its recommendation with another candidate
 is significant after Holm's correction over all the comparisons of the whole card (one family over the
 three tables, family-wise error 5%); cells with fewer than :data:`MIN_N` decisions are not tested.
-The card (:func:`gnoming_sim.kernel.policy.registry.printed_card`) shows every resolved cell.  The
-chart plays a resolved cell (:func:`chart_cells`) when its action also beats *expert's own choice* at
+The card (:func:`gnoming_sim.kernel.policy.registry.printed_card`) shows every resolved cell, and stars
+(:func:`starred_cells`; the ``card-starred`` player plays them) the cells whose action also beats *expert's own choice* at
 the same decisions (one more test per cell, in the same Holm family): elsewhere expert's rules, which
 it plays anyway, do as well.  Everything holds on average over the positions that self-play of
 that strategy reaches.
@@ -36,21 +36,21 @@ from typing import Callable
 import numpy as np
 
 from gnoming_sim.kernel.kinds import KIND_HEURISTIC
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy.registry import CELL_NAMES
 from gnoming_sim.stats import cluster_mean, holm
 
-GUIDE_FIRST = 2**59        # game numbers: apart from tuning's (< 2**58), held-out's (2**60) and the ladder's (2**61)
+DERIVE_FIRST = 2**59        # game numbers: apart from tuning's (< 2**58), held-out's (2**60) and the ladder's (2**61)
 MIN_N = 10                 # fewest decisions in a cell before it is tested
 ALPHA = 0.05               # family-wise error over the whole card (Holm, one family for the three tables)
 CHUNK = 64                 # rounds per collector call and table size
 # the rollouts' policy: the heuristic with the self-play strategy's heuristic parameters (expert's, for
-# learned: the chart's own play outside its cells), or the self-play strategy itself
+# learned: the starred cells' own play outside them), or the self-play strategy itself
 ROLLOUT_KINDS = {"expert": KIND_HEURISTIC, "self": -1}
 
 
 @dataclass
-class GuideConfig:
+class DeriveConfig:
     players: tuple[int, ...] = (2, 3, 4, 5, 6, 7)
     games: int = 400           # self-play rounds per table size (at most)
     decisions: int | None = None   # stop once this many decisions are recorded (all sizes together)
@@ -63,7 +63,7 @@ class GuideConfig:
     rounds: dict = field(default_factory=dict)   # filled: rounds played per table size
 
 
-def collect(cfg: GuideConfig, strategy, progress: Callable[[str], None] | None = None):
+def collect(cfg: DeriveConfig, strategy, progress: Callable[[str], None] | None = None):
     """The records of the run (a DataFrame, one row per decision: table, cell, the actions' values,
     what the cell was computed from), round-robin over the table sizes in chunks of :data:`CHUNK` rounds."""
     import pandas as pd
@@ -79,7 +79,7 @@ def collect(cfg: GuideConfig, strategy, progress: Callable[[str], None] | None =
             if done[p] >= cfg.games:
                 continue
             n = min(CHUNK, cfg.games - done[p])
-            first = GUIDE_FIRST + k * 2**40 + done[p]
+            first = DERIVE_FIRST + k * 2**40 + done[p]
             rec = collector.collect(p, strategy, n, cfg.seed, budget=cfg.budget, p_sample=cfg.p_sample,
                                     p_finish=cfg.p_finish, first_game=first, threads=cfg.threads,
                                     roll_kind=ROLLOUT_KINDS[cfg.rollouts])
@@ -87,7 +87,7 @@ def collect(cfg: GuideConfig, strategy, progress: Callable[[str], None] | None =
             done[p] += n
             total += len(rec)
         if progress:
-            progress(f"guide: {sum(done.values()):,} rounds, {total:,} decisions, {time.perf_counter() - t0:.0f} s")
+            progress(f"card: {sum(done.values()):,} rounds, {total:,} decisions, {time.perf_counter() - t0:.0f} s")
         if cfg.decisions is not None and total >= cfg.decisions:
             break
     cfg.rounds = dict(done)
@@ -213,13 +213,14 @@ def cell_stats(df) -> dict:
             if c.get("testable") and not c["resolved"]:
                 c["note"] = "not resolved (Holm, 5% over the whole card)"
             elif c["resolved"] and not c["chart"]:
-                c["note"] = "resolved; expert's own rule does as well here (the chart keeps it)"
+                c["note"] = "resolved; expert's own rule does as well here (not starred)"
     return tables
 
 
-def chart_cells(tables: dict) -> dict:
-    """The chart player's cells: ``{"chart.<cell>": action}`` for every resolved cell whose action also
-    beats expert's own choice at the same decisions (elsewhere the chart plays expert, which does as well)."""
+def starred_cells(tables: dict) -> dict:
+    """The starred cells: ``{"chart.<cell>": action}`` for every resolved cell whose action also beats expert's
+    own choice at the same decisions (elsewhere the ``card-starred`` player plays expert, which does as well); a
+    cell's ``"chart"`` flag, the cells files' word, marks it."""
     out = {}
     for table, tname in enumerate(C.TABLE_NAMES):
         for c in tables[tname]["cells"]:
@@ -228,17 +229,17 @@ def chart_cells(tables: dict) -> dict:
     return out
 
 
-def derive(cfg: GuideConfig, strategy, progress=None) -> tuple[dict, object]:
-    """The guide of a run: (``{"tables", "cells", "decisions", "rounds", ...}``, the records)."""
+def derive(cfg: DeriveConfig, strategy, progress=None) -> tuple[dict, object]:
+    """The card of a run: (``{"tables", "cells", "decisions", "rounds", ...}``, the records)."""
     t0 = time.perf_counter()
     df = collect(cfg, strategy, progress)
     tables = cell_stats(df)
-    guide = {"self_play": strategy.name, "rollouts": cfg.rollouts, "players": list(cfg.players), "budget": cfg.budget,
+    card = {"self_play": strategy.name, "rollouts": cfg.rollouts, "players": list(cfg.players), "budget": cfg.budget,
              "p_sample": cfg.p_sample, "p_finish": cfg.p_finish, "seed": cfg.seed,
              "rounds": {str(p): n for p, n in cfg.rounds.items()}, "decisions": int(len(df)),
-             "tables": tables, "cells": chart_cells(tables), "derive_s": round(time.perf_counter() - t0, 1)}
-    return guide, df
+             "tables": tables, "cells": starred_cells(tables), "derive_s": round(time.perf_counter() - t0, 1)}
+    return card, df
 
 
-__all__ = ["GuideConfig", "collect", "cell_stats", "chart_cells", "derive", "holm", "cell_label",
-           "MIN_N", "ALPHA", "GUIDE_FIRST"]
+__all__ = ["DeriveConfig", "collect", "cell_stats", "starred_cells", "derive", "holm", "cell_label",
+           "MIN_N", "ALPHA", "DERIVE_FIRST"]

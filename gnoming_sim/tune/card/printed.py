@@ -1,22 +1,22 @@
 """The printed card: one A4 page a person can play from without the docs.
 
-Every cell of every table has an answer on the page: the measured action where the guide (or the policy
-iteration) resolved the cell, else the card's default rule for that cell (:func:`chart.default_action_of`,
+Every cell of every table has an answer on the page: the measured action where the card (or the policy
+iteration) resolved the cell, else the card's default rule for that cell (:func:`gnoming_sim.kernel.policy.card.default_action_of`,
 the action the ``card`` player plays there), printed pale and in italics.  Every word the cells and headings
 use is said in full in the key under the title.  The page is laid out by measuring it: the title, the key
 and the foot are drawn first, then the tables are placed in the band between them, with room for their
 titles and labels, so nothing is cut off or printed over anything else
-(``tests/tune/test_card_print.py`` checks every text's extent with the figure's renderer).
+(``tests/tune/test_card_printed.py`` checks every text's extent with the figure's renderer).
 
-Reads only the guide's dict (:mod:`gnoming_sim.tune.guide_card` for its words and provenance lines).
+Reads only the card's dict (:mod:`gnoming_sim.tune.card.page` for its words and provenance lines).
 """
 from __future__ import annotations
 
 import io
 import textwrap
 
-from gnoming_sim.kernel.policy import chart as C
-from gnoming_sim.tune import guide_card
+from gnoming_sim.kernel.policy import card as C
+from gnoming_sim.tune.card import page
 
 PAGE = (11.69, 8.27)   # A4 landscape, inches
 DPI = 150
@@ -46,19 +46,19 @@ KEY_DEFAULT = ("Bold on full colour: the answer measured for that cell. Pale ita
                "and the card's default is printed: take a negative card or one with a use (not a face-down slot), "
                "else draw; put a kept card to its use, else face down, and throw a blind card with no use away; "
                "finish when the gap is below 0.")
-KEY_GUIDE = ("A ? after an answer: seen in the games but not resolved, so the default is printed. * = beats expert's "
-             "own rule there (the chart player follows the starred cells, expert elsewhere).")
+KEY_STARRED = ("A ? after an answer: seen in the games but not resolved, so the default is printed. * = beats expert's "
+             "own rule there (the card-starred player follows the starred cells, expert elsewhere).")
 
 
 def bin_words(name: str) -> str:
-    """A bin's name (chart.GAP_NAMES, OFD_NAMES) as the card prints it: ``>= 10`` as ``≥ 10``, ``-10..-6`` as
+    """A bin's name (card.GAP_NAMES, OFD_NAMES) as the card prints it: ``>= 10`` as ``≥ 10``, ``-10..-6`` as
     ``-10 to -6``."""
     return name.replace(">= ", "\u2265 ").replace("<= ", "\u2264 ").replace("..", " to ")
 
 
 def cell_mark(c: dict | None, cell: int, table: int) -> tuple[str, str, bool]:
-    """(words, colour, measured) of ``cell`` (of table ``table``, chart's T_*) on the card: a resolved cell its
-    action (``*`` where the chart plays it); any other cell the card's default action, ``?`` after it where
+    """(words, colour, measured) of ``cell`` (of table ``table``, the card's T_*) on the card: a resolved cell its
+    action (``*`` where starred: the card-starred player plays it); any other cell the card's default action, ``?`` after it where
     the cell was seen but not resolved."""
     if c is not None and c.get("resolved"):
         return WORD[c["action"]] + ("*" if c.get("chart") else ""), COLOUR[c["action"]], True
@@ -116,18 +116,18 @@ def _wrapped(fig, x: float, y: float, paragraphs: list[str], width: float, **kw)
     return t
 
 
-def _title(fig, guide: dict) -> list:
+def _title(fig, card: dict) -> list:
     """The title (shrunk until it fits the page's width) and, for a preview, a red line above it."""
     r = fig.canvas.get_renderer()
     room = fig.bbox.width - 2 * MARGIN * fig.dpi
     out = []
     y = 1 - MARGIN / PAGE[1]
-    if guide_card.preview_line(guide):
+    if page.preview_line(card):
         out.append(fig.text(0.5, y, "PREVIEW: made from too few games to replace the committed card (see the foot)",
                             ha="center", va="top", fontsize=11, weight="bold", color="#b00000"))
         y = _below(fig, out[-1], 0.04)
-    words = ("Gnoming A Round: the player's card, derived by policy iteration" if guide_card.is_iterated(guide) else
-             "Gnoming A Round: the player's guide, derived by simulation")
+    words = ("Gnoming A Round: the player's card, derived by policy iteration" if page.is_iterated(card) else
+             "Gnoming A Round: the player's card, derived by simulation")
     t = fig.text(0.5, y, words, ha="center", va="top", fontsize=16, weight="bold")
     while t.get_window_extent(r).width > room and t.get_fontsize() > 8:
         t.set_fontsize(t.get_fontsize() - 0.5)
@@ -139,47 +139,47 @@ def _below(fig, text, pad_in: float) -> float:
     return (text.get_window_extent(fig.canvas.get_renderer()).y0 - pad_in * fig.dpi) / fig.bbox.height
 
 
-def _key(guide: dict) -> list[str]:
-    bands = guide_card.banded_exceptions(guide)
+def _key(card: dict) -> list[str]:
+    bands = page.banded_exceptions(card)
     return ([KEY_ACTIONS, KEY_COLUMNS, KEY_FINISH, KEY_DEFAULT]
-            + ([] if guide_card.is_iterated(guide) else [KEY_GUIDE])
+            + ([] if page.is_iterated(card) else [KEY_STARRED])
             + (["Table 1's exceptions, by your own face-down cards: " + "; ".join(bands) + "."] if bands else []))
 
 
-def _foot(guide: dict) -> list[str]:
-    if guide_card.is_iterated(guide):
-        return [guide_card.preview_line(guide), *guide_card.iteration_foot(guide, short=True)]
-    return [guide_card.preview_line(guide), guide_card.value_line(guide), guide_card.ladder_line(guide),
-            guide_card.sizes_line(guide),
-            f"rollouts ({guide_card.rollout_player(guide)} play) at {guide['self_play']} self-play decisions "
-            f"({guide['decisions']:,} decisions at {', '.join(map(str, guide['players']))} players, seed "
-            f"{guide['seed']}); a cell is resolved when its action wins every paired comparison after Holm's "
-            f"correction ({guide_card.holm_family(guide)}, 5%); on average over the positions self-play of "
-            f"{guide['self_play']} reaches"]
+def _foot(card: dict) -> list[str]:
+    if page.is_iterated(card):
+        return [page.preview_line(card), *page.iteration_foot(card, short=True)]
+    return [page.preview_line(card), page.value_line(card), page.ladder_line(card),
+            page.sizes_line(card),
+            f"rollouts ({page.rollout_player(card)} play) at {card['self_play']} self-play decisions "
+            f"({card['decisions']:,} decisions at {', '.join(map(str, card['players']))} players, seed "
+            f"{card['seed']}); a cell is resolved when its action wins every paired comparison after Holm's "
+            f"correction ({page.holm_family(card)}, 5%); on average over the positions self-play of "
+            f"{card['self_play']} reaches"]
 
 
-def _tables(fig, guide: dict) -> list[list]:
+def _tables(fig, card: dict) -> list[list]:
     """The tables' axes, two rows: take or draw, where to put a kept card (from a pile, blind), then finish or
-    play on once per table size the guide was derived at.  A hazard is never on a discard pile, so tables 1
+    play on once per table size the card was derived at.  A hazard is never on a discard pile, so tables 1
     and 2 have no hazard row."""
-    src, place, fin = (guide_card.cells_by_number(guide, t) for t in C.TABLE_NAMES)
+    src, place, fin = (page.cells_by_number(card, t) for t in C.TABLE_NAMES)
     classes = list(C.CLASS_NAMES)
     top = []
     ax = fig.add_subplot()
     _table(ax, "1. Take the pile's top card, or draw?", classes[:C.CC_HAZARD],
-           [guide_card.USE_WORDS[u] for u in C.USE_NAMES],
+           [page.USE_WORDS[u] for u in C.USE_NAMES],
            [[cell_mark(src.get(C.source_cell_of(k, u)), C.source_cell_of(k, u), C.T_SOURCE) for u in range(C.N_USE)]
             for k in range(C.CC_HAZARD)], "the pile card's best use", "the pile's top card")
     top.append(ax)
     for b, (where, rows) in enumerate((("2. Taken from a pile: where?", C.CC_HAZARD),
                                        ("3. Drawn blind: keep where, or throw?", C.N_CLASS))):
         ax = fig.add_subplot()
-        _table(ax, where, classes[:rows], [guide_card.USE_WORDS[u] for u in C.USE_NAMES],
+        _table(ax, where, classes[:rows], [page.USE_WORDS[u] for u in C.USE_NAMES],
                [[cell_mark(place.get(C.place_cell_of(b, k, u)), C.place_cell_of(b, k, u), C.T_PLACE)
                  for u in range(C.N_USE)] for k in range(rows)], "the card's best use", "the card")
         top.append(ax)
     bottom = []
-    for s in guide_card.finish_sizes(guide)[0]:
+    for s in page.finish_sizes(card)[0]:
         ax = fig.add_subplot()
         _table(ax, f"4. Can finish, {C.SIZE_NAMES[s]} players: finish?",
                [f"gap {bin_words(g)}" for g in C.GAP_NAMES], [bin_words(o) for o in C.OFD_NAMES],
@@ -230,10 +230,10 @@ def _fit_cells(fig, axes: list) -> None:
             t.set_fontsize(t.get_fontsize() - 0.25)
 
 
-def card_figure(guide: dict):
+def card_figure(card: dict):
     """The card as a matplotlib figure (:func:`card_png` saves it): the title, the key in words, the tables
     (take or draw, where to put a kept card from a pile or drawn blind, and finish or play on once per table
-    size the guide was derived at) and the foot (how the card was made and what following it is worth)."""
+    size the card was derived at) and the foot (how the card was made and what following it is worth)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -241,24 +241,24 @@ def card_figure(guide: dict):
 
     fig = plt.figure(figsize=PAGE, dpi=DPI)
     width = 1 - 2 * MARGIN / PAGE[0]
-    head = _title(fig, guide)
-    key = _wrapped(fig, MARGIN / PAGE[0], _below(fig, head[-1], 0.08), _key(guide), width, va="top",
+    head = _title(fig, card)
+    key = _wrapped(fig, MARGIN / PAGE[0], _below(fig, head[-1], 0.08), _key(card), width, va="top",
                    fontsize=7.5, linespacing=1.35)
-    lines = [f for f in _foot(guide) if f]
+    lines = [f for f in _foot(card) if f]
     foot = _wrapped(fig, MARGIN / PAGE[0], MARGIN / PAGE[1], lines, width, va="bottom", fontsize=6.5,
                     linespacing=1.3, color="#333333")
-    tables = _tables(fig, guide)
+    tables = _tables(fig, card)
     r = fig.canvas.get_renderer()
     _place(fig, tables, _below(fig, key, GAP), (foot.get_window_extent(r).y1 + GAP * fig.dpi) / fig.bbox.height)
     _fit_cells(fig, [ax for row in tables for ax in row])
     return fig
 
 
-def card_png(guide: dict) -> bytes:
+def card_png(card: dict) -> bytes:
     """The card (:func:`card_figure`) as PNG bytes."""
     import matplotlib.pyplot as plt
 
-    fig = card_figure(guide)
+    fig = card_figure(card)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     plt.close(fig)

@@ -1,14 +1,14 @@
 """The card as one policy, derived on itself: policy iteration with the oracle.
 
 The card (``card``, :data:`gnoming_sim.kernel.policy.dispatch.KIND_CARD`) decides a take-or-draw, a placement
-and a finishing chance by a cell of its three tables (:mod:`gnoming_sim.kernel.policy.chart`).  One round:
+and a finishing chance by a cell of its three tables (:mod:`gnoming_sim.kernel.policy.card`).  One round:
 
 1. **play**: games at several table sizes with one seat of the current card among ``net`` rivals (seats
    rotating), traced; every decision of the card's seat that the card covers (a draw with a pile card that can
    be taken, a placement, a finishing chance) becomes a :class:`~gnoming_sim.game.position.Position`
    (:func:`gnoming_sim.game.record_trace.decisions`, the walk ``review`` uses);
 2. **ask the card**: at each, the option the card would play with the decision's cell set to each of its
-   actions, the other cells as they are (:func:`gnoming_sim.search.card_view.card_options`); a decision where
+   actions, the other cells as they are (:func:`gnoming_sim.search.card.card_options`); a decision where
    every action plays the same option says nothing about the cell and is left out;
 3. **sample**: at most a cap of decisions per cell (the cap chosen so the round values about ``decisions``
    in all; uniform within a cell, so a cell's estimate is its own decisions' mean), seeded; the cells of
@@ -22,7 +22,7 @@ and a finishing chance by a cell of its three tables (:mod:`gnoming_sim.kernel.p
    current one by more than ``threshold`` standard errors; a cell never seen keeps its action.
 
 The first card is the committed one with its defaults made explicit (every resolved cell, and
-:func:`~gnoming_sim.kernel.policy.chart.default_action_of` elsewhere).  Rounds repeat until no cell changes or
+:func:`~gnoming_sim.kernel.policy.card.default_action_of` elsewhere).  Rounds repeat until no cell changes or
 ``rounds`` is reached.  Every random number comes from the seed, the round and the game or decision index (the
 games from their streams, the rollouts from theirs), so a run gives the same cells at any thread count.
 """
@@ -65,7 +65,7 @@ class IterationConfig:
             raise GnomingError(f"seed must be within 0..2**32-1, got {self.seed!r}")
         if not self.threshold > 0:
             raise GnomingError(f"threshold must be > 0 standard errors, got {self.threshold!r}")
-        from gnoming_sim.kernel.policy import chart as C
+        from gnoming_sim.kernel.policy import card as C
 
         if any(isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < C.N_CELLS for c in self.focus):
             raise GnomingError(f"focus cells must be within 0..{C.N_CELLS - 1}, got {list(self.focus)!r}")
@@ -78,10 +78,10 @@ def committed_cells(path=None) -> dict[int, int]:
     """Every cell's action on the committed card: its resolved cells, the card's stated default elsewhere."""
     import json
 
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
     from gnoming_sim.kernel.policy import registry
 
-    data = json.loads((registry.CHART_CELLS if path is None else path).read_text())
+    data = json.loads((registry.CARD_CELLS if path is None else path).read_text())
     printed = registry.printed_card(data.get("tables", {}))
     cells = {c: int(printed.get(registry.CELL_NAMES[c], C.default_action_of(c))) for c in range(C.SOURCE_FD_OFFSET)}
     for c in range(C.SOURCE_FD_OFFSET, C.N_CELLS):   # a banded take cell the card does not print: its take cell's
@@ -102,8 +102,8 @@ def card_strategy(cells: dict[int, int], name: str = NAME):
 
 def cell_words(cell: int) -> dict:
     """The cell's table and its row and column in words (the printed card's)."""
-    from gnoming_sim.kernel.policy import chart as C
-    from gnoming_sim.tune.guide import cell_label
+    from gnoming_sim.kernel.policy import card as C
+    from gnoming_sim.tune.card.derive import cell_label
 
     t = C.table_of(cell)
     if t == C.T_SOURCE_FD:
@@ -113,13 +113,13 @@ def cell_words(cell: int) -> dict:
 
 
 def action_name(cell: int, a: int) -> str:
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
 
     return C.ACTION_NAMES[C.TABLE_NAMES.index(cell_words(cell)["table"])][a - 1]
 
 
 def action_number(table: str, name: str) -> int:
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
 
     return C.ACTION_NAMES[C.TABLE_NAMES.index(table)].index(name) + 1
 
@@ -133,7 +133,7 @@ def play_decisions(strategy, cfg: IterationConfig, rnd: int) -> list[dict]:
     from gnoming_sim.game.rules import RuleConfig
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.kernel.engine import simulate
-    from gnoming_sim.search.card_view import card_options
+    from gnoming_sim.search.card import card_options
 
     rules = RuleConfig()
     out = []
@@ -277,7 +277,7 @@ def one_round(cells: dict[int, int], cfg: IterationConfig, rnd: int, say=None) -
 def _every_cell(cells: dict[int, int]) -> dict[int, int]:
     """``cells`` with every cell it lacks made explicit (a card from before the banded take cells): a banded take
     cell its take cell's action, any other the card's default."""
-    from gnoming_sim.kernel.policy import chart as C
+    from gnoming_sim.kernel.policy import card as C
 
     out = {int(c): int(a) for c, a in cells.items()}
     for c in range(C.N_CELLS):

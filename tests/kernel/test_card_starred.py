@@ -1,4 +1,4 @@
-"""The chart player (KIND_CHART): its table features by worked examples, its cells file, its decisions
+"""The card-starred player (KIND_CARD_STARRED): its table features by worked examples, its cells file, its decisions
 (with no cell resolved it is expert, game for game; its cells change its play) and its legality
 (the referee accepts its games)."""
 import json
@@ -12,10 +12,10 @@ from gnoming_sim.kernel.policy.rules import N_RULE_PARAMS
 from gnoming_sim.game.cards import HAZARD, HIDDEN, MULLIGAN
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.kernel.engine import simulate
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.kernel.policy.dispatch import C_W0, KIND_CHART, L_W0, N_PARAMS
+from gnoming_sim.kernel.policy.dispatch import C_W0, KIND_CARD_STARRED, L_W0, N_PARAMS
 from _observations import observation as _obs
 
 H_ = HIDDEN
@@ -80,9 +80,9 @@ def test_the_finish_cell_reads_the_gap_the_rivals_and_the_table():
 
 
 def test_the_cells_file_and_the_parameter_vector():
-    data = json.loads(registry.CHART_CELLS.read_text())
-    s = registry.get("chart")
-    assert s.kind == KIND_CHART
+    data = json.loads(registry.CARD_CELLS.read_text())
+    s = registry.get("card-starred")
+    assert s.kind == KIND_CARD_STARRED
     v = s.param_vector()
     assert v.shape == (N_PARAMS,) and N_PARAMS == (C_W0 + C.N_CELLS + N_WEIGHTS_NET + N_SOURCE_WEIGHTS + N_VALUE_WEIGHTS
                                                   + N_RULE_PARAMS + 1)   # + a card seat's net classes
@@ -90,7 +90,7 @@ def test_the_cells_file_and_the_parameter_vector():
     for name, a in data["cells"].items():
         cells[int(name.split(".")[1])] = a
     np.testing.assert_array_equal(v[C_W0:C_W0 + C.N_CELLS], cells)
-    assert not v[C_W0 + C.N_CELLS:].any()   # the net's two heads (after the cells) are not the chart's
+    assert not v[C_W0 + C.N_CELLS:].any()   # the net's two heads (after the cells) are not the card's
     # everything else is expert's (its heuristic parameters) and nothing of learned's weights
     np.testing.assert_array_equal(v[:H.N_PARAMS], registry.get("expert").param_vector()[:H.N_PARAMS])
     assert not v[L_W0:C_W0].any()
@@ -103,27 +103,27 @@ def test_a_bad_cells_file_is_refused(tmp_path, text, msg):
     p = tmp_path / "c.json"
     p.write_text(text)
     with pytest.raises(GnomingError, match=msg):
-        registry.chart_from_file(p)
+        registry.card_starred_from_file(p)
 
 
-def _chart(cells: dict, name="chart-test"):
+def _starred(cells: dict, name="starred-test"):
     params = dict(registry.get("expert").params)
     params.update({registry.CELL_NAMES[k]: float(a) for k, a in cells.items()})
-    return registry.Strategy(name, KIND_CHART, "test", params)
+    return registry.Strategy(name, KIND_CARD_STARRED, "test", params)
 
 
 def test_with_no_cell_resolved_it_plays_expert_game_for_game():
-    a = simulate(players=4, strategies=[_chart({}), "expert", "expert", "learned"], games=300, seed=5, rotate=True)
+    a = simulate(players=4, strategies=[_starred({}), "expert", "expert", "learned"], games=300, seed=5, rotate=True)
     b = simulate(players=4, strategies=["expert", "expert", "expert", "learned"], games=300, seed=5, rotate=True)
     np.testing.assert_array_equal(a.totals, b.totals)
 
 
 def test_its_cells_change_its_play():
     """Every finishing cell 'play on' and every take cell 'draw': other games than expert's, and fewer
-    rounds finished by the chart seat."""
+    rounds finished by the card-starred seat."""
     cells = {C.finish_cell_of(g, o, s): C.A_PLAYON for g in range(C.N_GAP) for o in range(C.N_OFD)
              for s in range(C.N_SIZE)}
-    never = _chart(cells)
+    never = _starred(cells)
     a = simulate(players=4, strategies=[never, "expert", "expert", "expert"], games=200, seed=6, rotate=True)
     b = simulate(players=4, strategies=["expert"] * 4, games=200, seed=6, rotate=True)
     assert not np.array_equal(a.totals, b.totals)

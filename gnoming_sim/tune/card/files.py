@@ -1,8 +1,8 @@
-"""The policy iteration's files (:mod:`gnoming_sim.tune.card_iteration`): its history (``history.json``, one
-row a round in ``history.csv``), the final card as the guide's tables (``cells.json``, the format
+"""The policy iteration's files (:mod:`gnoming_sim.tune.card.iterate`): its history (``history.json``, one
+row a round in ``history.csv``), the final card's tables (``cells.json``, the format
 :func:`gnoming_sim.kernel.policy.registry.card_from_file` reads), and installing that card into the committed
-cells file (its ``"tables"`` and ``"card_provenance"``; the ``"cells"`` the ``chart`` preset reads are left as
-they are)."""
+cells file (its ``"tables"`` and ``"card_provenance"``; the starred ``"cells"`` the ``card-starred`` preset
+reads are left as they are)."""
 from __future__ import annotations
 
 import csv
@@ -46,11 +46,11 @@ def _margin(st: dict, final: str) -> dict:
 
 
 def tables(result: dict) -> dict:
-    """The final card as the guide's tables: every cell that was valued in some round or whose action is not its
+    """The final card's tables: every cell that was valued in some round or whose action is not its
     default, resolved (the printed card shows its action), with its words, decisions valued over the rounds, where
     its action comes from and its last margin; a cell left out plays the card's default."""
-    from gnoming_sim.kernel.policy import chart as C
-    from gnoming_sim.tune.card_iteration import action_name, cell_words
+    from gnoming_sim.kernel.policy import card as C
+    from gnoming_sim.tune.card.iterate import action_name, cell_words
 
     cells = {int(k): int(v) for k, v in result["cells"].items()}
     start = {int(k): int(v) for k, v in result["start"].items()}
@@ -83,7 +83,7 @@ def tables(result: dict) -> dict:
 
 def provenance(result: dict, command: str) -> dict:
     cfg = result["config"]
-    return {"method": "policy iteration with the oracle (gnoming_sim.tune.card_iteration): each cell valued with the "
+    return {"method": "policy iteration with the oracle (gnoming_sim.tune.card.iterate): each cell valued with the "
                       "card in the seat to move and net elsewhere, by the chance of winning the game",
             "command": command, "seed": cfg["seed"], "rounds": len(result["rounds"]), "round_cap": cfg["rounds"],
             "games_per_size": cfg["games"], "sizes": cfg["sizes"], "decisions_per_round": cfg["decisions"],
@@ -114,7 +114,7 @@ def write(out: Path, result: dict, command: str, force: bool = False) -> list[Pa
 
 def install(cells_json: Path, target: Path) -> None:
     """Put ``cells_json``'s tables and provenance into the committed cells file ``target`` (its ``"tables"`` and
-    ``"card_provenance"``; every other key, the chart's ``"cells"`` among them, as it is)."""
+    ``"card_provenance"``; every other key, the starred ``"cells"`` among them, as it is)."""
     new = json.loads(Path(cells_json).read_text())
     data = json.loads(Path(target).read_text())
     data["tables"] = new["tables"]
@@ -122,86 +122,5 @@ def install(cells_json: Path, target: Path) -> None:
     Path(target).write_text(json.dumps(data, indent=1) + "\n")
 
 
-def load_history(path: Path) -> dict:
-    return json.loads(Path(path).read_text())
+__all__ = ["history_rows", "history_csv", "tables", "provenance", "write", "install", "HISTORY_FIELDS"]
 
-
-__all__ = ["history_rows", "history_csv", "tables", "provenance", "write", "install", "load_history", "HISTORY_FIELDS"]
-
-
-def main(argv=None) -> int:
-    """``python -m gnoming_sim.tune.card_output --out DIR [--rounds --games --decisions --rollouts --seed --threads
-    --focus CELLS --focus-weight W --start CELLS_JSON --continue-from DIR --force]``: run the policy iteration from the committed card and write its files
-    after every round (the runner of tuning/guide-iteration/run.sh)."""
-    import argparse
-    import sys
-    import time
-
-    from gnoming_sim.tune.card_iteration import IterationConfig, iterate
-
-    ap = argparse.ArgumentParser(prog="python -m gnoming_sim.tune.card_output")
-    ap.add_argument("--out", help="folder for history.json, history.csv and cells.json")
-    ap.add_argument("--install", metavar="CELLS_JSON", help="put a run's cells.json into the committed cells file "
-                    "(gnoming_sim/kernel/policy/chart_cells.json's tables and card_provenance) and stop")
-    for k, v in (("rounds", 4), ("games", 40), ("decisions", 1500), ("rollouts", 24), ("seed", 1)):
-        ap.add_argument(f"--{k}", type=int, default=v)
-    ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--focus", default="", metavar="CELLS", help="cells sampled more (comma-separated cell numbers: "
-                    "tuning/guide-iteration/focus.py's), up to --focus-weight times the other cells' cap")
-    ap.add_argument("--focus-weight", type=float, default=1.0)
-    ap.add_argument("--force", action="store_true")
-    ap.add_argument("--start", metavar="CELLS_JSON", help="the first card: that cells file's tables (a guide's "
-                    "chart_cells.json), its defaults explicit (default: the committed card)")
-    ap.add_argument("--continue-from", metavar="DIR", help="go on from an earlier run's history.json (its final "
-                    "card, its rounds first)")
-    a = ap.parse_args(argv)
-    if a.install:
-        from gnoming_sim.kernel.policy import registry
-
-        try:
-            install(Path(a.install), registry.CHART_CELLS)
-        except (OSError, ValueError, KeyError) as e:
-            print(f"error: --install {a.install}: {e}", file=sys.stderr)
-            return 2
-        print(f"installed {a.install} into {registry.CHART_CELLS}")
-        return 0
-    if not a.out:
-        print("error: --out DIR is required (or --install CELLS_JSON)", file=sys.stderr)
-        return 2
-    command = "python -m gnoming_sim.tune.card_output " + " ".join(argv if argv is not None else sys.argv[1:])
-    try:
-        try:
-            focus = tuple(int(c) for c in a.focus.split(",") if c.strip())
-        except ValueError:
-            raise GnomingError(f"--focus must be comma-separated cell numbers, got {a.focus!r}") from None
-        cfg = IterationConfig(rounds=a.rounds, games=a.games, decisions=a.decisions, rollouts=a.rollouts,
-                              seed=a.seed, threads=a.threads, focus=focus, focus_weight=a.focus_weight)
-        cfg.check()
-        out = Path(a.out)
-        if not a.force and (out / "history.json").exists():
-            raise GnomingError(f"{out}: holds a policy iteration's files already; use --force to replace them")
-        t0 = time.perf_counter()
-        before = load_history(Path(a.continue_from) / "history.json") if a.continue_from else None
-        start = None
-        if a.start:
-            from gnoming_sim.tune.card_iteration import committed_cells
-
-            try:
-                start = committed_cells(Path(a.start))
-            except (OSError, ValueError, KeyError) as e:
-                raise GnomingError(f"--start {a.start}: {e}") from None
-        # the files after every round (a run stopped between rounds keeps the rounds done)
-        result = iterate(cfg, start=start, say=lambda s: print(s, flush=True), before=before,
-                         on_round=lambda r: write(out, r, command, force=True))
-        paths = write(out, result, command, force=True)
-    except GnomingError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    print(f"{len(result['rounds'])} rounds, cells changed per round {[r['cells_changed'] for r in result['rounds']]}, "
-          f"{'converged' if result['converged'] else 'round cap reached'}, {time.perf_counter() - t0:.0f} s; wrote "
-          + ", ".join(map(str, paths)), flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

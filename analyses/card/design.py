@@ -1,26 +1,26 @@
-"""The guide study's design: at each table size, one ``card`` seat among experts (the printed card), one
-``chart`` seat among experts (its starred cells, expert elsewhere) and the same deals with experts alone, every
-deal once per rotation (:func:`gnoming_sim.experiments.chart_check.versus_expert_each`).  Along the ladder, at
+"""The card study's design: at each table size, one ``card`` seat among experts (the printed card), one
+``card-starred`` seat among experts (its starred cells, expert elsewhere) and the same deals with experts alone, every
+deal once per rotation (:func:`gnoming_sim.experiments.card_check.versus_expert_each`).  Along the ladder, at
 the headline's table size, the card and expert each among three rivals of every rung
-(:data:`..framework.design.STRONG_LADDER`) on the same deals (:func:`~gnoming_sim.experiments.chart_check.versus_expert_along`):
+(:data:`..framework.design.STRONG_LADDER`) on the same deals (:func:`~gnoming_sim.experiments.card_check.versus_expert_along`):
 the headline is the card's worth against the strongest rivals, and whether it has converged.  The card's
 margins: at 2, 4 and 6 players, one ``card`` seat among each rival's players (:data:`MARGIN_RIVALS`) against that
 rival in the seat, the same deals (a sixth of them against the rivals other than expert: :func:`margin_deals`)
-(:func:`gnoming_sim.experiments.chart_check.versus_expert_each` with the rival as the reference; against expert
+(:func:`gnoming_sim.experiments.card_check.versus_expert_each` with the rival as the reference; against expert
 at 4 and 6 players that is the check itself)."""
 from __future__ import annotations
 
 import math
 
-from gnoming_sim.experiments.chart_check import CHECK_FIRST, MARGIN_RIVALS, MARGIN_SIZES
+from gnoming_sim.experiments.card_check import CHECK_FIRST, MARGIN_RIVALS, MARGIN_SIZES
 
 from ..framework.design import STRONG_LADDER
 from ..framework.study import Table
 
-PLAYERS = (4, 6)                # the check among experts (the card and the chart)
+PLAYERS = (4, 6)                # the check among experts (the card and its starred cells)
 SIZES = tuple(sorted(set(PLAYERS) | set(MARGIN_SIZES)))   # every table size the study plays
 HEADLINE_PLAYERS = 4
-CHECKED = ("card", "chart")     # each seated among experts; the card first: the headline
+CHECKED = ("card", "card-starred")   # each seated among experts; the card first: the headline
 ALONG = "card"                  # the strategy read along the ladder (the headline answer's)
 # the paired difference of the card's worth against the two strongest rungs' rivals must lie within this (points
 # per game) for "converged" (TOST): a fifth of the card's cost against experts (about 5 points a game)
@@ -53,7 +53,7 @@ def first_game(players: int) -> int:
 
 
 def checked(players: int, rivals: str) -> tuple[str, ...]:
-    """The players seated once among ``rivals`` at ``players`` (the card; the chart too among experts at the
+    """The players seated once among ``rivals`` at ``players`` (the card; its starred cells too among experts at the
     check's sizes)."""
     return CHECKED if rivals == "expert" and players in PLAYERS else ("card",)
 

@@ -1,4 +1,4 @@
-"""The guide study's figure: the margins of the cells the chart plays, with their 95% intervals, one row per cell."""
+"""The card study's figure: the margins of the starred cells, with their 95% intervals, one row per cell."""
 from __future__ import annotations
 
 from ..framework.plots import new_figure, style
@@ -8,7 +8,7 @@ COLOURS = {"source": "#1b7837", "place": "#2166ac", "finish": "#b2182b"}
 
 
 def margins_figure(sections: list[dict]) -> FigureOut:
-    rows = [(s["name"], c) for s in sections for c in s["cells"] if c["chart"]]
+    rows = [(s["name"], c) for s in sections for c in s["cells"] if c["starred"]]
     fig, ax = new_figure(8.5, 0.22 * len(rows) + 1.6)
     for k, (name, c) in enumerate(rows):
         e = c["margin"]
@@ -17,10 +17,10 @@ def margins_figure(sections: list[dict]) -> FigureOut:
     ax.set_yticks(range(len(rows)), [f"{c['where']}: {c['action']}" for _, c in rows], fontsize=6.5)
     ax.invert_yaxis()
     ax.axvline(0.0, color="#555555", linewidth=0.8, linestyle="dashed")
-    style(ax, "The cells the chart plays: margin of the recommended action over the closest other",
+    style(ax, "The starred cells: margin of the recommended action over the closest other",
           "points per round (rollouts of learned self-play; 95% t interval over decisions)", "")
     return FigureOut("margins", fig,
-                     "Every cell of the committed guide that the chart plays (resolved, and beating expert's own rule "
+                     "Every starred cell of the committed card (resolved, and beating expert's own rule "
                      "there): the recommended action's mean advantage over the "
                      "closest other candidate, in points of the player's round score relative to the others', "
                      "with its 95% t interval over the sampled decisions (green: take or draw; blue: where to put "

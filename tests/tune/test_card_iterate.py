@@ -11,10 +11,10 @@ import json
 import numpy as np
 import pytest
 
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.tune import card_output
-from gnoming_sim.tune.card_iteration import IterationConfig, committed_cells, improve, one_round, sample
+from gnoming_sim.tune.card import files
+from gnoming_sim.tune.card.iterate import IterationConfig, committed_cells, improve, one_round, sample
 
 FIN = C.finish_cell_of(3, 1, 1)      # gap 0..4, rivals 2-4 face down, 4-5 players
 
@@ -22,7 +22,7 @@ FIN = C.finish_cell_of(3, 1, 1)      # gap 0..4, rivals 2-4 face down, 4-5 playe
 def test_the_first_card_is_the_committed_one_with_its_defaults_explicit():
     cells = committed_cells()
     assert set(cells) == set(range(C.N_CELLS))
-    printed = registry.printed_card(json.loads(registry.CHART_CELLS.read_text())["tables"])
+    printed = registry.printed_card(json.loads(registry.CARD_CELLS.read_text())["tables"])
     for c, a in cells.items():   # a banded take cell the card does not print plays as its take cell
         parent = cells[C.parent_cell_of(c)] if c >= C.SOURCE_FD_OFFSET else C.default_action_of(c)
         assert a == printed.get(registry.CELL_NAMES[c], parent)
@@ -80,17 +80,17 @@ def _result() -> dict:
 
 def test_the_history_and_the_final_card_files(tmp_path):
     res = _result()
-    paths = card_output.write(tmp_path, res, "python -m gnoming_sim.tune.card_output --out x")
+    paths = files.write(tmp_path, res, "gnoming-sim card --iterate --out x")
     rows = list(csv.DictReader(io.StringIO(paths[1].read_text())))
-    assert list(rows[0]) == list(card_output.HISTORY_FIELDS)
+    assert list(rows[0]) == list(files.HISTORY_FIELDS)
     assert [int(r["cells_changed"]) for r in rows] == [1, 0] and "finish" in rows[0]["changes"]
     hist = json.loads(paths[0].read_text())
     assert hist["rounds"] == res["rounds"] and hist["provenance"]["cells_changed"] == [1, 0]
     assert hist["provenance"]["iteration"] == res["rounds"]
     # the final card's tables, read back by the card preset's reader: the changed cell plays its new action
-    target = tmp_path / "chart_cells.json"
+    target = tmp_path / "card_cells.json"
     target.write_text(json.dumps({"cells": {"chart.8": 2}, "tables": {}}))
-    card_output.install(paths[2], target)
+    files.install(paths[2], target)
     data = json.loads(target.read_text())
     assert data["cells"] == {"chart.8": 2} and data["card_provenance"]["rounds"] == 2
     card = registry.card_from_file(target)
@@ -106,7 +106,7 @@ def test_the_history_and_the_final_card_files(tmp_path):
     [fin] = [c for c in data["tables"]["finish"]["cells"] if c["cell"] == FIN]
     assert fin["origin"] == "changed in round 1" and fin["margin"] == 2.5 and fin["rival"] == res["rounds"][0]["changes"][0]["from"]
     with pytest.raises(Exception, match="--force"):
-        card_output.write(tmp_path, res, "again")
+        files.write(tmp_path, res, "again")
 
 
 @pytest.mark.slow
@@ -125,7 +125,7 @@ def test_one_small_round_is_reproducible_at_any_thread_count():
 def test_a_run_that_continues_another_numbers_its_rounds_on(monkeypatch):
     """--continue-from: the earlier run's final card is the start of the new rounds, its rounds come first, the new
     ones are numbered on (their games and rollout streams are the round's own), its first card stays the start."""
-    from gnoming_sim.tune import card_iteration as ci
+    from gnoming_sim.tune.card import iterate as ci
 
     before = _result()
     seen = []
@@ -154,9 +154,12 @@ def test_focus_cells_are_sampled_up_to_their_weight_times_the_cap():
 
 
 def test_the_files_are_written_after_every_round(tmp_path, monkeypatch):
-    """A run stopped between rounds keeps the rounds done: card_output writes its files after each round (here the
-    second round fails: the first's history is on disk, with its change)."""
-    from gnoming_sim.tune import card_iteration as ci
+    """A run stopped between rounds keeps the rounds done: `card --iterate` writes its files after each round (here
+    the second round fails: the first's history is on disk, with its change)."""
+    from click.testing import CliRunner
+
+    from gnoming_sim.cli.app import cli
+    from gnoming_sim.tune.card import iterate as ci
 
     change = _result()["rounds"][0]["changes"][0]
 
@@ -166,7 +169,8 @@ def test_the_files_are_written_after_every_round(tmp_path, monkeypatch):
         return cells, ci.Round(rnd, 9, 90, 30, cfg.rollouts, 1, 1, [change], 1.0), {}
 
     monkeypatch.setattr(ci, "one_round", fake)
-    assert card_output.main(["--out", str(tmp_path), "--rounds", "3", "--focus", str(FIN)]) == 2
+    r = CliRunner().invoke(cli, ["card", "--iterate", "--out", str(tmp_path), "--rounds", "3", "--focus", str(FIN)])
+    assert r.exit_code == 2 and "stopped" in r.stderr, r.output
     hist = json.loads((tmp_path / "history.json").read_text())
     assert [r["round"] for r in hist["rounds"]] == [1] and hist["rounds"][0]["changes"] == [change]
     assert hist["configs"][-1]["focus"] == [FIN]
@@ -175,11 +179,11 @@ def test_the_files_are_written_after_every_round(tmp_path, monkeypatch):
 def test_the_card_is_valued_by_the_one_oracle_by_the_chance_of_winning(monkeypatch):
     """Audit row 4b: the committed card's cells are ranked by the oracle's criterion, the chance of winning
     the game (search/evaluator.py, HORIZON "game"), with the card in the seat to move and the oracle's base player
-    elsewhere; the round margin of the guide's collector plays no part."""
+    elsewhere; the round margin of the derivation's collector plays no part."""
     from types import SimpleNamespace
 
     from gnoming_sim.search import evaluator as oracle
-    from gnoming_sim.tune import card_iteration as ci
+    from gnoming_sim.tune.card import iterate as ci
 
     calls = []
 

@@ -1,4 +1,4 @@
-"""`gnoming-sim guide --iterate`: the card by policy iteration from the command line: a small run
+"""`gnoming-sim card --iterate`: the card by policy iteration from the command line: a small run
 writes its history, the card's tables (the card preset's reader reads them), the card and its page, and says
 PREVIEW (smaller than the committed card's iteration) first; bad input is one line and exit 2 before any game."""
 from __future__ import annotations
@@ -10,15 +10,15 @@ import pytest
 from click.testing import CliRunner
 
 from gnoming_sim.cli.app import cli
-from gnoming_sim.cli.guide import iteration_preview
+from gnoming_sim.cli.card import iteration_preview
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.tune.card_iteration import IterationConfig
+from gnoming_sim.tune.card.iterate import IterationConfig
 
 
 @pytest.mark.slow
 def test_a_small_iteration_writes_its_files_and_says_preview(tmp_path):
     out = tmp_path / "it"
-    args = ["guide", "--iterate", "--out", str(out), "--games", "2", "--players", "3", "--decisions", "20",
+    args = ["card", "--iterate", "--out", str(out), "--games", "2", "--players", "3", "--decisions", "20",
             "--budget", "2", "--rounds", "1", "--threads", "1", "--seed", "3"]
     r = CliRunner().invoke(cli, args, catch_exceptions=False)
     assert r.exit_code == 0, r.output
@@ -36,7 +36,7 @@ def test_a_small_iteration_writes_its_files_and_says_preview(tmp_path):
 
 
 def test_preview_is_said_for_a_smaller_run_only():
-    committed = json.loads(registry.CHART_CELLS.read_text())["card_provenance"]
+    committed = json.loads(registry.CARD_CELLS.read_text())["card_provenance"]
     same = IterationConfig(rounds=committed["round_cap"], games=committed["games_per_size"],
                            decisions=committed["decisions_per_round"], rollouts=committed["rollouts"])
     assert iteration_preview(same, committed) == ""
@@ -49,10 +49,10 @@ def test_preview_is_said_for_a_smaller_run_only():
 @pytest.mark.parametrize("args,message", [(["--rounds", "0"], "--rounds"), (["--games", "0"], "--games"),
                                           (["--budget", "0"], "--budget"), (["--seed", str(2**40)], "--seed")])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message, monkeypatch):
-    from gnoming_sim.tune import card_iteration
+    from gnoming_sim.tune.card import iterate as card_iteration
 
     monkeypatch.setattr(card_iteration, "one_round", lambda *a, **k: pytest.fail("a round was played"))
-    r = CliRunner().invoke(cli, ["guide", "--iterate", "--out", str(tmp_path / "x"), *args])
+    r = CliRunner().invoke(cli, ["card", "--iterate", "--out", str(tmp_path / "x"), *args])
     assert r.exit_code == 2, r.output
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("gnoming-sim: error: "), r.stderr

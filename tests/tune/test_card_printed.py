@@ -1,8 +1,8 @@
-"""The printed card (tune/card_print.py) is usable alone: every cell of every table has an
+"""The printed card (tune/card/printed.py) is usable alone: every cell of every table has an
 answer on the page, every word its cells and columns use is said in full in its key, and the page is laid out
-so that nothing is cut off or printed over anything else: the `guide` command's card had its title cut off and
+so that nothing is cut off or printed over anything else: the derivation command's card had its title cut off and
 its foot printed over the axis labels.  The layout is checked with the figure's own renderer, on the cards the
-code draws: the committed card, the committed guide at every table size and at some, and a preview (the
+code draws: the committed card, the first derivation at every table size and at some, and a preview (the
 longest title and foot)."""
 from __future__ import annotations
 
@@ -13,47 +13,47 @@ from pathlib import Path
 
 import pytest
 
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.tune import card_print, guide_card
+from gnoming_sim.tune.card import page, printed
 
 ROOT = Path(__file__).resolve().parents[2]
-GUIDE = ROOT / "tuning" / "guide" / "guide.json"
+DERIVED = ROOT / "tuning" / "guide" / "guide.json"
 
 
-def _guide(players=None, preview=False) -> dict:
-    g = json.loads(GUIDE.read_text(encoding="utf-8"))
+def _derived(players=None, preview=False) -> dict:
+    g = json.loads(DERIVED.read_text(encoding="utf-8"))
     if players:
         g["players"] = players
-        keep = {C.SIZE_NAMES[s] for s in guide_card.finish_sizes(g)[0]}
+        keep = {C.SIZE_NAMES[s] for s in page.finish_sizes(g)[0]}
         g["tables"]["finish"]["cells"] = [c for c in g["tables"]["finish"]["cells"] if c["players"] in keep]
-    if preview:   # as `guide --games 100` makes it against the committed card: the longest title and foot
+    if preview:   # as `card --games 100` makes it against the committed card: the longest title and foot
         g["rounds"] = {p: 100 for p in g["rounds"]}
-        g["preview"] = guide_card.preview_of(g, {"rounds": {str(p): 20000 for p in range(2, 8)},
+        g["preview"] = page.preview_of(g, {"rounds": {str(p): 20000 for p in range(2, 8)},
                                                  "decisions": 1_113_118})
         assert g["preview"]
     return g
 
 
 def _committed() -> dict:
-    data = json.loads(registry.CHART_CELLS.read_text(encoding="utf-8"))
+    data = json.loads(registry.CARD_CELLS.read_text(encoding="utf-8"))
     margins = json.loads((ROOT / "tuning" / "guide-iteration" / "margins-after.json").read_text())["margins"]
-    return guide_card.iterated_guide(data, margins)
+    return page.iterated_card(data, margins)
 
 
-CARDS = {"the committed card": _committed, "the guide at 2-7 players": _guide,
-         "the guide at 4 players": lambda: _guide([4]), "a preview at 2, 4 and 6 players": lambda: _guide([2, 4, 6], True)}
+CARDS = {"the committed card": _committed, "the first derivation at 2-7 players": _derived,
+         "the first derivation at 4 players": lambda: _derived([4]), "a preview at 2, 4 and 6 players": lambda: _derived([2, 4, 6], True)}
 
 
 @pytest.fixture(scope="module", params=list(CARDS))
 def drawn(request):
-    """(guide, figure, renderer) of one card, drawn."""
+    """(derived, figure, renderer) of one card, drawn."""
     import matplotlib.pyplot as plt
 
-    guide = CARDS[request.param]()
-    fig = card_print.card_figure(guide)
+    derived = CARDS[request.param]()
+    fig = printed.card_figure(derived)
     fig.canvas.draw()
-    yield guide, fig, fig.canvas.get_renderer()
+    yield derived, fig, fig.canvas.get_renderer()
     plt.close(fig)
 
 
@@ -117,7 +117,7 @@ def test_every_cell_has_its_words_inside_it(drawn):
 def test_every_word_of_the_cells_and_columns_is_said_in_the_key(drawn):
     """No abbreviation the card does not explain on the same page: each cell's word (without its * or ?), each
     column of tables 1-3, 'gap' and the marks * and ? are defined in the key ("word = ...")."""
-    guide, fig, _ = drawn
+    derived, fig, _ = drawn
     key = " ".join(" ".join(t.get_text() for t in fig.texts).split())
     words = {re.sub(r"[*?]$", "", t.get_text()) for ax in fig.axes for t in ax.texts}
     columns = {t.get_text() for ax in fig.axes[:3] for t in ax.get_xticklabels()}
@@ -135,11 +135,11 @@ def test_a_cell_without_a_measured_answer_prints_the_cards_default():
     measured one its action (bold)."""
     import matplotlib.pyplot as plt
 
-    guide = _committed()
-    fig = card_print.card_figure(guide)
+    derived = _committed()
+    fig = printed.card_figure(derived)
     try:
         by = {ax.get_title(loc="left")[:2]: ax for ax in fig.axes}
-        listed = {c["cell"] for t in guide["tables"].values() for c in t["cells"]}
+        listed = {c["cell"] for t in derived["tables"].values() for c in t["cells"]}
         checked = 0
         for title, table, cell_of, n_rows, n_cols in (
                 ("1.", C.T_SOURCE, lambda i, j: C.source_cell_of(i, j), C.CC_HAZARD, C.N_USE),
@@ -152,7 +152,7 @@ def test_a_cell_without_a_measured_answer_prints_the_cards_default():
                         assert t.get_fontweight() == "bold"
                         continue
                     action = C.ACTION_NAMES[table][C.default_action_of(cell) - 1]
-                    assert t.get_text() == card_print.WORD[action] and t.get_fontstyle() == "italic", (title, i, j)
+                    assert t.get_text() == printed.WORD[action] and t.get_fontstyle() == "italic", (title, i, j)
                     checked += 1
         assert checked > 20
         hazard_no_use = {(round(t.get_position()[1]), round(t.get_position()[0])): t.get_text()
@@ -162,14 +162,14 @@ def test_a_cell_without_a_measured_answer_prints_the_cards_default():
         plt.close(fig)
 
 
-def test_a_seen_but_unresolved_cell_of_a_guide_prints_its_default_with_a_question_mark():
-    g = _guide()
+def test_a_seen_but_unresolved_cell_of_a_derivation_prints_its_default_with_a_question_mark():
+    g = _derived()
     cell = next(c for c in g["tables"]["finish"]["cells"] if not c.get("resolved"))
-    words, _, measured = card_print.cell_mark(cell, cell["cell"], C.T_FINISH)
+    words, _, measured = printed.cell_mark(cell, cell["cell"], C.T_FINISH)
     action = C.ACTION_NAMES[C.T_FINISH][C.default_action_of(cell["cell"]) - 1]
-    assert words == card_print.WORD[action] + "?" and not measured
+    assert words == printed.WORD[action] + "?" and not measured
     resolved = copy.deepcopy(cell) | {"resolved": True, "action": "finish", "chart": True}
-    assert card_print.cell_mark(resolved, cell["cell"], C.T_FINISH)[0] == "FINISH*"
+    assert printed.cell_mark(resolved, cell["cell"], C.T_FINISH)[0] == "FINISH*"
 
 
 def test_the_card_writes_a_png(tmp_path):
@@ -177,15 +177,15 @@ def test_the_card_writes_a_png(tmp_path):
     from PIL import Image
 
     path = tmp_path / "card.png"
-    path.write_bytes(card_print.card_png(_guide([4], True)))
+    path.write_bytes(printed.card_png(_derived([4], True)))
     with Image.open(path) as im:
-        assert im.size == tuple(int(x * card_print.DPI) for x in card_print.PAGE)
+        assert im.size == tuple(int(x * printed.DPI) for x in printed.PAGE)
 
 
-@pytest.mark.parametrize("path, guide", [("tuning/guide-iteration/card.png", _committed), ("tuning/guide/card.png", _guide)])
-def test_the_committed_cards_are_what_the_code_draws(path, guide):
-    """The committed card docs/guide.md shows, and the first guide's, are the code's drawing of their committed data
-    (`make card` redraws both): pixel for pixel where the PNG was written by this matplotlib, whose Agg output is
+@pytest.mark.parametrize("path, derived", [("tuning/guide-iteration/card.png", _committed), ("tuning/guide/card.png", _derived)])
+def test_the_committed_cards_are_what_the_code_draws(path, derived):
+    """The committed card docs/card.md shows, and the first derivation's, are the code's drawing of their committed data
+    (`make card-redraw` redraws both): pixel for pixel where the PNG was written by this matplotlib, whose Agg output is
     deterministic; another version may draw its text a pixel apart, so the comparison is then skipped."""
     import io
 
@@ -198,6 +198,6 @@ def test_the_committed_cards_are_what_the_code_draws(path, guide):
         committed = np.asarray(im.convert("RGBA"))
     if f"version{matplotlib.__version__}," not in made_by:
         pytest.skip(f"{path} was written by {made_by!r}, this is matplotlib {matplotlib.__version__}")
-    with Image.open(io.BytesIO(card_print.card_png(guide()))) as im:
+    with Image.open(io.BytesIO(printed.card_png(derived()))) as im:
         drawn = np.asarray(im.convert("RGBA"))
-    assert committed.shape == drawn.shape and np.array_equal(committed, drawn), f"{path} is stale: run make card"
+    assert committed.shape == drawn.shape and np.array_equal(committed, drawn), f"{path} is stale: run make card-redraw"

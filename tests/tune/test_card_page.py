@@ -1,6 +1,6 @@
-"""The guide's card and page (tune/card_print.py, tune/guide_card.py) show the finish table only for the table
-sizes the guide was derived at, and say why the others are missing.  They read the
-committed guide (tuning/guide/guide.json, derived at 2 to 7 players), cut to fewer sizes as a guide
+"""The printed card and page (tune/card/printed.py, tune/card/page.py) show the finish table only for the table
+sizes the card was derived at, and say why the others are missing.  They read the
+first derivation (tuning/guide/guide.json, derived at 2 to 7 players), cut to fewer sizes as a card
 made at those sizes would be."""
 from __future__ import annotations
 
@@ -10,31 +10,31 @@ from pathlib import Path
 
 import pytest
 
-from gnoming_sim.kernel.policy import chart as C
-from gnoming_sim.tune import card_print, guide_card
+from gnoming_sim.kernel.policy import card as C
+from gnoming_sim.tune.card import page, printed
 
-GUIDE = Path(__file__).resolve().parents[2] / "tuning" / "guide" / "guide.json"
+DERIVED = Path(__file__).resolve().parents[2] / "tuning" / "guide" / "guide.json"
 
 
 @pytest.fixture(scope="module")
 def full() -> dict:
-    return json.loads(GUIDE.read_text(encoding="utf-8"))
+    return json.loads(DERIVED.read_text(encoding="utf-8"))
 
 
-def made_at(guide: dict, players: list[int]) -> dict:
-    """``guide`` as if derived at ``players`` only: the finish cells of the other sizes never seen."""
-    g = copy.deepcopy(guide)
+def made_at(derived: dict, players: list[int]) -> dict:
+    """``derived`` as if derived at ``players`` only: the finish cells of the other sizes never seen."""
+    g = copy.deepcopy(derived)
     g["players"] = players
     g["rounds"] = {str(p): n for p, n in g["rounds"].items() if int(p) in players}
-    keep = {C.SIZE_NAMES[s] for s in guide_card.finish_sizes(g)[0]}
+    keep = {C.SIZE_NAMES[s] for s in page.finish_sizes(g)[0]}
     g["tables"]["finish"]["cells"] = [c for c in g["tables"]["finish"]["cells"] if c["players"] in keep]
     return g
 
 
-def finish_titles(guide: dict) -> tuple[list[str], str]:
+def finish_titles(derived: dict) -> tuple[list[str], str]:
     import matplotlib.pyplot as plt
 
-    fig = card_print.card_figure(guide)
+    fig = printed.card_figure(derived)
     try:
         titles = [ax.get_title(loc="left") for ax in fig.axes]
         text = " ".join(t.get_text() for t in fig.texts)
@@ -48,24 +48,23 @@ def finish_titles(guide: dict) -> tuple[list[str], str]:
     ([2, 4], ["2-3", "4-5"], "6-7"),
     ([7], ["6-7"], "2-3 and 4-5"),
 ])
-def test_a_guide_for_some_table_sizes_draws_only_theirs_and_says_why(full, players, drawn, left):
+def test_a_card_for_some_table_sizes_draws_only_theirs_and_says_why(full, players, drawn, left):
     g = made_at(full, players)
     titles, text = finish_titles(g)
     assert titles == [f"4. Can finish, {size} players: finish?" for size in drawn]
-    why = guide_card.sizes_line(g)
-    assert why.startswith(f"no finish table for {left} players: this guide was derived at "
+    why = page.sizes_line(g)
+    assert why.startswith(f"no finish table for {left} players: this card was derived at "
                           f"{', '.join(map(str, players))} players only")
     assert " ".join(why.split()[:6]) in " ".join(text.split())        # the card's foot says it
-    page = guide_card.page_html(g, card_file=None)
-    assert f"No finish table for {left} players" in page
+    assert f"No finish table for {left} players" in page.page_html(g, card_file=None)
 
 
-def test_a_guide_for_every_size_draws_them_all_and_says_nothing_more(full):
+def test_a_card_for_every_size_draws_them_all_and_says_nothing_more(full):
     assert full["players"] == [2, 3, 4, 5, 6, 7]
     titles, text = finish_titles(full)
     assert titles == [f"4. Can finish, {size} players: finish?" for size in C.SIZE_NAMES]
-    assert guide_card.sizes_line(full) == "" and "no finish table" not in text
-    assert "No finish table" not in guide_card.page_html(full, card_file=None)
+    assert page.sizes_line(full) == "" and "no finish table" not in text
+    assert "No finish table" not in page.page_html(full, card_file=None)
 
 
 def test_the_card_prints_a_banded_take_cell_only_where_it_differs_from_its_take_cell():
@@ -73,9 +72,9 @@ def test_the_card_prints_a_banded_take_cell_only_where_it_differs_from_its_take_
     take cell draws); the other banded cells it lists play as their take cell and are not printed as exceptions."""
     from gnoming_sim.kernel.policy import registry
 
-    data = json.loads(registry.CHART_CELLS.read_text())
-    assert guide_card.banded_exceptions(data) == [
+    data = json.loads(registry.CARD_CELLS.read_text())
+    assert page.banded_exceptions(data) == [
         "a 7-8 pile card (best use: pairs in a line): take while you have 5 or more cards face down (else draw)"]
     src = {c["cell"]: c for c in data["tables"]["source"]["cells"]}
     src[C.source_fd_cell_of(C.CC_HIGH, C.U_PAIR, 0)]["best"] = C.A_DRAW
-    assert guide_card.banded_exceptions(data) == []
+    assert page.banded_exceptions(data) == []

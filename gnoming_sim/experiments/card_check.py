@@ -1,4 +1,4 @@
-"""What following the guide is worth: a strategy among experts against an expert among experts.
+"""What following the card is worth: a strategy among experts against an expert among experts.
 
 :func:`versus_expert` plays every deal ``P`` times, rotation ``r`` seating the strategy X at seat ``r``
 and ``expert`` at the other seats, and the same deals with ``expert`` at every seat (common random
@@ -6,7 +6,7 @@ numbers).  Game ``d * P + r`` is deal ``d``, rotation ``r``, the same game numbe
 in both.  Per deal, averaged over the rotations: X's game score minus the mean of the expert seats',
 minus the same for the expert at X's seat in the all-expert games (negative: X scores less, plays
 better), and X's win credit minus that expert's.  The deal is the unit: means with 95% t intervals
-over the deals.  The deals are their own (:data:`CHECK_FIRST`), apart from the guide's self-play,
+over the deals.  The deals are their own (:data:`CHECK_FIRST`), apart from the card derivation's self-play,
 tuning, held-out and ladder games.
 
 With ``rivals`` another player fills the other seats (X among them against expert among them, the same
