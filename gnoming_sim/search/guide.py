@@ -4,7 +4,7 @@ rollout values.
 :func:`collect_batch` plays one round of each of G games (round ``game % 3``, its starter rotating as
 in a game) with the given seats through the action-level API (:mod:`gnoming_sim.kernel.step`), as
 :mod:`gnoming_sim.search.targets` does.  At a sampled decision it names the candidate answers the way
-the chart player does (:mod:`gnoming_sim.kernel.policy.chart`, from the decider's observation only):
+the chart player does (:mod:`gnoming_sim.kernel.policy.card`, from the decider's observation only):
 
 * a draw source with a pile that can be taken: drawing blind and taking each such pile
   (one record per pile, in that pile's take-table cell; a second pile in the same cell is left out);
@@ -31,7 +31,7 @@ from gnoming_sim.game.observation import O_ME, O_PLAYERS, O_TOP0, SRC_DRAW
 from gnoming_sim.game.rules import ROUNDS
 from gnoming_sim.kernel.game_loop import decide_once, self_play_table, step_once
 from gnoming_sim.kernel.jit import jit
-from gnoming_sim.kernel.policy import chart as C
+from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import heuristic as H
 from gnoming_sim.kernel.rng import seed_stream, uniform01
 from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_HAND, S_PENDING, \
