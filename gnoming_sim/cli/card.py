@@ -247,14 +247,14 @@ def _derive(stage, command, games, decisions, sizes, budget, rollouts, seed, thr
     """Derive the card and check it and its starred cells: ``(result, cells, resolved, seen)``; the self-play frame
     is ``result["_frame"]``.  Both are read back from a draft of the cells file in the staging folder."""
     from gnoming_sim.kernel.policy import registry
-    from gnoming_sim.tune.card import derive as gd
+    from gnoming_sim.tune.card import derive
 
     t0 = time.perf_counter()
-    cfg = gd.DeriveConfig(players=sizes, games=games, decisions=decisions, budget=budget, rollouts=rollouts, seed=seed,
-                         threads=threads)
+    cfg = derive.DeriveConfig(players=sizes, games=games, decisions=decisions, budget=budget, rollouts=rollouts,
+                              seed=seed, threads=threads)
     say(f"card: self-play of {SELF_PLAY} (the strongest fast player), rollouts: "
         f"{'expert' if rollouts == 'expert' else SELF_PLAY}")
-    result, frame = gd.derive(cfg, registry.get(SELF_PLAY), progress=say)
+    result, frame = derive.derive(cfg, registry.get(SELF_PLAY), progress=say)
     seen = sum(len(t["cells"]) for t in result["tables"].values())
     resolved = sum(c["resolved"] for t in result["tables"].values() for c in t["cells"])
     cells = {"description": f"the card's {len(result['cells'])} starred cells (their action beats expert's own rule; "

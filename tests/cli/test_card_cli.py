@@ -49,9 +49,9 @@ def test_a_small_derivation_writes_its_files(tmp_path):
     (["--decisions", "0"], "--decisions"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message, monkeypatch):
-    from gnoming_sim.tune.card import derive as gd
+    from gnoming_sim.tune.card import derive
 
-    monkeypatch.setattr(gd, "collect", lambda *a, **k: pytest.fail("a decision was rolled out"))
+    monkeypatch.setattr(derive, "collect", lambda *a, **k: pytest.fail("a decision was rolled out"))
     r = CliRunner().invoke(cli, ["card", "--out", str(tmp_path / "x"), *args])
     assert r.exit_code == 2, r.output
     lines = r.stderr.strip().splitlines()
@@ -64,9 +64,9 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message, monkeypatch):
 def test_iteration_options_without_iterate_are_refused_not_ignored(tmp_path, option, value, monkeypatch):
     """--rounds, --focus, --start, --continue-from steer the policy iteration; the derivation has no rounds, so they
     are refused there, never ignored (in range or not, the line names the missing --iterate)."""
-    from gnoming_sim.tune.card import derive as gd
+    from gnoming_sim.tune.card import derive
 
-    monkeypatch.setattr(gd, "collect", lambda *a, **k: pytest.fail("a decision was rolled out"))
+    monkeypatch.setattr(derive, "collect", lambda *a, **k: pytest.fail("a decision was rolled out"))
     r = CliRunner().invoke(cli, ["card", "--out", str(tmp_path / "x"), option, value])
     assert r.exit_code == 2, r.output
     lines = r.stderr.strip().splitlines()

@@ -6,14 +6,14 @@ import pytest
 
 from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.tune.card import derive as gd
+from gnoming_sim.tune.card import derive
 
 
 def test_holm_is_step_down():
     # 0.001, 0.01, 0.04, 0.6 among 4: compared in order with 0.05/4, 0.05/3, 0.05/2: the first two only
-    assert gd.holm([0.6, 0.001, 0.04, 0.01]) == [False, True, False, True]
-    assert gd.holm([0.03, 0.03]) == [False, False]
-    assert gd.holm([]) == []
+    assert derive.holm([0.6, 0.001, 0.04, 0.01]) == [False, True, False, True]
+    assert derive.holm([0.03, 0.03]) == [False, False]
+    assert derive.holm([]) == []
 
 
 def _records(rng, cell, table, means, n, expert):
@@ -39,7 +39,7 @@ def test_a_clear_cell_is_resolved_and_a_null_cell_is_not():
                     _records(rng, tiny, C.T_SOURCE, [-5.0, 0.0], 5, 2),              # too few decisions
                     _records(rng, fin, C.T_FINISH, [-4.0, 0.0], 300, 1),             # finishing saves 4; expert finishes
                     _records(rng, place, C.T_PLACE, [1.0, 0.0, 2.0], 500, 1)])       # face-down wins; expert: best use
-    tables = gd.cell_stats(df)
+    tables = derive.cell_stats(df)
     src = {c["cell"]: c for c in tables["source"]["cells"]}
     assert src[take]["resolved"] and src[take]["action"] == "take"
     assert src[take]["lo"] <= src[take]["margin"] <= src[take]["hi"]
@@ -54,15 +54,15 @@ def test_a_clear_cell_is_resolved_and_a_null_cell_is_not():
     p = tables["place"]["cells"][0]
     assert p["resolved"] and p["action"] == "face-down" and p["rival"] == "best use"   # the closer rival
     assert {c["rival"] for c in p["comparisons"]} == {"best use", "throw away"}
-    cells = gd.starred_cells(tables)
+    cells = derive.starred_cells(tables)
     assert cells == {registry.CELL_NAMES[take]: C.A_TAKE, registry.CELL_NAMES[place]: C.A_FACEDOWN}
 
 
 def test_the_collector_records_real_decisions():
     """A few self-play rounds of learned: every record's cell lies in its table, its candidates have
     values, the take table's card is a pile card, and the finishing chances carry their gap."""
-    cfg = gd.DeriveConfig(players=(3,), games=24, budget=2, seed=3, threads=1)
-    df = gd.collect(cfg, registry.get("learned"))
+    cfg = derive.DeriveConfig(players=(3,), games=24, budget=2, seed=3, threads=1)
+    df = derive.collect(cfg, registry.get("learned"))
     assert len(df) > 20 and cfg.rounds == {3: 24}
     for t in range(3):
         sub = df[df["table"] == t]
@@ -77,10 +77,10 @@ def test_the_collector_records_real_decisions():
     place = df[df["table"] == C.T_PLACE]
     assert (np.isfinite(place["v3"]) == (place["blind"] == 1)).all()   # only a blind draw may be thrown away
     assert df["expert"].isin([0, 1, 2, 3]).all() and (df["expert"] > 0).mean() > 0.8   # expert's own choice, mostly a candidate
-    again = gd.collect(gd.DeriveConfig(players=(3,), games=24, budget=2, seed=3, threads=1), registry.get("learned"))
+    again = derive.collect(derive.DeriveConfig(players=(3,), games=24, budget=2, seed=3, threads=1), registry.get("learned"))
     pd.testing.assert_frame_equal(df, again)
     # learned's own rollouts: the same decisions are sampled (the games are learned's either way), valued otherwise
-    own = gd.collect(gd.DeriveConfig(players=(3,), games=24, budget=2, seed=3, threads=1, rollouts="self"),
+    own = derive.collect(derive.DeriveConfig(players=(3,), games=24, budget=2, seed=3, threads=1, rollouts="self"),
                      registry.get("learned"))
     assert len(own) > 20 and not np.allclose(own[["v1", "v2"]].to_numpy()[:10], df[["v1", "v2"]].to_numpy()[:10],
                                              equal_nan=True)
@@ -96,8 +96,8 @@ def test_a_cells_interval_is_clustered_by_round():
     shift = np.repeat(rng.normal(0.0, 3.0, rounds), per)        # one draw per round, shared by its decisions
     df = pd.DataFrame({"table": C.T_SOURCE, "cell": cell, "v1": 1.0 + shift, "v2": 0.0 * shift,
                        "v3": np.nan, "expert": 2, "game": np.repeat(np.arange(rounds), per)})
-    clustered = gd.cell_stats(df)["source"]["cells"][0]
-    alone = gd.cell_stats(df.assign(game=np.arange(len(df))))["source"]["cells"][0]
+    clustered = derive.cell_stats(df)["source"]["cells"][0]
+    alone = derive.cell_stats(df.assign(game=np.arange(len(df))))["source"]["cells"][0]
     assert clustered["margin"] == pytest.approx(alone["margin"]) and clustered["margin_n"] == rounds * per
     w_c, w_a = clustered["hi"] - clustered["lo"], alone["hi"] - alone["lo"]
     assert w_c > 2.0 * w_a, (w_c, w_a)
@@ -120,9 +120,9 @@ def test_holm_runs_once_over_the_whole_card(monkeypatch):
     parts += [_fixed(C.finish_cell_of(g, o, 1), C.T_FINISH, -0.01, 400, 1) for g in range(C.N_GAP) for o in range(2)]
     df = pd.concat(parts)
     calls = []
-    real = gd.holm
-    monkeypatch.setattr(gd, "holm", lambda p, alpha=0.05: calls.append(list(p)) or real(p, alpha))
-    tables = gd.cell_stats(df)
+    real = derive.holm
+    monkeypatch.setattr(derive, "holm", lambda p, alpha=0.05: calls.append(list(p)) or real(p, alpha))
+    tables = derive.cell_stats(df)
     per_table = [tables[t]["tests"] for t in C.TABLE_NAMES]
     assert len(calls) == 1 and len(calls[0]) == sum(per_table) == 14 and per_table == [2, 0, 12]
     assert all(tables[t]["family"] == 14 for t in C.TABLE_NAMES)
@@ -135,5 +135,5 @@ def test_holm_runs_once_over_the_whole_card(monkeypatch):
 
 def test_a_comparison_within_one_round_is_not_tested():
     """All of a cell's decisions from one round: no interval between rounds, p = 1 (never resolved)."""
-    m, lo, hi, p = gd._clustered_test(np.array([1.0, 2.0, 3.0]), np.array([7, 7, 7]))
+    m, lo, hi, p = derive._clustered_test(np.array([1.0, 2.0, 3.0]), np.array([7, 7, 7]))
     assert m == 2.0 and np.isnan(lo) and np.isnan(hi) and p == 1.0
