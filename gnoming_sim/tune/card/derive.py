@@ -28,7 +28,6 @@ that strategy reaches.
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Callable
