@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..framework.study import Study, StudyResult, Table
-from . import analysis, design
+from . import design, findings
 
 class EarlyFinish(Study):
     id = "early-finish"
@@ -23,5 +23,5 @@ class EarlyFinish(Study):
     def tidy(self, index, table, result) -> pd.DataFrame:
         return design.tidy(index, table, result)
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        return analysis.analyse(ctx, tables, data)
+    def conclude(self, ctx, tables, data) -> StudyResult:
+        return findings.conclude(ctx, tables, data)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..framework.study import Study, StudyResult, Table
-from . import analysis, design
+from . import design, findings
 
 
 class FinishPlayOn(Study):
@@ -30,5 +30,5 @@ class FinishPlayOn(Study):
     def play(self, ctx, seed, tables, advance):
         return design.play(ctx, seed, tables, advance)
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        return analysis.analyse(ctx, tables, data)
+    def conclude(self, ctx, tables, data) -> StudyResult:
+        return findings.conclude(ctx, tables, data)

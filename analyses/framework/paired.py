@@ -11,7 +11,7 @@ Deal layout (one round): positions ``9*s .. 9*s+8`` are seat ``s``'s layout (row
 the rest is the draw pile, top first; the first two non-hazard cards after the layouts
 seed the discard piles.
 
-A study names its arms and edits (``design.py``) and its estimates (``analysis.py``); what they share is here:
+A study names its arms and edits (``design.py``) and its estimates (``findings.py``); what they share is here:
 the deal surgery, playing the arms, the rung tables and each arm's seat values; the rungs' effects by table
 size and their paired differences, the precision reached, the estimands, answers and findings along the ladder.
 """
@@ -24,7 +24,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.game import fields as F
+from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 from gnoming_sim.kernel.engine import deal_orders
 from gnoming_sim.stats import Estimate
@@ -216,7 +216,7 @@ def seat_values(res, rounds: np.ndarray, seats: np.ndarray) -> dict:
     minus the others' mean: negative is ahead, since low wins) and its strategy's name (``names``)."""
     g = np.arange(res.games)
     k = max(res.players - 1, 1)
-    scores = res.round_stats[g, rounds, :, F.F_SCORE].astype(np.float64)
+    scores = res.round_stats[g, rounds, :, F_SCORE].astype(np.float64)
     totals = res.totals[g].astype(np.float64)
     score, win, total = scores[g, seats], res.win_credit[g, seats], totals[g, seats]
     return {"score": score, "win": win, "others": (scores.sum(axis=1) - score) / k,
@@ -382,7 +382,7 @@ def as_json(x):
 
 class EditedDealStudy(Study):
     """A study of deals edited one way against another, every arm on the same deals (:func:`play_cells`):
-    ``tables(games)`` its design, ``analysis(ctx, tables, data)`` its estimates; a deck without its ``card``
+    ``tables(games)`` its design, ``findings(ctx, tables, data)`` its estimates; a deck without its ``card``
     (``cards``: its name, plural) has nothing to measure."""
 
     card: int = 0
@@ -391,7 +391,7 @@ class EditedDealStudy(Study):
     def design(self, ctx) -> list[ArmTable]:
         return self.tables(ctx.cell_games(self)) if ctx.deck.count(self.card) else []
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
+    def conclude(self, ctx, tables, data) -> StudyResult:
         if not tables:
             return nothing_to_measure(f"The deck '{ctx.deck.name}' has no {self.cards}: there is nothing to measure.")
-        return self.analysis(ctx, tables, data)
+        return self.findings(ctx, tables, data)

@@ -48,5 +48,5 @@ class PlayersGuide(Study):
         advance(2 * len(STRONG_LADDER) * design.along_deals(deals) * p)
         return {"guide": committed, "checks": checks, "along": along, "margins": margins}
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
+    def conclude(self, ctx, tables, data) -> StudyResult:
         return analysis.analyse(ctx, tables, data)

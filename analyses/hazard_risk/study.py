@@ -7,7 +7,7 @@ from gnoming_sim.game.cards import HAZARD
 
 from ..framework.design import STRONG_LADDER, strong_arm
 from ..framework.paired import EditedDealStudy, cell_rng, play_cells
-from . import analysis, design
+from . import design, findings
 from .design import (DENY, DRAWN, DRAWN_STRONG, NATURAL, NATURAL_STRONG, deny_rows, drawn_arms, drawn_rows,
                      natural_rows, resolve)
 
@@ -25,7 +25,7 @@ class HazardRisk(EditedDealStudy):
     default_games = 6_000
     quick_games = 200
     card, cards = HAZARD, "hazards"
-    tables, analysis = staticmethod(design.tables), staticmethod(analysis.analyse)
+    tables, findings = staticmethod(design.tables), staticmethod(findings.conclude)
 
     def play(self, ctx, seed, tables, advance) -> dict[str, pd.DataFrame]:
         def edit(arms, lo, deals):

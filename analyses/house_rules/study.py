@@ -84,7 +84,7 @@ class HouseRules(Study):
                                progress=progress)
         return out
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
+    def conclude(self, ctx, tables, data) -> StudyResult:
         arms = {arm: _rows(c) for arm, c in data.items()}
         mix = data["mix"]
         rows = arms["mix"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gnoming_sim.experiments import ladder
 
 from ..framework.study import Study, StudyResult, Table
-from . import analysis, design
+from . import design, findings
 
 
 class StrengthLadder(Study):
@@ -41,5 +41,5 @@ class StrengthLadder(Study):
         out["not_played"] = design.not_played(names, ctx.quick)
         return out
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        return analysis.analyse(ctx, tables, data)
+    def conclude(self, ctx, tables, data) -> StudyResult:
+        return findings.conclude(ctx, tables, data)

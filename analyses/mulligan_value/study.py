@@ -7,7 +7,7 @@ from gnoming_sim.game.cards import MULLIGAN
 from gnoming_sim.kernel.policy import registry
 
 from ..framework.paired import EditedDealStudy, cell_rng, play_cells
-from . import analysis, design
+from . import design, findings
 from .design import ARMS, TRACED, edit_arms, keep_rows
 
 
@@ -21,7 +21,7 @@ class MulliganValue(EditedDealStudy):
     default_games = 5_000
     quick_games = 150
     card, cards = MULLIGAN, "mulligans"
-    tables, analysis = staticmethod(design.tables), staticmethod(analysis.analyse)
+    tables, findings = staticmethod(design.tables), staticmethod(findings.conclude)
 
     def play(self, ctx, seed, tables, advance) -> dict[str, pd.DataFrame]:
         def edit(arms, lo, deals):

@@ -40,7 +40,7 @@ CONTROL_TEXT = {"p": CONTROL,
                 "o": "the same mulligan buried at the bottom of the draw pile (nobody has it)"}
 
 
-def analyse(ctx, tables, data) -> StudyResult:
+def conclude(ctx, tables, data) -> StudyResult:
     min_n = 10 if ctx.quick else 30
     dealt = data["dealt"]
     invalid = int((~dealt["ok"]).sum())

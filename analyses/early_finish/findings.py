@@ -33,7 +33,7 @@ TOP = TOP_DIFFERENCE
 RULE_COLUMNS = ("score", "gap")
 
 
-def analyse(ctx, tables, data) -> StudyResult:
+def conclude(ctx, tables, data) -> StudyResult:
     rng = np.random.default_rng(ctx.study_seed("early-finish/bootstrap"))
     ladder = _ladder(data[~data["stalled"]], tables)
     tables = [t for t in tables if arm(t) == "mix"]

@@ -34,7 +34,7 @@ PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5"), ("lat
 RUNG_TEXT = {"mix": "the heuristic presets", SECOND: f"{SECOND} at every seat", STRONG: f"{STRONG} at every seat"}
 
 
-def analyse(ctx, tables, data) -> StudyResult:
+def conclude(ctx, tables, data) -> StudyResult:
     min_n = 10 if ctx.quick else 30
     natural = data["natural"]
     sizes = [p for p in PLAYERS if (natural["players"] == p).any()]

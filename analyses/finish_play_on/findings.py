@@ -302,8 +302,8 @@ def regret_rows(dec: pd.DataFrame, rng, rung: str = BASE_POLICY) -> list[dict]:
     return out
 
 
-# ---------------------------------------------------------------- the analysis
-def analyse(ctx, tables, data) -> StudyResult:
+# ---------------------------------------------------------------- the conclusions
+def conclude(ctx, tables, data) -> StudyResult:
     raw, games = data["decisions"], data["games"]
     rng = np.random.default_rng(ctx.study_seed("finish-play-on/bootstrap"))
     dec = headline_columns(raw)
