@@ -1,7 +1,7 @@
 """The finish-or-play-on study as a :class:`~gnoming_sim.analyses.framework.study.Study`."""
 from __future__ import annotations
 
-from ..framework.study import Study, StudyResult, Table
+from ..framework.study import Study, Table
 from . import design, findings
 
 
@@ -30,5 +30,4 @@ class FinishPlayOn(Study):
     def play(self, ctx, seed, tables, advance):
         return design.play(ctx, seed, tables, advance)
 
-    def conclude(self, ctx, tables, data) -> StudyResult:
-        return findings.conclude(ctx, tables, data)
+    conclude = staticmethod(findings.conclude)

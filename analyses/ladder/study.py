@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gnoming_sim.experiments import ladder
 
-from ..framework.study import Study, StudyResult, Table
+from ..framework.study import Study, Table
 from . import design, findings
 
 
@@ -41,5 +41,4 @@ class StrengthLadder(Study):
         out["not_played"] = design.not_played(names, ctx.quick)
         return out
 
-    def conclude(self, ctx, tables, data) -> StudyResult:
-        return findings.conclude(ctx, tables, data)
+    conclude = staticmethod(findings.conclude)

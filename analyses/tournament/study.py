@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..framework.study import Study, StudyResult, Table
+from ..framework.study import Study, Table
 from . import design, findings
 
 class Tournament(Study):
@@ -27,5 +27,4 @@ class Tournament(Study):
     def tidy(self, index, table, result) -> pd.DataFrame:
         return design.tidy(index, table, result)
 
-    def conclude(self, ctx, tables, data) -> StudyResult:
-        return findings.conclude(ctx, tables, data)
+    conclude = staticmethod(findings.conclude)
