@@ -24,7 +24,6 @@ QUICK_DECISIONS = 400   # --quick: the set's first decisions of each table size 
 class CardAgreement(Study):
     id = "agreement"
     title = "The card beside the oracle"
-    template = "agreement/template.html"
     default_games = 0   # no games: a card lookup per committed decision
     quick_games = 0
 

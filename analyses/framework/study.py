@@ -226,14 +226,21 @@ class StudyResult:
 
 
 class Study(abc.ABC):
-    """Base class of a study; subclasses set the attributes and implement :meth:`design` and
-    :meth:`conclude`, and either :meth:`tidy` (standard deals) or their own :meth:`play`."""
+    """Base class of a study; subclasses set the attributes, implement :meth:`conclude`, give their design
+    (``tables(games per cell)``, or their own :meth:`design`), and either :meth:`tidy` (standard deals) or their
+    own :meth:`play`."""
 
     id: str = ""                # the HTML section id (``early-finish``)
     title: str = ""
-    template: str = ""          # path relative to analyses/ ("tournament/template.html")
+    template: str = ""          # path relative to analyses/; by default the template.html beside the study's module
     default_games: int = 10_000  # games per design cell in a full report
     quick_games: int = 500       # ... and with --quick
+    tables: Callable[[int], list[Table]]   # the design for a number of games per cell (its design.tables)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "template" not in cls.__dict__:
+            cls.template = f"{cls.__module__.split('.')[-2]}/template.html"
 
     @property
     def key(self) -> str:
@@ -250,9 +257,9 @@ class Study(abc.ABC):
         """Games per design cell in this report (``ctx.cell_games``; a costly study may cap ``--games``)."""
         return ctx.cell_games(self)
 
-    @abc.abstractmethod
     def design(self, ctx: Context) -> list[Table]:
-        """The tables to play."""
+        """The tables to play: by default ``tables(games per cell)``."""
+        return self.tables(self.cell_games(ctx))
 
     def play(self, ctx: Context, seed: int, tables: Sequence[Table],
              advance: Callable[[int], None]):

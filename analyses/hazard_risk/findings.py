@@ -8,7 +8,7 @@ import pandas as pd
 
 from gnoming_sim.stats import Z95, Estimate, clustered_share, holm
 
-from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
+from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER
 from ..framework.paired import (as_json, by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision,
                                 phase_of, preset_grid, rung_differences, rung_frames, sizes_of, strong_findings,
                                 top_difference)
@@ -382,12 +382,9 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
 
 def _findings(ladder, drawn_all, deny_all) -> list[Finding]:
     found = strong_findings(
-        "hazard_risk", ladder.get(STRONG, {}).get("all"),
-        f"Against strong players ({STRONG_TEXT}, at every seat), a hazard you draw blind changes your chance of "
-        "winning the game by {value}, against an ordinary card in its place (same deals paired; every draw of that "
-        "table; one hazard in play)",
-        f"Against strong players ({STRONG} at every seat), a hazard you draw blind changes your game total minus the "
-        "others' average by {value} points (positive is bad for you, since the lowest score wins)", "draws")
+        "hazard_risk", ladder.get(STRONG, {}).get("all"), "a hazard you draw blind",
+        "against an ordinary card in its place (same deals paired; every draw of that table; one hazard in play)",
+        "the others'", "positive is bad for you, since the lowest score wins", "draws")
     if drawn_all and drawn_all.get("flip_value") is not None:
         found.append(Finding("hazard_risk.flip_value",
                              "Among the heuristic presets, taking the flips a discarded hazard hands out, rather than "

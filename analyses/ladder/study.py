@@ -11,7 +11,6 @@ from . import design, findings
 class StrengthLadder(Study):
     id = "ladder"
     title = "Strength ladder"
-    template = "ladder/template.html"
     # deals per table without a Monte Carlo seat (played once per rotation); a table with one plays
     # fewer by its cost (experiments.ladder.deals_for), at least MIN_SLOW_DEALS.  600 puts a fast
     # player's rating to about +-6 Elo (design.TARGET_RATING)

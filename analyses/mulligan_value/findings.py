@@ -5,7 +5,7 @@ import pandas as pd
 
 from gnoming_sim.stats import Estimate, clustered_share, holm, independent_difference, standard_errors
 
-from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
+from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER
 from ..framework.paired import (as_json, by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision,
                                 phase_of, preset_grid, rung_differences, rung_frames, sizes_of, strong_findings,
                                 top_difference)
@@ -316,13 +316,9 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
 
 def _findings(ladder, diffs, fates) -> list[Finding]:
     found = strong_findings(
-        "mulligan_value", ladder.get(STRONG, {}).get("all", {}).get(MAIN),
-        f"Against strong players ({STRONG_TEXT}, at every seat), a mulligan dealt to you changes your chance of "
-        "winning the game by {value}, against the same mulligan left at a random depth of the draw pile (same deals "
-        "paired; 2 to 7 players)",
-        f"Against strong players ({STRONG} at every seat), a mulligan dealt to you changes your game total minus your "
-        "rivals' average by {value} points (negative is good for you, since the lowest score wins; same deals and "
-        "control)", "deals")
+        "mulligan_value", ladder.get(STRONG, {}).get("all", {}).get(MAIN), "a mulligan dealt to you",
+        "against the same mulligan left at a random depth of the draw pile (same deals paired; 2 to 7 players)",
+        "your rivals'", "negative is good for you, since the lowest score wins; same deals and control", "deals")
     fate = fates.get(SECOND, {}).get("all")
     if fate is not None:
         found.append(Finding(

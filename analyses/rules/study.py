@@ -38,7 +38,6 @@ def _defaults() -> dict:
 class PocketRules(Study):
     id = "pocket-rules"
     title = "The ladder of advice and the pocket rules"
-    template = "rules/template.html"
     default_games = DEALS
     quick_games = QUICK_DEALS
 
