@@ -29,7 +29,7 @@ from gnoming_sim.game.cards import HAZARD, MULLIGAN
 from gnoming_sim.kernel.engine import deal_orders
 from gnoming_sim.stats import Estimate
 
-from .design import PRESET_NAMES, SECOND, STRONG, STRONG_LADDER, STRONG_TEXT, TOP_DIFFERENCE, strong_arm, strong_seats
+from .design import SECOND, STRONG, STRONG_LADDER, STRONG_TEXT, TOP_DIFFERENCE, strong_arm, strong_seats
 from .render import format_estimate
 from .study import Answer, Finding, Precision, Study, StudyResult, Table, estimand
 from .words import (by_size, convergence, equivalence, equivalence_by_size, holds_under_by_size, power_text,
@@ -216,14 +216,6 @@ def phase_of(fd: pd.Series, phases) -> pd.Series:
     return out
 
 
-def preset_grid(cells: list[dict]) -> list[dict]:
-    """One row per preset, a cell per table size."""
-    out = {}
-    for c in cells:
-        out.setdefault(c["strategy"], {"strategy": c["strategy"], "cells": {}})["cells"][c["players"]] = c
-    return [out[s] for s in PRESET_NAMES if s in out]
-
-
 def rung_frames(data: dict, mix_key: str) -> dict:
     """Rung ("mix", then each of :data:`STRONG_LADDER`) -> its kept rows whose edit was made (``ok``)."""
     keys = {"mix": mix_key, **{pl: strong_arm(mix_key, pl) for pl in STRONG_LADDER}}
@@ -360,18 +352,16 @@ class EditedDealStudy(Study):
     Of a cell (its first arm's table): ``edit(seed, cell, lo, deals)`` returns ``(arm deals by arm name, or None
     where every arm plays the deals as dealt; edit facts)``, ``keep(ctx, cell, lo, results by arm name, facts)`` a
     dict of DataFrames, concatenated by key over all chunks and cells; ``strategies(name)`` resolves a seat name
-    (presets and the study's variants), ``traced(table)`` whether an arm's traces are followed.
+    (presets and the study's variants); the arms of ``traced`` are played with traces.
     """
 
     card: int = 0
     cards: str = ""
     strategies: Callable[[str], object]
+    traced: tuple[str, ...] = ()
 
     def design(self, ctx) -> list[ArmTable]:
         return super().design(ctx) if ctx.deck.count(self.card) else []
-
-    def traced(self, table: ArmTable) -> bool:
-        return False
 
     def play(self, ctx, seed: int, tables: Sequence[ArmTable], advance: Callable[[int], None]) -> dict[str, pd.DataFrame]:
         """Play every cell's arms on its edited deals, chunk by chunk; concatenate what :meth:`keep` returns."""
@@ -379,7 +369,7 @@ class EditedDealStudy(Study):
         for _, group in groupby(tables, key=lambda t: t.cell):
             arms = list(group)
             first = arms[0]
-            chunk = TRACE_CHUNK if any(self.traced(t) for t in arms) else PLAIN_CHUNK
+            chunk = TRACE_CHUNK if any(t.arm in self.traced for t in arms) else PLAIN_CHUNK
             stop = first.first_game + first.games
             for lo in range(first.first_game, stop, chunk):
                 n = min(chunk, stop - lo)
@@ -387,7 +377,7 @@ class EditedDealStudy(Study):
                 arm_deals, facts = self.edit(seed, first, lo, deals)
                 calls = [dict(players=t.players, strategies=[self.strategies(s) for s in t.seats], games=n,
                               seed=seed, rules=ctx.rules, deck=ctx.deck, threads=ctx.threads, chunk_size=n,
-                              trace=self.traced(t), deals=deals if arm_deals is None else arm_deals[t.arm],
+                              trace=t.arm in self.traced, deals=deals if arm_deals is None else arm_deals[t.arm],
                               first_game=lo, rotate=t.rotate) for t in arms]
                 results = {}
                 for t, res in zip(arms, ctx.simulate_many(calls)):

@@ -10,9 +10,9 @@ from gnoming_sim.stats import Z95, Estimate, clustered_share, holm
 
 from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER
 from ..framework.paired import (as_json, by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision,
-                                phase_of, preset_grid, rung_differences, rung_frames, sizes_of, strong_findings,
+                                phase_of, rung_differences, rung_frames, sizes_of, strong_findings,
                                 top_difference)
-from ..framework.render import estimates_frame, format_estimate as _ci
+from ..framework.render import estimates_frame, format_estimate as _ci, grid
 from ..framework.study import Answer, Finding, Precision, StudyResult
 from ..framework.words import size_clause
 from . import figures as figs
@@ -81,7 +81,8 @@ def conclude(ctx, tables, data) -> StudyResult:
         figures=figures, frames=frames, precision=precision, estimands=estimands, answers=_answers(ladder, estimands, diffs),
         summary={**_summary(ending, by_size, drawn_all, by_phase, deny_rows), **_strong_summary(strong),
                  **_ladder_summary(ladder, diffs)},
-        context={"ending": ending, "grid": preset_grid(cells), "sizes": sizes, "by_size": by_size, "drawn_all": drawn_all,
+        context={"ending": ending, "grid": grid(cells, "strategy", "players", PRESET_NAMES), "sizes": sizes,
+                 "by_size": by_size, "drawn_all": drawn_all,
                  "by_phase": by_phase, "deny": deny_rows, "deny_levels": DENY_LEVELS,
                  "deny_grid": _deny_grid(deny_rows, DENY_LEVELS), "deny_verdict": verdict,
                  "strong": strong, "strong_ladder": STRONG_LADDER, "strong_player": STRONG,

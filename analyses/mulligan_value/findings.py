@@ -7,9 +7,9 @@ from gnoming_sim.stats import Estimate, clustered_share, holm, independent_diffe
 
 from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER
 from ..framework.paired import (as_json, by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision,
-                                phase_of, preset_grid, rung_differences, rung_frames, sizes_of, strong_findings,
+                                phase_of, rung_differences, rung_frames, sizes_of, strong_findings,
                                 top_difference)
-from ..framework.render import estimates_frame, format_estimate as _ci
+from ..framework.render import estimates_frame, format_estimate as _ci, grid
 from ..framework.study import Answer, Finding, Precision, StudyResult
 from ..framework.words import size_clause
 from ..framework.trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
@@ -89,8 +89,9 @@ def conclude(ctx, tables, data) -> StudyResult:
         precision=precision, estimands=estimands, answers=_answers(ladder, estimands, diffs),
         summary={**_summary(overall, by_players, cells, by_strategy, flow, arrivals, limit_rows, limit_all, limit,
                             invalid), "skipped_by_players": skipped, **_ladder_summary(ladder, diffs, fates)},
-        context={"overall": overall, "by_players": by_players, "grid": preset_grid(cells), "by_strategy": by_strategy,
-                 "sizes": players, "flow": flow, "arrivals": arrivals, "limit_rows": preset_grid(limit_rows),
+        context={"overall": overall, "by_players": by_players, "grid": grid(cells, "strategy", "players", PRESET_NAMES),
+                 "by_strategy": by_strategy, "sizes": players, "flow": flow, "arrivals": arrivals,
+                 "limit_rows": grid(limit_rows, "strategy", "players", PRESET_NAMES),
                  "limit_all": limit_all, "limit": limit, "invalid": invalid, "games": games,
                  "flow_games": flow_games, "phases": PHASES, "presets": PRESET_NAMES,
                  "ladder": ladder, "diffs": diffs, "fates": fates, "rungs": list(ladder), "rung_text": RUNG_TEXT,
