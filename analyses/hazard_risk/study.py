@@ -21,7 +21,7 @@ class HazardRisk(EditedDealStudy):
     # (6,000: expert's margin reached +-0.40 points at 4,800 against its +-0.4 target)
     default_games = 6_000
     quick_games = 200
-    card, cards = HAZARD, "hazards"
+    card, cards, traced = HAZARD, "hazards", TRACED
     tables, findings, strategies = staticmethod(design.tables), staticmethod(findings.conclude), staticmethod(resolve)
 
     def edit(self, seed, cell, lo, deals):
@@ -41,6 +41,3 @@ class HazardRisk(EditedDealStudy):
                       for pl in STRONG_LADDER}}
             return {k: v for k, v in out.items() if v is not None}
         return {DENY: deny_rows(cell.players, lo, results)}
-
-    def traced(self, table) -> bool:
-        return table.experiment == DRAWN and table.arm in TRACED

@@ -17,7 +17,7 @@ class MulliganValue(EditedDealStudy):
     # 1/FLOW_SHARE of them (x2 arms, one traced)
     default_games = 5_000
     quick_games = 150
-    card, cards = MULLIGAN, "mulligans"
+    card, cards, traced = MULLIGAN, "mulligans", TRACED
     tables, findings, strategies = staticmethod(design.tables), staticmethod(findings.conclude), staticmethod(registry.get)
 
     def edit(self, seed, cell, lo, deals):
@@ -26,6 +26,3 @@ class MulliganValue(EditedDealStudy):
 
     def keep(self, ctx, cell, lo, results, facts):
         return keep_rows(cell.experiment, cell.players, lo, results, facts, ctx.rules.mulligan_limit)
-
-    def traced(self, table) -> bool:
-        return table.arm in TRACED
