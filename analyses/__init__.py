@@ -2,7 +2,7 @@
 
     framework/      what studies share: designs, the Study base, words, paired edits,
                     trace readers, plots, rendering, the report's templates
-    tournament/     one package per study: design, analysis, figures, template.html
+    tournament/     one package per study: design, findings, figures, template.html
     early_finish/
     finish_play_on/
     mulligan_value/

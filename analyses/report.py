@@ -21,7 +21,7 @@ from typing import Callable, Iterator, Sequence
 import numba
 import numpy
 
-from gnoming_sim.batch.safe_folder import MANIFEST, check_target, staged_report, written_files
+from gnoming_sim.batch.safe_folder import check_target, staged_report
 from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.game.version import __version__
@@ -117,13 +117,6 @@ def _as_compiled(studies: Sequence[Study], ctx: Context, compiling) -> Iterator[
 
 
 # ----------------------------------------------------------------- the output folder
-MARKER = MANIFEST   # in every report folder: the files a later report may replace
-
-
-def is_report_dir(path: Path) -> bool:
-    """True when ``path`` holds a report of ours (its manifest, or a summary.json of ours from before it)."""
-    return written_files(Path(path)) is not None
-
 
 def check_out_dir(out_dir, force: bool = False, inputs=()) -> Path:
     """``out_dir`` as a Path if a report may be written there; else a one-line :class:`GnomingError`.

@@ -128,7 +128,7 @@ TWO_OPTIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "two_opti
 def rollout_rates(players, threads, per_position=4000, positions=4):
     """(wall rollouts/s, CPU rollouts/s) from mid-round positions (3 turns per seat played) of
     ``builder`` games, ``builder`` base policy, round horizon; one rollout = one option played out."""
-    from gnoming_sim.search.analyse import position_from_game, run_rollouts, setup
+    from gnoming_sim.search.estimates import position_from_game, run_rollouts, setup
 
     wall = cpu = 0.0
     done = 0

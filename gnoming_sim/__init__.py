@@ -8,7 +8,7 @@ from ``stats.py``, the one statistics module):
                   policies; engine.simulate
     reference/    the referee: a pure-Python replay of the rules, scoring and narration
     batch/        many games: chunked runner, Parquet files, summaries, Dask
-    search/       on kernel.step: the rollout start, rollouts, the Monte Carlo bot, decision analysis
+    search/       on kernel.step: the rollout start, rollouts, the Monte Carlo bot, decision estimates
     drills/       the drill deck: cards of reviewed mistakes, their schedule, the deck's file
     tune/         tuning and training the players: CMA-ES, the learned, net and value fits, the card
     experiments/  one question each: compare, held-out, the ladder, the agreement, the decision sets

@@ -37,7 +37,7 @@ GUARDED = {
     "convergence": {"analyses/framework/words.py"},
     "STRONG_LADDER": {"analyses/framework/design.py"},
     "TOP_DIFFERENCE": {"analyses/framework/design.py"},
-    "_settled": {"analyses/finish_play_on/analysis.py"},
+    "_settled": {"analyses/finish_play_on/findings.py"},
     "PREVIEW": {"analyses/framework/words.py"},
     # the one ranking of a decision's options: analyse, review and the robustness check
     "sort_key": {"gnoming_sim/search/criterion.py"},

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from gnoming_sim.experiments import agreement as A
+from gnoming_sim.experiments import agreement
 
 from gnoming_sim.stats import Estimate
 from ..framework.paired import nothing_to_measure
@@ -24,7 +24,6 @@ QUICK_DECISIONS = 400   # --quick: the set's first decisions of each table size 
 class CardAgreement(Study):
     id = "agreement"
     title = "The card beside the oracle"
-    template = "agreement/template.html"
     default_games = 0   # no games: a card lookup per committed decision
     quick_games = 0
 
@@ -49,11 +48,11 @@ class CardAgreement(Study):
         fresh = pd.read_parquet(self.fresh) if self.fresh is not None and Path(self.fresh).exists() else None
         return {"decisions": frame, "provenance": prov, "fresh": fresh}
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
+    def conclude(self, ctx, tables, data) -> StudyResult:
         if data is None:
             return nothing_to_measure(f"The oracle-valued decision set ({self.path.name}) is not in this checkout: "
                                       "there is nothing to measure.")
-        return analyse(data["decisions"], data["provenance"], data.get("fresh"))
+        return conclude(data["decisions"], data["provenance"], data.get("fresh"))
 
 
 def quick_sample(frame: pd.DataFrame, total: int) -> pd.DataFrame:
@@ -106,13 +105,14 @@ def frame_of(summary: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def analyse(decisions: pd.DataFrame, provenance: dict, fresh: pd.DataFrame | None = None) -> StudyResult:
+def conclude(decisions: pd.DataFrame, provenance: dict, fresh: pd.DataFrame | None = None) -> StudyResult:
     """The agreement table of ``decisions`` (the set) against the card this checkout plays."""
     seed = provenance.get("seed")
-    card = A.card_provenance()
+    card = agreement.card_provenance()
     if seed is not None:
-        A.check_held_out(seed, card["seeds"])
-    summary = A.agreement(decisions, seed=seed, rollouts=provenance.get("rollouts"), card_prov=card, fresh=fresh)
+        agreement.check_held_out(seed, card["seeds"])
+    summary = agreement.agreement(decisions, seed=seed, rollouts=provenance.get("rollouts"), card_prov=card,
+                                  fresh=fresh)
     rows = [_display(r) for r in summary["by_kind"]]
     o = summary["overall"]
     overall = _display(dict(o, kind="every covered decision"))

@@ -101,7 +101,7 @@ def iteration_of(card: dict) -> list[dict]:
                                "wall_s", "changes") if k in r} for r in rounds]
 
 
-def analyse(ctx, tables, data: dict) -> StudyResult:
+def conclude(ctx, tables, data: dict) -> StudyResult:
     card = data["card"]
     stats = card.get("tables", {})
     sections = [{"name": name, "title": title, "decisions": stats[name]["decisions"], "tests": stats[name]["tests"],

@@ -8,14 +8,13 @@ from gnoming_sim.experiments.card_check import MARGIN_RIVALS, MARGIN_SIZES, vers
 from gnoming_sim.kernel.policy import registry
 
 from ..framework.design import STRONG_LADDER
-from ..framework.study import Study, StudyResult, Table
+from ..framework.study import Study
 from . import design, findings
 
 
 class CardStudy(Study):
     id = "card"
     title = "The card"
-    template = "card/template.html"
     # deals per table size (each played once per rotation: by the card among each rival's players and by the rival
     # alone at 2, 4 and 6 players (the card's margins; a sixth of the deals against the rivals other than expert:
     # design.margin_deals), by its starred cells among experts at 4 and 6;
@@ -23,9 +22,7 @@ class CardStudy(Study):
     # many deals: the ladder's equivalence test needs them for 80% power at its margin)
     default_games = 3000
     quick_games = 100
-
-    def design(self, ctx) -> list[Table]:
-        return design.tables(ctx.cell_games(self))
+    tables, conclude = staticmethod(design.tables), staticmethod(findings.conclude)
 
     def play(self, ctx, seed, tables, advance):
         committed = json.loads(registry.CARD_CELLS.read_text())
@@ -47,5 +44,3 @@ class CardStudy(Study):
         advance(2 * len(STRONG_LADDER) * design.along_deals(deals) * p)
         return {"card": committed, "checks": checks, "along": along, "margins": margins}
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        return findings.analyse(ctx, tables, data)

@@ -5,20 +5,25 @@ import numpy as np
 
 from ..framework.design import HEURISTIC_NAMES
 from ..framework.study import FigureOut
-from ..framework.plots import band, errorbars, new_figure, players_color, strategy_color, style
+from ..framework.plots import band, errorbars, legend, new_figure, percent_axis, players_color, strategy_color, style
 
 _HIDDEN_COLORS = {"0-1": "#1b9e77", "2-3": "#7570b3", "4+": "#d95f02"}
 
 
-def _percent_axis(ax) -> None:
-    ax.set_ylim(-0.02, 1.02)
-    ax.axhline(0.5, color="#555555", linewidth=1, linestyle="dashed")
-    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+def _even_bet(*axes) -> None:
+    """P(bonus) axes: 0 to 100% with the even bet dashed, and a legend."""
+    for ax in axes:
+        ax.set_ylim(-0.02, 1.02)
+        ax.axhline(0.5, color="#555555", linewidth=1, linestyle="dashed")
+        percent_axis(ax)
+        legend(ax)
 
 
-def _by_size(rows, column):
-    sizes = sorted({r["players"] for r in rows})
-    return [(p, [r for r in rows if r["players"] == p]) for p in sizes]
+def _by_size(ax, curve, column) -> None:
+    """P(bonus) against ``column``, a band per table size."""
+    for p in sorted({r["players"] for r in curve}):
+        rows = [r for r in curve if r["players"] == p]
+        band(ax, [r[column] for r in rows], [r["bonus"] for r in rows], color=players_color(p), label=f"{p} players")
 
 
 def score_figure(curve: list[dict], preset_curve: list[dict], headline: int) -> FigureOut:
@@ -30,14 +35,10 @@ def score_figure(curve: list[dict], preset_curve: list[dict], headline: int) -> 
             band(ax, [r["score"] for r in rows], [r["bonus"] for r in rows], color=strategy_color(name), label=name)
     style(ax, f"{headline} players, per preset: the rounds it chose to finish",
           "finisher's round score (before the bonus)", "P(bonus)")
-    for p, rows in _by_size(curve, "score"):
-        band(ax_pool, [r["score"] for r in rows], [r["bonus"] for r in rows], color=players_color(p),
-             label=f"{p} players")
+    _by_size(ax_pool, curve, "score")
     style(ax_pool, "All presets pooled, per table size (a mix, not advice)", "finisher's round score (before the bonus)",
           "P(bonus)")
-    for a in (ax, ax_pool):
-        _percent_axis(a)
-        a.legend(fontsize=8, frameon=False)
+    _even_bet(ax, ax_pool)
     return FigureOut("by-score", fig,
                      "How often the finisher earns the \u22125, by its score at the moment it turned its final "
                      "card. Each curve is conditional on the finisher having chosen to finish there: left, per "
@@ -49,9 +50,7 @@ def score_figure(curve: list[dict], preset_curve: list[dict], headline: int) -> 
 def gap_figure(curve: list[dict], facedown: list[dict]) -> FigureOut:
     """P(bonus) against the gap to the best visible rival; and, at 4 players, by hidden cards."""
     fig, (ax, ax_hidden) = new_figure(11, 4.5, ncols=2)
-    for p, rows in _by_size(curve, "gap"):
-        band(ax, [r["gap"] for r in rows], [r["bonus"] for r in rows], color=players_color(p),
-             label=f"{p} players")
+    _by_size(ax, curve, "gap")
     style(ax, "By the gap to the best visible rival", "finisher's score \u2212 lowest visible rival score",
           "P(bonus)")
     for hidden in ("0-1", "2-3", "4+"):
@@ -61,9 +60,7 @@ def gap_figure(curve: list[dict], facedown: list[dict]) -> FigureOut:
                  label=f"rival hides {hidden} cards")
     style(ax_hidden, "4 players: by the cards that rival still hides", "gap to the best visible rival",
           "P(bonus)")
-    for a in (ax, ax_hidden):
-        _percent_axis(a)
-        a.legend(fontsize=8, frameon=False)
+    _even_bet(ax, ax_hidden)
     return FigureOut("by-gap", fig,
                      "Left: P(bonus) by the finisher's score minus the lowest visible score among the others "
                      "(their face-down cards count 0). Right, at 4 players: the same split by how many cards "
@@ -87,13 +84,13 @@ def players_figure(by_players: list[dict], presets: list[dict]) -> FigureOut:
         errorbars(ax_rate, np.array([r["players"] for r in rates]) + (k - 1.5) * 0.1,
                   [r["finish_share"] for r in rates], color=strategy_color(name), label=name)
     style(ax, "P(earning the \u22125) by the number of players", "players", "P(bonus)")
-    _percent_axis(ax)
+    _even_bet(ax)
     style(ax_rate, "Who finishes: each preset's share of the finishes", "players", "share of finished rounds")
     ax_rate.axhline(1 / len(HEURISTIC_NAMES), color="#555555", linewidth=1, linestyle="dashed")
-    ax_rate.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    percent_axis(ax_rate)
+    legend(ax_rate)
     for a in (ax, ax_rate):
         a.set_xticks(sizes)
-        a.legend(fontsize=8, frameon=False)
     return FigureOut("by-players", fig,
                      "Left: P(bonus) at each table size, for all finishers and per preset. Right: each preset's "
                      "share of the finished rounds (dashed: an even share; every preset fills a quarter of the "
@@ -104,13 +101,10 @@ def players_figure(by_players: list[dict], presets: list[dict]) -> FigureOut:
 def turn_figure(curve: list[dict]) -> FigureOut:
     """P(bonus) against the finisher's own turn count."""
     fig, ax = new_figure(8.5, 4.3)
-    for p, rows in _by_size(curve, "own_turn"):
-        band(ax, [r["own_turn"] for r in rows], [r["bonus"] for r in rows], color=players_color(p),
-             label=f"{p} players")
+    _by_size(ax, curve, "own_turn")
     style(ax, "P(earning the \u22125) by the turn of the finish", "the finisher's own turn in the round",
           "P(bonus)")
-    _percent_axis(ax)
-    ax.legend(fontsize=8, frameon=False)
+    _even_bet(ax)
     return FigureOut("by-turn", fig,
                      "P(bonus) by the finisher's own turn number in the round (its n-th turn), with 95% "
                      "intervals clustered by game (a game's rounds are one unit).",

@@ -1,5 +1,5 @@
 """Study ``finish-play-on``: finish the round or play on, by rollouts from positions of self-play games
-(design, analysis, figures, template).
+(design, findings, figures, template).
 
 Imports only :mod:`gnoming_sim.analyses.framework` and lower stages.
 """

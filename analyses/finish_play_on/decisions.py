@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from gnoming_sim.search.analyse import adjusted_means, design
+from gnoming_sim.search.estimates import adjusted_means, design
 from gnoming_sim.search.evaluator import Settings, rollouts as roll
 from gnoming_sim.search.finishing import finish_decisions
 

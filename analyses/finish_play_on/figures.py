@@ -3,16 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.plots import errorbars, new_figure, players_color, strategy_color, style
+from ..framework.plots import errorbars, legend, new_figure, percent_axis, players_color, strategy_color, style, zero_line
 from ..framework.study import FigureOut
 from .design import BASE_POLICY
 
 _HIDDEN_MARKERS = {"1": "o", "2": "s", "3+": "^"}
 _EXPERT_COLOR = "#9467bd"
-
-
-def _zero(ax) -> None:
-    ax.axhline(0, color="#555555", linewidth=1, linestyle="dashed")
 
 
 def _binned(ax, rows, sizes, labels, value="diff", hidden=None):
@@ -50,8 +46,8 @@ def _two_criteria(rows, sizes, xlabel, what):
     _binned(ax_pts, rows, sizes, labels, value="diff")
     style(ax_pts, f"Own round score, {what}", xlabel, "finish \u2212 best play-on (points)")
     for a in (ax_win, ax_pts):
-        _zero(a)
-        a.legend(fontsize=8, frameon=False)
+        zero_line(a, dashed=True)
+        legend(a)
     return fig
 
 
@@ -101,8 +97,8 @@ def hidden_figure(by_hidden: list[dict], sizes) -> FigureOut:
         style(ax, f"closest rival holds {h} face-down card{'s' if h != '1' else ''}", "gap to the best visible rival",
               "finish \u2212 best play-on, chance of winning (pp)" if h == bands[0] else "")
         _pp_axis(ax)
-        _zero(ax)
-        ax.legend(fontsize=8, frameon=False)
+        zero_line(ax, dashed=True)
+        legend(ax)
     return FigureOut("hidden", fig,
                      "Finish minus the best play-on in the chance of winning (percentage points) by the gap, split by how many face-down cards the rival with the fewest "
                      "still holds (1, 2, 3 or more): how close the nearest rival is to finishing, and how much "
@@ -121,13 +117,13 @@ def regret_figure(regret: list[dict], sizes) -> FigureOut:
                 x = np.array([r["players"] for r in rows]) + (k - (len(names) - 1) / 2) * 0.1
                 color = _EXPERT_COLOR if name == "expert" else strategy_color(name)
                 errorbars(ax, x, [r[value] for r in rows], color=color, label=name)
-        _zero(ax)
+        zero_line(ax, dashed=True)
         ax.set_xticks(list(sizes))
-        ax.legend(fontsize=8, frameon=False)
+        legend(ax)
     style(ax_win, "Chance of winning lost at a finishing chance", "players", "regret (percentage points)")
     style(ax_agree, "Agrees with the rollout choice", "players", "share of decisions (%)")
     _pp_axis(ax_win)
-    ax_agree.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}")
+    percent_axis(ax_agree, unit="")
     return FigureOut("regret", fig,
                      "What each preset's own choice at its drawn finishing chance loses against the rollout choice "
                      f"in the chance of winning the game ({BASE_POLICY} playing on, fresh rollouts), per decision "

@@ -1,14 +1,13 @@
 """The finish-or-play-on study as a :class:`~gnoming_sim.analyses.framework.study.Study`."""
 from __future__ import annotations
 
-from ..framework.study import Study, StudyResult, Table
-from . import analysis, design
+from ..framework.study import Study
+from . import design, findings
 
 
 class FinishPlayOn(Study):
     id = "finish-play-on"
     title = "Finish or play on"
-    template = "finish_play_on/template.html"
     # games per (preset, table size) cell, one decision rolled out per game (about 90% of games have a
     # chance): 20 cells x 400 about 7,900 decisions (4x the pilot's size: the boundary's crossing is the
     # estimate that needs them), a selection batch of 64 expert rollouts and design.ROLLOUTS (16 mix, 10 learned,
@@ -24,11 +23,4 @@ class FinishPlayOn(Study):
     def cell_games(self, ctx) -> int:
         return min(ctx.cell_games(self), self.max_games)
 
-    def design(self, ctx) -> list[Table]:
-        return design.tables(self.cell_games(ctx))
-
-    def play(self, ctx, seed, tables, advance):
-        return design.play(ctx, seed, tables, advance)
-
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        return analysis.analyse(ctx, tables, data)
+    tables, play, conclude = staticmethod(design.tables), staticmethod(design.play), staticmethod(findings.conclude)

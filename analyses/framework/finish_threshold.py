@@ -1,7 +1,7 @@
 """The finishing rule as a threshold on the gap, chosen by what it wins.
 
 The family: "finish iff gap <= t" (the gap: the finished layout's score minus the best rival's visible
-score, :data:`.analysis.GAP_DEFINITION`).  At each decision the rule wins ``win_net`` (finish minus the
+score, :data:`.findings.GAP_DEFINITION`).  At each decision the rule wins ``win_net`` (finish minus the
 best play-on, the chance of winning under net rollouts to the end of the game) when it finishes, 0 when it
 plays on: its gain over "always play on".  The printed rule is one threshold for every table size, or one
 per size, from the thresholds the card's finish table can hold (:data:`PLAYABLE`: its gap bins' edges, so

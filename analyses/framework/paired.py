@@ -11,7 +11,7 @@ Deal layout (one round): positions ``9*s .. 9*s+8`` are seat ``s``'s layout (row
 the rest is the draw pile, top first; the first two non-hazard cards after the layouts
 seed the discard piles.
 
-A study names its arms and edits (``design.py``) and its estimates (``analysis.py``); what they share is here:
+A study names its arms and edits (``design.py``) and its estimates (``findings.py``); what they share is here:
 the deal surgery, playing the arms, the rung tables and each arm's seat values; the rungs' effects by table
 size and their paired differences, the precision reached, the estimands, answers and findings along the ladder.
 """
@@ -24,12 +24,12 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.game import fields as F
+from gnoming_sim.game.fields import F_SCORE
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 from gnoming_sim.kernel.engine import deal_orders
 from gnoming_sim.stats import Estimate
 
-from .design import PRESET_NAMES, SECOND, STRONG, STRONG_LADDER, TOP_DIFFERENCE, strong_arm, strong_seats
+from .design import SECOND, STRONG, STRONG_LADDER, STRONG_TEXT, TOP_DIFFERENCE, strong_arm, strong_seats
 from .render import format_estimate
 from .study import Answer, Finding, Precision, Study, StudyResult, Table, estimand
 from .words import (by_size, convergence, equivalence, equivalence_by_size, holds_under_by_size, power_text,
@@ -118,40 +118,6 @@ def cell_rng(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(words))
 
 
-# ----------------------------------------------------------------- playing the arms
-def play_cells(ctx, seed: int, tables: Sequence[ArmTable], advance: Callable[[int], None],
-               edit: Callable, keep: Callable, strategies: Callable[[str], object],
-               traced: Callable[[ArmTable], bool] = lambda t: False) -> dict[str, pd.DataFrame]:
-    """Play every cell's arms on its edited deals, chunk by chunk; concatenate what ``keep`` returns.
-
-    ``edit(cell_tables, lo, deals)`` returns ``(arm deals by arm name, edit facts)``;
-    ``keep(cell_tables, lo, results by arm name, facts)`` returns a dict of DataFrames,
-    concatenated by key over all chunks and cells.  ``strategies(name)`` resolves a seat
-    name (presets and the study's variants).
-    """
-    parts: dict[str, list[pd.DataFrame]] = {}
-    for _, group in groupby(tables, key=lambda t: t.cell):
-        arms = list(group)
-        first = arms[0]
-        chunk = TRACE_CHUNK if any(traced(t) for t in arms) else PLAIN_CHUNK
-        stop = first.first_game + first.games
-        for lo in range(first.first_game, stop, chunk):
-            n = min(chunk, stop - lo)
-            deals = deal_orders(n, seed, ctx.deck, first_game=lo)
-            arm_deals, facts = edit(arms, lo, deals)
-            calls = [dict(players=t.players, strategies=[strategies(s) for s in t.seats], games=n,
-                          seed=seed, rules=ctx.rules, deck=ctx.deck, threads=ctx.threads, chunk_size=n,
-                          trace=traced(t), deals=arm_deals[t.arm], first_game=lo, rotate=t.rotate)
-                     for t in arms]
-            results = {}
-            for t, res in zip(arms, ctx.simulate_many(calls)):
-                results[t.arm] = res
-                advance(n)
-            for name, frame in keep(arms, lo, results, facts).items():
-                parts.setdefault(name, []).append(frame)
-    return {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}
-
-
 def nothing_to_measure(reason: str) -> StudyResult:
     """The result of a study whose experiment the deck rules out (its template shows ``empty``)."""
     return StudyResult(findings=[], figures=[], frames={}, summary={"skipped": reason}, precision=[],
@@ -216,7 +182,7 @@ def seat_values(res, rounds: np.ndarray, seats: np.ndarray) -> dict:
     minus the others' mean: negative is ahead, since low wins) and its strategy's name (``names``)."""
     g = np.arange(res.games)
     k = max(res.players - 1, 1)
-    scores = res.round_stats[g, rounds, :, F.F_SCORE].astype(np.float64)
+    scores = res.round_stats[g, rounds, :, F_SCORE].astype(np.float64)
     totals = res.totals[g].astype(np.float64)
     score, win, total = scores[g, seats], res.win_credit[g, seats], totals[g, seats]
     return {"score": score, "win": win, "others": (scores.sum(axis=1) - score) / k,
@@ -248,14 +214,6 @@ def phase_of(fd: pd.Series, phases) -> pd.Series:
     for name, lo, hi, _ in phases:
         out[(fd >= lo) & (fd <= hi)] = name
     return out
-
-
-def preset_grid(cells: list[dict]) -> list[dict]:
-    """One row per preset, a cell per table size."""
-    out = {}
-    for c in cells:
-        out.setdefault(c["strategy"], {"strategy": c["strategy"], "cells": {}})["cells"][c["players"]] = c
-    return [out[s] for s in PRESET_NAMES if s in out]
 
 
 def rung_frames(data: dict, mix_key: str) -> dict:
@@ -367,12 +325,18 @@ def ladder_answers(prefix: str, question: str, headline: dict, est: dict, diffs:
     return out
 
 
-def strong_findings(prefix: str, top: dict | None, win: str, margin: str, unit: str) -> list[Finding]:
-    """The headline findings under the strong player (``top``: its pooled effects, or None)."""
+def strong_findings(prefix: str, top: dict | None, what: str, win: str, rivals: str, margin: str,
+                    unit: str) -> list[Finding]:
+    """The headline findings under the strong player (``top``: its pooled effects, or None): ``what`` (the card,
+    as the sentences' subject) changes the win chance (against the control, as ``win`` ends the sentence) and the
+    margin over ``rivals`` (``margin``: what the sign means, in brackets)."""
     if top is None:
         return []
-    return [Finding(f"{prefix}.win_chance_strong", win, top["win"], "dpct", unit),
-            Finding(f"{prefix}.margin_strong", margin, top["margin"], "signed", unit)]
+    return [Finding(f"{prefix}.win_chance_strong", f"Against strong players ({STRONG_TEXT}, at every seat), {what} "
+                    f"changes your chance of winning the game by {{value}}, {win}", top["win"], "dpct", unit),
+            Finding(f"{prefix}.margin_strong", f"Against strong players ({STRONG} at every seat), {what} changes "
+                    f"your game total minus {rivals} average by {{value}} points ({margin})", top["margin"], "signed",
+                    unit)]
 
 
 def as_json(x):
@@ -381,17 +345,49 @@ def as_json(x):
 
 
 class EditedDealStudy(Study):
-    """A study of deals edited one way against another, every arm on the same deals (:func:`play_cells`):
-    ``tables(games)`` its design, ``analysis(ctx, tables, data)`` its estimates; a deck without its ``card``
-    (``cards``: its name, plural) has nothing to measure."""
+    """A study of deals edited one way against another, every arm on the same deals (:meth:`play`):
+    ``findings(ctx, tables, data)`` its estimates; a deck without its ``card``
+    (``cards``: its name, plural) has nothing to measure.
+
+    Of a cell (its first arm's table): ``edit(seed, cell, lo, deals)`` returns ``(arm deals by arm name, or None
+    where every arm plays the deals as dealt; edit facts)``, ``keep(ctx, cell, lo, results by arm name, facts)`` a
+    dict of DataFrames, concatenated by key over all chunks and cells; ``strategies(name)`` resolves a seat name
+    (presets and the study's variants); the arms of ``traced`` are played with traces.
+    """
 
     card: int = 0
     cards: str = ""
+    strategies: Callable[[str], object]
+    traced: tuple[str, ...] = ()
 
     def design(self, ctx) -> list[ArmTable]:
-        return self.tables(ctx.cell_games(self)) if ctx.deck.count(self.card) else []
+        return super().design(ctx) if ctx.deck.count(self.card) else []
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
+    def play(self, ctx, seed: int, tables: Sequence[ArmTable], advance: Callable[[int], None]) -> dict[str, pd.DataFrame]:
+        """Play every cell's arms on its edited deals, chunk by chunk; concatenate what :meth:`keep` returns."""
+        parts: dict[str, list[pd.DataFrame]] = {}
+        for _, group in groupby(tables, key=lambda t: t.cell):
+            arms = list(group)
+            first = arms[0]
+            chunk = TRACE_CHUNK if any(t.arm in self.traced for t in arms) else PLAIN_CHUNK
+            stop = first.first_game + first.games
+            for lo in range(first.first_game, stop, chunk):
+                n = min(chunk, stop - lo)
+                deals = deal_orders(n, seed, ctx.deck, first_game=lo)
+                arm_deals, facts = self.edit(seed, first, lo, deals)
+                calls = [dict(players=t.players, strategies=[self.strategies(s) for s in t.seats], games=n,
+                              seed=seed, rules=ctx.rules, deck=ctx.deck, threads=ctx.threads, chunk_size=n,
+                              trace=t.arm in self.traced, deals=deals if arm_deals is None else arm_deals[t.arm],
+                              first_game=lo, rotate=t.rotate) for t in arms]
+                results = {}
+                for t, res in zip(arms, ctx.simulate_many(calls)):
+                    results[t.arm] = res
+                    advance(n)
+                for name, frame in self.keep(ctx, first, lo, results, facts).items():
+                    parts.setdefault(name, []).append(frame)
+        return {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}
+
+    def conclude(self, ctx, tables, data) -> StudyResult:
         if not tables:
             return nothing_to_measure(f"The deck '{ctx.deck.name}' has no {self.cards}: there is nothing to measure.")
-        return self.analysis(ctx, tables, data)
+        return self.findings(ctx, tables, data)

@@ -61,10 +61,14 @@ def errorbars(ax, x, estimates, *, color, label=None, marker="o", **kw) -> None:
                 markersize=5, linewidth=1.2, **kw)
 
 
-def by_preset(ax, cells: list[dict], key: str, centre: float = 1.5, step: float = 0.09) -> None:
-    """Each preset's estimates ``cell[key]`` against its cells' table sizes, the presets side by side."""
+def by_preset(ax, cells: list[dict], key: str, centre: float = 1.5, step: float = 0.09, pooled=()) -> None:
+    """Each preset's estimates ``cell[key]`` against its cells' table sizes, the presets side by side, after the
+    ``pooled`` rows' (all presets, one per table size) as black squares."""
     from .design import PRESET_NAMES   # here: the batch report's figures need not import the players
 
+    if pooled:
+        errorbars(ax, np.array([r["players"] for r in pooled]) - 0.2, [r[key] for r in pooled], color="black",
+                  marker="s", label="all presets")
     for k, name in enumerate(PRESET_NAMES):
         rows = [c for c in cells if c["strategy"] == name]
         if rows:
@@ -78,3 +82,19 @@ def band(ax, x, estimates, *, color, label=None, marker="o") -> None:
                     linewidth=0)
     ax.plot(x, [e.mean for e in estimates], marker=marker, markersize=3, color=color, label=label,
             linewidth=1.3)
+
+
+def legend(*axes, **kw) -> None:
+    """The report's legend (small, unframed) on each of ``axes``."""
+    for ax in axes:
+        ax.legend(fontsize=8, frameon=False, **kw)
+
+
+def percent_axis(ax, fmt: str = ".0f", unit: str = "%") -> None:
+    """The y tick labels of a share in percent: ``100 * v`` in format ``fmt``, then ``unit``."""
+    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:{fmt}}{unit}")
+
+
+def zero_line(ax, dashed: bool = False) -> None:
+    """The grey line at y = 0 (no change)."""
+    ax.axhline(0, color="#555555", linewidth=1, linestyle="dashed" if dashed else "-")

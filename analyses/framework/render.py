@@ -150,6 +150,15 @@ def fold_tables(html: str) -> Markup:
     return Markup(_TABLE.sub(wrap, str(html)))
 
 
+def grid(rows: list[dict], row: str, column: str, order=None) -> list[dict]:
+    """A page table of ``rows``: one ``{row: value, "cells": {its column value: the row}}`` per value of
+    ``row``, in ``order`` (default: sorted)."""
+    out: dict = {}
+    for r in rows:
+        out.setdefault(r[row], {row: r[row], "cells": {}})["cells"][r[column]] = r
+    return [out[k] for k in (sorted(out) if order is None else order) if k in out]
+
+
 def estimates_frame(rows: list[dict]):
     """Rows of values and estimates as a DataFrame (a report's CSV table): each :class:`Estimate` spread into
     ``k, k_lo, k_hi, k_n`` columns, lists and tuples joined with spaces, dicts and None left out."""

@@ -1,13 +1,13 @@
-"""The study framework: a study is an experiment design, a tidy frame, an analysis, figures.
+"""The study framework: a study is an experiment design, a tidy frame, its conclusions, figures.
 
 A study module defines one :class:`Study` subclass and registers an instance in
 :data:`gnoming_sim.analyses.report.STUDIES`.  The report (:mod:`gnoming_sim.analyses.report`) then, for each study:
 
 1. asks it for its design: a list of :class:`Table` s to play, all under one seed;
 2. plays every table in chunks (:meth:`Study.play`; by default :func:`play_tables`),
-   passing each chunk to :meth:`Study.tidy`, which keeps only what the analysis needs,
+   passing each chunk to :meth:`Study.tidy`, which keeps only what the conclusions need,
    as a DataFrame;
-3. hands the concatenated frame to :meth:`Study.analyse`, which returns a
+3. hands the concatenated frame to :meth:`Study.conclude`, which returns a
    :class:`StudyResult`: summary frames, headline findings, figures (matplotlib
    ``Figure`` objects, never pyplot) and the variables of its jinja2 template.
 
@@ -226,14 +226,21 @@ class StudyResult:
 
 
 class Study(abc.ABC):
-    """Base class of a study; subclasses set the attributes and implement :meth:`design` and
-    :meth:`analyse`, and either :meth:`tidy` (standard deals) or their own :meth:`play`."""
+    """Base class of a study; subclasses set the attributes, implement :meth:`conclude`, give their design
+    (``tables(games per cell)``, or their own :meth:`design`), and either :meth:`tidy` (standard deals) or their
+    own :meth:`play`."""
 
     id: str = ""                # the HTML section id (``early-finish``)
     title: str = ""
-    template: str = ""          # path relative to analyses/ ("tournament/template.html")
+    template: str = ""          # path relative to analyses/; by default the template.html beside the study's module
     default_games: int = 10_000  # games per design cell in a full report
     quick_games: int = 500       # ... and with --quick
+    tables: Callable[[int], list[Table]]   # the design for a number of games per cell (its design.tables)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "template" not in cls.__dict__:
+            cls.template = f"{cls.__module__.split('.')[-2]}/template.html"
 
     @property
     def key(self) -> str:
@@ -250,13 +257,13 @@ class Study(abc.ABC):
         """Games per design cell in this report (``ctx.cell_games``; a costly study may cap ``--games``)."""
         return ctx.cell_games(self)
 
-    @abc.abstractmethod
     def design(self, ctx: Context) -> list[Table]:
-        """The tables to play."""
+        """The tables to play: by default ``tables(games per cell)``."""
+        return self.tables(self.cell_games(ctx))
 
     def play(self, ctx: Context, seed: int, tables: Sequence[Table],
              advance: Callable[[int], None]):
-        """Play ``tables`` under ``seed`` and return the data :meth:`analyse` receives.
+        """Play ``tables`` under ``seed`` and return the data :meth:`conclude` receives.
 
         The default plays the standard deals of every table (:func:`play_tables`).  A
         study of edited deals (paired arms on the same deals) overrides it; it must call
@@ -272,7 +279,7 @@ class Study(abc.ABC):
         raise TypeError(f"{type(self).__name__} plays standard deals, so it must define tidy()")
 
     @abc.abstractmethod
-    def analyse(self, ctx: Context, tables: Sequence[Table], data: pd.DataFrame) -> StudyResult:
+    def conclude(self, ctx: Context, tables: Sequence[Table], data: pd.DataFrame) -> StudyResult:
         """Estimates, findings and figures from the concatenated data."""
 
 
@@ -290,12 +297,12 @@ class StudyRun:
 
 def play_study(study: Study, ctx: Context, advance: Callable[[int], None] = lambda n: None,
                tables: list[Table] | None = None) -> StudyRun:
-    """Play the study's design and analyse it; ``advance(k)`` after every ``k`` games played."""
+    """Play the study's design and conclude; ``advance(k)`` after every ``k`` games played."""
     t0 = time.perf_counter()
     seed = ctx.study_seed(study.id)
     tables = study.design(ctx) if tables is None else tables
     data = study.play(ctx, seed, tables, advance)
-    result = study.analyse(ctx, tables, data)
+    result = study.conclude(ctx, tables, data)
     return StudyRun(study, seed, list(tables), result, sum(t.games for t in tables),
                     time.perf_counter() - t0)
 

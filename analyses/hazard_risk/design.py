@@ -37,7 +37,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.game import fields as F
+from gnoming_sim.game.fields import F_HAZARDS
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.game.cards import HAZARD
 
@@ -179,7 +179,7 @@ def drawn_arms(players: int, lo: int, deals: np.ndarray, rng, seed: int | None =
 def natural_rows(res) -> pd.DataFrame:
     """Per game and strategy: player-rounds, rounds ending with a hazard, hazards left (sum and sum of
     squares)."""
-    hz = (res.round_stats[..., F.F_HAZARDS] // res.rules.hazard_value).astype(np.int64)   # (G, 3, P)
+    hz = (res.round_stats[..., F_HAZARDS] // res.rules.hazard_value).astype(np.int64)   # (G, 3, P)
     return per_game_and_strategy(res, res.players, {"hz": hz, "hz_sq": hz ** 2, "with": hz > 0},
                                  player_rounds=("hz", "size"), with_hazard=("with", "sum"), hazards=("hz", "sum"),
                                  hazards_sq=("hz_sq", "sum"))
@@ -218,6 +218,6 @@ def deny_rows(players, lo, results) -> pd.DataFrame:
         total = res.totals[g, seat].astype(np.float64)
         frame[f"total_{arm}"] = total
         frame[f"win_{arm}"] = res.win_credit[g, seat]
-        frame[f"hz_{arm}"] = (res.round_stats[g, :, seat, F.F_HAZARDS] > 0).sum(axis=1)
+        frame[f"hz_{arm}"] = (res.round_stats[g, :, seat, F_HAZARDS] > 0).sum(axis=1)
         frame[f"others_{arm}"] = (res.totals[g].sum(axis=1) - total) / (players - 1)
     return pd.DataFrame(frame)

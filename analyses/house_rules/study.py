@@ -58,7 +58,6 @@ def _est(d: dict | None, n: int) -> Estimate | None:
 class HouseRules(Study):
     id = "house-rules"
     title = "House rules"
-    template = "house_rules/template.html"
     # games per variant for the mix (each rung of the strong ladder plays RUNG_SHARE of it: they are ~10x
     # slower), the same deals for each variant: a change in turns per round to about +-0.3 turns, in a share
     # to about +-1 percentage point
@@ -84,7 +83,7 @@ class HouseRules(Study):
                                progress=progress)
         return out
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
+    def conclude(self, ctx, tables, data) -> StudyResult:
         arms = {arm: _rows(c) for arm, c in data.items()}
         mix = data["mix"]
         rows = arms["mix"]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.plots import new_figure, players_color, style
+from ..framework.plots import legend, new_figure, players_color, style
 from ..framework.study import FigureOut
 
 
@@ -38,7 +38,7 @@ def ratings_figure(sizes: list[dict]) -> FigureOut:
     anchor = sizes[0]["anchor"] if sizes else "expert"
     style(ax, f"Strength ladder: Bradley-Terry rating, {anchor} = 0 (higher is stronger)",
           "rating, Elo scale (400 = odds of 10 to 1 in a pairwise result)", "")
-    ax.legend(fontsize=8, frameon=False, loc="lower right")
+    legend(ax, loc="lower right")
     return FigureOut("ratings", fig,
                      f"Each strategy's Bradley-Terry rating from its pairwise results on shared deals with rotated "
                      f"seats, {anchor} = 0, with its 95% bootstrap interval over deals, per table size. Monte Carlo "

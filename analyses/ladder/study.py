@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from gnoming_sim.experiments import ladder
 
-from ..framework.study import Study, StudyResult, Table
-from . import analysis, design
+from ..framework.study import Study, Table
+from . import design, findings
 
 
 class StrengthLadder(Study):
     id = "ladder"
     title = "Strength ladder"
-    template = "ladder/template.html"
     # deals per table without a Monte Carlo seat (played once per rotation); a table with one plays
     # fewer by its cost (experiments.ladder.deals_for), at least MIN_SLOW_DEALS.  600 puts a fast
     # player's rating to about +-6 Elo (design.TARGET_RATING)
@@ -41,5 +40,4 @@ class StrengthLadder(Study):
         out["not_played"] = design.not_played(names, ctx.quick)
         return out
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        return analysis.analyse(ctx, tables, data)
+    conclude = staticmethod(findings.conclude)

@@ -1,4 +1,4 @@
-"""Study ``mulligan-value``: what a mulligan is worth, on paired edited deals (design, analysis, figures, template).
+"""Study ``mulligan-value``: what a mulligan is worth, on paired edited deals (design, findings, figures, template).
 
 Imports only :mod:`gnoming_sim.analyses.framework` and lower stages.
 """

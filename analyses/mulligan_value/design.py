@@ -42,7 +42,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from gnoming_sim.game import fields as F
 from gnoming_sim.game.cards import HAZARD, MULLIGAN
 
 from ..framework.design import (PLAYER_NAMES, PRESET_NAMES, SECOND, STRONG, STRONG_LADDER, cell_first_game,

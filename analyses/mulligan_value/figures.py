@@ -4,15 +4,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.study import FigureOut
-from ..framework.plots import by_preset, errorbars, new_figure, style
+from ..framework.plots import by_preset, errorbars, legend, new_figure, percent_axis, style, zero_line
 
 _SOURCE_COLORS = {"pile": "#1b9e77", "blind": "#d95f02", "dealt": "#555555"}
 _ARRIVAL = (("dealt", "kept from the deal", "#555555"), ("pile", "taken from a discard pile", "#1b9e77"),
             ("blind", "drawn blind", "#d95f02"), ("never", "never placed", "#cccccc"))
-
-
-def _pct_axis(ax) -> None:
-    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
 
 
 def by_players_figure(cells: list[dict], by_players: list[dict]) -> FigureOut:
@@ -20,17 +16,15 @@ def by_players_figure(cells: list[dict], by_players: list[dict]) -> FigureOut:
     fig, (ax, ax_win) = new_figure(11, 4.5, ncols=2)
     sizes = [r["players"] for r in by_players]
     for a, key in ((ax, "points"), (ax_win, "win")):
-        errorbars(a, np.array(sizes) - 0.2, [r[key] for r in by_players], color="black", marker="s",
-                  label="all presets")
-        by_preset(a, cells, key)
-        a.axhline(0, color="#555555", linewidth=1)
+        by_preset(a, cells, key, pooled=by_players)
+        zero_line(a)
         a.set_xticks(sizes)
     style(ax, "Change in its holder's round score from a dealt mulligan", "players",
           "change in points per round (negative is better)")
     style(ax_win, "Change in its holder's chance of winning the game", "players",
           "percentage points (positive is better)")
-    ax_win.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.1f}%")
-    ax.legend(fontsize=8, frameon=False)
+    percent_axis(ax_win, ".1f")
+    legend(ax)
     return FigureOut("by-players", fig,
                      "Paired on the same deals: the holder's round score with the mulligan at the slot minus "
                      "with an ordinary card there (left; negative is better), and its win credit for the game with the mulligan minus "
@@ -51,7 +45,7 @@ def pairing_figure(by_players: list[dict]) -> FigureOut:
                     ha="center", fontsize=8)
     style(ax, "What pairing buys: standard error of the mulligan's worth", "players", "standard error (points)")
     ax.set_xticks(sizes)
-    ax.legend(fontsize=8, frameon=False)
+    legend(ax)
     return FigureOut("pairing", fig,
                      "Standard error of the points estimate from the same games, paired deal by deal and as if the "
                      "two arms had been played on independent deals. The label over each pair: how many times "
@@ -79,7 +73,7 @@ def source_figure(flow: list[dict], arrivals: list[dict]) -> FigureOut:
     ax.set_xlim(-0.5, 2.5)
     style(ax, "Worth to the player who places it, by how and when it comes", "phase of the round for that player",
           "change in points per round (negative is better)")
-    ax.legend(fontsize=8, frameon=False)
+    legend(ax)
     sizes = [r["players"] for r in arrivals]
     bottom = np.zeros(len(sizes))
     for key, label, color in _ARRIVAL:
@@ -87,9 +81,9 @@ def source_figure(flow: list[dict], arrivals: list[dict]) -> FigureOut:
         ax_arr.bar(sizes, share, bottom=bottom, color=color, label=label, width=0.7)
         bottom += share
     style(ax_arr, "How a mulligan reaches a player", "players", "share of mulligans")
-    _pct_axis(ax_arr)
+    percent_axis(ax_arr)
     ax_arr.set_xticks(sizes)
-    ax_arr.legend(fontsize=8, frameon=False, loc="lower right")
+    legend(ax_arr, loc="lower right")
     return FigureOut("by-source", fig,
                      "Left: worth of a mulligan (paired, its deal against the same deal with that mulligan swapped "
                      "for an ordinary card) to the player who first placed it, by source and by that player's "
@@ -105,8 +99,8 @@ def limit_figure(rows: list[dict]) -> FigureOut:
     sizes = sorted({r["players"] for r in rows})
     ax.set_xticks(sizes)
     style(ax, "How often the mulligan limit binds", "players", "share of player-rounds barred at least once")
-    _pct_axis(ax)
-    ax.legend(fontsize=8, frameon=False)
+    percent_axis(ax)
+    legend(ax)
     return FigureOut("limit", fig,
                      "Share of a player's rounds in which a mulligan was on offer (on a discard pile at the start "
                      "of the turn, or drawn blind) while the player already showed a face-up mulligan, so the "

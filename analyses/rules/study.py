@@ -18,8 +18,7 @@ from gnoming_sim.kernel.policy import registry
 
 from ..framework.study import Precision, Study, StudyResult
 from ..framework.study import Table as FTable
-from . import analysis as A
-from . import figures as F
+from . import figures, findings
 
 # deals per table size and table: a rung's change against the table's player has a 95% half-width of about 1.2-1.8
 # pp of win chance a game at 4,000 (wider at 2 players), a rule's pooled worth about 0.4-0.6 pp; value plays about 60
@@ -39,7 +38,6 @@ def _defaults() -> dict:
 class PocketRules(Study):
     id = "pocket-rules"
     title = "The ladder of advice and the pocket rules"
-    template = "rules/template.html"
     default_games = DEALS
     quick_games = QUICK_DEALS
 
@@ -55,10 +53,10 @@ class PocketRules(Study):
         deals = self.cell_games(ctx)
         value = QUICK_VALUE_DEALS if ctx.quick else min(VALUE_DEALS, deals)
         out = []
-        for p in A.SIZES:
-            for table in A.TABLES:
-                rungs = [r for r in A.RUNGS if r != table] + ([r["title"] for r in registry.RULES_PRINTED]
-                                                              if table == "net" else [])
+        for p in findings.SIZES:
+            for table in findings.TABLES:
+                rungs = [r for r in findings.RUNGS if r != table] + ([r["title"] for r in registry.RULES_PRINTED]
+                                                                     if table == "net" else [])
                 out.append(FTable(p, (table,) * p, deals, RULE_FIRST + p * 2**40, label=f"{p} players, {table}"))
                 out += [FTable(p, (r,) + (table,) * (p - 1), value if r == "value" else deals,
                                RULE_FIRST + p * 2**40, label=f"{p} players, {r} among {table}") for r in rungs]
@@ -77,9 +75,9 @@ class PocketRules(Study):
         without = {r["title"]: registry.rules_strategy(r["default"], name="rules-without")
                    for r in registry.RULES_PRINTED}
         played, gone = {}, {}
-        for p in A.SIZES:
+        for p in findings.SIZES:
             first = RULE_FIRST + p * 2**40
-            for table in A.TABLES:
+            for table in findings.TABLES:
                 T = Table(p, deals, seed, first, base=table, threads=ctx.threads)
                 for rung, s in rungs.items():
                     n = value_deals if rung == "value" else deals
@@ -93,18 +91,18 @@ class PocketRules(Study):
         return {"played": played, "without": gone, "deals": deals, "value_deals": value_deals,
                 "first_game": RULE_FIRST, "wall_s": time.perf_counter() - t0}
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
+    def conclude(self, ctx, tables, data) -> StudyResult:
         if "skip" in data:
             return StudyResult([], [], {}, {"skipped": data["skip"]}, [], context={"empty": data["skip"]})
         played = data["played"]
-        rules = A.worth(list(registry.RULES_PRINTED), {p: r["pocket rules"] for p, r in played["net"].items()},
-                        data["without"])
+        rules = findings.worth(list(registry.RULES_PRINTED),
+                               {p: r["pocket rules"] for p, r in played["net"].items()}, data["without"])
         summary = {"table_play": "one seat among a table of the named player, against that player in the seat, the "
                                  "seat rotating with the deal; paired by deal",
-                   "sizes": list(A.SIZES), "deals": data["deals"], "value_deals": data["value_deals"],
-                   "first_game": data["first_game"], "rungs": list(A.RUNGS),
-                   "ladder": A.ladder(played), "steps": A.steps(played), "worth_table": "net", "rules": rules,
-                   "no_gain": A.NO_GAIN, "wall_s": round(data["wall_s"], 1)}
+                   "sizes": list(findings.SIZES), "deals": data["deals"], "value_deals": data["value_deals"],
+                   "first_game": data["first_game"], "rungs": list(findings.RUNGS),
+                   "ladder": findings.ladder(played), "steps": findings.steps(played), "worth_table": "net",
+                   "rules": rules, "no_gain": findings.NO_GAIN, "wall_s": round(data["wall_s"], 1)}
         half = lambda e: (e["ci95"][1] - e["ci95"][0]) / 2   # noqa: E731
         precision = [Precision(f"{what} (win chance a game)", max(widths) / 100, "pct")   # pp, as a share
                      for what, widths in (
@@ -112,5 +110,6 @@ class PocketRules(Study):
                           [half(e["win_vs_table"]) for t in summary["ladder"].values() for r in t.values()
                            for k, e in r.items() if k != "value"]),
                          ("a rule's pooled worth", [half(r["win"]["pooled"]) for r in rules])) if max(widths) > 0]
-        return StudyResult(findings=[], figures=[F.ladder_figure(summary)], frames={"table": A.table(summary)},
-                           summary=summary, precision=precision, context={"s": summary})
+        return StudyResult(findings=[], figures=[figures.ladder_figure(summary)],
+                           frames={"table": findings.table(summary)}, summary=summary, precision=precision,
+                           context={"s": summary})

@@ -1,4 +1,4 @@
-"""Study ``tournament``: the presets against each other (design, analysis, figures, template).
+"""Study ``tournament``: the presets against each other (design, findings, figures, template).
 
 Imports only :mod:`gnoming_sim.analyses.framework` and lower stages.
 """

@@ -5,15 +5,14 @@ import numpy as np
 
 from ..framework.design import PRESET_NAMES
 from ..framework.study import FigureOut
-from ..framework.plots import errorbars, new_figure, players_color, strategy_color, style
+from ..framework.plots import errorbars, legend, new_figure, percent_axis, players_color, strategy_color, style, zero_line
 
 
 def standings_figure(standings: list[dict], players, names=PRESET_NAMES) -> FigureOut:
     """Mean game score and win share of each preset, grouped by table size."""
     fig, (ax_score, ax_win) = new_figure(10, 4.4, ncols=2)
     sizes = [p for p in players if any(r["players"] == p for r in standings)]
-    width = 0.14
-    width = min(width, 0.7 / max(len(names), 1))
+    width = min(0.14, 0.7 / max(len(names), 1))
     for k, name in enumerate(names):
         rows = {r["players"]: r for r in standings if r["strategy"] == name}
         xs = [i + (k - (len(names) - 1) / 2) * width for i, p in enumerate(sizes) if p in rows]
@@ -29,8 +28,8 @@ def standings_figure(standings: list[dict], players, names=PRESET_NAMES) -> Figu
         ax.set_xticks(range(len(sizes)), [f"{p} players" for p in sizes])
     style(ax_score, "Mean game score (lower is better)", "", "points per game (3 rounds)")
     style(ax_win, "Win share (dashed: an even share, 1/players)", "", "share of games won")
-    ax_win.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
-    ax_score.legend(fontsize=8, ncols=2, frameon=False)
+    percent_axis(ax_win)
+    legend(ax_score, ncols=2)
     return FigureOut("standings", fig,
                      "Each preset's mean game score and win share, with 95% intervals over deals.",
                      f"Points with error bars: mean game score and win share of {len(names)} strategies at 3, 4, 5 and 7 players.")
@@ -98,14 +97,14 @@ def seats_figure(seats: list[dict], players) -> FigureOut:
         errorbars(ax_dev, x, [r["dev"] for r in rows], color=players_color(p), label=f"{p} players")
         errorbars(ax_win, x, [r["win"] for r in rows], color=players_color(p), label=f"{p} players")
         ax_win.hlines(1 / p, -0.3, max(players) - 0.7, colors=players_color(p), linestyles="dotted", linewidth=1)
-    ax_dev.axhline(0, color="#555555", linewidth=1)
+    zero_line(ax_dev)
     for ax in (ax_dev, ax_win):
         ax.set_xticks(range(0, max(sizes, default=1)))
     style(ax_dev, "Seat advantage (below 0: the seat scores better)", "seat (numbered from 0; seat 0 starts round 1)",
           "points per game vs table average")
     style(ax_win, "Win share by seat (dotted: an even share)", "seat", "share of games won")
-    ax_win.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
-    ax_dev.legend(fontsize=8, frameon=False)
+    percent_axis(ax_win)
+    legend(ax_dev)
     return FigureOut("seats", fig,
                      "The advantage of each seat, averaged over all presets (seats rotate, so every preset "
                      "sits everywhere), with 95% intervals over deals.",

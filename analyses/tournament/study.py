@@ -1,20 +1,18 @@
 """The tournament as a :class:`~gnoming_sim.analyses.framework.study.Study`: design, rows kept, analysis."""
 from __future__ import annotations
 
-import pandas as pd
-
-from ..framework.study import Study, StudyResult, Table
-from . import analysis, design
+from ..framework.study import Study, Table
+from . import design, findings
 
 class Tournament(Study):
     id = "tournament"
     title = "Strategy tournament"
-    template = "tournament/template.html"
     # games per lineup; multiples of 420 = lcm(3, 4, 5, 7), so rotation seats every preset
     # equally often in every seat.  8,400 reaches the targets of analysis.TARGET_* (a win share to
     # +-0.5 pp, a head-to-head gap to +-0.5 points, a seat's edge to +-0.3 points)
     default_games = 8_400
     quick_games = 420
+    tidy, conclude = staticmethod(design.tidy), staticmethod(findings.conclude)
 
     def kernels(self, ctx) -> tuple[str, ...]:
         # the heuristic presets, the Monte Carlo entrant (a full report); a user's own strategies may be of any family
@@ -23,9 +21,3 @@ class Tournament(Study):
 
     def design(self, ctx) -> list[Table]:
         return design.tables(ctx.cell_games(self), ctx.strategies, ctx.quick)
-
-    def tidy(self, index, table, result) -> pd.DataFrame:
-        return design.tidy(index, table, result)
-
-    def analyse(self, ctx, tables, data) -> StudyResult:
-        return analysis.analyse(ctx, tables, data)

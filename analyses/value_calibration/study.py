@@ -43,7 +43,7 @@ class ValueCalibration(Study):
             advance(games)
         return {k: np.concatenate([d[k] for d in parts]) for k in parts[0]} | {"games": games, "seed": seed}
 
-    def analyse(self, ctx, tables, data) -> StudyResult:
+    def conclude(self, ctx, tables, data) -> StudyResult:
         from gnoming_sim.kernel.value_weights import WEIGHTS, read_weights
         from gnoming_sim.search.evaluator import calibration
 

@@ -12,7 +12,7 @@ from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.search import evaluator
 
 # the base player and the criterion are the oracle's (gnoming_sim.search.evaluator, a light module: `--help` does
-# not import the rollouts).  SECOND_POLICY is the search's (gnoming_sim.search.analyse.SECOND_POLICY), spelt here
+# not import the rollouts).  SECOND_POLICY is the search's (gnoming_sim.search.estimates.SECOND_POLICY), spelt here
 # for the same reason (tests/cli/test_analyse_cli.py checks that the two agree): the player a sensitivity check
 # may name, off unless asked (--second-policy expert): a second player answering the same question is no advice
 DEFAULT_POLICY = evaluator.BASE
@@ -133,7 +133,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
     if second_policy.strip().lower() != NO_SECOND:
         second = opt.strategy_names("--second-policy", second_policy, players, (1, players))
         _check_rollout_policies("--second-policy", second)
-    from gnoming_sim.search.analyse import position_from_game
+    from gnoming_sim.search.estimates import position_from_game
     from gnoming_sim.search.evaluator import Settings, advice, evaluate
 
     if position_path is None and position_id is None:
@@ -260,7 +260,7 @@ def _why(pos, res, policies, seed, rollouts, horizon, threads, versus):
 def _check_rollout_policies(option: str, names) -> None:
     """Refuse a Monte Carlo policy here, before a simulated game is played to reach the decision
     (the search refuses it too, but only after that game)."""
-    from gnoming_sim.search.analyse import refuse_mc
+    from gnoming_sim.search.estimates import refuse_mc
 
     refuse_mc(names, option)
 
@@ -328,18 +328,18 @@ def render(res: dict) -> str:
     same = [r["option"] for r in res["options"] if r["same_as_best"]]
     if same:
         lines.append(f"equal to {best['option']} in every rollout: {', '.join(same)}")
-    if "margin" not in res:
+    if "lead" not in res:
         lines.append(f"verdict: {best['option']}: no other option differs from it in any rollout")
     else:
         second = next(r for r in res["options"] if r["key"] == res["runner_up"])
-        lo, hi = res["margin_ci95"]
+        lo, hi = res["lead_ci95"]
         unit = _lead_unit(res, res.get("lead_on", ""))
         if res["separated"]:
-            lines.append(f"verdict: {best['option']} is recommended: best by {res['margin']:.2f} {unit} "
+            lines.append(f"verdict: {best['option']} is recommended: best by {res['lead']:.2f} {unit} "
                          f"(95% CI {lo:.2f}..{hi:.2f}) over {second['option']}")
         else:
             lines.append(f"verdict: not separated at this budget: {best['option']} leads {second['option']} by "
-                         f"{res['margin']:.2f} {unit} (95% CI {lo:.2f}..{hi:.2f} includes 0); more --rollouts "
+                         f"{res['lead']:.2f} {unit} (95% CI {lo:.2f}..{hi:.2f} includes 0); more --rollouts "
                          "or --half-width")
         v = res["variance"]
         lines.append("variance of that difference vs independent rollouts: CRN x{}, + strata (first draw "
@@ -375,7 +375,7 @@ def _policy_text(policies) -> str:
 
 
 def _separation(res: dict) -> str:
-    if "margin" not in res:
+    if "lead" not in res:
         return "no other option differs from it in any rollout"
     return "separated" if res["separated"] else "not separated at this budget"
 

@@ -74,7 +74,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         raise GnomingError("give a RECORD file or --game G (a simulated game), not both")
     if record_path is None and game is None:
         raise GnomingError("give a RECORD file, or --seed S --game G --seat K (a simulated game)")
-    from gnoming_sim.game import record as R
+    from gnoming_sim.game import record as record_file
 
     if record_path is not None:   # every input is read and checked before the output folder is looked at
         from gnoming_sim.game.input_file import check_regular
@@ -82,14 +82,14 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
         check_regular(record_path, "record")
         opt.load_strategies_file(strategies_path)
         rules_, deck_ = opt.load_rules_file(rules_path), opt.load_deck_file(deck_path)
-        record = R.load(record_path)
+        record = record_file.load(record_path)
         if (click.get_current_context().get_parameter_source("players") is click.core.ParameterSource.COMMANDLINE
                 and players != record.players):
             raise GnomingError(f"--players {players} contradicts the record, which has {record.players} players; "
                                "drop --players (a record sets its own table)")
         if seat is not None:
             opt.check_range("--seat", seat, 0, record.players - 1, f"0..{record.players - 1} (the record's seats)")
-            record = R.Record(record.players, seat, record.rounds, record.seats, record.origin)
+            record = record_file.Record(record.players, seat, record.rounds, record.seats, record.origin)
         players, names = record.players, None
     else:
         if seat is None:
@@ -106,7 +106,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
     if save_record is not None:
         _check_save(save_record, force, target, inputs)
     policies = opt.strategy_names("--policy", policy, players, (1, players))
-    from gnoming_sim.search.analyse import refuse_mc
+    from gnoming_sim.search.estimates import refuse_mc
 
     refuse_mc(policies, "--policy")
     from gnoming_sim.batch.safe_write import OutputLock
@@ -128,7 +128,7 @@ def review(record_path, players, strategy, seats, strategies_path, seed, rotate,
     if save_record is not None:
         from gnoming_sim.batch.safe_write import write_file
 
-        write_file(save_record, R.dumps(record, save_record), "--save-record")
+        write_file(save_record, record_file.dumps(record, save_record), "--save-record")
     told = []
     if drills is not None:
         from gnoming_sim.drills import deck as drill

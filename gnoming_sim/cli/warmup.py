@@ -106,11 +106,11 @@ def _rollouts():
     from pathlib import Path
 
     from gnoming_sim.game.position import from_toml
-    from gnoming_sim.search.analyse import analyse
+    from gnoming_sim.search.estimates import estimate
 
     here = Path(__file__).resolve().parents[2] / "examples" / "position.toml"
     if here.exists():
-        analyse(from_toml(here), rollouts=8, threads=1)
+        estimate(from_toml(here), rollouts=8, threads=1)
 
 
 def signature(name: str) -> tuple:

@@ -31,10 +31,10 @@ def tell_samples(why: dict, pos: Position) -> dict:
 
 def table_of(pos: Position, snap: np.ndarray):
     """The replay :class:`gnoming_sim.game.replay.Table` of a rollout's entered table (its snapshot)."""
-    from gnoming_sim.game import replay as R
+    from gnoming_sim.game import replay
 
     P, N = pos.players, pos.deck.size
-    t = R.Table(np.zeros((ROUNDS, N), dtype=np.int8), P)
+    t = replay.Table(np.zeros((ROUNDS, N), dtype=np.int8), P)
     k = P * LAYOUT
     t.lay[:] = snap[:k].reshape(P, LAYOUT)
     t.up[:] = snap[k:2 * k].reshape(P, LAYOUT)
@@ -47,9 +47,9 @@ def table_of(pos: Position, snap: np.ndarray):
     nd = int(snap[j])
     t.draw[:nd] = snap[j + 1:j + 1 + nd]
     sc = t.sc
-    sc[R.SC_ROUND], sc[R.SC_STARTER], sc[R.SC_TURN] = pos.round, pos.starter, pos.turn
-    sc[R.SC_FINISHER], sc[R.SC_HAND], sc[R.SC_REMOVED] = pos.finisher, NO_CARD, pos.removed
-    sc[R.SC_DTOP], sc[R.SC_DLEN], sc[R.SC_DEALT] = 0, nd, -1
+    sc[replay.SC_ROUND], sc[replay.SC_STARTER], sc[replay.SC_TURN] = pos.round, pos.starter, pos.turn
+    sc[replay.SC_FINISHER], sc[replay.SC_HAND], sc[replay.SC_REMOVED] = pos.finisher, NO_CARD, pos.removed
+    sc[replay.SC_DTOP], sc[replay.SC_DLEN], sc[replay.SC_DEALT] = 0, nd, -1
     return t
 
 

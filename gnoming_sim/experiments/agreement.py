@@ -63,7 +63,7 @@ def kind_of(view: dict, pos) -> str:
 
 
 def as_analysis(keys, mean, diff_se, labels=None) -> dict:
-    """Stored option values as an analysis (:func:`gnoming_sim.search.analyse.summarize`'s shape, the fields
+    """Stored option values as an analysis (:func:`gnoming_sim.search.estimates.summarize`'s shape, the fields
     :func:`~gnoming_sim.search.card.compare` reads): the best is the highest win chance; each other
     option's ``diff`` is how far it is behind (pp, positive: worse) with ``diff +- Z95 * diff_se``."""
     mean = np.asarray(mean, dtype=np.float64)

@@ -96,7 +96,7 @@ def main(argv=None) -> int:
         if path is not None and not Path(path).exists():
             print(f"agreement_fresh: {opt} {path} not found", file=sys.stderr)
             return 2
-    from gnoming_sim.experiments import agreement as A
+    from gnoming_sim.experiments import agreement
     from gnoming_sim.kernel.policy import registry
 
     card = None if a.card is None else Path(a.card)
@@ -104,7 +104,7 @@ def main(argv=None) -> int:
         registry.register(registry.card_from_file(card))   # this process's 'card': the file's printed card
     t0 = time.perf_counter()
     prov = json.loads(src.with_suffix(".json").read_text())
-    answers = A.card_answers(pd.read_parquet(src))
+    answers = agreement.card_answers(pd.read_parquet(src))
     fresh = fresh_losses(answers, prov["seed"], a.rollouts, a.threads, log=lambda s: print(s, flush=True),
                          reuse=None if a.reuse is None else pd.read_parquet(a.reuse))
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     out.with_suffix(".json").write_text(json.dumps(
         {"decisions": str(src), "set_seed": prov["seed"], "rollouts": a.rollouts, "stream": FRESH_STREAM,
          "covered": len(answers), "rolled_out": int((fresh["rollouts"] > 0).sum()), "wall_s": round(wall, 1),
-         "card": A.card_provenance(card)}, indent=1) + "\n")
+         "card": agreement.card_provenance(card)}, indent=1) + "\n")
     print(f"{len(fresh)} decisions ({int((fresh['rollouts'] > 0).sum())} rolled out) in {wall:.0f} s -> {out}")
     return 0
 

@@ -231,7 +231,7 @@ class Comparison:
     estimates: list[dict] = field(default_factory=list)
     changes: list[dict] = field(default_factory=list)
 
-    def analyse(self) -> "Comparison":
+    def estimate(self) -> "Comparison":
         names = list(dict.fromkeys(self.seats))
         base = self.values[0]
         best = worst = None
@@ -335,4 +335,4 @@ def compare(variants: Sequence[Variant], players: int, seats: Sequence[str], gam
                 progress(done)
         values.append(GameValues.concat(parts))
         standings.append(tally.by_strategy())
-    return Comparison(players, tuple(seats), games, seed, rotate, list(variants), values, standings).analyse()
+    return Comparison(players, tuple(seats), games, seed, rotate, list(variants), values, standings).estimate()

@@ -296,11 +296,6 @@ class Narrator:
         return parts
 
 
-def narrate_lines(result, index: int = 0) -> list[str]:
-    """The story of game ``index`` of a traced result, as lines of text."""
-    return Narrator(result, index).lines()
-
-
 def narrate(result, index: int = 0, round_index: int | None = None, seat: int | None = None) -> str:
     """The story of game ``index`` of a traced result, as one text; ``round_index`` (0..2) and
     ``seat`` keep only that round and that seat's own lines (see :meth:`Narrator.filtered`)."""

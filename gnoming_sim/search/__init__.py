@@ -2,7 +2,7 @@
 rollout (``start``: one builder, from a position or a live table), the rollouts (``rollout``),
 the Monte Carlo bot (``bot``; ``allocate``, how it spends its rollouts; ``cost``, its games with the
 rollouts counted; ``probe``, its decisions asked twice for the hygiene tests) and the decision
-analysis (``analyse``), and the value player (``value_player``: 0-ply by the value network).
+estimates (``estimates``), and the value player (``value_player``: 0-ply by the value network).
 
 May import :mod:`gnoming_sim.game` and :mod:`gnoming_sim.kernel`; the later stages (``drills``, ``tune``,
 ``experiments``, ``analyses``, ``cli``) may import it.  Importing it registers the bot's batch kernel for ``KIND_MC`` with the

@@ -12,7 +12,7 @@ The oracle: the **base player** is :data:`BASE` at every seat, the strongest fas
 **criterion** is :data:`HORIZON`, the chance of winning the game, ties by the margin over the rivals
 (:mod:`gnoming_sim.search.criterion`).  Another base player is a setting (``policies``, e.g. the card in the
 seat to move: :func:`seats_with`), never another code path.  Rollout i is one unit (one deal of the unseen
-cards and one play stream, common to every option), estimated by :func:`gnoming_sim.search.analyse.summarize`.
+cards and one play stream, common to every option), estimated by :func:`gnoming_sim.search.estimates.summarize`.
 The value network's own answers: every seat's chance of winning (:func:`position_values`) and the 0-ply table.
 """
 from __future__ import annotations
@@ -107,9 +107,9 @@ def seats_with(pos, strategy, base=BASE) -> list:
 
 
 def setup(pos, options=None, policies=None, peek: bool = False):
-    """The rollout inputs (:class:`gnoming_sim.search.analyse.Setup`) of ``pos``: every legal option, or
+    """The rollout inputs (:class:`gnoming_sim.search.estimates.Setup`) of ``pos``: every legal option, or
     those of ``options`` (option keys, such as ``"pos3"``/``"draw"``/``"discard"``, in that order)."""
-    from gnoming_sim.search.analyse import setup as _setup
+    from gnoming_sim.search.estimates import setup as _setup
 
     s = _setup(pos, [BASE] if policies is None else policies, peek)
     if options is None:
@@ -128,7 +128,7 @@ def rollouts(pos, settings: "Settings", options=None, threads: int | None = None
     the settings' level (``rollouts`` or ``truncated``), common random numbers across the options (rollout i of
     every option shares its deal and play stream, whichever options are asked for), for the estimators that
     pair or pool them."""
-    from gnoming_sim.search.analyse import run_rollouts
+    from gnoming_sim.search.estimates import run_rollouts
 
     st = settings.check()
     if st.level == "0-ply":
@@ -151,12 +151,12 @@ def win_samples(pos, settings: "Settings", options=None, threads: int | None = N
 def lead_in_se(result: dict) -> float:
     """The leader's lead over the runner-up in standard errors of their paired difference (the difference's
     95% half-width / 1.96, as the rollouts' summary gives it; inf: no rival, or a lead with no spread)."""
-    if "margin" not in result:
+    if "lead" not in result:
         return math.inf
     se = result["half_width"] / Z95
     if not se > 0:
-        return math.inf if result["margin"] > 0 else 0.0
-    return result["margin"] / se
+        return math.inf if result["lead"] > 0 else 0.0
+    return result["lead"] / se
 
 
 def stop_reason(result: dict, n: int, settings: Settings) -> str:
@@ -165,7 +165,7 @@ def stop_reason(result: dict, n: int, settings: Settings) -> str:
     lead at least k standard errors; the lead is looked at after every batch, so k = 1.96 would call a leader
     that is not truly ahead separated more often than 5% of the time: the default k is 3), ``"reached"`` (stop
     ``half-width``: the lead's half-width at most the target), ``"cap"``, or ``""``: go on."""
-    if "margin" not in result:
+    if "lead" not in result:
         return "no rival"
     if settings.stop == "lead" and n >= MIN_STOP and lead_in_se(result) >= settings.k:
         return "separated"
@@ -190,7 +190,7 @@ def schedule(cap: int, first: int = FIRST_BATCH, most: int = MAX_BATCH) -> list[
 class Evaluation:
     """The rollouts of ``pos`` under ``settings`` (level ``rollouts`` or ``truncated``) added batch by batch
     (:func:`schedule` up to the cap): :meth:`step` runs the next batch and summarizes all so far with the
-    rollouts' own estimator (:func:`gnoming_sim.search.analyse.summarize`); :attr:`stopped` says why it
+    rollouts' own estimator (:func:`gnoming_sim.search.estimates.summarize`); :attr:`stopped` says why it
     stopped (:func:`stop_reason`).  Rollout i depends on (seed, i) alone, so the batches joined are the
     rollouts of one call of that size, and the summary after N rollouts is ``analyse --rollouts N``'s."""
 
@@ -209,7 +209,7 @@ class Evaluation:
 
     def step(self) -> dict | None:
         """Run the next batch (unless stopped) and return the summary, None once stopped."""
-        from gnoming_sim.search.analyse import run_rollouts, summarize
+        from gnoming_sim.search.estimates import run_rollouts, summarize
 
         if self.stopped or self.batches >= len(self.sizes):
             return None
@@ -237,9 +237,9 @@ def evaluate(pos, settings: Settings, threads: int | None = None, progress=None,
     """Every legal option of ``pos`` valued as ``settings`` say: at 0-ply :func:`zero_ply`'s table (with
     ``samples``, every deal's value too); with rollouts, stop ``lead`` batch by batch (:class:`Evaluation`),
     rollouts from another index than 0 on their fixed budget, else ``analyse``'s fixed budget or its pilot-sized
-    confirmatory batch (:func:`gnoming_sim.search.analyse.analyse`, with its ``progress`` and its sensitivity
+    confirmatory batch (:func:`gnoming_sim.search.estimates.estimate`, with its ``progress`` and its sensitivity
     check under ``second_policies``)."""
-    from gnoming_sim.search.analyse import analyse, summarize
+    from gnoming_sim.search.estimates import estimate, summarize
 
     st = settings.check()
     if st.level == "0-ply":
@@ -250,10 +250,10 @@ def evaluate(pos, settings: Settings, threads: int | None = None, progress=None,
     if st.first:   # analyse's rollouts start at index 0
         s, out, cov = rollouts(pos, st, None, threads)
         return summarize(out, cov, s, pos, st.horizon)
-    return analyse(pos, st.base, seed=st.seed, rollouts=st.budget,
-                   half_width=st.half_width if st.stop == "half-width" else None, max_rollouts=st.cap,
-                   horizon=st.horizon, peek=st.peek, threads=threads, second_policies=second_policies,
-                   progress=progress, truncated=st.level == "truncated")
+    return estimate(pos, st.base, seed=st.seed, rollouts=st.budget,
+                    half_width=st.half_width if st.stop == "half-width" else None, max_rollouts=st.cap,
+                    horizon=st.horizon, peek=st.peek, threads=threads, second_policies=second_policies,
+                    progress=progress, truncated=st.level == "truncated")
 
 
 def advice(pos, res: dict) -> dict:

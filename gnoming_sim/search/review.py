@@ -25,7 +25,7 @@ What they measure is the win chance as the value network reads it at the end of 
 held-out games: tuning/value/calibration.json).
 
 The *loss* is the alternative's win chance minus the played move's on the measurement rollouts, paired,
-with the regression estimator's standard error (:func:`gnoming_sim.search.analyse.adjusted_each`).  The
+with the regression estimator's standard error (:func:`gnoming_sim.search.estimates.adjusted_each`).  The
 choice never sees the rollouts that measure it, so the loss is not inflated by it (no winner's curse) and
 its standard error is an ordinary paired one, valid however close the options are.  The loss is negative
 where the move played wins more.
@@ -62,7 +62,7 @@ import numpy as np
 
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.search import evaluator
-from gnoming_sim.search.analyse import Setup, adjusted_each, design, luck, summarize
+from gnoming_sim.search.estimates import Setup, adjusted_each, design, luck, summarize
 from gnoming_sim.search.evaluator import Settings
 from gnoming_sim.stats import Z95, bh, eb_posterior_means, mean_ci_t
 
@@ -151,7 +151,7 @@ def grade(decision, policies=DEFAULT_POLICY, seed: int = 0, index: int = 0, scre
     sub, out2, cov2 = evaluator.rollouts(pos, replace(st, budget=select), [keys[k] for k in keep], threads)
     res2 = summarize(out2, cov2, sub, pos, HORIZON)
     base["n_confirm"] = select
-    if "margin" not in res2 and np.ptp(zp["win"], axis=1).max() == 0:
+    if "lead" not in res2 and np.ptp(zp["win"], axis=1).max() == 0:
         return {**base, "forced": True, "forced_reason": "every option gives the same game in every rollout",
                 "best": decision.played, "options": [_row(r, "confirm") for r in res2["options"]]}
     sub_keys = [o.key for o in sub.options]

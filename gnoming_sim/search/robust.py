@@ -35,7 +35,7 @@ def recommended(res: dict) -> set[str]:
 
 
 def ranking(res: dict) -> list[dict]:
-    """The options of one analysis, best first (the rank :func:`gnoming_sim.search.analyse.summarize` gave
+    """The options of one analysis, best first (the rank :func:`gnoming_sim.search.estimates.summarize` gave
     each by :func:`gnoming_sim.search.criterion.order`), each with its rank, criterion value (``mean``),
     95% interval and n."""
     order = sorted(range(len(res["options"])), key=lambda k: res["options"][k]["rank"])

@@ -48,7 +48,7 @@ def fixture_report(out: Path, summary: dict | None = None) -> Path:
         def play(self, ctx, seed, tables, advance):
             return None
 
-        def analyse(self, ctx, tables, data):
+        def conclude(self, ctx, tables, data):
             return StudyResult(findings=[], figures=[], frames={}, summary=self.section, precision=[])
 
     studies = [Fixed(key.replace("_", "-"), summary[key]) for key in ("card", "pocket_rules", "agreement")

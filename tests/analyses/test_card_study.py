@@ -25,7 +25,7 @@ def result():
     along = versus_expert_along(design.ALONG, STRONG_LADDER, design.HEADLINE_PLAYERS, 30, 4, threads=1,
                                 first_game=design.first_game(design.HEADLINE_PLAYERS))
     found = margins("card", deals=12, seed=4, threads=1, first_game=design.first_game)
-    return findings.analyse(Context(), [], {"card": committed, "checks": checks, "along": along,
+    return findings.conclude(Context(), [], {"card": committed, "checks": checks, "along": along,
                                             "margins": {str(p): by for p, by in found.items()}})
 
 
@@ -96,7 +96,7 @@ def test_the_answer_is_the_card_player_and_says_what_it_is_conditional_on():
     arms (an older card study's summary) the answer is the check among experts, not measured along the ladder."""
     committed = json.loads(registry.CARD_CELLS.read_text())
     checks = [_check("card", -1.0), _check("card-starred", -2.4), _check("card", -0.8, 6), _check("card-starred", -2.1, 6)]
-    result = findings.analyse(Context(), [], {"card": committed, "checks": checks})
+    result = findings.conclude(Context(), [], {"card": committed, "checks": checks})
     assert [a.key for a in result.answers] == ["card.card_vs_expert"]
     answer = result.answers[0].to_json()
     assert "printed card" in answer["text"] and answer["mean"] == -1.0
@@ -126,7 +126,7 @@ def test_along_the_ladder_the_answer_is_the_strongest_rivals_and_says_whether_it
 
     committed = json.loads(registry.CARD_CELLS.read_text())
     checks = [_check("card", 5.2), _check("card-starred", -2.0), _check("card", 5.4, 6), _check("card-starred", -1.8, 6)]
-    result = findings.analyse(Context(), [], {"card": committed, "checks": checks, "along": _along(5.0, 5.0 + d, d, half)})
+    result = findings.conclude(Context(), [], {"card": committed, "checks": checks, "along": _along(5.0, 5.0 + d, d, half)})
     [answer] = [a.to_json() for a in result.answers]
     assert answer["mean"] == 5.0 + d and f"against strong players ({STRONG}" in answer["text"]
     assert answer["convergence"] == word

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gnoming_sim.analyses.early_finish.analysis import _holm_labels, _rule, clustered_curve, half_open
+from gnoming_sim.analyses.early_finish.findings import _holm_labels, _rule, clustered_curve, half_open
 from gnoming_sim.stats import Crossing, Estimate, crossing_label, holm, paired_ratio_difference
 
 

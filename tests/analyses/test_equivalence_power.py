@@ -64,7 +64,7 @@ def test_convergence_is_judged_at_every_size_not_on_the_average():
 
 
 def test_the_finishing_answer_reads_its_convergence_off_the_rule_not_the_average():
-    from gnoming_sim.analyses.finish_play_on.analysis import BASE_POLICY, _answers
+    from gnoming_sim.analyses.finish_play_on.findings import BASE_POLICY, _answers
 
     average = Estimate(0.0001, -0.0032, 0.0034, 7893)
     assert equivalence(average, 0.01) == HOLDS          # what the old answer was labelled by: "converged"

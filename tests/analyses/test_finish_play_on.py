@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from _pages import estimates
 
-from gnoming_sim.analyses.finish_play_on.analysis import (GAP_EDGES, assign, bins, boundary, ladder,
+from gnoming_sim.analyses.finish_play_on.findings import (GAP_EDGES, assign, bins, boundary, ladder,
                                                           pretty, read_rule, regret_rows, verdicts, with_holm)
 from gnoming_sim.stats import Estimate
 from gnoming_sim.analyses.framework.design import SECOND, STRONG
@@ -254,7 +254,7 @@ def test_quick_study_states_estimands_along_the_ladder_and_answers():
 
 
 def test_crossing_differences_are_paired_over_the_same_decisions():
-    from gnoming_sim.analyses.finish_play_on.analysis import crossing_differences
+    from gnoming_sim.analyses.finish_play_on.findings import crossing_differences
 
     frame = _ladder_frame(np.random.default_rng(9), n=1500)
     moves = crossing_differences(frame, np.random.default_rng(1), replicates=300)
@@ -265,7 +265,7 @@ def test_crossing_differences_are_paired_over_the_same_decisions():
 
 
 def test_the_points_rule_reads_bins_after_holm():
-    from gnoming_sim.analyses.finish_play_on.analysis import _holm_points
+    from gnoming_sim.analyses.finish_play_on.findings import _holm_points
 
     # a bin at z = 2.3 alone says "play on"; among 20 such-sized bins Holm stretches it to straddle 0
     cells = [{**c, "players": 4} for c in _cells([(0.023, 0.0196)] + [(0.0, 0.02)] * 19,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from _rules_fixture import committed, with_rules
 
-from gnoming_sim.analyses import headlines as H
+from gnoming_sim.analyses import headlines
 from gnoming_sim.analyses import lead
 from gnoming_sim.analyses.headlines import DESIGNERS, WORD_BUDGET, headline_markdown, words
 from gnoming_sim.kernel.policy import registry
@@ -95,12 +95,12 @@ def test_a_summary_without_the_sections_says_so():
     bare = {"command": "", "wall_s": 1.0, "studies": {"a": {"games": 10}}, "answers": [], "findings": []}
     block = headline_markdown(bare)
     assert "Not in this report" in block and words(block) <= WORD_BUDGET
-    assert "before the pocket rules study" in H.rules_markdown(bare)
+    assert "before the pocket rules study" in headlines.rules_markdown(bare)
     assert lead.page(bare)["rules"] == [] and lead.page(bare)["ladder"] == []
 
 
 def test_the_docs_rules_page_block_states_every_worth_and_rung(fixture):
-    text = H.rules_markdown(fixture)
+    text = headlines.rules_markdown(fixture)
     s = fixture["pocket_rules"]
     for r in s["rules"]:
         row = next(line for line in text.splitlines() if line.startswith(f"| {r['title']} |"))
@@ -116,8 +116,8 @@ def test_the_docs_rules_page_block_states_every_worth_and_rung(fixture):
 def test_the_generated_pages_are_the_committed_summarys():
     """README.md's block and docs/rules.md's are what the committed summary generates (the command in the error)."""
     summary = committed()
-    for path, name, make in H.PAGES:
-        start, end = H.markers(name)
+    for path, name, make in headlines.PAGES:
+        start, end = headlines.markers(name)
         page = (ROOT / path).read_text(encoding="utf-8")
         assert page.split(start, 1)[1].split(end, 1)[0].strip("\n") == make(summary), (
             f"{path} differs from reports/summary.json: run "
@@ -129,15 +129,15 @@ def test_main_rewrites_the_readme_and_the_pages_and_refuses_bad_input(tmp_path, 
 
     (tmp_path / "docs").mkdir()
     readme = tmp_path / "README.md"
-    readme.write_text(f"top\n{H.START}\nold\n{H.END}\nend\n", encoding="utf-8")
-    start, end = H.markers("report")
+    readme.write_text(f"top\n{headlines.START}\nold\n{headlines.END}\nend\n", encoding="utf-8")
+    start, end = headlines.markers("report")
     (tmp_path / "docs" / "rules.md").write_text(f"a\n{start}\nold\n{end}\nb\n", encoding="utf-8")
     summary = tmp_path / "summary.json"
     summary.write_text(json.dumps(fixture), encoding="utf-8")
-    assert H.main([str(readme), str(summary)]) == 0
+    assert headlines.main([str(readme), str(summary)]) == 0
     assert headline_markdown(fixture) in readme.read_text(encoding="utf-8")
-    assert H.rules_markdown(fixture) in (tmp_path / "docs" / "rules.md").read_text(encoding="utf-8")
-    assert H.main([str(readme), str(tmp_path / "missing.json")]) == 2
-    assert H.main([str(readme)]) == 2
+    assert headlines.rules_markdown(fixture) in (tmp_path / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert headlines.main([str(readme), str(tmp_path / "missing.json")]) == 2
+    assert headlines.main([str(readme)]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 2

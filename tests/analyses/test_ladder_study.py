@@ -12,7 +12,7 @@ from gnoming_sim.analyses.framework.design import STRONG, STRONG_LADDER
 from gnoming_sim.analyses.framework.render import environment
 from gnoming_sim.analyses.framework.study import Context
 from gnoming_sim.analyses.ladder import StrengthLadder
-from gnoming_sim.analyses.ladder import analysis, design
+from gnoming_sim.analyses.ladder import design, findings
 from gnoming_sim.analyses.report import STUDIES
 from gnoming_sim.experiments import ladder
 
@@ -22,7 +22,7 @@ KNOWN = ("random", "greedy", "expert")
 @pytest.fixture(scope="module")
 def result():
     data = ladder.run(KNOWN, players=(2, 4), games=80, seed=4, threads=1, bootstrap=100).to_dict()
-    return analysis.analyse(Context(), [], data)
+    return findings.conclude(Context(), [], data)
 
 
 def test_the_section_renders_every_strategy_with_its_interval(result):
@@ -91,8 +91,8 @@ def test_the_strongest_fast_player_is_named_when_a_monte_carlo_player_tops_the_p
     for r in data["tables"][0]["strategies"]:
         if r["strategy"] == "mc4":
             r["rating"] = {"mean": 900.0, "ci95": [800.0, 1000.0], "n": 40}
-    result = analysis.analyse(Context(), [], data)
-    assert analysis.strongest_fast(analysis_sizes(data)) == {2: "learned"}
+    result = findings.conclude(Context(), [], data)
+    assert findings.strongest_fast(analysis_sizes(data)) == {2: "learned"}
     keys = [f.key for f in result.findings]
     assert keys[:3] == ["ladder.top_margin", "ladder.top_rating", "ladder.strongest_fast"]
     named = next(f for f in result.findings if f.key == "ladder.strongest_fast").sentence
@@ -104,7 +104,7 @@ def test_the_strongest_fast_player_is_named_when_a_monte_carlo_player_tops_the_p
 
 
 def analysis_sizes(data):
-    return [analysis._size(s) for s in data["tables"]]
+    return [findings._size(s) for s in data["tables"]]
 
 
 # ----------------------------------------------------------------- who is rated, who is top
@@ -125,26 +125,26 @@ def _table(mc_deals=6, gap=(-5.0, 40.0)):
 
 
 def test_a_strategy_on_6_deals_is_left_out_and_never_top():
-    size = analysis._size(_table(mc_deals=6))
+    size = findings._size(_table(mc_deals=6))
     assert "mc64" not in [r["strategy"] for r in size["rows"]]
     assert size["left_out"] == [{"strategy": "mc64", "deals": 6}]
     assert size["top"]["strategy"] == "learned" and size["top"]["runner_up"] == "expert"
-    assert analysis._size(_table(mc_deals=30))["top"]["strategy"] == "mc64"
+    assert findings._size(_table(mc_deals=30))["top"]["strategy"] == "mc64"
 
 
 def test_no_top_of_the_pool_without_separation_from_the_runner_up():
-    size = analysis._size(_table(mc_deals=30))          # mc64 - learned: +15 [-5, +35] includes 0
+    size = findings._size(_table(mc_deals=30))          # mc64 - learned: +15 [-5, +35] includes 0
     assert size["top"]["strategy"] == "mc64" and not size["top"]["separated"]
-    found = analysis._findings([size])
+    found = findings._findings([size])
     assert "top of the pool" not in " ".join(f.sentence for f in found)
     assert "not separated from learned" in found[0].sentence
-    sep = analysis._size(_table(mc_deals=6))            # learned - expert: interval clear of 0
+    sep = findings._size(_table(mc_deals=6))            # learned - expert: interval clear of 0
     assert sep["top"]["separated"]
-    assert "top of the pool, separated from the runner-up expert" in analysis._findings([sep])[0].sentence
+    assert "top of the pool, separated from the runner-up expert" in findings._findings([sep])[0].sentence
 
 
 def test_the_headline_is_the_paired_margin_and_elo_is_pool_specific():
-    found = analysis._findings([analysis._size(_table())])
+    found = findings._findings([findings._size(_table())])
     assert found[0].key == "ladder.top_margin" and found[0].estimate.mean == -8.0
     assert "specific to this pool" in next(f for f in found if f.key == "ladder.top_rating").sentence
     assert "without random's games 20.0%" in next(f for f in found if f.key == "ladder.skill_share").sentence

@@ -140,7 +140,7 @@ def test_the_hazard_cost_uses_every_draw_of_each_table():
     """Each table's estimate rests on all of its own draws (not the deals both tables drew it), and the rung
     difference is the delta-method one over every deal: known answers on made-up rows."""
     import pandas as pd
-    from gnoming_sim.analyses.hazard_risk.analysis import _differences, _ladder, ratio_difference
+    from gnoming_sim.analyses.hazard_risk.findings import _differences, _ladder, ratio_difference
 
     rng = np.random.default_rng(0)
     n = 4000

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gnoming_sim.analyses.rules import analysis as A
+from gnoming_sim.analyses.rules import findings
 from gnoming_sim.experiments.rule_play import Table
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.kernel.policy import registry
@@ -21,11 +21,11 @@ def _arrays(rng, n, mean):
 def test_a_rule_is_a_gain_only_where_its_interval_lies_above_zero_after_holm():
     rng = np.random.default_rng(3)
     rules = [{"title": f"{k} r", "text": "t", "default": {}} for k in (1, 2, 3)]
-    pocket = {p: {"win": np.zeros(2000), "margin": np.zeros(2000)} for p in A.SIZES}
-    without = {"1 r": {p: _arrays(rng, 2000, -8.0) for p in A.SIZES},     # removing it costs 8 pp: a gain
-               "2 r": {p: _arrays(rng, 2000, 0.0) for p in A.SIZES},      # worth nothing
-               "3 r": {p: _arrays(rng, 2000, 8.0) for p in A.SIZES}}      # removing it wins: a loss
-    out = {r["title"]: r for r in A.worth(rules, pocket, without)}
+    pocket = {p: {"win": np.zeros(2000), "margin": np.zeros(2000)} for p in findings.SIZES}
+    without = {"1 r": {p: _arrays(rng, 2000, -8.0) for p in findings.SIZES},     # removing it costs 8 pp: a gain
+               "2 r": {p: _arrays(rng, 2000, 0.0) for p in findings.SIZES},      # worth nothing
+               "3 r": {p: _arrays(rng, 2000, 8.0) for p in findings.SIZES}}      # removing it wins: a loss
+    out = {r["title"]: r for r in findings.worth(rules, pocket, without)}
     assert out["1 r"]["gain"] and out["1 r"]["p_holm"] < 0.001 and out["1 r"]["win"]["pooled"]["ci95"][0] > 0
     assert not out["2 r"]["gain"] and out["2 r"]["win"]["pooled"]["ci95"][0] < 0 < out["2 r"]["win"]["pooled"]["ci95"][1]
     assert not out["3 r"]["gain"] and out["3 r"]["win"]["pooled"]["mean"] < 0
@@ -39,12 +39,12 @@ def test_a_step_is_the_upper_rung_minus_the_lower_on_the_same_deals():
              for r in ("simplest default", "pocket rules", "value")}
     rungs["value"] = {k: v[:10] for k, v in rungs["value"].items()}     # value plays the first deals only
     played = {"net": {4: rungs}}
-    steps = A.steps(played)["net"]["4"]
+    steps = findings.steps(played)["net"]["4"]
     assert list(steps) == ["simplest default \u2192 pocket rules", "pocket rules \u2192 value"]
     d = rungs["pocket rules"]["win"] - rungs["simplest default"]["win"]
     assert steps["simplest default \u2192 pocket rules"]["win"]["mean"] == pytest.approx(d.mean())
     assert steps["pocket rules \u2192 value"]["win"]["n"] == 10
-    lad = A.ladder(played)["net"]["4"]
+    lad = findings.ladder(played)["net"]["4"]
     assert lad["value"]["win_vs_table"]["n"] == 10 and lad["pocket rules"]["margin_vs_table"]["unit"] == "points"
 
 
@@ -73,11 +73,11 @@ def test_the_study_writes_the_ladder_and_the_worths(tmp_path):
     # each size: net's and expert's own games, 3 rungs and value among each, net among expert, 8 rules at default
     per_size = 2 * QUICK_DEALS + 2 * (3 * QUICK_DEALS + QUICK_VALUE_DEALS) + QUICK_DEALS + 8 * QUICK_DEALS
     assert summary["studies"]["pocket_rules"]["games"] == 3 * per_size
-    assert set(s["ladder"]) == {"net", "expert"} and s["rungs"] == list(A.RUNGS)
+    assert set(s["ladder"]) == {"net", "expert"} and s["rungs"] == list(findings.RUNGS)
     for table, sizes in s["ladder"].items():
         assert set(sizes) == {"2", "4", "6"}
         for p, rungs in sizes.items():
-            assert list(rungs) == list(A.RUNGS)
+            assert list(rungs) == list(findings.RUNGS)
             if table in rungs:      # net among net: the same games
                 own = rungs[table]["win_vs_table"]
                 assert own["mean"] == 0.0 and own["ci95"] == [0.0, 0.0]
@@ -86,7 +86,7 @@ def test_the_study_writes_the_ladder_and_the_worths(tmp_path):
     assert [r["title"] for r in s["rules"]] == [r["title"] for r in registry.RULES_PRINTED]
     for r in s["rules"]:
         assert r["win"]["pooled"]["n"] == 3 * QUICK_DEALS and 0.0 <= r["p_holm"] <= 1.0
-        assert r["gain"] == (r["win"]["pooled"]["ci95"][0] > 0 and r["p_holm"] < A.ALPHA)
+        assert r["gain"] == (r["win"]["pooled"]["ci95"][0] > 0 and r["p_holm"] < findings.ALPHA)
     assert (tmp_path / "r" / "pocket-rules-table.csv").is_file()
     assert (tmp_path / "r" / "pocket-rules-ladder.png").is_file()
 

@@ -77,7 +77,7 @@ def test_sizes_that_agree_keep_the_pooled_answer():
 
 
 def test_the_mulligan_answer_of_a_ladder_whose_sizes_differ_lists_them():
-    from gnoming_sim.analyses.mulligan_value.analysis import _answers as answers, _estimands as estimands
+    from gnoming_sim.analyses.mulligan_value.findings import _answers as answers, _estimands as estimands
 
     def effects(e):
         return {"p": {"win": e, "margin": Estimate(-0.8, -1.0, -0.6, e.n)}}
@@ -148,7 +148,7 @@ def test_the_hazard_deny_verdict_reads_the_chance_of_winning_not_own_score():
     """Keeping a hazard to deny flips is judged by the win chance.  A cell whose own score
     clearly falls (better points) while its chance of winning clearly falls too is a cost, not a gain."""
     from gnoming_sim.stats import Estimate
-    from gnoming_sim.analyses.hazard_risk.analysis import _verdict
+    from gnoming_sim.analyses.hazard_risk.findings import _verdict
 
     row = {"players": 4, "level": 3.0, "score": Estimate(-2.0, -2.5, -1.5, 900),
            "win": Estimate(-0.05, -0.07, -0.03, 900)}

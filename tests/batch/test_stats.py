@@ -85,7 +85,7 @@ def test_paired_diff_ci_requires_equal_lengths():
 @pytest.mark.parametrize("ones, n", [(0, 40), (1, 40), (17, 40), (40, 40)])
 def test_analyse_shares_are_the_one_wilson_interval(ones, n):
     """analyse's P(finish) / P(-bonus) / P(lowest) use stats.wilson, boundary fixes included."""
-    from gnoming_sim.search.analyse import proportion
+    from gnoming_sim.search.estimates import proportion
 
     x = np.zeros(n, dtype=bool)
     x[:ones] = True

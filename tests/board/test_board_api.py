@@ -145,7 +145,7 @@ def test_zero_ply_needs_the_token_and_refuses_a_bad_position_in_one_sentence():
 
 def test_live_analysis_gives_analyses_numbers_for_the_same_seed_and_budget():
     from gnoming_sim.cli.board.live import WARM_POSITION
-    from gnoming_sim.search.analyse import analyse
+    from gnoming_sim.search.estimates import estimate
 
     small = {**WARM_POSITION, "draw_pile": I.draw_pile_for(WARM_POSITION, PUBLISHED)}   # 2 players, 3 options
     c = client()
@@ -155,14 +155,14 @@ def test_live_analysis_gives_analyses_numbers_for_the_same_seed_and_budget():
     updates = [d for kind, d in got if kind == "update"]
     assert [u["n"] for u in updates] == [100, 300]   # batches of 100, then 200: the cap
     assert updates[-1]["stopped"] == "cap" and got[-1] == ("done", {"stopped": "cap", "n": 300})
-    want = analyse(from_mapping(small), ["net"], seed=3, rollouts=300, second_policies=None)
+    want = estimate(from_mapping(small), ["net"], seed=3, rollouts=300, second_policies=None)
     mine = {o["key"]: o for o in updates[-1]["options"]}
     assert set(mine) == {o["key"] for o in want["options"]}
     for o in want["options"]:
         m = mine[o["key"]]
         for key in ("mean", "ci95", "diff", "diff_ci95", "rank", "best", "margin", "points", "n"):
             assert m[key] == o[key], (o["key"], key)
-    assert updates[-1]["best"] == want["best"] and updates[-1]["lead"] == want.get("margin")
+    assert updates[-1]["best"] == want["best"] and updates[-1]["lead"] == want.get("lead")
 
 
 def test_a_separated_leader_stops_the_analysis():
@@ -396,7 +396,7 @@ def test_without_the_board_extra_the_command_says_so_in_one_line(monkeypatch):
 def five_positions() -> list:
     """Positions of every kind of decision, at 2 to 6 players: the example (place), a record's draw, place
     and hazard flip decisions, and a simulated game's draw at 6 players."""
-    from gnoming_sim.search.analyse import position_from_game
+    from gnoming_sim.search.estimates import position_from_game
 
     moves = I.open_input(RECORD, RuleConfig(), PUBLISHED).moves
     kinds = {}
@@ -412,7 +412,7 @@ def five_positions() -> list:
 @pytest.mark.slow
 @pytest.mark.parametrize("horizon", ["round", "game"])
 def test_live_analysis_agrees_with_analyse_on_five_positions(horizon):
-    from gnoming_sim.search.analyse import analyse
+    from gnoming_sim.search.estimates import estimate
 
     c = client()
     positions = five_positions()
@@ -421,8 +421,8 @@ def test_live_analysis_agrees_with_analyse_on_five_positions(horizon):
         job = c.post("/api/analysis", json={"position": pos.to_dict(), "seed": 7 + i, "cap": 200, "k": 20,
                                             "horizon": horizon, "why": False}).json()["job"]
         last = [d for kind, d in events(c, job) if kind == "update"][-1]
-        want = analyse(pos, ["net"], seed=7 + i, rollouts=last["n"], horizon=horizon, second_policies=None,
-                       threads=1)
+        want = estimate(pos, ["net"], seed=7 + i, rollouts=last["n"], horizon=horizon, second_policies=None,
+                        threads=1)
         assert last["best"] == want["best"], (i, pos.describe())
         mine = {o["key"]: o for o in last["options"]}
         for o in want["options"]:

@@ -94,7 +94,7 @@ def set_up_example(page) -> None:
 
 def test_a_position_set_up_by_clicking_gets_analyses_best_move_live(page, blank, shots):
     from gnoming_sim.game.position import from_toml
-    from gnoming_sim.search.analyse import analyse
+    from gnoming_sim.search.estimates import estimate
     from gnoming_sim.search.position_id import encode
 
     ready(page, blank.url)
@@ -111,7 +111,7 @@ def test_a_position_set_up_by_clicking_gets_analyses_best_move_live(page, blank,
     verdict = page.locator("#verdict")
     assert int(verdict.get_attribute("data-updates")) >= 2
     n, best = int(verdict.get_attribute("data-n")), verdict.get_attribute("data-best")
-    want = analyse(from_toml(EXAMPLE), ["net"], seed=0, rollouts=n, horizon="round")
+    want = estimate(from_toml(EXAMPLE), ["net"], seed=0, rollouts=n, horizon="round")
     assert best == want["best"]
     assert page.locator("#table tbody tr.best td").first.text_content() == next(
         o["option"] for o in want["options"] if o["best"])

@@ -154,14 +154,14 @@ def assert_calibrated(results: list[Coverage], keys) -> None:
         print(c.line())
 
 
-def analysed(study, ctx, tables, data) -> dict[str, Estimate]:
+def concluded(study, ctx, tables, data) -> dict[str, Estimate]:
     """The study's own answers on ``data`` (its figures closed: only the numbers are read).  A small replicate
     can leave a figure without a labelled line, which matplotlib warns of; that warning is about the picture."""
     import matplotlib.pyplot as plt
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="No artists with labels found", category=UserWarning)
-        result = study.analyse(ctx, tables, data)
+        result = study.conclude(ctx, tables, data)
     for f in result.figures:
         plt.close(f.figure)
     return {a.key: a.estimate for a in result.answers}

@@ -1,5 +1,5 @@
 """Calibration of the README's early finish answer: the answer's own
-procedure (``early_finish.analysis._ladder``: the share of finished rounds whose finisher earns the -5, the
+procedure (``early_finish.findings._ladder``: the share of finished rounds whose finisher earns the -5, the
 strong player at every seat of a 4-player table, clustered by game) on 60 independent replicates of the real
 simulation of its own tables (~56 games, ~160 finished rounds per replicate).  Each replicate's 95% interval
 must cover the pooled estimate, and a planted share (every finished round's outcome redrawn with 60% as its
@@ -11,7 +11,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from gnoming_sim.analyses.early_finish import analysis
+from gnoming_sim.analyses.early_finish import findings
 from gnoming_sim.analyses.early_finish.design import HEADLINE_PLAYERS, arm
 from gnoming_sim.analyses.early_finish.study import EarlyFinish
 from gnoming_sim.analyses.framework.design import STRONG
@@ -44,7 +44,7 @@ def test_the_early_finish_intervals_cover_the_pooled_estimate_and_a_planted_shar
     _, tables, data = play(EarlyFinish(), 26_880, keep=lambda t: arm(t) == STRONG and t.players == HEADLINE_PLAYERS)
 
     def answer(d):
-        e = analysis._ladder(d[~d["stalled"]], tables)[HEADLINE_PLAYERS][STRONG]
+        e = findings._ladder(d[~d["stalled"]], tables)[HEADLINE_PLAYERS][STRONG]
         # n: the games of this part (the procedure counts every game number of its tables as a cluster, a part's
         # others with no rounds: they weigh nothing)
         return {KEYS[0]: dataclasses.replace(e, n=int(d.loc[_rows(d), "game"].nunique()))}

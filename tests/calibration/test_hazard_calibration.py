@@ -1,5 +1,5 @@
 """Calibration of the README's hazard answers: the answer's own procedure
-(``hazard_risk.analysis._ladder``: the paired difference per blind draw under the strong player, the hazard arm
+(``hazard_risk.findings._ladder``: the paired difference per blind draw under the strong player, the hazard arm
 against an ordinary card, 2 to 7 players) on 60 independent replicates of the real simulation of its own tables
 (the strong player at every seat; ~60 blind draws per replicate).  Each replicate's 95% interval must cover
 the pooled estimate, and a planted effect (arms swapped by a fair coin per deal, then a fixed effect of
@@ -8,7 +8,7 @@ about 5 replicate standard errors added), at a rate consistent with 95% (one-sid
 import pytest
 
 from gnoming_sim.analyses.framework.design import STRONG
-from gnoming_sim.analyses.hazard_risk import analysis
+from gnoming_sim.analyses.hazard_risk import findings
 from gnoming_sim.analyses.hazard_risk.design import DRAWN_STRONG
 from gnoming_sim.analyses.hazard_risk.study import HazardRisk
 
@@ -22,7 +22,7 @@ DATA = DRAWN_STRONG[STRONG]
 
 def answer(data) -> dict:
     f = data[DATA]
-    top = analysis._ladder({STRONG: f[f["ok"]]}, ())[STRONG]["all"]
+    top = findings._ladder({STRONG: f[f["ok"]]}, ())[STRONG]["all"]
     return {KEYS[0]: top["win"], KEYS[1]: top["margin"]}
 
 

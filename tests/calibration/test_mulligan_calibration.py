@@ -1,5 +1,5 @@
 """Calibration of the README's mulligan answers: the answer's own procedure
-(``mulligan_value.analysis._ladder``: the paired difference per deal under the strong player, the mulligan arm
+(``mulligan_value.findings._ladder``: the paired difference per deal under the strong player, the mulligan arm
 against the one placed at a random depth, 2 to 7 players) on 60 independent replicates of the real simulation
 of its own tables (the strong player at every seat; ~66 paired deals per replicate).  Each replicate's 95%
 interval must cover the pooled estimate, and a planted effect (arms swapped by a fair coin per deal, then a fixed
@@ -8,8 +8,8 @@ fewer fails; power 82% against intervals 30% too narrow, tests/calibration/repli
 import pytest
 
 from gnoming_sim.analyses.framework.design import STRONG
-from gnoming_sim.analyses.mulligan_value import analysis
-from gnoming_sim.analyses.mulligan_value.analysis import MAIN
+from gnoming_sim.analyses.mulligan_value import findings
+from gnoming_sim.analyses.mulligan_value.findings import MAIN
 from gnoming_sim.analyses.mulligan_value.design import DEALT_STRONG
 from gnoming_sim.analyses.mulligan_value.study import MulliganValue
 
@@ -23,7 +23,7 @@ DATA = DEALT_STRONG[STRONG]
 
 def answer(data) -> dict:
     f = data[DATA]
-    top = analysis._ladder({STRONG: f[f["ok"]]}, ())[STRONG]["all"][MAIN]
+    top = findings._ladder({STRONG: f[f["ok"]]}, ())[STRONG]["all"][MAIN]
     return {KEYS[0]: top["win"], KEYS[1]: top["margin"]}
 
 

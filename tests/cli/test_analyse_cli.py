@@ -48,7 +48,7 @@ def test_errors_are_one_line(cli_run, args, fragment):
 
 def test_the_commands_defaults_are_the_searchs():
     from gnoming_sim.cli import analyse as command
-    from gnoming_sim.search import analyse as search
+    from gnoming_sim.search import estimates as search
 
     assert (command.DEFAULT_POLICY, command.SECOND_POLICY) == (search.DEFAULT_POLICY, search.SECOND_POLICY)
     assert (search.DEFAULT_POLICY, search.SECOND_POLICY) == ("net", "expert")
@@ -58,7 +58,7 @@ def test_the_default_base_policy_is_the_reports_strong_player():
     """Analyse and review roll out with the strongest fast player, the report's strong player."""
     from gnoming_sim.analyses.framework.design import STRONG
     from gnoming_sim.cli import card, review
-    from gnoming_sim.search import analyse as search
+    from gnoming_sim.search import estimates as search
 
     assert search.DEFAULT_POLICY == review.DEFAULT_POLICY == card.SELF_PLAY == STRONG
 

@@ -106,7 +106,7 @@ def test_each_source_has_its_words():
 def test_the_bar_counts_the_card_seats_rollouts_too(cli_run, monkeypatch):
     import io
 
-    from gnoming_sim.search import analyse as A
+    from gnoming_sim.search import estimates
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -115,8 +115,8 @@ def test_the_bar_counts_the_card_seats_rollouts_too(cli_run, monkeypatch):
     screen = Terminal()
     monkeypatch.setattr("gnoming_sim.cli.group.stderr", lambda: screen)
     monkeypatch.setattr("gnoming_sim.cli.analyse.PROGRESS_DELAY", 0.0)
-    monkeypatch.setattr(A, "PROGRESS_FIRST", 20)
-    monkeypatch.setattr(A, "PROGRESS_SECONDS", 1e-6)
+    monkeypatch.setattr(estimates, "PROGRESS_FIRST", 20)
+    monkeypatch.setattr(estimates, "PROGRESS_SECONDS", 1e-6)
     example = POSITION
     result = cli_run(["analyse", "--position", example, "--rollouts", 40, "--policy", "expert", "--horizon", "round",
                       "--follow-card", "--json"])

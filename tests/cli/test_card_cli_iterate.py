@@ -49,9 +49,9 @@ def test_preview_is_said_for_a_smaller_run_only():
 @pytest.mark.parametrize("args,message", [(["--rounds", "0"], "--rounds"), (["--games", "0"], "--games"),
                                           (["--budget", "0"], "--budget"), (["--seed", str(2**40)], "--seed")])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message, monkeypatch):
-    from gnoming_sim.tune.card import iterate as card_iteration
+    from gnoming_sim.tune.card import iterate
 
-    monkeypatch.setattr(card_iteration, "one_round", lambda *a, **k: pytest.fail("a round was played"))
+    monkeypatch.setattr(iterate, "one_round", lambda *a, **k: pytest.fail("a round was played"))
     r = CliRunner().invoke(cli, ["card", "--iterate", "--out", str(tmp_path / "x"), *args])
     assert r.exit_code == 2, r.output
     lines = r.stderr.strip().splitlines()

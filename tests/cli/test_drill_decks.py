@@ -25,12 +25,12 @@ from gnoming_sim.drills import deck as D
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "drills"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "inputs"))
-import _fuzz_cases_decks as K  # noqa: E402  (the damaged decks of the fuzz harness)
+import _fuzz_cases_decks as fuzz_decks  # noqa: E402  (the damaged decks of the fuzz harness)
 from test_drill import make_card  # noqa: E402  (the library tests' card: the example position's)
 
 ROOT = Path(__file__).resolve().parents[2]
 TODAY = dt.date.today()
-KINDS = K.kinds()
+KINDS = fuzz_decks.kinds()
 
 
 def run(*args, code=0, input=None):
@@ -50,7 +50,7 @@ def one_line(result) -> str:
 @pytest.mark.parametrize("kind", KINDS)
 def test_drill_refuses_a_damaged_deck_in_one_line_and_leaves_it(tmp_path, kind):
     deck = tmp_path / "deck.parquet"
-    raw = K.write_damaged(kind, deck)
+    raw = fuzz_decks.write_damaged(kind, deck)
     for args in ([], ["--due"], ["--retry"]):
         line = one_line(run("drill", "--deck", deck, *args, input="pos4\n", code=2))
         assert f"drill deck {deck}: " in line and "it is left as it is" in line
@@ -64,7 +64,7 @@ def test_the_boards_drill_view_raises_a_sentence_and_leaves_the_deck(tmp_path, k
     from gnoming_sim.game.rules import RuleConfig
 
     deck = tmp_path / "deck.parquet"
-    raw = K.write_damaged(kind, deck)
+    raw = fuzz_decks.write_damaged(kind, deck)
     with pytest.raises(GnomingError, match="^drill deck .*it is left as it is"):
         drills.next_card(deck, RuleConfig(), load_deck())
     card_id = make_card().id
@@ -78,7 +78,7 @@ def test_a_nan_deck_is_refused_before_the_board_saves_an_answer(tmp_path):
     from gnoming_sim.cli.board import drills
 
     deck = tmp_path / "deck.parquet"
-    raw = K.write_damaged("nan_option", deck)
+    raw = fuzz_decks.write_damaged("nan_option", deck)
     with pytest.raises(GnomingError, match="not .*finite numbers"):
         drills.answer(deck, make_card().id, "pos4")
     assert deck.read_bytes() == raw
@@ -88,7 +88,7 @@ def test_a_nan_deck_is_refused_before_the_board_saves_an_answer(tmp_path):
                                   "timestamp_far", "options_strings"])
 def test_review_refuses_a_damaged_deck_before_any_rollout(no_engine, tmp_path, kind):
     deck = tmp_path / "deck.parquet"
-    raw = K.write_damaged(kind, deck)
+    raw = fuzz_decks.write_damaged(kind, deck)
     result = run("review", "--game", "0", "--seat", "0", "--drill-deck", deck, "--out", tmp_path / "r", code=2)
     assert "another --drill-deck" in one_line(result)
     assert deck.read_bytes() == raw and not (tmp_path / "r").exists()
@@ -98,7 +98,7 @@ def test_drill_add_refuses_a_damaged_file_and_adds_nothing(tmp_path):
     deck, bad = tmp_path / "deck.parquet", tmp_path / "bad.parquet"
     D.save(deck, [make_card(due=TODAY)])
     before = deck.read_bytes()
-    raw = K.write_damaged("deep_options", bad)
+    raw = fuzz_decks.write_damaged("deep_options", bad)
     assert "drill deck " in one_line(run("drill", "--deck", deck, "--add", bad, code=2))
     assert bad.read_bytes() == raw and deck.read_bytes() == before
 

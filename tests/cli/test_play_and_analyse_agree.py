@@ -7,7 +7,7 @@ import re
 
 
 from gnoming_sim.search.options import legal_options
-from gnoming_sim.search.analyse import position_from_game
+from gnoming_sim.search.estimates import position_from_game
 from gnoming_sim.batch.runner import BatchSpec
 from gnoming_sim.game.naming import position_name, round_turn_name
 

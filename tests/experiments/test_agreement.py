@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gnoming_sim.experiments import agreement as A
+from gnoming_sim.experiments import agreement
 from gnoming_sim.game.position import Option
 from gnoming_sim.stats import Z95, wilson
 
@@ -22,31 +22,31 @@ def _view(src):
 
 
 def test_the_card_on_the_best_option_agrees_and_loses_nothing():
-    v = A.verdict(_view(0), OPTS, ["draw", "pile0"], [40.0, 35.0], [0.0, 1.0])
+    v = agreement.verdict(_view(0), OPTS, ["draw", "pile0"], [40.0, 35.0], [0.0, 1.0])
     assert v == {"card_key": "draw", "best_key": "draw", "agrees": True, "loss_pp": 0.0, "half_width_pp": 0.0}
 
 
 def test_the_card_within_the_interval_agrees_and_its_loss_is_the_gap():
     # pile0 is 1 pp behind with se 1: the interval [1 - 1.96, 1 + 1.96] holds 0
-    v = A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 39.0], [0.0, 1.0])
+    v = agreement.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 39.0], [0.0, 1.0])
     assert v["card_key"] == "pile0" and v["best_key"] == "draw"
     assert v["agrees"] is True and v["loss_pp"] == pytest.approx(1.0) and v["half_width_pp"] == pytest.approx(Z95)
 
 
 def test_the_card_separated_worse_disagrees_and_loses_the_gap():
     # 5 pp behind with se 1: [3.04, 6.96] excludes 0
-    v = A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 35.0], [0.0, 1.0])
+    v = agreement.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 35.0], [0.0, 1.0])
     assert v["agrees"] is False and v["loss_pp"] == pytest.approx(5.0)
 
 
 def test_the_card_behind_the_best_on_the_other_side_of_the_interval_edge():
     # 2.0 pp behind, se 1: lo = 2 - 1.96 = 0.04 > 0, separated; se 1.1: lo < 0, not
-    assert A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 38.0], [0.0, 1.0])["agrees"] is False
-    assert A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 38.0], [0.0, 1.1])["agrees"] is True
+    assert agreement.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 38.0], [0.0, 1.0])["agrees"] is False
+    assert agreement.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 38.0], [0.0, 1.1])["agrees"] is True
 
 
 def test_an_option_equal_to_the_best_in_every_rollout_agrees():
-    v = A.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 40.0], [0.0, 0.0])
+    v = agreement.verdict(_view(1), OPTS, ["draw", "pile0"], [40.0, 40.0], [0.0, 0.0])
     assert v["agrees"] is True and v["loss_pp"] == 0.0
 
 
@@ -59,7 +59,7 @@ def _answers(agrees, loss, weight=None, games=None, kind="take"):
 
 
 def test_share_and_mean_loss_by_hand():
-    t = A.table(_answers([True, True, False], [0.0, 1.0, 5.0]))
+    t = agreement.table(_answers([True, True, False], [0.0, 1.0, 5.0]))
     row = t["by_kind"][0]
     assert row["kind"] == "take or draw" and row["covered"] == 3
     # share 2/3; its clustered se^2 = G/(G-1) * sum((y - p)^2) / n^2 = 1.5 * (6/9) / 9 = 1/9: n_eff = (2/9)/(1/9) = 2
@@ -77,36 +77,37 @@ def test_share_and_mean_loss_by_hand():
 
 def test_weights_restore_the_natural_mix_and_games_cluster():
     a = _answers([True, False], [0.0, 2.0], weight=[3.0, 1.0])
-    t = A.table(a)
+    t = agreement.table(a)
     assert t["overall"]["agree"]["p"] == pytest.approx(0.75)
     assert t["overall"]["mean_loss"]["mean"] == pytest.approx(0.5)
     # two decisions of one game are one cluster: no spread between clusters is left to measure
-    one = A.table(_answers([True, False, True, False], [0.0, 2.0, 0.0, 2.0], games=[1, 1, 2, 2]))
+    one = agreement.table(_answers([True, False, True, False], [0.0, 2.0, 0.0, 2.0], games=[1, 1, 2, 2]))
     assert one["overall"]["mean_loss"]["ci95"] == pytest.approx([1.0, 1.0])
 
 
 def test_targets_met_only_when_both_are():
-    good = A.table(_answers([True] * 9 + [False], [0.0] * 9 + [2.0]))["overall"]   # 90%, 0.2 pp
+    good = agreement.table(_answers([True] * 9 + [False], [0.0] * 9 + [2.0]))["overall"]   # 90%, 0.2 pp
     assert good["met"] is True
-    worse = A.table(_answers([True] * 9 + [False], [0.0] * 9 + [4.0]))["overall"]  # 90%, 0.4 pp
+    worse = agreement.table(_answers([True] * 9 + [False], [0.0] * 9 + [4.0]))["overall"]  # 90%, 0.4 pp
     assert worse["met"] is False
 
 
 def test_held_out_halves_choose_on_a_and_measure_on_b():
-    h = A.held_out("b", ["a", "b"], [50.0, 49.0], [0.0, 0.2], [48.0, 49.0])
+    h = agreement.held_out("b", ["a", "b"], [50.0, 49.0], [0.0, 0.2], [48.0, 49.0])
     assert h == {"agrees_ho": False, "loss_ho_pp": pytest.approx(-1.0)}   # separated on A; B finds it 1 pp better
-    assert A.held_out("a", ["a", "b"], [50.0, 49.0], [0.0, 0.2], [48.0, 49.0]) == {"agrees_ho": True, "loss_ho_pp": 0.0}
+    h = agreement.held_out("a", ["a", "b"], [50.0, 49.0], [0.0, 0.2], [48.0, 49.0])
+    assert h == {"agrees_ho": True, "loss_ho_pp": 0.0}
 
 
 def test_a_seed_the_card_was_derived_with_is_refused():
-    A.check_held_out(7, [1, 2])
+    agreement.check_held_out(7, [1, 2])
     with pytest.raises(ValueError, match="not held out"):
-        A.check_held_out(2, [1, 2])
+        agreement.check_held_out(2, [1, 2])
 
 
 def test_the_card_seeds_are_read_from_its_provenance():
-    assert sorted(A._seeds({"seed": 1, "runs": [{"seed": 3}], "seeds": [4, 5], "rollout_seed": 9, "games": 7})) \
-        == [1, 3, 4, 5, 9]
+    provenance = {"seed": 1, "runs": [{"seed": 3}], "seeds": [4, 5], "rollout_seed": 9, "games": 7}
+    assert sorted(agreement._seeds(provenance)) == [1, 3, 4, 5, 9]
 
 
 # ------------------------------------------------------------------ real positions (the committed card asked)
@@ -144,7 +145,7 @@ def tiny_set() -> tuple[pd.DataFrame, list[str]]:
 
 def test_the_card_is_asked_at_each_position_and_its_kind_follows_card_view():
     frame, card_keys = tiny_set()
-    ans = A.card_answers(frame)
+    ans = agreement.card_answers(frame)
     assert ans["kind"].tolist() == list(POSITIONS)
     assert ans["card_key"].tolist() == card_keys
     assert ans["agrees"].tolist() == [True, True, True, False, False]
@@ -161,10 +162,10 @@ def test_the_study_section_on_a_tiny_set(tmp_path):
     frame.to_parquet(path)
     path.with_suffix(".json").write_text(json.dumps({"seed": 5020261204, "rollouts": 64}))
     study, ctx = CardAgreement(path), Context()
-    res = study.analyse(ctx, [], study.play(ctx, 0, [], lambda n: None))
+    res = study.conclude(ctx, [], study.play(ctx, 0, [], lambda n: None))
     s = res.summary
     assert s["seed"] == 5020261204 and s["rollouts"] == 64 and s["covered"] == 5
-    assert [r["kind"] for r in s["by_kind"]] == list(A.KINDS.values())
+    assert [r["kind"] for r in s["by_kind"]] == list(agreement.KINDS.values())
     assert s["overall"]["agree"]["p"] == pytest.approx(0.6) and s["overall"]["mean_loss"]["mean"] == pytest.approx(4.0)
     assert s["met"] is False and s["card"].startswith("card_cells.json ")
     assert s["overall"]["plays_best"]["p"] == pytest.approx(0.6)
@@ -186,7 +187,7 @@ def test_the_study_says_so_without_a_decision_set(tmp_path):
     from gnoming_sim.analyses.framework.study import Context
 
     study, ctx = CardAgreement(tmp_path / "none.parquet"), Context()
-    res = study.analyse(ctx, [], study.play(ctx, 0, [], lambda n: None))
+    res = study.conclude(ctx, [], study.play(ctx, 0, [], lambda n: None))
     assert "not in this checkout" in res.summary["skipped"]
 
 
@@ -197,11 +198,11 @@ def test_a_decision_set_seed_used_by_the_card_is_refused(tmp_path):
     frame, _ = tiny_set()
     path = tmp_path / "decisions.parquet"
     frame.to_parquet(path)
-    seeds = A.card_provenance()["seeds"]
+    seeds = agreement.card_provenance()["seeds"]
     path.with_suffix(".json").write_text(json.dumps({"seed": seeds[0], "rollouts": 64}))
     study, ctx = CardAgreement(path), Context()
     with pytest.raises(ValueError, match="not held out"):
-        study.analyse(ctx, [], study.play(ctx, 0, [], lambda n: None))
+        study.conclude(ctx, [], study.play(ctx, 0, [], lambda n: None))
 
 
 # ------------------------------------------------------------------ the held-out loss on fresh rollouts
@@ -214,7 +215,7 @@ def test_a_fresh_table_is_used_only_for_the_same_card_and_set():
     from gnoming_sim.experiments.agreement import matched
 
     frame, _ = tiny_set()
-    ans = A.card_answers(frame)
+    ans = agreement.card_answers(frame)
     fresh = _fresh_of(ans, [0.0, 0.0, 0.0, 4.0, -1.0])
     assert matched(ans, fresh)["loss_ho_pp"].tolist() == [0.0, 0.0, 0.0, 4.0, -1.0]
     # se 0: the 4 pp loss is separated (disagrees), the -1 (the card better) is not worse
@@ -222,16 +223,16 @@ def test_a_fresh_table_is_used_only_for_the_same_card_and_set():
     assert matched(ans, fresh.assign(se_pp=2.5))["agrees_ho"].tolist() == [True] * 5   # 4 - 1.96 * 2.5 < 0
     other = fresh.assign(card_key=["x"] * 5)   # the same decisions, another card's answers
     assert matched(ans, other) is None and matched(ans, fresh.iloc[:4]) is None and matched(ans, None) is None
-    s = A.agreement(frame, fresh=fresh, seed=5020261204)
+    s = agreement.agreement(frame, fresh=fresh, seed=5020261204)
     assert s["held_out_kind"] == "fresh"
     assert s["overall"]["mean_loss"]["mean"] == pytest.approx(4.0)            # 10 + 10 over 5, same rollouts
     assert s["overall"]["held_out"]["mean_loss"]["mean"] == pytest.approx(0.6)   # (4 - 1) / 5, fresh
     assert s["overall"]["held_out"]["agree"]["p"] == pytest.approx(0.8)
     assert s["met"] is False and s["met_held_out"] is False                  # 60% (80%) agreement
-    assert A.agreement(frame, fresh=other)["held_out_kind"] == "stale"
+    assert agreement.agreement(frame, fresh=other)["held_out_kind"] == "stale"
     part = frame.iloc[[1, 3]]   # a subsample keeps its decisions' names (the set's row labels)
-    assert A.agreement(part, fresh=fresh)["held_out_kind"] == "fresh"
-    assert A.card_answers(part)["decision"].tolist() == [1, 3]
+    assert agreement.agreement(part, fresh=fresh)["held_out_kind"] == "fresh"
+    assert agreement.card_answers(part)["decision"].tolist() == [1, 3]
 
 
 @pytest.mark.slow   # rolls out (the rollout kernel loads from the cache)
@@ -241,7 +242,7 @@ def test_fresh_losses_roll_out_only_where_the_card_is_not_the_best():
     from gnoming_sim.search.position_id import decode
 
     frame, _ = tiny_set()
-    ans = A.card_answers(frame)
+    ans = agreement.card_answers(frame)
     f = fresh_losses(ans, 5020261204, rollouts=8)
     assert f["rollouts"].tolist() == [0, 0, 0, 8, 8] and f["loss_fresh_pp"].iloc[:3].tolist() == [0, 0, 0]
     r = ans.iloc[3]
@@ -260,9 +261,9 @@ def test_the_study_shows_the_held_out_loss_beside(tmp_path):
     path = tmp_path / "decisions.parquet"
     frame.to_parquet(path)
     path.with_suffix(".json").write_text(json.dumps({"seed": 5020261204, "rollouts": 64}))
-    _fresh_of(A.card_answers(frame), [0.0, 0.0, 0.0, 4.0, -1.0]).to_parquet(tmp_path / "fresh.parquet")
+    _fresh_of(agreement.card_answers(frame), [0.0, 0.0, 0.0, 4.0, -1.0]).to_parquet(tmp_path / "fresh.parquet")
     study, ctx = CardAgreement(path, tmp_path / "fresh.parquet"), Context()
-    res = study.analyse(ctx, [], study.play(ctx, 0, [], lambda n: None))
+    res = study.conclude(ctx, [], study.play(ctx, 0, [], lambda n: None))
     assert res.frames["table"]["mean_loss_held_out_pp"].iloc[-1] == pytest.approx(0.6)
     html = environment().get_template(study.template).render(study=study, run=None, figures={},
                                                              precision=res.precision, **res.context)
@@ -277,10 +278,10 @@ def test_the_decision_set_is_held_out_from_the_committed_card():
     from gnoming_sim.experiments.oracle_decisions import SEED
     from gnoming_sim.tune.card.iterate import IterationConfig
 
-    seeds = A.card_provenance()["seeds"]
+    seeds = agreement.card_provenance()["seeds"]
     assert seeds, "the committed card states no derivation seed"
-    A.check_held_out(SEED, seeds)
-    A.check_held_out(SEED, [IterationConfig().seed])
+    agreement.check_held_out(SEED, seeds)
+    agreement.check_held_out(SEED, [IterationConfig().seed])
     with pytest.raises(Exception, match="seed"):
         IterationConfig(seed=SEED).check()
 
@@ -289,18 +290,19 @@ def test_a_re_derived_card_names_its_derivation_and_every_seed(tmp_path):
     path = tmp_path / "cells.json"
     path.write_text(json.dumps({"provenance": {"seed": 1, "self_play": "learned", "rollouts": "expert"},
                                 "card_provenance": {"seed": 7, "rounds": 4, "command": "card_output --seed 7"}}))
-    p = A.card_provenance(path)
+    p = agreement.card_provenance(path)
     assert p["seeds"] == [1, 7] and p["command"] == "card_output --seed 7"
-    assert "policy iteration" in A.card_words(p) and "derivation seed 1, 7" in A.card_words(p)
+    assert "policy iteration" in agreement.card_words(p) and "derivation seed 1, 7" in agreement.card_words(p)
     path.write_text(json.dumps({"provenance": {"seed": 1, "self_play": "learned", "rollouts": "expert"}}))
-    assert "learned self-play, expert rollouts; derivation seed 1" in A.card_words(A.card_provenance(path))
+    words = agreement.card_words(agreement.card_provenance(path))
+    assert "learned self-play, expert rollouts; derivation seed 1" in words
 
 
 def test_fresh_rows_of_the_same_decision_and_options_are_reused_not_rolled_out():
     from gnoming_sim.experiments.agreement_fresh import fresh_losses
 
     frame, _ = tiny_set()
-    ans = A.card_answers(frame)
+    ans = agreement.card_answers(frame)
     earlier = _fresh_of(ans, [0.0, 0.0, 0.0, 4.0, -1.0])
     again = fresh_losses(ans, 5020261204, rollouts=8, reuse=earlier)   # every row known: nothing rolled out
     assert again["loss_fresh_pp"].tolist() == [0.0, 0.0, 0.0, 4.0, -1.0]

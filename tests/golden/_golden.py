@@ -79,12 +79,16 @@ INTERVAL_KEYS = {"lo", "hi", "half_width", "separated", "equivalent"}
 # tests/cli/test_analyse_card.py) and compare's per-strategy tally (44aa6a0, simulate's own Tally: test_compare_cli.py).
 # Left out, every fingerprint is the one recorded before them: the estimates they had are unchanged
 ADDED_KEYS = {"position_id", "card", "by_strategy"}
+# keys renamed after these fingerprints were recorded, digested under their recorded names: a rollout result's lead
+# over the runner-up (it was "margin", beside each option's margin over the rivals)
+RENAMED_KEYS = {"lead": "margin"}
 
 
 def _estimates(x):
     """``x`` without its intervals (keys ending in ci95, and lo/hi/half_width)."""
     if isinstance(x, dict):
-        return {k: _estimates(v) for k, v in x.items() if not k.endswith("ci95") and k not in INTERVAL_KEYS | ADDED_KEYS}
+        return {RENAMED_KEYS.get(k, k): _estimates(v) for k, v in x.items()
+                if not k.endswith("ci95") and k not in INTERVAL_KEYS | ADDED_KEYS}
     if isinstance(x, list):
         return [_estimates(v) for v in x]
     return x

@@ -184,7 +184,7 @@ REVIEW = ["review", "--game", "0", "--seat", "0", "--rollouts", "20", "--out", "
 
 
 def cases() -> list[tuple[str, list[str]]]:
-    import _fuzz_cases as F
+    import _fuzz_cases as fuzz
 
     out = []
     for kind in kinds():
@@ -192,7 +192,7 @@ def cases() -> list[tuple[str, list[str]]]:
         out.append((f"review--drill-deck=damaged:{kind}", [*REVIEW, "--drill-deck", f"@damaged:{kind}"]))
         out.append((f"drill--add=damaged:{kind}", ["drill", "--deck", "@tmp/deck.parquet", "--add",
                                                    f"@damaged:{kind}"]))
-    for kind in F.BAD_FILES:
+    for kind in fuzz.BAD_FILES:
         out.append((f"drill--add={kind}", ["drill", "--deck", "@tmp/deck.parquet", "--add", f"@{kind}"]))
     return out
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import _fuzz_cases_meta as M  # noqa: E402  (a helper beside this file, not a package)
+import _fuzz_cases_meta as fuzz_meta  # noqa: E402  (a helper beside this file, not a package)
 
 from gnoming_sim.batch.scan import scan_batch  # noqa: E402
 from gnoming_sim.batch.standings import standings  # noqa: E402
@@ -20,24 +20,25 @@ from gnoming_sim.game.errors import GnomingError  # noqa: E402
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    return M.make_files(tmp_path_factory.mktemp("meta"))
+    return fuzz_meta.make_files(tmp_path_factory.mktemp("meta"))
 
 
 def test_the_control_file_reads(files):
     scan = scan_batch(files["meta:valid"])
-    assert scan.games == M.GAMES
+    assert scan.games == fuzz_meta.GAMES
     h = scan.hazards_left   # seat 0 keeps one hazard (10 points) in every round, the others none
-    assert h.counts[0, 1 - h.lo] == M.GAMES * 3 and h.counts[0, 0 - h.lo] == M.GAMES * 3 * (M.PLAYERS - 1)
-    assert standings(files["meta:valid"]).games == M.GAMES
+    rounds = fuzz_meta.GAMES * 3
+    assert h.counts[0, 1 - h.lo] == rounds and h.counts[0, 0 - h.lo] == rounds * (fuzz_meta.PLAYERS - 1)
+    assert standings(files["meta:valid"]).games == fuzz_meta.GAMES
 
 
-@pytest.mark.parametrize("name", list(M.DAMAGE)[:10])
+@pytest.mark.parametrize("name", list(fuzz_meta.DAMAGE)[:10])
 def test_report_and_resume_refuse_with_the_same_reason(cli_run, files, tmp_path, name):
     """The issue's seven tracebacks and three wrong reports: one line each, the same reason."""
     report = cli_run(["report", "--from", files[f"meta:{name}"], "--out", tmp_path / "r"], code=2)
     copy = tmp_path / "copy.parquet"
     copy.write_bytes(Path(files[f"meta:{name}"]).read_bytes())
-    resume = cli_run(["simulate", "--games", M.GAMES, "--out", copy, "--resume"], code=2)
+    resume = cli_run(["simulate", "--games", fuzz_meta.GAMES, "--out", copy, "--resume"], code=2)
     for res in (report, resume):
         assert len(res.stderr.splitlines()) == 1 and res.stderr.startswith("gnoming-sim: error: "), res.stderr
     assert copy.read_bytes() == Path(files[f"meta:{name}"]).read_bytes()   # refused, never changed
@@ -62,8 +63,8 @@ def test_a_hazard_value_out_of_the_rules_range_is_refused(files):
 def test_a_column_of_nulls_is_one_line_without_warnings(cli_run, files, tmp_path):
     """pytest turns warnings into errors: numpy's cast warnings on NaN would fail this test."""
     copy = tmp_path / "copy.parquet"
-    copy.write_bytes(Path(files[f"meta:{M.NULL_COLUMN}"]).read_bytes())
-    res = cli_run(["simulate", "--games", str(M.GAMES), "--out", str(copy), "--resume"], code=2)
+    copy.write_bytes(Path(files[f"meta:{fuzz_meta.NULL_COLUMN}"]).read_bytes())
+    res = cli_run(["simulate", "--games", str(fuzz_meta.GAMES), "--out", str(copy), "--resume"], code=2)
     assert res.stderr.splitlines() == [
         f"gnoming-sim: error: --resume: {copy}: column 'hazards' of games 0.. has missing values: the file is "
         "damaged; use --force to start over"]

@@ -12,17 +12,17 @@ import click
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import _fuzz_cases as F  # noqa: E402  (a helper beside this file, not a package)
+import _fuzz_cases as fuzz  # noqa: E402  (a helper beside this file, not a package)
 
 from gnoming_sim.cli.app import cli  # noqa: E402
 
-CASES = F.cases()
+CASES = fuzz.cases()
 CASE_TIMEOUT_S = 60   # a case that blocks (a FIFO opened for reading) fails here instead of hanging
 
 
 @pytest.fixture(scope="module")
 def hostile_files(tmp_path_factory):
-    return F.make_files(tmp_path_factory.mktemp("hostile"))
+    return fuzz.make_files(tmp_path_factory.mktemp("hostile"))
 
 
 @pytest.fixture(autouse=True)
@@ -76,13 +76,13 @@ REGRESSIONS = [   # the input audit's hostile inputs, each by its case id
     "simulate--rules=devzero",
     "simulate--rules=fifo", "simulate--deck=fifo", "simulate--strategies-file=fifo", "report--from=fifo",
     "content:finish_margin_400_digits",
-    f"tune--popsize='{F.BIG}'", f"held-out--games='{F.BIG}'", f"report--games='{F.BIG}'", "report--workers='500'",
-    f"report--threads='{F.BIG}'", f"tune--threads='{F.BIG}'", "analyse--rollouts='10000000'",
+    f"tune--popsize='{fuzz.BIG}'", f"held-out--games='{fuzz.BIG}'", f"report--games='{fuzz.BIG}'",
+    "report--workers='500'", f"report--threads='{fuzz.BIG}'", f"tune--threads='{fuzz.BIG}'", "analyse--rollouts='10000000'",
     "position:scores_near_2_63", "position:scores_1e26",
     "simulate--strategy=''", "held-out--players='3,3'", "tune--name='ok\\n'", "content:name_newline",
     "content:name_mathtext",
     # nonsense once accepted
-    *(f"position:{name}" for name in F.IMPOSSIBLE_POSITIONS),
+    *(f"position:{name}" for name in fuzz.IMPOSSIBLE_POSITIONS),
     "content:mc_net_base_without_weights", "content:mc_learned_base_without_weights",
 ]
 
@@ -91,7 +91,7 @@ SAMPLE_EVERY = 10   # `make test-fast` runs every 10th case and the issue's regr
 
 
 def _params():
-    regressions = set(REGRESSIONS) | set(F.regressions())
+    regressions = set(REGRESSIONS) | set(fuzz.regressions())
     return [pytest.param(argv, id=name, marks=() if i % SAMPLE_EVERY == 0 or name in regressions else pytest.mark.slow)
             for i, (name, argv) in enumerate(CASES)]
 
@@ -99,21 +99,21 @@ def _params():
 @pytest.mark.parametrize("argv", _params())
 def test_hostile_command_line_is_one_line_exit_2(cli_run, argv, hostile_files, tmp_path, monkeypatch, alarm, request):
     monkeypatch.chdir(tmp_path)   # a case that wrongly passed would write here, not in the repository
-    real = F.resolve(argv, hostile_files, tmp_path)
+    real = fuzz.resolve(argv, hostile_files, tmp_path)
     result = cli_run(real, code=None)   # each case's exit is checked below, or by the check it names
-    if not F.checked_elsewhere(request.node.callspec.id, result, real):
+    if not fuzz.checked_elsewhere(request.node.callspec.id, result, real):
         assert_one_line_exit_2(result, real)
 
 
 def test_the_input_audits_hostile_inputs_are_all_cases():
     ids = {c[0] for c in CASES}
-    assert [r for r in REGRESSIONS + F.regressions() if r not in ids] == []
+    assert [r for r in REGRESSIONS + fuzz.regressions() if r not in ids] == []
     assert len(ids) == len(CASES)   # ids are unique
 
 
 def test_the_list_is_large_and_fixed():
     assert len(CASES) >= 500
-    assert F.cases() == CASES   # no randomness: the same list every run
+    assert fuzz.cases() == CASES   # no randomness: the same list every run
 
 
 def test_the_hostile_positions_are_valid_but_for_the_value_under_test(tmp_path):
@@ -122,5 +122,5 @@ def test_the_hostile_positions_are_valid_but_for_the_value_under_test(tmp_path):
     from gnoming_sim.game.position import from_toml
 
     path = tmp_path / "ok.toml"
-    path.write_text(F._POSITION.format(round=3, scores="[40, -12]"))
+    path.write_text(fuzz._POSITION.format(round=3, scores="[40, -12]"))
     assert from_toml(path).scores == (40, -12)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.kernel.policy import dispatch as S
+from gnoming_sim.kernel.policy import dispatch
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.observation import (N_OBS, O_DRAW_N, O_DRAWN, O_FINISHER, O_FROM_PILE, O_ME,
                                   O_FINISH_BONUS, O_HAZARD_VALUE, O_MULLIGAN_LIMIT, O_MULLIGAN_VALUE,
@@ -138,9 +138,9 @@ class DecisionChecker:
 
     # ------------------------------------------------------------------ core check
     def decide(self, name, seat, want, *extra, drawn=NO_CARD, from_pile=-1, me=None, snap=None):
-        if self.kind[seat] == S.KIND_RANDOM:
+        if self.kind[seat] == dispatch.KIND_RANDOM:
             return
-        if self.kind[seat] == S.KIND_MC and name in ("draw", "place"):
+        if self.kind[seat] == dispatch.KIND_MC and name in ("draw", "place"):
             return  # decided by rollouts (tests/kernel/test_information_hygiene.py checks those apart)
         me = seat if me is None else me
         answers = []
@@ -158,19 +158,19 @@ class DecisionChecker:
     def _call(self, name, seat, obs, *extra):
         pub, vis, fd, unknown = obs
         prm, rng = self.params[seat], self.dummy_rng
-        k = S.base_kind(self.kind[seat], prm)   # an MC seat decides outside rollouts as its base family
+        k = dispatch.base_kind(self.kind[seat], prm)   # an MC seat decides outside rollouts as its base family
         view = Obs(pub, vis, fd, unknown, self.scores)
         # no notes carried over: every decision is recomputed from a fresh memo
         plan = np.array([NO_CARD, -1, 0] + [0] * (N_MEMO_PLAN - 3), dtype=np.int64)
         memo = Memo(plan, np.zeros(MEMO_SCRATCH, dtype=np.float64))
         if name == "flips":
             out = np.zeros(2, dtype=np.int64)
-            S.initial_flips(k, prm, rng, view, out)
+            dispatch.initial_flips(k, prm, rng, view, out)
             return tuple(out)
         if name == "hflip":
-            return int(S.hazard_flip(k, prm, rng, view, *extra))
-        fn = {"draw": S.draw_source, "pile": S.discard_pile, "place": S.placement,
-              "bounce": S.bounce_target}[name]
+            return int(dispatch.hazard_flip(k, prm, rng, view, *extra))
+        fn = {"draw": dispatch.draw_source, "pile": dispatch.discard_pile, "place": dispatch.placement,
+              "bounce": dispatch.bounce_target}[name]
         return int(fn(k, prm, rng, view, memo, *extra))
 
     # ------------------------------------------------------------------ walk

@@ -11,12 +11,12 @@ from gnoming_sim.game.fields import F_HAZARDS, F_NEGATIVES, F_UNMATCHED
 from gnoming_sim.game.observation import (O_HAZARD_VALUE, O_MULLIGAN_VALUE, O_NEGATIVE_MULTIPLIER, U_COUNT, U_FACES,
                                           U_NEGATIVES)
 from gnoming_sim.game.rules import R_HAZARD_VALUE, R_MULLIGAN_VALUE, R_NEGATIVE_MULTIPLIER, RuleConfig
-from gnoming_sim.kernel import scoring as K
+from gnoming_sim.kernel import scoring as kernel_scoring
 from gnoming_sim.kernel.engine import deck_counts, score_layout, score_layout_parts, simulate
 from gnoming_sim.kernel.policy import heuristic as HEU
 from gnoming_sim.kernel.policy.dispatch import N_PARAMS
 from gnoming_sim.kernel.policy.estimate import estimate
-from gnoming_sim.reference import scoring as R
+from gnoming_sim.reference import scoring as referee_scoring
 from _observations import observation
 
 from _examples import examples
@@ -47,7 +47,7 @@ def values(rules: RuleConfig):
 ])
 def test_example_one_under_other_card_values(options, total):
     rules = RuleConfig(**options)
-    assert score_layout(items(EXAMPLE_1), rules) == R.score_layout(EXAMPLE_1, rules) == total
+    assert score_layout(items(EXAMPLE_1), rules) == referee_scoring.score_layout(EXAMPLE_1, rules) == total
 
 
 def test_a_hazard_scores_hazard_value_in_the_parts():
@@ -74,12 +74,12 @@ rules_st = st.builds(RuleConfig, mulligans_per_line=st.integers(0, 3), hazard_va
 @given(layout=st.lists(st.sampled_from(CARDS), min_size=9, max_size=9), rules=rules_st,
        up=st.lists(st.booleans(), min_size=9, max_size=9))
 def test_kernel_and_referee_score_alike_under_any_card_values(layout, rules, up):
-    parts = np.zeros(K.N_PARTS, dtype=np.int32)
-    total = K.score_parts(np.array(layout, dtype=np.int8), rules.to_array(), parts)
-    want = R.score_parts(layout, rules)
+    parts = np.zeros(kernel_scoring.N_PARTS, dtype=np.int32)
+    total = kernel_scoring.score_parts(np.array(layout, dtype=np.int8), rules.to_array(), parts)
+    want = referee_scoring.score_parts(layout, rules)
     assert tuple(int(p) for p in parts[:4]) == want and total == sum(want)
     seen = np.array([c if u else HIDDEN for c, u in zip(layout, up)], dtype=np.int8)
-    assert K.visible_score(seen, rules.to_array()) == R.visible_score(layout, up, rules)
+    assert kernel_scoring.visible_score(seen, rules.to_array()) == referee_scoring.visible_score(layout, up, rules)
 
 
 # ---------------------------------------------------------------- what the players see
@@ -91,7 +91,7 @@ def test_the_unseen_cards_are_priced_by_the_rules(rules, seen):
     unseen = np.delete(deck, seen)
     counts = deck_counts(unseen)
     assert counts[U_COUNT] == unseen.size and counts[U_NEGATIVES] == int(unseen[unseen < 0].sum())
-    assert K.unseen_cost(counts, *values(rules)) == sum(card_cost(int(c), rules) for c in unseen)
+    assert kernel_scoring.unseen_cost(counts, *values(rules)) == sum(card_cost(int(c), rules) for c in unseen)
 
 
 def _with_values(pub, rules):

@@ -12,7 +12,7 @@ from gnoming_sim.game.observation import CHOICE_DECLINE, CHOICE_NOKEEP, CHOICE_S
     O_FROM_PILE, O_ROUND, O_TOP0, SRC_DRAW
 from gnoming_sim.kernel.engine import simulate
 from gnoming_sim.kernel.policy import registry
-from gnoming_sim.kernel.policy import rules as R
+from gnoming_sim.kernel.policy import rules
 from gnoming_sim.kernel.policy.dispatch import KIND_RULES, R_W0
 from _observations import observation
 
@@ -33,13 +33,13 @@ def _obs(rows, tops=(NO_CARD, NO_CARD), from_pile=-1, rnd=0):
 
 
 def _source(prm, obs):
-    return R.draw_source(prm, R_W0, obs, np.ones(N_SOURCES, dtype=np.int8))
+    return rules.draw_source(prm, R_W0, obs, np.ones(N_SOURCES, dtype=np.int8))
 
 
 def _place(prm, obs, card, throw=True):
     legal = np.ones(N_CHOICES, dtype=np.int8)
     legal[CHOICE_NOKEEP] = 1 if throw else 0
-    return R.placement(prm, R_W0, obs, np.int64(card), legal)
+    return rules.placement(prm, R_W0, obs, np.int64(card), legal)
 
 
 RIVAL = [3, 4, H_, H_, H_, H_, H_, H_, H_]
@@ -106,7 +106,7 @@ def test_finish_or_play_on():
     me = [3, 4, 5, 6, 7, 8, 3, 4, H_]           # 40 visible; finishing with a -1: 39
     rival = [8, 8, 7, H_, H_, H_, H_, H_, H_]    # visible 23: gap 16
     obs = _obs([me, rival])
-    gap, ofd = R.finish_gap(obs, 8, -1)
+    gap, ofd = rules.finish_gap(obs, 8, -1)
     assert (gap, ofd) == (16.0, 6.0)
     assert _place(_prm(finish_gap=17, finish_gap2=0), obs, -1) == 8
     # play on: with one card face down a kept card goes over a face-up card it lowers (the 8: rule 3), ...
@@ -122,13 +122,14 @@ def test_bounce():
     """A revealed card that may bounce goes where a kept card would have a use; else the chain stops."""
     obs = _obs([[7, H_, H_, 3, 8, 4, 6, 2, 5], RIVAL])
     legal = np.ones(N_CHOICES, dtype=np.int8)
-    assert R.bounce_target(_prm(bounce=1), R_W0, obs, np.int64(7), legal) == 1       # pairs the top row
-    assert R.bounce_target(_prm(bounce=0), R_W0, obs, np.int64(7), legal) == CHOICE_STOP
-    assert R.bounce_target(_prm(bounce=1, pair_fd=1), R_W0, obs, np.int64(5), legal) == 2   # pairs the 5, face down
-    assert R.bounce_target(_prm(bounce=1, pair_fd=0), R_W0, obs, np.int64(5), legal) == 6   # over the 6: lower
+    assert rules.bounce_target(_prm(bounce=1), R_W0, obs, np.int64(7), legal) == 1       # pairs the top row
+    assert rules.bounce_target(_prm(bounce=0), R_W0, obs, np.int64(7), legal) == CHOICE_STOP
+    assert rules.bounce_target(_prm(bounce=1, pair_fd=1), R_W0, obs, np.int64(5), legal) == 2   # pairs the 5, face down
+    assert rules.bounce_target(_prm(bounce=1, pair_fd=0), R_W0, obs, np.int64(5), legal) == 6   # over the 6: lower
     bare = _obs([[8, H_, H_, 8, H_, H_, H_, H_, H_], RIVAL])                           # a 3 has no use here:
-    assert R.bounce_target(_prm(bounce=1), R_W0, bare, np.int64(3), legal) == CHOICE_STOP    # stop
-    assert R.bounce_target(_prm(bounce=3), R_W0, bare, np.int64(3), legal) == 1   # a face-down card off the 8 8 line
+    assert rules.bounce_target(_prm(bounce=1), R_W0, bare, np.int64(3), legal) == CHOICE_STOP    # stop
+    # a face-down card off the 8 8 line
+    assert rules.bounce_target(_prm(bounce=3), R_W0, bare, np.int64(3), legal) == 1
 
 
 def test_a_rivals_hazard_the_pile_and_the_start():
@@ -136,17 +137,17 @@ def test_a_rivals_hazard_the_pile_and_the_start():
     legal = np.zeros(N_CHOICES, dtype=np.int8)
     legal[[1, 2, 4, 7]] = 1
     legal[CHOICE_DECLINE] = 1
-    assert R.hazard_flip(_prm(hazard_flip=0), R_W0, obs, legal) == CHOICE_DECLINE
-    assert R.hazard_flip(_prm(hazard_flip=2), R_W0, obs, legal) == 1
+    assert rules.hazard_flip(_prm(hazard_flip=0), R_W0, obs, legal) == CHOICE_DECLINE
+    assert rules.hazard_flip(_prm(hazard_flip=2), R_W0, obs, legal) == 1
     paired = _obs([[8, H_, 8, 3, H_, 4, 6, H_, 5], RIVAL])     # the top row holds a pair of 8s: flip 1
     legal[2] = 0
-    assert R.hazard_flip(_prm(hazard_flip=1), R_W0, paired, legal) == 1
-    assert R.discard_pile(_prm(discard=1), R_W0, _obs([RIVAL, RIVAL], tops=(7, 3)).pub) == 1   # cover the 3
-    assert R.discard_pile(_prm(discard=1), R_W0, _obs([RIVAL, RIVAL], tops=(MULLIGAN, 3)).pub) == 0
-    assert R.discard_pile(_prm(discard=0), R_W0, _obs([RIVAL, RIVAL], tops=(7, 3)).pub) == 0
+    assert rules.hazard_flip(_prm(hazard_flip=1), R_W0, paired, legal) == 1
+    assert rules.discard_pile(_prm(discard=1), R_W0, _obs([RIVAL, RIVAL], tops=(7, 3)).pub) == 1   # cover the 3
+    assert rules.discard_pile(_prm(discard=1), R_W0, _obs([RIVAL, RIVAL], tops=(MULLIGAN, 3)).pub) == 0
+    assert rules.discard_pile(_prm(discard=0), R_W0, _obs([RIVAL, RIVAL], tops=(7, 3)).pub) == 0
     out = np.zeros(2, dtype=np.int64)
     for init, second in ((0, 8), (1, 1), (2, 4)):
-        R.initial_flips(_prm(init=init), R_W0, out)
+        rules.initial_flips(_prm(init=init), R_W0, out)
         assert tuple(out) == (0, second)
 
 
@@ -156,7 +157,7 @@ def test_the_printed_sentences_are_the_committed_settings():
     printed = registry.RULES_PRINTED
     assert len(printed) <= 8
     named = [k for rule in printed for k in rule["settings"]]
-    assert sorted(named) == sorted(R.RULE_PARAM_NAMES)
+    assert sorted(named) == sorted(rules.RULE_PARAM_NAMES)
     for rule in printed:
         assert len(rule["text"].split()) <= 40, rule["title"]
         for k, v in rule["settings"].items():

@@ -39,7 +39,7 @@ def test_every_ranking_command_imports_the_one_function():
     """analyse, review and the robustness check rank through criterion.order (no second ranking)."""
     import inspect
 
-    from gnoming_sim.search import analyse, review, robust
+    from gnoming_sim.search import estimates, review, robust
 
-    assert "criterion.order(" in inspect.getsource(analyse.summarize)
+    assert "criterion.order(" in inspect.getsource(estimates.summarize)
     assert '["rank"]' in inspect.getsource(review.grade) and '["rank"]' in inspect.getsource(robust.ranking)

@@ -98,7 +98,7 @@ def _last_round(position):
 
 
 def test_truncated_rollouts_play_the_full_rollouts_round_and_end_in_the_network(position):
-    from gnoming_sim.search.analyse import run_rollouts
+    from gnoming_sim.search.estimates import run_rollouts
     from gnoming_sim.search.rollout import X_SCORE, X_WIN
 
     s = E.setup(position)
@@ -115,7 +115,7 @@ def test_truncated_rollouts_play_the_full_rollouts_round_and_end_in_the_network(
 
 
 def test_truncated_rollouts_go_with_the_game_horizon_only(position):
-    from gnoming_sim.search.analyse import run_rollouts
+    from gnoming_sim.search.estimates import run_rollouts
 
     with pytest.raises(GnomingError, match="game horizon"):
         run_rollouts(E.setup(position), 8, 0, 0, "round", truncated=True)
@@ -147,17 +147,17 @@ def test_a_setting_out_of_range_is_one_sentence(changes, words):
 
 def test_the_stop_rules():
     st = E.Settings(stop="lead", k=3.0, cap=1000)
-    lead = {"margin": 3.0, "half_width": 1.96}          # 3 standard errors ahead
+    lead = {"lead": 3.0, "half_width": 1.96}          # 3 standard errors ahead
     assert E.stop_reason({}, 100, st) == "no rival"
     assert E.lead_in_se(lead) == pytest.approx(3.0)
     assert E.stop_reason(lead, E.MIN_STOP - 1, st) == ""             # never before MIN_STOP
     assert E.stop_reason(lead, E.MIN_STOP, st) == "separated"
-    assert E.stop_reason({"margin": 2.9, "half_width": 1.96}, 999, st) == ""
-    assert E.stop_reason({"margin": 2.9, "half_width": 1.96}, 1000, st) == "cap"
+    assert E.stop_reason({"lead": 2.9, "half_width": 1.96}, 999, st) == ""
+    assert E.stop_reason({"lead": 2.9, "half_width": 1.96}, 1000, st) == "cap"
     hw = E.Settings(stop="half-width", half_width=0.5, cap=1000)
-    assert E.stop_reason({"margin": 0.1, "half_width": 0.5}, 10, hw) == "reached"
-    assert E.stop_reason({"margin": 0.1, "half_width": 0.6}, 10, hw) == ""
-    assert E.stop_reason({"margin": 9.0, "half_width": 0.1}, 10, E.Settings(budget=10)) == "cap"   # fixed: the budget
+    assert E.stop_reason({"lead": 0.1, "half_width": 0.5}, 10, hw) == "reached"
+    assert E.stop_reason({"lead": 0.1, "half_width": 0.6}, 10, hw) == ""
+    assert E.stop_reason({"lead": 9.0, "half_width": 0.1}, 10, E.Settings(budget=10)) == "cap"   # fixed: the budget
     assert E.schedule(2500) == [100, 200, 400, 800, 1000] and sum(E.schedule(150)) == 150
 
 
@@ -194,7 +194,7 @@ def test_advice_is_what_analyse_prints_beside_the_options(position):
 # ---------------------------------------------------------------- the oracle's constants and the raw rollouts
 def test_the_oracle_is_the_strongest_fast_player_ranked_by_win_chance():
     from gnoming_sim.search import criterion
-    from gnoming_sim.search.analyse import DEFAULT_POLICY
+    from gnoming_sim.search.estimates import DEFAULT_POLICY
 
     assert E.BASE == "net" == DEFAULT_POLICY
     assert E.HORIZON == "game" and criterion.CRITERION[E.HORIZON].startswith("chance of winning the game")

@@ -16,7 +16,7 @@ from gnoming_sim.kernel.policy import registry
 from gnoming_sim.search import evaluator as oracle   # the oracle's constants
 
 ROOT = Path(__file__).resolve().parents[2]
-ADVICE = sorted({*(ROOT / "gnoming_sim" / "search" / f"{m}.py" for m in ("analyse", "review", "why", "card")),
+ADVICE = sorted({*(ROOT / "gnoming_sim" / "search" / f"{m}.py" for m in ("estimates", "review", "why", "card")),
                  ROOT / "gnoming_sim" / "drills" / "deck.py",
                  *(ROOT / "gnoming_sim" / "cli" / f"{m}.py" for m in ("analyse", "review", "drill")),
                  *(ROOT / "gnoming_sim" / "cli" / "board").glob("*.py"),
@@ -85,7 +85,7 @@ def own_defaults(path: Path, root: Path = ROOT) -> list[str]:
 
 def test_the_advice_paths_are_the_ones_scanned():
     names = {p.relative_to(ROOT).as_posix() for p in ADVICE}
-    assert {"gnoming_sim/search/analyse.py", "gnoming_sim/search/review.py", "gnoming_sim/cli/board/live.py",
+    assert {"gnoming_sim/search/estimates.py", "gnoming_sim/search/review.py", "gnoming_sim/cli/board/live.py",
             "gnoming_sim/cli/board/server.py", "gnoming_sim/cli/board/command.py",
             "analyses/framework/design.py"} <= names
     assert all(p.exists() for p in ADVICE)
@@ -120,10 +120,11 @@ def _option(command, name):
 
 def test_analyse_reads_the_oracle():
     from gnoming_sim.cli import analyse as cli_analyse
-    from gnoming_sim.search import analyse as search
+    from gnoming_sim.search import estimates as search
 
-    assert _default(search.analyse, "policies") == oracle.BASE and _default(search.analyse, "horizon") == oracle.HORIZON
-    assert _default(search.analyse, "second_policies") is None   # the sensitivity check is asked for, never run unasked
+    assert _default(search.estimate, "policies") == oracle.BASE
+    assert _default(search.estimate, "horizon") == oracle.HORIZON
+    assert _default(search.estimate, "second_policies") is None   # the sensitivity check: asked for, never unasked
     assert _default(search.run_rollouts, "horizon") == _default(search.summarize, "horizon") == oracle.HORIZON
     command = cli_analyse.analyse
     assert (_option(command, "policy"), _option(command, "horizon")) == (oracle.BASE, oracle.HORIZON)

@@ -22,7 +22,7 @@ def _result(policy: str, means: dict, equivalent=(), separated=True) -> dict:
     options = [{"key": k, "option": f"option {k}", "mean": m, "ci95": [m - 1, m + 1], "n": 100, "best": k == best,
                 "rank": ranked.index(j) + 1, "same_as_best": k in equivalent} for j, (k, m) in enumerate(means.items())]
     return {"policies": [policy], "options": options, "best": best, "equivalent": list(equivalent),
-            "separated": separated, "margin": 1.0, "n": 100}
+            "separated": separated, "lead": 1.0, "n": 100}
 
 
 def test_the_same_best_option_is_robust_and_a_different_one_depends_on_the_policy():
@@ -54,23 +54,23 @@ def test_analyse_runs_the_second_policy_on_the_same_rollout_seeds():
     """Under the same policy twice the second analysis is the first, number for number (same seeds);
     a policy equal to the base policy is not run again."""
     from gnoming_sim.game.position import from_toml
-    from gnoming_sim.search.analyse import analyse
+    from gnoming_sim.search.estimates import estimate
 
     pos = position()
-    res = analyse(pos, ["builder"], seed=4, rollouts=60, second_policies=["greedy"])
+    res = estimate(pos, ["builder"], seed=4, rollouts=60, second_policies=["greedy"])
     rob = res["robustness"]
     assert rob["checked"] and rob["policies"] == ["builder", "greedy"] and rob["second"]["policies"] == ["greedy"]
     assert rob["verdict"] in (robust.ROBUST, robust.DEPENDS) and len(rob["rankings"]) == 2
-    again = analyse(pos, ["greedy"], seed=4, rollouts=60, second_policies=None)
+    again = estimate(pos, ["greedy"], seed=4, rollouts=60, second_policies=None)
     assert again["robustness"] is None
     assert [r["mean"] for r in again["options"]] == [r["mean"] for r in rob["second"]["options"]]
-    same = analyse(pos, ["builder"], seed=4, rollouts=30, second_policies=["builder"] * pos.players)
+    same = estimate(pos, ["builder"], seed=4, rollouts=30, second_policies=["builder"] * pos.players)
     assert same["robustness"]["checked"] is False
 
 
 def test_a_monte_carlo_second_policy_is_refused_before_any_rollout():
     from gnoming_sim.game.position import from_toml
-    from gnoming_sim.search.analyse import analyse
+    from gnoming_sim.search.estimates import estimate
 
     with pytest.raises(GnomingError, match="second policy: 'mc' plays by rollouts itself"):
-        analyse(position(), ["builder"], seed=1, rollouts=10, second_policies="mc")
+        estimate(position(), ["builder"], seed=1, rollouts=10, second_policies="mc")

@@ -42,7 +42,7 @@ def test_the_components_add_up_to_the_margin(why):
 def test_a_told_continuation_is_the_analysis_rollout(pos, why):
     """The score a story ends with is the one the batch kernel gave rollout i of that option (same
     determinization, same play stream), for both options."""
-    from gnoming_sim.search.analyse import run_rollouts, setup
+    from gnoming_sim.search.estimates import run_rollouts, setup
     from gnoming_sim.search.rollout import X_SCORE
 
     s = setup(pos, ["expert"])
@@ -58,7 +58,7 @@ def test_a_told_continuation_is_the_analysis_rollout(pos, why):
 
 def test_the_two_options_are_told_on_the_same_hidden_cards(pos):
     """Every option's continuation of rollout i is dealt the same face-down cards (common random numbers)."""
-    from gnoming_sim.search.analyse import setup
+    from gnoming_sim.search.estimates import setup
     from gnoming_sim.search.why import traced
 
     s = setup(pos, ["expert"])
@@ -129,7 +129,7 @@ def test_the_parts_that_cannot_differ_are_decided_by_the_position_and_rules(tmp_
 def test_a_part_left_out_is_zero_in_every_rollout_of_every_option(tmp_path):
     """What fixed_parts leaves out is identically zero: in the last round with a finisher, every rollout of every
     option scores no bonus for the player and no later round; the parts it keeps do differ."""
-    from gnoming_sim.search.analyse import run_rollouts, setup
+    from gnoming_sim.search.estimates import run_rollouts, setup
     from gnoming_sim.search.rollout import X_BONUS, X_GAME, X_SCORE, X_WIN
     from gnoming_sim.search.why import components, fixed_parts
 
@@ -171,7 +171,7 @@ def test_the_later_rounds_of_an_earlier_round_can_differ():
     """Why the later rounds are kept before the last round: they are dealt alike in both options, but the play
     stream they go on with is where this round left it; with a base policy that draws from it (random) they differ
     in some rollouts."""
-    from gnoming_sim.search.analyse import run_rollouts, setup
+    from gnoming_sim.search.estimates import run_rollouts, setup
     from gnoming_sim.search.rollout import X_GAME, X_SCORE
     from gnoming_sim.search.why import fixed_parts
 

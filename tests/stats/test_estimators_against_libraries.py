@@ -87,11 +87,11 @@ def test_compares_ratio_of_sums_is_statsmodels_cluster_robust_ratio(seed):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_hazard_rungs_ratio_difference_is_the_paired_ratio_difference_and_statsmodels(seed):
-    """``hazard_risk.analysis.ratio_difference`` (a rung's cost per drawn hazard minus another's on the same deals,
+    """``hazard_risk.findings.ratio_difference`` (a rung's cost per drawn hazard minus another's on the same deals,
     the delta method over deals) is :func:`paired_ratio_difference` of its sums, hence statsmodels' (above)."""
     import pandas as pd
 
-    from gnoming_sim.analyses.hazard_risk.analysis import ratio_difference
+    from gnoming_sim.analyses.hazard_risk.findings import ratio_difference
 
     rng = np.random.default_rng(seed)
     g = 300

@@ -2,7 +2,7 @@
 games of experts: each cell's covered decisions and where the card's option is not expert's) and the last round's
 estimates in history.json, every cell that comes up often at 4 players (at least MIN_FREQ decisions a seat and
 game) whose best other action's 95% interval still holds 0, or where the card and expert disagree at least
-MIN_DIS times a seat and game. Prints the cells, comma-separated (card_output --focus), and why each is in.
+MIN_DIS times a seat and game. Prints the cells, comma-separated (`gnoming-sim card --iterate --focus`), and why each is in.
 `python tuning/guide-iteration/focus.py [HISTORY_JSON]` from the repository root."""
 import json
 import sys

@@ -52,7 +52,7 @@ def board(input_path, port, no_browser, rules_path, deck_path, drill_deck, polic
         raise GnomingError("board needs the web server of the [board] extra: pip install 'gnoming-sim[board]' "
                            "(starlette and uvicorn)") from None
     from gnoming_sim.cli.board import inputs
-    from gnoming_sim.search.analyse import refuse_mc
+    from gnoming_sim.search.estimates import refuse_mc
 
     refuse_mc([policy], "--policy")
     rules_, deck_ = opt.load_rules_file(rules_path), opt.load_deck_file(deck_path)

@@ -85,7 +85,7 @@ class Live(Evaluation):
         said = advice(self.pos, r)
         return finite({"n": self.n, "batch": self.batches, "options": rows, "best": r["best"],
                        "best_label": best["option"], "runner_up": r.get("runner_up"),
-                       "lead": r.get("margin"), "lead_ci95": r.get("margin_ci95"), "lead_se": lead,
+                       "lead": r.get("lead"), "lead_ci95": r.get("lead_ci95"), "lead_se": lead,
                        "separated": r.get("separated"), "k": self.k, "cap": self.cap, "stopped": self.stopped,
                        "horizon": self.horizon, "criterion": r["criterion"], "unit": r["unit"],
                        "metric": r["metric"], "points_metric": r["points_metric"], "seed": self.seed,

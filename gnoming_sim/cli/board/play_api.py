@@ -194,12 +194,12 @@ async def next_round(b, body: dict):
 
 
 async def save(b, body: dict):
-    from gnoming_sim.game import record as R
+    from gnoming_sim.game.record import dumps_toml
 
     gid, game = _game(b, body)
     out = {"ok": True, "game": gid, "saved": json.dumps(game.saved(), indent=1), "saved_name": "game.board.json"}
     if game.round > 0 or game.scored:   # a record holds the rounds played to their end
-        out["record"] = R.dumps_toml(await _run(game.record))
+        out["record"] = dumps_toml(await _run(game.record))
         out["record_name"] = "game.toml"
     return JSONResponse(out)
 
@@ -237,13 +237,13 @@ def graded(b, game: PT.PlayGame) -> tuple[dict, str]:
     from gnoming_sim.cli import review as RV
     from gnoming_sim.cli.board import inputs as I
     from gnoming_sim.cli.group import finite
-    from gnoming_sim.game import record as R
+    from gnoming_sim.game.record import dumps_toml
     from gnoming_sim.drills import deck as drill
 
     record = game.record()
     with tempfile.TemporaryDirectory(prefix="gnoming-board-") as tmp:
         path = Path(tmp) / "game.toml"
-        path.write_text(R.dumps_toml(record), encoding="utf-8")
+        path.write_text(dumps_toml(record), encoding="utf-8")
         table = (record.players, None, game.setup.seed, False, game.setup.rules, b.deck, None, record.seat)
         search = (b.policies, REVIEW_ROLLOUT_SEED, RV.SCREEN, RV.CONFIRM, 0, b.threads)
         _, res = RV._grade(record, path, table, search)

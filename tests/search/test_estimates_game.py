@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gnoming_sim.search.analyse import analyse, position_from_game, run_rollouts, setup
+from gnoming_sim.search.estimates import estimate, position_from_game, run_rollouts, setup
 from gnoming_sim.batch.runner import BatchSpec
 from gnoming_sim.game import trace as T
 from gnoming_sim.game.fields import F_SCORE
@@ -73,11 +73,11 @@ def test_hidden_cards_never_reach_the_analysis():
     from dataclasses import replace
 
     other = replace(pos, truth=(lay2, draw2))
-    a = analyse(pos, ["builder"], seed=3, rollouts=300, horizon="round")
-    b = analyse(other, ["builder"], seed=3, rollouts=300, horizon="round")
+    a = estimate(pos, ["builder"], seed=3, rollouts=300, horizon="round")
+    b = estimate(other, ["builder"], seed=3, rollouts=300, horizon="round")
     assert a == b
-    pa = analyse(pos, ["builder"], seed=3, rollouts=50, horizon="round", peek=True)
-    pb = analyse(other, ["builder"], seed=3, rollouts=50, horizon="round", peek=True)
+    pa = estimate(pos, ["builder"], seed=3, rollouts=50, horizon="round", peek=True)
+    pb = estimate(other, ["builder"], seed=3, rollouts=50, horizon="round", peek=True)
     assert [r["mean"] for r in pa["options"]] != [r["mean"] for r in pb["options"]]
 
 
@@ -90,13 +90,13 @@ def test_game_horizon_adds_the_later_rounds():
     later = out[:, :, X_GAME] - out[:, :, X_SCORE] - pos.scores[pos.me]
     assert later.std() > 0                      # rounds 2 and 3 were played
     assert np.all((out[:, :, X_WIN] >= 0) & (out[:, :, X_WIN] <= 1))
-    res = analyse(pos, ["builder"], seed=1, rollouts=200, horizon="game", second_policies=None)
+    res = estimate(pos, ["builder"], seed=1, rollouts=200, horizon="game", second_policies=None)
     assert res["metric"] == "win chance (%)" and res["points_metric"] == "game score" and "p_win" in res["options"][0]
 
 
 def test_half_width_runs_a_confirmatory_batch():
     pos = position_from_game(1, 0, 20, 4, SEATS)
-    res = analyse(pos, ["builder"], seed=1, rollouts=400, half_width=0.5, horizon="round", second_policies=None)
+    res = estimate(pos, ["builder"], seed=1, rollouts=400, half_width=0.5, horizon="round", second_policies=None)
     a = res["adaptive"]
     assert a["pilot"] == 400 and res["n"] == a["confirmatory"]
     assert a["reached"] == (res["half_width"] <= 0.5)

@@ -17,8 +17,7 @@ import pandas as pd
 from ..framework.design import HEURISTIC_NAMES, TOP_DIFFERENCE
 from gnoming_sim.stats import (Crossing, Estimate, clustered_share, crossing_label, finishing_crossing, holm,
                                paired_ratio_difference)
-from ..framework.render import estimates_frame
-from ..framework.render import format_estimate
+from ..framework.render import estimates_frame, format_estimate, grid
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from ..framework.words import PREVIEW, convergence, equivalence, holds_under
 from . import figures as figs
@@ -33,7 +32,7 @@ TOP = TOP_DIFFERENCE
 RULE_COLUMNS = ("score", "gap")
 
 
-def analyse(ctx, tables, data) -> StudyResult:
+def conclude(ctx, tables, data) -> StudyResult:
     rng = np.random.default_rng(ctx.study_seed("early-finish/bootstrap"))
     ladder = _ladder(data[~data["stalled"]], tables)
     tables = [t for t in tables if arm(t) == "mix"]
@@ -80,7 +79,7 @@ def analyse(ctx, tables, data) -> StudyResult:
                  "bonus_by_rung": _ladder_json(ladder)},
         estimands=_estimands(ladder), answers=_answers(ladder),
         context={"overall": overall, "by_players": by_players, "presets": _preset_rows(presets),
-                 "rules": _rule_grid(rules), "headline": HEADLINE_PLAYERS, "ladder": ladder,
+                 "rules": grid(rules, "strategy", "players", HEURISTIC_NAMES), "headline": HEADLINE_PLAYERS, "ladder": ladder,
                  "rungs": RUNGS, "differences": DIFFERENCES, "ladder_share": LADDER_SHARE, "rule_text": rule_text, "half_open": half_open, "design_effect": design_effect,
                  "stalled": stalled, "finished": len(data), "sizes": [r["players"] for r in by_players],
                  "games": {p: sum(t.games for t in tables if t.players == p) for p in PLAYERS},
@@ -271,14 +270,6 @@ def _preset_rows(presets: list[dict]) -> list[dict]:
     for r in presets:
         out.setdefault(r["strategy"], {"strategy": r["strategy"], "cells": {}})["cells"][r["players"]] = r
     return list(out.values())
-
-
-def _rule_grid(rules: list[dict]) -> list[dict]:
-    """One row per preset, a rule cell per table size."""
-    out = {}
-    for r in rules:
-        out.setdefault(r["strategy"], {"strategy": r["strategy"], "cells": {}})["cells"][r["players"]] = r
-    return [out[s] for s in HEURISTIC_NAMES if s in out]
 
 
 def rule_text(c: Crossing | None, unit: str = "score") -> str:

@@ -23,7 +23,7 @@ def est(e: dict) -> Estimate:
     return Estimate(float(e["mean"]), float(e["ci95"][0]), float(e["ci95"][1]), int(e["n"]))
 
 
-def analyse(ctx, tables, data: dict) -> StudyResult:
+def conclude(ctx, tables, data: dict) -> StudyResult:
     sizes = [_size(s) for s in data["tables"]]
     frames = {"ratings": pd.DataFrame([_flat(s["players"], r) for s in sizes for r in s["rows"]]),
               "measures": pd.DataFrame([{"players": s["players"], "measure": name, **_cols(s[name])}

@@ -23,7 +23,7 @@ TARGET_H2H = 0.5
 TARGET_SEAT = 0.3
 
 
-def analyse(ctx, tables, data) -> StudyResult:
+def conclude(ctx, tables, data) -> StudyResult:
     names = tables[0].pool if tables and tables[0].pool else PRESET_NAMES
     slow_lineups = [i for i, t in enumerate(tables) if is_slow(t)]
     slow = _slow(data[data["lineup"].isin(slow_lineups)], tables)

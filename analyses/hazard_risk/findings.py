@@ -8,11 +8,11 @@ import pandas as pd
 
 from gnoming_sim.stats import Z95, Estimate, clustered_share, holm
 
-from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
+from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER
 from ..framework.paired import (as_json, by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision,
-                                phase_of, preset_grid, rung_differences, rung_frames, sizes_of, strong_findings,
+                                phase_of, rung_differences, rung_frames, sizes_of, strong_findings,
                                 top_difference)
-from ..framework.render import estimates_frame, format_estimate as _ci
+from ..framework.render import estimates_frame, format_estimate as _ci, grid
 from ..framework.study import Answer, Finding, Precision, StudyResult
 from ..framework.words import size_clause
 from . import figures as figs
@@ -34,7 +34,7 @@ PHASES = (("early", 6, 9, "6-7 face-down cards"), ("middle", 3, 5, "3-5"), ("lat
 RUNG_TEXT = {"mix": "the heuristic presets", SECOND: f"{SECOND} at every seat", STRONG: f"{STRONG} at every seat"}
 
 
-def analyse(ctx, tables, data) -> StudyResult:
+def conclude(ctx, tables, data) -> StudyResult:
     min_n = 10 if ctx.quick else 30
     natural = data["natural"]
     sizes = [p for p in PLAYERS if (natural["players"] == p).any()]
@@ -81,7 +81,8 @@ def analyse(ctx, tables, data) -> StudyResult:
         figures=figures, frames=frames, precision=precision, estimands=estimands, answers=_answers(ladder, estimands, diffs),
         summary={**_summary(ending, by_size, drawn_all, by_phase, deny_rows), **_strong_summary(strong),
                  **_ladder_summary(ladder, diffs)},
-        context={"ending": ending, "grid": preset_grid(cells), "sizes": sizes, "by_size": by_size, "drawn_all": drawn_all,
+        context={"ending": ending, "grid": grid(cells, "strategy", "players", PRESET_NAMES), "sizes": sizes,
+                 "by_size": by_size, "drawn_all": drawn_all,
                  "by_phase": by_phase, "deny": deny_rows, "deny_levels": DENY_LEVELS,
                  "deny_grid": _deny_grid(deny_rows, DENY_LEVELS), "deny_verdict": verdict,
                  "strong": strong, "strong_ladder": STRONG_LADDER, "strong_player": STRONG,
@@ -382,12 +383,9 @@ def _conclusions(ending, drawn_all, by_phase, deny_rows, ladder=None, diffs=None
 
 def _findings(ladder, drawn_all, deny_all) -> list[Finding]:
     found = strong_findings(
-        "hazard_risk", ladder.get(STRONG, {}).get("all"),
-        f"Against strong players ({STRONG_TEXT}, at every seat), a hazard you draw blind changes your chance of "
-        "winning the game by {value}, against an ordinary card in its place (same deals paired; every draw of that "
-        "table; one hazard in play)",
-        f"Against strong players ({STRONG} at every seat), a hazard you draw blind changes your game total minus the "
-        "others' average by {value} points (positive is bad for you, since the lowest score wins)", "draws")
+        "hazard_risk", ladder.get(STRONG, {}).get("all"), "a hazard you draw blind",
+        "against an ordinary card in its place (same deals paired; every draw of that table; one hazard in play)",
+        "the others'", "positive is bad for you, since the lowest score wins", "draws")
     if drawn_all and drawn_all.get("flip_value") is not None:
         found.append(Finding("hazard_risk.flip_value",
                              "Among the heuristic presets, taking the flips a discarded hazard hands out, rather than "

@@ -12,7 +12,7 @@ import pytest
 from gnoming_sim.game.position import from_toml
 from gnoming_sim.game.rules import RuleConfig
 from gnoming_sim.game.deck import PUBLISHED
-from gnoming_sim.search.analyse import analyse
+from gnoming_sim.search.estimates import estimate
 
 POSITION = Path(__file__).resolve().parents[1] / "search" / "data" / "three_players_finish.toml"
 
@@ -20,7 +20,7 @@ POSITION = Path(__file__).resolve().parents[1] / "search" / "data" / "three_play
 @pytest.fixture(scope="module")
 def game():
     pos = from_toml(POSITION, RuleConfig(), PUBLISHED)
-    return analyse(pos, seed=2, rollouts=400, horizon="game", second_policies=None)
+    return estimate(pos, seed=2, rollouts=400, horizon="game", second_policies=None)
 
 
 def test_the_game_horizon_recommends_the_best_win_chance_not_the_fewest_own_points(game):

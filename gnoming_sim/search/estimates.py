@@ -1,4 +1,4 @@
-"""Decision analysis by rollouts: run the jitted rollouts of a position and turn them into
+"""The rollout estimates of a decision: run the jitted rollouts of a position and turn them into
 estimates with paired 95% intervals.
 
 Estimator.  Rollout i is one independent unit: one determinization of the unseen cards and
@@ -303,7 +303,7 @@ def summarize(out: np.ndarray, cov: np.ndarray, s: Setup, pos: Position, horizon
         second = min(others, key=lambda r: r["rank"])
         lo, hi = second["diff_ci95"]
         word = equivalence_word(second["diff"], lo, hi)   # no target here: "differs" or "not shown to differ"
-        result.update(runner_up=second["key"], margin=second["diff"], margin_ci95=[lo, hi],
+        result.update(runner_up=second["key"], lead=second["diff"], lead_ci95=[lo, hi],
                       lead_on=second["diff_on"], separated=bool(word == DIFFERS and lo > 0), lead_word=word,
                       half_width=(hi - lo) / 2)
         k2 = rows.index(second)
@@ -346,11 +346,11 @@ def variance_steps(a: np.ndarray, b: np.ndarray, cov: np.ndarray, s: Setup, pos:
     return steps
 
 
-# ------------------------------------------------------------------ the analysis
-def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int = 2000,
-            half_width: float | None = None, max_rollouts: int = MAX_ROLLOUTS, horizon: str = DEFAULT_HORIZON,
-            peek: bool = False, threads: int | None = None, second_policies=None, progress=None,
-            truncated: bool = False) -> dict:
+# ------------------------------------------------------------------ the estimate
+def estimate(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int = 2000,
+             half_width: float | None = None, max_rollouts: int = MAX_ROLLOUTS, horizon: str = DEFAULT_HORIZON,
+             peek: bool = False, threads: int | None = None, second_policies=None, progress=None,
+             truncated: bool = False) -> dict:
     """Roll every legal option of ``pos`` out; see :func:`summarize` for the result's fields.  ``truncated``
     (the game horizon): each rollout plays this round out and ends in the value network at the next round's
     first decision (:func:`run_rollouts`).
@@ -362,7 +362,7 @@ def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int
     ``rollouts`` is the pilot: it sizes one confirmatory batch (fresh rollouts, at most
     ``max_rollouts``) whose estimates alone are reported.
 
-    ``second_policies`` (None, the default: no check): a sensitivity check, not advice: the same analysis
+    ``second_policies`` (None, the default: no check): a sensitivity check, not advice: the same estimate
     again under this base policy (such as :data:`SECOND_POLICY`), on the same rollout seeds;
     ``result["robustness"]`` is then :func:`gnoming_sim.search.robust.compare` of the two (None when turned
     off; ``{"checked": False, ...}`` when it is the base policy itself).  The advice is the oracle's alone.
@@ -374,15 +374,15 @@ def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int
     """
     from gnoming_sim.search import robust
 
-    if second_policies is not None:   # refused before the first analysis is run, not after it
+    if second_policies is not None:   # refused before the first estimate is run, not after it
         refuse_mc(second_policies, "second policy")
     P = pos.players
     two = second_policies is not None and robust.seat_policies(second_policies, P) != robust.seat_policies(policies, P)
     tally = _Tally(progress, rollouts * (2 if two else 1))
     if two:   # the leader is told under each base policy's name
         tally.label = robust.label(robust.seat_policies(policies, P))
-    res = _analyse_one(pos, policies, seed, rollouts, half_width, max_rollouts, horizon, peek, threads, tally,
-                       truncated)
+    res = _estimate_one(pos, policies, seed, rollouts, half_width, max_rollouts, horizon, peek, threads, tally,
+                        truncated)
     res["robustness"] = None
     if second_policies is not None:
         if not two:
@@ -390,15 +390,15 @@ def analyse(pos: Position, policies=DEFAULT_POLICY, seed: int = 0, rollouts: int
                                  "reason": "the second base policy is the base policy itself"}
         else:
             tally.label = robust.label(robust.seat_policies(second_policies, P))
-            second = _analyse_one(pos, second_policies, seed, rollouts, half_width, max_rollouts, horizon, peek,
-                                  threads, tally, truncated)
+            second = _estimate_one(pos, second_policies, seed, rollouts, half_width, max_rollouts, horizon, peek,
+                                   threads, tally, truncated)
             res["robustness"] = {"checked": True, **robust.compare(res, second)}
     return res
 
 
-def _analyse_one(pos: Position, policies, seed: int, rollouts: int, half_width: float | None, max_rollouts: int,
-                 horizon: str, peek: bool, threads: int | None, tally=None, truncated: bool = False) -> dict:
-    """One analysis of ``pos`` under one base policy (:func:`analyse` without the robustness check)."""
+def _estimate_one(pos: Position, policies, seed: int, rollouts: int, half_width: float | None, max_rollouts: int,
+                  horizon: str, peek: bool, threads: int | None, tally=None, truncated: bool = False) -> dict:
+    """One estimate of ``pos`` under one base policy (:func:`estimate` without the robustness check)."""
     policies = [policies] if isinstance(policies, str) else list(policies)
     if horizon not in HORIZONS:
         raise GnomingError(f"--horizon must be one of {', '.join(HORIZONS)}, got {horizon!r}")
@@ -431,7 +431,7 @@ def _analyse_one(pos: Position, policies, seed: int, rollouts: int, half_width: 
 
 
 class _Tally:
-    """The progress of one analysis over its batches and base policies: ``progress(done, leader, planned)``."""
+    """The progress of one estimate over its batches and base policies: ``progress(done, leader, planned)``."""
 
     def __init__(self, progress, planned: int):
         self.progress, self.planned, self.done, self.label = progress, planned, 0, ""

@@ -27,7 +27,7 @@ import pandas as pd
 
 from ..framework.design import TOP_DIFFERENCE
 from gnoming_sim.stats import Estimate, bootstrap_mean, clustered_share, holm, t_mean
-from ..framework.render import estimates_frame
+from ..framework.render import estimates_frame, grid
 from ..framework.study import Answer, Finding, Precision, StudyResult, estimand
 from ..framework.words import (by_size, convergence, equivalence, equivalence_by_size, holds_under_by_size,
                                size_clause, size_json)
@@ -302,8 +302,8 @@ def regret_rows(dec: pd.DataFrame, rng, rung: str = BASE_POLICY) -> list[dict]:
     return out
 
 
-# ---------------------------------------------------------------- the analysis
-def analyse(ctx, tables, data) -> StudyResult:
+# ---------------------------------------------------------------- the conclusions
+def conclude(ctx, tables, data) -> StudyResult:
     raw, games = data["decisions"], data["games"]
     rng = np.random.default_rng(ctx.study_seed("finish-play-on/bootstrap"))
     dec = headline_columns(raw)
@@ -373,9 +373,9 @@ def analyse(ctx, tables, data) -> StudyResult:
         context={"sizes": sizes, "presets": PRESETS, "base": BASE_POLICY, "overall": overall, "ladder": lad,
                  "rungs": RUNGS, "top": TOP, "verdict": verdict, "moves": moves,
                  "fits": {p: {r: bd.rule_json(f, bins=False) for r, f in fs.items()} for p, fs in fits.items()},
-                 "rule_table": _rule_grid(table), "bands": ("all", *bd.BANDS), "gap_words": _gap_words(raw),
+                 "rule_table": grid(table, "players", "band"), "bands": ("all", *bd.BANDS), "gap_words": _gap_words(raw),
                  "gap_grid": _grid(by_gap), "own_grid": _grid(by_own), "hidden_grid": _grid(by_hidden),
-                 "rules": rules, "regret": _regret_grid(regret), "threshold_rule": rule,
+                 "rules": rules, "regret": grid(regret, "preset", "players", dict.fromkeys(r["preset"] for r in regret)), "threshold_rule": rule,
                  "size_n": {p: int((dec["players"] == p).sum()) for p in sizes},
                  "decisions": len(dec), "games": int(len(games)), "rollouts": data["rollouts"],
                  "per_cell": tables[0].games if tables else 0, "pretty": pretty, "min_n": min_n,
@@ -396,14 +396,6 @@ def _crossing_row(r: dict) -> dict:
     lo, hi = j.pop("ci95") or (None, None)
     j.pop("contradicting_bins")
     return {**j, "lo": lo, "hi": hi, "contradicting_bins": " ".join(r["contradicts"])}
-
-
-def _rule_grid(table: list[dict]) -> list[dict]:
-    """The rule table for the page: one row per table size, a cell per band."""
-    out: dict = {}
-    for t in table:
-        out.setdefault(t["players"], {"players": t["players"], "cells": {}})["cells"][t["band"]] = t
-    return [out[p] for p in sorted(out)]
 
 
 def _gap_words(raw: pd.DataFrame) -> str:
@@ -430,13 +422,6 @@ def _grid(rows: list[dict]) -> list[dict]:
         key = (r.get("hidden", ""), r["lo"])
         out.setdefault(key, {"bin": r["bin"], "hidden": r.get("hidden", ""), "cells": {}})["cells"][r["players"]] = r
     return [out[k] for k in sorted(out)]
-
-
-def _regret_grid(rows: list[dict]) -> list[dict]:
-    out: dict = {}
-    for r in rows:
-        out.setdefault(r["preset"], {"preset": r["preset"], "cells": {}})["cells"][r["players"]] = r
-    return list(out.values())
 
 
 WHERE = ("at a finishing chance (a card in hand that could go on your last face-down card; one drawn per self-play "

@@ -5,11 +5,11 @@ import pandas as pd
 
 from gnoming_sim.stats import Estimate, clustered_share, holm, independent_difference, standard_errors
 
-from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER, STRONG_TEXT
+from ..framework.design import SECOND, PRESET_NAMES, STRONG, STRONG_LADDER
 from ..framework.paired import (as_json, by_rung_and_size, ladder_answers, ladder_estimands, ladder_precision,
-                                phase_of, preset_grid, rung_differences, rung_frames, sizes_of, strong_findings,
+                                phase_of, rung_differences, rung_frames, sizes_of, strong_findings,
                                 top_difference)
-from ..framework.render import estimates_frame, format_estimate as _ci
+from ..framework.render import estimates_frame, format_estimate as _ci, grid
 from ..framework.study import Answer, Finding, Precision, StudyResult
 from ..framework.words import size_clause
 from ..framework.trace_follow import MODE_BLIND, MODE_DEALT, MODE_PILE
@@ -40,7 +40,7 @@ CONTROL_TEXT = {"p": CONTROL,
                 "o": "the same mulligan buried at the bottom of the draw pile (nobody has it)"}
 
 
-def analyse(ctx, tables, data) -> StudyResult:
+def conclude(ctx, tables, data) -> StudyResult:
     min_n = 10 if ctx.quick else 30
     dealt = data["dealt"]
     invalid = int((~dealt["ok"]).sum())
@@ -89,8 +89,9 @@ def analyse(ctx, tables, data) -> StudyResult:
         precision=precision, estimands=estimands, answers=_answers(ladder, estimands, diffs),
         summary={**_summary(overall, by_players, cells, by_strategy, flow, arrivals, limit_rows, limit_all, limit,
                             invalid), "skipped_by_players": skipped, **_ladder_summary(ladder, diffs, fates)},
-        context={"overall": overall, "by_players": by_players, "grid": preset_grid(cells), "by_strategy": by_strategy,
-                 "sizes": players, "flow": flow, "arrivals": arrivals, "limit_rows": preset_grid(limit_rows),
+        context={"overall": overall, "by_players": by_players, "grid": grid(cells, "strategy", "players", PRESET_NAMES),
+                 "by_strategy": by_strategy, "sizes": players, "flow": flow, "arrivals": arrivals,
+                 "limit_rows": grid(limit_rows, "strategy", "players", PRESET_NAMES),
                  "limit_all": limit_all, "limit": limit, "invalid": invalid, "games": games,
                  "flow_games": flow_games, "phases": PHASES, "presets": PRESET_NAMES,
                  "ladder": ladder, "diffs": diffs, "fates": fates, "rungs": list(ladder), "rung_text": RUNG_TEXT,
@@ -316,13 +317,9 @@ def _conclusions(ladder, diffs, fates, overall, flow, limit_all, limit_rows, lim
 
 def _findings(ladder, diffs, fates) -> list[Finding]:
     found = strong_findings(
-        "mulligan_value", ladder.get(STRONG, {}).get("all", {}).get(MAIN),
-        f"Against strong players ({STRONG_TEXT}, at every seat), a mulligan dealt to you changes your chance of "
-        "winning the game by {value}, against the same mulligan left at a random depth of the draw pile (same deals "
-        "paired; 2 to 7 players)",
-        f"Against strong players ({STRONG} at every seat), a mulligan dealt to you changes your game total minus your "
-        "rivals' average by {value} points (negative is good for you, since the lowest score wins; same deals and "
-        "control)", "deals")
+        "mulligan_value", ladder.get(STRONG, {}).get("all", {}).get(MAIN), "a mulligan dealt to you",
+        "against the same mulligan left at a random depth of the draw pile (same deals paired; 2 to 7 players)",
+        "your rivals'", "negative is good for you, since the lowest score wins; same deals and control", "deals")
     fate = fates.get(SECOND, {}).get("all")
     if fate is not None:
         found.append(Finding(

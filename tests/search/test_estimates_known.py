@@ -1,4 +1,4 @@
-"""Known-answer tests of the rollout analysis: small positions whose expectations are enumerated
+"""Known-answer tests of the rollout estimates: small positions whose expectations are enumerated
 exactly (the last turn of the final lap, two face-down cards left), and the CRN pairing's gain.
 
 The exact values come from the reference scorer (a second, slow implementation of RULES.md §5)
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from gnoming_sim.search.options import legal_options
-from gnoming_sim.search.analyse import analyse, run_rollouts, setup, variance_steps
+from gnoming_sim.search.estimates import estimate, run_rollouts, setup, variance_steps
 from gnoming_sim.game.cards import parse_card
 from gnoming_sim.game.deck import PUBLISHED
 from gnoming_sim.game.errors import GnomingError
@@ -85,7 +85,7 @@ def _put(lay, q, card):
 @pytest.fixture(scope="module")
 def place_case():
     pos = _position({"kind": "place", "card": "6", "source": "draw"})
-    res = analyse(pos, ["builder"], seed=11, rollouts=4000, horizon="round", second_policies=None)
+    res = estimate(pos, ["builder"], seed=11, rollouts=4000, horizon="round", second_policies=None)
     return pos, res
 
 
@@ -111,7 +111,7 @@ def test_place_decision_covers_the_exact_values_and_picks_the_exact_best(place_c
 def test_draw_decision_with_a_random_base_policy_covers_the_exact_values():
     """The random policy places uniformly among the legal answers: the exact value averages them."""
     pos = _position({"kind": "draw"})
-    res = analyse(pos, ["random"], seed=5, rollouts=6000, horizon="round", second_policies=None)
+    res = estimate(pos, ["random"], seed=5, rollouts=6000, horizon="round", second_policies=None)
     exact = {"draw": _exact(pos, lambda h, d: [_put(_me(h), q, d) for q in range(9)] + [_me(h)])}
     for k, top in ((0, 5), (1, 4)):
         exact[f"pile{k}"] = _exact(pos, lambda h, d, top=top: [_put(_me(h), q, top) for q in range(9)])
@@ -186,7 +186,7 @@ def test_hazard_flip_at_the_end_of_the_final_lap_changes_nothing():
     revealed as it lies, so every option scores the exact expectation of its face-down cards."""
     pos = _hazard_position(1, HZ)
     assert [o.key for o in legal_options(pos)] == ["flip1", "flip2", "flip5", "decline"]
-    res = analyse(pos, ["builder"], seed=2, rollouts=3000, horizon="round", second_policies=None)
+    res = estimate(pos, ["builder"], seed=2, rollouts=3000, horizon="round", second_policies=None)
     codes, counts = np.unique(pos.unseen().astype(int), return_counts=True)
     n = counts.sum()
     exact = 0.0
