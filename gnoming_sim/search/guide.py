@@ -191,7 +191,7 @@ def collect(players: int, strategy, games: int, seed: int, *, budget: int = 8, p
     the rollouts play family ``roll_kind`` with the strategy's parameters (-1: the strategy itself)."""
     rec = np.full((games, cap, NR), np.nan)
     sample(collect_batch, players, [strategy], games, seed, first_game, rules, deck, threads,
-            (int(budget), float(p_sample), float(p_finish), int(roll_kind)), (rec,))
+           (int(budget), float(p_sample), float(p_finish), int(roll_kind)), (rec,))
     rec = rec.reshape(-1, NR)
     return rec[~np.isnan(rec[:, R_TABLE])]
 

@@ -106,7 +106,7 @@ def _rows(players, nopt, **arrays):
 
 # ------------------------------------------------------------------ the learned player's targets
 @jit
-def _placement_or_source(t, rules, sampling):
+def _learned_chance(t, rules, sampling):
     kind = t.st[S_PENDING]
     return sampling[1] if kind == DEC_PLACE or kind == DEC_SOURCE else -1.0
 
@@ -196,7 +196,7 @@ def learned_batch(g, sampling, out, lo, hi):
     """Games lo .. hi - 1 of ``g``; ``out`` = (feats float64[G, cap, MAX_OPTIONS, NF], vals float64[G, cap,
     MAX_OPTIONS], nopt, dkind int64[G, cap]); ``sampling`` = (budget, p_sample)."""
     for i in range(lo, hi):
-        sample_game(g, i, False, STREAM_LEARNED, _placement_or_source, _learned_write, sampling, out)
+        sample_game(g, i, False, STREAM_LEARNED, _learned_chance, _learned_write, sampling, out)
 
 
 def learned_targets(players: int, strategies, games: int, seed: int, budget: int = 16, p_sample: float = 0.15,
@@ -213,7 +213,7 @@ def learned_targets(players: int, strategies, games: int, seed: int, budget: int
 
 # ------------------------------------------------------------------ the net player's targets
 @jit
-def _placement_or_source_only(t, rules, sampling):
+def _net_chance(t, rules, sampling):
     return sampling[1] if t.st[S_PENDING] == (DEC_SOURCE if sampling[2] else DEC_PLACE) else -1.0
 
 
@@ -258,7 +258,7 @@ def net_batch(g, sampling, out, lo, hi):
     """Games lo .. hi - 1 of ``g``; ``out`` = (inputs float64[G, cap, MAX_OPTIONS, NI or NIS], vals float64[G, cap,
     MAX_OPTIONS], nopt int64[G, cap]); ``sampling`` = (budget, p_sample, source)."""
     for i in range(lo, hi):
-        sample_game(g, i, False, STREAM_NET, _placement_or_source_only, _net_write, sampling, out)
+        sample_game(g, i, False, STREAM_NET, _net_chance, _net_write, sampling, out)
 
 
 def net_targets(players: int, strategies, games: int, seed: int, budget: int = 16, p_sample: float = 0.3,
@@ -288,7 +288,7 @@ def net_replay(players: int, strategies, games: int, seed: int, p_sample: float 
 
 # ------------------------------------------------------------------ the value network's data
 @jit
-def _any(t, rules, p_sample):
+def _value_chance(t, rules, p_sample):
     return p_sample
 
 
@@ -313,7 +313,7 @@ def value_batch(g, p_sample, out, lo, hi):
     totals = np.zeros(P, dtype=np.int32)
     credit = np.zeros(P, dtype=np.float64)
     for i in range(lo, hi):
-        n, res = sample_game(g, i, True, STREAM_VALUE, _any, _value_write, p_sample, out)
+        n, res = sample_game(g, i, True, STREAM_VALUE, _value_chance, _value_write, p_sample, out)
         settle_game(P, res, totals, credit)
         mean = 0.0
         for s in range(P):
