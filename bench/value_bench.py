@@ -24,7 +24,7 @@ def _median_ms(call, repeat):
 def value_section(repeat: int = 50) -> None:
     from gnoming_sim.game.position import from_toml
     from gnoming_sim.search import evaluator
-    from gnoming_sim.search.value_data import collect
+    from gnoming_sim.search.sampler import value_positions
 
     print("| what | median wall |\n|---|---|")
     for name in ("position.toml", "finish-3p-round2.toml"):
@@ -50,9 +50,9 @@ def value_section(repeat: int = 50) -> None:
         wall = time.perf_counter() - t0
     print(f"| review of examples/review-record.toml (a 3-round 4-player game, 46 decisions) at the defaults, "
           f"no explanations | {wall:.1f} s |")
-    collect(4, "net", 50, seed=1)
+    value_positions(4, "net", 50, seed=1)
     t0 = time.perf_counter()
-    d = collect(4, "net", 4000, seed=1, first_game=10_000)
+    d = value_positions(4, "net", 4000, seed=1, first_game=10_000)
     s = time.perf_counter() - t0
     print(f"| training data: 4,000 net games at 4 players, {len(d['x']):,} positions | {s:.1f} s "
           f"({4000 / s:,.0f} games/s) |")

@@ -26,7 +26,7 @@ ALLOWED = {
     "batch": {"game", "kernel"},        # many games: runner, files, tallies, statistics
     "search": {"game", "kernel"},       # rollouts, the MC bot, the evaluator, analyse, review
     "drills": {"game", "batch", "search"},  # the drill deck: batch's crash-safe writer, search's position ID
-    "tune": {"game", "kernel", "batch", "search"},  # the learned player's targets are rollouts (search.targets)
+    "tune": {"game", "kernel", "batch", "search"},  # the learned player's targets are rollouts (search.sampler)
     "experiments": {"game", "kernel", "batch", "search"},
     "analyses": {"game", "kernel", "search", "batch", "experiments"},
     "cli": {"game", "kernel", "search", "reference", "batch", "drills", "tune", "experiments", "analyses"},

@@ -32,13 +32,13 @@ class ValueCalibration(Study):
         return []
 
     def play(self, ctx, seed, tables, advance):
-        from gnoming_sim.search.value_data import collect
+        from gnoming_sim.search.sampler import value_positions
 
         games = self.cell_games(ctx)
         parts = []
         for P in PLAYERS:
-            d = collect(P, BASE, games, seed=seed, p_sample=P_SAMPLE, cap=CAP, rules=ctx.rules, deck=ctx.deck,
-                        threads=ctx.threads)
+            d = value_positions(P, BASE, games, seed=seed, p_sample=P_SAMPLE, cap=CAP, rules=ctx.rules, deck=ctx.deck,
+                                threads=ctx.threads)
             parts.append(d)
             advance(games)
         return {k: np.concatenate([d[k] for d in parts]) for k in parts[0]} | {"games": games, "seed": seed}

@@ -103,7 +103,7 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
             raise GnomingError("--peek needs a simulated game (--game/--turn): a position has no hidden cards")
         opt.load_strategies_file(strategies_path)
         if position_id is not None:
-            from gnoming_sim.search.position_id import decode
+            from gnoming_sim.game.position_id import decode
 
             for name, path in (("--rules", rules_path), ("--deck", deck_path)):
                 if path is not None:

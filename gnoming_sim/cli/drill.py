@@ -114,7 +114,7 @@ def position_lines(card, heading: str) -> list[str]:
     scores and the options in a fixed order."""
     from gnoming_sim.game.cards import HIDDEN, card_name
     from gnoming_sim.reference.narrate import grid_lines, grids_side_by_side
-    from gnoming_sim.search.position_id import decode
+    from gnoming_sim.game.position_id import decode
 
     pos = decode(card.position_id)
     labels = [f"seat {s}{' (you)' if s == pos.me else ''}{' finished' if s == pos.finisher else ''}"

@@ -211,7 +211,7 @@ def _grade(record, record_path, table: tuple, search: tuple):
                            checked.round_scores, record.origin)
     with progress_bar(len(found), "decisions") as advance:
         res = grade_all(found, policies, rollout_seed, rollouts, confirm, threads, advance)
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     for g, d in zip(res["decisions"], found):   # each position whole: for analyse --position-id, the board, drills
         g["position_id"] = encode(d.position)

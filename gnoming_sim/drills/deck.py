@@ -2,7 +2,7 @@
 Leitner boxes, and the grading of an answer.
 
 ``review`` adds every marked decision (``?!``, ``?``, ``??``) of the seat it grades (:func:`cards_from_review`,
-:func:`add`): its position (as a position ID, :mod:`gnoming_sim.search.position_id`), the move played, the
+:func:`add`): its position (as a position ID, :mod:`gnoming_sim.game.position_id`), the move played, the
 best move, the win chance the move played lost with its interval, and every option's win chance behind
 the best with its paired 95% interval, as the review measured them.  ``drill`` (the command, or the
 board) shows a position without its answer; the player picks an option or skips.
@@ -391,7 +391,7 @@ def _card(row: dict) -> Card:
 
 def _check_position(text: str, shown: str) -> None:
     """The card's position ID decodes to a position the loader accepts (what ``drill`` and the board show)."""
-    from gnoming_sim.search.position_id import decode
+    from gnoming_sim.game.position_id import decode
 
     try:
         decode(text)

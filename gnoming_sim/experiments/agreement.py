@@ -122,7 +122,7 @@ def card_answers(decisions: pd.DataFrame, card=None) -> pd.DataFrame:
     view (default :func:`gnoming_sim.search.card.card_view`, the committed card)."""
     from gnoming_sim.search.card import card_view
     from gnoming_sim.search.options import legal_options
-    from gnoming_sim.search.position_id import decode
+    from gnoming_sim.game.position_id import decode
 
     look = card_view if card is None else card
     halves = {"mean_a", "diff_se_a", "mean_b"} <= set(decisions.columns)

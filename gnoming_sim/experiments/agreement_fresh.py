@@ -45,7 +45,7 @@ def fresh_losses(answers: pd.DataFrame, set_seed: int, rollouts: int = 64, threa
     whose rows of the same decision, options and rollouts are copied, not rolled out again (the same seed
     stream would give the same numbers)."""
     from gnoming_sim.search.evaluator import Settings, win_samples
-    from gnoming_sim.search.position_id import decode
+    from gnoming_sim.game.position_id import decode
 
     known = {}
     if reuse is not None:

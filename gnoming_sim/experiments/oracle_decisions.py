@@ -13,7 +13,7 @@ The set behind the player's rules (analyses/rules) and the card's agreement tabl
   options the card's actions name (``use_key``, ``fd_key``, ``throw_key``; ``finish_key``, ``playon_key``;
   per pile ``pile{k}_class``/``pile{k}_use``/``pile{k}_card_action``), the features a rule conditions on
   (the card, its class, players, round, face-down counts, the gap, ...) and the position's ID
-  (:func:`gnoming_sim.search.position_id.encode`), from which anyone rebuilds the position.
+  (:func:`gnoming_sim.game.position_id.encode`), from which anyone rebuilds the position.
 
 Sampling: one traced self-play batch per table size (game numbers from :data:`FIRST_GAME`, the set's own
 seed); every candidate decision of every game is listed, then a quota per (table size, kind) is drawn at
@@ -231,7 +231,7 @@ def run(players: int, games: int, per_size: int, rollouts: int, seed: int = SEED
     from gnoming_sim.game.rules import RuleConfig
     from gnoming_sim.kernel.engine import simulate
     from gnoming_sim.search.card import card_view
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     rules, deck = RuleConfig(), PUBLISHED
     res = simulate(players, ("net",), games, seed=seed, rules=rules, deck=deck, threads=threads, trace=True,

@@ -142,9 +142,8 @@ def deal_game(game, seed, deck, order, rng):
 @jit(nrt=True)
 def self_play_table(game, seed, players, kinds, params, seat_strategy, deck):
     """``(t, order)``: a fresh untraced table for game ``game`` of ``seed`` with its play stream seeded as
-    :func:`play_game` seeds it, and the game's deals ``order`` int8[3, N] (the self-play collectors of
-    :mod:`gnoming_sim.search.targets` and :mod:`gnoming_sim.search.guide`, and the probes of
-    :mod:`gnoming_sim.search.probe`, start their rounds from it)."""
+    :func:`play_game` seeds it, and the game's deals ``order`` int8[3, N] (the self-play sampler,
+    :mod:`gnoming_sim.search.sampler`, and the probes of :mod:`gnoming_sim.search.probe` start their rounds from it)."""
     N = deck.shape[0]
     t = new_table(players, N, kinds, params, seat_strategy, np.empty((0, 4), dtype=np.int32), new_memo())
     order = np.empty((ROUNDS, N), dtype=np.int8)

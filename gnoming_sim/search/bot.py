@@ -139,7 +139,7 @@ def _roll_round(ctx, i, active, values):
 def decision_key(t):
     """The key a searched decision's rollout streams hang off: one number drawn from the game's own stream (so a
     game's later draws do not depend on how many rollouts a decision spent).  A replay of a gather that skips the
-    rollouts draws it too (:func:`gnoming_sim.search.net_targets.collect_round` with budget 0), so its rounds go on
+    rollouts draws it too (:func:`gnoming_sim.search.sampler.net_replay`), so its rounds go on
     as the gather's did."""
     return next_u64(t.rng)
 
@@ -157,7 +157,7 @@ def _rollouts(t, rules, s, mode, card, src, discarder, bounce, opts, K, peek):
     else:
         truth = start.unseen
     # every seat plays the base policy inside the rollouts: an MC seat's base (the heuristic, or the learned
-    # family), a learned seat's own family (the training targets of search.targets)
+    # family), a learned seat's own family (the learned player's training targets, search.sampler)
     kinds = np.full(1, base_kind(t.kinds[s], prm), dtype=np.int64)
     params = np.empty((1, N_PARAMS), dtype=np.float64)
     for j in range(N_PARAMS):
@@ -196,7 +196,7 @@ def option_values(t, rules, s, mode, card, src, opts, K, budget):
     """The mean over ``budget`` rollouts (every option on every one, common random numbers) of seat s's
     round score minus the others' mean, for each option ``opts[k]`` of its pending draw source
     (``mode`` COST_SOURCE) or placement of ``card`` from ``src`` (COST_PLACE): float64[K].  The training
-    targets of the learned player (:mod:`gnoming_sim.search.targets`)."""
+    targets of the learned player (:func:`gnoming_sim.search.sampler.learned_targets`)."""
     ctx = _rollouts(t, rules, s, mode, card, src, np.int64(-1), np.int64(0), opts, K, np.bool_(False))
     values = np.empty((budget, K), dtype=np.float64)
     active = np.ones(K, dtype=np.int8)

@@ -264,7 +264,7 @@ def advice(pos, res: dict) -> dict:
     from gnoming_sim.search.card import card_view, compare
     from gnoming_sim.search.finishing import finish_gap_of
     from gnoming_sim.search.options import legal_options
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     out = {}
     if pos.decision == "place":

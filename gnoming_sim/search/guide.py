@@ -1,10 +1,10 @@
 """The guide's raw material: at sampled self-play decisions, the chart's candidate answers and their
 rollout values.
 
-:func:`collect_batch` plays one round of each of G games (round ``game % 3``, its starter rotating as
-in a game) with the given seats through the action-level API (:mod:`gnoming_sim.kernel.step`), as
-:mod:`gnoming_sim.search.targets` does.  At a sampled decision it names the candidate answers the way
-the chart player does (:mod:`gnoming_sim.kernel.policy.card`, from the decider's observation only):
+The card's data set on the self-play sampler (:mod:`gnoming_sim.search.sampler`: the round ``game % 3`` of each
+game, decisions sampled from a stream of their own, identical at any thread count).  At a sampled decision it
+names the candidate answers the way the card-starred player does (:mod:`gnoming_sim.kernel.policy.card`, from the
+decider's observation only):
 
 * a draw source with a pile that can be taken: drawing blind and taking each such pile
   (one record per pile, in that pile's take-table cell; a second pile in the same cell is left out);
@@ -14,30 +14,22 @@ the chart player does (:mod:`gnoming_sim.kernel.policy.card`, from the decider's
   position and not keeping it (when legal), when at least two of them exist;
 
 notes which of them expert's own rules would take (the chart's answer where no cell applies), values
-every candidate by :func:`gnoming_sim.search.bot.option_values` (the mean over ``budget``
-determinized rollouts, common random numbers across the answers, of the decider's round score minus
-the mean of the others', every seat playing the *rollout policy*: the decider's own strategy, or the
-family ``roll_kind`` with the decider's parameters — ``KIND_HEURISTIC`` for a learned decider is
-expert, whose parameters a learned strategy carries for the decisions it does not model), writes one
-record (``R_*``) and lets the seat's own strategy decide.  Games have their own streams from (seed, game), so the
-records are identical at any thread count.
+every candidate by :func:`gnoming_sim.search.sampler.rollout_values` (every seat playing the *rollout
+policy*: the decider's own strategy, or the family ``roll_kind`` with the decider's parameters —
+``KIND_HEURISTIC`` for a learned decider is expert, whose parameters a learned strategy carries for the
+decisions it does not model) and writes one record (``R_*``).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from gnoming_sim.game.cards import NO_CARD
 from gnoming_sim.game.observation import O_ME, O_PLAYERS, O_TOP0, SRC_DRAW
-from gnoming_sim.game.rules import ROUNDS
-from gnoming_sim.kernel.game_loop import decide_once, self_play_table, step_once
 from gnoming_sim.kernel.jit import jit
 from gnoming_sim.kernel.policy import card as C
 from gnoming_sim.kernel.policy import heuristic as H
-from gnoming_sim.kernel.rng import seed_stream, uniform01
-from gnoming_sim.kernel.state import DEC_NONE, DEC_PLACE, DEC_SOURCE, RNG_WORDS, S_HAND, S_PENDING, \
-    S_SEAT, S_SRC, seat_params
-from gnoming_sim.kernel.step import legal_actions, start_round
-from gnoming_sim.search.bot import COST_PLACE, COST_SOURCE, option_values
+from gnoming_sim.kernel.state import DEC_PLACE, DEC_SOURCE, S_HAND, S_PENDING, S_SEAT, S_SRC, seat_params
+from gnoming_sim.kernel.step import legal_actions
+from gnoming_sim.search.sampler import rollout_values, sample, sample_game
 
 STREAM_GUIDE = 41   # which decisions are sampled (beside the games', the rollouts' and the targets' streams)
 
@@ -70,18 +62,6 @@ def _record(rec, n, table, cell, players, card, use, game):
 
 
 @jit(nrt=True)
-def _values(t, rules, s, mode, card, src, opts, K, budget, roll_kind):
-    """:func:`option_values` with every rollout seat playing family ``roll_kind`` (-1: the decider's own):
-    the seat's family is swapped for the rollouts' table only and restored at once."""
-    own = t.kinds[s]
-    if roll_kind >= 0:
-        t.kinds[s] = roll_kind
-    v = option_values(t, rules, s, mode, card, src, opts, K, budget)
-    t.kinds[s] = own
-    return v
-
-
-@jit(nrt=True)
 def _source(t, rules, s, budget, roll_kind, rec, n, game):
     """Records of a draw-source decision from ``rec[n]`` on; the new n."""
     obs = t.obs
@@ -105,7 +85,7 @@ def _source(t, rules, s, budget, roll_kind, rec, n, game):
         return n
     prm = seat_params(t, s)
     mine = H.draw_source(prm, obs, t.memo, t.legal)   # expert's own answer (what the chart falls back to)
-    v = _values(t, rules, s, np.int64(COST_SOURCE), np.int64(NO_CARD), np.int64(-1), opts, K, budget, roll_kind)
+    v = rollout_values(t, rules, opts, K, budget, roll_kind)
     for k in range(1, K):
         if n >= cap:
             break
@@ -120,9 +100,8 @@ def _source(t, rules, s, budget, roll_kind, rec, n, game):
 
 
 @jit(nrt=True)
-def _place(t, rules, s, sampling, srng, rec, n, game):
-    """The record of a placement decision (if sampled and it has two candidates) at ``rec[n]``; the new n."""
-    budget, p_sample, p_finish, roll_kind = sampling
+def _place(t, rules, s, budget, roll_kind, rec, n, game):
+    """The record of a placement decision (if it has two candidates) at ``rec[n]``; the new n."""
     obs = t.obs
     pub = obs.pub
     prm = seat_params(t, s)
@@ -131,8 +110,6 @@ def _place(t, rules, s, sampling, srng, rec, n, game):
     src = t.st[S_SRC]
     q_fin = C.finish_slot(obs)
     finishing = q_fin >= 0 and t.legal[q_fin] != 0
-    if uniform01(srng) >= (p_finish if finishing else p_sample):
-        return n
     H.prepare_me(prm, obs, memo, True)
     opts = np.empty(3, dtype=np.int64)
     acts = np.empty(3, dtype=np.int64)
@@ -162,7 +139,7 @@ def _place(t, rules, s, sampling, srng, rec, n, game):
         table = C.T_PLACE
         use = (cell - C.CELL_OFFSET[C.T_PLACE]) % C.N_USE
     mine = H.placement(prm, obs, memo, card, t.legal)   # expert's own answer (what the chart falls back to)
-    v = _values(t, rules, s, np.int64(COST_PLACE), card, src, opts, K, budget, roll_kind)
+    v = rollout_values(t, rules, opts, K, budget, roll_kind)
     _record(rec, n, table, cell, pub[O_PLAYERS], card, use, game)
     rec[n, R_EXPERT] = 0
     for k in range(K):
@@ -179,41 +156,32 @@ def _place(t, rules, s, sampling, srng, rec, n, game):
 
 
 @jit(nrt=True)
-def guide_round(t, rules, r, starter, order, deck_counts, sampling, srng, rec, game):
-    """Play round r from ``order``; write up to ``rec.shape[0]`` records (float64[cap, NR]); return how many.
-    ``sampling`` = (rollouts per candidate, chance of sampling a decision, ... a finishing chance, the
-    rollout policy's family or -1)."""
-    budget, p_sample, p_finish, roll_kind = sampling
-    start_round(t, rules, r, starter, order, deck_counts)
-    cap = rec.shape[0]
-    n = 0
-    while t.st[S_PENDING] != DEC_NONE:
-        kind = t.st[S_PENDING]
-        if n < cap and (kind == DEC_PLACE or kind == DEC_SOURCE):
-            s = t.st[S_SEAT]
-            legal_actions(t, rules)
-            if kind == DEC_SOURCE:
-                if uniform01(srng) < p_sample:
-                    n = _source(t, rules, s, budget, roll_kind, rec, n, game)
-            else:
-                n = _place(t, rules, s, sampling, srng, rec, n, game)
-        step_once(t, rules, decide_once(t, rules))
-    return n
+def _chance(t, rules, sampling):
+    """A draw source's chance of being sampled ``p_sample``, a placement's too, or ``p_finish`` if it can finish."""
+    _, p_sample, p_finish, _ = sampling
+    kind = t.st[S_PENDING]
+    if kind != DEC_PLACE and kind != DEC_SOURCE:
+        return -1.0
+    legal_actions(t, rules)
+    q_fin = C.finish_slot(t.obs) if kind == DEC_PLACE else -1
+    return p_finish if q_fin >= 0 and t.legal[q_fin] != 0 else p_sample
+
+
+@jit(nrt=True)
+def _write(t, rules, sampling, out, i, n, game):
+    budget, _, _, roll_kind = sampling
+    if t.st[S_PENDING] == DEC_SOURCE:
+        return _source(t, rules, t.st[S_SEAT], budget, roll_kind, out[0][i], n, game)
+    return _place(t, rules, t.st[S_SEAT], budget, roll_kind, out[0][i], n, game)
 
 
 @jit(py=True, nrt=True)
-def collect_batch(first_game, seed, players, kinds, params, seat_strategy, rules, deck, deck_counts, sampling, rec,
-                  span):
-    """Round ``(first_game + i) % 3`` of game first_game + i, for rows i in ``span`` (lo, hi) of ``seat_strategy``
-    (int16[G, P]), its records into ``rec[i]`` (float64[G, cap, NR]; rows past the last stay NaN);
-    ``sampling``: see :func:`guide_round`."""
-    for i in range(span[0], span[1]):
-        game = first_game + i
-        t, order = self_play_table(game, seed, players, kinds, params, seat_strategy[i], deck)
-        srng = np.empty(RNG_WORDS, dtype=np.uint64)
-        seed_stream(srng, seed, game, STREAM_GUIDE)
-        r = game % ROUNDS
-        guide_round(t, rules, r, r % players, order[r], deck_counts, sampling, srng, rec[i], game)
+def collect_batch(g, sampling, out, lo, hi):
+    """Games lo .. hi - 1 of ``g`` (:class:`gnoming_sim.kernel.game_loop.Games`), their records into ``out`` =
+    (rec float64[G, cap, NR],) (rows past the last stay NaN); ``sampling`` = (rollouts per candidate, chance of
+    sampling a decision, ... a finishing chance, the rollout policy's family or -1)."""
+    for i in range(lo, hi):
+        sample_game(g, i, False, STREAM_GUIDE, _chance, _write, sampling, out)
 
 
 def collect(players: int, strategy, games: int, seed: int, *, budget: int = 8, p_sample: float = 0.1,
@@ -221,25 +189,12 @@ def collect(players: int, strategy, games: int, seed: int, *, budget: int = 8, p
             threads: int | None = None, roll_kind: int = -1) -> np.ndarray:
     """The records (float64[n, NR], ``R_*``) of ``games`` self-play rounds of ``strategy`` at ``players`` seats;
     the rollouts play family ``roll_kind`` with the strategy's parameters (-1: the strategy itself)."""
-    from gnoming_sim.game.deck import PUBLISHED
-    from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.kernel.engine import deck_counts, numba_threads, seat_table, strategy_arrays
-    from gnoming_sim.kernel.game_loop import run_blocks
-
-    rules = rules or RuleConfig()
-    deck = deck or PUBLISHED
-    distinct, table = seat_table(players, [strategy], games, first_game, rotate=True)
-    kinds, params = strategy_arrays(distinct)
-    deck_arr = deck.to_array()
     rec = np.full((games, cap, NR), np.nan)
-    seed, rules_arr, counts = np.uint64(seed), rules.to_array(), deck_counts(deck_arr)
-    sampling = (int(budget), float(p_sample), float(p_finish), int(roll_kind))
-    with numba_threads(threads):
-        run_blocks(lambda lo, hi: collect_batch(first_game, seed, players, kinds, params, table, rules_arr, deck_arr,
-                                                counts, sampling, rec, (lo, hi)), games, 1)
+    sample(collect_batch, players, [strategy], games, seed, first_game, rules, deck, threads,
+           (int(budget), float(p_sample), float(p_finish), int(roll_kind)), (rec,))
     rec = rec.reshape(-1, NR)
     return rec[~np.isnan(rec[:, R_TABLE])]
 
 
-__all__ = ["collect", "collect_batch", "guide_round", "NR", "R_TABLE", "R_CELL", "R_V", "R_PLAYERS", "R_CARD",
+__all__ = ["collect", "collect_batch", "NR", "R_TABLE", "R_CELL", "R_V", "R_PLAYERS", "R_CARD",
            "R_USE", "R_BLIND", "R_GAP", "R_OFD", "R_GAME", "R_EXPERT"]

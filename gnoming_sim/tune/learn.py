@@ -6,7 +6,7 @@ One iteration:
    learned strategy (the first iteration: ``expert``, whose observation-level states it starts from);
    at a random sample of the placement and draw-source decisions, every legal answer's features and
    its value by ``budget`` Monte Carlo rollouts from the decider's observation
-   (:func:`gnoming_sim.search.targets.collect`, the rollouts of the ``mc`` player:
+   (:func:`gnoming_sim.search.sampler.learned_targets`, the rollouts of the ``mc`` player:
    :func:`gnoming_sim.search.bot.option_values`).
 2. **Fit.**  Per decision the answers' values and features are centred (the state's own worth cancels:
    only differences between answers are fitted), and the weights are the ridge least-squares solution
@@ -33,7 +33,7 @@ from gnoming_sim.kernel.policy import learned as L
 from gnoming_sim.kernel.policy import registry
 from gnoming_sim.kernel.policy.registry import KIND_LEARNED, Strategy
 from gnoming_sim.kernel.state import DEC_PLACE, DEC_SOURCE
-from gnoming_sim.search.targets import collect
+from gnoming_sim.search.sampler import learned_targets
 
 VALIDATION_FIRST = 2**59   # the training check's deals (held-out checks start at 2**60)
 ITERATION_STRIDE = 2**32   # iteration i's target rounds start at i * 2**32
@@ -115,8 +115,8 @@ def train(cfg: TrainConfig, progress=print) -> np.ndarray:
         policy = start if it == 0 else strategy_of(weights)
         parts = []
         for p in cfg.players:
-            parts.append(collect(p, policy, cfg.games, seed=cfg.seed, budget=cfg.budget, p_sample=cfg.p_sample,
-                                 first_game=it * ITERATION_STRIDE, threads=cfg.threads))
+            parts.append(learned_targets(p, policy, cfg.games, seed=cfg.seed, budget=cfg.budget,
+                                         p_sample=cfg.p_sample, first_game=it * ITERATION_STRIDE, threads=cfg.threads))
         kind = np.concatenate([d["kind"] for d in parts])
         feats = np.concatenate([d["feats"] for d in parts])
         vals = np.concatenate([d["vals"] for d in parts])

@@ -5,7 +5,7 @@
    chunk under one rules variant (:func:`sample_rules`: the published rules for half the chunks, else
    each of the four card-value options at its published value or uniform over its documented range).
    At a random sample of the placements, every legal answer's net inputs and its value by ``budget``
-   rollouts of the base policy (:mod:`gnoming_sim.search.net_targets`): the labels are the base
+   rollouts of the base policy (:func:`gnoming_sim.search.sampler.net_targets`): the labels are the base
    policy's one-step improvement, the ``mc`` player's choice, which is stronger than the player it
    trains whenever the search beats it (``tuning/net/run.sh``'s second step says what the stronger
    teacher cost).  With ``--head source``, the
@@ -90,7 +90,7 @@ def gather_plan(seed: int, chunks: int, players) -> list:
 def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
     """Collect every chunk (one ``.npz`` per chunk under ``data_dir``; a chunk already there is read back,
     so an interrupted run resumes) and return the rows together (``players``, ``nopt``, ``inputs``, ``vals``)."""
-    from gnoming_sim.search.net_targets import collect
+    from gnoming_sim.search.sampler import net_targets
 
     data_dir.mkdir(parents=True, exist_ok=True)
     (data_dir / "settings.json").write_text(json.dumps(gather_settings(cfg)) + "\n")
@@ -100,9 +100,9 @@ def gather(cfg: NetConfig, data_dir: Path, progress=print) -> dict:
     for j, (p, c, rules) in enumerate(plan):
         path = data_dir / f"p{p}-c{c}.npz"
         if not path.exists():
-            d = collect(p, cfg.teacher, cfg.chunk, seed=cfg.seed, budget=cfg.budget, p_sample=cfg.p_sample,
-                        first_game=(j + 1) * CHUNK_STRIDE, rules=rules, threads=cfg.threads,
-                        source=cfg.head == "source")
+            d = net_targets(p, cfg.teacher, cfg.chunk, seed=cfg.seed, budget=cfg.budget, p_sample=cfg.p_sample,
+                            first_game=(j + 1) * CHUNK_STRIDE, rules=rules, threads=cfg.threads,
+                            source=cfg.head == "source")
             np.savez_compressed(path, **d)
             progress(json.dumps({"chunk": j, "players": p, "rows": int(d["nopt"].size),
                                  "rules": {k: getattr(rules, k) for k in RULE_RANGES},
@@ -135,11 +135,11 @@ def gather_settings(cfg: NetConfig) -> dict:
 
 def widen_chunks(folder: Path, out: Path, teacher, progress=print) -> dict:
     """Rebuild the placement rows of the gather in ``folder`` under the current kernel (new inputs included) into
-    ``out``: every chunk's decisions replayed (:func:`gnoming_sim.search.net_targets.replay`, ``teacher`` the
+    ``out``: every chunk's decisions replayed (:func:`gnoming_sim.search.sampler.net_replay`, ``teacher`` the
     strategy that played them), checked to be the stored decisions (the same count per chunk and, in every input
     the stored rows have, the same values), written with the stored rollout values.  Returns ``{"chunks",
     "decisions"}``; raises ``ValueError`` on the first chunk that does not replay."""
-    from gnoming_sim.search.net_targets import replay
+    from gnoming_sim.search.sampler import net_replay
 
     st = json.loads((folder / "settings.json").read_text())
     if st.get("head", "place") != "place":
@@ -154,8 +154,8 @@ def widen_chunks(folder: Path, out: Path, teacher, progress=print) -> dict:
         if not path.exists():
             continue
         old = _chunk(path)
-        d = replay(p, teacher, st["chunk"], st["seed"], p_sample=st["p_sample"], first_game=(j + 1) * CHUNK_STRIDE,
-                   rules=rules)
+        d = net_replay(p, teacher, st["chunk"], st["seed"], p_sample=st["p_sample"],
+                       first_game=(j + 1) * CHUNK_STRIDE, rules=rules)
         if not (np.array_equal(d["nopt"], old["nopt"]) and np.array_equal(d["inputs"][..., cols], old["inputs"])):
             raise ValueError(f"{path}: the replay is not the stored gather (another teacher, or the kernel changed)")
         np.savez_compressed(out / path.name, players=old["players"], nopt=old["nopt"], inputs=d["inputs"],

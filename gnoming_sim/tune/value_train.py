@@ -3,7 +3,7 @@
 1. **Gather** (:func:`gather`).  Whole self-play games of ``teacher`` at every seat (the oracle's base
    player), at each table size of ``players``, in chunks of ``chunk`` games, each chunk under one rules
    variant (:func:`gnoming_sim.tune.net_train.sample_rules`: the spread the net is trained on); a sample of
-   positions per game with how the game ended (:mod:`gnoming_sim.search.value_data`).  Training and
+   positions per game with how the game ended (:func:`gnoming_sim.search.sampler.value_positions`).  Training and
    held-out chunks come from two seeds: no held-out game is a training game.
 2. **Fit** (:func:`fit`).  The network's forward pass written in PyTorch (the optional ``[train]`` extra;
    the command and the tests never need it) and minimised by ``torch.optim.Adam``: the cross-entropy of the
@@ -51,7 +51,7 @@ class ValueConfig:
 def gather(cfg: ValueConfig, data_dir: Path, held_out: bool = False, progress=print) -> dict:
     """Every chunk of the training (or held-out) set, one ``.npz`` each under ``data_dir`` (a chunk already
     there is read back); the rows together, and each row's rules variant and table size."""
-    from gnoming_sim.search.value_data import collect
+    from gnoming_sim.search.sampler import value_positions
     from gnoming_sim.tune.net_train import RULE_RANGES, sample_rules
 
     seed = cfg.seed + (1 if held_out else 0)
@@ -64,8 +64,8 @@ def gather(cfg: ValueConfig, data_dir: Path, held_out: bool = False, progress=pr
     for j, (p, c, rules) in enumerate(plan):
         path = data_dir / f"{'held' if held_out else 'train'}-p{p}-c{c}.npz"
         if not path.exists():
-            d = collect(p, cfg.teacher, cfg.chunk, seed=seed, p_sample=cfg.p_sample, cap=cfg.cap,
-                        first_game=(j + 1) * CHUNK_STRIDE, rules=rules)
+            d = value_positions(p, cfg.teacher, cfg.chunk, seed=seed, p_sample=cfg.p_sample, cap=cfg.cap,
+                                first_game=(j + 1) * CHUNK_STRIDE, rules=rules)
             d["published"] = np.full(d["players"].shape, rules == type(rules)(), dtype=bool)
             np.savez_compressed(path, **d)
             progress(json.dumps({"set": "held" if held_out else "train", "chunk": j, "players": p,

@@ -318,7 +318,7 @@ def test_the_why_text_is_analyse_whys(tmp_path):
 
 
 def test_the_position_id_is_shown_and_read_back():
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     c = client()
     r = c.post("/api/validate", json={"position": example()}).json()

@@ -95,7 +95,7 @@ def set_up_example(page) -> None:
 def test_a_position_set_up_by_clicking_gets_analyses_best_move_live(page, blank, shots):
     from gnoming_sim.game.position import from_toml
     from gnoming_sim.search.estimates import estimate
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     ready(page, blank.url)
     set_up_example(page)
@@ -133,7 +133,7 @@ WATCH = """() => {
 def test_the_first_look_comes_before_the_rollouts_and_stop_leaves_a_stopped_headline(page, blank):
     from gnoming_sim.game.position import from_toml
     from gnoming_sim.search.evaluator import zero_ply
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     ready(page, blank.url)
     status_ok(page)
@@ -172,7 +172,7 @@ def test_the_first_look_comes_before_the_rollouts_and_stop_leaves_a_stopped_head
 def test_import_a_rules_file_and_export_the_toml_analyse_reads(page, blank, tmp_path):
     from gnoming_sim.game.position import from_toml
     from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     ready(page, blank.url)
     page.set_input_files("#import-file", str(EXAMPLE))

@@ -56,7 +56,7 @@ def test_the_card_seat_is_valued_on_the_rollouts_of_policy_card_net_net(cli_run,
 def test_follow_card_refusals_are_one_line(cli_run):
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.position import from_mapping
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     result = cli_run(["analyse", "--position", FINISH, *FAST, "--follow-card", "--policy", "net,expert,net"], code=2)
     assert result.stderr.splitlines() == ["gnoming-sim: error: --follow-card puts the card in the seat to move and "
@@ -131,7 +131,7 @@ def _twenty_deck_ids():
     from gnoming_sim.game.cards import card_name
     from gnoming_sim.game.deck import PUBLISHED, Deck
     from gnoming_sim.game.position import from_mapping, from_toml
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     deck = Deck.from_mapping({("20" if card_name(c) == "8" else card_name(c)): n for c, n in PUBLISHED.counts},
                              name="twenties")
@@ -151,7 +151,7 @@ def test_a_card_of_a_house_deck_is_described_with_that_deck():
     said at a position whose ID carries a deck with a 20 name the 20 and what that row holds in its deck, never
     "pile card 7-8" alone; with the published deck the printed words are kept."""
     from gnoming_sim.search.card import card_view
-    from gnoming_sim.search.position_id import decode
+    from gnoming_sim.game.position_id import decode
 
     draw, place, published = _twenty_deck_ids()
     words = [c["words"] for c in card_view(decode(draw))["cells"]]

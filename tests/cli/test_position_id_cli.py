@@ -7,7 +7,7 @@ import json
 import pytest
 from _examples import POSITION, position
 
-from gnoming_sim.search.position_id import encode
+from gnoming_sim.game.position_id import encode
 
 ID = encode(position())
 FAST = ["--rollouts", "40", "--second-policy", "none"]

@@ -17,7 +17,7 @@ import pytest
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import from_toml
 from gnoming_sim.drills import deck as D
-from gnoming_sim.search.position_id import encode
+from gnoming_sim.game.position_id import encode
 
 ROOT = Path(__file__).resolve().parents[2]
 PID = encode(from_toml(ROOT / "examples" / "position.toml"))

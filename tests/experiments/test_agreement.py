@@ -125,7 +125,7 @@ POSITIONS = {
 def tiny_set() -> tuple[pd.DataFrame, list[str]]:
     from gnoming_sim.search.card import card_view
     from gnoming_sim.search.options import legal_options
-    from gnoming_sim.search.position_id import decode
+    from gnoming_sim.game.position_id import decode
 
     rows, card_keys = [], []
     for i, (kind, pid) in enumerate(POSITIONS.items()):
@@ -239,7 +239,7 @@ def test_a_fresh_table_is_used_only_for_the_same_card_and_set():
 def test_fresh_losses_roll_out_only_where_the_card_is_not_the_best():
     from gnoming_sim.experiments.agreement_fresh import fresh_losses, fresh_seed
     from gnoming_sim.search.evaluator import Settings, win_samples
-    from gnoming_sim.search.position_id import decode
+    from gnoming_sim.game.position_id import decode
 
     frame, _ = tiny_set()
     ans = agreement.card_answers(frame)

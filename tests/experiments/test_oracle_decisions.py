@@ -25,7 +25,7 @@ def test_quotas_oversample_the_rules_kinds():
 @pytest.mark.slow
 def test_a_small_set_rebuilds_from_its_position_ids():
     from gnoming_sim.search.options import legal_options
-    from gnoming_sim.search.position_id import decode
+    from gnoming_sim.game.position_id import decode
 
     rows = od.run(4, 4, 10, 4, seed=3)
     assert {r["kind"] for r in rows} <= set(od.KINDS) and len(rows) >= 5

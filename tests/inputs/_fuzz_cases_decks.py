@@ -25,7 +25,7 @@ def good_table():
     from _examples import position
 
     from gnoming_sim.drills import deck as D
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     pid = encode(position())
     options = (D.Choice("pos4", "label of pos4", 50.0, 0.0, 0.0, 0.0, "confirm"),

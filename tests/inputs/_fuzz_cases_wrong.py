@@ -22,7 +22,7 @@ ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 def _packing(pos) -> tuple[int, int]:
     """(value, bits) of ``pos``'s packing before its padding, as the encoder counts them."""
-    from gnoming_sim.search import position_id as pid
+    from gnoming_sim.game import position_id as pid
 
     seen = {}
 
@@ -46,7 +46,7 @@ def crafted() -> dict[str, str]:
 
     from gnoming_sim.game.deck import PUBLISHED
     from gnoming_sim.game.rules import RuleConfig
-    from gnoming_sim.search import position_id as pid
+    from gnoming_sim.game import position_id as pid
 
     value, n = _packing(position())
     body, body_bits = value & ((1 << (n - 2)) - 1), n - 2      # the bits after the rules and deck flags

@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 from gnoming_sim.kernel import value as V
-from gnoming_sim.search.value_data import collect
+from gnoming_sim.search.sampler import value_positions
 
 
 @pytest.fixture(scope="module")
 def rows():
-    return {p: collect(p, "greedy", 40, seed=3, p_sample=0.1, cap=8) for p in (2, 4, 7)}
+    return {p: value_positions(p, "greedy", 40, seed=3, p_sample=0.1, cap=8) for p in (2, 4, 7)}
 
 
 def _reference(w, x, P):
@@ -62,10 +62,3 @@ def test_outcomes_are_credits_and_centred_totals(rows, players):
     np.testing.assert_allclose(d["win"][:, :players].sum(1), 1, rtol=1e-6)
     assert np.all(d["win"][:, players:] == 0)
     np.testing.assert_allclose(d["total"][:, :players].sum(1), 0, atol=1e-3)
-
-
-def test_the_data_do_not_depend_on_the_threads():
-    one = collect(4, "greedy", 30, seed=5, threads=1)
-    two = collect(4, "greedy", 30, seed=5, threads=2)
-    for k in one:
-        np.testing.assert_array_equal(one[k], two[k])

@@ -178,7 +178,7 @@ def test_advice_is_what_analyse_prints_beside_the_options(position):
     from click.testing import CliRunner
 
     from gnoming_sim.cli.app import cli
-    from gnoming_sim.search.position_id import encode
+    from gnoming_sim.game.position_id import encode
 
     res = E.evaluate(position, E.Settings(budget=200, seed=0))
     said = E.advice(position, res)

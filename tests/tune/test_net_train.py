@@ -1,5 +1,5 @@
 """Training the net player (gnoming_sim.tune.net_train): its loss and gradient, the folding of the input
-scaling into the weights, the rules it samples, and its targets' determinism."""
+scaling into the weights, the rules it samples, and a gather replayed."""
 import json
 
 import numpy as np
@@ -70,28 +70,6 @@ def test_the_rules_sampled_span_the_ranges_and_the_published_rules_lead():
     for key, (lo, hi) in T.RULE_RANGES.items():
         seen = {getattr(r, key) for r in rules}
         assert min(seen) == lo and max(seen) == hi
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("source", [False, True], ids=["place", "source"])
-def test_targets_are_identical_at_one_and_two_threads(source):
-    from gnoming_sim.search.net_targets import collect
-
-    kw = dict(players=4, strategies="expert", games=6, seed=3, budget=2, p_sample=0.5,
-              rules=RuleConfig(hazard_value=15), source=source)
-    one, two = collect(threads=1, **kw), collect(threads=2, **kw)
-    assert one["nopt"].size > 10
-    for k in one:
-        np.testing.assert_array_equal(one[k], two[k])
-    nf = NN.NFS if source else NN.NF
-    assert one["inputs"].shape[2] == nf + NN.NC
-    fb = nf + NN.CONTEXT_NAMES.index("hazard_value")
-    assert (one["inputs"][:, 0, fb] == 15).all()
-    if source:   # answers: the draw pile and the piles the head values; the draw pile's row is first
-        assert (one["nopt"] >= 2).all() and (one["nopt"] <= 3).all()
-        from gnoming_sim.kernel.policy import learned as L
-
-        assert (one["inputs"][:, 0, L.NF_P + L.G_DRAW] == 1.0).all()
 
 
 def test_a_net_teacher_is_named_by_its_weights_file():
@@ -190,12 +168,12 @@ def test_a_gather_replays_to_the_same_decisions_and_widens(tmp_path):
     checked against the stored rows), and a replay of the wrong teacher is refused."""
     import json
 
-    from gnoming_sim.search.net_targets import collect, replay
+    from gnoming_sim.search.sampler import net_replay, net_targets
 
     kw = dict(players=3, strategies="expert", games=4, seed=5, p_sample=0.5, first_game=T.CHUNK_STRIDE,
               rules=RuleConfig(hazard_value=15))
-    got = collect(budget=2, **kw)
-    again = replay(**kw)
+    got = net_targets(budget=2, **kw)
+    again = net_replay(**kw)
     np.testing.assert_array_equal(again["nopt"], got["nopt"])
     np.testing.assert_array_equal(again["inputs"], got["inputs"])
     # a folder gathered before the layout features (its rows without those columns) widens to the current inputs
@@ -206,7 +184,7 @@ def test_a_gather_replays_to_the_same_decisions_and_widens(tmp_path):
     cfg = T.NetConfig(teacher="expert", players=(3,), chunks=1, chunk=4, budget=2, p_sample=0.5, seed=5)
     rules = T.sample_rules(np.random.default_rng(5))
     first = dict(kw, rules=rules)
-    d = collect(budget=2, **first)
+    d = net_targets(budget=2, **first)
     np.savez(src / "p3-c0.npz", players=d["players"], nopt=d["nopt"], inputs=d["inputs"][..., cols], vals=d["vals"])
     settings = {k: v for k, v in T.gather_settings(cfg).items() if k != "inputs"}
     (src / "settings.json").write_text(json.dumps(settings))

@@ -21,7 +21,7 @@ import pandas as pd
 
 from gnoming_sim.analyses.agreement.study import DECISIONS as ORACLE_DECISIONS
 from gnoming_sim.search import evaluator
-from gnoming_sim.search.position_id import decode
+from gnoming_sim.game.position_id import decode
 
 HERE = Path(__file__).resolve().parent
 PER_KIND = 30

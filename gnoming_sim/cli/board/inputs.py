@@ -96,8 +96,8 @@ def import_text(text: str, name: str, rules: RuleConfig, deck: Deck) -> Position
 
 
 def position_id(pos: Position) -> str | None:
-    """The position's ID (:mod:`gnoming_sim.search.position_id`), None where it cannot be written as one."""
-    from gnoming_sim.search.position_id import encode
+    """The position's ID (:mod:`gnoming_sim.game.position_id`), None where it cannot be written as one."""
+    from gnoming_sim.game.position_id import encode
 
     try:
         return encode(pos)
@@ -108,7 +108,7 @@ def position_id(pos: Position) -> str | None:
 def from_position_id(text, rules: RuleConfig, deck: Deck) -> tuple[Position, dict | None]:
     """The position of a position ID, checked by the loader (its sentence where it is impossible), and its
     rules as a rules file's {name, text} where they are not ``rules``."""
-    from gnoming_sim.search.position_id import decode
+    from gnoming_sim.game.position_id import decode
 
     if not isinstance(text, str):
         raise GnomingError("position ID: no text")
@@ -180,7 +180,7 @@ def open_input(path, rules: RuleConfig, deck: Deck) -> Opened:
     if path is None:
         return Opened()
     name = str(path)
-    from gnoming_sim.search.position_id import is_position_id
+    from gnoming_sim.game.position_id import is_position_id
 
     if is_position_id(name) and not os.path.lexists(name):
         pos, id_rules = from_position_id(name, rules, deck)

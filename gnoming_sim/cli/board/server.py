@@ -10,7 +10,7 @@ send without the browser asking first):
                                    options and position ID, or the loader's sentence
 ``POST /api/export``               the position as the TOML file ``analyse --position`` reads
 ``POST /api/import``               a position file's text read as ``analyse --position`` reads the file
-``POST /api/position-id``          a position ID (:mod:`gnoming_sim.search.position_id`) read back, checked
+``POST /api/position-id``          a position ID (:mod:`gnoming_sim.game.position_id`) read back, checked
 ``POST /api/zero-ply``             the 0-ply table (:func:`gnoming_sim.search.evaluator.zero_ply`): the value
                                    network's first look at every option, in milliseconds, with the printed
                                    card's answer beside it (``card``); a bad position is 400

@@ -17,7 +17,7 @@ from gnoming_sim.game.deck import PUBLISHED, Deck
 from gnoming_sim.game.errors import GnomingError
 from gnoming_sim.game.position import from_mapping, round_score_bound
 from gnoming_sim.game.rules import LAYOUT, RuleConfig
-from gnoming_sim.search import position_id as pid
+from gnoming_sim.game import position_id as pid
 
 ROOT = Path(__file__).resolve().parents[2]
 WILD = Deck.from_toml(ROOT / "examples" / "wild-deck.toml")
