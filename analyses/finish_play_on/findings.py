@@ -12,7 +12,7 @@ advice follows it), the margin over the rivals this round (``margin``: the rival
 score minus the player's own, points; positive favours finishing) and the player's own round
 score (``points``; negative favours finishing; it ignores what a finish does to the rivals).
 The gap is the finished layout's score (the card in hand counted) minus the best rival's visible score,
-the definition the guide and ``analyse`` share.  The boundary is a monotone (isotonic) fit in the gap per
+the definition the card and ``analyse`` share.  The boundary is a monotone (isotonic) fit in the gap per
 table size and per the closest rival's face-down cards (1, 2, 3+), read where it crosses 0, with a
 bootstrap over games; a number is printed only where it passes its check against its own gap bins and
 meets the +-1 point target (:mod:`.boundary`).  The descriptive bins' signs count only after Holm's

@@ -239,8 +239,9 @@ class Study(abc.ABC):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if "template" not in cls.__dict__:
-            cls.template = f"{cls.__module__.split('.')[-2]}/template.html"
+        package = cls.__module__.rpartition(".")[0]      # a study's own folder; a class outside one names its template
+        if "template" not in cls.__dict__ and package:
+            cls.template = f"{package.rpartition('.')[2]}/template.html"
 
     @property
     def key(self) -> str:

@@ -117,7 +117,7 @@ def build(res, g: int, i: int, kind: str, players: int, rules, deck):
     return None
 
 
-def chart_candidates(pos) -> dict:
+def card_candidates(pos) -> dict:
     """The options the card's actions name at ``pos`` (the card module's own functions, on a table seated by the card):
     a draw's pile cells (class, best use, the card's action); a placement's best-use, face-down and throw
     options, or at a finishing chance the finishing and the play-on option, with the gap and the rivals' mean
@@ -255,7 +255,7 @@ def run(players: int, games: int, per_size: int, rollouts: int, seed: int = SEED
             n = len(rows)
             rseed = int(np.random.SeedSequence([seed, players, 2, n]).generate_state(1, np.uint64)[0] >> 1)
             t0 = time.perf_counter()
-            cand = chart_candidates(pos)
+            cand = card_candidates(pos)
             named = None
             if few and pos.decision == "place":
                 names = [cand.get(k) for k in ("finish_key", "playon_key", "use_key", "fd_key", "throw_key")] + [chosen]

@@ -16,7 +16,7 @@ set's batch kernel, which names its ``chance`` and ``write``.  The data sets:
   :func:`net_replay` the same decisions without their rollouts;
 * :func:`value_positions`: whole games, the value network's inputs (:mod:`gnoming_sim.kernel.value`) at any sampled
   decision, and once the game is settled each slot's win credit and final game score against the table's mean;
-* the card's records (:mod:`gnoming_sim.search.guide`).
+* the card's records (:mod:`gnoming_sim.search.card_samples`).
 
 Every input is read from the decider's observation only.
 """

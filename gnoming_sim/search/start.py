@@ -1,6 +1,6 @@
 """The start of a rollout: ONE builder of a rollout's starting table, from a live table (the
 Monte Carlo bot, :mod:`.bot`) or from a :class:`gnoming_sim.game.position.Position` (the
-analysis, :mod:`.analyse`, through :func:`start_of_position`).
+estimates, :mod:`.estimates`, through :func:`start_of_position`).
 
 :func:`rollout_start` reads only what the player to move sees — the layouts as seen (``HIDDEN``
 where face down), the discard piles, the table's public scalars and the unseen multiset — and

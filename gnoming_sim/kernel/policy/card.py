@@ -25,7 +25,7 @@ Within a recommended action the position is expert's (its one-ply estimate,
 
 The card's starred cells (``KIND_CARD_STARRED``, the ``card-starred`` preset): a decision whose cell is set plays
 the cell's action, any other as expert (the heuristic with the parameters at ``params[:H.N_PARAMS]``).  The
-derivation's collector (:mod:`gnoming_sim.search.guide`) uses the same functions to name the candidate answers it
+derivation's collector (:mod:`gnoming_sim.search.card_samples`) uses the same functions to name the candidate answers it
 rolls out, so the card plays what was measured.
 
 Net with given cells (``KIND_NET_CELLS``): the net player, except at a draw source or placement whose cell is set,

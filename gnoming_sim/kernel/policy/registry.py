@@ -87,11 +87,11 @@ MC_BASE = "expert"   # the mc preset's base policy
 # word is the cells file's (card_cells.json), kept so the committed file and every recorded run still read
 CELL_NAMES = tuple(f"chart.{i}" for i in range(N_CELLS))
 # a card or rules seat's classes of decisions answered by net instead (kernel.policy.dispatch.NETC_*: a bit set)
-CARD_NET_CLASSES = "net_classes"
+NET_CLASSES = "net_classes"
 # the value network's weights (kernel.value, read by kernel.value_weights): "value.<i>"
 VALUE_WEIGHT_NAMES = tuple(f"value.{i}" for i in range(N_VALUE_WEIGHTS))
 ALL_PARAM_NAMES = (PARAM_NAMES + MC_PARAM_NAMES + WEIGHT_NAMES + CELL_NAMES + NET_WEIGHT_NAMES + NET_SOURCE_WEIGHT_NAMES
-                   + VALUE_WEIGHT_NAMES + RULE_PARAM_NAMES + (CARD_NET_CLASSES,))
+                   + VALUE_WEIGHT_NAMES + RULE_PARAM_NAMES + (NET_CLASSES,))
 
 MAX_PARAM_ABS = 1e6   # a weight or a margin in points: far past any game's scores (a round is within +-200)
 # parameters that are choices, not weights: their allowed values
@@ -266,7 +266,7 @@ def with_net(own: Strategy, classes: int, name: str) -> Strategy:
     mine = CELL_NAMES if own.kind == KIND_CARD else RULE_PARAM_NAMES
     params = dict(net.params)
     params.update({k: v for k, v in own.params.items() if k in mine})
-    params[CARD_NET_CLASSES] = float(classes)
+    params[NET_CLASSES] = float(classes)
     words = ", ".join(n for i, n in enumerate(NETC_NAMES) if int(classes) >> i & 1) or "nothing"
     return Strategy(name, own.kind, f"{own.name}, with net's answers at: {words}", params)
 

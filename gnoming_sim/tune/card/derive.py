@@ -2,7 +2,7 @@
 
 How it is made.  Self-play rounds of a strategy (``gnoming-sim card`` plays the strongest fast player,
 ``net``; the committed starred cells, tuning/guide, were derived under ``learned``) at every table size of
-the run; at a random sample of its decisions the collector (:mod:`gnoming_sim.search.guide`) names the
+the run; at a random sample of its decisions the collector (:mod:`gnoming_sim.search.card_samples`) names the
 card's candidate answers (:mod:`gnoming_sim.kernel.policy.card`) and values each by rollouts from
 the decider's observation (to the end of the round, common random numbers across the answers): the
 decider's round score minus the mean of the others', lower is better.  The rollouts' policy is expert
@@ -67,7 +67,7 @@ def collect(cfg: DeriveConfig, strategy, progress: Callable[[str], None] | None 
     what the cell was computed from), round-robin over the table sizes in chunks of :data:`CHUNK` rounds."""
     import pandas as pd
 
-    from gnoming_sim.search import guide as collector
+    from gnoming_sim.search import card_samples as collector
 
     parts = []
     done = {p: 0 for p in cfg.players}

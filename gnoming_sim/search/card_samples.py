@@ -1,4 +1,4 @@
-"""The guide's raw material: at sampled self-play decisions, the chart's candidate answers and their
+"""The card derivation's raw material: at sampled self-play decisions, the card's candidate answers and their
 rollout values.
 
 The card's data set on the self-play sampler (:mod:`gnoming_sim.search.sampler`: the round ``game % 3`` of each
@@ -13,7 +13,7 @@ decider's observation only):
 * any other placement: expert's position among those of the card's best use, its face-down
   position and not keeping it (when legal), when at least two of them exist;
 
-notes which of them expert's own rules would take (the chart's answer where no cell applies), values
+notes which of them expert's own rules would take (the card-starred player's answer where no cell applies), values
 every candidate by :func:`gnoming_sim.search.sampler.rollout_values` (every seat playing the *rollout
 policy*: the decider's own strategy, or the family ``roll_kind`` with the decider's parameters —
 ``KIND_HEURISTIC`` for a learned decider is expert, whose parameters a learned strategy carries for the
@@ -37,15 +37,15 @@ STREAM_GUIDE = 41   # which decisions are sampled (beside the games', the rollou
 # what the cell was computed from
 R_TABLE = 0
 R_CELL = 1
-R_V = 2            # R_V + a - 1: the value of action a (chart.A_*), points (own round score - others' mean)
+R_V = 2            # R_V + a - 1: the value of action a (card.A_*), points (own round score - others' mean)
 R_PLAYERS = 5
 R_CARD = 6         # the card (taken from the pile, or in hand)
-R_USE = 7          # its best use (chart.U_*); finish table: -1
+R_USE = 7          # its best use (card.U_*); finish table: -1
 R_BLIND = 8        # place table: 1 if drawn blind
 R_GAP = 9          # finish table: the gap and the rivals' mean face-down cards
 R_OFD = 10
 R_GAME = 11        # the game (the round's deal) it comes from
-R_EXPERT = 12      # the action (chart.A_*) expert's own rules take here, 0 when that is none of the candidates
+R_EXPERT = 12      # the action (card.A_*) expert's own rules take here, 0 when that is none of the candidates
 NR = 13
 
 
@@ -84,7 +84,7 @@ def _source(t, rules, s, budget, roll_kind, rec, n, game):
     if K < 2:
         return n
     prm = seat_params(t, s)
-    mine = H.draw_source(prm, obs, t.memo, t.legal)   # expert's own answer (what the chart falls back to)
+    mine = H.draw_source(prm, obs, t.memo, t.legal)   # expert's own answer (what card-starred falls back to)
     v = rollout_values(t, rules, opts, K, budget, roll_kind)
     for k in range(1, K):
         if n >= cap:
@@ -138,7 +138,7 @@ def _place(t, rules, s, budget, roll_kind, rec, n, game):
             return n
         table = C.T_PLACE
         use = (cell - C.CELL_OFFSET[C.T_PLACE]) % C.N_USE
-    mine = H.placement(prm, obs, memo, card, t.legal)   # expert's own answer (what the chart falls back to)
+    mine = H.placement(prm, obs, memo, card, t.legal)   # expert's own answer (what card-starred falls back to)
     v = rollout_values(t, rules, opts, K, budget, roll_kind)
     _record(rec, n, table, cell, pub[O_PLAYERS], card, use, game)
     rec[n, R_EXPERT] = 0
