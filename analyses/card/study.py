@@ -14,6 +14,7 @@ from . import design, findings
 
 class CardStudy(Study):
     id = "card"
+    stream = "guide"    # the deals it played as the guide study
     title = "The card"
     # deals per table size (each played once per rotation: by the card among each rival's players and by the rival
     # alone at 2, 4 and 6 players (the card's margins; a sixth of the deals against the rivals other than expert:

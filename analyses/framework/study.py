@@ -231,6 +231,8 @@ class Study(abc.ABC):
     own :meth:`play`."""
 
     id: str = ""                # the HTML section id (``early-finish``)
+    stream: str = ""            # the name its deals are drawn under (:meth:`Context.study_seed`): its id unless set,
+                                # so a renamed study keeps the deals it has always played
     title: str = ""
     template: str = ""          # path relative to analyses/; by default the template.html beside the study's module
     default_games: int = 10_000  # games per design cell in a full report
@@ -300,7 +302,7 @@ def play_study(study: Study, ctx: Context, advance: Callable[[int], None] = lamb
                tables: list[Table] | None = None) -> StudyRun:
     """Play the study's design and conclude; ``advance(k)`` after every ``k`` games played."""
     t0 = time.perf_counter()
-    seed = ctx.study_seed(study.id)
+    seed = ctx.study_seed(study.stream or study.id)
     tables = study.design(ctx) if tables is None else tables
     data = study.play(ctx, seed, tables, advance)
     result = study.conclude(ctx, tables, data)

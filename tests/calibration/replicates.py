@@ -180,4 +180,4 @@ def play(study, games: int, keep=lambda table: True, seed: int = 2024):
 
     ctx = Context(seed=seed, games=games)
     tables = [t for t in study.design(ctx) if keep(t)]
-    return ctx, tables, study.play(ctx, ctx.study_seed(study.id), tables, lambda n: None)
+    return ctx, tables, study.play(ctx, ctx.study_seed(study.stream or study.id), tables, lambda n: None)
