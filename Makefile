@@ -80,8 +80,8 @@ bench: $(STAMP)
 	$(VENV)/bin/python bench/bench.py
 
 # the HTML report: rewrites in place reports/ (index.html, figures, CSV, summary.json) and README.md's generated
-# answers block. The committed report took 9 min 55 s on 2 busy cores of an AMD EPYC (LLVM host CPU znver4; load
-# 4-6) with a warm numba cache (docs/report.md); a cold cache adds the compile, a busy machine several times as long
+# answers block. The committed report took 18 min 09 s on 2 busy cores of an AMD EPYC (LLVM host CPU znver4; load
+# 4-5, a test suite beside it) with a warm numba cache (docs/report.md); a cold cache adds the compile, a busy machine several times as long
 # (over 20 minutes on 2 shared cores); `gnoming-sim report --quick` previews it in about 30 s
 # no `setup` first: the report compiles the kernel groups in worker processes itself, and runs each study as soon
 # as the groups it plays are ready (the Monte Carlo group, the longest, is needed by the ladder alone)

@@ -37,7 +37,7 @@ def report(quick, games, seed, threads, workers, scheduler, rules_path, deck_pat
            from_path, force):
     """Run the studies (tournament, early-finish bonus, ...) and write an HTML report.
 
-    The full report takes about 10 minutes on 2 busy cores (--quick: about 30 s).  Strategies of
+    The full report takes 10 to 18 minutes on 2 busy cores (--quick: about 30 s).  Strategies of
     --strategies-file join the presets in the tournament.  With --from, the report of one
     `simulate --out` batch file instead.
     """
