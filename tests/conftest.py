@@ -11,11 +11,22 @@ def pytest_configure(config):
         config.addinivalue_line("filterwarnings", "ignore:overflow encountered:RuntimeWarning:gnoming_sim.kernel.rng")
 
 
+@pytest.fixture(scope="session")
+def data_homes(tmp_path_factory):
+    """The folder of the tests' user data folders, and their numbers (one folder beside the tests' own temporary
+    folders: a numbered folder per test there would make finding the next free number slower with every test)."""
+    import itertools
+
+    return tmp_path_factory.mktemp("data-homes"), itertools.count()
+
+
 @pytest.fixture(autouse=True)
-def own_data_home(tmp_path_factory, monkeypatch):
+def own_data_home(data_homes, monkeypatch):
     """Each test's own user data folder: `review` adds its marks to the drill deck there
     ($XDG_DATA_HOME/gnoming-sim/drills.parquet), never to the real one of whoever runs the tests."""
-    home = tmp_path_factory.mktemp("data-home")
+    root, numbers = data_homes
+    home = root / str(next(numbers))
+    home.mkdir()
     monkeypatch.setenv("XDG_DATA_HOME", str(home))
     return home
 

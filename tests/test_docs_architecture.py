@@ -8,6 +8,8 @@ import ast
 import re
 from pathlib import Path
 
+from _sources import tree
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "architecture.md"
 SOURCES = ("gnoming_sim", "analyses")
@@ -65,7 +67,7 @@ def _imported_files(path: str) -> set[Path]:
     ones resolved, ``from package import module`` as the module."""
     me, is_package = _dotted(path), path.endswith("/__init__.py")
     names = set()
-    for node in ast.walk(ast.parse((ROOT / path).read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(ROOT / path)):
         if isinstance(node, ast.Import):
             names |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -112,7 +114,7 @@ def _imports_part(path: str) -> str:
 def _suggested_line(path: str) -> str:
     """A line for the page: the module's docstring's first sentence (to be put in our words) and
     the package folders it imports."""
-    doc = ast.get_docstring(ast.parse((ROOT / path).read_text(encoding="utf-8"))) or "TODO: what it holds"
+    doc = ast.get_docstring(tree(ROOT / path)) or "TODO: what it holds"
     first = re.split(r"(?<=\.)\s", " ".join(doc.split("\n\n")[0].split()))[0].rstrip(".")
     return f"- `{path}`: {first}. Imports: {_imports_part(path)}."
 

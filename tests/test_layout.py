@@ -13,6 +13,8 @@ import pytest
 
 import gnoming_sim
 
+from _sources import tree as _tree   # parsed once for every scan of the tree, only when one runs
+
 PACKAGE = Path(gnoming_sim.__file__).parent
 ANALYSES = Path(__file__).resolve().parents[1] / "analyses"   # installed as gnoming_sim.analyses
 
@@ -63,12 +65,6 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
-
-
-@functools.cache
-def _tree(path: Path) -> ast.Module:
-    """A module's syntax tree, parsed once for every check below (and only when a check runs)."""
-    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _resolve(module: str, is_package: bool, node: ast.AST) -> list[str]:

@@ -8,11 +8,14 @@ honest, so it must not share the kernel's code).  A new rule-bearing name belong
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
 
 import gnoming_sim
+
+from _sources import tree
 
 PACKAGE = Path(gnoming_sim.__file__).parent
 ANALYSES = Path(__file__).resolve().parents[1] / "analyses"
@@ -69,14 +72,16 @@ GUARDED = {
 }
 
 
+@functools.cache
 def _definitions() -> dict[str, list[str]]:
-    """name -> the files that define it at module level (def, class, or assignment)."""
+    """name -> the files that define it at module level (def, class, or assignment); read once, by a worker that
+    runs these tests, not at collection."""
     found: dict[str, list[str]] = {}
     root = PACKAGE.parent
     for base in (PACKAGE, ANALYSES):
         for path in sorted(base.rglob("*.py")):
             rel = str(path.relative_to(root))
-            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            for node in tree(path).body:
                 names = []
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     names = [node.name]
@@ -89,25 +94,23 @@ def _definitions() -> dict[str, list[str]]:
     return found
 
 
-DEFINED = _definitions()
-
-
 @pytest.mark.parametrize("name", sorted(GUARDED))
 def test_a_guarded_name_is_defined_only_in_its_homes(name):
-    extra = sorted(set(DEFINED.get(name, [])) - GUARDED[name])
+    extra = sorted(set(_definitions().get(name, [])) - GUARDED[name])
     assert not extra, f"{name} is defined again in {extra}; import it from {sorted(GUARDED[name]) or 'nowhere'}"
 
 
 @pytest.mark.parametrize("name", sorted(n for n, homes in GUARDED.items() if homes))
 def test_every_home_still_defines_it(name):
     """Guards the list itself: a home that no longer defines the name is stale."""
-    assert sorted(DEFINED.get(name, [])) == sorted(GUARDED[name])
+    assert sorted(_definitions().get(name, [])) == sorted(GUARDED[name])
 
 
 def test_the_scan_sees_definitions_in_both_trees():
     """The scan is not blind: it finds module-level defs and assignments, in the package and the studies."""
-    assert "gnoming_sim/kernel/scoring.py" in DEFINED["card_cost"]
-    assert any(p.startswith("analyses/") for defs in DEFINED.values() for p in defs)
+    defined = _definitions()
+    assert "gnoming_sim/kernel/scoring.py" in defined["card_cost"]
+    assert any(p.startswith("analyses/") for defs in defined.values() for p in defs)
 
 
 @pytest.mark.parametrize("options", [{}, {"hazard_value": 15}, {"mulligan_value": -3},

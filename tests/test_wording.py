@@ -17,6 +17,8 @@ import pytest
 import gnoming_sim
 from gnoming_sim.game.naming import LINE_NAMES, position_name, times
 
+from _sources import tree as parsed
+
 PACKAGE = Path(gnoming_sim.__file__).parent
 ROOT = PACKAGE.parent
 SOURCES = sorted([*PACKAGE.rglob("*.py"), *(ROOT / "analyses").rglob("*.py")])
@@ -45,7 +47,7 @@ def _strings() -> list[tuple[str, ast.AST]]:
     worker that runs these tests, not at collection)."""
     out = []
     for path in SOURCES:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         skip = _docstrings(tree)
         inner = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
         for node in ast.walk(tree):

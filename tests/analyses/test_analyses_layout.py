@@ -8,6 +8,8 @@ from pathlib import Path
 import gnoming_sim.analyses as analyses
 from gnoming_sim.analyses.report import STUDIES
 
+from _sources import tree
+
 ROOT = Path(analyses.__file__).parent
 PKG = "gnoming_sim.analyses"
 STUDY_PACKAGES = ("tournament", "early_finish", "finish_play_on", "mulligan_value", "hazard_risk", "house_rules", "ladder", "card", "batch_report", "agreement", "rules", "value_calibration")
@@ -33,7 +35,7 @@ def _imports() -> dict[str, set[str]]:
         is_pkg = path.name == "__init__.py"
         base = name.split(".") if is_pkg else name.split(".")[:-1]
         found = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree(path)):
             if isinstance(node, ast.ImportFrom):
                 if node.level:
                     anchor = base[:len(base) - (node.level - 1)]

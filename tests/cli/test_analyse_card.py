@@ -59,10 +59,9 @@ def test_a_hazard_drawn_blind_the_card_throws_away(cli_run):
     row = next(r for r in res["options"] if r["key"] == "discard")
     lo, hi = row["diff_ci95"] if not row["best"] else (0.0, 0.0)
     assert card["agrees"] == (row["best"] or lo <= 0 <= hi)               # agrees: best, or not separated from it
-    out = cli_run(["analyse", "--position", HAZARD, "--horizon", "game", "--rollouts", 300, "--second-policy",
-                   "none"]).stdout
-    line = next(line for line in out.splitlines() if line.startswith("card: "))
-    assert ("the card agrees" in line) == card["agrees"]
+    from gnoming_sim.search.card import card_line   # the text's card line (test_the_text_says_it_in_one_line)
+
+    assert ("the card agrees" in card_line(card)) == card["agrees"]
 
 
 def test_the_options_rolled_out_with_the_card_player(cli_run):

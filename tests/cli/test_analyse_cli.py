@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import pytest
-from _examples import POSITION
+from _examples import FAST, POSITION
 
 
 GAME = ["analyse", "--seed", "1", "--game", "0", "--turn", "20", "--players", "4",
@@ -17,7 +17,7 @@ def test_simulated_game_decision(cli_run):
 
 
 def test_example_position_file(cli_run):
-    out = cli_run(["analyse", "--position", POSITION, "--rollouts", 300]).stdout
+    out = cli_run(["analyse", "--position", POSITION, "--rollouts", 100 if FAST else 300]).stdout
     assert "place the 5" in out and "throw away 5" in out and "verdict: " in out
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from _examples import position
+from _examples import examples, position
 
 from gnoming_sim.game.cards import HAZARD, card_name
 from gnoming_sim.game.deck import PUBLISHED, Deck
@@ -93,7 +93,7 @@ def positions(draw):
         assume(False)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(positions())
 def test_every_position_survives_the_round_trip(pos):
     text = pid.encode(pos)
@@ -336,7 +336,7 @@ def _mutations(draw, text: str) -> str:
     return _id_of(bytes(payload))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(positions(), st.data())
 def test_every_id_is_canonical_and_every_forged_change_is_refused_or_canonical(pos, data):
     """Each ID decodes to a position whose ID is that ID; a changed ID (with right check bytes) is either

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-import statsmodels.api as sm
+from statsmodels.regression.linear_model import OLS, WLS
 from scipy import stats as sps
 
 from gnoming_sim import stats
@@ -27,7 +27,7 @@ def test_the_stratified_mean_is_ols_on_stratum_dummies_with_hc2_covariance(seed)
     e = stratified_mean(x, strata)
     levels = np.unique(strata)
     X = (strata[:, None] == levels[None, :]).astype(float)
-    fit = sm.OLS(x, X).fit(cov_type="HC2")
+    fit = OLS(x, X).fit(cov_type="HC2")
     w = X.sum(axis=0) / x.size
     se = math.sqrt(float(w @ fit.cov_params() @ w))
     assert e.mean == pytest.approx(float(w @ fit.params), rel=1e-12)
@@ -65,7 +65,7 @@ def test_the_paired_ratio_difference_is_statsmodels_cluster_robust_wls(seed):
     e = paired_ratio_difference(y1, m1, y2, m2)
     share = np.r_[y1 / m1, y2 / m2]
     X = np.column_stack([np.ones(2 * g), np.r_[np.ones(g), np.zeros(g)]])
-    fit = sm.WLS(share, X, weights=np.r_[m1, m2]).fit(
+    fit = WLS(share, X, weights=np.r_[m1, m2]).fit(
         cov_type="cluster", cov_kwds={"groups": np.r_[np.arange(g), np.arange(g)], "use_correction": False})
     se = math.sqrt(fit.cov_params()[1, 1] * g / (g - 1))
     assert e.mean == pytest.approx(fit.params[1], rel=1e-10)
