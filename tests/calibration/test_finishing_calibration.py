@@ -38,7 +38,7 @@ def test_the_finishing_intervals_cover_the_pooled_estimate_and_a_planted_effect_
     rule_table, crossings = boundary.rule_table, findings.crossing_differences
     monkeypatch.setattr(boundary, "rule_table", lambda dec, rung, rng, sizes, replicates=400, *a, **k: rule_table(
         dec, rung, rng, sizes, min(replicates, RULE_REPLICATES), *a, **k))
-    monkeypatch.setattr(analysis, "crossing_differences", lambda rows, rng, replicates=1000: crossings(
+    monkeypatch.setattr(findings, "crossing_differences", lambda rows, rng, replicates=1000: crossings(
         rows, rng, min(replicates, RULE_REPLICATES)))
     assert same(answer(data)[KEYS[0]], concluded(study, ctx, tables, data)[KEYS[0]])
     assert_calibrated(calibrate(data, answer, plant, seed=51, truth=TRUTH), KEYS)
