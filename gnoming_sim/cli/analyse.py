@@ -147,9 +147,9 @@ def analyse(players, strategy, seats, strategies_path, seed, rotate, rules_path,
         return
     view = follow = None
     if follow_card:   # refused before any rollout where the card has nothing to say
-        from gnoming_sim.search.card import card_view, follow_policies
+        from gnoming_sim.search.card import CARD, card_view, follow_base
 
-        follow = follow_policies(pos, policies)
+        follow = evaluator.seats_with(pos, CARD, follow_base(policies))
         view = card_view(pos)
         if view is None:
             raise GnomingError("--follow-card: the card has no cell for this decision (a hazard flip, a bounce, or a "

@@ -20,7 +20,7 @@ holds 0).
 The oracle (:mod:`gnoming_sim.search.evaluator`) values a decision's options with its base player playing on at
 every seat; the card was derived for a player who goes on playing the card.  ``--follow-card`` values the options
 again, on the same rollout seeds, with the ``card`` player in the seat to move and the base player at the others
-(:func:`follow_policies`), and :func:`judge` sets the card's answer beside that ranking: still separated behind the
+(:func:`follow_base`), and :func:`judge` sets the card's answer beside that ranking: still separated behind the
 best, the difference comes from **this position**; the best, or not separated from it, from **the play that
 follows** (the answer suits the card's own later play).  The advice stays the oracle's: this explains a
 difference, never a second verdict.
@@ -325,14 +325,14 @@ FROM_POSITION = "this position"
 FROM_PLAY = "the play that follows"
 
 
-def follow_policies(pos, policies) -> list:
-    """The seats of the follow-card rollouts: the card in the seat to move, the base player (``policies``, one
-    name, or one per seat all alike) at the others (as :func:`gnoming_sim.search.evaluator.seats_with` seats them)."""
+def follow_base(policies) -> str:
+    """The one base player of the follow-card rollouts (``policies``: one name, or one per seat all alike), which
+    :func:`gnoming_sim.search.evaluator.seats_with` seats beside the card in the seat to move."""
     names = [getattr(p, "name", p) for p in ([policies] if isinstance(policies, str) else policies)]
     if len(set(names)) != 1:
         raise GnomingError("--follow-card puts the card in the seat to move and one base policy at the others: "
                            "give --policy one name")
-    return [CARD if p == pos.me else names[0] for p in range(pos.players)]
+    return names[0]
 
 
 def judge(view: dict, res: dict, follow: dict, options, me: int) -> dict:
@@ -373,5 +373,5 @@ def follow_line(follow: dict) -> str:
     return head + said + tail
 
 
-__all__ = ["card_view", "card_options", "option_key", "compare", "card_line", "CARD", "follow_policies", "judge",
+__all__ = ["card_view", "card_options", "option_key", "compare", "card_line", "CARD", "follow_base", "judge",
            "follow_line", "FROM_POSITION", "FROM_PLAY"]
